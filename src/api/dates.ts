@@ -1,0 +1,50 @@
+/** Calendar dates of the contract: `YYYY-MM-DD`, with non-padded input accepted (convention 4). */
+
+const DATE_INPUT = /^(\d{4})-(\d{1,2})-(\d{1,2})$/;
+const MS_PER_DAY = 86_400_000;
+
+/** Days since 1970-01-01 (UTC); the sandbox stores dates this way and the client uses it for arithmetic. */
+export type EpochDay = number;
+
+/** Reads `2025-03-01` or `2025-3-1` into the canonical padded form, or undefined if not a real date. */
+export function parseIsoDate(text: string): string | undefined {
+  const match = DATE_INPUT.exec(text.trim());
+  if (!match) return undefined;
+  const year = Number(match[1]);
+  const month = Number(match[2]);
+  const day = Number(match[3]);
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
+  return formatIsoDate(year, month, day);
+}
+
+export function formatIsoDate(year: number, month: number, day: number): string {
+  return `${String(year).padStart(4, "0")}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
+}
+
+export function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+/** Canonical `YYYY-MM-DD` to epoch day. The input must already be canonical. */
+export function toEpochDay(isoDate: string): EpochDay {
+  return Math.floor(Date.UTC(Number(isoDate.slice(0, 4)), Number(isoDate.slice(5, 7)) - 1, Number(isoDate.slice(8, 10))) / MS_PER_DAY);
+}
+
+export function fromEpochDay(day: EpochDay): string {
+  return new Date(day * MS_PER_DAY).toISOString().slice(0, 10);
+}
+
+/** 0 = Monday ... 6 = Sunday (ISO). */
+export function isoWeekday(day: EpochDay): number {
+  return (((day + 3) % 7) + 7) % 7;
+}
+
+/** The calendar date of an ISO 8601 date-time with offset (`2024-03-01T16:30:00+00:00` -> `2024-03-01`), as written. */
+export function dateOfTimestamp(timestamp: string): string {
+  return timestamp.slice(0, 10);
+}
+
+/** Today's date in UTC, or the frozen date given. */
+export function todayIso(now: Date = new Date()): string {
+  return now.toISOString().slice(0, 10);
+}

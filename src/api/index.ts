@@ -1,0 +1,4 @@
+export * from "./vocabulary";
+export * from "./dates";
+export * from "./schemas";
+export * from "./requests";
