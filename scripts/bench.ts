@@ -1,0 +1,18 @@
+/**
+ * `npm run bench`: runs every benchmark part in turn (sandbox, client, bundle). Each part prints one JSON
+ * line per case and rewrites its own section of docs/benchmarks.md.
+ */
+import { spawnSync } from "node:child_process";
+
+const PARTS = ["bench:sandbox", "bench:client", "bench:bundle"] as const;
+
+let failed = 0;
+for (const part of PARTS) {
+  process.stderr.write(`\n== npm run ${part}\n`);
+  const result = spawnSync("npm", ["run", "--silent", part], { stdio: "inherit" });
+  if (result.status !== 0) {
+    failed += 1;
+    process.stderr.write(`${part} failed with exit code ${String(result.status)}\n`);
+  }
+}
+process.exitCode = failed === 0 ? 0 : 1;
