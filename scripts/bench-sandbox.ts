@@ -1,0 +1,159 @@
+/**
+ * Sandbox figures (`npm run bench:sandbox`): in-process p50/p99 through `inject`, requests/s over HTTPS on
+ * loopback with autocannon, start time and resident memory of the real CLI. Prints one JSON line per case and
+ * writes the table into docs/benchmarks.md's "Sandbox" section.
+ */
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import autocannon from "autocannon";
+import type { FastifyInstance } from "fastify";
+import { INSTRUMENT_FIELD_NAMES, fromEpochDay, toEpochDay } from "../src/api";
+import { buildApp } from "../src/sandbox/app";
+import { createTokenService } from "../src/sandbox/auth";
+import { generateDataSet } from "../src/sandbox/data/generator";
+import { caFetch, clientCredentialsToken } from "../test/helpers/sandbox";
+
+const ROOT = path.resolve(__dirname, "..");
+const TODAY = "2025-06-30";
+const HISTORY_RECORD_LIMIT = 1_000_000;
+
+interface Row {
+  case: string;
+  figure: string;
+  target: string;
+  met: boolean;
+}
+const rows: Row[] = [];
+
+function report(name: string, result: Record<string, number | string>, figure: string, target: string, met: boolean): void {
+  process.stdout.write(`${JSON.stringify({ case: name, ...result, target, met })}\n`);
+  rows.push({ case: name, figure, target, met });
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+async function timeInject(app: FastifyInstance, url: string, token: string, runs: number): Promise<{ p50: number; p99: number; bytes: number }> {
+  const times: number[] = [];
+  let bytes = 0;
+  for (let i = 0; i < runs + 5; i++) {
+    const started = process.hrtime.bigint();
+    const response = await app.inject({ method: "GET", url, headers: { authorization: `Bearer ${token}` } });
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    if (response.statusCode !== 200) throw new Error(`${url.slice(0, 80)} answered ${response.statusCode}: ${response.body.slice(0, 200)}`);
+    bytes = response.rawPayload.length;
+    if (i >= 5) times.push(ms);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: Number(percentile(times, 50).toFixed(2)), p99: Number(percentile(times, 99).toFixed(2)), bytes };
+}
+
+async function inProcess(): Promise<void> {
+  const data = generateDataSet({ today: TODAY });
+  const origin = "https://localhost:4999";
+  const tokenService = await createTokenService({ origin, apiUrl: `${origin}/physical/v2` });
+  const app = await buildApp({ data, tokenService, limits: { maxRecords: HISTORY_RECORD_LIMIT } });
+  const tokenResponse = await app.inject({
+    method: "POST",
+    url: "/auth/token",
+    payload: "grant_type=client_credentials&scope=sandbox.physicalprices.api",
+    headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${Buffer.from("sandbox-full:sandbox-full-secret").toString("base64")}` },
+  });
+  const token = (JSON.parse(tokenResponse.body) as { access_token: string }).access_token;
+
+  const symbols100 = data.instruments.slice(0, 100).map((i) => i.record.symbol);
+  const dates20 = Array.from({ length: 20 }, (_, k) => fromEpochDay(toEpochDay("2024-01-15") + k * 25));
+  const prices = await timeInject(app, `/physical/v2/Prices?Symbols=${symbols100.join(",")}&Dates=${dates20.join(",")}`, token, 300);
+  report("/Prices 100 symbols x 20 dates (in-process)", prices, `p50 ${prices.p50} ms, p99 ${prices.p99} ms`, "p50 <= 5 ms", prices.p50 <= 5);
+
+  const daily50 = data.instruments.filter((i) => i.record.frequency === "Daily" && i.record.launchDate <= "2015-06-30").slice(0, 50).map((i) => i.record.symbol);
+  if (daily50.length < 50) throw new Error(`only ${daily50.length} daily instruments with 10 years of data`);
+  const history = await timeInject(app, `/physical/v2/Prices/History?Symbols=${daily50.join(",")}&FromDate=2015-07-01&ToDate=${TODAY}`, token, 20);
+  report(`/Prices/History 50 daily symbols x 10 years (in-process, maxRecords ${HISTORY_RECORD_LIMIT})`, history, `p50 ${history.p50} ms, p99 ${history.p99} ms (${(history.bytes / 1e6).toFixed(1)} MB)`, "p50 <= 150 ms", history.p50 <= 150);
+
+  const instruments = await timeInject(app, `/physical/v2/Instruments?Fields=${INSTRUMENT_FIELD_NAMES.join(",")}`, token, 200);
+  report("/Instruments all, all fields (in-process)", instruments, `p50 ${instruments.p50} ms, p99 ${instruments.p99} ms`, "-", true);
+  await app.close();
+}
+
+async function overHttps(): Promise<void> {
+  const started = Date.now();
+  const child = spawn(process.execPath, ["--import", "tsx", "src/sandbox/server.ts", "--port", "0", "--today", TODAY, "--quiet"], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
+  const lines: string[] = [];
+  await new Promise<void>((resolve, reject) => {
+    const reader = createInterface({ input: child.stdout });
+    reader.on("line", (line) => {
+      lines.push(line);
+      if (lines.length === 3) resolve();
+    });
+    child.once("exit", (code) => reject(new Error(`sandbox exited with ${code}`)));
+  });
+  const startMs = Date.now() - started;
+  try {
+    report("start (CLI to the three lines, tsx)", { ms: startMs }, `${(startMs / 1000).toFixed(2)} s`, "<= 3 s", startMs <= 3000);
+    const apiUrl = (lines[0] ?? "").slice(4);
+    const issuer = (lines[1] ?? "").slice(7);
+    const ca = await readFile((lines[2] ?? "").slice(3), "utf8");
+    const token = await clientCredentialsToken(issuer, "sandbox-full", "sandbox-full-secret", ca);
+    const url = `${apiUrl}/Prices?Symbols=MB-AL-0001`;
+    const check = await caFetch(ca)(url, { headers: { authorization: `Bearer ${token}` } });
+    if (check.status !== 200) throw new Error(`one-symbol /Prices answered ${check.status}`);
+    const result = await autocannon({
+      url,
+      connections: 32,
+      duration: 10,
+      headers: { authorization: `Bearer ${token}` },
+      tlsOptions: { ca },
+    } as autocannon.Options);
+    const rps = Math.round(result.requests.average);
+    const non2xx = result.non2xx;
+    report("/Prices one symbol over HTTPS (autocannon, 32 connections, 10 s)", { requestsPerSecond: rps, p50ms: result.latency.p50, p99ms: result.latency.p99, non2xx, errors: result.errors }, `${rps} req/s (p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ${non2xx} non-2xx)`, ">= 3,000 req/s", rps >= 3000 && non2xx === 0);
+    const status = await readFile(`/proc/${child.pid}/status`, "utf8");
+    const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? "0");
+    const hwmKb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? "0");
+    report("resident memory of the CLI after the load", { rssMB: Math.round(rssKb / 1024), peakMB: Math.round(hwmKb / 1024) }, `${Math.round(rssKb / 1024)} MB (peak ${Math.round(hwmKb / 1024)} MB)`, "<= 300 MB", hwmKb / 1024 <= 300);
+  } finally {
+    child.kill("SIGTERM");
+  }
+}
+
+async function writeTable(): Promise<void> {
+  const file = path.join(ROOT, "docs", "benchmarks.md");
+  const existing = existsSync(file) ? await readFile(file, "utf8") : "# Benchmarks\n\nFigures measured on the project's 2-core machine; each section is written by its script.\n";
+  const table = [
+    "## Sandbox",
+    "",
+    `Written by \`npm run bench:sandbox\` (scripts/bench-sandbox.ts) on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, data generated to ${TODAY}. In-process cases go through \`inject\` with a real token; the history case raises the record limit to ${HISTORY_RECORD_LIMIT.toLocaleString("en")} (the default of 100,000 would refuse it).`,
+    "",
+    "| case | figure | target | met |",
+    "| --- | --- | --- | --- |",
+    ...rows.map((r) => `| ${r.case} | ${r.figure} | ${r.target} | ${r.met ? "yes" : "NO"} |`),
+    "",
+  ].join("\n");
+  const start = existing.indexOf("## Sandbox");
+  let next: string;
+  if (start < 0) next = `${existing.trimEnd()}\n\n${table}`;
+  else {
+    const after = existing.indexOf("\n## ", start + 1);
+    next = `${existing.slice(0, start)}${table}${after < 0 ? "" : `\n${existing.slice(after + 1)}`}`;
+  }
+  await writeFile(file, next.endsWith("\n") ? next : `${next}\n`);
+}
+
+async function main(): Promise<void> {
+  await inProcess();
+  await overHttps();
+  await writeTable();
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`bench-sandbox: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,395 @@
+/**
+ * Headless workbook runner: evaluates a book of PRICES.* formulas with the built add-in in Chromium.
+ *
+ *   npm run workbook -- BOOK.json [--today YYYY-MM-DD]
+ *                       [--api URL (--token T | --token-url URL --client-id ID --client-secret S)] [--ca PATH]
+ *
+ * Prints one JSON object `{ "cells": {...}, "stats": {...} }` to stdout, everything else to stderr.
+ * Exit codes: 0 success, 2 bad input, 1 failure. Chromium, the page server and the sandbox always stop.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
+import { createServer, type Server } from "node:https";
+import { tmpdir } from "node:os";
+import { extname, join, normalize, resolve, sep } from "node:path";
+import type { AddressInfo } from "node:net";
+import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { Agent, fetch as undiciFetch } from "undici";
+import { scopeFor, parseIsoDate } from "../src/api";
+import { BookError, readBook } from "../src/host/book";
+import type { EvaluationResult } from "../src/host/api";
+import { ensureCertificates } from "../src/sandbox/auth/certs";
+
+export const ROOT = resolve(__dirname, "..");
+export const DIST = join(ROOT, "dist");
+const CHROMIUM = "/usr/bin/chromium";
+const CHROMIUM_FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--no-first-run",
+];
+const BUILD_OUTPUTS = ["host.html", "host.js", "functions.js", "functions.json"];
+
+/** Bad command line or book: exit code 2. */
+export class UsageError extends Error {
+  override readonly name = "UsageError";
+}
+
+export type ServiceOptions =
+  | { readonly kind: "sandbox"; readonly today?: string }
+  | { readonly kind: "token"; readonly apiUrl: string; readonly token: string }
+  | { readonly kind: "client"; readonly apiUrl: string; readonly tokenUrl: string; readonly clientId: string; readonly clientSecret: string };
+
+export interface RunnerOptions {
+  readonly bookPath: string;
+  readonly service: ServiceOptions;
+  readonly caPath?: string;
+}
+
+const USAGE = `usage: npm run workbook -- BOOK.json [--today YYYY-MM-DD]
+       [--api URL (--token T | --token-url URL --client-id ID --client-secret S)] [--ca PATH]`;
+
+export function parseArguments(argv: readonly string[]): RunnerOptions {
+  const values = new Map<string, string>();
+  const positional: string[] = [];
+  const known = ["--today", "--api", "--token-url", "--client-id", "--client-secret", "--token", "--ca"];
+  for (let index = 0; index < argv.length; index += 1) {
+    const arg = argv[index] ?? "";
+    if (!arg.startsWith("--")) {
+      positional.push(arg);
+      continue;
+    }
+    const [name, inline] = arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+    if (!known.includes(name)) throw new UsageError(`unknown option ${name}`);
+    const value = inline ?? argv[(index += 1)];
+    if (value === undefined || value === "") throw new UsageError(`${name} needs a value`);
+    values.set(name, value);
+  }
+  if (positional.length !== 1) throw new UsageError(positional.length === 0 ? "give one BOOK.json" : `give one book, got ${positional.join(" ")}`);
+  const bookPath = resolve(positional[0] ?? "");
+  const caPath = values.get("--ca");
+  const api = values.get("--api");
+  const today = values.get("--today");
+  if (today !== undefined && parseIsoDate(today) === undefined) throw new UsageError(`--today must be a date YYYY-MM-DD, got ${today}`);
+  let service: ServiceOptions;
+  if (api === undefined) {
+    for (const name of ["--token", "--token-url", "--client-id", "--client-secret"]) {
+      if (values.has(name)) throw new UsageError(`${name} needs --api (without --api the runner starts its own sandbox)`);
+    }
+    service = today === undefined ? { kind: "sandbox" } : { kind: "sandbox", today: parseIsoDate(today) ?? today };
+  } else {
+    if (today !== undefined) throw new UsageError("--today applies to the runner's own sandbox, not to --api");
+    if (!/^https?:\/\//.test(api)) throw new UsageError(`--api must be an http(s) URL, got ${api}`);
+    const token = values.get("--token");
+    const tokenUrl = values.get("--token-url");
+    const clientId = values.get("--client-id");
+    const clientSecret = values.get("--client-secret");
+    if (token !== undefined) {
+      if (tokenUrl ?? clientId ?? clientSecret) throw new UsageError("give either --token or --token-url/--client-id/--client-secret");
+      service = { kind: "token", apiUrl: api, token };
+    } else if (tokenUrl && clientId && clientSecret) {
+      service = { kind: "client", apiUrl: api, tokenUrl, clientId, clientSecret };
+    } else {
+      throw new UsageError("--api needs --token T or all of --token-url, --client-id, --client-secret");
+    }
+  }
+  return caPath === undefined ? { bookPath, service } : { bookPath, service, caPath: resolve(caPath) };
+}
+
+/** Reads and checks the book before anything starts. */
+export function loadBookFile(path: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch {
+    throw new UsageError(`cannot read ${path}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`${path} is not JSON: ${(error as Error).message}`);
+  }
+  try {
+    readBook(json);
+  } catch (error) {
+    if (error instanceof BookError) throw new UsageError(`${path}: ${error.message}`);
+    throw error;
+  }
+  return json;
+}
+
+function newestModification(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestModification(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+/** Builds with the project's webpack config when dist/ lacks the host or functions, or is older than src/. */
+export function ensureBuilt(log: (message: string) => void): void {
+  withBuildLock(() => buildIfStale(log));
+}
+
+/** Test files run in parallel workers; one webpack run at a time writes dist/. */
+function withBuildLock(action: () => void): void {
+  const lock = join(tmpdir(), `prices-workbook-build-${Buffer.from(ROOT).toString("hex").slice(-16)}.lock`);
+  const deadline = Date.now() + 300_000;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`another build holds ${lock}; remove it if no build is running`);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+    }
+  }
+  try {
+    action();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+function buildIfStale(log: (message: string) => void): void {
+  const outputs = BUILD_OUTPUTS.map((name) => join(DIST, name));
+  const oldest = outputs.every(existsSync) ? Math.min(...outputs.map((path) => statSync(path).mtimeMs)) : 0;
+  const sources = [join(ROOT, "src"), join(ROOT, "webpack.config.js")].filter(existsSync);
+  const newest = Math.max(...sources.map((path) => (statSync(path).isDirectory() ? newestModification(path) : statSync(path).mtimeMs)));
+  if (oldest > newest) return;
+  log("workbook: building dist/ with webpack");
+  const result = spawnSync(process.execPath, [join(ROOT, "node_modules/webpack-cli/bin/cli.js"), "--mode", "development"], {
+    cwd: ROOT,
+    stdio: ["ignore", 2, 2],
+  });
+  if (result.status !== 0) throw new Error(`webpack failed (exit ${String(result.status)})`);
+  const missing = outputs.filter((path) => !existsSync(path));
+  if (missing.length > 0) throw new Error(`the build did not produce ${missing.join(", ")}`);
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".json": "application/json",
+  ".map": "application/json",
+  ".css": "text/css",
+  ".png": "image/png",
+  ".svg": "image/svg+xml",
+  ".xml": "application/xml",
+};
+
+export interface PageServer {
+  readonly origin: string;
+  close(): Promise<void>;
+}
+
+/** Serves folders over HTTPS with the sandbox's certificate: `/` from `root`, `/<prefix>/` from each mount. */
+export async function servePages(root: string, mounts: Readonly<Record<string, string>> = {}): Promise<PageServer> {
+  const certificates = await ensureCertificates();
+  const server: Server = createServer({ key: certificates.key, cert: certificates.cert }, (request, response) => {
+    const path = decodeURIComponent(new URL(request.url ?? "/", "https://localhost").pathname);
+    let base = root;
+    let relative = path;
+    for (const [prefix, dir] of Object.entries(mounts)) {
+      if (path.startsWith(`/${prefix}/`)) {
+        base = dir;
+        relative = path.slice(prefix.length + 1);
+      }
+    }
+    const file = normalize(join(base, relative === "/" ? "host.html" : relative));
+    if (!file.startsWith(base + sep) || !existsSync(file) || !statSync(file).isFile()) {
+      response.writeHead(404, { "content-type": "text/plain" }).end("not found");
+      return;
+    }
+    response.writeHead(200, { "content-type": CONTENT_TYPES[extname(file)] ?? "application/octet-stream", "cache-control": "no-store" });
+    response.end(readFileSync(file));
+  });
+  await new Promise<void>((done, fail) => {
+    server.once("error", fail);
+    server.listen(0, "127.0.0.1", () => done());
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    origin: `https://localhost:${port}`,
+    close: () =>
+      new Promise<void>((done) => {
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
+  };
+}
+
+/** A client-credentials token for the API (audience = the API URL). */
+export async function fetchClientToken(options: {
+  tokenUrl: string;
+  clientId: string;
+  clientSecret: string;
+  apiUrl: string;
+  scope: string;
+  ca?: string;
+}): Promise<string> {
+  const body = new URLSearchParams({ grant_type: "client_credentials", scope: options.scope, resource: options.apiUrl });
+  const dispatcher = options.ca === undefined ? undefined : new Agent({ connect: { ca: options.ca } });
+  const basic = Buffer.from(`${encodeURIComponent(options.clientId)}:${encodeURIComponent(options.clientSecret)}`).toString("base64");
+  try {
+    const response = await undiciFetch(options.tokenUrl, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${basic}` },
+      body: body.toString(),
+      ...(dispatcher ? { dispatcher } : {}),
+    });
+    const json = (await response.json().catch(() => ({}))) as { access_token?: unknown; error?: unknown };
+    if (!response.ok || typeof json.access_token !== "string") {
+      throw new Error(`token request failed with status ${response.status}${typeof json.error === "string" ? `: ${json.error}` : ""}`);
+    }
+    return json.access_token;
+  } finally {
+    await dispatcher?.close();
+  }
+}
+
+export interface HostBrowser {
+  readonly context: BrowserContext;
+  readonly page: Page;
+  close(): Promise<void>;
+}
+
+/** Chromium with its own profile, showing `url` (host.html); resolves once the host has loaded the functions. */
+export async function openHostPage(url: string, log: (message: string) => void): Promise<HostBrowser> {
+  const profile = mkdtempSync(join(tmpdir(), "prices-host-chromium-"));
+  let context: BrowserContext | undefined;
+  const close = async (): Promise<void> => {
+    await context?.close().catch(() => undefined);
+    rmSync(profile, { recursive: true, force: true });
+  };
+  try {
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_FLAGS,
+      ignoreHTTPSErrors: true,
+    });
+    const page = context.pages()[0] ?? (await context.newPage());
+    page.on("console", (message) => log(`page ${message.type()}: ${message.text()}`));
+    page.on("pageerror", (error) => log(`page error: ${error.message}`));
+    await page.goto(url);
+    const failure = await page.evaluate(async () => {
+      try {
+        await window.PricesHostReady;
+        return undefined;
+      } catch {
+        return window.PricesHostError ?? "the host page failed to start";
+      }
+    });
+    if (failure !== undefined) throw new Error(`host page: ${failure}`);
+    return { context, page, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** Configures the functions with the API and token, then evaluates the book in the page. */
+export async function evaluateInPage(page: Page, book: unknown, apiUrl: string, token: string): Promise<EvaluationResult> {
+  return page.evaluate(
+    async ({ book: pageBook, apiUrl: baseUrl, token: accessToken }) => {
+      const host = window.PricesHost;
+      if (!host) throw new Error("PricesHost is not ready");
+      await host.configure({ baseUrl, token: accessToken });
+      return host.evaluate(pageBook);
+    },
+    { book, apiUrl, token },
+  );
+}
+
+/** Everything the runner started, stopped in reverse order even when one of them fails. */
+class Resources {
+  private readonly closers: (() => Promise<void>)[] = [];
+  add(close: () => Promise<void>): void {
+    this.closers.push(close);
+  }
+  async closeAll(): Promise<void> {
+    for (const close of this.closers.splice(0).reverse()) await close().catch(() => undefined);
+  }
+}
+
+export async function runWorkbook(options: RunnerOptions, log: (message: string) => void, resources = new Resources()): Promise<EvaluationResult> {
+  const book = loadBookFile(options.bookPath);
+  const ca = options.caPath === undefined ? undefined : readFileSync(options.caPath, "utf8");
+  try {
+    ensureBuilt(log);
+    const pages = await servePages(DIST);
+    resources.add(() => pages.close());
+    let apiUrl: string;
+    let token: string;
+    if (options.service.kind === "sandbox") {
+      const { startSandbox } = await import("../src/sandbox/server");
+      const sandbox = await startSandbox({
+        port: 0,
+        quiet: true,
+        corsOrigins: [pages.origin],
+        ...(options.service.today === undefined ? {} : { today: options.service.today }),
+      });
+      resources.add(() => sandbox.close());
+      apiUrl = sandbox.apiUrl;
+      token = await fetchClientToken({
+        tokenUrl: `${sandbox.issuer}/token`,
+        clientId: "sandbox-full",
+        clientSecret: "sandbox-full-secret",
+        apiUrl,
+        scope: scopeFor("sandbox"),
+        ca: sandbox.ca,
+      });
+    } else if (options.service.kind === "client") {
+      apiUrl = options.service.apiUrl;
+      // Another vendor's service names its scope `<vendor>.physicalprices.api`; PRICES_SCOPE overrides the sandbox's.
+      const scope = process.env.PRICES_SCOPE ?? scopeFor("sandbox");
+      token = await fetchClientToken({ ...options.service, scope, ...(ca === undefined ? {} : { ca }) });
+    } else {
+      apiUrl = options.service.apiUrl;
+      token = options.service.token;
+    }
+    const browser = await openHostPage(`${pages.origin}/host.html`, log);
+    resources.add(() => browser.close());
+    return await evaluateInPage(browser.page, book, apiUrl, token);
+  } finally {
+    await resources.closeAll();
+  }
+}
+
+export async function main(argv: readonly string[]): Promise<number> {
+  const log = (message: string): void => void process.stderr.write(`${message}\n`);
+  const resources = new Resources();
+  const interrupt = (): void => {
+    log("workbook: interrupted, stopping");
+    void resources.closeAll().finally(() => process.exit(130));
+  };
+  process.once("SIGINT", interrupt);
+  process.once("SIGTERM", interrupt);
+  try {
+    const result = await runWorkbook(parseArguments(argv), log, resources);
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      log(`workbook: ${error.message}\n${USAGE}`);
+      return 2;
+    }
+    log(`workbook: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  } finally {
+    process.off("SIGINT", interrupt);
+    process.off("SIGTERM", interrupt);
+  }
+}
+
+if (require.main === module) {
+  void main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}

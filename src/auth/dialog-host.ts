@@ -1,0 +1,74 @@
+/**
+ * Opening the sign-in dialog: Office's `displayDialogAsync` inside Office, a real browser window
+ * outside it (the workbench, tests). Thin adapters over the globals; the sign-in logic is in sign-in.ts.
+ */
+
+export interface OpenDialog {
+  close(): void;
+}
+
+export interface DialogHost {
+  /** Opens `url`; `onMessage` gets each message text, `onClosed` fires once if the user closes the window. */
+  open(url: string, onMessage: (text: string) => void, onClosed: () => void): Promise<OpenDialog>;
+}
+
+/** Office dialog API (DialogApi 1.1). */
+export function officeDialogHost(office: typeof Office): DialogHost {
+  return {
+    open(url, onMessage, onClosed) {
+      return new Promise((resolve, reject) => {
+        office.context.ui.displayDialogAsync(url, { height: 60, width: 30, promptBeforeOpen: false }, (result) => {
+          if (result.status !== office.AsyncResultStatus.Succeeded) {
+            reject(new Error(`the sign-in dialog could not open (${result.error.code}: ${result.error.message})`));
+            return;
+          }
+          const dialog = result.value;
+          dialog.addEventHandler(office.EventType.DialogMessageReceived, (arg) => {
+            if ("message" in arg) onMessage(arg.message);
+          });
+          dialog.addEventHandler(office.EventType.DialogEventReceived, () => onClosed());
+          resolve({ close: () => dialog.close() });
+        });
+      });
+    },
+  };
+}
+
+/** A popup window that answers with `postMessage` from the same origin. */
+export function windowDialogHost(win: Window = window): DialogHost {
+  return {
+    async open(url, onMessage, onClosed) {
+      const popup = win.open(url, "prices-sign-in", "popup,width=480,height=640");
+      if (!popup) throw new Error("the sign-in window was blocked; allow pop-ups for this page");
+      let done = false;
+      const listener = (event: MessageEvent): void => {
+        if (event.origin !== win.location.origin || event.source !== popup) return;
+        if (typeof event.data === "string") onMessage(event.data);
+      };
+      win.addEventListener("message", listener);
+      const poll = win.setInterval(() => {
+        if (popup.closed) finish(true);
+      }, 500);
+      const finish = (notify: boolean): void => {
+        if (done) return;
+        done = true;
+        win.clearInterval(poll);
+        win.removeEventListener("message", listener);
+        if (notify) onClosed();
+      };
+      return {
+        close() {
+          finish(false);
+          popup.close();
+        },
+      };
+    },
+  };
+}
+
+/** Office's dialog when the page runs inside Office, a window otherwise. */
+export function defaultDialogHost(): DialogHost {
+  const office = (globalThis as { Office?: typeof Office }).Office;
+  const inOffice = Boolean(office?.context?.ui && typeof office.context.ui.displayDialogAsync === "function" && office.context.host);
+  return inOffice && office ? officeDialogHost(office) : windowDialogHost();
+}

@@ -1,0 +1,67 @@
+/** Messages between the sign-in dialog and the pane (Office `messageParent`, or `postMessage` outside Office). */
+import type { TokenResponse } from "./token-response";
+
+export const DIALOG_PAGE = "auth-dialog.html";
+
+/** What the pane hands the dialog in its URL: public configuration only, never a secret. */
+export interface DialogConfig {
+  authority: string;
+  clientId: string;
+  scope: string;
+}
+
+export type DialogMessage =
+  | { type: "signed-in"; tokens: TokenResponse; account: string }
+  | { type: "error"; code: string; message: string };
+
+export function dialogUrl(origin: string, config: DialogConfig): string {
+  const url = new URL(DIALOG_PAGE, origin.endsWith("/") ? origin : `${origin}/`);
+  url.searchParams.set("authority", config.authority);
+  url.searchParams.set("clientId", config.clientId);
+  url.searchParams.set("scope", config.scope);
+  return url.href;
+}
+
+export function readDialogConfig(search: string): DialogConfig | undefined {
+  const params = new URLSearchParams(search);
+  const authority = params.get("authority");
+  const clientId = params.get("clientId");
+  const scope = params.get("scope");
+  if (!authority?.startsWith("https://") || !clientId || !scope) return undefined;
+  return { authority, clientId, scope };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null;
+}
+
+/** Parses a message from the dialog; anything malformed becomes an error message, never an exception. */
+export function parseDialogMessage(text: unknown): DialogMessage {
+  let value: unknown;
+  try {
+    value = typeof text === "string" ? JSON.parse(text) : undefined;
+  } catch {
+    value = undefined;
+  }
+  if (isRecord(value) && value["type"] === "signed-in" && isRecord(value["tokens"])) {
+    const tokens = value["tokens"];
+    const accessToken = tokens["accessToken"];
+    const expiresIn = tokens["expiresIn"];
+    const refreshToken = tokens["refreshToken"];
+    if (typeof accessToken === "string" && accessToken !== "" && typeof expiresIn === "number" && expiresIn > 0) {
+      return {
+        type: "signed-in",
+        account: typeof value["account"] === "string" ? value["account"] : "user",
+        tokens: { accessToken, expiresIn, ...(typeof refreshToken === "string" && refreshToken !== "" ? { refreshToken } : {}) },
+      };
+    }
+  }
+  if (isRecord(value) && value["type"] === "error") {
+    return {
+      type: "error",
+      code: typeof value["code"] === "string" ? value["code"] : "unknown",
+      message: typeof value["message"] === "string" ? value["message"] : "sign-in failed",
+    };
+  }
+  return { type: "error", code: "bad_message", message: "the sign-in window sent an unreadable answer" };
+}

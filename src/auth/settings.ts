@@ -1,0 +1,136 @@
+/**
+ * The add-in's settings: which environment to use, client limits and cache ages. Only the keys
+ * listed here are ever read or written, so a secret can never end up in settings by accident.
+ */
+import { DEFAULT_LIMITS, DEFAULT_VENDOR, scopeFor, type Limits } from "../api";
+
+export interface Environment {
+  kind: "sandbox" | "service";
+  /** Base URL of the service, ending in `/physical/v2`. */
+  baseUrl: string;
+  /** OpenID Connect issuer (authority) of the token service. */
+  authority: string;
+  clientId: string;
+  scope: string;
+}
+
+export interface CacheAges {
+  /** "latest" values and today's (seconds). */
+  latestSeconds: number;
+  /** Dated values of past days (seconds). */
+  pastSeconds: number;
+  /** Instruments and references (seconds). */
+  referenceSeconds: number;
+}
+
+export interface AddinSettings {
+  environment: Environment;
+  limits: Limits;
+  cache: CacheAges;
+  maxInFlight: number;
+  timeoutMs: number;
+}
+
+export const SANDBOX_ENVIRONMENT: Readonly<Environment> = {
+  kind: "sandbox",
+  baseUrl: "https://localhost:4000/physical/v2",
+  authority: "https://localhost:4000/auth",
+  clientId: "prices-excel-addin",
+  scope: scopeFor(DEFAULT_VENDOR),
+};
+
+export const DEFAULT_SETTINGS: Readonly<AddinSettings> = {
+  environment: SANDBOX_ENVIRONMENT,
+  limits: DEFAULT_LIMITS,
+  cache: { latestSeconds: 300, pastSeconds: 86_400, referenceSeconds: 86_400 },
+  maxInFlight: 4,
+  timeoutMs: 30_000,
+};
+
+/** Where settings live: Office document settings in Excel, localStorage elsewhere (non-secret values only). */
+export interface SettingsStorage {
+  read(key: string): unknown;
+  write(key: string, value: unknown): Promise<void>;
+}
+
+export const SETTINGS_KEY = "prices.settings";
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function httpsUrl(value: unknown): string | undefined {
+  if (typeof value !== "string") return undefined;
+  try {
+    const url = new URL(value.trim());
+    if (url.protocol !== "https:" || url.username !== "" || url.password !== "" || url.search !== "" || url.hash !== "") return undefined;
+    return url.href.replace(/\/+$/, "");
+  } catch {
+    return undefined;
+  }
+}
+
+function positive(value: unknown, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
+  return typeof value === "number" && Number.isInteger(value) && value > 0 && value <= max ? value : fallback;
+}
+
+function plainText(value: unknown, fallback: string): string {
+  return typeof value === "string" && /^[\w.:/\-]{1,200}$/.test(value.trim()) ? value.trim() : fallback;
+}
+
+/** Reads settings defensively: unknown keys dropped, bad values replaced by defaults, only https URLs without credentials. */
+export function parseSettings(value: unknown): AddinSettings {
+  const raw = isRecord(value) ? value : {};
+  const env = isRecord(raw["environment"]) ? raw["environment"] : {};
+  const kind = env["kind"] === "service" ? "service" : "sandbox";
+  const environment: Environment =
+    kind === "sandbox"
+      ? { ...SANDBOX_ENVIRONMENT, baseUrl: httpsUrl(env["baseUrl"]) ?? SANDBOX_ENVIRONMENT.baseUrl, authority: httpsUrl(env["authority"]) ?? SANDBOX_ENVIRONMENT.authority }
+      : {
+          kind,
+          baseUrl: httpsUrl(env["baseUrl"]) ?? SANDBOX_ENVIRONMENT.baseUrl,
+          authority: httpsUrl(env["authority"]) ?? SANDBOX_ENVIRONMENT.authority,
+          clientId: plainText(env["clientId"], SANDBOX_ENVIRONMENT.clientId),
+          scope: plainText(env["scope"], SANDBOX_ENVIRONMENT.scope),
+        };
+  const limits = isRecord(raw["limits"]) ? raw["limits"] : {};
+  const cache = isRecord(raw["cache"]) ? raw["cache"] : {};
+  return {
+    environment,
+    limits: {
+      maxSymbols: positive(limits["maxSymbols"], DEFAULT_LIMITS.maxSymbols),
+      maxDates: positive(limits["maxDates"], DEFAULT_LIMITS.maxDates),
+      maxRecords: positive(limits["maxRecords"], DEFAULT_LIMITS.maxRecords),
+    },
+    cache: {
+      latestSeconds: positive(cache["latestSeconds"], DEFAULT_SETTINGS.cache.latestSeconds),
+      pastSeconds: positive(cache["pastSeconds"], DEFAULT_SETTINGS.cache.pastSeconds),
+      referenceSeconds: positive(cache["referenceSeconds"], DEFAULT_SETTINGS.cache.referenceSeconds),
+    },
+    maxInFlight: positive(raw["maxInFlight"], DEFAULT_SETTINGS.maxInFlight, 64),
+    timeoutMs: positive(raw["timeoutMs"], DEFAULT_SETTINGS.timeoutMs, 600_000),
+  };
+}
+
+export function loadSettings(storage: SettingsStorage): AddinSettings {
+  return parseSettings(storage.read(SETTINGS_KEY));
+}
+
+/** Writes a fresh copy built from the known keys only. */
+export async function saveSettings(storage: SettingsStorage, settings: AddinSettings): Promise<AddinSettings> {
+  const clean = parseSettings(JSON.parse(JSON.stringify(settings)) as unknown);
+  await storage.write(SETTINGS_KEY, clean);
+  return clean;
+}
+
+/** Settings in memory (tests, or a page with no storage). */
+export function memorySettingsStorage(initial: Record<string, unknown> = {}): SettingsStorage & { values: Record<string, unknown> } {
+  const values = { ...initial };
+  return {
+    values,
+    read: (key) => values[key],
+    write: async (key, value) => {
+      values[key] = value;
+    },
+  };
+}

@@ -1,0 +1,42 @@
+/** What every function needs: the client (or the reason there is none), the error maker, today and a deadline. */
+import type { PricesClient } from "../prices/types";
+import { describeFailure, NotAvailableError, type MakeError } from "./errors";
+import { CellFailure } from "./shape";
+
+/** The part of the prices client the functions use (tests pass a small recording object). */
+export type FunctionsClient = Pick<PricesClient, "price" | "history" | "instrument" | "instruments" | "references">;
+
+export interface FunctionsContext {
+  /** The configured client; throws NotAvailableError("sign in from the Prices pane") before sign-in. */
+  client(): FunctionsClient;
+  makeError: MakeError;
+  /** Today's date, `YYYY-MM-DD`: the end of a history without `to`. */
+  today(): string;
+  /** A call still unanswered after this many ms settles as #N/A, so no cell stays #BUSY!. */
+  deadlineMs: number;
+}
+
+/** Default deadline: longer than the client's own timeouts and retries, so it only catches what slips through. */
+export const DEFAULT_DEADLINE_MS = 120_000;
+
+/**
+ * Runs one function call: the result, or the call's error thrown as the caller's error value.
+ * Settles within `deadlineMs` whatever the client does.
+ */
+export async function run<T>(context: FunctionsContext, body: () => Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(new NotAvailableError(`no answer from the service within ${Math.round(context.deadlineMs / 1000)} s; recalculate to try again`));
+    }, context.deadlineMs);
+  });
+  try {
+    return await Promise.race([body(), deadline]);
+  } catch (error) {
+    const failure = error instanceof CellFailure ? error.failure : describeFailure(error);
+    throw context.makeError(failure.code, failure.message);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+

@@ -1,0 +1,96 @@
+/**
+ * What goes wrong in a function, as the two Excel error codes the functions use, with messages
+ * that say what to fix. Office's `CustomFunctions.Error` is made only by the `MakeError` the
+ * caller supplies, so this module runs in Node.
+ */
+
+export type ErrorCodeText = "#VALUE!" | "#N/A";
+
+/** Builds the error value a cell holds (CustomFunctions.Error in Excel, a stand-in in tests). */
+export type MakeError = (code: ErrorCodeText, message: string) => unknown;
+
+export const SIGN_IN_MESSAGE = "sign in from the Prices pane";
+
+/** A bad argument: becomes #VALUE! with this message. */
+export class ArgumentError extends Error {
+  override name = "ArgumentError";
+}
+
+/** A value that does not exist (unknown field value, empty search): becomes #N/A with this message. */
+export class NotAvailableError extends Error {
+  override name = "NotAvailableError";
+}
+
+export interface Failure {
+  code: ErrorCodeText;
+  message: string;
+}
+
+function field(error: unknown, key: string): unknown {
+  return typeof error === "object" && error !== null ? (error as Record<string, unknown>)[key] : undefined;
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === "string" && value.length > 0 ? value : undefined;
+}
+
+/** The message of an error and of its causes, joined, so "unreachable" says why. */
+function causeChain(error: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current !== undefined && current !== null; depth++) {
+    const message = text(field(current, "message")) ?? (typeof current === "string" ? current : undefined);
+    if (message !== undefined && !parts.includes(message)) parts.push(message);
+    current = field(current, "cause");
+  }
+  return parts.length > 0 ? parts.join(": ") : "unknown error";
+}
+
+/**
+ * Maps anything a function or the prices client throws to a code and message. Client errors are
+ * recognised by `name` (the client's guards do the same), so this module does not import the client.
+ */
+export function describeFailure(error: unknown): Failure {
+  const name = field(error, "name");
+  const message = text(field(error, "message")) ?? "unknown error";
+  switch (name) {
+    case "ArgumentError":
+    case "InvalidKeyError":
+      return { code: "#VALUE!", message };
+    case "NotAvailableError":
+      return { code: "#N/A", message };
+    case "AuthError":
+      return { code: "#N/A", message: SIGN_IN_MESSAGE };
+    case "InvalidInstrumentError": {
+      const symbol = text(field(error, "symbol"));
+      return {
+        code: "#N/A",
+        message: symbol !== undefined ? `unknown or not permitted symbol '${symbol}'` : message,
+      };
+    }
+    case "NoDataError": {
+      const symbol = text(field(error, "symbol"));
+      const date = text(field(error, "date"));
+      return {
+        code: "#N/A",
+        message:
+          symbol !== undefined
+            ? `no assessment for '${symbol}'${date === undefined ? "" : ` on or before ${date}`}`
+            : message,
+      };
+    }
+    case "HTTPError": {
+      const status = field(error, "status");
+      if (status === 401 || status === 403) return { code: "#N/A", message: SIGN_IN_MESSAGE };
+      if (status === 400) return { code: "#VALUE!", message: `the service refused the request: ${causeChain(error)}` };
+      return { code: "#N/A", message: `service unreachable: ${causeChain(error)}` };
+    }
+    case "NetworkError":
+    case "TimeoutError":
+      return { code: "#N/A", message: `service unreachable: ${causeChain(error)}` };
+    case "ResponseFormatError":
+      return { code: "#N/A", message: `unexpected answer from the service: ${causeChain(error)}` };
+    default:
+      return { code: "#N/A", message: causeChain(error) };
+  }
+}

@@ -1,0 +1,346 @@
+/**
+ * The PRICES.* custom functions. Every @customfunction lives in this file because the metadata
+ * generator reads only it; each one is a thin wrapper over the pure modules beside it. Errors
+ * become CustomFunctions.Error here and nowhere else.
+ */
+import { todayIso } from "../api/dates";
+import { createPricesClient } from "../prices";
+import type { ErrorCodeText } from "./errors";
+import { createAddinHook } from "./hook";
+import * as tables from "./historyFunctions";
+import * as metadata from "./metadataFunctions";
+import * as prices from "./priceFunctions";
+import { requestFullRecalculation } from "./recalc";
+
+function makeExcelError(code: ErrorCodeText, message: string): unknown {
+  const excelCode = code === "#VALUE!" ? CustomFunctions.ErrorCode.invalidValue : CustomFunctions.ErrorCode.notAvailable;
+  return new CustomFunctions.Error(excelCode, message);
+}
+
+const hook = createAddinHook({ createClient: createPricesClient, recalculate: requestFullRecalculation });
+globalThis.PricesAddin = hook.addin;
+const context = hook.context(makeExcelError, () => todayIso());
+
+/**
+ * A price field.
+ * @customenum {string}
+ */
+export enum PriceField {
+  /** Low price. */
+  low = "low",
+  /** Mid price (default). */
+  mid = "mid",
+  /** High price. */
+  high = "high",
+  /** The date the value stands for. */
+  date = "date",
+  /** When the assessment was made (UTC). */
+  assessmentDate = "assessmentDate",
+  /** Revision number: 0 first value, 1 for averages. */
+  revision = "revision",
+  /** TRUE when an appraisal was in progress. */
+  appraisalPrice = "appraisalPrice",
+  /** The price reporter's explanation. */
+  pricingRationale = "pricingRationale",
+  /** The averaged period, e.g. 2024-05-01/2024-05-31 (averages only). */
+  assessmentPeriod = "assessmentPeriod",
+  /** This low minus the previous one. */
+  lowChangeSincePrevious = "lowChangeSincePrevious",
+  /** This mid minus the previous one. */
+  midChangeSincePrevious = "midChangeSincePrevious",
+  /** This high minus the previous one. */
+  highChangeSincePrevious = "highChangeSincePrevious",
+  /** Low change as a fraction of the previous low. */
+  lowChangeSincePreviousProportion = "lowChangeSincePreviousProportion",
+  /** Mid change as a fraction of the previous mid. */
+  midChangeSincePreviousProportion = "midChangeSincePreviousProportion",
+  /** High change as a fraction of the previous high. */
+  highChangeSincePreviousProportion = "highChangeSincePreviousProportion",
+}
+
+/**
+ * Assessed values or an average.
+ * @customenum {string}
+ */
+export enum Calculation {
+  /** The assessed value (default). */
+  None = "None",
+  /** Average over the ISO week (Monday to Sunday) to date. */
+  WeeklyAverage = "WeeklyAverage",
+  /** Average over the calendar month to date. */
+  MonthlyAverage = "MonthlyAverage",
+  /** Average over the quarter to date. */
+  QuarterlyAverage = "QuarterlyAverage",
+  /** Average over the year to date. */
+  YearlyAverage = "YearlyAverage",
+}
+
+/**
+ * An averaging period.
+ * @customenum {string}
+ */
+export enum AveragePeriod {
+  /** ISO week, Monday to Sunday. */
+  Weekly = "WeeklyAverage",
+  /** Calendar month. */
+  Monthly = "MonthlyAverage",
+  /** Calendar quarter. */
+  Quarterly = "QuarterlyAverage",
+  /** Calendar year. */
+  Yearly = "YearlyAverage",
+}
+
+/**
+ * Header rows above a table.
+ * @customenum {number}
+ */
+export enum Headers {
+  /** No header row. */
+  None = 0,
+  /** One row of column names (default). */
+  Names = 1,
+  /** The symbol, then the column names. */
+  SymbolAndNames = 2,
+}
+
+/**
+ * Which days a history lists.
+ * @customenum {string}
+ */
+export enum HistoryCalendar {
+  /** Only days with an assessment (default). */
+  AssessmentDays = "AssessmentDays",
+  /** Monday to Friday; days without an assessment repeat the latest earlier one. */
+  Weekdays = "Weekdays",
+  /** Every day; days without an assessment repeat the latest earlier one. */
+  CalendarDays = "CalendarDays",
+}
+
+/**
+ * Row order of a history.
+ * @customenum {string}
+ */
+export enum SortOrder {
+  /** Oldest first (default). */
+  Ascending = "ascending",
+  /** Newest first. */
+  Descending = "descending",
+}
+
+/**
+ * How dates are returned.
+ * @customenum {string}
+ */
+export enum DateFormat {
+  /** Excel date serial numbers, ready to format and chart (default). */
+  Serial = "serial",
+  /** YYYY-MM-DD text. */
+  Text = "text",
+}
+
+/**
+ * An instrument field.
+ * @customenum {string}
+ */
+export enum InstrumentField {
+  symbol = "symbol",
+  productId = "productId",
+  description = "description",
+  descriptionShort = "descriptionShort",
+  commodityId = "commodityId",
+  priceType = "priceType",
+  locationId = "locationId",
+  currencyId = "currencyId",
+  unitOfMeasureId = "unitOfMeasureId",
+  incotermId = "incotermId",
+  launchDate = "launchDate",
+  frequency = "frequency",
+  sourceId = "sourceId",
+  status = "status",
+  priceCalculationTypeIds = "priceCalculationTypeIds",
+  /** Full name of the commodity. */
+  commodity = "commodity",
+  /** Full name of the location. */
+  location = "location",
+  /** Full name of the currency. */
+  currency = "currency",
+  /** Full name of the unit of measure. */
+  unitOfMeasure = "unitOfMeasure",
+  /** Full name of the incoterm. */
+  incoterm = "incoterm",
+  /** Full name of the source. */
+  source = "source",
+  /** Forecast types available, e.g. F24M. */
+  forecastTypeIds = "forecastTypeIds",
+  /** TRUE when forward curves exist. */
+  hasForwardCurves = "hasForwardCurves",
+}
+
+/**
+ * A reference list.
+ * @customenum {string}
+ */
+export enum ReferenceList {
+  Currency = "Currency",
+  UnitOfMeasure = "UnitOfMeasure",
+  PriceCalculationType = "PriceCalculationType",
+  Incoterm = "Incoterm",
+  Commodity = "Commodity",
+  Source = "Source",
+}
+
+/**
+ * Low price of instruments on dates. Symbols run down and dates across; a range of one gives the shape of the other.
+ * @customfunction LOW
+ * @param symbols Instrument symbol, or a range of symbols, e.g. "MB-AL-0004".
+ * @param [dates] Date, YYYY-MM-DD text or a range of them; blank or "latest" for the latest assessment (default). A date without assessment gives the latest earlier one.
+ * @returns The low price, or a grid of them.
+ */
+export function low(symbols: unknown[][], dates?: unknown[][]): Promise<unknown[][]> {
+  return prices.fixedField(context, "low", symbols, dates);
+}
+
+/**
+ * Mid price of instruments on dates. Symbols run down and dates across; a range of one gives the shape of the other.
+ * @customfunction MID
+ * @param symbols Instrument symbol, or a range of symbols, e.g. "MB-AL-0004".
+ * @param [dates] Date, YYYY-MM-DD text or a range of them; blank or "latest" for the latest assessment (default). A date without assessment gives the latest earlier one.
+ * @returns The mid price, or a grid of them.
+ */
+export function mid(symbols: unknown[][], dates?: unknown[][]): Promise<unknown[][]> {
+  return prices.fixedField(context, "mid", symbols, dates);
+}
+
+/**
+ * High price of instruments on dates. Symbols run down and dates across; a range of one gives the shape of the other.
+ * @customfunction HIGH
+ * @param symbols Instrument symbol, or a range of symbols, e.g. "MB-AL-0004".
+ * @param [dates] Date, YYYY-MM-DD text or a range of them; blank or "latest" for the latest assessment (default). A date without assessment gives the latest earlier one.
+ * @returns The high price, or a grid of them.
+ */
+export function high(symbols: unknown[][], dates?: unknown[][]): Promise<unknown[][]> {
+  return prices.fixedField(context, "high", symbols, dates);
+}
+
+/**
+ * Any price field of instruments on dates, assessed or averaged. Symbols run down and dates across.
+ * @customfunction PRICE
+ * @param symbols Instrument symbol, or a range of symbols.
+ * @param [dates] Date, YYYY-MM-DD text or a range of them; blank or "latest" for the latest assessment (default).
+ * @param [field] low, mid (default), high, date, assessmentDate, revision, appraisalPrice, pricingRationale, assessmentPeriod or a change field.
+ * @param [calculation] None (assessed value, default), WeeklyAverage, MonthlyAverage, QuarterlyAverage or YearlyAverage (period to date).
+ * @param [dateFormat] For date fields: serial (Excel dates, default) or text (YYYY-MM-DD).
+ * @returns The field's value, or a grid of them.
+ */
+export function price(
+  symbols: unknown[][],
+  dates?: unknown[][],
+  field?: PriceField,
+  calculation?: Calculation,
+  dateFormat?: DateFormat,
+): Promise<unknown[][]> {
+  return prices.price(context, symbols, dates, field, calculation, dateFormat);
+}
+
+/**
+ * Price history as a table: one row per date, the chosen fields as columns (like STOCKHISTORY).
+ * @customfunction HISTORY
+ * @param symbol One instrument symbol.
+ * @param from First date (Excel date or YYYY-MM-DD).
+ * @param [to] Last date; blank for today (default).
+ * @param [fields] Columns, as text "date,low,mid,high" (default) or a range of names: date, low, mid, high, assessmentDate, revision, assessed (FALSE for a carried-forward day), appraisalPrice, pricingRationale, assessmentPeriod, change fields.
+ * @param [headers] 0 none, 1 column names (default), 2 symbol and column names.
+ * @param [calendar] AssessmentDays (default), Weekdays or CalendarDays; the last two fill days without assessment with the latest earlier one.
+ * @param [calculation] None (default), or WeeklyAverage, MonthlyAverage, QuarterlyAverage, YearlyAverage for one row per period.
+ * @param [order] ascending (oldest first, default) or descending.
+ * @param [dateFormat] serial (Excel dates, default) or text (YYYY-MM-DD).
+ * @returns The history table.
+ */
+export function history(
+  symbol: unknown,
+  from: unknown,
+  to?: unknown,
+  fields?: unknown[][],
+  headers?: Headers,
+  calendar?: HistoryCalendar,
+  calculation?: Calculation,
+  order?: SortOrder,
+  dateFormat?: DateFormat,
+): Promise<unknown[][]> {
+  return tables.history(context, symbol, from, to, fields, headers, calendar, calculation, order, dateFormat);
+}
+
+/**
+ * Average price over a week, month, quarter or year to date.
+ * @customfunction AVERAGE
+ * @param symbols Instrument symbol, or a range of symbols.
+ * @param period Weekly, Monthly, Quarterly or Yearly.
+ * @param [dates] Date in the period, or a range of dates; blank or "latest" for the current period (default).
+ * @param [field] low, mid (default), high, or another price field such as assessmentPeriod.
+ * @returns The average, or a grid of them.
+ */
+export function average(symbols: unknown[][], period: AveragePeriod, dates?: unknown[][], field?: PriceField): Promise<unknown[][]> {
+  return prices.average(context, symbols, period, dates, field);
+}
+
+/**
+ * Forward curve of an instrument: code, month, low, mid, high per forward month.
+ * @customfunction CURVE
+ * @param symbol One instrument symbol with forward curves.
+ * @param [date] Assessment date; blank or "latest" for the latest (default).
+ * @param [headers] 0 none, 1 column names (default), 2 symbol and date, then column names.
+ * @returns The curve table.
+ */
+export function curve(symbol: unknown, date?: unknown, headers?: Headers): Promise<unknown[][]> {
+  return tables.curve(context, symbol, date, headers);
+}
+
+/**
+ * Forecast prices of an instrument: date, low, mid, high.
+ * @customfunction FORECAST
+ * @param symbol One instrument symbol.
+ * @param [type] Forecast type; F24M (default).
+ * @param [headers] 0 none, 1 column names (default), 2 forecast symbol and column names.
+ * @param [dateFormat] serial (Excel dates, default) or text (YYYY-MM-DD).
+ * @returns The forecast table.
+ */
+export function forecast(symbol: unknown, type?: string, headers?: Headers, dateFormat?: DateFormat): Promise<unknown[][]> {
+  return tables.forecast(context, symbol, type, headers, dateFormat);
+}
+
+/**
+ * Instrument metadata: one field, or without a field the whole record as name/value rows.
+ * @customfunction INSTRUMENT
+ * @param symbols Instrument symbol, or a range of symbols (down).
+ * @param [field] e.g. description, currencyId, currency (full name), unitOfMeasure, launchDate, hasForwardCurves; blank for the whole record (default).
+ * @param [dateFormat] For launchDate: serial (default) or text.
+ * @returns The field's value, a grid of them, or the record.
+ */
+export function instrument(symbols: unknown[][], field?: InstrumentField, dateFormat?: DateFormat): Promise<unknown[][]> {
+  return metadata.instrument(context, symbols, field, dateFormat);
+}
+
+/**
+ * The instruments you may see, filtered by text, as a table.
+ * @customfunction INSTRUMENTS
+ * @param [search] Words that must all appear in the symbol, description or ids (any case); blank for all (default).
+ * @param [fields] Columns, as text or a range of names; default symbol, description, currencyId, unitOfMeasureId, frequency.
+ * @param [headers] 0 none, 1 column names (default), 2 search text and column names.
+ * @param [dateFormat] For launchDate: serial (default) or text.
+ * @returns The instrument table.
+ */
+export function instruments(search?: string, fields?: unknown[][], headers?: Headers, dateFormat?: DateFormat): Promise<unknown[][]> {
+  return metadata.instruments(context, search, fields, headers, dateFormat);
+}
+
+/**
+ * A reference list (id, description, sign, conversions), or the description of one id.
+ * @customfunction REFERENCE
+ * @param type Currency, UnitOfMeasure, PriceCalculationType, Incoterm, Commodity or Source.
+ * @param [id] An id or a range of ids to describe; blank for the whole list (default).
+ * @param [headers] For the whole list: 0 none, 1 column names (default), 2 type and column names.
+ * @returns The list, or descriptions.
+ */
+export function reference(type: ReferenceList, id?: unknown[][], headers?: Headers): Promise<unknown[][]> {
+  return metadata.reference(context, type, id, headers);
+}

@@ -1,0 +1,155 @@
+/** HISTORY, FORECAST and CURVE: one instrument's table, dates down and fields across. */
+import { fromEpochDay, toEpochDay } from "../api/dates";
+import type { PriceRecord } from "../api/schemas";
+import { CALENDAR_TYPES, type CalendarType } from "../api/vocabulary";
+import type { HistoryKey } from "../prices/types";
+import {
+  choiceOf,
+  dateFormatOf,
+  dateOf,
+  headersOf,
+  nameList,
+  optionalText,
+  requiredDate,
+  requiredSymbol,
+  scalar,
+  type DateFormat,
+} from "./coerce";
+import { run, type FunctionsContext } from "./context";
+import { ArgumentError, NotAvailableError } from "./errors";
+import {
+  DEFAULT_HISTORY_FIELDS,
+  dateOut,
+  dateTimeOut,
+  historyFieldOf,
+  priceFieldValue,
+  requestedPriceFields,
+  type HistoryField,
+} from "./fields";
+import { calculationOf } from "./priceFunctions";
+import { withHeaders, type Grid } from "./shape";
+
+export type Order = "ascending" | "descending";
+
+export function orderOf(value: unknown): Order {
+  return choiceOf<Order>(
+    value,
+    "order",
+    [
+      { value: "ascending", aliases: ["asc", "oldest first", "0"] },
+      { value: "descending", aliases: ["desc", "newest first", "1", "-1"] },
+    ],
+    "ascending",
+  );
+}
+
+export function calendarOf(value: unknown): CalendarType {
+  return choiceOf<CalendarType>(
+    value,
+    "calendar",
+    CALENDAR_TYPES.map((type) => ({ value: type, aliases: [type.replace(/Days$/, ""), type.replace(/s$/, "")] })),
+    "AssessmentDays",
+  );
+}
+
+function historyFieldsOf(value: unknown): HistoryField[] {
+  const names = nameList(value, "fields");
+  return names === undefined ? [...DEFAULT_HISTORY_FIELDS] : names.map(historyFieldOf);
+}
+
+function cellOf(record: PriceRecord, field: HistoryField, format: DateFormat, symbol: string, assessed: ReadonlySet<string>): unknown {
+  if (field === "assessed") return assessed.has(record.date);
+  try {
+    return priceFieldValue(record, field, format, symbol);
+  } catch {
+    // A field missing on one row (an optional field the service left out) leaves that cell blank.
+    return "";
+  }
+}
+
+export function history(
+  context: FunctionsContext,
+  symbolArg: unknown,
+  fromArg: unknown,
+  toArg: unknown,
+  fieldsArg: unknown,
+  headersArg: unknown,
+  calendarArg: unknown,
+  calculationArg: unknown,
+  orderArg: unknown,
+  dateFormatArg: unknown,
+): Promise<Grid> {
+  return run(context, async () => {
+    const symbol = requiredSymbol(symbolArg);
+    const fromDate = requiredDate(fromArg, "from");
+    const toDate = dateOf(scalar(toArg, "to"), "to") ?? context.today();
+    if (fromDate > toDate) throw new ArgumentError(`from (${fromDate}) is after to (${toDate})`);
+    const fields = historyFieldsOf(fieldsArg);
+    const headers = headersOf(headersArg);
+    const calendarType = calendarOf(calendarArg);
+    const calculationType = calculationOf(calculationArg);
+    const order = orderOf(orderArg);
+    const format = dateFormatOf(dateFormatArg);
+    const key: HistoryKey = { symbol, fromDate, toDate };
+    if (calendarType !== "AssessmentDays") {
+      key.calendarType = calendarType;
+      key.carryForward = true;
+    }
+    if (calculationType !== "None") key.calculationType = calculationType;
+    const optional = requestedPriceFields(fields);
+    if (optional.length > 0) key.fields = optional;
+    const result = await context.client().history(key);
+    if (result.prices.length === 0) throw new NotAvailableError(`no assessment for '${symbol}' from ${fromDate} to ${toDate}`);
+    const records = order === "ascending" ? [...result.prices].reverse() : result.prices;
+    const body = records.map((record) => fields.map((field) => cellOf(record, field, format, symbol, result.assessedDates)));
+    return withHeaders(body, fields, headers, symbol);
+  });
+}
+
+/** How far past the latest assessment FORECAST looks for forecast prices. */
+const FORECAST_HORIZON_DAYS = 3_660;
+
+export function forecast(
+  context: FunctionsContext,
+  symbolArg: unknown,
+  typeArg: unknown,
+  headersArg: unknown,
+  dateFormatArg: unknown,
+): Promise<Grid> {
+  return run(context, async () => {
+    const symbol = requiredSymbol(symbolArg);
+    const type = optionalText(typeArg, "type") ?? "F24M";
+    const headers = headersOf(headersArg);
+    const format = dateFormatOf(dateFormatArg);
+    const client = context.client();
+    // The service returns a forecast only for a range holding an actual price: start at the latest one.
+    const latest = await client.price({ symbol });
+    const fromDate = latest.date;
+    const toDate = fromEpochDay(toEpochDay(fromDate) + FORECAST_HORIZON_DAYS);
+    const result = await client.history({ symbol, fromDate, toDate, forecastType: type });
+    const prices = result.forecast?.forecastPrices ?? [];
+    if (prices.length === 0) throw new NotAvailableError(`no forecast '${type}' for '${symbol}'`);
+    const body = prices.map((point) => [
+      format === "text" ? dateOut(point.date.slice(0, 10), "text") : dateTimeOut(point.date, "serial"),
+      point.low,
+      point.mid,
+      point.high,
+    ]);
+    return withHeaders(body, ["date", "low", "mid", "high"], headers, result.forecast?.symbol ?? `${symbol}.${type}`);
+  });
+}
+
+export function curve(context: FunctionsContext, symbolArg: unknown, dateArg: unknown, headersArg: unknown): Promise<Grid> {
+  return run(context, async () => {
+    const symbol = requiredSymbol(symbolArg);
+    const date = dateOf(scalar(dateArg, "date"), "date");
+    const headers = headersOf(headersArg);
+    const record = await context.client().price(date === undefined ? { symbol } : { symbol, date });
+    const points = record.forwardCurves ?? [];
+    if (points.length === 0) {
+      throw new NotAvailableError(`'${symbol}' has no forward curve${date === undefined ? "" : ` on ${date}`}`);
+    }
+    const body = points.map((point) => [point.forwardCode, point.forwardMonth, point.low, point.mid, point.high]);
+    return withHeaders(body, ["code", "month", "low", "mid", "high"], headers, `${symbol} ${record.date}`);
+  });
+}

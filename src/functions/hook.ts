@@ -1,0 +1,137 @@
+/**
+ * `globalThis.PricesAddin`: how a page hands the functions their client. The task pane configures it
+ * after sign-in (shared runtime), the headless host before it evaluates a book. Until then every
+ * function answers #N/A "sign in from the Prices pane".
+ */
+import type { ClientStats, PricesClient, PricesClientOptions } from "../prices/types";
+import { DEFAULT_DEADLINE_MS, type FunctionsClient, type FunctionsContext } from "./context";
+import { NotAvailableError, SIGN_IN_MESSAGE, type MakeError } from "./errors";
+
+export interface ConfigureOptions extends PricesClientOptions {
+  /** A call unanswered after this many ms shows #N/A (default 120,000). */
+  deadlineMs?: number;
+  /** Ask Excel to recalculate every formula once configured (default true; no-op outside Excel). */
+  recalculate?: boolean;
+}
+
+/** A ready client instead of options (tests, or a page that builds and shares its own client). */
+export interface ClientConfiguration {
+  client: FunctionsClient & Partial<Pick<PricesClient, "stats" | "invalidate">>;
+  deadlineMs?: number;
+  recalculate?: boolean;
+}
+
+export type Configuration = ConfigureOptions | ClientConfiguration;
+
+export type ConfiguredListener = (client: FunctionsClient | undefined) => void;
+
+export interface PricesAddin {
+  /** Builds the client from options (or takes the one given); the functions use it from the next call on. */
+  configure(configuration: Configuration): Promise<void>;
+  /** Back to "sign in from the Prices pane" (sign-out). */
+  reset(options?: { recalculate?: boolean }): Promise<void>;
+  /** Called after every configure and reset; returns the unsubscribe function. */
+  onConfigured(listener: ConfiguredListener): () => void;
+  readonly configured: boolean;
+  readonly client: FunctionsClient | undefined;
+  /** The client's statistics (requests sent, cache hits), when it keeps them. */
+  stats(): ClientStats | undefined;
+  /** Asks Excel for a full recalculation (no-op outside Excel). */
+  recalculate(): Promise<void>;
+}
+
+export interface AddinDependencies {
+  createClient(options: PricesClientOptions): PricesClient;
+  /** Requests a full recalculation from the host application; resolves when asked (never rejects). */
+  recalculate(): Promise<void>;
+}
+
+export interface AddinHook {
+  addin: PricesAddin;
+  context(makeError: MakeError, today: () => string): FunctionsContext;
+}
+
+function isClientConfiguration(configuration: Configuration): configuration is ClientConfiguration {
+  return "client" in configuration && typeof configuration.client === "object" && configuration.client !== null;
+}
+
+export function createAddinHook(dependencies: AddinDependencies): AddinHook {
+  let client: (FunctionsClient & Partial<Pick<PricesClient, "stats" | "invalidate">>) | undefined;
+  let deadlineMs = DEFAULT_DEADLINE_MS;
+  const listeners = new Set<ConfiguredListener>();
+
+  const announce = async (recalculate: boolean | undefined): Promise<void> => {
+    for (const listener of [...listeners]) {
+      try {
+        listener(client);
+      } catch (error) {
+        console.warn("PricesAddin listener failed", error);
+      }
+    }
+    if (recalculate !== false) await safely(dependencies.recalculate);
+  };
+
+  const addin: PricesAddin = {
+    async configure(configuration) {
+      if (isClientConfiguration(configuration)) {
+        client = configuration.client;
+      } else {
+        const { deadlineMs: _deadline, recalculate: _recalculate, ...options } = configuration;
+        client = dependencies.createClient(options);
+      }
+      deadlineMs = configuration.deadlineMs ?? DEFAULT_DEADLINE_MS;
+      await announce(configuration.recalculate);
+    },
+    async reset(options) {
+      client = undefined;
+      deadlineMs = DEFAULT_DEADLINE_MS;
+      await announce(options?.recalculate);
+    },
+    onConfigured(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    get configured() {
+      return client !== undefined;
+    },
+    get client() {
+      return client;
+    },
+    stats() {
+      return client?.stats?.();
+    },
+    recalculate() {
+      return safely(dependencies.recalculate);
+    },
+  };
+
+  return {
+    addin,
+    context(makeError, today) {
+      return {
+        client() {
+          if (client === undefined) throw new NotAvailableError(SIGN_IN_MESSAGE);
+          return client;
+        },
+        makeError,
+        today,
+        get deadlineMs() {
+          return deadlineMs;
+        },
+      };
+    },
+  };
+}
+
+async function safely(action: () => Promise<void>): Promise<void> {
+  try {
+    await action();
+  } catch (error) {
+    console.warn("PricesAddin: recalculation request failed", error);
+  }
+}
+
+declare global {
+  // eslint-disable-next-line no-var
+  var PricesAddin: PricesAddin | undefined;
+}

@@ -1,0 +1,101 @@
+/** LOW, MID, HIGH, PRICE and AVERAGE: one price field per (symbol, date), as a value or a grid. */
+import type { AverageType, CalculationType } from "../api/vocabulary";
+import type { PriceKey } from "../prices/types";
+import {
+  choiceOf,
+  dateFormatOf,
+  dateOf,
+  isBlank,
+  optionalText,
+  scalar,
+  symbolOf,
+  toMatrix,
+  type Choice,
+  type DateFormat,
+} from "./coerce";
+import { run, type FunctionsContext } from "./context";
+import { ArgumentError } from "./errors";
+import { priceFieldOf, priceFieldValue, requestedPriceFields, type PriceField } from "./fields";
+import { crossLayout, fillGrid, finish, readItems, type Grid } from "./shape";
+
+export const CALCULATION_CHOICES: readonly Choice<CalculationType>[] = [
+  { value: "None", aliases: ["assessment", "assessed", "0"] },
+  { value: "WeeklyAverage", aliases: ["weekly", "week", "w"] },
+  { value: "MonthlyAverage", aliases: ["monthly", "month", "m"] },
+  { value: "QuarterlyAverage", aliases: ["quarterly", "quarter", "q"] },
+  { value: "YearlyAverage", aliases: ["yearly", "year", "annual", "y"] },
+];
+const PERIOD_CHOICES = CALCULATION_CHOICES.filter((choice) => choice.value !== "None") as Choice<AverageType>[];
+
+export function calculationOf(value: unknown): CalculationType {
+  return choiceOf(value, "calculation", CALCULATION_CHOICES, "None");
+}
+
+export function periodOf(value: unknown): AverageType {
+  if (isBlank(scalar(value, "period"))) {
+    throw new ArgumentError("period is required: Weekly, Monthly, Quarterly or Yearly");
+  }
+  return choiceOf<AverageType>(value, "period", PERIOD_CHOICES, "MonthlyAverage");
+}
+
+export interface PriceRequest {
+  field: PriceField;
+  calculation: CalculationType;
+  dateFormat: DateFormat;
+}
+
+/** Symbols down, dates across (or the shape of whichever is a range); each cell settles on its own. */
+export async function priceGrid(context: FunctionsContext, symbols: unknown, dates: unknown, request: PriceRequest): Promise<Grid> {
+  const symbolItems = readItems(toMatrix(symbols, "symbols"), (cell) => symbolOf(cell));
+  const dateItems = readItems(toMatrix(dates, "dates"), (cell) => dateOf(cell));
+  const layout = crossLayout(symbolItems, dateItems);
+  const single = layout.rows === 1 && layout.cols === 1;
+  const fields = requestedPriceFields([request.field]);
+  const client = context.client();
+  const grid = await fillGrid(
+    layout,
+    async (symbol, date) => {
+      if (symbol === undefined) throw new ArgumentError("symbol is required: give an instrument symbol such as 'MB-AL-0004'");
+      const key: PriceKey = { symbol };
+      if (date !== undefined) key.date = date;
+      if (request.calculation !== "None") key.calculationType = request.calculation;
+      if (fields.length > 0) key.fields = fields;
+      const record = await client.price(key);
+      return priceFieldValue(record, request.field, request.dateFormat, symbol);
+    },
+    // A blank symbol cell inside a range stays blank; alone, it is a missing argument.
+    (symbol) => !single && symbol.ok && symbol.value === undefined,
+  );
+  return finish(grid, context.makeError);
+}
+
+export function fixedField(context: FunctionsContext, field: PriceField, symbols: unknown, dates: unknown): Promise<Grid> {
+  return run(context, () => priceGrid(context, symbols, dates, { field, calculation: "None", dateFormat: "serial" }));
+}
+
+export function price(
+  context: FunctionsContext,
+  symbols: unknown,
+  dates: unknown,
+  field: unknown,
+  calculation: unknown,
+  dateFormat: unknown,
+): Promise<Grid> {
+  return run(context, () =>
+    priceGrid(context, symbols, dates, {
+      field: priceFieldOf(optionalText(field, "field")),
+      calculation: calculationOf(calculation),
+      dateFormat: dateFormatOf(dateFormat),
+    }),
+  );
+}
+
+export function average(context: FunctionsContext, symbols: unknown, period: unknown, dates: unknown, field: unknown): Promise<Grid> {
+  return run(context, () =>
+    priceGrid(context, symbols, dates, {
+      field: priceFieldOf(optionalText(field, "field")),
+      calculation: periodOf(period),
+      dateFormat: "serial",
+    }),
+  );
+}

@@ -1,0 +1,113 @@
+/**
+ * Result shapes: a grid of one value per (row item, column item) where each cell settles on its own,
+ * and tables with optional header rows. Cells that fail hold a `CellFailure` until `finish` turns
+ * them into the caller's error values, so one bad symbol or date fills only its own cells.
+ */
+import { ArgumentError, describeFailure, type Failure, type MakeError } from "./errors";
+import { MAX_CELLS, flatten, formatCount, isSingleCell, type HeaderMode, type Matrix } from "./coerce";
+
+export class CellFailure {
+  constructor(readonly failure: Failure) {}
+}
+
+export type Grid = unknown[][];
+
+/** Either an item or why it is unusable (a bad symbol or date refuses only its own row or column). */
+export type Item<T> = { ok: true; value: T } | { ok: false; failure: Failure };
+
+export function readItems<T>(matrix: Matrix, read: (cell: unknown) => T): Item<T>[][] {
+  return matrix.map((row) =>
+    row.map((cell): Item<T> => {
+      try {
+        return { ok: true, value: read(cell) };
+      } catch (error) {
+        return { ok: false, failure: describeFailure(error) };
+      }
+    }),
+  );
+}
+
+export interface CrossLayout<A, B> {
+  rows: number;
+  cols: number;
+  at(row: number, col: number): [Item<A>, Item<B>];
+}
+
+/**
+ * With one `b`, the result has the shape of `a`; with one `a`, the shape of `b`; with both ranges,
+ * `a` runs down (flattened row by row) and `b` across.
+ */
+export function crossLayout<A, B>(a: Item<A>[][], b: Item<B>[][]): CrossLayout<A, B> {
+  const singleA = isSingleCell(a);
+  const singleB = isSingleCell(b);
+  let layout: CrossLayout<A, B>;
+  if (singleB) {
+    const only = b[0]![0]!;
+    layout = { rows: a.length, cols: a[0]!.length, at: (r, c) => [a[r]![c]!, only] };
+  } else if (singleA) {
+    const only = a[0]![0]!;
+    layout = { rows: b.length, cols: b[0]!.length, at: (r, c) => [only, b[r]![c]!] };
+  } else {
+    const down = flatten(a) as Item<A>[];
+    const across = flatten(b) as Item<B>[];
+    layout = { rows: down.length, cols: across.length, at: (r, c) => [down[r]!, across[c]!] };
+  }
+  const cells = layout.rows * layout.cols;
+  if (cells > MAX_CELLS) {
+    throw new ArgumentError(`the result would have ${formatCount(cells)} cells; the limit is ${formatCount(MAX_CELLS)}`);
+  }
+  return layout;
+}
+
+/** One cell's value, or its failure; never rejects. */
+export async function settle(compute: () => Promise<unknown>): Promise<unknown> {
+  try {
+    return await compute();
+  } catch (error) {
+    return new CellFailure(describeFailure(error));
+  }
+}
+
+/** Fills the layout; `compute` is called only for cells whose items are both usable. */
+export async function fillGrid<A, B>(
+  layout: CrossLayout<A, B>,
+  compute: (a: A, b: B) => Promise<unknown>,
+  blank: (a: Item<A>, b: Item<B>) => boolean,
+): Promise<Grid> {
+  const pending: Promise<unknown>[][] = [];
+  for (let r = 0; r < layout.rows; r++) {
+    const row: Promise<unknown>[] = [];
+    for (let c = 0; c < layout.cols; c++) {
+      const [a, b] = layout.at(r, c);
+      if (blank(a, b)) row.push(Promise.resolve(""));
+      else if (!a.ok) row.push(Promise.resolve(new CellFailure(a.failure)));
+      else if (!b.ok) row.push(Promise.resolve(new CellFailure(b.failure)));
+      else row.push(settle(() => compute(a.value, b.value)));
+    }
+    pending.push(row);
+  }
+  return Promise.all(pending.map((row) => Promise.all(row)));
+}
+
+/**
+ * Replaces failures with error values. A 1 x 1 result that failed is thrown instead (`run` turns it
+ * into the error value), so the cell shows the error like any single-valued function.
+ */
+export function finish(grid: Grid, makeError: MakeError): Grid {
+  if (grid.length === 1 && grid[0]!.length === 1) {
+    const only = grid[0]![0];
+    if (only instanceof CellFailure) throw only;
+  }
+  return grid.map((row) =>
+    row.map((cell) => (cell instanceof CellFailure ? makeError(cell.failure.code, cell.failure.message) : cell)),
+  );
+}
+
+/** Header rows above a table: none, the column names, or a title (the symbol) then the names. */
+export function withHeaders(body: Grid, names: readonly string[], mode: HeaderMode, title: string): Grid {
+  if (mode === 0) return body;
+  const namesRow: unknown[] = [...names];
+  if (mode === 1) return [namesRow, ...body];
+  const titleRow: unknown[] = names.map((_, index) => (index === 0 ? title : ""));
+  return [titleRow, namesRow, ...body];
+}

@@ -1,0 +1,76 @@
+/** A book: `{ "cells": { "A1": "MB-AL-0004", "B1": "=PRICES.MID(A1)" } }`, read and checked before anything runs. */
+import { type CellPosition, formatCellAddress, parseCellAddress } from "./addresses";
+import { type FormulaCall, FormulaSyntaxError, parseFormula } from "./formula";
+import type { Scalar } from "./values";
+
+export interface LiteralCell extends CellPosition {
+  readonly value: Scalar;
+}
+
+export interface FormulaCellSource extends CellPosition {
+  readonly address: string;
+  readonly text: string;
+  readonly call: FormulaCall;
+}
+
+export interface ParsedBook {
+  readonly literals: readonly LiteralCell[];
+  readonly formulas: readonly FormulaCellSource[];
+}
+
+/** Bad input: the runner exits 2 with this message. */
+export class BookError extends Error {
+  override readonly name = "BookError";
+  constructor(readonly problems: readonly string[]) {
+    super(`invalid book: ${problems.join("; ")}`);
+  }
+}
+
+/**
+ * Text starting with `=` is a formula, with `'` a literal text without the quote; JSON numbers and booleans are
+ * literals; null and "" are empty cells. Text that looks like a number stays text (JSON already says which it is).
+ */
+export function readBook(json: unknown): ParsedBook {
+  if (typeof json !== "object" || json === null || Array.isArray(json)) throw new BookError(["a book is a JSON object with a cells object"]);
+  const cells = (json as { cells?: unknown }).cells;
+  if (typeof cells !== "object" || cells === null || Array.isArray(cells)) throw new BookError(['"cells" must be an object of address -> content']);
+  const problems: string[] = [];
+  const literals: LiteralCell[] = [];
+  const formulas: FormulaCellSource[] = [];
+  const seen = new Set<string>();
+  for (const [key, content] of Object.entries(cells)) {
+    const position = parseCellAddress(key);
+    if (!position || key.includes("$")) {
+      problems.push(`${JSON.stringify(key)} is not a cell address such as B3`);
+      continue;
+    }
+    const address = formatCellAddress(position);
+    if (seen.has(address)) {
+      problems.push(`${address} is given twice`);
+      continue;
+    }
+    seen.add(address);
+    if (content === null || content === "") continue;
+    if (typeof content === "number") {
+      if (Number.isFinite(content)) literals.push({ ...position, value: content });
+      else problems.push(`${address}: numbers must be finite`);
+    } else if (typeof content === "boolean") {
+      literals.push({ ...position, value: content });
+    } else if (typeof content === "string") {
+      if (content.startsWith("=")) {
+        try {
+          formulas.push({ ...position, address, text: content, call: parseFormula(content) });
+        } catch (error) {
+          if (!(error instanceof FormulaSyntaxError)) throw error;
+          problems.push(`${address}: ${error.message}`);
+        }
+      } else {
+        literals.push({ ...position, value: content.startsWith("'") ? content.slice(1) : content });
+      }
+    } else {
+      problems.push(`${address}: a cell holds text, a number, a boolean or null, got ${Array.isArray(content) ? "an array" : typeof content}`);
+    }
+  }
+  if (problems.length > 0) throw new BookError(problems);
+  return { literals, formulas };
+}

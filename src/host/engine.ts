@@ -1,0 +1,365 @@
+/**
+ * Evaluates a book against a custom-functions runtime: dependency order (including cells filled by spills),
+ * concurrent calls (so the functions' client can batch them), spill placement, cycles, timeouts.
+ */
+import { type RangeRef, SHEET_NAME, cellKey, formatCellAddress, rangeContains } from "./addresses";
+import type { FormulaCellSource, ParsedBook } from "./book";
+import { type ArgumentInput, type PreparedCall, marshalArguments } from "./marshal";
+import type { FunctionMetadata } from "./metadata";
+import { type ResultGrid, thrownToCellValue, toResultGrid } from "./results";
+import type { CustomFunction, CustomFunctionsRuntime } from "./runtime";
+import { Sheet } from "./sheet";
+import { type CellError, type CellValue, type PrintedValue, cellError, isCellError } from "./values";
+
+export interface EngineOptions {
+  readonly runtime: CustomFunctionsRuntime;
+  readonly metadata: readonly FunctionMetadata[];
+  /** The manifest's namespace; formulas call `NAMESPACE.NAME`. */
+  readonly namespace?: string;
+  /** A call still unsettled after this long shows #BUSY! (the runner's proof that nothing hangs). */
+  readonly timeoutMs?: number;
+  /** How often a formula may be recalculated because a later spill changed its input. */
+  readonly maxRecalculations?: number;
+  readonly log?: (message: string) => void;
+  /** Called when a streaming function delivers a later value. */
+  readonly onChange?: () => void;
+}
+
+type FormulaState = "pending" | "running" | "done";
+
+interface FormulaCell extends FormulaCellSource {
+  readonly references: readonly RangeRef[];
+  state: FormulaState;
+  evaluations: number;
+  /** Bumped on every start, so a late result of an earlier run is dropped. */
+  generation: number;
+  cancels: (() => void)[];
+}
+
+interface Resolved {
+  readonly metadata: FunctionMetadata;
+  readonly implementation: CustomFunction;
+}
+
+export class WorkbookEngine {
+  private sheet = new Sheet();
+  private formulas: FormulaCell[] = [];
+  private readonly byKey = new Map<number, FormulaCell>();
+  private readonly functions = new Map<string, FunctionMetadata>();
+  private readonly namespace: string;
+  private readonly timeoutMs: number;
+  private readonly maxRecalculations: number;
+
+  constructor(private readonly options: EngineOptions) {
+    this.namespace = (options.namespace ?? "PRICES").toUpperCase();
+    this.timeoutMs = options.timeoutMs ?? 120_000;
+    this.maxRecalculations = options.maxRecalculations ?? 3;
+    for (const fn of options.metadata) this.functions.set(fn.name.toUpperCase(), fn);
+  }
+
+  load(book: ParsedBook): void {
+    this.cancelAll();
+    this.sheet = new Sheet();
+    this.byKey.clear();
+    for (const literal of book.literals) this.sheet.setLiteral(literal.row, literal.col, literal.value);
+    this.formulas = [...book.formulas]
+      .sort((a, b) => cellKey(a.row, a.col) - cellKey(b.row, b.col))
+      .map((source) => ({
+        ...source,
+        references: source.call.args.flatMap((arg) => (arg.kind === "reference" ? [arg.range] : [])),
+        state: "pending" as FormulaState,
+        evaluations: 0,
+        generation: 0,
+        cancels: [],
+      }));
+    for (const formula of this.formulas) {
+      this.sheet.addAnchor(formula.row, formula.col);
+      this.byKey.set(cellKey(formula.row, formula.col), formula);
+    }
+  }
+
+  /** Recalculates every formula (Excel's full recalculation); resolves when each cell has a value. */
+  async evaluate(): Promise<void> {
+    this.cancelAll();
+    for (const formula of this.formulas) {
+      this.sheet.clear(formula.row, formula.col);
+      formula.state = "pending";
+      formula.evaluations = 0;
+    }
+    const running = new Map<FormulaCell, Promise<void>>();
+    const start = (formula: FormulaCell): void => {
+      formula.state = "running";
+      running.set(formula, this.run(formula).finally(() => running.delete(formula)));
+    };
+    for (;;) {
+      const pending = this.formulas.filter((formula) => formula.state === "pending");
+      if (pending.length === 0 && running.size === 0) return;
+      for (const formula of pending) if (this.isReady(formula)) start(formula);
+      if (running.size === 0) {
+        const next = pending.find((formula) => !this.hasDirectDependency(formula));
+        if (next) start(next);
+        else this.failCycles(pending);
+        continue;
+      }
+      await Promise.race(running.values());
+    }
+  }
+
+  /** Cancels every cancelable or streaming invocation still live (a new book, a recalculation, closing). */
+  cancelAll(): void {
+    for (const formula of this.formulas) this.cancelFormula(formula);
+  }
+
+  cells(): Record<string, PrintedValue> {
+    return this.sheet.printed();
+  }
+
+  value(row: number, col: number): CellValue {
+    return this.sheet.value(row, col);
+  }
+
+  private cancelFormula(formula: FormulaCell): void {
+    const cancels = formula.cancels;
+    formula.cancels = [];
+    for (const cancel of cancels) {
+      try {
+        cancel();
+      } catch (error) {
+        this.options.log?.(`onCanceled of ${formula.address} threw: ${String(error)}`);
+      }
+    }
+  }
+
+  /** Every referenced cell is final: a literal, an evaluated formula or its spill, or blank that no pending formula can still spill into. */
+  private isReady(formula: FormulaCell): boolean {
+    for (const range of formula.references) {
+      for (let row = range.top; row <= range.bottom; row += 1) {
+        for (let col = range.left; col <= range.right; col += 1) {
+          if (this.sheet.isLiteral(row, col)) continue;
+          const anchor = this.byKey.get(cellKey(row, col));
+          if (anchor) {
+            if (anchor === formula || anchor.state !== "done") return false;
+            continue;
+          }
+          const owner = this.sheet.ownerOf(row, col);
+          if (owner !== undefined && this.byKey.get(owner)?.state === "done") continue;
+          if (this.maySpillInto(row, col, formula)) return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  private maySpillInto(row: number, col: number, except: FormulaCell): boolean {
+    return this.formulas.some((other) => other !== except && other.state !== "done" && other.row <= row && other.col <= col);
+  }
+
+  private directDependencies(formula: FormulaCell): FormulaCell[] {
+    const found: FormulaCell[] = [];
+    for (const range of formula.references) {
+      for (const other of this.formulas) {
+        if (other.state !== "done" && rangeContains(range, other.row, other.col)) found.push(other);
+      }
+    }
+    return found;
+  }
+
+  private hasDirectDependency(formula: FormulaCell): boolean {
+    return this.directDependencies(formula).length > 0;
+  }
+
+  /** Every pending formula waits on another formula's own cell: those on a cycle show an error; the rest follow from it. */
+  private failCycles(pending: readonly FormulaCell[]): void {
+    for (const cycle of stronglyConnected(pending, (formula) => this.directDependencies(formula))) {
+      const selfLoop = cycle.length === 1 && cycle[0] !== undefined && this.directDependencies(cycle[0]).includes(cycle[0]);
+      if (cycle.length === 1 && !selfLoop) continue;
+      const names = cycle.map((formula) => formula.address).join(", ");
+      for (const formula of cycle) {
+        this.sheet.place(formula.row, formula.col, [[cellError("#REF!", `circular reference (${names})`)]]);
+        formula.state = "done";
+      }
+    }
+  }
+
+  private async run(formula: FormulaCell): Promise<void> {
+    formula.generation += 1;
+    formula.evaluations += 1;
+    const generation = formula.generation;
+    this.cancelFormula(formula);
+    const grid = await this.compute(formula, generation);
+    if (generation !== formula.generation) return;
+    this.placeAndInvalidate(formula, grid);
+    formula.state = "done";
+  }
+
+  private placeAndInvalidate(formula: FormulaCell, grid: ResultGrid): void {
+    const before = this.sheet.clear(formula.row, formula.col);
+    const after = this.sheet.place(formula.row, formula.col, grid);
+    // A formula that already read a cell this result now fills (or no longer fills) must read it again.
+    for (const reader of this.formulas) {
+      if (reader === formula || reader.state !== "done" || reader.evaluations > this.maxRecalculations) continue;
+      const touched = reader.references.some((range) => overlaps(range, after) || (before !== undefined && overlaps(range, before)));
+      if (touched && !isAnchorOnly(after, before, formula)) reader.state = "pending";
+    }
+  }
+
+  private resolve(name: string): Resolved | CellError {
+    const upper = name.toUpperCase();
+    const prefix = `${this.namespace}.`;
+    const metadata = upper.startsWith(prefix) ? this.functions.get(upper.slice(prefix.length)) : undefined;
+    if (!metadata) return cellError("#NAME?", `unknown function ${name}`);
+    const implementation = this.options.runtime.implementations.get(metadata.id.toUpperCase());
+    if (!implementation) return cellError("#NAME?", `${name} is in functions.json but functions.js did not associate ${metadata.id}`);
+    return { metadata, implementation };
+  }
+
+  private inputs(formula: FormulaCell): ArgumentInput[] {
+    return formula.call.args.map((arg): ArgumentInput => {
+      switch (arg.kind) {
+        case "missing":
+          return { kind: "missing" };
+        case "literal":
+          return { kind: "value", value: arg.value };
+        case "array":
+          return { kind: "grid", rows: arg.rows.map((row) => [...row]) };
+        case "reference":
+          return { kind: "grid", rows: this.sheet.rangeValues(arg.range), range: arg.range };
+      }
+    });
+  }
+
+  private async compute(formula: FormulaCell, generation: number): Promise<ResultGrid> {
+    const resolved = this.resolve(formula.call.name);
+    if (isCellError(resolved)) return [[resolved]];
+    const marshalled = marshalArguments(resolved.metadata, this.inputs(formula), formula.call.name);
+    if (marshalled.kind === "error") return [[marshalled.error]];
+    const outcomes: ResultGrid[] = [];
+    const assemble = (): ResultGrid => {
+      if (!marshalled.lifted) return outcomes[0] ?? [[cellError("#BUSY!")]];
+      const grid: ResultGrid = Array.from({ length: marshalled.rows }, () => new Array<CellValue>(marshalled.cols).fill(null));
+      marshalled.calls.forEach((call, index) => {
+        const outcome = outcomes[index];
+        const single = outcome && outcome.length === 1 && outcome[0]?.length === 1;
+        const row = grid[call.row];
+        if (row) row[call.col] = single ? (outcome[0]?.[0] ?? null) : cellError("#CALC!", "a lifted call returned an array (nested arrays aren't supported)");
+      });
+      return grid;
+    };
+    const onLater = (index: number, grid: ResultGrid): void => {
+      if (generation !== formula.generation || formula.state !== "done") {
+        outcomes[index] = grid;
+        return;
+      }
+      outcomes[index] = grid;
+      this.placeAndInvalidate(formula, assemble());
+      this.options.onChange?.();
+    };
+    await Promise.all(
+      marshalled.calls.map(async (call, index) => {
+        outcomes[index] = await this.invoke(formula, resolved, call, (grid) => onLater(index, grid));
+      }),
+    );
+    return assemble();
+  }
+
+  /** One call; settles on the first result (return value, rejection, first setResult) or the timeout. */
+  private invoke(formula: FormulaCell, resolved: Resolved, call: PreparedCall, later: (grid: ResultGrid) => void): Promise<ResultGrid> {
+    if (isCellError(call.args)) return Promise.resolve([[call.args]]);
+    const args = call.args;
+    const { metadata, implementation } = resolved;
+    const options = metadata.options;
+    return new Promise<ResultGrid>((resolve) => {
+      let settled = false;
+      const timer = setTimeout(() => finish([[cellError("#BUSY!", `no result after ${this.timeoutMs} ms`)]]), this.timeoutMs);
+      const finish = (grid: ResultGrid): void => {
+        if (settled) {
+          later(grid);
+          return;
+        }
+        settled = true;
+        clearTimeout(timer);
+        resolve(grid);
+      };
+      const failed = (thrown: unknown): void => {
+        if (thrown !== null && typeof thrown === "object" && !("code" in thrown)) {
+          this.options.log?.(`${formula.address}: ${formula.call.name} threw ${String(thrown)}`);
+        }
+        finish([[thrownToCellValue(thrown)]]);
+      };
+      const address = formatCellAddress({ row: formula.row + call.row, col: formula.col + call.col });
+      const invocation: Record<string, unknown> = { functionName: metadata.name, isInValuePreview: false };
+      if (options.requiresAddress) invocation.address = `${SHEET_NAME}!${address}`;
+      if (options.requiresParameterAddresses) invocation.parameterAddresses = [...call.parameterAddresses];
+      if (options.stream) invocation.setResult = (value: unknown) => finish(toResultGrid(metadata, value));
+      if (options.stream || options.cancelable) {
+        formula.cancels.push(() => {
+          const handler = invocation.onCanceled;
+          if (typeof handler === "function") (handler as () => void)();
+        });
+      }
+      try {
+        const returned = implementation(...args, invocation);
+        if (options.stream) {
+          if (isThenable(returned)) returned.then(undefined, failed);
+          return;
+        }
+        Promise.resolve(returned).then((value) => finish(toResultGrid(metadata, value)), failed);
+      } catch (thrown) {
+        failed(thrown);
+      }
+    });
+  }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
+}
+
+function overlaps(a: RangeRef, b: RangeRef): boolean {
+  return a.top <= b.bottom && b.top <= a.bottom && a.left <= b.right && b.left <= a.right;
+}
+
+/** A result that only ever covered its own anchor changes no other cell (its readers depend on it directly). */
+function isAnchorOnly(after: RangeRef, before: RangeRef | undefined, formula: FormulaCell): boolean {
+  const single = (range: RangeRef | undefined): boolean =>
+    range === undefined || (range.top === formula.row && range.bottom === formula.row && range.left === formula.col && range.right === formula.col);
+  return single(after) && single(before);
+}
+
+/** Tarjan's strongly connected components over the given nodes. */
+function stronglyConnected<T>(nodes: readonly T[], edges: (node: T) => readonly T[]): T[][] {
+  const index = new Map<T, number>();
+  const low = new Map<T, number>();
+  const stack: T[] = [];
+  const onStack = new Set<T>();
+  const components: T[][] = [];
+  let counter = 0;
+  const visit = (node: T): void => {
+    index.set(node, counter);
+    low.set(node, counter);
+    counter += 1;
+    stack.push(node);
+    onStack.add(node);
+    for (const next of edges(node)) {
+      if (!nodes.includes(next)) continue;
+      if (!index.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node) ?? 0, low.get(next) ?? 0));
+      } else if (onStack.has(next)) {
+        low.set(node, Math.min(low.get(node) ?? 0, index.get(next) ?? 0));
+      }
+    }
+    if (low.get(node) === index.get(node)) {
+      const component: T[] = [];
+      for (;;) {
+        const top = stack.pop() as T;
+        onStack.delete(top);
+        component.push(top);
+        if (top === node) break;
+      }
+      components.push(component);
+    }
+  };
+  for (const node of nodes) if (!index.has(node)) visit(node);
+  return components;
+}

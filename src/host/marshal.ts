@@ -1,0 +1,181 @@
+/**
+ * Turns formula arguments into the JavaScript arguments functions.json promises: types coerced, matrices as 2-D
+ * arrays, omitted arguments as null, repeating parameters as arrays, and ranges given to scalar parameters lifted
+ * (one call per cell, results spilled in the range's shape) as dynamic-array Excel does.
+ */
+import { type RangeRef, SHEET_NAME, formatRangeAddress } from "./addresses";
+import type { FunctionMetadata, ParameterMetadata, ParameterType } from "./metadata";
+import { toFunctionError } from "./runtime";
+import { type CellError, type CellValue, cellError, isCellError } from "./values";
+
+export type ArgumentInput =
+  | { readonly kind: "missing" }
+  | { readonly kind: "value"; readonly value: CellValue }
+  | { readonly kind: "grid"; readonly rows: readonly (readonly CellValue[])[]; readonly range?: RangeRef };
+
+export interface PreparedCall {
+  /** Offset of this call's result inside the formula's result (0, 0 unless lifted). */
+  readonly row: number;
+  readonly col: number;
+  /** The arguments before the invocation object, or the error the call short-circuits to. */
+  readonly args: readonly unknown[] | CellError;
+  readonly parameterAddresses: readonly string[];
+}
+
+export type Marshalled =
+  | { readonly kind: "error"; readonly error: CellError }
+  | { readonly kind: "calls"; readonly rows: number; readonly cols: number; readonly lifted: boolean; readonly calls: readonly PreparedCall[] };
+
+class ArgumentError extends Error {
+  constructor(readonly error: CellError) {
+    super(error.message ?? error.code);
+  }
+}
+
+/** Excel's number coercion of text: plain decimal text only. */
+function textToNumber(text: string): number | undefined {
+  const trimmed = text.trim();
+  if (trimmed === "") return undefined;
+  const value = Number(trimmed);
+  return Number.isFinite(value) ? value : undefined;
+}
+
+/** One value coerced to a parameter type; an empty cell becomes 0, "", FALSE or "" (any). */
+export function coerce(value: CellValue, type: ParameterType, acceptErrors: boolean, parameter: string): unknown {
+  if (isCellError(value)) {
+    if (type === "any" && acceptErrors) return toFunctionError(value);
+    throw new ArgumentError(value);
+  }
+  const invalid = (what: string): never => {
+    throw new ArgumentError(cellError("#VALUE!", `${parameter} must be ${what}, got ${JSON.stringify(value)}`));
+  };
+  switch (type) {
+    case "number":
+      if (value === null) return 0;
+      if (typeof value === "number") return value;
+      if (typeof value === "boolean") return value ? 1 : 0;
+      return textToNumber(value) ?? invalid("a number");
+    case "string":
+      if (value === null) return "";
+      if (typeof value === "boolean") return value ? "TRUE" : "FALSE";
+      return String(value);
+    case "boolean":
+      if (value === null) return false;
+      if (typeof value === "boolean") return value;
+      if (typeof value === "number") return value !== 0;
+      if (/^true$/i.test(value.trim())) return true;
+      if (/^false$/i.test(value.trim())) return false;
+      return invalid("TRUE or FALSE");
+    case "any":
+      return value === null ? "" : value;
+  }
+}
+
+interface Slot {
+  readonly parameter: ParameterMetadata;
+  readonly input: ArgumentInput;
+}
+
+function parameterFor(metadata: FunctionMetadata, index: number): ParameterMetadata | undefined {
+  const parameters = metadata.parameters;
+  const firstRepeating = parameters.findIndex((parameter) => parameter.repeating);
+  if (firstRepeating < 0 || index < firstRepeating) return parameters[index];
+  const group = parameters.length - firstRepeating;
+  return parameters[firstRepeating + ((index - firstRepeating) % group)];
+}
+
+function addressOf(input: ArgumentInput, row = 0, col = 0, lifted = false): string {
+  if (input.kind !== "grid" || !input.range) return "";
+  const range = lifted
+    ? { top: input.range.top + row, left: input.range.left + col, bottom: input.range.top + row, right: input.range.left + col }
+    : input.range;
+  return `${SHEET_NAME}!${formatRangeAddress(range)}`;
+}
+
+function isLifted(slot: Slot): boolean {
+  if (slot.parameter.dimensionality === "matrix" || slot.input.kind !== "grid") return false;
+  return slot.input.rows.length > 1 || (slot.input.rows[0]?.length ?? 0) > 1;
+}
+
+function slotValue(slot: Slot, acceptErrors: boolean, row: number, col: number): unknown {
+  const { parameter, input } = slot;
+  const accept = acceptErrors;
+  if (input.kind === "missing") return null;
+  if (parameter.dimensionality === "matrix") {
+    const rows = input.kind === "value" ? [[input.value]] : input.rows;
+    return rows.map((cells) => cells.map((cell) => coerce(cell, parameter.type, accept, parameter.name)));
+  }
+  if (input.kind === "value") return coerce(input.value, parameter.type, accept, parameter.name);
+  // A lifted grid of one row or column is broadcast across the other direction; past its edge Excel shows #N/A.
+  const height = input.rows.length;
+  const width = input.rows[0]?.length ?? 0;
+  const r = height === 1 ? 0 : row;
+  const c = width === 1 ? 0 : col;
+  if (r >= height || c >= width) throw new ArgumentError(cellError("#N/A"));
+  return coerce(input.rows[r]?.[c] ?? null, parameter.type, accept, parameter.name);
+}
+
+/** Arguments for each call a formula makes, or the error it results in without calling. */
+export function marshalArguments(metadata: FunctionMetadata, inputs: readonly ArgumentInput[], displayName: string): Marshalled {
+  const parameters = metadata.parameters;
+  const repeating = parameters.some((parameter) => parameter.repeating);
+  if (!repeating && inputs.length > parameters.length) {
+    return { kind: "error", error: cellError("#VALUE!", `${displayName} takes at most ${parameters.length} arguments, got ${inputs.length}`) };
+  }
+  const required = parameters.filter((parameter) => !parameter.optional && !parameter.repeating).length;
+  const lastRequired = parameters.reduce((last, parameter, index) => (!parameter.optional && !parameter.repeating ? index : last), -1);
+  if (inputs.length <= lastRequired) {
+    return { kind: "error", error: cellError("#VALUE!", `${displayName} needs at least ${required} arguments, got ${inputs.length}`) };
+  }
+  const slots: Slot[] = inputs.map((input, index) => ({ parameter: parameterFor(metadata, index) as ParameterMetadata, input }));
+  const acceptErrors = metadata.options.allowErrorForDataTypeAny;
+
+  const liftedSlots = slots.filter(isLifted);
+  let rows = 1;
+  let cols = 1;
+  for (const slot of liftedSlots) {
+    if (slot.input.kind !== "grid") continue;
+    rows = Math.max(rows, slot.input.rows.length);
+    cols = Math.max(cols, slot.input.rows[0]?.length ?? 0);
+  }
+  const lifted = liftedSlots.length > 0;
+
+  // A matrix or unlifted argument that holds an error stops the whole formula, as in Excel.
+  let shared: unknown[];
+  try {
+    shared = slots.map((slot) => (isLifted(slot) ? undefined : slotValue(slot, acceptErrors, 0, 0)));
+  } catch (error) {
+    if (error instanceof ArgumentError) return { kind: "error", error: error.error };
+    throw error;
+  }
+
+  const calls: PreparedCall[] = [];
+  for (let row = 0; row < rows; row += 1) {
+    for (let col = 0; col < cols; col += 1) {
+      let args: unknown[] | CellError;
+      try {
+        const values = slots.map((slot, index) => (isLifted(slot) ? slotValue(slot, acceptErrors, row, col) : shared[index]));
+        args = packArguments(parameters, values);
+      } catch (error) {
+        if (!(error instanceof ArgumentError)) throw error;
+        args = error.error;
+      }
+      const addresses = slots.map((slot) => addressOf(slot.input, row, col, isLifted(slot)));
+      calls.push({ row, col, args, parameterAddresses: addresses });
+    }
+  }
+  return { kind: "calls", rows, cols, lifted, calls };
+}
+
+/** Positional arguments: every declared parameter present (null when omitted), repeating ones gathered into arrays. */
+function packArguments(parameters: readonly ParameterMetadata[], values: readonly unknown[]): unknown[] {
+  const firstRepeating = parameters.findIndex((parameter) => parameter.repeating);
+  const plainCount = firstRepeating < 0 ? parameters.length : firstRepeating;
+  const args: unknown[] = [];
+  for (let index = 0; index < plainCount; index += 1) args.push(index < values.length ? values[index] : null);
+  if (firstRepeating < 0) return args;
+  const group = parameters.length - firstRepeating;
+  const gathered: unknown[][] = Array.from({ length: group }, () => []);
+  values.slice(firstRepeating).forEach((value, index) => gathered[index % group]?.push(value));
+  return [...args, ...gathered];
+}

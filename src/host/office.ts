@@ -1,0 +1,55 @@
+/** The little of `Office` and `OfficeRuntime` a custom-functions bundle touches outside Excel. */
+
+export interface OfficeShim {
+  onReady(callback?: (info: { host: string; platform: string }) => void): Promise<{ host: string; platform: string }>;
+  initialize?: () => void;
+  HostType: { Excel: "Excel" };
+  PlatformType: { OfficeOnline: "OfficeOnline" };
+  context: {
+    host: "Excel";
+    platform: "OfficeOnline";
+    displayLanguage: string;
+    contentLanguage: string;
+    requirements: { isSetSupported(name: string, version?: string): boolean };
+  };
+}
+
+export function createOfficeShim(): OfficeShim {
+  const info = { host: "Excel", platform: "OfficeOnline" };
+  return {
+    onReady(callback) {
+      callback?.(info);
+      return Promise.resolve(info);
+    },
+    HostType: { Excel: "Excel" },
+    PlatformType: { OfficeOnline: "OfficeOnline" },
+    context: {
+      host: "Excel",
+      platform: "OfficeOnline",
+      displayLanguage: "en-US",
+      contentLanguage: "en-US",
+      // The host implements the custom-functions runtime sets; say yes so feature checks take the normal path.
+      requirements: { isSetSupported: () => true },
+    },
+  };
+}
+
+/** `OfficeRuntime.storage` kept in memory: enough for a bundle that caches there. */
+export function createOfficeRuntimeShim(): { storage: Record<string, (...args: never[]) => Promise<unknown>> } {
+  const items = new Map<string, string>();
+  return {
+    storage: {
+      getItem: async (key: string) => items.get(key) ?? null,
+      setItem: async (key: string, value: string) => void items.set(key, String(value)),
+      removeItem: async (key: string) => void items.delete(key),
+      getItems: async (keys: string[]) => Object.fromEntries(keys.map((key) => [key, items.get(key) ?? null])),
+      setItems: async (entries: Record<string, string>) => {
+        for (const [key, value] of Object.entries(entries)) items.set(key, String(value));
+      },
+      removeItems: async (keys: string[]) => {
+        for (const key of keys) items.delete(key);
+      },
+      getKeys: async () => [...items.keys()],
+    },
+  };
+}

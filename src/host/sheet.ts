@@ -1,0 +1,135 @@
+/** The sheet: literal cells, formula anchors and the cells their results spill into. */
+import { MAX_COLUMNS, MAX_ROWS, type RangeRef, cellKey, formatCellAddress, formatRangeAddress, positionOfKey } from "./addresses";
+import type { ResultGrid } from "./results";
+import { type CellValue, type PrintedValue, type Scalar, cellError, printValue } from "./values";
+
+interface Spill {
+  readonly row: number;
+  readonly col: number;
+  readonly grid: ResultGrid;
+}
+
+export class Sheet {
+  private readonly literals = new Map<number, Scalar>();
+  private readonly anchors = new Set<number>();
+  /** Result of each evaluated anchor; a #SPILL! anchor holds a 1x1 grid. */
+  private readonly results = new Map<number, Spill>();
+  /** Spilled cell -> anchor that owns it (anchors are not listed). */
+  private readonly owners = new Map<number, number>();
+
+  setLiteral(row: number, col: number, value: Scalar): void {
+    this.literals.set(cellKey(row, col), value);
+  }
+
+  addAnchor(row: number, col: number): void {
+    this.anchors.add(cellKey(row, col));
+  }
+
+  isLiteral(row: number, col: number): boolean {
+    return this.literals.has(cellKey(row, col));
+  }
+
+  isAnchor(row: number, col: number): boolean {
+    return this.anchors.has(cellKey(row, col));
+  }
+
+  /** The anchor whose spill holds this cell, if any. */
+  ownerOf(row: number, col: number): number | undefined {
+    return this.owners.get(cellKey(row, col));
+  }
+
+  /** Neither literal, nor anchor, nor spilled into. */
+  isBlank(row: number, col: number): boolean {
+    const key = cellKey(row, col);
+    return !this.literals.has(key) && !this.anchors.has(key) && !this.owners.has(key);
+  }
+
+  value(row: number, col: number): CellValue {
+    const key = cellKey(row, col);
+    const literal = this.literals.get(key);
+    if (literal !== undefined) return literal;
+    const anchor = this.anchors.has(key) ? key : this.owners.get(key);
+    if (anchor === undefined) return null;
+    const spill = this.results.get(anchor);
+    if (!spill) return null;
+    return spill.grid[row - spill.row]?.[col - spill.col] ?? null;
+  }
+
+  rangeValues(range: RangeRef): CellValue[][] {
+    const rows: CellValue[][] = [];
+    for (let row = range.top; row <= range.bottom; row += 1) {
+      const cells: CellValue[] = [];
+      for (let col = range.left; col <= range.right; col += 1) cells.push(this.value(row, col));
+      rows.push(cells);
+    }
+    return rows;
+  }
+
+  /** Removes an anchor's result and frees the cells it spilled into; returns the area it covered. */
+  clear(row: number, col: number): RangeRef | undefined {
+    const key = cellKey(row, col);
+    const spill = this.results.get(key);
+    if (!spill) return undefined;
+    this.results.delete(key);
+    const area = areaOf(spill);
+    for (let r = area.top; r <= area.bottom; r += 1) {
+      for (let c = area.left; c <= area.right; c += 1) if (this.owners.get(cellKey(r, c)) === key) this.owners.delete(cellKey(r, c));
+    }
+    return area;
+  }
+
+  /**
+   * Places a result right and down from its anchor. Every other cell of the area must be blank, else the anchor
+   * shows #SPILL! and nothing spills. Returns the area the result now covers.
+   */
+  place(row: number, col: number, grid: ResultGrid): RangeRef {
+    this.clear(row, col);
+    const key = cellKey(row, col);
+    const height = grid.length;
+    const width = grid[0]?.length ?? 1;
+    if (row + height > MAX_ROWS || col + width > MAX_COLUMNS) {
+      return this.store(key, row, col, [[cellError("#SPILL!", "the result runs past the edge of the sheet")]]);
+    }
+    const area = { top: row, left: col, bottom: row + height - 1, right: col + width - 1 };
+    for (let r = area.top; r <= area.bottom; r += 1) {
+      for (let c = area.left; c <= area.right; c += 1) {
+        if ((r !== row || c !== col) && !this.isBlank(r, c)) {
+          const blocker = formatCellAddress({ row: r, col: c });
+          return this.store(key, row, col, [[cellError("#SPILL!", `spill range ${formatRangeAddress(area)} isn't blank (${blocker})`)]]);
+        }
+      }
+    }
+    for (let r = area.top; r <= area.bottom; r += 1) {
+      for (let c = area.left; c <= area.right; c += 1) if (r !== row || c !== col) this.owners.set(cellKey(r, c), key);
+    }
+    return this.store(key, row, col, grid);
+  }
+
+  private store(key: number, row: number, col: number, grid: ResultGrid): RangeRef {
+    const spill = { row, col, grid };
+    this.results.set(key, spill);
+    return areaOf(spill);
+  }
+
+  /** Every non-empty cell in row-major order, errors printed as `#N/A: message`. */
+  printed(): Record<string, PrintedValue> {
+    const keys = new Set<number>([...this.literals.keys(), ...this.anchors, ...this.owners.keys()]);
+    const out: Record<string, PrintedValue> = {};
+    for (const key of [...keys].sort((a, b) => a - b)) {
+      const position = positionOfKey(key);
+      const value = this.value(position.row, position.col);
+      if (value === null && !this.anchors.has(key)) continue;
+      out[formatCellAddress(position)] = printValue(value);
+    }
+    return out;
+  }
+}
+
+function areaOf(spill: Spill): RangeRef {
+  return {
+    top: spill.row,
+    left: spill.col,
+    bottom: spill.row + spill.grid.length - 1,
+    right: spill.col + (spill.grid[0]?.length ?? 1) - 1,
+  };
+}

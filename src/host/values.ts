@@ -1,0 +1,47 @@
+/** Cell values of the host's sheet: what Excel shows in a cell, errors included. */
+
+export type Scalar = number | string | boolean;
+
+/** Excel's error texts; `#SPILL!`, `#CALC!` and `#BUSY!` are the host's own, never a function's output. */
+export const ERROR_TEXTS = [
+  "#VALUE!",
+  "#N/A",
+  "#DIV/0!",
+  "#NUM!",
+  "#NULL!",
+  "#NAME?",
+  "#REF!",
+  "#SPILL!",
+  "#CALC!",
+  "#BUSY!",
+] as const;
+export type ErrorText = (typeof ERROR_TEXTS)[number];
+
+export interface CellError {
+  readonly kind: "error";
+  readonly code: ErrorText;
+  readonly message?: string;
+}
+
+/** `null` is an empty cell. */
+export type CellValue = Scalar | CellError | null;
+
+export function cellError(code: ErrorText, message?: string): CellError {
+  return message === undefined || message === "" ? { kind: "error", code } : { kind: "error", code, message };
+}
+
+export function isCellError(value: unknown): value is CellError {
+  return typeof value === "object" && value !== null && (value as { kind?: unknown }).kind === "error";
+}
+
+export function isErrorText(text: unknown): text is ErrorText {
+  return typeof text === "string" && (ERROR_TEXTS as readonly string[]).includes(text);
+}
+
+/** How a value prints in the runner's JSON: errors as `#N/A: message`. */
+export type PrintedValue = Scalar | null;
+
+export function printValue(value: CellValue): PrintedValue {
+  if (isCellError(value)) return value.message ? `${value.code}: ${value.message}` : value.code;
+  return value;
+}

@@ -1,0 +1,177 @@
+/**
+ * Keys in normal form: symbols upper-case, dates canonical, fields canonical and sorted, defaults made
+ * explicit. Two asks that mean the same thing get the same `id`, which names them in the cache.
+ */
+import { parseIsoDate } from "../api/dates";
+import {
+  ASSESSMENT_PERIOD_ALIAS,
+  CALCULATION_TYPES,
+  CALENDAR_TYPES,
+  INSTRUMENT_FIELD_NAMES,
+  PRICE_OPTIONAL_FIELDS,
+  REFERENCE_TYPES,
+  matchName,
+  type CalculationType,
+  type CalendarType,
+  type InstrumentFieldName,
+  type PriceOptionalField,
+  type ReferenceType,
+} from "../api/vocabulary";
+import { InvalidKeyError } from "./errors";
+import type { HistoryKey, LineageKey, PriceKey } from "./types";
+
+export interface NormPriceKey {
+  kind: "price";
+  id: string;
+  symbol: string;
+  /** Undefined = latest. */
+  date: string | undefined;
+  calculationType: CalculationType;
+  fields: PriceOptionalField[];
+}
+
+export interface NormHistoryKey {
+  kind: "history";
+  id: string;
+  symbol: string;
+  fromDate: string;
+  toDate: string;
+  calendarType: CalendarType;
+  carryForward: boolean;
+  forecastType: string | undefined;
+  calculationType: CalculationType;
+  fields: PriceOptionalField[];
+  /** Everything but symbol and fields: keys with equal options share a request. */
+  options: string;
+}
+
+export interface NormInstrumentKey {
+  kind: "instrument";
+  id: string;
+  symbol: string;
+  fields: InstrumentFieldName[];
+}
+
+export interface NormInstrumentsKey {
+  kind: "instruments";
+  id: string;
+  fields: InstrumentFieldName[];
+}
+
+export interface NormReferenceKey {
+  kind: "reference";
+  id: string;
+  type: ReferenceType;
+}
+
+export type NormKey = NormPriceKey | NormHistoryKey | NormInstrumentKey | NormInstrumentsKey | NormReferenceKey;
+
+export function normSymbol(symbol: unknown): string {
+  const text = typeof symbol === "string" ? symbol.trim().toUpperCase() : "";
+  if (text === "" || text.includes(",")) throw new InvalidKeyError("symbol", `Invalid symbol: ${JSON.stringify(symbol)}`);
+  return text;
+}
+
+export function normDate(date: unknown, argument = "date"): string {
+  const canonical = typeof date === "string" ? parseIsoDate(date) : undefined;
+  if (!canonical) throw new InvalidKeyError(argument, `Invalid ${argument}: ${JSON.stringify(date)} (expected YYYY-MM-DD)`);
+  return canonical;
+}
+
+function normCalculationType(value: unknown): CalculationType {
+  if (value === undefined || value === null || value === "") return "None";
+  const found = typeof value === "string" ? matchName(CALCULATION_TYPES, value.trim()) : undefined;
+  if (!found) throw new InvalidKeyError("calculationType", `Unknown calculation type: ${JSON.stringify(value)} (one of ${CALCULATION_TYPES.join(", ")})`);
+  return found;
+}
+
+export function normPriceFields(fields: readonly string[] | undefined): PriceOptionalField[] {
+  if (!fields || fields.length === 0) return [];
+  const found = new Set<PriceOptionalField>();
+  for (const field of fields) {
+    const name = typeof field === "string" ? field.trim() : "";
+    if (name === "") continue;
+    const canonical = name.toLowerCase() === ASSESSMENT_PERIOD_ALIAS.toLowerCase() ? "assessmentPeriod" : matchName(PRICE_OPTIONAL_FIELDS, name);
+    if (!canonical) throw new InvalidKeyError("fields", `Unknown price field: ${JSON.stringify(field)} (one of ${PRICE_OPTIONAL_FIELDS.join(", ")})`);
+    found.add(canonical);
+  }
+  return [...found].sort();
+}
+
+export function normInstrumentFields(fields: readonly string[] | undefined): InstrumentFieldName[] {
+  if (!fields || fields.length === 0) return [];
+  const found = new Set<InstrumentFieldName>();
+  for (const field of fields) {
+    const name = typeof field === "string" ? field.trim() : "";
+    if (name === "") continue;
+    const canonical = matchName(INSTRUMENT_FIELD_NAMES, name);
+    if (!canonical) throw new InvalidKeyError("fields", `Unknown instrument field: ${JSON.stringify(field)} (one of ${INSTRUMENT_FIELD_NAMES.join(", ")})`);
+    found.add(canonical);
+  }
+  return [...found].sort();
+}
+
+export function normPriceKey(key: PriceKey): NormPriceKey {
+  const symbol = normSymbol(key?.symbol);
+  const date = key.date === undefined || key.date === null || key.date === "" ? undefined : normDate(key.date);
+  const calculationType = normCalculationType(key.calculationType);
+  const fields = normPriceFields(key.fields);
+  return { kind: "price", id: `p|${symbol}|${date ?? "latest"}|${calculationType}|${fields.join(",")}`, symbol, date, calculationType, fields };
+}
+
+export function normHistoryKey(key: HistoryKey): NormHistoryKey {
+  const symbol = normSymbol(key?.symbol);
+  const fromDate = normDate(key.fromDate, "fromDate");
+  const toDate = normDate(key.toDate, "toDate");
+  if (fromDate > toDate) throw new InvalidKeyError("fromDate", `fromDate ${fromDate} is after toDate ${toDate}`);
+  let calendarType: CalendarType = "AssessmentDays";
+  if (key.calendarType !== undefined) {
+    const found = matchName(CALENDAR_TYPES, String(key.calendarType).trim());
+    if (!found) throw new InvalidKeyError("calendarType", `Unknown calendar type: ${JSON.stringify(key.calendarType)} (one of ${CALENDAR_TYPES.join(", ")})`);
+    calendarType = found;
+  }
+  const carryForward = key.carryForward === true;
+  const forecastType = typeof key.forecastType === "string" && key.forecastType.trim() !== "" ? key.forecastType.trim() : undefined;
+  const calculationType = normCalculationType(key.calculationType);
+  const fields = normPriceFields(key.fields);
+  const options = `${fromDate}|${toDate}|${calendarType}|${carryForward}|${forecastType ?? ""}|${calculationType}`;
+  return {
+    kind: "history",
+    id: `h|${symbol}|${options}|${fields.join(",")}`,
+    symbol,
+    fromDate,
+    toDate,
+    calendarType,
+    carryForward,
+    forecastType,
+    calculationType,
+    fields,
+    options,
+  };
+}
+
+export function normInstrumentKey(symbol: string, fields: readonly string[] | undefined): NormInstrumentKey {
+  const canonical = normSymbol(symbol);
+  const names = normInstrumentFields(fields);
+  return { kind: "instrument", id: `i|${canonical}|${names.join(",")}`, symbol: canonical, fields: names };
+}
+
+export function normInstrumentsKey(fields: readonly string[] | undefined): NormInstrumentsKey {
+  const names = normInstrumentFields(fields);
+  return { kind: "instruments", id: `l|${names.join(",")}`, fields: names };
+}
+
+export function normReferenceKey(type: string): NormReferenceKey {
+  const found = typeof type === "string" ? matchName(REFERENCE_TYPES, type.trim()) : undefined;
+  if (!found) throw new InvalidKeyError("type", `Unknown reference type: ${JSON.stringify(type)} (one of ${REFERENCE_TYPES.join(", ")})`);
+  return { kind: "reference", id: `r|${found}`, type: found };
+}
+
+/** Normal form of any key `lineage` accepts. */
+export function normLineageKey(key: LineageKey): NormKey {
+  if ("reference" in key) return normReferenceKey(key.reference);
+  if ("instruments" in key) return normInstrumentsKey(key.fields);
+  if ("instrument" in key) return normInstrumentKey(key.instrument, key.fields);
+  if ("fromDate" in key) return normHistoryKey(key);
+  return normPriceKey(key);
+}

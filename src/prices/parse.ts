@@ -1,0 +1,268 @@
+/**
+ * Defensive reading of response bodies against the src/api types, by hand (no schema library at run
+ * time). Numbers are accepted with or without a decimal part and as numeric strings (some gateways
+ * quote decimals); unknown fields are ignored; a missing or mistyped required field is a
+ * ResponseFormatError naming its path. Blocks are parsed one instrument at a time, so one bad block
+ * fails only the keys of its symbol.
+ */
+import { parseIsoDate } from "../api/dates";
+import type { Forecast, ForwardCurvePoint, InstrumentRecord, PriceRecord, ReferenceGroup, ReferenceItem } from "../api/schemas";
+import { INSTRUMENT_OPTIONAL_FIELDS, PRICE_OPTIONAL_FIELDS, type InstrumentFieldName, type PriceOptionalField } from "../api/vocabulary";
+import { ResponseFormatError } from "./errors";
+
+export interface RequestRef {
+  method: string;
+  url: string;
+}
+
+type Json = Record<string, unknown>;
+
+const NUMERIC = /^\s*-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
+
+class Reader {
+  constructor(private readonly request: RequestRef) {}
+
+  fail(path: string, problem: string): never {
+    throw new ResponseFormatError(path, problem, this.request);
+  }
+
+  object(value: unknown, path: string): Json {
+    if (typeof value !== "object" || value === null || Array.isArray(value)) this.fail(path, value === undefined ? "is missing" : "is not an object");
+    return value as Json;
+  }
+
+  array(value: unknown, path: string): unknown[] {
+    if (!Array.isArray(value)) this.fail(path, value === undefined ? "is missing" : "is not an array");
+    return value;
+  }
+
+  string(value: unknown, path: string): string {
+    if (typeof value !== "string") this.fail(path, value === undefined ? "is missing" : "is not a string");
+    return value;
+  }
+
+  number(value: unknown, path: string): number {
+    if (typeof value === "number" && Number.isFinite(value)) return value;
+    if (typeof value === "string" && NUMERIC.test(value)) return Number(value);
+    return this.fail(path, value === undefined ? "is missing" : "is not a number");
+  }
+
+  integer(value: unknown, path: string): number {
+    const number = this.number(value, path);
+    if (!Number.isInteger(number)) this.fail(path, "is not an integer");
+    return number;
+  }
+
+  boolean(value: unknown, path: string): boolean {
+    if (typeof value === "boolean") return value;
+    if (value === "true" || value === "false") return value === "true";
+    return this.fail(path, value === undefined ? "is missing" : "is not a boolean");
+  }
+
+  date(value: unknown, path: string): string {
+    const text = this.string(value, path);
+    return parseIsoDate(text) ?? this.fail(path, `is not a date (${JSON.stringify(text)})`);
+  }
+
+  strings(value: unknown, path: string): string[] {
+    const items = this.array(value, path);
+    return items.map((item, index) => this.string(item, `${path}[${index}]`));
+  }
+}
+
+export interface Envelope {
+  /** Raw instrument blocks by upper-case symbol, with their index for error paths. */
+  blocks: Map<string, { raw: unknown; index: number }>;
+  /** Upper-case symbol -> the service's message. */
+  invalid: Map<string, string>;
+  reader: Reader;
+}
+
+/** Reads `instruments` and `invalidInstruments` of a /Prices, /Prices/History or /Instruments answer. */
+export function readEnvelope(body: unknown, request: RequestRef, extra?: "calendar"): Envelope {
+  const reader = new Reader(request);
+  const root = reader.object(body, "(body)");
+  const instruments = reader.array(root.instruments, "instruments");
+  if (extra === "calendar") {
+    const calendar = reader.object(root.calendar, "calendar");
+    reader.array(calendar.dates, "calendar.dates");
+  }
+  const blocks = new Map<string, { raw: unknown; index: number }>();
+  instruments.forEach((raw, index) => {
+    const symbol = reader.string(reader.object(raw, `instruments[${index}]`).symbol, `instruments[${index}].symbol`);
+    blocks.set(symbol.toUpperCase(), { raw, index });
+  });
+  const invalid = new Map<string, string>();
+  if (Array.isArray(root.invalidInstruments)) {
+    for (const item of root.invalidInstruments) {
+      if (typeof item !== "object" || item === null) continue;
+      const { symbol, message } = item as Json;
+      if (typeof symbol === "string") invalid.set(symbol.toUpperCase(), typeof message === "string" ? message : "");
+    }
+  }
+  return { blocks, invalid, reader };
+}
+
+export interface PriceBlock {
+  symbol: string;
+  firstDate: string;
+  lastDate: string;
+  prices: PriceRecord[];
+  forecast?: Forecast;
+}
+
+/** Parses one instrument price block, keeping every optional field present (projection is per key). */
+export function readPriceBlock(envelope: Envelope, raw: unknown, index: number): PriceBlock {
+  const reader = envelope.reader;
+  const at = `instruments[${index}]`;
+  const block = reader.object(raw, at);
+  const prices = reader.array(block.prices, `${at}.prices`).map((item, position) => readPriceRecord(reader, item, `${at}.prices[${position}]`));
+  const result: PriceBlock = {
+    symbol: reader.string(block.symbol, `${at}.symbol`),
+    firstDate: reader.string(block.firstDate, `${at}.firstDate`),
+    lastDate: reader.string(block.lastDate, `${at}.lastDate`),
+    prices,
+  };
+  if (block.forecast !== undefined && block.forecast !== null) result.forecast = readForecast(reader, block.forecast, `${at}.forecast`);
+  return result;
+}
+
+const NUMBER_FIELDS = PRICE_OPTIONAL_FIELDS.filter((name) => name !== "appraisalPrice" && name !== "pricingRationale" && name !== "assessmentPeriod");
+
+function readPriceRecord(reader: Reader, value: unknown, at: string): PriceRecord {
+  const raw = reader.object(value, at);
+  const record: PriceRecord = {
+    date: reader.date(raw.date, `${at}.date`),
+    assessmentDate: reader.string(raw.assessmentDate, `${at}.assessmentDate`),
+    revision: reader.integer(raw.revision, `${at}.revision`),
+    low: reader.number(raw.low, `${at}.low`),
+    mid: reader.number(raw.mid, `${at}.mid`),
+    high: reader.number(raw.high, `${at}.high`),
+  };
+  if (raw.forwardCurves !== undefined && raw.forwardCurves !== null) {
+    record.forwardCurves = reader.array(raw.forwardCurves, `${at}.forwardCurves`).map((item, index) => readCurvePoint(reader, item, `${at}.forwardCurves[${index}]`));
+  }
+  if (raw.appraisalPrice !== undefined) record.appraisalPrice = reader.boolean(raw.appraisalPrice, `${at}.appraisalPrice`);
+  if (raw.pricingRationale !== undefined) record.pricingRationale = reader.string(raw.pricingRationale, `${at}.pricingRationale`);
+  const period = raw.assessmentPeriod ?? raw.evaluationPeriod;
+  if (period !== undefined) record.assessmentPeriod = reader.string(period, `${at}.assessmentPeriod`);
+  for (const name of NUMBER_FIELDS) {
+    const field = raw[name];
+    // A change since a previous value that does not exist may come as null: leave it out.
+    if (field !== undefined && field !== null) record[name as Exclude<PriceOptionalField, "appraisalPrice" | "pricingRationale" | "assessmentPeriod">] = reader.number(field, `${at}.${name}`);
+  }
+  return record;
+}
+
+function readCurvePoint(reader: Reader, value: unknown, at: string): ForwardCurvePoint {
+  const raw = reader.object(value, at);
+  return {
+    forwardCode: reader.string(raw.forwardCode, `${at}.forwardCode`),
+    forwardMonth: reader.string(raw.forwardMonth, `${at}.forwardMonth`),
+    low: reader.number(raw.low, `${at}.low`),
+    mid: reader.number(raw.mid, `${at}.mid`),
+    high: reader.number(raw.high, `${at}.high`),
+  };
+}
+
+function readForecast(reader: Reader, value: unknown, at: string): Forecast {
+  const raw = reader.object(value, at);
+  return {
+    symbol: reader.string(raw.symbol, `${at}.symbol`),
+    version: reader.integer(raw.version, `${at}.version`),
+    publicationDate: reader.string(raw.publicationDate, `${at}.publicationDate`),
+    forecastPrices: reader.array(raw.forecastPrices, `${at}.forecastPrices`).map((item, index) => {
+      const point = reader.object(item, `${at}.forecastPrices[${index}]`);
+      const path = `${at}.forecastPrices[${index}]`;
+      return {
+        date: reader.string(point.date, `${path}.date`),
+        low: reader.number(point.low, `${path}.low`),
+        mid: reader.number(point.mid, `${path}.mid`),
+        high: reader.number(point.high, `${path}.high`),
+      };
+    }),
+  };
+}
+
+/** The record with only the optional fields a key asked for (neighbours in a batch may have asked more). */
+export function projectPrice(record: PriceRecord, fields: readonly PriceOptionalField[], unionSize: number): PriceRecord {
+  if (fields.length === unionSize) return record;
+  const projected: PriceRecord = {
+    date: record.date,
+    assessmentDate: record.assessmentDate,
+    revision: record.revision,
+    low: record.low,
+    mid: record.mid,
+    high: record.high,
+  };
+  if (record.forwardCurves) projected.forwardCurves = record.forwardCurves;
+  const target = projected as unknown as Json;
+  const source = record as unknown as Json;
+  for (const name of fields) if (source[name] !== undefined) target[name] = source[name];
+  return projected;
+}
+
+const INSTRUMENT_REQUIRED = [
+  "symbol",
+  "productId",
+  "description",
+  "descriptionShort",
+  "commodityId",
+  "priceType",
+  "locationId",
+  "currencyId",
+  "unitOfMeasureId",
+  "incotermId",
+  "frequency",
+  "sourceId",
+  "status",
+] as const;
+
+/** Parses one instrument record with every optional field present. */
+export function readInstrument(envelope: Envelope, value: unknown, index: number): InstrumentRecord {
+  const reader = envelope.reader;
+  const at = `instruments[${index}]`;
+  const raw = reader.object(value, at);
+  const record = {} as Json;
+  for (const name of INSTRUMENT_REQUIRED) record[name] = reader.string(raw[name], `${at}.${name}`);
+  record.launchDate = reader.date(raw.launchDate, `${at}.launchDate`);
+  record.priceCalculationTypeIds = reader.strings(raw.priceCalculationTypeIds, `${at}.priceCalculationTypeIds`);
+  for (const output of Object.values(INSTRUMENT_OPTIONAL_FIELDS)) {
+    const field = raw[output];
+    if (field === undefined || field === null) continue;
+    const path = `${at}.${output}`;
+    record[output] = output === "forecastTypeIds" ? reader.strings(field, path) : output === "hasForwardCurves" ? reader.boolean(field, path) : reader.string(field, path);
+  }
+  return record as unknown as InstrumentRecord;
+}
+
+export function projectInstrument(record: InstrumentRecord, fields: readonly InstrumentFieldName[]): InstrumentRecord {
+  const projected = { ...record } as Json;
+  const wanted = new Set<string>(fields.map((name) => INSTRUMENT_OPTIONAL_FIELDS[name]));
+  for (const output of Object.values(INSTRUMENT_OPTIONAL_FIELDS)) if (!wanted.has(output)) delete projected[output];
+  return projected as unknown as InstrumentRecord;
+}
+
+/** Reference groups by type, each parsed in full. */
+export function readReferences(body: unknown, request: RequestRef): Map<string, ReferenceGroup> {
+  const reader = new Reader(request);
+  const root = reader.object(body, "(body)");
+  const groups = new Map<string, ReferenceGroup>();
+  reader.array(root.references, "references").forEach((value, index) => {
+    const at = `references[${index}]`;
+    const raw = reader.object(value, at);
+    const type = reader.string(raw.type, `${at}.type`);
+    const items = reader.array(raw.items, `${at}.items`).map((item, position): ReferenceItem => {
+      const path = `${at}.items[${position}]`;
+      const rawItem = reader.object(item, path);
+      return {
+        id: reader.string(rawItem.id, `${path}.id`),
+        description: reader.string(rawItem.description, `${path}.description`),
+        sign: reader.string(rawItem.sign, `${path}.sign`),
+        availableConversionIds: reader.strings(rawItem.availableConversionIds, `${path}.availableConversionIds`),
+      };
+    });
+    groups.set(type.toLowerCase(), { type, items });
+  });
+  return groups;
+}

@@ -1,0 +1,48 @@
+/** Retry policy as data (ky): what is retried, how often, and how long to wait. */
+
+export interface RetryPolicy {
+  /** Attempts in all, the first included (3: at most two retries). */
+  limit: number;
+  /** Statuses worth another attempt. 501 and 505 are left out on purpose: they will not change. */
+  statusCodes: readonly number[];
+  /** Connection failures, dropped connections and truncated or invalid JSON bodies. */
+  retryNetworkErrors: boolean;
+  retryTimeouts: boolean;
+  /** Backoff before retry n (1-based) is random() x min(backoffMaxMs, backoffBaseMs x 2^(n-1)) ("full jitter"). */
+  backoffBaseMs: number;
+  backoffMaxMs: number;
+  /** `Retry-After` (seconds or an HTTP date) is honoured up to this many ms. */
+  maxRetryAfterMs: number;
+}
+
+export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({
+  limit: 3,
+  statusCodes: Object.freeze([408, 429, 500, 502, 503, 504]),
+  retryNetworkErrors: true,
+  retryTimeouts: true,
+  backoffBaseMs: 250,
+  backoffMaxMs: 4_000,
+  maxRetryAfterMs: 10_000,
+});
+
+/** Reads `Retry-After` as delta-seconds or an HTTP date; undefined when absent or unreadable. */
+export function parseRetryAfter(header: string | null | undefined, now: number): number | undefined {
+  if (header == null) return undefined;
+  const text = header.trim();
+  if (text === "") return undefined;
+  if (/^\d+(\.\d+)?$/.test(text)) return Number(text) * 1000;
+  const at = Date.parse(text);
+  if (Number.isNaN(at)) return undefined;
+  return Math.max(0, at - now);
+}
+
+/** Milliseconds to wait before attempt `attempt + 1`, after attempt `attempt` (1-based) failed. */
+export function retryDelay(policy: RetryPolicy, attempt: number, retryAfterMs: number | undefined, random: () => number): number {
+  if (retryAfterMs !== undefined) return Math.min(Math.max(0, retryAfterMs), policy.maxRetryAfterMs);
+  const ceiling = Math.min(policy.backoffMaxMs, policy.backoffBaseMs * 2 ** (attempt - 1));
+  return Math.floor(random() * ceiling);
+}
+
+export function isRetryableStatus(policy: RetryPolicy, status: number): boolean {
+  return policy.statusCodes.includes(status);
+}

@@ -1,0 +1,169 @@
+/** Public types of the prices client (the contract others import through src/prices/index.ts). */
+import type { Forecast, InstrumentRecord, PriceRecord, ReferenceGroup } from "../api/schemas";
+import type { CalculationType, CalendarType, Limits, ReferenceType } from "../api/vocabulary";
+import type { CacheStorage } from "./cache";
+import type { RetryPolicy } from "./retry";
+import type { BatchScheduler } from "./scheduler";
+
+export type { Forecast, InstrumentRecord, PriceRecord, ReferenceGroup, CalculationType, CalendarType, Limits, ReferenceType };
+
+export interface TokenProvider {
+  /** Resolves to a bearer token; `forceRefresh` asks for a new one (after a 401). Rejects with AuthError when signed out. */
+  getToken(options?: { forceRefresh?: boolean }): Promise<string>;
+}
+
+export interface PriceKey {
+  symbol: string;
+  /** `YYYY-MM-DD` (non-padded accepted); absent = the latest assessment. */
+  date?: string;
+  calculationType?: CalculationType;
+  /** Optional price fields of spec 2.5, any letter case. */
+  fields?: readonly string[];
+}
+
+export interface HistoryKey {
+  symbol: string;
+  fromDate: string;
+  toDate: string;
+  calendarType?: CalendarType;
+  carryForward?: boolean;
+  forecastType?: string;
+  calculationType?: CalculationType;
+  fields?: readonly string[];
+}
+
+export interface SymbolHistory {
+  symbol: string;
+  firstDate: string;
+  lastDate: string;
+  /** Descending by date, as served. */
+  prices: PriceRecord[];
+  /** Days in range on which this instrument's returned values were assessed: `assessedDates.has(p.date)` tells an assessed value from a carried-forward one. */
+  assessedDates: ReadonlySet<string>;
+  forecast?: Forecast;
+}
+
+/** Settings of the response cache; ages in milliseconds. */
+export interface CachePolicy {
+  /** Bounds of the default in-memory storage (least recently used out first). */
+  maxEntries: number;
+  maxBytes: number;
+  /** Dated prices and histories that end before today (UTC). */
+  pastTtlMs: number;
+  /** Latest prices, and dated prices or histories that reach today or later. */
+  recentTtlMs: number;
+  /** Instruments and references. */
+  referenceTtlMs: number;
+  /** Per-key answers that are errors but not failures (unknown instrument, no data, 4xx): kept briefly. 0 = never. */
+  errorTtlMs: number;
+}
+
+export interface PricesClientOptions {
+  /** API base URL, e.g. `https://localhost:4000/physical/v2`. */
+  baseUrl: string;
+  tokenProvider: TokenProvider;
+  fetch?: typeof fetch;
+  limits?: Partial<Limits>;
+  /** Requests in flight at once (default 4). */
+  maxInFlight?: number;
+  /** Per attempt, covering headers and body (default 20,000). */
+  timeoutMs?: number;
+  retry?: Partial<RetryPolicy>;
+  cache?: Partial<CachePolicy>;
+  storage?: CacheStorage;
+  /** When a window of keys is sent (default: a 2 ms timer). Tests pass a manual scheduler. */
+  scheduler?: BatchScheduler;
+  /** Clock in epoch milliseconds (cache ages, `Retry-After` dates, lineage). */
+  now?: () => number;
+  /** Records fetched per record asked that a merged price request may reach (default 4; 1 = never over-fetch). */
+  maxOverfetch?: number;
+  /** Request descriptions kept for `lineage` (default 1,000). */
+  maxLineageRequests?: number;
+  /** Waits between attempts; tests may replace it. */
+  sleep?: (ms: number) => Promise<void>;
+  /** Source of jitter in [0, 1). */
+  random?: () => number;
+}
+
+export type KeyKind = "price" | "history" | "instrument" | "instruments" | "reference";
+
+export interface CacheFilter {
+  kinds?: readonly KeyKind[];
+  /** Any letter case. Keys without a symbol (instrument lists, references) are kept when symbols are given. */
+  symbols?: readonly string[];
+}
+
+/** What `lineage` accepts: a key as passed to one of the calls. */
+export type LineageKey =
+  | PriceKey
+  | HistoryKey
+  | { instrument: string; fields?: readonly string[] }
+  | { instruments: true; fields?: readonly string[] }
+  | { reference: ReferenceType };
+
+export interface RequestLog {
+  id: number;
+  endpoint: string;
+  method: "GET";
+  /** Query parameters as sent. */
+  params: Record<string, string>;
+  sentAt: number;
+  /** HTTP attempts made (retries and the one after a 401 refresh included). */
+  attempts: number;
+  /** Delays waited before each retry, in ms. */
+  retryDelaysMs: number[];
+  keys: number;
+  status?: number;
+  records?: number;
+  durationMs?: number;
+  error?: string;
+}
+
+export interface KeyLineage {
+  key: string;
+  kind: KeyKind;
+  /** True when the last ask was answered from the cache (or joined a request already in flight). */
+  fromCache: boolean;
+  requestId: number | undefined;
+  /** The request that produced the value; undefined once it has left the bounded log. */
+  request: RequestLog | undefined;
+  askedAt: number;
+}
+
+export interface ClientStats {
+  keysAsked: number;
+  cacheHits: number;
+  /** Keys that joined a request already in flight or queued for the same key. */
+  joined: number;
+  /** Distinct keys sent to the service. */
+  keysRequested: number;
+  /** Service requests planned (one per batch request, whatever its attempts). */
+  requestsSent: number;
+  /** HTTP attempts, retries included. */
+  attempts: number;
+  retries: number;
+  /** Price records, instrument records and reference groups received. */
+  recordsReceived: number;
+  /** Price records asked of the service (symbols x dates per request), for the over-fetch ratio. */
+  recordsRequested: number;
+  /** Keys that settled with an error. */
+  errors: number;
+  /** Requests that failed as a whole. */
+  failedRequests: number;
+  inFlight: number;
+  cacheEntries: number;
+  cacheBytes: number;
+}
+
+export interface PricesClient {
+  price(key: PriceKey): Promise<PriceRecord>;
+  history(key: HistoryKey): Promise<SymbolHistory>;
+  instrument(symbol: string, fields?: readonly string[]): Promise<InstrumentRecord>;
+  /** All instruments the caller may see. */
+  instruments(fields?: readonly string[]): Promise<InstrumentRecord[]>;
+  references(type: ReferenceType): Promise<ReferenceGroup>;
+  /** Drops cached entries matching the filter (all when absent); returns how many. */
+  invalidate(filter?: CacheFilter): number;
+  stats(): ClientStats;
+  lineage(key: LineageKey): KeyLineage | undefined;
+}

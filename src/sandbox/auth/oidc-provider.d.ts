@@ -1,0 +1,57 @@
+/**
+ * The part of oidc-provider 9 (which ships no types) that the sandbox uses. Configuration callbacks
+ * are typed where they are written, in provider.ts.
+ */
+declare module "oidc-provider" {
+  import type { IncomingMessage, ServerResponse } from "node:http";
+
+  export interface InteractionDetails {
+    uid: string;
+    prompt: { name: string; reasons: string[]; details: Record<string, unknown> };
+    params: Record<string, unknown>;
+    session?: { accountId?: string };
+    grantId?: string;
+  }
+
+  export interface Grant {
+    readonly accountId?: string;
+    readonly clientId?: string;
+    addOIDCScope(scope: string): void;
+    addResourceScope(resource: string, scope: string): void;
+    save(): Promise<string>;
+  }
+
+  export interface GrantModel {
+    new (properties: { accountId: string; clientId: string }): Grant;
+    find(id: string): Promise<Grant | undefined>;
+  }
+
+  export type Configuration = Record<string, unknown>;
+
+  export default class Provider {
+    constructor(issuer: string, configuration?: Configuration);
+    readonly issuer: string;
+    /** Koa's: trust X-Forwarded-Proto and X-Forwarded-Host. */
+    proxy: boolean;
+    readonly Grant: GrantModel;
+    callback(): (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+    interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<InteractionDetails>;
+    interactionFinished(
+      req: IncomingMessage,
+      res: ServerResponse,
+      result: Record<string, unknown>,
+      options?: { mergeWithLastSubmission?: boolean },
+    ): Promise<void>;
+    on(event: string, listener: (...args: unknown[]) => void): this;
+  }
+
+  export const errors: {
+    InvalidTarget: new (description?: string) => Error;
+    SessionNotFound: new (description?: string) => Error;
+  };
+}
+
+declare module "oidc-provider/lib/adapters/memory_adapter.js" {
+  /** The provider's own in-memory adapter, with a store of its own (no shared global store, no warning). */
+  export function createMemoryAdapter(clockTolerance?: number): (model: string) => unknown;
+}

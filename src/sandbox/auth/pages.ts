@@ -1,0 +1,105 @@
+/**
+ * The token service's plain HTML pages: sign-in, errors and sign-out. No script, no external
+ * resources, one labelled form; they must work in the Office dialog and with a screen reader.
+ */
+
+/** Headers for every page: no caching, and nothing but inline style may load. */
+export const PAGE_HEADERS = {
+  "content-type": "text/html; charset=utf-8",
+  "cache-control": "no-store",
+  "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'",
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+} as const;
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+const STYLE = `
+body{font-family:"Segoe UI",system-ui,sans-serif;margin:0;padding:2rem 1rem;background:#f5f5f5;color:#1b1b1b}
+main{max-width:22rem;margin:0 auto;background:#fff;padding:1.5rem;border-radius:4px;box-shadow:0 1px 3px rgba(0,0,0,.2)}
+h1{font-size:1.4rem;margin:0 0 1rem}
+label{display:block;font-weight:600;margin:.75rem 0 .25rem}
+input{box-sizing:border-box;width:100%;padding:.5rem;font-size:1rem;border:1px solid #767676;border-radius:2px}
+input:focus,button:focus{outline:2px solid #0f6cbd;outline-offset:2px}
+.actions{display:flex;gap:.5rem;margin-top:1.25rem}
+button{font-size:1rem;padding:.5rem 1rem;border-radius:2px;border:1px solid #0f6cbd;cursor:pointer}
+button.primary{background:#0f6cbd;color:#fff}
+button.secondary{background:#fff;color:#0f6cbd}
+.error{color:#a4262c;background:#fde7e9;border-left:4px solid #a4262c;padding:.5rem .75rem;margin:0 0 1rem}
+.hint{color:#444;font-size:.875rem;margin-top:1.25rem}
+`;
+
+function layout(title: string, body: string): string {
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)} – Physical Prices sandbox</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<main>
+${body}
+</main>
+</body>
+</html>
+`;
+}
+
+export interface LoginPageOptions {
+  /** Where the form posts (the interaction's login URL). */
+  readonly action: string;
+  /** Where "Cancel" posts. */
+  readonly abortAction: string;
+  readonly clientName: string;
+  readonly username?: string;
+  /** Shown in an alert above the form, e.g. after a wrong password. */
+  readonly error?: string;
+  /** Test accounts listed under the form (the sandbox's credentials are public). */
+  readonly hint?: string;
+}
+
+export function loginPage(options: LoginPageOptions): string {
+  const error = options.error
+    ? `<p class="error" id="login-error" role="alert">${escapeHtml(options.error)}</p>\n`
+    : "";
+  const invalid = options.error ? ` aria-invalid="true" aria-describedby="login-error"` : "";
+  const hint = options.hint ? `<p class="hint">${escapeHtml(options.hint)}</p>\n` : "";
+  return layout(
+    "Sign in",
+    `<h1>Sign in to ${escapeHtml(options.clientName)}</h1>
+${error}<form method="post" action="${escapeHtml(options.action)}">
+<label for="username">Username</label>
+<input id="username" name="username" type="text" autocomplete="username" autocapitalize="none" spellcheck="false" required autofocus value="${escapeHtml(options.username ?? "")}"${invalid}>
+<label for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required${invalid}>
+<div class="actions">
+<button class="primary" type="submit">Sign in</button>
+<button class="secondary" type="submit" formaction="${escapeHtml(options.abortAction)}" formnovalidate>Cancel</button>
+</div>
+</form>
+${hint}`,
+  );
+}
+
+export function messagePage(title: string, message: string, details?: string): string {
+  const extra = details ? `<p class="hint">${escapeHtml(details)}</p>\n` : "";
+  return layout(title, `<h1>${escapeHtml(title)}</h1>\n<p role="alert">${escapeHtml(message)}</p>\n${extra}`);
+}
+
+/** oidc-provider's `logoutSource`: `form` is its hidden form `op.logoutForm`. */
+export function logoutPage(form: string): string {
+  return layout(
+    "Sign out",
+    `<h1>Sign out of the Physical Prices sandbox?</h1>
+${form}
+<div class="actions">
+<button class="primary" autofocus type="submit" form="op.logoutForm" value="yes" name="logout">Sign out</button>
+<button class="secondary" type="submit" form="op.logoutForm">Stay signed in</button>
+</div>
+`,
+  );
+}

@@ -1,0 +1,286 @@
+/**
+ * The sandbox's token service: oidc-provider under `/auth` of the API's own fastify instance, the
+ * service-key grant beside it, and the verifier the API calls on every request.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type Provider from "oidc-provider";
+import { API_BASE_PATH, DEFAULT_VENDOR, scopeFor } from "../../api";
+import { ADDIN_CLIENT_ID, SANDBOX_ACCOUNTS, checkAccounts, type Accounts } from "./accounts";
+import { defaultCertificatesDir } from "./certs";
+import { registerInteractions } from "./interactions";
+import { SIGNING_KEY_FILE, loadSigningKey, type SigningKey } from "./keys";
+import { createProvider, grantFirstPartyAccess } from "./provider";
+import {
+  DEFAULT_SERVICE_KEY_RATE_LIMIT,
+  SERVICE_KEY_GRANT,
+  createServiceKeyGrant,
+  type RateLimit,
+  type ServiceKeyGrant,
+} from "./servicekey";
+import { createVerifier, type Caller, type Verify } from "./verify";
+
+export const AUTH_PREFIX = "/auth";
+export const DEFAULT_TOKEN_TTL = 3600;
+/** Vendor: service-key tokens live 7200 s. */
+export const DEFAULT_SERVICE_KEY_TTL = 7200;
+/** The add-in's dev server (webpack-dev-server over HTTPS). */
+export const DEFAULT_ADDIN_ORIGIN = "https://localhost:3000";
+/** The add-in's pages that may receive the authorization code, matched exactly. */
+export const DEFAULT_REDIRECT_URIS: readonly string[] = [
+  `${DEFAULT_ADDIN_ORIGIN}/taskpane.html`,
+  `${DEFAULT_ADDIN_ORIGIN}/auth-dialog.html`,
+  `${DEFAULT_ADDIN_ORIGIN}/workbench.html`,
+];
+/** oidc-provider reads at most 56 KiB of form body; so does the service-key route. */
+const BODY_LIMIT = 56 * 1024;
+
+export interface TokenServiceOptions {
+  /**
+   * Where the sandbox is reached, e.g. `https://localhost:4000`. May be a function when the port is
+   * known only after `listen`: it is then called on the first request or `verify`.
+   */
+  origin: string | (() => string);
+  /** The API base URL (audience of the tokens); default origin + `/physical/v2`. */
+  apiUrl?: string;
+  /** The scope is `<vendor>.physicalprices.api`; default `sandbox`. */
+  vendor?: string;
+  /** Access and ID token lifetime in seconds (`--token-ttl`); default 3600. */
+  tokenTtl?: number;
+  /** Service-key token lifetime; default `tokenTtl` when that is given, else 7200. */
+  serviceKeyTtl?: number;
+  serviceKeyRateLimit?: RateLimit;
+  /** Exact redirect URIs of the add-in client, besides the default ones. */
+  redirectUris?: string[];
+  /** Browser origins besides https://localhost:3000 (and those of `redirectUris`) allowed at the token endpoint. */
+  corsOrigins?: string[];
+  /** Folder of the persisted signing key (default `<repo>/.certs`); null keeps a fresh key in memory only. */
+  keysDir?: string | null;
+  accounts?: Accounts;
+  /** Leeway for `exp` and `nbf` when verifying; default 5 s. */
+  clockToleranceSeconds?: number;
+  /** Milliseconds since the epoch, for the service-key rate limit. */
+  now?: () => number;
+}
+
+export interface TokenService {
+  /** `<origin>/auth`. */
+  readonly issuer: string;
+  /** The access tokens' audience. */
+  readonly apiUrl: string;
+  /** `<vendor>.physicalprices.api`. */
+  readonly scope: string;
+  /** Mounts the token service under `/auth` of the API's fastify instance. Call before `listen`/`ready`. */
+  register(app: FastifyInstance): Promise<void>;
+  /**
+   * Checks an `Authorization` header value; resolves the caller or rejects with an AuthFailure
+   * (401 invalid_token, 403 insufficient_scope).
+   */
+  verify(authorization: string | undefined): Promise<Caller>;
+}
+
+interface Running {
+  readonly provider: Provider;
+  readonly handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+  readonly verify: Verify;
+  readonly serviceKeyGrant: ServiceKeyGrant;
+  /** Host of the origin, e.g. `localhost:4000`. */
+  readonly host: string;
+}
+
+export async function createTokenService(options: TokenServiceOptions): Promise<TokenService> {
+  const { keysDir = defaultCertificatesDir() } = options;
+  const signingKey = await loadSigningKey(keysDir === null ? null : join(keysDir, SIGNING_KEY_FILE));
+  return new SandboxTokenService(options, checkAccounts(options.accounts ?? SANDBOX_ACCOUNTS), signingKey);
+}
+
+class SandboxTokenService implements TokenService {
+  readonly scope: string;
+  readonly #options: TokenServiceOptions;
+  readonly #accounts: Accounts;
+  readonly #signingKey: SigningKey;
+  readonly #redirectUris: readonly string[];
+  readonly #corsOrigins: ReadonlySet<string>;
+  #origin: string | undefined;
+  #running: Promise<Running> | undefined;
+
+  constructor(options: TokenServiceOptions, accounts: Accounts, signingKey: SigningKey) {
+    this.#options = options;
+    this.#accounts = accounts;
+    this.#signingKey = signingKey;
+    this.scope = scopeFor(options.vendor ?? DEFAULT_VENDOR);
+    this.#redirectUris = [...new Set([...DEFAULT_REDIRECT_URIS, ...(options.redirectUris ?? [])])];
+    // The add-in redeems the code from the browser, so each redirect URI's origin may call the token endpoint.
+    this.#corsOrigins = new Set(
+      [DEFAULT_ADDIN_ORIGIN, ...(options.corsOrigins ?? []), ...this.#redirectUris].map(normalizeOrigin),
+    );
+  }
+
+  get #originUrl(): string {
+    if (this.#origin === undefined) {
+      const { origin } = this.#options;
+      this.#origin = normalizeOrigin(typeof origin === "function" ? origin() : origin);
+    }
+    return this.#origin;
+  }
+
+  get issuer(): string {
+    return this.#originUrl + AUTH_PREFIX;
+  }
+
+  get apiUrl(): string {
+    return this.#options.apiUrl ?? this.#originUrl + API_BASE_PATH;
+  }
+
+  verify(authorization: string | undefined): Promise<Caller> {
+    return this.#start().then((running) => running.verify(authorization));
+  }
+
+  #start(): Promise<Running> {
+    this.#running ??= this.#build();
+    return this.#running;
+  }
+
+  async #build(): Promise<Running> {
+    const { issuer, apiUrl, scope } = this;
+    const options = this.#options;
+    const tokenTtl = options.tokenTtl ?? DEFAULT_TOKEN_TTL;
+    const provider = createProvider({
+      issuer,
+      apiUrl,
+      scope,
+      tokenTtl,
+      accounts: this.#accounts,
+      signingKey: this.#signingKey,
+      corsOrigins: this.#corsOrigins,
+      redirectUris: this.#redirectUris,
+    });
+    const [verify, serviceKeyGrant] = await Promise.all([
+      createVerifier({
+        issuer,
+        audience: apiUrl,
+        scope,
+        publicJwk: this.#signingKey.publicJwk,
+        accounts: this.#accounts,
+        clockToleranceSeconds: options.clockToleranceSeconds ?? 5,
+      }),
+      createServiceKeyGrant({
+        issuer,
+        audience: apiUrl,
+        scope,
+        ttlSeconds: options.serviceKeyTtl ?? options.tokenTtl ?? DEFAULT_SERVICE_KEY_TTL,
+        signingKey: this.#signingKey,
+        accounts: this.#accounts,
+        rateLimit: options.serviceKeyRateLimit ?? DEFAULT_SERVICE_KEY_RATE_LIMIT,
+        ...(options.now ? { now: options.now } : {}),
+      }),
+    ]);
+    return { provider, handle: provider.callback(), verify, serviceKeyGrant, host: new URL(this.#originUrl).host };
+  }
+
+  /**
+   * Makes a raw request look, to oidc-provider, as if it came to the configured origin: its URLs
+   * and cookies then follow the issuer whatever Host was used, over inject as over TLS.
+   */
+  async #prepare(req: IncomingMessage): Promise<Running> {
+    const running = await this.#start();
+    req.headers["x-forwarded-proto"] = "https";
+    req.headers["x-forwarded-host"] = running.host;
+    delete req.headers["x-forwarded-for"];
+    return running;
+  }
+
+  /** Hands a request to oidc-provider, with the mount prefix stripped as Koa's mount would. */
+  async #forward(request: FastifyRequest, reply: FastifyReply, body?: Buffer): Promise<void> {
+    reply.hijack();
+    const running = await this.#prepare(request.raw);
+    const req = body === undefined ? request.raw : replay(request.raw, body);
+    const url = request.raw.url ?? "/";
+    Object.assign(req, { originalUrl: url, url: url.slice(AUTH_PREFIX.length) || "/" });
+    await running.handle(req, reply.raw);
+  }
+
+  async register(app: FastifyInstance): Promise<void> {
+    const leaveBody = (_request: FastifyRequest, _payload: IncomingMessage, done: (err: null) => void) => done(null);
+
+    // Everything oidc-provider serves: it reads request bodies itself.
+    await app.register(async (scope) => {
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser("*", leaveBody);
+      scope.all(`${AUTH_PREFIX}/*`, (request, reply) => this.#forward(request, reply));
+    });
+
+    // The token endpoint (for the service-key grant) and the sign-in pages read forms here.
+    await app.register(async (scope) => {
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser(
+        "application/x-www-form-urlencoded",
+        { parseAs: "buffer", bodyLimit: BODY_LIMIT },
+        (_request, body, done) => done(null, body),
+      );
+      scope.addContentTypeParser("*", leaveBody);
+
+      scope.post(`${AUTH_PREFIX}/token`, async (request, reply) => {
+        const body = Buffer.isBuffer(request.body) ? request.body : undefined;
+        const params = new URLSearchParams(body?.toString("utf8") ?? "");
+        const grantTypes = params.getAll("grant_type");
+        if (grantTypes.length !== 1 || grantTypes[0] !== SERVICE_KEY_GRANT) {
+          await this.#forward(request, reply, grantTypes[0] === "refresh_token" ? refreshBody(params, body) : body);
+          return reply;
+        }
+        const answer = await (await this.#start()).serviceKeyGrant(params);
+        const origin = request.headers.origin;
+        reply.header("vary", "Origin");
+        if (origin !== undefined && this.#corsOrigins.has(origin)) reply.header("access-control-allow-origin", origin);
+        return reply.code(answer.status).headers(answer.headers).send(answer.body);
+      });
+
+      registerInteractions(scope, {
+        prefix: AUTH_PREFIX,
+        accounts: this.#accounts,
+        provider: async (req) => (await this.#prepare(req)).provider,
+        consent: (provider, details) => {
+          const accountId = details.session?.accountId;
+          if (accountId === undefined) throw new Error("Consent asked before sign-in");
+          const grant = new provider.Grant({ accountId, clientId: ADDIN_CLIENT_ID });
+          return grantFirstPartyAccess(grant, details.params.scope, this);
+        },
+      });
+    });
+  }
+}
+
+function normalizeOrigin(origin: string): string {
+  return new URL(origin).origin;
+}
+
+/**
+ * MSAL asks for `offline_access` again when it refreshes, but oidc-provider grants that scope only
+ * with `prompt=consent` (OIDC Core 11), so the refresh token lacks it and the refresh would fail with
+ * invalid_scope. Holding a refresh token is offline access already: the scope is dropped from the request.
+ */
+function refreshBody(params: URLSearchParams, body: Buffer | undefined): Buffer | undefined {
+  const scope = params.get("scope");
+  if (scope === null || !scope.split(" ").includes("offline_access")) return body;
+  params.set("scope", scope.split(" ").filter((s) => s !== "offline_access").join(" "));
+  return Buffer.from(params.toString());
+}
+
+/** The request again, with its already-read body readable once more for oidc-provider. */
+function replay(req: IncomingMessage, body: Buffer): IncomingMessage {
+  const copy = Readable.from([body], { objectMode: false });
+  return Object.assign(copy, {
+    headers: { ...req.headers, "content-length": String(body.length) },
+    rawHeaders: req.rawHeaders,
+    method: req.method,
+    url: req.url,
+    httpVersion: req.httpVersion,
+    httpVersionMajor: req.httpVersionMajor,
+    httpVersionMinor: req.httpVersionMinor,
+    socket: req.socket,
+    connection: req.socket,
+    complete: true,
+  }) as unknown as IncomingMessage;
+}

@@ -1,0 +1,351 @@
+/**
+ * The data set as human-editable JSON files (docs/sandbox-data.md): `--export DIR` writes them and
+ * `--data DIR` loads them. Loading checks everything and names the file, the item and the field at fault.
+ */
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import {
+  AVERAGE_TYPES,
+  FREQUENCIES,
+  PRICE_TYPES,
+  REFERENCE_TYPES,
+  STATUSES,
+  fromEpochDay,
+  parseIsoDate,
+  type InstrumentRecord,
+  type ReferenceGroup,
+  type ReferenceItem,
+  type ReferenceType,
+} from "../../api";
+import type { DataSet, ForecastData, InstrumentData } from "./model";
+import { calculationTypeReference } from "./references";
+import { DataError, readSeries, seriesToPoints, type AssessmentPoint } from "./series";
+
+export const DATA_FORMAT = "physical-prices-sandbox-data/1";
+export const DATASET_FILE = "dataset.json";
+export const INSTRUMENTS_FILE = "instruments.json";
+export const REFERENCES_FILE = "references.json";
+export const FORECASTS_FILE = "forecasts.json";
+export const ASSESSMENTS_DIR = "assessments";
+/** A symbol must be usable as a file name. */
+const SYMBOL_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+const UTC_MILLIS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function show(value: unknown): string {
+  if (value === undefined) return "nothing";
+  const text = JSON.stringify(value);
+  return text === undefined ? String(value) : text.length > 40 ? `${text.slice(0, 37)}...` : text;
+}
+
+function fail(where: string, problem: string): never {
+  throw new DataError(where, problem);
+}
+
+function str(item: Json, field: string, where: string): string {
+  const value = item[field];
+  if (typeof value !== "string" || value === "") fail(`${where}.${field}`, `expected a non-empty string, got ${show(value)}`);
+  return value;
+}
+
+function optionalStr(item: Json, field: string, where: string): string | undefined {
+  return item[field] === undefined ? undefined : str(item, field, where);
+}
+
+function strings(item: Json, field: string, where: string): string[] {
+  const value = item[field];
+  if (!Array.isArray(value)) fail(`${where}.${field}`, `expected an array of strings, got ${show(value)}`);
+  return value.map((entry: unknown, i) => {
+    if (typeof entry !== "string") fail(`${where}.${field}[${i}]`, `expected a string, got ${show(entry)}`);
+    return entry;
+  });
+}
+
+function oneOf<T extends string>(item: Json, field: string, where: string, allowed: readonly T[]): T {
+  const value = item[field];
+  const found = allowed.find((option) => option === value);
+  if (found === undefined) fail(`${where}.${field}`, `expected one of ${allowed.join(", ")}, got ${show(value)}`);
+  return found;
+}
+
+function num(item: Json, field: string, where: string): number {
+  const value = item[field];
+  if (typeof value !== "number" || !Number.isFinite(value)) fail(`${where}.${field}`, `expected a number, got ${show(value)}`);
+  return value;
+}
+
+async function readJson(dir: string, file: string, optional = false): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(join(dir, file), "utf8");
+  } catch (error) {
+    if (optional && (error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    fail(file, `cannot be read in ${dir}: ${(error as Error).message}`);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    fail(file, `not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Export
+
+function pretty(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+/** One assessment per line: readable, and a diff shows exactly which days changed. */
+function assessmentsText(points: readonly AssessmentPoint[]): string {
+  return `[\n${points.map((point) => `  ${JSON.stringify(point)}`).join(",\n")}\n]\n`;
+}
+
+/**
+ * Writes the data set to `dir` (created if needed). Overwriting an earlier export removes its
+ * assessment files for symbols no longer present; any other non-empty folder is refused.
+ */
+export async function exportDataSet(data: DataSet, dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  const existing = await readdir(dir);
+  if (existing.length > 0 && !existing.includes(DATASET_FILE)) {
+    throw new Error(`${dir} is not empty and holds no ${DATASET_FILE}: choose an empty folder or an earlier export`);
+  }
+  const assessmentsDir = join(dir, ASSESSMENTS_DIR);
+  await mkdir(assessmentsDir, { recursive: true });
+  const symbols = new Set(data.instruments.map((instrument) => instrument.record.symbol));
+  for (const file of await readdir(assessmentsDir)) {
+    if (file.endsWith(".json") && !symbols.has(file.slice(0, -5))) await rm(join(assessmentsDir, file));
+  }
+  await writeFile(join(dir, DATASET_FILE), pretty({ format: DATA_FORMAT, today: data.today }));
+  await writeFile(join(dir, INSTRUMENTS_FILE), pretty(data.instruments.map((instrument) => instrument.record)));
+  await writeFile(join(dir, REFERENCES_FILE), pretty(data.references));
+  const forecasts: Record<string, ForecastData[]> = {};
+  for (const instrument of data.instruments) {
+    if (instrument.forecasts.length > 0) forecasts[instrument.record.symbol] = instrument.forecasts;
+  }
+  await writeFile(join(dir, FORECASTS_FILE), pretty(forecasts));
+  for (const instrument of data.instruments) {
+    await writeFile(join(assessmentsDir, `${instrument.record.symbol}.json`), assessmentsText(seriesToPoints(instrument.series)));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Load
+
+function loadDataset(value: unknown): string {
+  const where = DATASET_FILE;
+  if (!isObject(value)) fail(where, `expected an object {"format", "today"}, got ${show(value)}`);
+  if (value["format"] !== DATA_FORMAT) fail(`${where}.format`, `expected "${DATA_FORMAT}", got ${show(value["format"])}`);
+  const today = typeof value["today"] === "string" ? parseIsoDate(value["today"]) : undefined;
+  if (today === undefined) fail(`${where}.today`, `expected a date YYYY-MM-DD, got ${show(value["today"])}`);
+  return today;
+}
+
+function loadReferences(value: unknown): ReferenceGroup[] {
+  const file = REFERENCES_FILE;
+  if (!Array.isArray(value)) fail(file, `expected an array of {"type", "items"}, got ${show(value)}`);
+  const groups = new Map<ReferenceType, ReferenceGroup>();
+  value.forEach((group: unknown, g) => {
+    const where = `${file}[${g}]`;
+    if (!isObject(group)) fail(where, `expected an object {"type", "items"}, got ${show(group)}`);
+    const type = oneOf(group, "type", where, REFERENCE_TYPES);
+    if (groups.has(type)) fail(`${where}.type`, `${type} appears twice`);
+    if (!Array.isArray(group["items"])) fail(`${where}.items`, `expected an array, got ${show(group["items"])}`);
+    const ids = new Set<string>();
+    const items = group["items"].map((item: unknown, i): ReferenceItem => {
+      const at = `${where}.items[${i}]`;
+      if (!isObject(item)) fail(at, `expected an object {"id", "description", "sign", "availableConversionIds"}, got ${show(item)}`);
+      const id = str(item, "id", at);
+      if (ids.has(id)) fail(`${at}.id`, `${id} appears twice in ${type}`);
+      ids.add(id);
+      const sign = item["sign"];
+      if (typeof sign !== "string") fail(`${at}.sign`, `expected a string (may be empty), got ${show(sign)}`);
+      return { id, description: str(item, "description", at), sign, availableConversionIds: strings(item, "availableConversionIds", at) };
+    });
+    groups.set(type, { type, items });
+  });
+  if (!groups.has("PriceCalculationType")) groups.set("PriceCalculationType", calculationTypeReference());
+  return REFERENCE_TYPES.map((type) => groups.get(type) ?? fail(file, `the ${type} group is missing`));
+}
+
+function loadForecasts(value: unknown): Map<string, ForecastData[]> {
+  const file = FORECASTS_FILE;
+  const result = new Map<string, ForecastData[]>();
+  if (value === undefined) return result;
+  if (!isObject(value)) fail(file, `expected an object {"SYMBOL": [forecast, ...]}, got ${show(value)}`);
+  for (const [symbol, list] of Object.entries(value)) {
+    const where = `${file}.${symbol}`;
+    if (!Array.isArray(list)) fail(where, `expected an array of forecasts, got ${show(list)}`);
+    const types = new Set<string>();
+    result.set(
+      symbol,
+      list.map((forecast: unknown, f): ForecastData => {
+        const at = `${where}[${f}]`;
+        if (!isObject(forecast)) fail(at, `expected an object {"type", "version", "publicationDate", "prices"}, got ${show(forecast)}`);
+        const type = str(forecast, "type", at);
+        if (types.has(type)) fail(`${at}.type`, `${type} appears twice for ${symbol}`);
+        types.add(type);
+        const version = forecast["version"];
+        if (typeof version !== "number" || !Number.isInteger(version) || version < 0) fail(`${at}.version`, `expected an integer >= 0, got ${show(version)}`);
+        const publicationDate = str(forecast, "publicationDate", at);
+        if (!UTC_MILLIS.test(publicationDate) || Number.isNaN(Date.parse(publicationDate))) {
+          fail(`${at}.publicationDate`, `expected an ISO 8601 UTC date-time with milliseconds such as 2025-06-02T07:40:00.000Z, got ${show(publicationDate)}`);
+        }
+        if (!Array.isArray(forecast["prices"])) fail(`${at}.prices`, `expected an array, got ${show(forecast["prices"])}`);
+        let previous = "";
+        const prices = forecast["prices"].map((price: unknown, p) => {
+          const pat = `${at}.prices[${p}]`;
+          if (!isObject(price)) fail(pat, `expected an object {"date", "low", "mid", "high"}, got ${show(price)}`);
+          const date = str(price, "date", pat);
+          if (!UTC_MILLIS.test(date) || Number.isNaN(Date.parse(date))) fail(`${pat}.date`, `expected an ISO 8601 UTC date-time with milliseconds, got ${show(date)}`);
+          if (date <= previous) fail(`${pat}.date`, `${date} must come after ${previous} (ascending)`);
+          previous = date;
+          const low = num(price, "low", pat);
+          const mid = num(price, "mid", pat);
+          const high = num(price, "high", pat);
+          if (!(low <= mid && mid <= high)) fail(`${pat}.mid`, `expected low <= mid <= high, got low ${low}, mid ${mid}, high ${high}`);
+          return { date, low, mid, high };
+        });
+        return { type, version, publicationDate, prices };
+      }),
+    );
+  }
+  return result;
+}
+
+interface References {
+  byType: Map<ReferenceType, Map<string, ReferenceItem>>;
+}
+
+function referenced(refs: References, type: ReferenceType, item: Json, field: string, where: string): ReferenceItem {
+  const id = str(item, field, where);
+  const found = refs.byType.get(type)?.get(id);
+  if (found === undefined) fail(`${where}.${field}`, `${id} is not a ${type} id in ${REFERENCES_FILE}`);
+  return found;
+}
+
+function loadRecord(value: unknown, index: number, refs: References): InstrumentRecord {
+  const where = `${INSTRUMENTS_FILE}[${index}]`;
+  if (!isObject(value)) fail(where, `expected an instrument record object, got ${show(value)}`);
+  const symbol = str(value, "symbol", where);
+  if (!SYMBOL_PATTERN.test(symbol)) fail(`${where}.symbol`, `${symbol} must be letters, digits, '.', '_' or '-' (it names a file)`);
+  const launchDate = parseIsoDate(str(value, "launchDate", where));
+  if (launchDate === undefined) fail(`${where}.launchDate`, `expected a date YYYY-MM-DD, got ${show(value["launchDate"])}`);
+  const priceCalculationTypeIds = strings(value, "priceCalculationTypeIds", where);
+  priceCalculationTypeIds.forEach((id, i) => {
+    if (!AVERAGE_TYPES.some((type) => type === id)) fail(`${where}.priceCalculationTypeIds[${i}]`, `expected one of ${AVERAGE_TYPES.join(", ")}, got ${show(id)}`);
+    if (!refs.byType.get("PriceCalculationType")?.has(id)) fail(`${where}.priceCalculationTypeIds[${i}]`, `${id} is not a PriceCalculationType id in ${REFERENCES_FILE}`);
+  });
+  const commodity = referenced(refs, "Commodity", value, "commodityId", where);
+  const currency = referenced(refs, "Currency", value, "currencyId", where);
+  const unit = referenced(refs, "UnitOfMeasure", value, "unitOfMeasureId", where);
+  const incoterm = referenced(refs, "Incoterm", value, "incotermId", where);
+  const source = referenced(refs, "Source", value, "sourceId", where);
+  const locationId = str(value, "locationId", where);
+  const record: InstrumentRecord = {
+    symbol,
+    productId: str(value, "productId", where),
+    description: str(value, "description", where),
+    descriptionShort: str(value, "descriptionShort", where),
+    commodityId: commodity.id,
+    priceType: oneOf(value, "priceType", where, PRICE_TYPES),
+    locationId,
+    currencyId: currency.id,
+    unitOfMeasureId: unit.id,
+    incotermId: incoterm.id,
+    launchDate,
+    frequency: oneOf(value, "frequency", where, FREQUENCIES),
+    sourceId: source.id,
+    status: oneOf(value, "status", where, STATUSES),
+    priceCalculationTypeIds,
+    commodity: optionalStr(value, "commodity", where) ?? commodity.description,
+    location: optionalStr(value, "location", where) ?? locationId,
+    currency: optionalStr(value, "currency", where) ?? currency.description,
+    unitOfMeasure: optionalStr(value, "unitOfMeasure", where) ?? unit.description,
+    incoterm: optionalStr(value, "incoterm", where) ?? incoterm.description,
+    source: optionalStr(value, "source", where) ?? source.description,
+  };
+  if (value["forecastTypeIds"] !== undefined) record.forecastTypeIds = strings(value, "forecastTypeIds", where);
+  if (value["hasForwardCurves"] !== undefined) {
+    if (typeof value["hasForwardCurves"] !== "boolean") fail(`${where}.hasForwardCurves`, `expected true or false, got ${show(value["hasForwardCurves"])}`);
+    record.hasForwardCurves = value["hasForwardCurves"];
+  }
+  return record;
+}
+
+/**
+ * Reads a data set written by `exportDataSet` or by hand. Throws a `DataError` whose message starts with
+ * the file, item and field at fault, e.g. `assessments/MB-AL-0004.json[12].mid: expected a number, got "x"`.
+ */
+export async function loadDataSet(dir: string): Promise<DataSet> {
+  const today = loadDataset(await readJson(dir, DATASET_FILE));
+  const references = loadReferences(await readJson(dir, REFERENCES_FILE));
+  const refs: References = {
+    byType: new Map(references.map((group) => [group.type as ReferenceType, new Map(group.items.map((item) => [item.id, item]))])),
+  };
+  const rawInstruments = await readJson(dir, INSTRUMENTS_FILE);
+  if (!Array.isArray(rawInstruments)) fail(INSTRUMENTS_FILE, `expected an array of instrument records, got ${show(rawInstruments)}`);
+  const loaded = rawInstruments.map((value: unknown, i) => loadRecord(value, i, refs));
+  const indexBySymbol = new Map<string, number>();
+  loaded.forEach((record, i) => {
+    const earlier = indexBySymbol.get(record.symbol);
+    if (earlier !== undefined) fail(`${INSTRUMENTS_FILE}[${i}].symbol`, `${record.symbol} appears twice (also at [${earlier}])`);
+    indexBySymbol.set(record.symbol, i);
+  });
+
+  const forecasts = loadForecasts(await readJson(dir, FORECASTS_FILE, true));
+  for (const symbol of forecasts.keys()) {
+    if (!indexBySymbol.has(symbol)) fail(`${FORECASTS_FILE}.${symbol}`, `no instrument ${symbol} in ${INSTRUMENTS_FILE}`);
+  }
+
+  let files: string[];
+  try {
+    files = (await readdir(join(dir, ASSESSMENTS_DIR))).filter((file) => file.endsWith(".json"));
+  } catch (error) {
+    fail(`${ASSESSMENTS_DIR}/`, `cannot be read in ${dir}: ${(error as Error).message}`);
+  }
+  for (const file of files) {
+    if (!indexBySymbol.has(file.slice(0, -5))) fail(`${ASSESSMENTS_DIR}/${file}`, `no instrument ${file.slice(0, -5)} in ${INSTRUMENTS_FILE}`);
+  }
+
+  const instruments: InstrumentData[] = [];
+  for (const [i, record] of loaded.entries()) {
+    const where = `${INSTRUMENTS_FILE}[${i}]`;
+    const file = `${ASSESSMENTS_DIR}/${record.symbol}.json`;
+    if (!files.includes(`${record.symbol}.json`)) fail(file, `missing: every instrument in ${INSTRUMENTS_FILE} needs its assessments`);
+    const raw = await readJson(dir, file);
+    if (!Array.isArray(raw) || raw.length === 0) fail(file, `expected a non-empty array of assessments, got ${show(raw)}`);
+    const series = readSeries(raw, file, true);
+    const last = series.days[series.length - 1] ?? 0;
+    const lastDate = fromEpochDay(last);
+    if (lastDate > today) fail(`${file}[${series.length - 1}].date`, `${lastDate} is after today (${today}) in ${DATASET_FILE}`);
+
+    const instrumentForecasts = forecasts.get(record.symbol) ?? [];
+    const forecastTypes = instrumentForecasts.map((forecast) => forecast.type);
+    if (record.forecastTypeIds === undefined) {
+      record.forecastTypeIds = forecastTypes;
+    } else {
+      for (const type of record.forecastTypeIds) {
+        if (!forecastTypes.includes(type)) fail(`${where}.forecastTypeIds`, `${type} has no forecast for ${record.symbol} in ${FORECASTS_FILE}`);
+      }
+      for (const type of forecastTypes) {
+        if (!record.forecastTypeIds.includes(type)) fail(`${where}.forecastTypeIds`, `lacks ${type}, which ${FORECASTS_FILE} holds for ${record.symbol}`);
+      }
+    }
+    const curves = series.hasForwardCurves;
+    if (record.hasForwardCurves === undefined) {
+      record.hasForwardCurves = curves;
+    } else if (record.hasForwardCurves !== curves) {
+      fail(`${where}.hasForwardCurves`, `is ${String(record.hasForwardCurves)} but ${file} ${curves ? "has" : "has no"} forwardCurves`);
+    }
+    instruments.push({ record: record as Required<InstrumentRecord>, series, forecasts: instrumentForecasts });
+  }
+  instruments.sort((a, b) => (a.record.symbol < b.record.symbol ? -1 : a.record.symbol > b.record.symbol ? 1 : 0));
+  return { today, instruments, references };
+}

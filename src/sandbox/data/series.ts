@@ -1,0 +1,351 @@
+/**
+ * Assessment series: the validated column store behind `createSeries(points)` (loaded or hand-made data),
+ * and the lazily derived series of the generator, whose text and timestamps are computed on demand from
+ * (instrument key, index) so that twenty years of 300+ instruments stay a few megabytes.
+ */
+import { dateOfTimestamp, fromEpochDay, parseIsoDate, toEpochDay, type ForwardCurvePoint } from "../../api";
+import type { AssessmentSeries } from "./model";
+import { hashInts, unitOf } from "./random";
+
+/** One assessment as plain data: what `createSeries` takes and the files hold. */
+export interface AssessmentPoint {
+  /** `YYYY-MM-DD`, the day assessed. */
+  date: string;
+  /** ISO 8601 date-time with UTC offset; a corrected value's is later than the day. */
+  assessmentDate: string;
+  /** 0 for a first value, 1 or more for a corrected one. */
+  revision: number;
+  low: number;
+  mid: number;
+  high: number;
+  appraisalPrice: boolean;
+  pricingRationale: string;
+  forwardCurves?: ForwardCurvePoint[];
+}
+
+/** A data error that names where it is (`points[12].mid`, `assessments/MB-AL-0004.json[12].mid`) and what is wrong. */
+export class DataError extends Error {
+  override name = "DataError";
+  constructor(
+    readonly where: string,
+    readonly problem: string,
+  ) {
+    super(`${where}: ${problem}`);
+  }
+}
+
+/** The time written for an assessment whose file leaves `assessmentDate` out. */
+export const DEFAULT_ASSESSMENT_TIME = "T16:30:00+00:00";
+const TIMESTAMP_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+const FORWARD_CODE = /^M\d+$/;
+const FORWARD_MONTH = /^[A-Z]{3}$/;
+export const MONTH_CODES = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"] as const;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function describe(value: unknown): string {
+  if (value === undefined) return "nothing";
+  const text = JSON.stringify(value);
+  return text === undefined ? String(value) : text.length > 40 ? `${text.slice(0, 37)}...` : text;
+}
+
+function expectNumber(value: unknown, where: string): number {
+  if (typeof value !== "number" || !Number.isFinite(value)) throw new DataError(where, `expected a number, got ${describe(value)}`);
+  return value;
+}
+
+function checkRange(low: number, mid: number, high: number, where: string, date: string): void {
+  if (!(low <= mid && mid <= high)) {
+    throw new DataError(where, `expected low <= mid <= high on ${date}, got low ${low}, mid ${mid}, high ${high}`);
+  }
+}
+
+/**
+ * Checks one point given as unknown data (a file's or a caller's) and returns it typed and with its date
+ * made canonical. `previousDay` is the epoch day of the point before it, for the ascending-order rule.
+ */
+export function checkPoint(value: unknown, where: string, previousDay: number | undefined, fillDefaults = false): AssessmentPoint {
+  if (!isRecord(value)) throw new DataError(where, `expected an object, got ${describe(value)}`);
+  const rawDate = value["date"];
+  const date = typeof rawDate === "string" ? parseIsoDate(rawDate) : undefined;
+  if (date === undefined) throw new DataError(`${where}.date`, `expected a date YYYY-MM-DD, got ${describe(rawDate)}`);
+  const day = toEpochDay(date);
+  if (previousDay !== undefined && day <= previousDay) {
+    throw new DataError(`${where}.date`, `${date} must come after the previous assessment's date ${fromEpochDay(previousDay)} (ascending, one per day)`);
+  }
+  const low = expectNumber(value["low"], `${where}.low`);
+  const mid = expectNumber(value["mid"], `${where}.mid`);
+  const high = expectNumber(value["high"], `${where}.high`);
+  checkRange(low, mid, high, `${where}.mid`, date);
+  const revision = value["revision"] ?? (fillDefaults ? 0 : undefined);
+  if (typeof revision !== "number" || !Number.isInteger(revision) || revision < 0 || revision > 65535) {
+    throw new DataError(`${where}.revision`, `expected an integer from 0 to 65535, got ${describe(revision)}`);
+  }
+  const assessmentDate = value["assessmentDate"] ?? (fillDefaults ? `${date}${DEFAULT_ASSESSMENT_TIME}` : undefined);
+  if (typeof assessmentDate !== "string" || !TIMESTAMP_WITH_OFFSET.test(assessmentDate) || Number.isNaN(Date.parse(assessmentDate))) {
+    throw new DataError(`${where}.assessmentDate`, `expected an ISO 8601 date-time with UTC offset such as ${date}T16:30:00+00:00, got ${describe(assessmentDate)}`);
+  }
+  if (dateOfTimestamp(assessmentDate) < date) {
+    throw new DataError(`${where}.assessmentDate`, `${assessmentDate} is before the day it assesses (${date})`);
+  }
+  const appraisalPrice = value["appraisalPrice"] ?? (fillDefaults ? false : undefined);
+  if (typeof appraisalPrice !== "boolean") throw new DataError(`${where}.appraisalPrice`, `expected true or false, got ${describe(appraisalPrice)}`);
+  const pricingRationale = value["pricingRationale"] ?? (fillDefaults ? "" : undefined);
+  if (typeof pricingRationale !== "string") throw new DataError(`${where}.pricingRationale`, `expected a string, got ${describe(pricingRationale)}`);
+  const point: AssessmentPoint = { date, assessmentDate, revision, low, mid, high, appraisalPrice, pricingRationale };
+  const curves = value["forwardCurves"];
+  if (curves !== undefined) point.forwardCurves = checkForwardCurves(curves, `${where}.forwardCurves`, date);
+  return point;
+}
+
+function checkForwardCurves(value: unknown, where: string, date: string): ForwardCurvePoint[] {
+  if (!Array.isArray(value)) throw new DataError(where, `expected an array, got ${describe(value)}`);
+  return value.map((item: unknown, i): ForwardCurvePoint => {
+    const at = `${where}[${i}]`;
+    if (!isRecord(item)) throw new DataError(at, `expected an object, got ${describe(item)}`);
+    const forwardCode = item["forwardCode"];
+    if (typeof forwardCode !== "string" || !FORWARD_CODE.test(forwardCode)) {
+      throw new DataError(`${at}.forwardCode`, `expected M<n> such as M1, got ${describe(forwardCode)}`);
+    }
+    const forwardMonth = item["forwardMonth"];
+    if (typeof forwardMonth !== "string" || !FORWARD_MONTH.test(forwardMonth)) {
+      throw new DataError(`${at}.forwardMonth`, `expected an upper-case three-letter month such as JAN, got ${describe(forwardMonth)}`);
+    }
+    const low = expectNumber(item["low"], `${at}.low`);
+    const mid = expectNumber(item["mid"], `${at}.mid`);
+    const high = expectNumber(item["high"], `${at}.high`);
+    checkRange(low, mid, high, `${at}.mid`, date);
+    return { forwardCode, forwardMonth, low, mid, high };
+  });
+}
+
+/** A series held as given: typed arrays for the numbers, plain arrays for the rest. */
+class PointSeries implements AssessmentSeries {
+  readonly length: number;
+  readonly days: Int32Array;
+  readonly low: Float64Array;
+  readonly mid: Float64Array;
+  readonly high: Float64Array;
+  readonly revision: Uint16Array;
+  private readonly timestamps: string[];
+  private readonly appraisals: Uint8Array;
+  private readonly rationales: string[];
+  private readonly curves: Map<number, ForwardCurvePoint[]>;
+
+  constructor(points: readonly AssessmentPoint[]) {
+    const n = points.length;
+    this.length = n;
+    this.days = new Int32Array(n);
+    this.low = new Float64Array(n);
+    this.mid = new Float64Array(n);
+    this.high = new Float64Array(n);
+    this.revision = new Uint16Array(n);
+    this.timestamps = new Array<string>(n);
+    this.appraisals = new Uint8Array(n);
+    this.rationales = new Array<string>(n);
+    this.curves = new Map();
+    points.forEach((point, i) => {
+      this.days[i] = toEpochDay(point.date);
+      this.low[i] = point.low;
+      this.mid[i] = point.mid;
+      this.high[i] = point.high;
+      this.revision[i] = point.revision;
+      this.timestamps[i] = point.assessmentDate;
+      this.appraisals[i] = point.appraisalPrice ? 1 : 0;
+      this.rationales[i] = point.pricingRationale;
+      if (point.forwardCurves !== undefined) this.curves.set(i, point.forwardCurves);
+    });
+  }
+
+  assessmentDate(index: number): string {
+    return this.timestamps[index] ?? "";
+  }
+  appraisalPrice(index: number): boolean {
+    return this.appraisals[index] === 1;
+  }
+  pricingRationale(index: number): string {
+    return this.rationales[index] ?? "";
+  }
+  get hasForwardCurves(): boolean {
+    return this.curves.size > 0;
+  }
+  forwardCurves(index: number): ForwardCurvePoint[] | undefined {
+    return this.curves.get(index)?.map((curve) => ({ ...curve }));
+  }
+}
+
+/**
+ * Builds a series from points, checking that days ascend with one point per day, that
+ * low <= mid <= high, and every field's type. Throws a `DataError` naming `source[index].field` and the date.
+ */
+export function createSeries(points: readonly AssessmentPoint[], source = "points"): AssessmentSeries {
+  return readSeries(points, source);
+}
+
+/**
+ * Like `createSeries`, for data of unknown shape (a parsed file). With `fillDefaults`, a point may leave out
+ * `revision` (0), `assessmentDate` (the date at 16:30 UTC), `appraisalPrice` (false) and `pricingRationale` ("").
+ */
+export function readSeries(values: unknown, source: string, fillDefaults = false): AssessmentSeries & { readonly hasForwardCurves: boolean } {
+  if (!Array.isArray(values)) throw new DataError(source, `expected an array of assessments, got ${describe(values)}`);
+  const checked: AssessmentPoint[] = new Array<AssessmentPoint>(values.length);
+  let previousDay: number | undefined;
+  values.forEach((value: unknown, i) => {
+    const valid = checkPoint(value, `${source}[${i}]`, previousDay, fillDefaults);
+    previousDay = toEpochDay(valid.date);
+    checked[i] = valid;
+  });
+  return new PointSeries(checked);
+}
+
+/** The assessment at `index` as plain data (all fields written out). */
+export function pointAt(series: AssessmentSeries, index: number): AssessmentPoint {
+  const point: AssessmentPoint = {
+    date: fromEpochDay(series.days[index] ?? 0),
+    assessmentDate: series.assessmentDate(index),
+    revision: series.revision[index] ?? 0,
+    low: series.low[index] ?? 0,
+    mid: series.mid[index] ?? 0,
+    high: series.high[index] ?? 0,
+    appraisalPrice: series.appraisalPrice(index),
+    pricingRationale: series.pricingRationale(index),
+  };
+  const curves = series.forwardCurves(index);
+  if (curves !== undefined) point.forwardCurves = curves;
+  return point;
+}
+
+export function seriesToPoints(series: AssessmentSeries): AssessmentPoint[] {
+  const points: AssessmentPoint[] = [];
+  for (let i = 0; i < series.length; i++) points.push(pointAt(series, i));
+  return points;
+}
+
+/** Index of the last assessment on or before `day` (epoch day), or -1 if there is none. */
+export function lastIndexOnOrBefore(series: AssessmentSeries, day: number): number {
+  let lo = 0;
+  let hi = series.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const middle = (lo + hi) >>> 1;
+    if ((series.days[middle] ?? 0) <= day) {
+      found = middle;
+      lo = middle + 1;
+    } else {
+      hi = middle - 1;
+    }
+  }
+  return found;
+}
+
+/** Rounds half away from zero to `decimals` places; monotone, so it keeps low <= mid <= high. */
+export function roundTo(value: number, decimals: number): number {
+  const scale = 10 ** decimals;
+  const scaled = Math.abs(value) * scale;
+  return (Math.sign(value) * Math.round(scaled + 1e-9)) / scale || 0;
+}
+
+// Salts that keep the lazily derived values of one (instrument, index) independent of each other.
+const SALT_TIME = 1;
+const SALT_CORRECTION = 2;
+const SALT_APPRAISAL = 3;
+const SALT_FORWARD = 4;
+
+/** Calendar days between an assessment and its correction: the generator and the timestamps agree on it. */
+export function correctionDelayDays(key: number, index: number): number {
+  return 1 + (hashInts(key, SALT_CORRECTION, index) % 4);
+}
+
+/** What the generator knows about an instrument's series beyond its numbers. */
+export interface GeneratedSeriesParts {
+  /** The instrument's sub-seed. */
+  key: number;
+  days: Int32Array;
+  low: Float64Array;
+  mid: Float64Array;
+  high: Float64Array;
+  revision: Uint16Array;
+  /** Local minutes after midnight at which first values are published (before jitter). */
+  publishMinute: number;
+  /** The publishing desk's UTC offset, `+00:00`, `-05:00`, `+08:00`... */
+  utcOffset: string;
+  /** Share of assessments made by appraisal. */
+  appraisalRate: number;
+  /** Number of forward-curve months (3 to 12), 0 for none. */
+  forwardMonths: number;
+  /** Forward premium per month ahead, as a fraction of the spot value. */
+  forwardCarry: number;
+  decimals: number;
+  /** Writes the price reporter's text for an assessment. */
+  rationale(series: AssessmentSeries, index: number): string;
+}
+
+function pad2(value: number): string {
+  return String(value).padStart(2, "0");
+}
+
+/** The generator's series: numbers in typed arrays, everything else derived on demand and deterministic. */
+export class GeneratedSeries implements AssessmentSeries {
+  readonly length: number;
+  readonly days: Int32Array;
+  readonly low: Float64Array;
+  readonly mid: Float64Array;
+  readonly high: Float64Array;
+  readonly revision: Uint16Array;
+
+  constructor(private readonly parts: GeneratedSeriesParts) {
+    this.length = parts.days.length;
+    this.days = parts.days;
+    this.low = parts.low;
+    this.mid = parts.mid;
+    this.high = parts.high;
+    this.revision = parts.revision;
+  }
+
+  get hasForwardCurves(): boolean {
+    return this.parts.forwardMonths > 0;
+  }
+
+  assessmentDate(index: number): string {
+    const { key, publishMinute, utcOffset } = this.parts;
+    const day = this.days[index] ?? 0;
+    const jitter = hashInts(key, SALT_TIME, index);
+    const corrected = (this.revision[index] ?? 0) > 0;
+    const when = corrected ? day + correctionDelayDays(key, index) : day;
+    const minute = corrected ? 10 * 60 + (jitter % 50) : publishMinute + (jitter % 16);
+    const second = (jitter >>> 8) % 60;
+    return `${fromEpochDay(when)}T${pad2(Math.floor(minute / 60))}:${pad2(minute % 60)}:${pad2(second)}${utcOffset}`;
+  }
+
+  appraisalPrice(index: number): boolean {
+    return unitOf(hashInts(this.parts.key, SALT_APPRAISAL, index)) < this.parts.appraisalRate;
+  }
+
+  pricingRationale(index: number): string {
+    return this.parts.rationale(this, index);
+  }
+
+  forwardCurves(index: number): ForwardCurvePoint[] | undefined {
+    const { key, forwardMonths, forwardCarry, decimals } = this.parts;
+    if (forwardMonths === 0) return undefined;
+    const month = new Date((this.days[index] ?? 0) * 86_400_000).getUTCMonth();
+    const low = this.low[index] ?? 0;
+    const mid = this.mid[index] ?? 0;
+    const high = this.high[index] ?? 0;
+    const curve: ForwardCurvePoint[] = [];
+    for (let ahead = 1; ahead <= forwardMonths; ahead++) {
+      const noise = (unitOf(hashInts(key, SALT_FORWARD, index, ahead)) - 0.5) * 0.012 * Math.sqrt(ahead);
+      const factor = 1 + forwardCarry * ahead + noise;
+      curve.push({
+        forwardCode: `M${ahead}`,
+        forwardMonth: MONTH_CODES[(month + ahead) % 12] ?? "JAN",
+        low: roundTo(low * factor, decimals),
+        mid: roundTo(mid * factor, decimals),
+        high: roundTo(high * factor, decimals),
+      });
+    }
+    return curve;
+  }
+}

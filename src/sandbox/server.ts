@@ -1,0 +1,143 @@
+/**
+ * The sandbox's CLI and `startSandbox` for tests and scripts: data, certificates, token service and API on one
+ * HTTPS origin. Prints `API ...`, `ISSUER ...` and `CA ...` first, each on its own line.
+ */
+import { createServer } from "node:net";
+import path from "node:path";
+import { API_BASE_PATH, DEFAULT_LIMITS } from "../api";
+import { buildApp } from "./app";
+import { createTokenService, ensureCertificates } from "./auth";
+import { DEFAULT_OPTIONS, parseCommandLine, USAGE, UsageError, type SandboxOptions } from "./cli";
+import { exportDataSet, loadDataSet } from "./data/files";
+import { DEFAULT_SEED, generateDataSet } from "./data/generator";
+import type { DataSet } from "./data/model";
+
+export type { SandboxOptions } from "./cli";
+
+export interface RunningSandbox {
+  /** `https://localhost:PORT/physical/v2` */
+  apiUrl: string;
+  /** `https://localhost:PORT/auth` */
+  issuer: string;
+  /** `https://localhost:PORT` */
+  origin: string;
+  port: number;
+  caPath: string;
+  /** The CA certificate (PEM) that Node clients pass to trust the sandbox. */
+  ca: string;
+  data: DataSet;
+  close(): Promise<void>;
+}
+
+/** A free port, found first because the issuer and audience must carry the real one. */
+async function freePort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen({ port: 0, host: host === "localhost" ? "127.0.0.1" : host }, () => {
+      const address = probe.address();
+      const port = typeof address === "object" && address !== null ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export async function loadOrGenerate(options: Pick<SandboxOptions, "dataDir" | "seed" | "today">): Promise<DataSet> {
+  if (options.dataDir !== undefined) return loadDataSet(path.resolve(options.dataDir));
+  const generatorOptions: { seed?: number; today?: string } = { seed: options.seed ?? DEFAULT_SEED };
+  if (options.today !== undefined) generatorOptions.today = options.today;
+  return generateDataSet(generatorOptions);
+}
+
+export async function startSandbox(partial: Partial<SandboxOptions> = {}): Promise<RunningSandbox> {
+  const options: SandboxOptions = { ...DEFAULT_OPTIONS, ...partial, limits: { ...DEFAULT_LIMITS, ...partial.limits } };
+  const [data, certificates] = await Promise.all([loadOrGenerate(options), ensureCertificates(options.certsDir)]);
+  const port = options.port === 0 ? await freePort(options.host) : options.port;
+  const origin = `https://localhost:${port}`;
+  const apiUrl = `${origin}${API_BASE_PATH}`;
+  const tokenOptions: Parameters<typeof createTokenService>[0] = {
+    origin,
+    apiUrl,
+    vendor: options.vendor,
+    tokenTtl: options.tokenTtl,
+  };
+  if (options.redirectUris) tokenOptions.redirectUris = options.redirectUris;
+  if (options.corsOrigins) tokenOptions.corsOrigins = options.corsOrigins;
+  const tokenService = await createTokenService(tokenOptions);
+  const appOptions: Parameters<typeof buildApp>[0] = {
+    data,
+    tokenService,
+    limits: options.limits,
+    rateLimit: options.rateLimit,
+    vendor: options.vendor,
+    seed: options.seed ?? DEFAULT_SEED,
+    https: { key: certificates.key, cert: certificates.cert },
+  };
+  if (options.faults !== undefined) appOptions.faults = options.faults;
+  if (options.corsOrigins) appOptions.corsOrigins = options.corsOrigins;
+  const app = await buildApp(appOptions);
+  await app.listen({ port, host: options.host });
+  return {
+    apiUrl,
+    issuer: tokenService.issuer,
+    origin,
+    port,
+    caPath: certificates.caPath,
+    ca: certificates.ca,
+    data,
+    close: () => app.close(),
+  };
+}
+
+async function main(argv: readonly string[]): Promise<number> {
+  let command;
+  try {
+    command = parseCommandLine(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`sandbox: ${error.message}\n${USAGE}\n`);
+    return 2;
+  }
+  if (command.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (command.exportDir !== undefined) {
+    const data = await loadOrGenerate(command.options);
+    const dir = path.resolve(command.exportDir);
+    await exportDataSet(data, dir);
+    process.stdout.write(`Exported ${data.instruments.length} instruments (today ${data.today}) to ${dir}\n`);
+    return 0;
+  }
+  const started = Date.now();
+  const sandbox = await startSandbox(command.options);
+  process.stdout.write(`API ${sandbox.apiUrl}\nISSUER ${sandbox.issuer}\nCA ${path.resolve(sandbox.caPath)}\n`);
+  if (!command.options.quiet) {
+    const { limits } = command.options;
+    process.stdout.write(
+      `Ready in ${Date.now() - started} ms: ${sandbox.data.instruments.length} instruments to ${sandbox.data.today}; ` +
+        `limits ${limits.maxSymbols} symbols, ${limits.maxDates} dates, ${limits.maxRecords} records; ` +
+        `rate limit ${command.options.rateLimit || "off"}; faults ${command.options.faults ?? "none"}. Ctrl-C stops.\n`,
+    );
+  }
+  await new Promise<void>((resolve) => {
+    const stop = (): void => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      sandbox.close().then(resolve, resolve);
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  });
+  return 0;
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      process.stderr.write(`sandbox: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exit(1);
+    },
+  );
+}

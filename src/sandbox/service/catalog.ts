@@ -1,0 +1,63 @@
+/** The data set by symbol, and entitlement (conventions 6, 19): what a caller may not see is unknown to it. */
+import type { InvalidInstrument } from "../../api";
+import type { DataSet, InstrumentData } from "../data/model";
+
+/** What the API needs of a verified caller (the token service's `Caller` fits). */
+export interface ApiCaller {
+  id: string;
+  canSee(symbol: string): boolean;
+}
+
+/** One message for unknown and not-permitted symbols alike, so that the answer tells nothing of existence. */
+export const UNKNOWN_SYMBOL_MESSAGE = "Unknown symbol, or not one you may view";
+
+export interface Resolved {
+  found: InstrumentData[];
+  invalid: InvalidInstrument[];
+}
+
+/** Why a visible instrument cannot answer a request (a missing calculation or forecast type), or undefined. */
+export type Requirement = (instrument: InstrumentData) => string | undefined;
+
+export class Catalog {
+  readonly data: DataSet;
+  private readonly bySymbol = new Map<string, InstrumentData>();
+
+  constructor(data: DataSet) {
+    this.data = data;
+    for (const instrument of data.instruments) this.bySymbol.set(instrument.record.symbol.toUpperCase(), instrument);
+  }
+
+  /** Symbols (matched without regard to case, already deduplicated) to instruments, in the order asked. */
+  resolve(symbols: readonly string[], caller: ApiCaller, requirement?: Requirement): Resolved {
+    const found: InstrumentData[] = [];
+    const invalid: InvalidInstrument[] = [];
+    for (const symbol of symbols) {
+      const instrument = this.bySymbol.get(symbol.toUpperCase());
+      if (instrument === undefined || !caller.canSee(instrument.record.symbol)) {
+        invalid.push({ symbol, message: UNKNOWN_SYMBOL_MESSAGE });
+        continue;
+      }
+      const missing = requirement?.(instrument);
+      if (missing !== undefined) invalid.push({ symbol, message: missing });
+      else found.push(instrument);
+    }
+    return { found, invalid };
+  }
+
+  /** Every instrument the caller may see, by symbol. */
+  visible(caller: ApiCaller): InstrumentData[] {
+    return this.data.instruments.filter((instrument) => caller.canSee(instrument.record.symbol));
+  }
+}
+
+/** `invalidInstruments` is written only when it holds something. */
+export function withInvalid<T extends object>(body: T, invalid: InvalidInstrument[]): T & { invalidInstruments?: InvalidInstrument[] } {
+  return invalid.length > 0 ? { ...body, invalidInstruments: invalid } : body;
+}
+
+export function calculationRequirement(type: string): Requirement | undefined {
+  if (type === "None") return undefined;
+  return (instrument) =>
+    instrument.record.priceCalculationTypeIds.includes(type) ? undefined : `Calculation type ${type} is not available for this instrument`;
+}

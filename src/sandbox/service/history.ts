@@ -1,0 +1,175 @@
+/**
+ * `/Prices/History` (spec 4.2; conventions 10, 12, 13, 14). Each instrument's records are planned first as
+ * (day, assessment index) pairs so that the record limit is checked before any record is built.
+ */
+import { isoWeekday, toEpochDay, type AverageType, type HistoryResponse, type InstrumentPriceBlock, type PriceRecord } from "../../api";
+import type { InstrumentData } from "../data/model";
+import { priceBlock } from "./blocks";
+import { calculationRequirement, withInvalid, type ApiCaller, type Catalog, type Requirement } from "./catalog";
+import { dayString, firstIndexOnOrAfter, lastIndexOnOrBefore } from "./days";
+import { forecastFor, forecastRequirement } from "./forecasts";
+import { periodOf } from "./periods";
+import { ProblemError } from "./problems";
+import { assessmentRecord, averageOver, averageRecord, selectFields, type Average, type FieldSelection } from "./records";
+import type { ParsedHistoryRequest } from "./requests";
+
+/** Records of one instrument, descending: `days[k]` is the record's date, `indexes[k]` the assessment shown. */
+interface Plan {
+  days: Int32Array;
+  indexes: Int32Array;
+  length: number;
+}
+
+function emptyPlan(): Plan {
+  return { days: new Int32Array(0), indexes: new Int32Array(0), length: 0 };
+}
+
+/**
+ * The last day carried forward to: ToDate, but never past the data's today, and for a discontinued
+ * instrument never past its last assessment.
+ */
+function carryEnd(instrument: InstrumentData, to: number, today: number): number {
+  const series = instrument.series;
+  const end = Math.min(to, today);
+  if (instrument.record.status === "Discontinued" && series.length > 0) return Math.min(end, series.days[series.length - 1] as number);
+  return end;
+}
+
+function planPlain(instrument: InstrumentData, request: ParsedHistoryRequest, from: number, to: number, today: number): Plan {
+  const series = instrument.series;
+  const first = firstIndexOnOrAfter(series.days, from);
+  const last = lastIndexOnOrBefore(series.days, to);
+  const weekdaysOnly = request.calendarType === "Weekdays";
+  if (request.calendarType === "AssessmentDays" || !request.carryForward) {
+    const n = Math.max(0, last - first + 1);
+    const days = new Int32Array(n);
+    const indexes = new Int32Array(n);
+    let k = 0;
+    for (let i = last; i >= first; i--) {
+      const day = series.days[i] as number;
+      if (weekdaysOnly && isoWeekday(day) > 4) continue;
+      days[k] = day;
+      indexes[k] = i;
+      k++;
+    }
+    return { days, indexes, length: k };
+  }
+  // Carry forward: every calendar day (or weekday) from the first with an assessment on or before it.
+  const start = Math.max(from, series.length > 0 ? (series.days[0] as number) : to + 1);
+  const end = carryEnd(instrument, to, today);
+  if (end < start) return emptyPlan();
+  const n = end - start + 1;
+  const days = new Int32Array(n);
+  const indexes = new Int32Array(n);
+  let k = 0;
+  let i = lastIndexOnOrBefore(series.days, end);
+  for (let day = end; day >= start; day--) {
+    while (i > 0 && (series.days[i] as number) > day) i--;
+    if (weekdaysOnly && isoWeekday(day) > 4) continue;
+    days[k] = day;
+    indexes[k] = i;
+    k++;
+  }
+  return { days, indexes, length: k };
+}
+
+/** One average per period meeting [from, to], over the period's assessments up to `to`; descending. */
+function planAverages(instrument: InstrumentData, type: AverageType, from: number, to: number): Average[] {
+  const series = instrument.series;
+  const first = firstIndexOnOrAfter(series.days, periodOf(type, from).start);
+  const last = lastIndexOnOrBefore(series.days, to);
+  const averages: Average[] = [];
+  let i = last;
+  while (i >= first) {
+    const period = periodOf(type, series.days[i] as number);
+    let start = i;
+    while (start - 1 >= first && (series.days[start - 1] as number) >= period.start) start--;
+    averages.push(averageOver(series, start, i, period));
+    i = start - 1;
+  }
+  return averages;
+}
+
+/** Days in [from, to] on which any of the instruments was assessed, descending (convention 13). */
+function assessedDays(instruments: readonly InstrumentData[], from: number, to: number): string[] {
+  const marks = new Set<number>();
+  let lowest = Number.POSITIVE_INFINITY;
+  let highest = Number.NEGATIVE_INFINITY;
+  for (const { series } of instruments) {
+    const last = lastIndexOnOrBefore(series.days, to);
+    for (let i = firstIndexOnOrAfter(series.days, from); i <= last; i++) {
+      const day = series.days[i] as number;
+      marks.add(day);
+      if (day < lowest) lowest = day;
+      if (day > highest) highest = day;
+    }
+  }
+  const dates: string[] = [];
+  if (marks.size === 0) return dates;
+  if (highest - lowest < marks.size * 8) {
+    for (let day = highest; day >= lowest; day--) if (marks.has(day)) dates.push(dayString(day));
+  } else {
+    for (const day of [...marks].sort((a, b) => b - a)) dates.push(dayString(day));
+  }
+  return dates;
+}
+
+function overLimit(records: number, maxRecords: number): ProblemError {
+  return new ProblemError(
+    400,
+    `The request would return ${records} price records, over the limit of ${maxRecords} price records per response (maxRecords); ask for fewer symbols or a shorter range`,
+    [
+      { parameter: "Symbols", message: `with this range, ${records} price records is over the limit of ${maxRecords} (maxRecords)` },
+      { parameter: "FromDate", message: `with these symbols, ${records} price records is over the limit of ${maxRecords} (maxRecords)` },
+    ],
+  );
+}
+
+function both(a: Requirement | undefined, b: Requirement | undefined): Requirement | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return (instrument) => a(instrument) ?? b(instrument);
+}
+
+export function historyQuery(catalog: Catalog, caller: ApiCaller, request: ParsedHistoryRequest, maxRecords: number): HistoryResponse {
+  const type = request.priceCalculationType;
+  const requirement = both(calculationRequirement(type), request.forecastType === undefined ? undefined : forecastRequirement(request.forecastType));
+  const { found, invalid } = catalog.resolve(request.symbols, caller, requirement);
+  const from = toEpochDay(request.fromDate);
+  const to = toEpochDay(request.toDate);
+  const today = toEpochDay(catalog.data.today);
+  const sel: FieldSelection = selectFields(request.fields);
+
+  let instruments: InstrumentPriceBlock[];
+  if (type === "None") {
+    const plans = found.map((instrument) => planPlain(instrument, request, from, to, today));
+    const total = plans.reduce((sum, plan) => sum + plan.length, 0);
+    if (total > maxRecords) throw overLimit(total, maxRecords);
+    instruments = found.map((instrument, n) => {
+      const plan = plans[n] as Plan;
+      const prices: PriceRecord[] = new Array<PriceRecord>(plan.length);
+      for (let k = 0; k < plan.length; k++) {
+        prices[k] = assessmentRecord(instrument.series, plan.indexes[k] as number, dayString(plan.days[k] as number), sel);
+      }
+      return priceBlock(instrument, prices);
+    });
+  } else {
+    const plans = found.map((instrument) => planAverages(instrument, type, from, to));
+    const total = plans.reduce((sum, plan) => sum + plan.length, 0);
+    if (total > maxRecords) throw overLimit(total, maxRecords);
+    instruments = found.map((instrument, n) => {
+      const prices = (plans[n] as Average[]).map((average) =>
+        averageRecord(instrument.series, type, average, dayString(Math.min(average.period.end, to)), sel),
+      );
+      return priceBlock(instrument, prices);
+    });
+  }
+  if (request.forecastType !== undefined) {
+    found.forEach((instrument, n) => {
+      const forecast = forecastFor(instrument, request.forecastType as string, request.fromDate, request.toDate);
+      if (forecast !== undefined) (instruments[n] as InstrumentPriceBlock).forecast = forecast;
+    });
+  }
+  const calendar = { type: "AssessmentDays", dates: assessedDays(found, from, to) };
+  return withInvalid({ instruments, calendar, priceCalculationType: type }, invalid);
+}

@@ -1,0 +1,75 @@
+/** RFC 9457 problem details (convention 7): the one error shape of the sandbox's API. */
+import type { Problem } from "../../api";
+
+export type ProblemStatus = 400 | 401 | 403 | 404 | 405 | 413 | 415 | 429 | 500 | 503;
+
+const TITLES: Record<ProblemStatus, string> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  413: "Content Too Large",
+  415: "Unsupported Media Type",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  503: "Service Unavailable",
+};
+
+/** Stable `type` URIs so that clients can tell problems apart without parsing `detail`. */
+const TYPES: Record<ProblemStatus, string> = {
+  400: "https://localhost/problems/bad-request",
+  401: "https://localhost/problems/invalid-token",
+  403: "https://localhost/problems/insufficient-scope",
+  404: "https://localhost/problems/not-found",
+  405: "https://localhost/problems/method-not-allowed",
+  413: "https://localhost/problems/content-too-large",
+  415: "https://localhost/problems/unsupported-media-type",
+  429: "https://localhost/problems/too-many-requests",
+  500: "https://localhost/problems/internal-error",
+  503: "https://localhost/problems/unavailable",
+};
+
+export interface ParameterError {
+  parameter: string;
+  message: string;
+}
+
+/** A problem to answer with; thrown by parsers and queries, turned into a response by the app's error handler. */
+export class ProblemError extends Error {
+  override readonly name = "ProblemError";
+  readonly status: ProblemStatus;
+  readonly errors: ParameterError[] | undefined;
+  /** Extra response headers (Retry-After, WWW-Authenticate, Allow). */
+  readonly headers: Record<string, string>;
+
+  constructor(status: ProblemStatus, detail: string, errors?: ParameterError[], headers: Record<string, string> = {}) {
+    super(detail);
+    this.status = status;
+    this.errors = errors && errors.length > 0 ? errors : undefined;
+    this.headers = headers;
+  }
+
+  toProblem(): Problem {
+    return problemBody(this.status, this.message, this.errors);
+  }
+}
+
+export function problemBody(status: ProblemStatus, detail: string, errors?: ParameterError[]): Problem {
+  const body: Problem = { type: TYPES[status], title: TITLES[status], status, detail };
+  if (errors && errors.length > 0) body.errors = errors;
+  return body;
+}
+
+export function isProblemError(value: unknown): value is ProblemError {
+  return value instanceof ProblemError || (value instanceof Error && value.name === "ProblemError" && "toProblem" in value);
+}
+
+/** 400 naming the parameters at fault. */
+export function badRequest(errors: ParameterError[]): ProblemError {
+  const detail =
+    errors.length === 1 && errors[0] !== undefined
+      ? `${errors[0].parameter}: ${errors[0].message}`
+      : `${errors.length} parameters are invalid: ${errors.map((e) => e.parameter).join(", ")}`;
+  return new ProblemError(400, detail, errors);
+}

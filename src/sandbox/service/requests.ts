@@ -1,0 +1,210 @@
+/**
+ * Raw parameters to typed requests (spec 4, conventions 3, 4, 8, 9, 11, 12, 17). Every fault is collected
+ * and thrown as one 400 problem naming each parameter; nothing else is ever thrown.
+ */
+import {
+  ASSESSMENT_PERIOD_ALIAS,
+  CALCULATION_TYPES,
+  CALENDAR_TYPES,
+  INSTRUMENT_FIELD_NAMES,
+  PARAMETER_NAMES as P,
+  PRICE_OPTIONAL_FIELDS,
+  REFERENCE_TYPES,
+  matchName,
+  parseIsoDate,
+  type CalculationType,
+  type HistoryRequest,
+  type InstrumentsRequest,
+  type Limits,
+  type PricesRequest,
+  type ReferencesRequest,
+} from "../../api";
+import { badRequest, type ParameterError } from "./problems";
+import { dedupe, listValues, singleValue, type RawParams } from "./params";
+
+/** Names accepted in price `Fields`: spec 2.5 plus the second spelling of `assessmentPeriod`. */
+export const PRICE_FIELD_NAMES: readonly string[] = [...PRICE_OPTIONAL_FIELDS, ASSESSMENT_PERIOD_ALIAS];
+
+export interface ParsedPricesRequest extends PricesRequest {
+  symbols: string[];
+  dates?: string[];
+  fields: string[];
+  priceCalculationType: CalculationType;
+}
+
+export interface ParsedHistoryRequest extends HistoryRequest {
+  symbols: string[];
+  fields: string[];
+  calendarType: NonNullable<HistoryRequest["calendarType"]>;
+  carryForward: boolean;
+  priceCalculationType: CalculationType;
+}
+
+export interface ParsedInstrumentsRequest extends InstrumentsRequest {
+  fields: string[];
+}
+
+/** Collects parameter errors so that one answer names every fault. */
+class Faults {
+  readonly list: ParameterError[] = [];
+  add(parameter: string, message: string): void {
+    this.list.push({ parameter, message });
+  }
+  throwIfAny(): void {
+    if (this.list.length > 0) throw badRequest(this.list);
+  }
+}
+
+function quote(value: string): string {
+  const shown = value.length > 40 ? `${value.slice(0, 40)}...` : value;
+  return JSON.stringify(shown);
+}
+
+function symbolsOf(params: RawParams, faults: Faults, required: boolean, limits: Limits): string[] | undefined {
+  const symbols = dedupe(listValues(params, P.symbols), (s) => s.toUpperCase());
+  if (symbols.length === 0) {
+    if (required) faults.add(P.symbols, "is required: give one or more instrument symbols");
+    return undefined;
+  }
+  if (symbols.length > limits.maxSymbols) {
+    faults.add(P.symbols, `${symbols.length} symbols is over the limit of ${limits.maxSymbols} symbols per request (maxSymbols)`);
+  }
+  return symbols;
+}
+
+function dateOf(params: RawParams, name: string, faults: Faults, required: boolean): string | undefined {
+  const { value, conflict } = singleValue(params, name, (text) => parseIsoDate(text) ?? text);
+  if (conflict) {
+    faults.add(name, "is given more than once with different values");
+    return undefined;
+  }
+  if (value === undefined) {
+    if (required) faults.add(name, "is required: give a date YYYY-MM-DD");
+    return undefined;
+  }
+  const date = parseIsoDate(value);
+  if (date === undefined) faults.add(name, `${quote(value)} is not a date YYYY-MM-DD`);
+  return date;
+}
+
+function namesOf(params: RawParams, name: string, known: readonly string[], faults: Faults, what: string): string[] {
+  const names: string[] = [];
+  for (const given of listValues(params, name)) {
+    const canonical = matchName(known, given);
+    if (canonical === undefined) faults.add(name, `${quote(given)} is not a known ${what}; known: ${known.join(", ")}`);
+    else names.push(canonical);
+  }
+  return dedupe(names, (n) => n);
+}
+
+function calculationTypeOf(params: RawParams, faults: Faults, fromPath: CalculationType | undefined): CalculationType {
+  const { value, conflict } = singleValue(params, P.priceCalculationType, (text) => text.toLowerCase());
+  if (conflict) {
+    faults.add(P.priceCalculationType, "is given more than once with different values");
+    return fromPath ?? "None";
+  }
+  if (value === undefined) return fromPath ?? "None";
+  const type = matchName(CALCULATION_TYPES, value);
+  if (type === undefined) {
+    faults.add(P.priceCalculationType, `${quote(value)} is not a calculation type; known: ${CALCULATION_TYPES.join(", ")}`);
+    return fromPath ?? "None";
+  }
+  if (fromPath !== undefined && type !== fromPath) {
+    faults.add(P.priceCalculationType, `${quote(value)} contradicts the path, which asks for ${fromPath}`);
+  }
+  return type;
+}
+
+export function parsePricesRequest(params: RawParams, limits: Limits, fromPath?: CalculationType): ParsedPricesRequest {
+  const faults = new Faults();
+  const symbols = symbolsOf(params, faults, true, limits) ?? [];
+  const dates: string[] = [];
+  for (const given of listValues(params, P.dates)) {
+    const date = parseIsoDate(given);
+    if (date === undefined) faults.add(P.dates, `${quote(given)} is not a date YYYY-MM-DD`);
+    else dates.push(date);
+  }
+  const distinctDates = dedupe(dates, (d) => d);
+  if (distinctDates.length > limits.maxDates) {
+    faults.add(P.dates, `${distinctDates.length} dates is over the limit of ${limits.maxDates} dates per request (maxDates)`);
+  }
+  const fields = namesOf(params, P.fields, PRICE_FIELD_NAMES, faults, "price field");
+  const priceCalculationType = calculationTypeOf(params, faults, fromPath);
+  const records = symbols.length * Math.max(1, distinctDates.length);
+  if (faults.list.length === 0 && records > limits.maxRecords) {
+    faults.add(P.symbols, `${symbols.length} symbols x ${distinctDates.length} dates is over the limit of ${limits.maxRecords} price records per response (maxRecords)`);
+  }
+  faults.throwIfAny();
+  const request: ParsedPricesRequest = { symbols, fields, priceCalculationType };
+  if (distinctDates.length > 0) request.dates = distinctDates;
+  return request;
+}
+
+function booleanOf(params: RawParams, name: string, faults: Faults): boolean {
+  const { value, conflict } = singleValue(params, name, (text) => ({ "1": "true", "0": "false" })[text] ?? text.toLowerCase());
+  if (conflict) {
+    faults.add(name, "is given more than once with different values");
+    return false;
+  }
+  if (value === undefined) return false;
+  const lower = value.toLowerCase();
+  if (lower === "true" || lower === "1") return true;
+  if (lower === "false" || lower === "0") return false;
+  faults.add(name, `${quote(value)} is not a boolean: true or false`);
+  return false;
+}
+
+export function parseHistoryRequest(params: RawParams, limits: Limits, fromPath?: CalculationType): ParsedHistoryRequest {
+  const faults = new Faults();
+  const symbols = symbolsOf(params, faults, true, limits) ?? [];
+  const fromDate = dateOf(params, P.fromDate, faults, true);
+  const toDate = dateOf(params, P.toDate, faults, true);
+  if (fromDate !== undefined && toDate !== undefined && fromDate > toDate) {
+    faults.add(P.fromDate, `${fromDate} is after ToDate ${toDate}`);
+  }
+  let calendarType: ParsedHistoryRequest["calendarType"] = "AssessmentDays";
+  const calendar = singleValue(params, P.calendarType, (text) => text.toLowerCase());
+  if (calendar.conflict) faults.add(P.calendarType, "is given more than once with different values");
+  else if (calendar.value !== undefined) {
+    const type = matchName(CALENDAR_TYPES, calendar.value);
+    if (type === undefined) faults.add(P.calendarType, `${quote(calendar.value)} is not a calendar type; known: ${CALENDAR_TYPES.join(", ")}`);
+    else calendarType = type;
+  }
+  const carryForward = booleanOf(params, P.carryForward, faults);
+  const forecast = singleValue(params, P.forecastType);
+  if (forecast.conflict) faults.add(P.forecastType, "is given more than once with different values");
+  const fields = namesOf(params, P.fields, PRICE_FIELD_NAMES, faults, "price field");
+  const priceCalculationType = calculationTypeOf(params, faults, fromPath);
+  faults.throwIfAny();
+  const request: ParsedHistoryRequest = {
+    symbols,
+    fromDate: fromDate as string,
+    toDate: toDate as string,
+    calendarType,
+    carryForward,
+    fields,
+    priceCalculationType,
+  };
+  if (forecast.value !== undefined) request.forecastType = forecast.value;
+  return request;
+}
+
+export function parseInstrumentsRequest(params: RawParams, limits: Limits): ParsedInstrumentsRequest {
+  const faults = new Faults();
+  const symbols = symbolsOf(params, faults, false, limits);
+  const fields = namesOf(params, P.fields, INSTRUMENT_FIELD_NAMES, faults, "instrument field");
+  faults.throwIfAny();
+  const request: ParsedInstrumentsRequest = { fields };
+  if (symbols !== undefined) request.symbols = symbols;
+  return request;
+}
+
+export function parseReferencesRequest(params: RawParams): ReferencesRequest {
+  const faults = new Faults();
+  const types = namesOf(params, P.types, REFERENCE_TYPES, faults, "reference type") as ReferencesRequest["types"][number][];
+  if (types.length === 0 && faults.list.length === 0) {
+    faults.add(P.types, `is required: give one or more of ${REFERENCE_TYPES.join(", ")}`);
+  }
+  faults.throwIfAny();
+  return { types };
+}

@@ -1,0 +1,117 @@
+/** The PRICES.* functions the builder knows (issue 4), with their parameters in order. */
+import { AVERAGE_TYPES, CALCULATION_TYPES, CALENDAR_TYPES, FORECAST_TYPES, REFERENCE_TYPES } from "../api";
+
+export const NAMESPACE = "PRICES";
+
+export type ParameterKind = "symbol" | "symbols" | "date" | "text" | "number" | "choice" | "fields";
+
+export interface ParameterSpec {
+  name: string;
+  kind: ParameterKind;
+  optional: boolean;
+  help: string;
+  /** Allowed values for `choice` parameters (numbers are written as numbers). */
+  choices?: readonly (string | number)[];
+}
+
+export interface FunctionSpec {
+  name: string;
+  help: string;
+  parameters: readonly ParameterSpec[];
+}
+
+const symbols: ParameterSpec = { name: "symbols", kind: "symbols", optional: false, help: "Instrument symbol, or a range of symbols" };
+const symbol: ParameterSpec = { name: "symbol", kind: "symbol", optional: false, help: "Instrument symbol" };
+const dates: ParameterSpec = { name: "dates", kind: "date", optional: true, help: "Date or range of dates (blank = latest)" };
+const date: ParameterSpec = { name: "date", kind: "date", optional: true, help: "Date (blank = latest)" };
+const headers: ParameterSpec = { name: "headers", kind: "choice", optional: true, help: "0 none, 1 names, 2 symbol and names", choices: [0, 1, 2] };
+const calculation: ParameterSpec = { name: "calculation", kind: "choice", optional: true, help: "Calculation type (averages)", choices: CALCULATION_TYPES };
+
+export const PRICE_FIELD_CHOICES = [
+  "mid", "low", "high", "date", "assessmentDate", "revision", "appraisalPrice", "pricingRationale", "assessmentPeriod",
+  "lowChangeSincePrevious", "midChangeSincePrevious", "highChangeSincePrevious",
+  "lowChangeSincePreviousProportion", "midChangeSincePreviousProportion", "highChangeSincePreviousProportion",
+] as const;
+
+/** History columns: the price fields plus `assessed` (FALSE on a carried-forward day). */
+export const HISTORY_FIELD_CHOICES = [...PRICE_FIELD_CHOICES, "assessed"] as const;
+
+/** Instrument fields of spec 2.6 as the INSTRUMENT and INSTRUMENTS functions name them (full names included). */
+export const INSTRUMENT_FIELD_CHOICES = [
+  "symbol", "productId", "description", "descriptionShort", "commodityId", "priceType", "locationId", "currencyId",
+  "unitOfMeasureId", "incotermId", "launchDate", "frequency", "sourceId", "status", "priceCalculationTypeIds",
+  "commodity", "location", "currency", "unitOfMeasure", "incoterm", "source", "forecastTypeIds", "hasForwardCurves",
+] as const;
+
+const dateFormat: ParameterSpec = { name: "dateFormat", kind: "choice", optional: true, help: "Dates as serial (Excel dates) or text", choices: ["serial", "text"] };
+
+export const FUNCTIONS: readonly FunctionSpec[] = [
+  { name: "MID", help: "Mid price: one value, or a grid of symbols down and dates across", parameters: [symbols, dates] },
+  { name: "LOW", help: "Low price", parameters: [symbols, dates] },
+  { name: "HIGH", help: "High price", parameters: [symbols, dates] },
+  {
+    name: "PRICE",
+    help: "Any price field, optional fields included, and averages",
+    parameters: [symbols, dates, { name: "field", kind: "choice", optional: true, help: "Price field", choices: PRICE_FIELD_CHOICES }, calculation, dateFormat],
+  },
+  {
+    name: "HISTORY",
+    help: "A table of dates and fields, like STOCKHISTORY",
+    parameters: [
+      symbol,
+      { name: "from", kind: "date", optional: false, help: "First date" },
+      { name: "to", kind: "date", optional: true, help: "Last date (blank = today)" },
+      { name: "fields", kind: "fields", optional: true, help: "Columns, comma-separated (default date,low,mid,high)", choices: HISTORY_FIELD_CHOICES },
+      headers,
+      { name: "calendar", kind: "choice", optional: true, help: "Calendar", choices: CALENDAR_TYPES },
+      calculation,
+      { name: "order", kind: "choice", optional: true, help: "Order of rows", choices: ["ascending", "descending"] },
+      dateFormat,
+    ],
+  },
+  {
+    name: "AVERAGE",
+    help: "Weekly, monthly, quarterly or yearly average",
+    parameters: [
+      symbols,
+      { name: "period", kind: "choice", optional: false, help: "Average type", choices: AVERAGE_TYPES },
+      dates,
+      { name: "field", kind: "choice", optional: true, help: "low, mid or high", choices: ["mid", "low", "high"] },
+    ],
+  },
+  { name: "CURVE", help: "Forward curve: code, month, low, mid, high", parameters: [symbol, date, headers] },
+  {
+    name: "FORECAST",
+    help: "Forecast prices: date, low, mid, high",
+    parameters: [symbol, { name: "type", kind: "choice", optional: true, help: "Forecast type", choices: FORECAST_TYPES }, headers, dateFormat],
+  },
+  {
+    name: "INSTRUMENT",
+    help: "One metadata field, or the whole record as a table",
+    parameters: [symbols, { name: "field", kind: "choice", optional: true, help: "Instrument field (blank = whole record)", choices: INSTRUMENT_FIELD_CHOICES }, dateFormat],
+  },
+  {
+    name: "INSTRUMENTS",
+    help: "The instruments you may see, filtered by text",
+    parameters: [
+      { name: "search", kind: "text", optional: true, help: "Words to find in symbol, description or ids" },
+      { name: "fields", kind: "fields", optional: true, help: "Columns, comma-separated", choices: INSTRUMENT_FIELD_CHOICES },
+      headers,
+      dateFormat,
+    ],
+  },
+  {
+    name: "REFERENCE",
+    help: "A reference list, or one item's description",
+    parameters: [
+      { name: "type", kind: "choice", optional: false, help: "Reference type", choices: REFERENCE_TYPES },
+      { name: "id", kind: "text", optional: true, help: "Item id (blank = whole list)" },
+      headers,
+    ],
+  },
+];
+
+export function findFunction(name: string): FunctionSpec | undefined {
+  const wanted = name.toUpperCase();
+  return FUNCTIONS.find((f) => f.name === wanted);
+}

@@ -1,0 +1,95 @@
+/** The workbook as the pane sees it: a thin adapter over `Excel.run`, so the pane's logic runs in Node tests too. */
+
+export type RefreshScope = "selection" | "sheet" | "workbook";
+
+export interface CellSelection {
+  /** Sheet-qualified, e.g. `Sheet1!B2:C4`. */
+  address: string;
+  /** Top-left cell, sheet-qualified. */
+  cell: string;
+  rowCount: number;
+  columnCount: number;
+  values: unknown[][];
+  formulas: unknown[][];
+}
+
+export interface WorkbookHost {
+  selection(): Promise<CellSelection>;
+  /** Writes a formula into the top-left cell of the selection; returns that cell's address. */
+  insertFormula(formula: string): Promise<string>;
+  /** Formulas in the scope (for finding the symbols a refresh concerns). */
+  formulas(scope: RefreshScope): Promise<string[]>;
+  /** Values of a referenced range (to resolve references in a formula). */
+  values(address: string): Promise<unknown[][]>;
+  recalculate(scope: RefreshScope): Promise<void>;
+}
+
+function flatFormulas(grid: unknown[][]): string[] {
+  return grid.flat().filter((f): f is string => typeof f === "string" && f.startsWith("="));
+}
+
+export function excelWorkbookHost(excel: typeof Excel): WorkbookHost {
+  return {
+    selection: () =>
+      excel.run(async (context) => {
+        const range = context.workbook.getSelectedRange();
+        range.load(["address", "rowCount", "columnCount", "values", "formulas"]);
+        const cell = range.getCell(0, 0);
+        cell.load("address");
+        await context.sync();
+        return {
+          address: range.address,
+          cell: cell.address,
+          rowCount: range.rowCount,
+          columnCount: range.columnCount,
+          values: range.values as unknown[][],
+          formulas: range.formulas as unknown[][],
+        };
+      }),
+    insertFormula: (formula) =>
+      excel.run(async (context) => {
+        const cell = context.workbook.getSelectedRange().getCell(0, 0);
+        cell.formulas = [[formula]];
+        cell.load("address");
+        await context.sync();
+        return cell.address;
+      }),
+    formulas: (scope) =>
+      excel.run(async (context) => {
+        if (scope === "workbook") {
+          const sheets = context.workbook.worksheets;
+          sheets.load("items/name");
+          await context.sync();
+          const ranges = sheets.items.map((sheet) => {
+            const used = sheet.getUsedRangeOrNullObject();
+            used.load("formulas");
+            return used;
+          });
+          await context.sync();
+          return ranges.flatMap((range) => (range.isNullObject ? [] : flatFormulas(range.formulas as unknown[][])));
+        }
+        const range = scope === "sheet" ? context.workbook.worksheets.getActiveWorksheet().getUsedRangeOrNullObject() : context.workbook.getSelectedRange();
+        range.load("formulas");
+        await context.sync();
+        return range.isNullObject ? [] : flatFormulas(range.formulas as unknown[][]);
+      }),
+    values: (address) =>
+      excel.run(async (context) => {
+        const bang = address.lastIndexOf("!");
+        const range =
+          bang >= 0
+            ? context.workbook.worksheets.getItem(address.slice(0, bang).replace(/^'(.*)'$/, "$1").replace(/''/g, "'")).getRange(address.slice(bang + 1))
+            : context.workbook.worksheets.getActiveWorksheet().getRange(address);
+        range.load("values");
+        await context.sync();
+        return range.values as unknown[][];
+      }),
+    recalculate: (scope) =>
+      excel.run(async (context) => {
+        if (scope === "selection") context.workbook.getSelectedRange().calculate();
+        else if (scope === "sheet") context.workbook.worksheets.getActiveWorksheet().calculate(true);
+        else context.workbook.application.calculate(excel.CalculationType.full);
+        await context.sync();
+      }),
+  };
+}

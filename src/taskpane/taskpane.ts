@@ -1,0 +1,86 @@
+/**
+ * Entry of the task pane (taskpane.html, the shared runtime page that also loads functions.js).
+ * Picks the Office adapters when running inside Excel and plain-browser ones otherwise, then starts the pane.
+ */
+import { createPricesClient } from "../prices";
+import { defaultDialogHost } from "../auth/dialog-host";
+import type { SettingsStorage } from "../auth/settings";
+import { startPane, type Pane } from "./app";
+import { excelWorkbookHost, type WorkbookHost } from "./excel-host";
+
+/** Office document settings inside Office (saved with the workbook), localStorage outside; non-secret values only. */
+function settingsStorage(): SettingsStorage {
+  const office = (globalThis as { Office?: typeof Office }).Office;
+  const documentSettings = office?.context?.document?.settings;
+  if (documentSettings) {
+    return {
+      read: (key) => documentSettings.get(key) as unknown,
+      write: (key, value) =>
+        new Promise((resolve, reject) => {
+          documentSettings.set(key, value);
+          documentSettings.saveAsync((result) => (result.status === office.AsyncResultStatus.Succeeded ? resolve() : reject(new Error(result.error.message))));
+        }),
+    };
+  }
+  return {
+    read: (key) => {
+      const text = window.localStorage.getItem(key);
+      try {
+        return text === null ? undefined : (JSON.parse(text) as unknown);
+      } catch {
+        return undefined;
+      }
+    },
+    write: async (key, value) => window.localStorage.setItem(key, JSON.stringify(value)),
+  };
+}
+
+/** A workbook that is not there (the pane opened in a plain browser without a host stub). */
+const noWorkbook: WorkbookHost = {
+  selection: () => Promise.reject(new Error("no workbook: open the pane inside Excel")),
+  insertFormula: () => Promise.reject(new Error("no workbook: open the pane inside Excel")),
+  formulas: () => Promise.resolve([]),
+  values: () => Promise.resolve([]),
+  recalculate: () => Promise.resolve(),
+};
+
+/** Light or dark from the Office theme (body background), else from the browser's preference. */
+function applyTheme(): void {
+  const theme = (globalThis as { Office?: typeof Office }).Office?.context?.officeTheme;
+  const background = theme?.bodyBackgroundColor;
+  let dark = window.matchMedia?.("(prefers-color-scheme: dark)").matches ?? false;
+  if (typeof background === "string" && /^#?[0-9a-f]{6}$/i.test(background)) {
+    const hex = background.replace("#", "");
+    const [r, g, b] = [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16));
+    dark = 0.2126 * (r ?? 255) + 0.7152 * (g ?? 255) + 0.0722 * (b ?? 255) < 128;
+  }
+  document.documentElement.dataset["theme"] = dark ? "dark" : "light";
+}
+
+async function officeReady(): Promise<void> {
+  const office = (globalThis as { Office?: typeof Office }).Office;
+  if (!office?.onReady) return;
+  // outside Office, onReady still resolves (host null); the timeout guards a missing office.js
+  await Promise.race([office.onReady(), new Promise((resolve) => setTimeout(resolve, 5000))]);
+}
+
+declare global {
+  // eslint-disable-next-line no-var
+  var PricesPane: Pane | undefined;
+}
+
+async function main(): Promise<void> {
+  await officeReady();
+  applyTheme();
+  const excel = (globalThis as { Excel?: typeof Excel }).Excel;
+  globalThis.PricesPane = startPane({
+    workbook: excel && typeof excel.run === "function" ? excelWorkbookHost(excel) : noWorkbook,
+    settingsStorage: settingsStorage(),
+    dialogHost: defaultDialogHost(),
+    pageBase: new URL(".", window.location.href).href,
+    addin: () => globalThis.PricesAddin,
+    createClient: createPricesClient,
+  });
+}
+
+void main();

@@ -1,0 +1,128 @@
+/**
+ * A small Excel for the pane's browser test, injected before office.js: one sheet of cells, a
+ * selection, the `Excel.run` subset the pane and the functions use, and a `CustomFunctions`
+ * registry so an inserted `=PRICES.*` formula is evaluated by the real functions.js (literal
+ * arguments only). Everything the pane does to the workbook is recorded in `window.__excel`.
+ */
+export const EXCEL_STUB = String.raw`
+(() => {
+  const cells = new Map();
+  const functions = new Map();
+  const state = { selection: "A1", inserted: [], calculations: [], evaluations: 0 };
+  let metadata;
+
+  const colNumber = (letters) => [...letters.toUpperCase()].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0);
+  const colLetters = (n) => { let s = ""; while (n > 0) { const r = (n - 1) % 26; s = String.fromCharCode(65 + r) + s; n = Math.floor((n - 1) / 26); } return s; };
+  const parseCell = (a) => { const m = /^\$?([A-Za-z]+)\$?(\d+)$/.exec(a); return { col: colNumber(m[1]), row: Number(m[2]) }; };
+  const area = (address) => {
+    const local = address.includes("!") ? address.slice(address.lastIndexOf("!") + 1) : address;
+    const [a, b] = local.split(":");
+    const p = parseCell(a), q = parseCell(b ?? a);
+    return { top: Math.min(p.row, q.row), left: Math.min(p.col, q.col), bottom: Math.max(p.row, q.row), right: Math.max(p.col, q.col) };
+  };
+  const name = (row, col) => colLetters(col) + row;
+
+  function splitArgs(body) {
+    const out = []; let cur = ""; let quoted = false;
+    for (let i = 0; i < body.length; i++) {
+      const ch = body[i];
+      if (ch === '"') { if (quoted && body[i + 1] === '"') { cur += '""'; i++; continue; } quoted = !quoted; cur += ch; continue; }
+      if (ch === "," && !quoted) { out.push(cur.trim()); cur = ""; continue; }
+      cur += ch;
+    }
+    out.push(cur.trim());
+    return body.trim() === "" ? [] : out;
+  }
+  const literal = (token) => {
+    if (token === "") return null;
+    if (token.startsWith('"')) return token.slice(1, -1).replace(/""/g, '"');
+    if (/^-?\d+(\.\d+)?$/.test(token)) return Number(token);
+    if (/^(TRUE|FALSE)$/i.test(token)) return token.toUpperCase() === "TRUE";
+    const ref = cells.get(token.toUpperCase());
+    return ref ? ref.value : null;
+  };
+
+  async function evaluate(key) {
+    const cell = cells.get(key);
+    if (!cell || typeof cell.formula !== "string") return;
+    const m = /^=PRICES\.([A-Z]+)\((.*)\)$/i.exec(cell.formula);
+    if (!m) { cell.value = "#NAME?"; return; }
+    metadata = metadata || (await (await fetch("functions.json")).json());
+    const fnName = m[1].toUpperCase();
+    const fn = functions.get(fnName);
+    const meta = metadata.functions.find((f) => f.id === fnName);
+    if (!fn || !meta) { cell.value = "#NAME?"; return; }
+    const args = splitArgs(m[2]).map(literal);
+    const shaped = meta.parameters.map((p, i) => {
+      const v = i < args.length ? args[i] : null;
+      return p.dimensionality === "matrix" ? (v === null ? null : [[v]]) : v;
+    });
+    state.evaluations++;
+    try {
+      const result = await fn(...shaped);
+      cell.value = Array.isArray(result) ? result : [[result]];
+    } catch (error) {
+      cell.value = (error && error.code ? error.code : "#N/A") + ": " + (error && error.message ? error.message : String(error));
+    }
+  }
+  const evaluateAll = (filter) => Promise.all([...cells.keys()].filter(filter || (() => true)).map(evaluate));
+
+  class RangeProxy {
+    constructor(address) { this.localAddress = address.includes("!") ? address.slice(address.lastIndexOf("!") + 1) : address; this.isNullObject = false; }
+    get address() { return "Sheet1!" + this.localAddress; }
+    get box() { return area(this.localAddress); }
+    get rowCount() { return this.box.bottom - this.box.top + 1; }
+    get columnCount() { return this.box.right - this.box.left + 1; }
+    grid(pick) { const b = this.box; const rows = []; for (let r = b.top; r <= b.bottom; r++) { const row = []; for (let c = b.left; c <= b.right; c++) row.push(pick(cells.get(name(r, c)))); rows.push(row); } return rows; }
+    get values() { return this.grid((cell) => { if (!cell) return ""; const v = cell.value; return Array.isArray(v) ? v[0][0] : v ?? ""; }); }
+    get formulas() { return this.grid((cell) => (cell ? cell.formula ?? cell.value ?? "" : "")); }
+    set formulas(grid) {
+      const b = this.box;
+      grid.forEach((row, i) => row.forEach((f, j) => {
+        const key = name(b.top + i, b.left + j);
+        cells.set(key, { formula: f, value: undefined });
+        state.inserted.push({ address: "Sheet1!" + key, formula: f });
+        state.pending.push(evaluate(key));
+      }));
+    }
+    getCell(r, c) { const b = this.box; return new RangeProxy(name(b.top + r, b.left + c)); }
+    load() { return this; }
+    calculate() { state.calculations.push({ scope: "range", address: this.address }); const b = this.box; state.pending.push(evaluateAll((k) => { const p = parseCell(k); return p.row >= b.top && p.row <= b.bottom && p.col >= b.left && p.col <= b.right; })); }
+  }
+  const usedRange = () => {
+    if (cells.size === 0) return { isNullObject: true, load() { return this; } };
+    const keys = [...cells.keys()].map(parseCell);
+    const top = Math.min(...keys.map((k) => k.row)), bottom = Math.max(...keys.map((k) => k.row));
+    const left = Math.min(...keys.map((k) => k.col)), right = Math.max(...keys.map((k) => k.col));
+    return new RangeProxy(name(top, left) + ":" + name(bottom, right));
+  };
+  const sheet = {
+    name: "Sheet1",
+    getUsedRangeOrNullObject: usedRange,
+    getRange: (a) => new RangeProxy(a),
+    calculate: (markAllDirty) => { state.calculations.push({ scope: "sheet", markAllDirty }); state.pending.push(evaluateAll()); },
+  };
+  state.pending = [];
+  const workbook = {
+    getSelectedRange: () => new RangeProxy(state.selection),
+    worksheets: { getActiveWorksheet: () => sheet, getItem: () => sheet, items: [sheet], load() { return this; } },
+    application: { calculate: (type) => { state.calculations.push({ scope: "workbook", type: String(type) }); state.pending.push(evaluateAll()); } },
+  };
+  window.Excel = {
+    CalculationType: { full: "Full", recalculate: "Recalculate", fullRebuild: "FullRebuild" },
+    run: async (callback) => callback({ workbook, sync: async () => { const pending = state.pending.splice(0); await Promise.all(pending); } }),
+  };
+  window.CustomFunctions = {
+    associate: (id, fn) => functions.set(String(id).toUpperCase(), fn),
+    ErrorCode: { invalidValue: "#VALUE!", notAvailable: "#N/A", divisionByZero: "#DIV/0!", invalidNumber: "#NUM!", nullReference: "#NULL!", invalidName: "#NAME?", invalidReference: "#REF!" },
+    Error: class extends Error { constructor(code, message) { super(message || code); this.code = code; } },
+  };
+  window.__excel = {
+    state,
+    select: (address) => { state.selection = address; },
+    set: (address, value) => { cells.set(address.toUpperCase(), { value }); },
+    value: (address) => { const c = cells.get(address.toUpperCase()); return c ? c.value : undefined; },
+    settle: async () => { while (state.pending.length) await Promise.all(state.pending.splice(0)); },
+  };
+})();
+`;

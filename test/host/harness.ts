@@ -1,0 +1,50 @@
+/** Runs the fixture bundle under the host engine in Node, as host.html does in a browser. */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { readBook } from "../../src/host/book";
+import { WorkbookEngine } from "../../src/host/engine";
+import { parseFunctionsMetadata } from "../../src/host/metadata";
+import { createCustomFunctionsRuntime } from "../../src/host/runtime";
+import type { PrintedValue } from "../../src/host/values";
+
+export const FIXTURES = join(__dirname, "fixtures");
+
+export function fixtureMetadata() {
+  return parseFunctionsMetadata(JSON.parse(readFileSync(join(FIXTURES, "functions.json"), "utf8")));
+}
+
+export interface FixtureHost {
+  engine: WorkbookEngine;
+  cancelled: string[];
+  state: { inFlight: number; maxInFlight: number };
+  logged: string[];
+  evaluate(cells: Record<string, unknown>): Promise<Record<string, PrintedValue>>;
+}
+
+export function fixtureHost(options: { timeoutMs?: number } = {}): FixtureHost {
+  const runtime = createCustomFunctionsRuntime();
+  const scope = globalThis as unknown as Record<string, unknown>;
+  scope.CustomFunctions = runtime.global;
+  new Function(readFileSync(join(FIXTURES, "functions.js"), "utf8"))();
+  const state = scope.FixtureFunctions as { cancelled: string[]; inFlight: number; maxInFlight: number };
+  const cancelled = state.cancelled;
+  const logged: string[] = [];
+  const engine = new WorkbookEngine({
+    runtime,
+    metadata: fixtureMetadata(),
+    namespace: "PRICES",
+    log: (message) => logged.push(message),
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+  });
+  return {
+    engine,
+    cancelled,
+    state,
+    logged,
+    async evaluate(cells) {
+      engine.load(readBook({ cells }));
+      await engine.evaluate();
+      return engine.cells();
+    },
+  };
+}

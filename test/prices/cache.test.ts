@@ -1,0 +1,246 @@
+import { MemoryCacheStorage, InvalidInstrumentError, type StoredEntry } from "../../src/prices";
+import { checkBatch } from "../../src/prices/batches";
+import { problem } from "./fake-service";
+import { flushAll, reasonOf, setup, valueOf } from "./setup";
+
+const HOUR = 3_600_000;
+const past = { symbol: "AAA", date: "2024-03-01" };
+
+describe("cache ages", () => {
+  it("keeps a past day's value for 24 hours", async () => {
+    const { client, manual, calls, clock } = setup();
+    const [first] = await flushAll(manual, [client.price(past)]);
+    clock.now += 23 * HOUR;
+    const again = await client.price(past);
+    expect(again).toBe(valueOf(first));
+    expect(calls).toHaveLength(1);
+    clock.now += 2 * HOUR;
+    const later = client.price(past);
+    manual.flush();
+    await later;
+    expect(calls).toHaveLength(2);
+    expect(client.stats()).toMatchObject({ keysAsked: 3, cacheHits: 1 });
+  });
+
+  it.each([
+    ["latest", { symbol: "AAA" }],
+    ["today", { symbol: "AAA", date: "2024-06-28" }],
+  ])("keeps %s for 5 minutes only", async (_, key) => {
+    const { client, manual, calls, clock } = setup();
+    await flushAll(manual, [client.price(key)]);
+    clock.now += 4 * 60_000;
+    await client.price(key);
+    expect(calls).toHaveLength(1);
+    clock.now += 2 * 60_000;
+    await flushAll(manual, [client.price(key)]);
+    expect(calls).toHaveLength(2);
+  });
+
+  it("keeps instruments and references for 24 hours", async () => {
+    const { client, manual, calls, clock } = setup();
+    await flushAll<unknown>(manual, [client.instrument("AAA"), client.references("Currency")]);
+    clock.now += 23 * HOUR;
+    await Promise.all([client.instrument("AAA"), client.references("Currency")]);
+    expect(calls).toHaveLength(2);
+    clock.now += 2 * HOUR;
+    await flushAll<unknown>(manual, [client.instrument("AAA"), client.references("Currency")]);
+    expect(calls).toHaveLength(4);
+  });
+
+  it("never caches a 5xx or network failure", async () => {
+    const { client, manual, service } = setup();
+    service.script.push(problem(503), problem(503), problem(503));
+    const [failed] = await flushAll(manual, [client.price(past)]);
+    expect(reasonOf(failed).name).toBe("HTTPError");
+    const [next] = await flushAll(manual, [client.price(past)]);
+    expect(valueOf(next).date).toBe(past.date);
+    expect(service.calls).toHaveLength(4);
+  });
+
+  it("keeps an unknown instrument's error briefly (errorTtlMs), then asks again", async () => {
+    const { client, manual, calls, clock } = setup({ fake: { unknown: ["NOPE"] } });
+    await flushAll(manual, [client.price({ symbol: "NOPE", date: "2024-03-01" })]);
+    await expect(client.price({ symbol: "NOPE", date: "2024-03-01" })).rejects.toBeInstanceOf(InvalidInstrumentError);
+    expect(calls).toHaveLength(1);
+    clock.now += 61_000;
+    const [again] = await flushAll(manual, [client.price({ symbol: "NOPE", date: "2024-03-01" })]);
+    expect(reasonOf(again)).toBeInstanceOf(InvalidInstrumentError);
+    expect(calls).toHaveLength(2);
+  });
+
+  it("shares one pending request between concurrent asks of the same key in different windows", async () => {
+    const { client, manual, calls } = setup();
+    const first = client.price(past);
+    manual.flush();
+    const second = client.price(past);
+    expect(manual.pending).toBe(0);
+    expect(await second).toBe(await first);
+    expect(calls).toHaveLength(1);
+  });
+});
+
+describe("invalidate", () => {
+  async function warm() {
+    const context = setup();
+    const { client, manual } = context;
+    await flushAll<unknown>(manual, [
+      client.price({ symbol: "AAA", date: "2024-03-01" }),
+      client.price({ symbol: "BBB", date: "2024-03-01" }),
+      client.history({ symbol: "AAA", fromDate: "2024-03-01", toDate: "2024-03-05" }),
+      client.instrument("AAA"),
+      client.references("Currency"),
+    ]);
+    return context;
+  }
+
+  it("drops everything without a filter", async () => {
+    const { client } = await warm();
+    expect(client.invalidate()).toBe(5);
+    expect(client.stats().cacheEntries).toBe(0);
+  });
+
+  it("drops by kind", async () => {
+    const { client } = await warm();
+    expect(client.invalidate({ kinds: ["price", "reference"] })).toBe(3);
+    expect(client.stats().cacheEntries).toBe(2);
+  });
+
+  it("drops by symbol in any letter case, keeping keys without a symbol", async () => {
+    const { client, manual, calls } = await warm();
+    expect(client.invalidate({ symbols: ["aaa"] })).toBe(3);
+    const before = calls.length;
+    await client.price({ symbol: "BBB", date: "2024-03-01" });
+    await client.references("Currency");
+    expect(calls).toHaveLength(before);
+    await flushAll(manual, [client.price({ symbol: "AAA", date: "2024-03-01" })]);
+    expect(calls).toHaveLength(before + 1);
+  });
+
+  it("does not store the answer of a request invalidated while in flight", async () => {
+    const { client, manual } = setup();
+    const pending = client.price(past);
+    expect(client.invalidate()).toBe(0);
+    manual.flush();
+    await pending;
+    expect(client.stats().cacheEntries).toBe(0);
+  });
+});
+
+describe("bounded storage", () => {
+  const entry = (bytes: number): StoredEntry => ({ kind: "price", storedAt: 0, expiresAt: 1, bytes, value: 1 });
+
+  it("evicts the least recently used entry beyond maxEntries", () => {
+    const storage = new MemoryCacheStorage({ maxEntries: 3, maxBytes: 1e9 });
+    for (const key of ["a", "b", "c"]) storage.set(key, entry(10));
+    storage.get("a");
+    storage.set("d", entry(10));
+    expect([...storage.keys()].sort()).toEqual(["a", "c", "d"]);
+  });
+
+  it("evicts beyond maxBytes and refuses an entry larger than the whole budget", () => {
+    const storage = new MemoryCacheStorage({ maxEntries: 100, maxBytes: 100 });
+    storage.set("a", entry(40));
+    storage.set("b", entry(40));
+    storage.set("c", entry(40));
+    expect([...storage.keys()]).toEqual(["b", "c"]);
+    expect(storage.bytes).toBe(80);
+    storage.set("huge", entry(101));
+    expect(storage.size).toBe(2);
+  });
+
+  it("keeps the client's cache within maxEntries", async () => {
+    const { client, manual, calls } = setup({ cache: { maxEntries: 3 } });
+    const dates = ["2024-03-01", "2024-03-02", "2024-03-03", "2024-03-04", "2024-03-05"];
+    await flushAll(manual, dates.map((date) => client.price({ symbol: "AAA", date })));
+    expect(client.stats().cacheEntries).toBe(3);
+    await flushAll(manual, [client.price({ symbol: "AAA", date: "2024-03-05" })]);
+    expect(calls).toHaveLength(1);
+    await flushAll(manual, [client.price({ symbol: "AAA", date: "2024-03-01" })]);
+    expect(calls).toHaveLength(2);
+  });
+
+  it("stores plain JSON (a history's assessed dates as an array) and restores a Set", async () => {
+    const stored = new Map<string, StoredEntry>();
+    const inner = new MemoryCacheStorage({ maxEntries: 100, maxBytes: 1e9 });
+    const storage = {
+      get: (key: string) => {
+        const value = inner.get(key);
+        // A persistent store hands back a copy, not the object it was given.
+        return value ? (JSON.parse(JSON.stringify(value)) as StoredEntry) : undefined;
+      },
+      set: (key: string, value: StoredEntry) => {
+        stored.set(key, value);
+        inner.set(key, value);
+      },
+      delete: (key: string) => inner.delete(key),
+      keys: () => inner.keys(),
+      get size() {
+        return inner.size;
+      },
+      get bytes() {
+        return inner.bytes;
+      },
+    };
+    const { client, manual } = setup({ storage });
+    const key = { symbol: "AAA", fromDate: "2024-03-01", toDate: "2024-03-06" };
+    const [first] = await flushAll(manual, [client.history(key)]);
+    const entry = [...stored.values()][0];
+    expect(JSON.parse(JSON.stringify(entry))).toEqual(entry);
+    const again = await client.history(key);
+    expect(again.assessedDates).toBeInstanceOf(Set);
+    expect([...again.assessedDates].sort()).toEqual([...valueOf(first).assessedDates].sort());
+    expect(again.prices).toEqual(valueOf(first).prices);
+  });
+});
+
+describe("statistics and lineage", () => {
+  it("counts keys, hits, requests and records", async () => {
+    const { client, manual } = setup();
+    await flushAll(manual, [client.price({ symbol: "AAA", date: "2024-03-01" }), client.price({ symbol: "AAA", date: "2024-03-02" }), client.price({ symbol: "BBB", date: "2024-03-01" })]);
+    await client.price({ symbol: "AAA", date: "2024-03-01" });
+    expect(client.stats()).toMatchObject({ keysAsked: 4, cacheHits: 1, keysRequested: 3, requestsSent: 1, attempts: 1, retries: 0, errors: 0, cacheEntries: 3 });
+    // The planner may fetch the 2 x 2 rectangle (4 records for 3 asked) in one request.
+    expect(client.stats().recordsReceived).toBe(client.stats().recordsRequested);
+  });
+
+  it("tells which request served a key, and that a later ask came from the cache", async () => {
+    const { client, manual, clock } = setup();
+    const sentAt = clock.now;
+    await flushAll(manual, [client.price(past)]);
+    const fresh = client.lineage(past);
+    expect(fresh).toMatchObject({ kind: "price", fromCache: false, requestId: 1 });
+    expect(fresh?.request).toMatchObject({ id: 1, endpoint: "/Prices", method: "GET", sentAt, attempts: 1, keys: 1, status: 200 });
+    expect(fresh?.request?.params).toMatchObject({ Symbols: "AAA", Dates: "2024-03-01" });
+    clock.now += 1000;
+    await client.price({ ...past, symbol: "aaa" });
+    expect(client.lineage(past)).toMatchObject({ fromCache: true, requestId: 1, askedAt: sentAt + 1000 });
+    expect(client.lineage({ symbol: "ZZZ" })).toBeUndefined();
+  });
+
+  it("remembers a bounded number of request descriptions", async () => {
+    const { client, manual } = setup({ maxLineageRequests: 2 });
+    for (const symbol of ["A", "B", "C"]) await flushAll(manual, [client.price({ symbol })]);
+    expect(client.lineage({ symbol: "A" })?.request).toBeUndefined();
+    expect(client.lineage({ symbol: "A" })?.requestId).toBe(1);
+    expect(client.lineage({ symbol: "C" })?.request?.id).toBe(3);
+  });
+});
+
+describe("the batch contract", () => {
+  it("accepts one result per key", () => {
+    expect(checkBatch([1, new Error("x")], 2)).toHaveLength(2);
+  });
+
+  it.each([[[1]], [[1, 2, 3]], [undefined]])("rejects %p for two keys", (results) => {
+    expect(() => checkBatch(results, 2)).toThrow(/results for 2 keys/);
+  });
+
+  it("settles every key even when a scheduler throws", async () => {
+    const { client } = setup({
+      scheduler: () => {
+        throw new Error("scheduler broke");
+      },
+    });
+    await expect(client.price(past)).rejects.toThrow("scheduler broke");
+  });
+});

@@ -1,0 +1,178 @@
+import { AuthError, HTTPError, NetworkError, REDACTED, TimeoutError, isHTTPError, isNetworkError, parseRetryAfter, retryDelay, DEFAULT_RETRY_POLICY, type TokenProvider } from "../../src/prices";
+import { json, problem } from "./fake-service";
+import { TOKEN, flushAll, reasonOf, setup, valueOf } from "./setup";
+
+const key = { symbol: "AAA", date: "2024-03-01" };
+
+describe("retry policy", () => {
+  it("retries a 503 and answers once the service recovers", async () => {
+    const { client, manual, service } = setup();
+    service.script.push(problem(503));
+    const [result] = await flushAll(manual, [client.price(key)]);
+    expect(valueOf(result).date).toBe("2024-03-01");
+    expect(service.calls).toHaveLength(2);
+    expect(client.stats()).toMatchObject({ requestsSent: 1, attempts: 2, retries: 1 });
+  });
+
+  it("gives up after 3 attempts with the last status, method and url", async () => {
+    const { client, manual, service } = setup();
+    service.script.push(problem(500), problem(502), problem(503), problem(503));
+    const [result] = await flushAll(manual, [client.price(key)]);
+    const error = reasonOf(result) as HTTPError;
+    expect(error).toBeInstanceOf(HTTPError);
+    expect(error.status).toBe(503);
+    expect(error.method).toBe("GET");
+    expect(error.url).toContain("/physical/v2/Prices?Symbols=AAA");
+    expect(error.message).toBe("Request failed with status 503 Service Unavailable: GET /Prices (failure 503)");
+    expect(error.problem?.detail).toBe("failure 503");
+    expect(service.calls).toHaveLength(3);
+  });
+
+  it.each([400, 404])("does not retry a %i", async (status) => {
+    const { client, manual, service } = setup();
+    service.script.push(problem(status));
+    const [result] = await flushAll(manual, [client.price(key), client.price({ ...key, symbol: "BBB" })]);
+    expect((reasonOf(result) as HTTPError).status).toBe(status);
+    expect(service.calls).toHaveLength(1);
+  });
+
+  it("fails every key a failed request carried, with the same cause", async () => {
+    const { client, manual, service } = setup();
+    service.script.push(problem(400));
+    const results = await flushAll(manual, [client.price(key), client.price({ ...key, symbol: "BBB" })]);
+    expect(reasonOf(results[0])).toBe(reasonOf(results[1]));
+    expect(client.stats()).toMatchObject({ errors: 2, failedRequests: 1 });
+  });
+
+  it("honours Retry-After in seconds, capped by maxRetryAfterMs", async () => {
+    const waits: number[] = [];
+    const { client, manual, service } = setup({ retry: { maxRetryAfterMs: 40 }, sleep: async (ms) => void waits.push(ms) });
+    service.script.push(problem(429, { "retry-after": "1" }), problem(429, { "retry-after": "0" }));
+    const [result] = await flushAll(manual, [client.price(key)]);
+    expect(valueOf(result).date).toBe("2024-03-01");
+    expect(waits).toEqual([40]);
+    expect(client.lineage(key)?.request?.retryDelaysMs).toEqual([40, 0]);
+  });
+
+  it("honours Retry-After as an HTTP date against the client's clock", async () => {
+    const { client, manual, service, clock } = setup({ sleep: async () => undefined });
+    service.script.push(problem(503, { "retry-after": new Date(clock.now + 3_000).toUTCString() }));
+    await flushAll(manual, [client.price(key)]);
+    expect(client.lineage(key)?.request?.retryDelaysMs).toEqual([3_000]);
+  });
+
+  it("reads Retry-After forms and computes full-jitter backoff", () => {
+    expect(parseRetryAfter("120", 0)).toBe(120_000);
+    expect(parseRetryAfter("Wed, 21 Oct 2015 07:28:00 GMT", Date.parse("Wed, 21 Oct 2015 07:27:00 GMT"))).toBe(60_000);
+    expect(parseRetryAfter("soon", 0)).toBeUndefined();
+    expect(parseRetryAfter(null, 0)).toBeUndefined();
+    const policy = { ...DEFAULT_RETRY_POLICY, backoffBaseMs: 100, backoffMaxMs: 1_000 };
+    expect(retryDelay(policy, 1, undefined, () => 0.999)).toBe(99);
+    expect(retryDelay(policy, 3, undefined, () => 0.5)).toBe(200);
+    expect(retryDelay(policy, 10, undefined, () => 0.5)).toBe(500);
+    expect(retryDelay(policy, 1, 60_000, () => 0.5)).toBe(policy.maxRetryAfterMs);
+  });
+
+  it("retries a connection failure and a truncated JSON body as network errors", async () => {
+    const { client, manual, service } = setup();
+    service.script.push("throw", new Response('{"instruments":[{"sym', { status: 200 }));
+    const [result] = await flushAll(manual, [client.price(key)]);
+    expect(valueOf(result).mid).toBeGreaterThan(0);
+    expect(service.calls).toHaveLength(3);
+  });
+
+  it("reports a network error with status 0 when every attempt fails", async () => {
+    const { client, manual, service } = setup();
+    service.script.push("throw", "throw", "throw");
+    const [result] = await flushAll(manual, [client.price(key)]);
+    const error = reasonOf(result);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(isNetworkError(error) && isHTTPError(error) && error.status).toBe(0);
+  });
+
+  it("times out a request that never answers, and settles", async () => {
+    const { client, manual, service } = setup({ timeoutMs: 20, retry: { limit: 2, backoffBaseMs: 1 } });
+    service.script.push("hang", "hang");
+    const [result] = await flushAll(manual, [client.price(key)]);
+    const error = reasonOf(result) as TimeoutError;
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error.status).toBe(0);
+    expect(error.message).toContain("timed out after 20 ms");
+    expect(service.calls).toHaveLength(2);
+  });
+
+  it("keeps at most maxInFlight requests in flight", async () => {
+    const { client, manual, service } = setup({ maxInFlight: 2, limits: { maxSymbols: 1 } });
+    const results = await flushAll(manual, ["A", "B", "C", "D", "E"].map((symbol) => client.price({ symbol })));
+    expect(results.every((result) => result.status === "fulfilled")).toBe(true);
+    expect(service.calls).toHaveLength(5);
+    expect(service.maxActive).toBe(2);
+  });
+});
+
+describe("authorization", () => {
+  function countingProvider(tokens: string[]): TokenProvider & { calls: ({ forceRefresh?: boolean } | undefined)[] } {
+    const calls: ({ forceRefresh?: boolean } | undefined)[] = [];
+    return {
+      calls,
+      getToken(options) {
+        calls.push(options);
+        return Promise.resolve(options?.forceRefresh ? (tokens[1] ?? "none") : (tokens[0] ?? "none"));
+      },
+    };
+  }
+
+  it("sends the token as a bearer header", async () => {
+    const { client, manual, calls } = setup();
+    await flushAll(manual, [client.price(key)]);
+    expect(calls[0]?.authorization).toBe(`Bearer ${TOKEN}`);
+  });
+
+  it("on a 401 forces one refresh and retries once", async () => {
+    const provider = countingProvider(["stale", "fresh"]);
+    const { client, manual, calls } = setup({ tokenProvider: provider, fake: { validTokens: ["fresh"] } });
+    const [result] = await flushAll(manual, [client.price(key)]);
+    expect(valueOf(result).date).toBe("2024-03-01");
+    expect(provider.calls).toEqual([undefined, { forceRefresh: true }]);
+    expect(calls.map((call) => call.authorization)).toEqual(["Bearer stale", "Bearer fresh"]);
+  });
+
+  it("after a second 401 fails with AuthError and never shows the token", async () => {
+    const provider = countingProvider(["stale", "still-bad"]);
+    const { client, manual, calls } = setup({ tokenProvider: provider, fake: { validTokens: ["good"] } });
+    const [result] = await flushAll(manual, [client.price(key)]);
+    const error = reasonOf(result) as AuthError;
+    expect(error).toBeInstanceOf(AuthError);
+    expect(error.reason).toBe("rejected");
+    expect(error.status).toBe(401);
+    expect(calls).toHaveLength(2);
+    const shown = `${error.message} ${JSON.stringify(error)} ${error.stack ?? ""}`;
+    expect(shown).not.toContain("still-bad");
+  });
+
+  it("turns a token provider's failure into AuthError 'not signed in' without sending", async () => {
+    const { client, manual, calls } = setup({ tokenProvider: { getToken: () => Promise.reject(new Error("no account")) } });
+    const [result] = await flushAll(manual, [client.price(key)]);
+    expect(reasonOf(result)).toBeInstanceOf(AuthError);
+    expect(reasonOf(result).message).toBe("not signed in");
+    expect(calls).toHaveLength(0);
+  });
+
+  it("redacts the Authorization header in error descriptions", async () => {
+    const { client, manual, service } = setup();
+    service.script.push(problem(404));
+    const [result] = await flushAll(manual, [client.price(key)]);
+    const error = reasonOf(result) as HTTPError;
+    expect(error.request.headers.authorization).toBe(REDACTED);
+    expect(JSON.stringify(error)).not.toContain(TOKEN);
+    expect(error.url).not.toContain(TOKEN);
+  });
+
+  it("answers a 403 with AuthError 'forbidden' without retrying", async () => {
+    const { client, manual, service } = setup();
+    service.script.push(json({ type: "about:blank", title: "Forbidden", status: 403, detail: "scope" }, 403));
+    const [result] = await flushAll(manual, [client.price(key)]);
+    expect((reasonOf(result) as AuthError).reason).toBe("forbidden");
+    expect(service.calls).toHaveLength(1);
+  });
+});

@@ -1,0 +1,22 @@
+import { parseCommandLine, UsageError } from "../../../src/sandbox/cli";
+
+describe("the sandbox command line", () => {
+  it("has the documented defaults", () => {
+    const { options, exportDir } = parseCommandLine([]);
+    expect(options).toMatchObject({ port: 4000, host: "localhost", rateLimit: 0, tokenTtl: 3600, vendor: "sandbox", limits: { maxSymbols: 500, maxDates: 250, maxRecords: 100_000 } });
+    expect(exportDir).toBeUndefined();
+  });
+
+  it("reads every flag, as `--flag value` or `--flag=value`", () => {
+    const { options, exportDir } = parseCommandLine([
+      "--port=0", "--today", "2025-3-1", "--seed", "9", "--data", "d", "--limit-symbols", "5", "--limit-dates=6", "--limit-records", "7",
+      "--rate-limit", "8", "--token-ttl", "60", "--faults", "500:0.1", "--vendor", "acme", "--export", "out", "--cors-origin", "https://localhost:8443", "--quiet",
+    ]);
+    expect(options).toMatchObject({ port: 0, today: "2025-03-01", seed: 9, dataDir: "d", limits: { maxSymbols: 5, maxDates: 6, maxRecords: 7 }, rateLimit: 8, tokenTtl: 60, faults: "500:0.1", vendor: "acme", corsOrigins: ["https://localhost:8443"], quiet: true });
+    expect(exportDir).toBe("out");
+  });
+
+  it.each([["--port", "99999"], ["--today", "2025-02-30"], ["--faults", "boom:1"], ["--limit-records", "0"], ["--seed"], ["--what"]])("refuses %s %s", (...argv) => {
+    expect(() => parseCommandLine(argv.filter((a): a is string => a !== undefined))).toThrow(UsageError);
+  });
+});
