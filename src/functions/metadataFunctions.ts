@@ -26,7 +26,7 @@ import {
   requestedInstrumentFields,
   type InstrumentField,
 } from "./fields";
-import { crossLayout, fillGrid, finish, readItems, settle, withHeaders, type Grid } from "./shape";
+import { checkResultSize, crossLayout, fillGrid, finish, readItems, settle, withHeaders, type Grid } from "./shape";
 
 function instrumentCell(record: InstrumentRecord, field: InstrumentField, format: DateFormat): unknown {
   try {
@@ -80,8 +80,9 @@ async function wholeRecords(context: FunctionsContext, symbolMatrix: ReturnType<
     const record = await context.client().instrument(symbol, all);
     return INSTRUMENT_FIELDS.map((field) => [field, instrumentCell(record, field, format)]);
   }
-  const client = context.client();
   const symbols = flatten(symbolMatrix);
+  checkResultSize(symbols.length + 1, INSTRUMENT_FIELDS.length);
+  const client = context.client();
   const rows = await Promise.all(
     symbols.map((cell) =>
       settle(async () => {
@@ -119,6 +120,7 @@ export function instruments(
     const headers = headersOf(headersArg);
     const format = dateFormatOf(dateFormatArg);
     const requested = requestedInstrumentFields(fields);
+    checkResultSize(1 + headers, fields.length);
     const all = await context.client().instruments(requested.length > 0 ? requested : undefined);
     const words = search === undefined ? [] : search.toLowerCase().split(/\s+/).filter((word) => word !== "");
     const found = all.filter((record) => matches(record, words));

@@ -52,11 +52,16 @@ export function crossLayout<A, B>(a: Item<A>[][], b: Item<B>[][]): CrossLayout<A
     const across = flatten(b) as Item<B>[];
     layout = { rows: down.length, cols: across.length, at: (r, c) => [down[r]!, across[c]!] };
   }
-  const cells = layout.rows * layout.cols;
+  checkResultSize(layout.rows, layout.cols);
+  return layout;
+}
+
+/** Refuses a result over MAX_CELLS before any request is made for it. */
+export function checkResultSize(rows: number, cols: number): void {
+  const cells = rows * cols;
   if (cells > MAX_CELLS) {
     throw new ArgumentError(`the result would have ${formatCount(cells)} cells; the limit is ${formatCount(MAX_CELLS)}`);
   }
-  return layout;
 }
 
 /** One cell's value, or its failure; never rejects. */
@@ -105,6 +110,7 @@ export function finish(grid: Grid, makeError: MakeError): Grid {
 
 /** Header rows above a table: none, the column names, or a title (the symbol) then the names. */
 export function withHeaders(body: Grid, names: readonly string[], mode: HeaderMode, title: string): Grid {
+  checkResultSize(body.length + mode, names.length);
   if (mode === 0) return body;
   const namesRow: unknown[] = [...names];
   if (mode === 1) return [namesRow, ...body];

@@ -116,7 +116,11 @@ export function readPriceBlock(envelope: Envelope, raw: unknown, index: number):
   const reader = envelope.reader;
   const at = `instruments[${index}]`;
   const block = reader.object(raw, at);
-  const prices = reader.array(block.prices, `${at}.prices`).map((item, position) => readPriceRecord(reader, item, `${at}.prices[${position}]`));
+  const items = reader.array(block.prices, `${at}.prices`);
+  const prices: PriceRecord[] = new Array<PriceRecord>(items.length);
+  for (let position = 0; position < items.length; position += 1) {
+    prices[position] = readPriceRecordFast(items[position]) ?? readPriceRecord(reader, items[position], `${at}.prices[${position}]`);
+  }
   const result: PriceBlock = {
     symbol: reader.string(block.symbol, `${at}.symbol`),
     firstDate: reader.string(block.firstDate, `${at}.firstDate`),
@@ -128,6 +132,72 @@ export function readPriceBlock(envelope: Envelope, raw: unknown, index: number):
 }
 
 const NUMBER_FIELDS = PRICE_OPTIONAL_FIELDS.filter((name) => name !== "appraisalPrice" && name !== "pricingRationale" && name !== "assessmentPeriod");
+
+const CANONICAL_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A finite number, or NaN (which JSON cannot carry) when the value is not one. */
+function numberOrNaN(value: unknown): number {
+  if (typeof value === "number") return Number.isFinite(value) ? value : NaN;
+  if (typeof value === "string" && NUMERIC.test(value)) return Number(value);
+  return NaN;
+}
+
+/**
+ * The common case, fast: a well-formed record, read without building paths. Anything unusual goes to
+ * the careful reader, which names the offending field.
+ */
+function readPriceRecordFast(value: unknown): PriceRecord | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const raw = value as Json;
+  const date = raw.date;
+  const revision = numberOrNaN(raw.revision);
+  const low = numberOrNaN(raw.low);
+  const mid = numberOrNaN(raw.mid);
+  const high = numberOrNaN(raw.high);
+  if (typeof date !== "string" || !CANONICAL_DATE.test(date) || typeof raw.assessmentDate !== "string" || !Number.isInteger(revision) || low !== low || mid !== mid || high !== high) {
+    return undefined;
+  }
+  const record: PriceRecord = { date, assessmentDate: raw.assessmentDate, revision, low, mid, high };
+  const curves = raw.forwardCurves;
+  if (curves !== undefined && curves !== null) {
+    if (!Array.isArray(curves)) return undefined;
+    const points: ForwardCurvePoint[] = new Array<ForwardCurvePoint>(curves.length);
+    for (let index = 0; index < curves.length; index += 1) {
+      const point = curves[index] as Json | null;
+      if (typeof point !== "object" || point === null) return undefined;
+      const { forwardCode, forwardMonth } = point;
+      const pointLow = numberOrNaN(point.low);
+      const pointMid = numberOrNaN(point.mid);
+      const pointHigh = numberOrNaN(point.high);
+      if (typeof forwardCode !== "string" || typeof forwardMonth !== "string" || pointLow !== pointLow || pointMid !== pointMid || pointHigh !== pointHigh) return undefined;
+      points[index] = { forwardCode, forwardMonth, low: pointLow, mid: pointMid, high: pointHigh };
+    }
+    record.forwardCurves = points;
+  }
+  if (raw.appraisalPrice !== undefined) {
+    if (typeof raw.appraisalPrice !== "boolean") return undefined;
+    record.appraisalPrice = raw.appraisalPrice;
+  }
+  if (raw.pricingRationale !== undefined) {
+    if (typeof raw.pricingRationale !== "string") return undefined;
+    record.pricingRationale = raw.pricingRationale;
+  }
+  const period = raw.assessmentPeriod ?? raw.evaluationPeriod;
+  if (period !== undefined) {
+    if (typeof period !== "string") return undefined;
+    record.assessmentPeriod = period;
+  }
+  for (const name of NUMBER_FIELDS) {
+    const field = raw[name];
+    if (field === undefined || field === null) continue;
+    const number = numberOrNaN(field);
+    if (number !== number) return undefined;
+    record[name as NumberField] = number;
+  }
+  return record;
+}
+
+type NumberField = Exclude<PriceOptionalField, "appraisalPrice" | "pricingRationale" | "assessmentPeriod">;
 
 function readPriceRecord(reader: Reader, value: unknown, at: string): PriceRecord {
   const raw = reader.object(value, at);
@@ -149,7 +219,7 @@ function readPriceRecord(reader: Reader, value: unknown, at: string): PriceRecor
   for (const name of NUMBER_FIELDS) {
     const field = raw[name];
     // A change since a previous value that does not exist may come as null: leave it out.
-    if (field !== undefined && field !== null) record[name as Exclude<PriceOptionalField, "appraisalPrice" | "pricingRationale" | "assessmentPeriod">] = reader.number(field, `${at}.${name}`);
+    if (field !== undefined && field !== null) record[name as NumberField] = reader.number(field, `${at}.${name}`);
   }
   return record;
 }

@@ -167,7 +167,10 @@ describe("task pane in Chromium", () => {
     const popupPromise = context.waitForEvent("page");
     await page.locator("#sign-in").click();
     const popup = await popupPromise;
-    await popup.waitForSelector("#username", { timeout: 60_000 });
+    await popup.waitForSelector("#username", { timeout: 60_000 }).catch(async (e: unknown) => {
+      console.log("DEBUG", await page.locator("#auth-status").textContent(), consoleTexts.join("\n"));
+      throw e;
+    });
     await popup.setViewportSize({ width: 480, height: 640 });
     await popup.locator("#username").fill("analyst");
     await popup.locator("#password").fill("analyst");

@@ -122,5 +122,5 @@ describe.each(FUNCTIONS)("%s with arbitrary arguments", (_name, fn, arity) => {
       ),
       { numRuns: 60 },
     );
-  });
+  }, 120_000);
 });

@@ -2,7 +2,7 @@
  * The sign-in interaction oidc-provider hands over to: a login page at `/auth/interaction/<uid>`,
  * its form post, and cancel. Consent is never asked (see provider.ts `loadExistingGrant`).
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingMessage } from "node:http";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type Provider from "oidc-provider";
 import type { InteractionDetails } from "oidc-provider";
@@ -55,16 +55,17 @@ export function registerInteractions(scope: FastifyInstance, deps: InteractionDe
     return undefined;
   }
 
+  /** Records the interaction's result and sends the browser back to oidc-provider. */
   async function finish(
     provider: Provider,
     request: FastifyRequest,
     reply: FastifyReply,
     result: Record<string, unknown>,
-  ): Promise<void> {
-    reply.hijack();
-    await provider.interactionFinished(request.raw, reply.raw as ServerResponse, result, {
+  ): Promise<FastifyReply> {
+    const returnTo = await provider.interactionResult(request.raw, reply.raw, result, {
       mergeWithLastSubmission: false,
     });
+    return reply.redirect(returnTo, 303);
   }
 
   scope.get(base, async (request: UidRequest, reply) => {
@@ -72,8 +73,7 @@ export function registerInteractions(scope: FastifyInstance, deps: InteractionDe
     if (!found) return reply;
     if (found.details.prompt.name === "login") return reply.headers(PAGE_HEADERS).send(page(request.params.uid));
     const grantId = await deps.consent(found.provider, found.details);
-    await finish(found.provider, request, reply, { consent: { grantId } });
-    return reply;
+    return finish(found.provider, request, reply, { consent: { grantId } });
   });
 
   scope.post(base + "/login", async (request: UidRequest, reply) => {
@@ -87,17 +87,15 @@ export function registerInteractions(scope: FastifyInstance, deps: InteractionDe
         .headers(PAGE_HEADERS)
         .send(page(request.params.uid, { username, error: "The username or password is incorrect. Try again." }));
     }
-    await finish(found.provider, request, reply, { login: { accountId: user.username } });
-    return reply;
+    return finish(found.provider, request, reply, { login: { accountId: user.username } });
   });
 
   scope.post(base + "/abort", async (request: UidRequest, reply) => {
     const found = await interaction(request, reply);
     if (!found) return reply;
-    await finish(found.provider, request, reply, {
+    return finish(found.provider, request, reply, {
       error: "access_denied",
       error_description: "The user cancelled the sign-in",
     });
-    return reply;
   });
 }

@@ -36,6 +36,13 @@ declare module "oidc-provider" {
     readonly Grant: GrantModel;
     callback(): (req: IncomingMessage, res: ServerResponse) => Promise<void>;
     interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<InteractionDetails>;
+    /** Records the result and returns the URL to send the browser back to. */
+    interactionResult(
+      req: IncomingMessage,
+      res: ServerResponse,
+      result: Record<string, unknown>,
+      options?: { mergeWithLastSubmission?: boolean },
+    ): Promise<string>;
     interactionFinished(
       req: IncomingMessage,
       res: ServerResponse,

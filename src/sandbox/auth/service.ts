@@ -194,8 +194,8 @@ class SandboxTokenService implements TokenService {
 
   /** Hands a request to oidc-provider, with the mount prefix stripped as Koa's mount would. */
   async #forward(request: FastifyRequest, reply: FastifyReply, body?: Buffer): Promise<void> {
-    reply.hijack();
     const running = await this.#prepare(request.raw);
+    reply.hijack();
     const req = body === undefined ? request.raw : replay(request.raw, body);
     const url = request.raw.url ?? "/";
     Object.assign(req, { originalUrl: url, url: url.slice(AUTH_PREFIX.length) || "/" });

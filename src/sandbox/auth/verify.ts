@@ -63,6 +63,9 @@ export interface VerifierSettings {
   readonly clockToleranceSeconds: number;
 }
 
+/** How many verified tokens are remembered; the oldest is forgotten first. */
+const VERIFIED_CACHE_SIZE = 1000;
+
 /** `Bearer` (any letter case), one space, a token68 value. */
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
 
@@ -78,6 +81,9 @@ export async function createVerifier(settings: VerifierSettings): Promise<Verify
     clockTolerance: settings.clockToleranceSeconds,
     requiredClaims: ["exp", "iat", "sub", "client_id"],
   };
+  // Clients reuse a token for its whole life: remember the callers of tokens already verified, so a
+  // repeat costs a map lookup instead of an RSA verification. Only the expiry can change the answer.
+  const verified = new Map<string, Caller>();
   return async (authorization) => {
     if (authorization === undefined || authorization.trim() === "") {
       throw new AuthFailure(401, "invalid_token", "The request has no access token (Authorization: Bearer <token>)");
@@ -86,6 +92,8 @@ export async function createVerifier(settings: VerifierSettings): Promise<Verify
     if (token === undefined) {
       throw new AuthFailure(401, "invalid_token", "The Authorization header must use the Bearer scheme");
     }
+    const known = verified.get(token);
+    if (known !== undefined && Date.now() / 1000 < known.expiresAt + settings.clockToleranceSeconds) return known;
     let payload: JWTPayload;
     try {
       ({ payload } = await jwtVerify(token, key, options));
@@ -96,7 +104,10 @@ export async function createVerifier(settings: VerifierSettings): Promise<Verify
     if (!scopes.includes(settings.scope)) {
       throw new AuthFailure(403, "insufficient_scope", `The access token lacks the scope ${settings.scope}`, settings.scope);
     }
-    return toCaller(settings.accounts, payload, scopes);
+    const caller = toCaller(settings.accounts, payload, scopes);
+    if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value ?? "");
+    verified.set(token, caller);
+    return caller;
   };
 }
 

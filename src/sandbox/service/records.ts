@@ -63,11 +63,28 @@ function addChanges(record: PriceRecord, current: Triple, previous: Triple | und
   if (sel.highProportion) record.highChangeSincePreviousProportion = proportion(current.high, previous?.high);
 }
 
+// assessmentDate strings are derived on demand by the generator's series; history asks for the same ones often.
+const timestampCache = new WeakMap<AssessmentSeries, (string | undefined)[]>();
+
+export function assessmentDateOf(series: AssessmentSeries, index: number): string {
+  let cache = timestampCache.get(series);
+  if (cache === undefined) {
+    cache = new Array<string | undefined>(series.length);
+    timestampCache.set(series, cache);
+  }
+  let text = cache[index];
+  if (text === undefined) {
+    text = series.assessmentDate(index);
+    cache[index] = text;
+  }
+  return text;
+}
+
 /** The assessment at `index`, standing for `date` (its own day, a requested day, or a carried-forward day). */
 export function assessmentRecord(series: AssessmentSeries, index: number, date: string, sel: FieldSelection): PriceRecord {
   const record: PriceRecord = {
     date,
-    assessmentDate: series.assessmentDate(index),
+    assessmentDate: assessmentDateOf(series, index),
     revision: series.revision[index] as number,
     low: series.low[index] as number,
     mid: series.mid[index] as number,
@@ -137,7 +154,7 @@ export function averageRecord(
 ): PriceRecord {
   const record: PriceRecord = {
     date,
-    assessmentDate: series.assessmentDate(average.last),
+    assessmentDate: assessmentDateOf(series, average.last),
     revision: 1,
     low: average.low,
     mid: average.mid,

@@ -1,7 +1,7 @@
 /** The local CA and localhost certificate: what they contain, reuse, renewal, and creation by many at once. */
 import { execFile } from "node:child_process";
 import { X509Certificate } from "node:crypto";
-import { mkdir, mkdtemp, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect, createServer, type Server } from "node:tls";
@@ -21,9 +21,19 @@ const SERVER_AUTH = "1.3.6.1.5.5.7.3.1";
 let root: string;
 let dirs = 0;
 const freshDir = () => join(root, `certs-${(dirs += 1)}`);
+/** Two complete sets made once; renewal tests start from copies of them. */
+let base: Certificates;
+let other: Certificates;
+
+async function copyOfBase(): Promise<string> {
+  const dir = freshDir();
+  await cp(base.dir, dir, { recursive: true });
+  return dir;
+}
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), "auth-certs-"));
+  [base, other] = await Promise.all([ensureCertificates(freshDir()), ensureCertificates(freshDir())]);
 });
 
 afterAll(async () => {
@@ -36,9 +46,9 @@ describe("ensureCertificates in an empty folder", () => {
   let ca: X509Certificate;
   let leaf: X509Certificate;
 
-  beforeAll(async () => {
-    dir = freshDir();
-    certificates = await ensureCertificates(dir);
+  beforeAll(() => {
+    certificates = base;
+    dir = base.dir;
     ca = new X509Certificate(certificates.ca);
     leaf = new X509Certificate(certificates.cert);
   });
@@ -109,36 +119,32 @@ describe("ensureCertificates in an empty folder", () => {
 
 describe("renewal", () => {
   it("replaces an unreadable leaf and keeps the CA the user may already trust", async () => {
-    const dir = freshDir();
-    const first = await ensureCertificates(dir);
+    const first = await ensureCertificates(await copyOfBase());
     await writeFile(first.certPath, "not a certificate");
-    const second = await ensureCertificates(dir);
+    const second = await ensureCertificates(first.dir);
     expect(second.ca).toBe(first.ca);
     expect(second.cert).not.toBe(first.cert);
     expect(new X509Certificate(second.cert).verify(new X509Certificate(second.ca).publicKey)).toBe(true);
   });
 
   it("replaces a leaf signed by another CA", async () => {
-    const dir = freshDir();
-    const first = await ensureCertificates(dir);
-    const other = await ensureCertificates(freshDir());
+    const first = await ensureCertificates(await copyOfBase());
     await writeFile(first.certPath, other.cert);
     await writeFile(first.keyPath, other.key);
-    const second = await ensureCertificates(dir);
+    const second = await ensureCertificates(first.dir);
     expect(second.ca).toBe(first.ca);
     expect(new X509Certificate(second.cert).checkIssued(new X509Certificate(first.ca))).toBe(true);
   });
 
   it("replaces a leaf whose key does not match it", async () => {
-    const dir = freshDir();
-    const first = await ensureCertificates(dir);
-    await writeFile(first.keyPath, (await ensureCertificates(freshDir())).key);
-    const second = await ensureCertificates(dir);
+    const first = await ensureCertificates(await copyOfBase());
+    await writeFile(first.keyPath, other.key);
+    const second = await ensureCertificates(first.dir);
     expect(second.cert).not.toBe(first.cert);
   });
 
   it("makes a new CA and leaf when the CA key is unreadable", async () => {
-    const dir = freshDir();
+    const dir = await copyOfBase();
     const first = await ensureCertificates(dir);
     await writeFile(join(dir, CERTIFICATE_FILES.caKey), "garbage");
     const second = await ensureCertificates(dir);
@@ -171,16 +177,19 @@ describe("concurrent creation", () => {
     const dir = freshDir();
     const script = join(__dirname, "fixtures", "ensure-certificates.ts");
     const cli = join(repositoryRoot(), "node_modules", "tsx", "dist", "cli.mjs");
-    const outputs = await Promise.all(
-      [1, 2, 3].map(() => run(process.execPath, [cli, script, dir], { cwd: repositoryRoot() })),
-    );
-    const prints = outputs.map(({ stdout }) => JSON.parse(stdout.trim()) as { ca: string; leaf: string });
-    const onDisk = await ensureCertificates(dir);
-    const expected = {
-      ca: new X509Certificate(onDisk.ca).fingerprint256,
-      leaf: new X509Certificate(onDisk.cert).fingerprint256,
-    };
-    expect(prints).toEqual([expected, expected, expected]);
+    const fingerprints = (c: Certificates) => ({
+      ca: new X509Certificate(c.ca).fingerprint256,
+      leaf: new X509Certificate(c.cert).fingerprint256,
+    });
+    // Two child processes and this one race to create the same folder.
+    const [first, second, own] = await Promise.all([
+      run(process.execPath, [cli, script, dir], { cwd: repositoryRoot() }),
+      run(process.execPath, [cli, script, dir], { cwd: repositoryRoot() }),
+      ensureCertificates(dir),
+    ]);
+    const prints = [first, second].map(({ stdout }) => JSON.parse(stdout.trim()) as { ca: string; leaf: string });
+    const expected = fingerprints(await ensureCertificates(dir));
+    expect([...prints, fingerprints(own)]).toEqual([expected, expected, expected]);
   });
 });
 

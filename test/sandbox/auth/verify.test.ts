@@ -103,6 +103,26 @@ describe("verify accepts", () => {
   });
 });
 
+describe("verify remembers tokens it accepted", () => {
+  afterEach(() => {
+    jest.useRealTimers();
+  });
+
+  it("answers a repeated token with the same caller, and refuses it once it has expired", async () => {
+    const token = await mint(claims({ exp: now() + 60 }));
+    const first = await service.verify(`Bearer ${token}`);
+    expect(await service.verify(`Bearer ${token}`)).toBe(first);
+    // Only the clock moves on two minutes; promises and timers run as usual.
+    jest.useFakeTimers({
+      now: Date.now() + 120_000,
+      doNotFake: ["hrtime", "nextTick", "performance", "queueMicrotask", "setImmediate", "clearImmediate",
+        "setInterval", "clearInterval", "setTimeout", "clearTimeout"],
+    });
+    const failed = await failure(`Bearer ${token}`);
+    expect(failed.message).toMatch(/expired/);
+  });
+});
+
 describe("verify refuses with 401 invalid_token", () => {
   it.each([
     ["no header", undefined, /no access token/],

@@ -195,3 +195,20 @@ describe("average prices", () => {
     expect(answer.body).toMatchObject({ errors: [{ parameter: "priceCalculationType" }] });
   });
 });
+
+describe("price bodies", () => {
+  it("hold exactly what the response schemas declare (they are written with JSON.stringify for speed)", async () => {
+    const { Value } = await import("@sinclair/typebox/value");
+    const { PricesResponseSchema, HistoryResponseSchema } = await import("../../../src/api");
+    const all = "Fields=appraisalPrice,pricingRationale,assessmentPeriod,evaluationPeriod,lowChangeSincePrevious,midChangeSincePreviousProportion";
+    const cases: [unknown, Parameters<typeof Value.Check>[0]][] = [
+      [(await get(app, `/Prices?Symbols=AG-WHE-0001,MB-AL-0001,NOPE&Dates=2024-03-01&${all}`)).body, PricesResponseSchema],
+      [(await get(app, `/Prices/MonthlyAverage?Symbols=MB-AL-0001&${all}`)).body, PricesResponseSchema],
+      [(await get(app, `/Prices/History?Symbols=AG-WHE-0001,FP-PLP-0002&FromDate=2024-03-01&ToDate=2024-04-01&forecastType=F24M&${all}`)).body, HistoryResponseSchema],
+    ];
+    for (const [body, schema] of cases) {
+      expect(Value.Check(schema, body)).toBe(true);
+      expect(Value.Clean(schema, structuredClone(body))).toEqual(body);
+    }
+  });
+});

@@ -1,0 +1,210 @@
+/**
+ * Benchmark of the prices client against the sandbox over HTTPS on loopback (`npm run bench:client`).
+ * The sandbox runs in a child process so that the client's CPU is measured alone. A simulated sheet
+ * asks for every cell in the same window. Prints one JSON line per case.
+ *
+ *   grid-cold / grid-warm   200 symbols x 50 dates (10,000 cells), then the same sheet again
+ *   grid-naive              one request per cell, 6 in flight (what a browser allows per host)
+ *   scatter                 10,000 random (symbol, date) pairs over 500 symbols x 2,000 dates
+ *   history                 100 symbols x 10 years
+ */
+import { fork, type ChildProcess } from "node:child_process";
+import { Agent, fetch as undiciFetch } from "undici";
+import { fromEpochDay, toEpochDay } from "../src/api/dates";
+import { baselineRequests, clientCredentialsTokenProvider, createPricesClient, type PricesClient, type TokenProvider } from "../src/prices";
+
+interface Ready {
+  apiUrl: string;
+  issuer: string;
+  ca: string;
+  today: string;
+  symbols: string[];
+}
+
+async function serve(): Promise<void> {
+  const { startSandbox } = await import("../src/sandbox/server");
+  const sandbox = await startSandbox({ port: 0, quiet: true, rateLimit: 0 });
+  const ready: Ready = { apiUrl: sandbox.apiUrl, issuer: sandbox.issuer, ca: sandbox.ca, today: sandbox.data.today, symbols: sandbox.data.instruments.map((item) => item.record.symbol) };
+  process.send?.(ready);
+  process.on("message", () => {
+    void sandbox.close().then(() => process.exit(0));
+  });
+}
+
+function startChild(): Promise<{ child: ChildProcess; ready: Ready }> {
+  const child = fork(__filename, ["--serve"], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  return new Promise((resolve, reject) => {
+    child.once("message", (message) => resolve({ child, ready: message as Ready }));
+    child.once("exit", (code) => reject(new Error(`sandbox exited with ${code}`)));
+  });
+}
+
+/** A small deterministic generator, so runs compare. */
+function mulberry32(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function weekdaysBefore(end: string, count: number): string[] {
+  const out: string[] = [];
+  for (let day = toEpochDay(end); out.length < count; day -= 1) {
+    const weekday = (((day + 3) % 7) + 7) % 7;
+    if (weekday < 5) out.push(fromEpochDay(day));
+  }
+  return out.reverse();
+}
+
+function emit(record: Record<string, unknown>): void {
+  process.stdout.write(`${JSON.stringify(record)}\n`);
+}
+
+async function measure<T>(run: () => Promise<T>): Promise<{ result: T; wallMs: number; cpuUs: number }> {
+  const cpu = process.cpuUsage();
+  const start = performance.now();
+  const result = await run();
+  const wallMs = performance.now() - start;
+  const used = process.cpuUsage(cpu);
+  return { result, wallMs, cpuUs: used.user + used.system };
+}
+
+const round = (value: number, digits = 2): number => Number(value.toFixed(digits));
+
+async function main(): Promise<void> {
+  const { child, ready } = await startChild();
+  const agent = new Agent({ connect: { ca: ready.ca }, connections: 8 });
+  const fetchImpl = ((input: string, init?: RequestInit) => undiciFetch(input, { ...(init as object), dispatcher: agent } as Parameters<typeof undiciFetch>[1])) as unknown as typeof fetch;
+  const tokens: TokenProvider = clientCredentialsTokenProvider({
+    tokenUrl: `${ready.issuer}/token`,
+    clientId: "sandbox-full",
+    clientSecret: "sandbox-full-secret",
+    scope: "sandbox.physicalprices.api",
+    resource: ready.apiUrl,
+    fetch: fetchImpl,
+  });
+  const token = await tokens.getToken();
+  const newClient = (): PricesClient => createPricesClient({ baseUrl: ready.apiUrl, tokenProvider: tokens, fetch: fetchImpl });
+  const end = weekdaysBefore(ready.today, 2)[0] as string;
+
+  // Warm up TLS, JIT and the sandbox's caches with a small sheet on a throwaway client.
+  const warmup = newClient();
+  await Promise.allSettled(ready.symbols.slice(0, 20).flatMap((symbol) => weekdaysBefore(end, 5).map((date) => warmup.price({ symbol, date }))));
+
+  // Grid 200 x 50, cold then warm.
+  const gridSymbols = ready.symbols.slice(0, 200);
+  const gridDates = weekdaysBefore(end, 50);
+  const cells = gridSymbols.flatMap((symbol) => gridDates.map((date) => ({ symbol, date })));
+  const client = newClient();
+  const cold = await measure(() => Promise.allSettled(cells.map((cell) => client.price(cell))));
+  const coldStats = client.stats();
+  const minimal = Math.ceil(gridSymbols.length / 500) * Math.ceil(gridDates.length / 250);
+  emit({
+    case: "grid-cold",
+    cells: cells.length,
+    requests: coldStats.requestsSent,
+    minimalRequests: minimal,
+    attempts: coldStats.attempts,
+    records: coldStats.recordsReceived,
+    failed: cold.result.filter((result) => result.status === "rejected").length,
+    wallMs: round(cold.wallMs),
+    cpuUsPerKey: round(cold.cpuUs / cells.length),
+  });
+  const warm = await measure(() => Promise.allSettled(cells.map((cell) => client.price(cell))));
+  emit({
+    case: "grid-warm",
+    cells: cells.length,
+    requests: client.stats().requestsSent - coldStats.requestsSent,
+    cacheHits: client.stats().cacheHits - coldStats.cacheHits,
+    wallMs: round(warm.wallMs),
+    cpuUsPerKey: round(warm.cpuUs / cells.length),
+  });
+
+  // Naive: one request per cell, 6 in flight.
+  const naive = await measure(async () => {
+    let next = 0;
+    let failed = 0;
+    const worker = async (): Promise<void> => {
+      while (next < cells.length) {
+        const cell = cells[next] as { symbol: string; date: string };
+        next += 1;
+        const response = await fetchImpl(`${ready.apiUrl}/Prices?Symbols=${encodeURIComponent(cell.symbol)}&Dates=${cell.date}`, { headers: { authorization: `Bearer ${token}` } });
+        await response.json();
+        if (!response.ok) failed += 1;
+      }
+    };
+    await Promise.all(Array.from({ length: 6 }, worker));
+    return failed;
+  });
+  emit({ case: "grid-naive", cells: cells.length, requests: cells.length, inFlight: 6, failed: naive.result, wallMs: round(naive.wallMs), speedupOfClient: round(naive.wallMs / cold.wallMs, 1) });
+
+  // Scatter: 10,000 random pairs over 500 symbols x 2,000 calendar days.
+  const random = mulberry32(20240628);
+  const scatterSymbols = Array.from({ length: 500 }, (_, index) => ready.symbols[index] ?? `ZZ-NONE-${String(index).padStart(4, "0")}`);
+  const firstDay = toEpochDay(end) - 1999;
+  const pairs = Array.from({ length: 10_000 }, () => ({
+    symbol: scatterSymbols[Math.floor(random() * scatterSymbols.length)] as string,
+    date: fromEpochDay(firstDay + Math.floor(random() * 2000)),
+  }));
+  const bySymbol = new Map<string, Set<string>>();
+  for (const pair of pairs) bySymbol.set(pair.symbol, (bySymbol.get(pair.symbol) ?? new Set()).add(pair.date));
+  const unique = [...bySymbol.values()].reduce((sum, dates) => sum + dates.size, 0);
+  const baselines = baselineRequests(bySymbol, { maxSymbols: 500, maxDates: 250, maxRecords: 100_000 });
+  const scatterClient = newClient();
+  const scatter = await measure(() => Promise.allSettled(pairs.map((pair) => scatterClient.price(pair))));
+  const scatterStats = scatterClient.stats();
+  emit({
+    case: "scatter",
+    keys: pairs.length,
+    uniqueKeys: unique,
+    symbols: scatterSymbols.length,
+    symbolsInData: Math.min(500, ready.symbols.length),
+    requests: scatterStats.requestsSent,
+    boundRequests: Math.min(baselines.perDate, baselines.perSymbol),
+    perDateRequests: baselines.perDate,
+    perSymbolRequests: baselines.perSymbol,
+    recordsRequested: scatterStats.recordsRequested,
+    overfetch: round(scatterStats.recordsRequested / unique),
+    boundOverfetch: 4,
+    wallMs: round(scatter.wallMs),
+    cpuUsPerKey: round(scatter.cpuUs / pairs.length),
+  });
+
+  // History: 100 symbols x 10 years.
+  const historyClient = newClient();
+  const fromDate = fromEpochDay(toEpochDay(end) - 3652);
+  const historySymbols = ready.symbols.slice(0, 100);
+  const history = await measure(() => Promise.allSettled(historySymbols.map((symbol) => historyClient.history({ symbol, fromDate, toDate: end }))));
+  const historyStats = historyClient.stats();
+  emit({
+    case: "history",
+    symbols: historySymbols.length,
+    fromDate,
+    toDate: end,
+    requests: historyStats.requestsSent,
+    records: historyStats.recordsReceived,
+    failed: history.result.filter((result) => result.status === "rejected").length,
+    wallMs: round(history.wallMs),
+    cpuUsPerKey: round(history.cpuUs / historySymbols.length),
+  });
+
+  child.send("stop");
+  await new Promise((resolve) => child.once("exit", resolve));
+  await agent.close();
+}
+
+if (process.argv.includes("--serve")) {
+  serve().catch((error: unknown) => {
+    process.stderr.write(`bench-client sandbox: ${String(error)}\n`);
+    process.exit(1);
+  });
+} else {
+  main().catch((error: unknown) => {
+    process.stderr.write(`bench-client: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  });
+}
