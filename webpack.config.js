@@ -1,11 +1,13 @@
 /**
  * Builds the add-in into dist/: functions.js (+ generated functions.json), taskpane.js, authDialog.js
- * and host.js with their pages, office.js, manifest.xml and assets.
+ * and host.js with their pages, office.js, manifest.xml and assets; and the workbench (workbench.html, the
+ * grid that runs the functions without Excel, and workbench-pane.html, the real pane wired to that grid).
  *
  *   npm run build                                         development build, https://localhost:3000
  *   npm run build:prod -- --env baseUrl=https://host/x [--env serviceUrl=https://api/physical/v2]
  *                                                         production build; the dev origins are rewritten
  *   npx webpack serve                                     dev server on https://localhost:3000
+ *   npm start                                             sandbox + dev server + workbench (scripts/start.ts)
  */
 const path = require("path");
 const fs = require("fs");
@@ -110,6 +112,8 @@ module.exports = (env = {}, argv = {}) => {
       taskpane: "./src/taskpane/taskpane.ts",
       authDialog: "./src/auth/dialog.ts",
       host: "./src/host/host.ts",
+      workbench: "./src/workbench/workbench.ts",
+      workbenchPane: "./src/workbench/pane-bridge.ts",
     },
     output: {
       path: DIST,
@@ -154,7 +158,20 @@ module.exports = (env = {}, argv = {}) => {
         template: "./src/host/host.html",
         chunks: ["host"],
       }),
-      new OfficeScriptPlugin(["taskpane.html", "auth-dialog.html"]),
+      new HtmlWebpackPlugin({
+        // The workbench loads functions.js itself, after it has installed its CustomFunctions stand-in (as host.html).
+        filename: "workbench.html",
+        template: "./src/workbench/workbench.html",
+        chunks: ["workbench"],
+      }),
+      new HtmlWebpackPlugin({
+        // The real pane in the workbench's iframe: the bridge first installs the Excel stand-in that edits the grid.
+        filename: "workbench-pane.html",
+        template: "./src/taskpane/taskpane.html",
+        chunks: ["workbenchPane", "functions", "taskpane"],
+        chunksSortMode: "manual",
+      }),
+      new OfficeScriptPlugin(["taskpane.html", "auth-dialog.html", "workbench-pane.html"]),
       new CopyWebpackPlugin({
         patterns: [
           { from: "manifest.xml", to: "manifest.xml" },

@@ -70,6 +70,9 @@ export async function runDialog(): Promise<void> {
   const msal = await import(/* webpackChunkName: "msal" */ "@azure/msal-browser");
   const network = createCapturingNetworkClient();
   const redirectUri = new URL("auth-dialog.html", window.location.href).href.split("?")[0] ?? "";
+  // Coming back with the authorization response, tokens stay in this page's memory only. Starting,
+  // MSAL refuses a redirect with memory storage; nothing but the request state exists yet then.
+  const returning = /[?#&](code|error|state)=/.test(`${window.location.search}${window.location.hash}`);
   const pca = new msal.PublicClientApplication({
     auth: {
       clientId: config.clientId,
@@ -78,8 +81,7 @@ export async function runDialog(): Promise<void> {
       redirectUri,
       postLogoutRedirectUri: null,
     },
-    // tokens live in this page's memory only; the pane receives them and this window closes
-    cache: { cacheLocation: msal.BrowserCacheLocation.MemoryStorage },
+    cache: { cacheLocation: returning ? msal.BrowserCacheLocation.MemoryStorage : msal.BrowserCacheLocation.SessionStorage },
     system: { protocolMode: msal.ProtocolMode.OIDC, networkClient: network },
   });
   try {

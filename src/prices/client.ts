@@ -4,7 +4,7 @@
  */
 import { DEFAULT_LIMITS, type Limits } from "../api/vocabulary";
 import { type PlannedRequest, checkBatch, planRequests } from "./batches";
-import { type CacheStorage, MemoryCacheStorage, type StoredEntry, type StoredError, approximateBytes } from "./cache";
+import { type CacheStorage, MemoryCacheStorage, type StoredEntry, type StoredError, approximateBytes, priceRecordBytes } from "./cache";
 import { InvalidInstrumentError, NoDataError, PricesError } from "./errors";
 import {
   type NormKey,
@@ -30,6 +30,7 @@ import type {
   RequestLog,
   SymbolHistory,
 } from "./types";
+import type { PriceRecord } from "../api/schemas";
 
 const HOUR = 3_600_000;
 
@@ -154,7 +155,7 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
   }
 
   function noteLineage(key: NormKey, record: LineageRecord): void {
-    lineages.delete(key.id);
+    // Bounded by insertion order: a key asked again keeps its place, which is good enough for a log.
     lineages.set(key.id, record);
     if (lineages.size > MAX_LINEAGE_KEYS) {
       const oldest = lineages.keys().next();
@@ -252,12 +253,13 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
     release(entry);
     if (!entry.stale) {
       const encoded = encode(entry.key, value);
-      const stored: StoredEntry = { kind: entry.key.kind, storedAt: at, expiresAt: at + ttl(entry.key, today), bytes: approximateBytes(encoded) + entry.key.id.length * 2, value: encoded };
+      const bytes = (entry.key.kind === "price" ? priceRecordBytes(value as PriceRecord) : approximateBytes(encoded)) + 64 + entry.key.id.length * 2;
+      const stored: StoredEntry = { kind: entry.key.kind, storedAt: at, expiresAt: at + ttl(entry.key, today), bytes, value: encoded };
       const symbol = symbolOf(entry.key);
       if (symbol !== undefined) stored.symbol = symbol;
       if (entry.requestId !== undefined) stored.requestId = entry.requestId;
       storage.set(entry.key.id, stored);
-      decoded.set(stored, value);
+      if (entry.key.kind === "history") decoded.set(stored, value);
     }
     entry.resolve(value);
   }
@@ -295,6 +297,7 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
 
   function fromStored(stored: StoredEntry): Promise<unknown> {
     if (stored.error) return Promise.reject(restoreError(stored.error));
+    if (stored.kind !== "history") return Promise.resolve(stored.value);
     let value = decoded.get(stored);
     if (value === undefined) {
       value = decode(stored);

@@ -72,7 +72,22 @@ export function normSymbol(symbol: unknown): string {
   return text;
 }
 
+const CANONICAL_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** The common case without allocation: already `YYYY-MM-DD` and a real day. */
+function canonicalAsIs(text: string): boolean {
+  if (text.length !== 10 || !CANONICAL_DATE.test(text)) return false;
+  const year = Number(text.slice(0, 4));
+  const month = Number(text.slice(5, 7));
+  const day = Number(text.slice(8, 10));
+  if (month < 1 || month > 12 || day < 1) return false;
+  const leap = month === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return day <= (MONTH_DAYS[month - 1] ?? 0) + (leap ? 1 : 0);
+}
+
 export function normDate(date: unknown, argument = "date"): string {
+  if (typeof date === "string" && canonicalAsIs(date)) return date;
   const canonical = typeof date === "string" ? parseIsoDate(date) : undefined;
   if (!canonical) throw new InvalidKeyError(argument, `Invalid ${argument}: ${JSON.stringify(date)} (expected YYYY-MM-DD)`);
   return canonical;

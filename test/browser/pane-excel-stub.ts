@@ -112,13 +112,16 @@ export const EXCEL_STUB = String.raw`
     CalculationType: { full: "Full", recalculate: "Recalculate", fullRebuild: "FullRebuild" },
     run: async (callback) => callback({ workbook, sync: async () => { const pending = state.pending.splice(0); await Promise.all(pending); } }),
   };
-  window.CustomFunctions = {
-    associate: (id, fn) => functions.set(String(id).toUpperCase(), fn),
+  // office.js replaces associate with its own on load; a setter that ignores it keeps this registry in charge
+  const customFunctions = {
     ErrorCode: { invalidValue: "#VALUE!", notAvailable: "#N/A", divisionByZero: "#DIV/0!", invalidNumber: "#NUM!", nullReference: "#NULL!", invalidName: "#NAME?", invalidReference: "#REF!" },
     Error: class extends Error { constructor(code, message) { super(message || code); this.code = code; } },
   };
+  Object.defineProperty(customFunctions, "associate", { get: () => (id, fn) => functions.set(String(id).toUpperCase(), fn), set: () => undefined, enumerable: true });
+  Object.defineProperty(window, "CustomFunctions", { get: () => customFunctions, set: () => undefined, configurable: true });
   window.__excel = {
     state,
+    registered: () => [...functions.keys()],
     select: (address) => { state.selection = address; },
     set: (address, value) => { cells.set(address.toUpperCase(), { value }); },
     value: (address) => { const c = cells.get(address.toUpperCase()); return c ? c.value : undefined; },

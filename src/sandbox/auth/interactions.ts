@@ -1,6 +1,7 @@
 /**
  * The sign-in interaction oidc-provider hands over to: a login page at `/auth/interaction/<uid>`,
- * its form post, and cancel. Consent is never asked (see provider.ts `loadExistingGrant`).
+ * its form post, and cancel. Consent is granted without a page (see provider.ts `loadExistingGrant`);
+ * only an explicit `prompt=consent` reaches here, and passes straight through.
  */
 import type { IncomingMessage } from "node:http";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";

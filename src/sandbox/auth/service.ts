@@ -40,7 +40,8 @@ const BODY_LIMIT = 56 * 1024;
 export interface TokenServiceOptions {
   /**
    * Where the sandbox is reached, e.g. `https://localhost:4000`. May be a function when the port is
-   * known only after `listen`: it is then called on the first request or `verify`.
+   * known only after `listen`: it is called once, on the first request, `verify`, or read of
+   * `issuer`/`apiUrl`, which must therefore come after `listen`.
    */
   origin: string | (() => string);
   /** The API base URL (audience of the tokens); default origin + `/physical/v2`. */

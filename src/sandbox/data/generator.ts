@@ -37,6 +37,9 @@ import { generatedReferences } from "./references";
 import { isAssessmentDay, isHoliday, firstAssessmentDayFrom } from "./schedule";
 import { correctionDelayDays, GeneratedSeries, lastIndexOnOrBefore, roundTo } from "./series";
 
+// Math functions held locally: under jest's vm context every global lookup is slow, and these run millions of times.
+const { exp, sqrt, floor, max, abs } = Math;
+
 export const DEFAULT_SEED = 20050103;
 
 export interface GenerateOptions {
@@ -195,7 +198,7 @@ function planInstrument(seed: number, symbol: string, combo: Combo): Plan {
 
   const frequency = rng.weighted(FREQUENCY_WEIGHTS[sector]);
   const weeklyDay = rng.pick([0, 1, 2, 2, 3, 3, 4, 4, 4]);
-  const launchFrom = FIRST_LAUNCH + Math.floor(rng.next() ** 1.3 * (LAST_LAUNCH - FIRST_LAUNCH));
+  const launchFrom = FIRST_LAUNCH + floor(rng.next() ** 1.3 * (LAST_LAUNCH - FIRST_LAUNCH));
   const launchDay = firstAssessmentDayFrom(frequency, weeklyDay, launchFrom);
   const forwardMonths = sector === "AG" && isPrice && (frequency === "Daily" || frequency === "Weekly") && rng.chance(0.4) ? rng.int(3, 12) : 0;
   const forwardCarry = rng.float(-0.008, 0.012);
@@ -253,7 +256,7 @@ function planInstrument(seed: number, symbol: string, combo: Combo): Plan {
     beta: rng.float(0.8, 1.15),
     idioSigma: isPrice ? rng.float(0.04, 0.12) : 1,
     kappa: isPrice ? 1.5 : 2,
-    decimals: decimalsFor(isPrice ? level : Math.max(Math.abs(level), swing)),
+    decimals: decimalsFor(isPrice ? level : max(abs(level), swing)),
     publishMinute: (sector === "MB" ? 16 * 60 : sector === "AG" ? 17 * 60 : 15 * 60) + rng.int(0, 30),
     appraisalRate: rng.float(0.01, 0.06),
     forwardMonths,
@@ -286,10 +289,10 @@ function planInstruments(seed: number): Plan[] {
 function commodityFactor(seed: number, commodity: CommodityDef, lastDay: EpochDay): Float64Array {
   const rng = new Random(seed).fork(`factor:${commodity.id}`);
   const kappa = 0.35;
-  const decay = Math.exp(-kappa / 365);
-  const stationary = commodity.volatility / Math.sqrt(2 * kappa);
-  const step = stationary * Math.sqrt(1 - decay * decay);
-  const path = new Float64Array(Math.max(0, lastDay - FACTOR_START + 1));
+  const decay = exp(-kappa / 365);
+  const stationary = commodity.volatility / sqrt(2 * kappa);
+  const step = stationary * sqrt(1 - decay * decay);
+  const path = new Float64Array(max(0, lastDay - FACTOR_START + 1));
   let value = rng.normal() * stationary;
   for (let i = 0; i < path.length; i++) {
     if (i > 0) value = decay * value + step * rng.normal();
@@ -299,7 +302,7 @@ function commodityFactor(seed: number, commodity: CommodityDef, lastDay: EpochDa
 }
 
 function buildSeries(plan: Plan, endDay: EpochDay, todayDay: EpochDay, factor: Float64Array): GeneratedSeries {
-  const schedule = new Int32Array(Math.max(0, endDay - plan.launchDay + 1));
+  const schedule = new Int32Array(max(0, endDay - plan.launchDay + 1));
   let n = 0;
   for (let d = plan.launchDay; d <= endDay; d++) if (isAssessmentDay(plan.frequency, plan.weeklyDay, d)) schedule[n++] = d;
   const days = schedule.slice(0, n);
@@ -310,7 +313,7 @@ function buildSeries(plan: Plan, endDay: EpochDay, todayDay: EpochDay, factor: F
   const { key, decimals, level, swing, beta, kappa, idioSigma, singleValue } = plan;
   const isPrice = plan.combo.product.priceType === "Price";
   const spread = plan.combo.product.spread;
-  const idioStd = idioSigma / Math.sqrt(2 * kappa);
+  const idioStd = idioSigma / sqrt(2 * kappa);
   const walk = new Random(key).fork("walk");
   let x = walk.normal() * idioStd;
   for (let i = 0; i < n; i++) {
@@ -319,13 +322,13 @@ function buildSeries(plan: Plan, endDay: EpochDay, todayDay: EpochDay, factor: F
     const width = walk.next();
     const skew = 0.8 + 0.4 * walk.next();
     if (i > 0) {
-      const decay = Math.exp((-kappa * (day - (days[i - 1] ?? day))) / 365);
-      x = decay * x + idioStd * Math.sqrt(1 - decay * decay) * shock;
+      const decay = exp((-kappa * (day - (days[i - 1] ?? day))) / 365);
+      x = decay * x + idioStd * sqrt(1 - decay * decay) * shock;
     }
     let center: number;
     let half: number;
     if (isPrice) {
-      center = level * Math.exp(beta * (factor[day - FACTOR_START] ?? 0) + x);
+      center = level * exp(beta * (factor[day - FACTOR_START] ?? 0) + x);
       half = center * spread * (0.6 + 0.8 * width);
     } else {
       center = level + swing * (x / idioStd);
@@ -393,21 +396,21 @@ function buildForecast(plan: Plan, series: GeneratedSeries, todayDay: EpochDay):
     publicationDay = firstWeekdayOfMonth(year, month);
   }
   const monthIndex = year * 12 + month;
-  const version = Math.max(1, monthIndex - (FORECAST_VERSION_START.year * 12 + FORECAST_VERSION_START.month) + 1);
+  const version = max(1, monthIndex - (FORECAST_VERSION_START.year * 12 + FORECAST_VERSION_START.month) + 1);
   const rng = new Random(hashInts(plan.key, SALT_FORECAST, monthIndex));
   const time = `${pad(rng.int(6, 9))}:${pad(rng.int(0, 59))}:${pad(rng.int(0, 59))}.${pad(rng.int(0, 999), 3)}`;
   const at = lastIndexOnOrBefore(series, publicationDay);
-  let value = series.mid[Math.max(0, at)] ?? plan.level;
+  let value = series.mid[max(0, at)] ?? plan.level;
   const drift = rng.float(-0.006, 0.008);
   const prices: ForecastData["prices"] = [];
   for (let ahead = 1; ahead <= 24; ahead++) {
-    value *= Math.exp(drift + 0.02 * rng.normal());
+    value *= exp(drift + 0.02 * rng.normal());
     const half = value * (0.02 + 0.004 * ahead);
     const target = monthIndex + ahead;
     const low = roundTo(value - half, plan.decimals);
     const high = roundTo(value + half, plan.decimals);
     prices.push({
-      date: `${pad(Math.floor(target / 12), 4)}-${pad((target % 12) + 1)}-01T00:00:00.000Z`,
+      date: `${pad(floor(target / 12), 4)}-${pad((target % 12) + 1)}-01T00:00:00.000Z`,
       low,
       mid: roundTo((low + high) / 2, plan.decimals),
       high,

@@ -2,6 +2,9 @@
 import type { EpochDay, Frequency } from "../../api";
 import { fromEpochDay } from "../../api/dates";
 
+// Math functions held locally: under jest's vm context every global lookup is slow, and these run millions of times.
+const { floor } = Math;
+
 /** 0 = Monday ... 6 = Sunday; local so the generator's inner loop stays cheap. */
 function weekdayOf(day: EpochDay): number {
   return (((day + 3) % 7) + 7) % 7;
@@ -10,12 +13,12 @@ function weekdayOf(day: EpochDay): number {
 /** Month (1-12) times 32 plus day of month, by arithmetic (Howard Hinnant's civil_from_days). */
 export function monthDayCode(day: EpochDay): number {
   const z = day + 719468;
-  const era = Math.floor(z / 146097);
+  const era = floor(z / 146097);
   const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  return (mp < 10 ? mp + 3 : mp - 9) * 32 + doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const yoe = floor((doe - floor(doe / 1460) + floor(doe / 36524) - floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + floor(yoe / 4) - floor(yoe / 100));
+  const mp = floor((5 * doy + 2) / 153);
+  return (mp < 10 ? mp + 3 : mp - 9) * 32 + doy - floor((153 * mp + 2) / 5) + 1;
 }
 
 const CHRISTMAS = 12 * 32 + 25;

@@ -7,6 +7,9 @@ import { dateOfTimestamp, fromEpochDay, parseIsoDate, toEpochDay, type ForwardCu
 import type { AssessmentSeries } from "./model";
 import { hashInts, unitOf } from "./random";
 
+// Math functions held locally: under jest's vm context every global lookup is slow, and these run millions of times.
+const { abs, sign, round, sqrt, floor } = Math;
+
 /** One assessment as plain data: what `createSeries` takes and the files hold. */
 export interface AssessmentPoint {
   /** `YYYY-MM-DD`, the day assessed. */
@@ -243,8 +246,8 @@ export function lastIndexOnOrBefore(series: AssessmentSeries, day: number): numb
 /** Rounds half away from zero to `decimals` places; monotone, so it keeps low <= mid <= high. */
 export function roundTo(value: number, decimals: number): number {
   const scale = 10 ** decimals;
-  const scaled = Math.abs(value) * scale;
-  return (Math.sign(value) * Math.round(scaled + 1e-9)) / scale || 0;
+  const scaled = abs(value) * scale;
+  return (sign(value) * round(scaled + 1e-9)) / scale || 0;
 }
 
 // Salts that keep the lazily derived values of one (instrument, index) independent of each other.
@@ -316,7 +319,7 @@ export class GeneratedSeries implements AssessmentSeries {
     const when = corrected ? day + correctionDelayDays(key, index) : day;
     const minute = corrected ? 10 * 60 + (jitter % 50) : publishMinute + (jitter % 16);
     const second = (jitter >>> 8) % 60;
-    return `${fromEpochDay(when)}T${pad2(Math.floor(minute / 60))}:${pad2(minute % 60)}:${pad2(second)}${utcOffset}`;
+    return `${fromEpochDay(when)}T${pad2(floor(minute / 60))}:${pad2(minute % 60)}:${pad2(second)}${utcOffset}`;
   }
 
   appraisalPrice(index: number): boolean {
@@ -336,7 +339,7 @@ export class GeneratedSeries implements AssessmentSeries {
     const high = this.high[index] ?? 0;
     const curve: ForwardCurvePoint[] = [];
     for (let ahead = 1; ahead <= forwardMonths; ahead++) {
-      const noise = (unitOf(hashInts(key, SALT_FORWARD, index, ahead)) - 0.5) * 0.012 * Math.sqrt(ahead);
+      const noise = (unitOf(hashInts(key, SALT_FORWARD, index, ahead)) - 0.5) * 0.012 * sqrt(ahead);
       const factor = 1 + forwardCarry * ahead + noise;
       curve.push({
         forwardCode: `M${ahead}`,

@@ -126,6 +126,24 @@ describe("service-key grant", () => {
   });
 });
 
+/** The add-in's authorization request, as MSAL sends it, with some parameters changed or removed. */
+function authorizationQuery(changes: Record<string, string | undefined> = {}): URLSearchParams {
+  const query = new URLSearchParams({
+    client_id: ADDIN_CLIENT_ID,
+    response_type: "code",
+    redirect_uri: REDIRECT_URI,
+    scope: `openid profile offline_access ${SCOPE}`,
+    code_challenge: pkcePair().challenge,
+    code_challenge_method: "S256",
+    nonce: "n-0S6_WzA2Mj",
+  });
+  for (const [name, value] of Object.entries(changes)) {
+    if (value === undefined) query.delete(name);
+    else query.set(name, value);
+  }
+  return query;
+}
+
 interface SignIn {
   username: string;
   password: string;
@@ -135,28 +153,26 @@ interface SignIn {
 }
 
 /** Plays the browser: authorization request, login page, form post, resume; returns the final redirect. */
-async function signIn(options: SignIn): Promise<{ location: URL; verifier: string; state: string; pages: string[] }> {
+async function signIn(
+  options: SignIn,
+): Promise<{ location: URL; verifier: string; state: string; pages: string[]; jar: CookieJar }> {
   const jar = new CookieJar();
   const { verifier, challenge } = pkcePair();
   const state = `state-${Math.random()}`;
-  const query = new URLSearchParams({
-    client_id: ADDIN_CLIENT_ID,
-    response_type: "code",
+  const query = authorizationQuery({
     redirect_uri: options.redirectUri ?? REDIRECT_URI,
     scope: options.scope ?? `openid profile offline_access ${SCOPE}`,
     code_challenge: challenge,
-    code_challenge_method: "S256",
     state,
-    nonce: "n-0S6_WzA2Mj",
+    prompt: options.prompt,
   });
-  if (options.prompt) query.set("prompt", options.prompt);
   const pages: string[] = [];
   let response = await server.request(`/auth/auth?${query}`);
   for (let step = 0; step < 10; step += 1) {
     jar.store(response);
     if (response.status === 303 || response.status === 302) {
       const location = new URL(response.headers.get("location") ?? "", server.origin);
-      if (location.origin !== server.origin) return { location, verifier, state, pages };
+      if (location.origin !== server.origin) return { location, verifier, state, pages, jar };
       response = await server.request(location.href, { headers: jar.header() });
       continue;
     }
@@ -241,16 +257,8 @@ describe("authorization code with PKCE (the add-in)", () => {
   });
 
   it("rejects a redirect URI that is not registered exactly, without redirecting", async () => {
-    const { challenge } = pkcePair();
     for (const redirectUri of [`${ADDIN_ORIGIN}/auth-dialog.html/x`, `${ADDIN_ORIGIN}/AUTH-DIALOG.html`, "https://evil.example/cb"]) {
-      const query = new URLSearchParams({
-        client_id: ADDIN_CLIENT_ID,
-        response_type: "code",
-        redirect_uri: redirectUri,
-        scope: `openid ${SCOPE}`,
-        code_challenge: challenge,
-        code_challenge_method: "S256",
-      });
+      const query = authorizationQuery({ redirect_uri: redirectUri });
       const response = await server.request(`/auth/auth?${query}`);
       expect(response.status).toBe(400);
       expect(response.headers.get("location")).toBeNull();
@@ -259,12 +267,7 @@ describe("authorization code with PKCE (the add-in)", () => {
   });
 
   it("requires PKCE", async () => {
-    const query = new URLSearchParams({
-      client_id: ADDIN_CLIENT_ID,
-      response_type: "code",
-      redirect_uri: REDIRECT_URI,
-      scope: `openid ${SCOPE}`,
-    });
+    const query = authorizationQuery({ code_challenge: undefined, code_challenge_method: undefined });
     const response = await server.request(`/auth/auth?${query}`);
     const location = new URL(response.headers.get("location") ?? "", server.origin);
     expect(location.searchParams.get("error")).toBe("invalid_request");
@@ -279,15 +282,7 @@ describe("authorization code with PKCE (the add-in)", () => {
 
   it("shows an accessible error on the login page after a wrong password", async () => {
     const jar = new CookieJar();
-    const { challenge } = pkcePair();
-    const query = new URLSearchParams({
-      client_id: ADDIN_CLIENT_ID,
-      response_type: "code",
-      redirect_uri: REDIRECT_URI,
-      scope: `openid ${SCOPE}`,
-      code_challenge: challenge,
-      code_challenge_method: "S256",
-    });
+    const query = authorizationQuery();
     const start = await server.request(`/auth/auth?${query}`);
     jar.store(start);
     const page = await server.request(start.headers.get("location") ?? "", { headers: jar.header() });
@@ -305,16 +300,7 @@ describe("authorization code with PKCE (the add-in)", () => {
 
   it("returns access_denied to the add-in when the user cancels", async () => {
     const jar = new CookieJar();
-    const { challenge } = pkcePair();
-    const query = new URLSearchParams({
-      client_id: ADDIN_CLIENT_ID,
-      response_type: "code",
-      redirect_uri: REDIRECT_URI,
-      scope: `openid ${SCOPE}`,
-      code_challenge: challenge,
-      code_challenge_method: "S256",
-      state: "s1",
-    });
+    const query = authorizationQuery({ state: "s1" });
     const start = await server.request(`/auth/auth?${query}`);
     jar.store(start);
     const interaction = start.headers.get("location") ?? "";
@@ -324,6 +310,30 @@ describe("authorization code with PKCE (the add-in)", () => {
     const location = new URL(resumed.headers.get("location") ?? "");
     expect(location.searchParams.get("error")).toBe("access_denied");
     expect(location.searchParams.get("state")).toBe("s1");
+  });
+
+  it("signs out through the provider's logout page and returns to the add-in", async () => {
+    const { location, verifier, jar } = await signIn({ username: "analyst", password: "analyst" });
+    const tokens = await json(await redeem(location.searchParams.get("code") ?? "", verifier));
+    const query = new URLSearchParams({
+      id_token_hint: String(tokens.id_token),
+      post_logout_redirect_uri: REDIRECT_URI,
+      state: "bye",
+    });
+    const page = await server.request(`/auth/session/end?${query}`, { headers: jar.header() });
+    expect(page.status).toBe(200);
+    jar.store(page);
+    const html = await page.text();
+    expect(html).toContain("Sign out of the Physical Prices sandbox?");
+    const action = /<form[^>]* action="([^"]+)"/.exec(html)?.[1] ?? "";
+    const hidden = Object.fromEntries(
+      [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1], m[2]]),
+    );
+    const confirmed = await server.postForm(action, { ...hidden, logout: "yes" }, jar.header());
+    expect(confirmed.status).toBe(303);
+    const back = new URL(confirmed.headers.get("location") ?? "");
+    expect(`${back.origin}${back.pathname}`).toBe(REDIRECT_URI);
+    expect(back.searchParams.get("state")).toBe("bye");
   });
 
   it("answers an expired or foreign sign-in page with an error page, not a form", async () => {

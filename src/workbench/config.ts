@@ -1,0 +1,70 @@
+/**
+ * Where the workbench finds the service: `workbench-config.json` served by `npm start` (the sandbox it started,
+ * possibly on other ports), else the local sandbox's default URLs. The demo signs in with the sandbox's
+ * documented demo service key, so the sheet fills before anyone signs in.
+ */
+import { parseSettings, SANDBOX_ENVIRONMENT, saveSettings, SETTINGS_KEY, type SettingsStorage } from "../auth/settings";
+
+export interface WorkbenchConfig {
+  /** `https://localhost:4000/physical/v2` */
+  readonly apiUrl: string;
+  /** `https://localhost:4000/auth` */
+  readonly issuer: string;
+  /** The data's "today" when the sandbox froze it; else the browser's date is used. */
+  readonly today?: string;
+}
+
+/** The sandbox's demo service account (docs/sandbox-auth.md); never a real credential. */
+export const DEMO_SERVICE = { name: "sandbox-service", key: "sandbox-service-key" } as const;
+
+export const CONFIG_FILE = "workbench-config.json";
+
+function httpsText(value: unknown): string | undefined {
+  return typeof value === "string" && /^https:\/\/[^\s"'<>]+$/.test(value) ? value.replace(/\/+$/, "") : undefined;
+}
+
+export function parseConfig(json: unknown): WorkbenchConfig {
+  const raw = typeof json === "object" && json !== null ? (json as Record<string, unknown>) : {};
+  const today = typeof raw.today === "string" && /^\d{4}-\d{2}-\d{2}$/.test(raw.today) ? raw.today : undefined;
+  return {
+    apiUrl: httpsText(raw.apiUrl) ?? SANDBOX_ENVIRONMENT.baseUrl,
+    issuer: httpsText(raw.issuer) ?? SANDBOX_ENVIRONMENT.authority,
+    ...(today ? { today } : {}),
+  };
+}
+
+export async function loadConfig(fetchFn: typeof fetch = fetch): Promise<WorkbenchConfig> {
+  try {
+    const response = await fetchFn(CONFIG_FILE, { cache: "no-store" });
+    return parseConfig(response.ok ? await response.json() : {});
+  } catch {
+    return parseConfig({});
+  }
+}
+
+/** localStorage as the pane reads it outside Office (JSON text under the settings key). */
+export function localSettingsStorage(storage: Storage): SettingsStorage {
+  return {
+    read: (key) => {
+      const text = storage.getItem(key);
+      try {
+        return text === null ? undefined : (JSON.parse(text) as unknown);
+      } catch {
+        return undefined;
+      }
+    },
+    write: async (key, value) => storage.setItem(key, JSON.stringify(value)),
+  };
+}
+
+/**
+ * Points the pane's "local sandbox" environment at the sandbox this workbench uses (npm start may have chosen
+ * other ports). A pane set to another service is left alone. Returns true when the settings changed.
+ */
+export async function alignPaneSettings(storage: SettingsStorage, config: WorkbenchConfig): Promise<boolean> {
+  const settings = parseSettings(storage.read(SETTINGS_KEY));
+  if (settings.environment.kind !== "sandbox") return false;
+  if (settings.environment.baseUrl === config.apiUrl && settings.environment.authority === config.issuer) return false;
+  await saveSettings(storage, { ...settings, environment: { ...settings.environment, baseUrl: config.apiUrl, authority: config.issuer } });
+  return true;
+}

@@ -1,0 +1,136 @@
+/**
+ * The slice of `Excel.run` the task pane and the functions use (selection, formulas, values, used range,
+ * calculate), over the workbench grid. The pane in the workbench's iframe gets it as its `Excel` global, so its
+ * inserts land in the grid and its selection is the grid's.
+ */
+import { formatRangeAddress, parseRangeAddress, SHEET_NAME, type RangeRef } from "../host/addresses";
+
+/** What the workbench offers the stub (plain values only: it may live in another window). */
+export interface GridAccess {
+  selection(): RangeRef;
+  /** The entry as typed: formula text, literal text or number; "" when blank. */
+  entry(row: number, col: number): string | number | boolean;
+  /** The value Excel's `range.values` gives: numbers, text, booleans, errors as their code, "" for blank. */
+  value(row: number, col: number): string | number | boolean;
+  /** Enters what `range.formulas = ...` wrote, then recalculates. */
+  enter(row: number, col: number, content: string | number | boolean): void;
+  usedRange(): RangeRef | undefined;
+  /** Full recalculation; resolves when every value is back. */
+  recalculate(): Promise<void>;
+}
+
+type Matrix = (string | number | boolean)[][];
+
+class RangeStub {
+  readonly isNullObject = false;
+  constructor(
+    private readonly grid: GridAccess,
+    private readonly area: RangeRef,
+    private readonly pending: Promise<void>[],
+  ) {}
+  get address(): string {
+    return `${SHEET_NAME}!${formatRangeAddress(this.area)}`;
+  }
+  get rowCount(): number {
+    return this.area.bottom - this.area.top + 1;
+  }
+  get columnCount(): number {
+    return this.area.right - this.area.left + 1;
+  }
+  private read(pick: (row: number, col: number) => string | number | boolean): Matrix {
+    const rows: Matrix = [];
+    for (let row = this.area.top; row <= this.area.bottom; row += 1) {
+      const cells: (string | number | boolean)[] = [];
+      for (let col = this.area.left; col <= this.area.right; col += 1) cells.push(pick(row, col));
+      rows.push(cells);
+    }
+    return rows;
+  }
+  get values(): Matrix {
+    return this.read((row, col) => this.grid.value(row, col));
+  }
+  get formulas(): Matrix {
+    return this.read((row, col) => this.grid.entry(row, col));
+  }
+  set formulas(rows: Matrix) {
+    rows.forEach((cells, i) =>
+      cells.forEach((content, j) => {
+        if (this.area.top + i <= this.area.bottom && this.area.left + j <= this.area.right) this.grid.enter(this.area.top + i, this.area.left + j, content);
+      }),
+    );
+  }
+  getCell(row: number, col: number): RangeStub {
+    const top = this.area.top + row;
+    const left = this.area.left + col;
+    return new RangeStub(this.grid, { top, left, bottom: top, right: left }, this.pending);
+  }
+  load(): this {
+    return this;
+  }
+  calculate(): void {
+    this.pending.push(this.grid.recalculate());
+  }
+}
+
+class NullRange {
+  readonly isNullObject = true;
+  load(): this {
+    return this;
+  }
+}
+
+function rangeOf(address: string): RangeRef {
+  const local = address.includes("!") ? address.slice(address.lastIndexOf("!") + 1) : address;
+  const range = parseRangeAddress(local);
+  if (!range) throw new Error(`InvalidArgument: ${address} is not a range address`);
+  return range;
+}
+
+/** An `Excel` global: `run(batch)` with `context.workbook` and `context.sync()` (which waits for recalculations). */
+export function createExcelStub(grid: GridAccess): unknown {
+  const run = async <T>(batch: (context: unknown) => Promise<T>): Promise<T> => {
+    const pending: Promise<void>[] = [];
+    const sheet = {
+      name: SHEET_NAME,
+      getRange: (address: string) => new RangeStub(grid, rangeOf(address), pending),
+      getUsedRangeOrNullObject: () => {
+        const used = grid.usedRange();
+        return used ? new RangeStub(grid, used, pending) : new NullRange();
+      },
+      calculate: () => {
+        pending.push(grid.recalculate());
+      },
+      load() {
+        return this;
+      },
+    };
+    const workbook = {
+      getSelectedRange: () => new RangeStub(grid, grid.selection(), pending),
+      worksheets: {
+        items: [sheet],
+        getActiveWorksheet: () => sheet,
+        getItem: () => sheet,
+        load() {
+          return this;
+        },
+      },
+      application: {
+        calculate: () => {
+          pending.push(grid.recalculate());
+        },
+      },
+    };
+    const context = {
+      workbook,
+      sync: async () => {
+        await Promise.all(pending.splice(0));
+      },
+    };
+    return batch(context);
+  };
+  return {
+    run,
+    CalculationType: { full: "Full", recalculate: "Recalculate", fullRebuild: "FullRebuild" },
+  };
+}
+

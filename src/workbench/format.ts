@@ -1,0 +1,44 @@
+/** How workbench cells show values: numbers in Excel's General style, dates for date columns, errors by code. */
+import { serialToIsoDate } from "../functions/excelDates";
+import { isCellError, type CellValue } from "../host/values";
+
+const DATE_HEADER = /date|month/i;
+
+/**
+ * Excel shows dates through number formats the functions cannot set; the workbench formats a number as a date
+ * when its spill column is headed by a date name (HISTORY, FORECAST, CURVE) or its row is named so (INSTRUMENT).
+ */
+export function isDateCell(header: CellValue, rowName: CellValue): boolean {
+  return (typeof header === "string" && DATE_HEADER.test(header)) || (typeof rowName === "string" && DATE_HEADER.test(rowName));
+}
+
+/** A serial as `YYYY-MM-DD` (with `HH:MM` when it has a time of day), or undefined when it is not a date. */
+export function serialText(serial: number): string | undefined {
+  const day = serialToIsoDate(serial);
+  if (day === undefined) return undefined;
+  const minutes = Math.round((serial - Math.floor(serial)) * 24 * 60);
+  if (minutes === 0) return day;
+  const hh = String(Math.floor(minutes / 60) % 24).padStart(2, "0");
+  const mm = String(minutes % 60).padStart(2, "0");
+  return `${day} ${hh}:${mm}`;
+}
+
+/** General format: up to ten significant digits, no trailing zeros. */
+export function generalNumber(value: number): string {
+  if (Number.isInteger(value)) return String(value);
+  return String(Number(value.toPrecision(10)));
+}
+
+export function displayText(value: CellValue, asDate = false): string {
+  if (value === null) return "";
+  if (isCellError(value)) return value.code;
+  if (typeof value === "boolean") return value ? "TRUE" : "FALSE";
+  if (typeof value === "number") return (asDate ? serialText(value) : undefined) ?? generalNumber(value);
+  return value;
+}
+
+/** The full text of an error (`#N/A: unknown or not permitted symbol 'X'`), for tooltips and the status line. */
+export function errorText(value: CellValue): string | undefined {
+  if (!isCellError(value)) return undefined;
+  return value.message ? `${value.code}: ${value.message}` : value.code;
+}
