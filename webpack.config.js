@@ -176,6 +176,7 @@ module.exports = (env = {}, argv = {}) => {
         patterns: [
           { from: "manifest.xml", to: "manifest.xml" },
           { from: "assets", to: "assets" },
+          { from: "src/workbench/workbench.css", to: "workbench.css" },
           ...OFFICE_JS_FILES.map((pattern) => ({
             from: pattern,
             context: path.join(ROOT, "node_modules/@microsoft/office-js/dist"),

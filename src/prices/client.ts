@@ -168,8 +168,9 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
     const entries = window;
     window = [];
     if (entries.length === 0) return;
-    const byId = new Map<string, Entry>();
-    for (const entry of entries) byId.set(entry.key.id, entry);
+    // The planner hands back the very key objects it was given: map them to entries by identity.
+    const byKey = new Map<NormKey, Entry>();
+    for (const entry of entries) byKey.set(entry.key, entry);
     let requests: PlannedRequest[];
     try {
       requests = planRequests(
@@ -180,21 +181,24 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
       failAll(entries, error);
       return;
     }
-    const carried = new Set<Entry>();
+    const batches: Entry[][] = [];
+    let carried = 0;
     for (const request of requests) {
       const served: Entry[] = [];
       for (const key of request.keys) {
-        const entry = byId.get(key.id);
-        if (entry) {
-          served.push(entry);
-          carried.add(entry);
-        }
+        const entry = byKey.get(key);
+        if (entry) served.push(entry);
       }
-      void send(request, served);
+      carried += served.length;
+      batches.push(served);
     }
     // Nothing may wait forever, not even a key a planner forgot.
-    const forgotten = entries.filter((entry) => !carried.has(entry));
-    if (forgotten.length > 0) failAll(forgotten, new PricesError(`${forgotten.length} keys were left out of every request`));
+    if (carried !== entries.length) {
+      const sent = new Set(batches.flat());
+      const forgotten = entries.filter((entry) => !sent.has(entry));
+      if (forgotten.length > 0) failAll(forgotten, new PricesError(`${forgotten.length} keys were left out of every request`));
+    }
+    requests.forEach((request, index) => void send(request, batches[index] ?? []));
   }
 
   async function send(request: PlannedRequest, entries: Entry[]): Promise<void> {

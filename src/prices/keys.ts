@@ -72,16 +72,20 @@ export function normSymbol(symbol: unknown): string {
   return text;
 }
 
-const CANONICAL_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
-/** The common case without allocation: already `YYYY-MM-DD` and a real day. */
+function digit(text: string, index: number): number {
+  const code = text.charCodeAt(index) - 48;
+  return code >= 0 && code <= 9 ? code : NaN;
+}
+
+/** The common case without allocating: already `YYYY-MM-DD` and a real day. */
 function canonicalAsIs(text: string): boolean {
-  if (text.length !== 10 || !CANONICAL_DATE.test(text)) return false;
-  const year = Number(text.slice(0, 4));
-  const month = Number(text.slice(5, 7));
-  const day = Number(text.slice(8, 10));
-  if (month < 1 || month > 12 || day < 1) return false;
+  if (text.length !== 10 || text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45) return false;
+  const year = digit(text, 0) * 1000 + digit(text, 1) * 100 + digit(text, 2) * 10 + digit(text, 3);
+  const month = digit(text, 5) * 10 + digit(text, 6);
+  const day = digit(text, 8) * 10 + digit(text, 9);
+  if (!(month >= 1 && month <= 12 && day >= 1 && year === year)) return false;
   const leap = month === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
   return day <= (MONTH_DAYS[month - 1] ?? 0) + (leap ? 1 : 0);
 }

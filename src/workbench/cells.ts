@@ -56,6 +56,12 @@ export class EntrySheet {
     return result;
   }
 
+  /** Replaces the sheet with book contents as they are (no reading of typed text). */
+  load(cells: Readonly<Record<string, BookContent>>): void {
+    this.entries.clear();
+    for (const [address, content] of Object.entries(cells)) this.put(address, content);
+  }
+
   get(position: CellPosition): BookContent | undefined {
     return this.entries.get(formatCellAddress(position));
   }

@@ -12,8 +12,6 @@ export interface ChartData {
   readonly series: readonly ChartSeries[];
 }
 
-const isText = (value: CellValue): value is string => typeof value === "string";
-
 /**
  * Reads a history table (the spill's values): header rows are the leading rows without numbers (the last one
  * names the columns), the date column is the one named `date` (else the first), every other column with numbers
@@ -24,7 +22,7 @@ export function historyChartData(grid: readonly (readonly CellValue[])[], title:
   while (headerRow + 1 < grid.length && !(grid[headerRow + 1] ?? []).some((cell) => typeof cell === "number")) headerRow += 1;
   const names = headerRow >= 0 ? (grid[headerRow] ?? []) : [];
   const width = grid[0]?.length ?? 0;
-  const named = names.findIndex((name) => isText(name) && name.toLowerCase() === "date");
+  const named = names.findIndex((name) => typeof name === "string" && name.toLowerCase() === "date");
   const dateColumn = named >= 0 ? named : 0;
   const rows = grid.slice(headerRow + 1);
   const series: ChartSeries[] = [];
@@ -39,7 +37,7 @@ export function historyChartData(grid: readonly (readonly CellValue[])[], title:
     if (points.length < 2) continue;
     points.sort((a, b) => a.x - b.x);
     const name = names[col];
-    series.push({ name: isText(name) && name !== "" ? name : `column ${col + 1}`, points });
+    series.push({ name: typeof name === "string" && name !== "" ? name : `column ${col + 1}`, points });
   }
   return series.length === 0 ? undefined : { title, series };
 }

@@ -90,7 +90,7 @@ export async function createVerifier(settings: VerifierSettings): Promise<Verify
     }
     const token = BEARER.exec(authorization.trim())?.[1];
     if (token === undefined) {
-      throw new AuthFailure(401, "invalid_token", "The Authorization header must use the Bearer scheme");
+      throw new AuthFailure(401, "invalid_token", "The Authorization header must be the Bearer scheme and one access token");
     }
     const known = verified.get(token);
     if (known !== undefined && Date.now() / 1000 < known.expiresAt + settings.clockToleranceSeconds) return known;

@@ -119,9 +119,10 @@ describe("exportDataSet and loadDataSet", () => {
     await writeFile(join(dir, "assessments", "MY-AL-0001.json"), JSON.stringify([{ date: "2024-03-01", low: 1, mid: 2, high: 3 }, { date: "2024-3-4", low: 2, mid: 2, high: 2 }]));
     const loaded = await loadDataSet(dir);
     const instrument = loaded.instruments[0];
-    expect(instrument?.record).toMatchObject({ commodity: "Aluminium", currency: "US Dollar", location: "NLRTM", source: "My desk", forecastTypeIds: [], hasForwardCurves: false });
+    if (instrument === undefined) throw new Error("nothing loaded");
+    expect(instrument.record).toMatchObject({ commodity: "Aluminium", currency: "US Dollar", location: "NLRTM", source: "My desk", forecastTypeIds: [], hasForwardCurves: false });
     expect(loaded.references.map((g) => g.type)).toEqual(["Currency", "UnitOfMeasure", "PriceCalculationType", "Incoterm", "Commodity", "Source"]);
-    expect(seriesToPoints(instrument?.series ?? loaded.instruments[0]!.series)).toEqual([
+    expect(seriesToPoints(instrument.series)).toEqual([
       { date: "2024-03-01", assessmentDate: "2024-03-01T16:30:00+00:00", revision: 0, low: 1, mid: 2, high: 3, appraisalPrice: false, pricingRationale: "" },
       { date: "2024-03-04", assessmentDate: "2024-03-04T16:30:00+00:00", revision: 0, low: 2, mid: 2, high: 2, appraisalPrice: false, pricingRationale: "" },
     ]);

@@ -1,0 +1,344 @@
+/**
+ * The grid on screen: column letters and row numbers, values as Excel shows them, the selected spill's blue border
+ * (dashed where a #SPILL! result would go), a formula bar, and editing in the cell (type, Enter, Tab, Escape, F2,
+ * Delete, arrows). It reads the sheet and the calculator; edits go back through `onEnter`.
+ */
+import { columnName, formatCellAddress, formatRangeAddress, parseCellAddress, type CellPosition, type RangeRef } from "../host/addresses";
+import { isCellError, type CellValue } from "../host/values";
+import { entryText, type EntrySheet } from "./cells";
+import type { Calculator } from "./calculator";
+import { displayText, errorText, isDateCell } from "./format";
+import { findSpills, spillAt, type SpillInfo } from "./spills";
+
+export interface GridViewOptions {
+  /** Stores an entry and recalculates; returns a message when the entry is refused. */
+  onEnter(position: CellPosition, typed: string): string | undefined;
+  onSelect(selection: RangeRef, active: CellPosition): void;
+}
+
+const MIN_ROWS = 60;
+const MIN_COLS = 26;
+
+export class GridView {
+  private rows = 0;
+  private cols = 0;
+  private readonly table: HTMLTableElement;
+  private readonly body: HTMLTableSectionElement;
+  private readonly headRow: HTMLTableRowElement;
+  private active: CellPosition = { row: 0, col: 0 };
+  private selection: RangeRef = { top: 0, left: 0, bottom: 0, right: 0 };
+  private editor: { input: HTMLInputElement; position: CellPosition } | undefined;
+  private spills: SpillInfo[] = [];
+  private frame = 0;
+
+  constructor(
+    private readonly scroller: HTMLElement,
+    private readonly formulaInput: HTMLInputElement,
+    private readonly nameBox: HTMLElement,
+    private readonly message: HTMLElement,
+    private readonly sheet: EntrySheet,
+    private readonly calculator: Calculator,
+    private readonly options: GridViewOptions,
+  ) {
+    this.table = document.createElement("table");
+    this.table.className = "grid";
+    this.table.setAttribute("role", "grid");
+    this.table.setAttribute("aria-label", "Sheet1");
+    const head = this.table.createTHead();
+    this.headRow = head.insertRow();
+    this.headRow.appendChild(document.createElement("th")).className = "corner";
+    this.body = this.table.createTBody();
+    scroller.appendChild(this.table);
+    scroller.tabIndex = 0;
+    this.wireEvents();
+  }
+
+  /** The spills as last drawn (for the chart and the pane). */
+  spillList(): readonly SpillInfo[] {
+    return this.spills;
+  }
+
+  currentSelection(): { selection: RangeRef; active: CellPosition } {
+    return { selection: this.selection, active: this.active };
+  }
+
+  /** Redraws on the next animation frame (many results may arrive in one frame). */
+  scheduleRender(): void {
+    if (this.frame !== 0) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.render();
+    });
+  }
+
+  render(): void {
+    const anchors = this.sheet.positions().filter((position) => this.sheet.isFormula(position));
+    this.spills = findSpills({
+      anchors,
+      hasEntry: (row, col) => this.sheet.get({ row, col }) !== undefined,
+      value: (row, col) => this.calculator.value(row, col),
+    });
+    let bottom = 0;
+    let right = 0;
+    for (const position of this.sheet.positions()) {
+      bottom = Math.max(bottom, position.row);
+      right = Math.max(right, position.col);
+    }
+    for (const spill of this.spills) {
+      bottom = Math.max(bottom, spill.area.bottom, spill.blocked?.bottom ?? 0);
+      right = Math.max(right, spill.area.right, spill.blocked?.right ?? 0);
+    }
+    this.ensureSize(Math.max(MIN_ROWS, bottom + 12), Math.max(MIN_COLS, right + 3));
+    const selectedSpill = spillAt(this.spills, this.active.row, this.active.col);
+    const border = selectedSpill?.blocked ?? (selectedSpill && !sameCell(selectedSpill.area) ? selectedSpill.area : undefined);
+    for (let row = 0; row < this.rows; row += 1) {
+      const tr = this.body.rows[row];
+      if (!tr) continue;
+      for (let col = 0; col < this.cols; col += 1) {
+        const td = tr.cells[col + 1];
+        if (!td || (this.editor && this.editor.position.row === row && this.editor.position.col === col)) continue;
+        this.paintCell(td, row, col, border, selectedSpill?.blocked !== undefined);
+      }
+    }
+    this.paintFormulaBar();
+  }
+
+  select(range: RangeRef, active: CellPosition = { row: range.top, col: range.left }): void {
+    this.commitEditor();
+    this.selection = range;
+    this.active = active;
+    this.render();
+    this.scrollIntoView(active);
+    this.options.onSelect(this.selection, this.active);
+  }
+
+  /** Starts editing the active cell, as typing or F2 does. */
+  edit(initial?: string): void {
+    const { row, col } = this.active;
+    const td = this.body.rows[row]?.cells[col + 1];
+    if (!td) return;
+    const input = document.createElement("input");
+    input.className = "cell-editor";
+    input.setAttribute("aria-label", `Edit ${formatCellAddress(this.active)}`);
+    input.value = initial ?? entryText(this.sheet.get(this.active));
+    td.textContent = "";
+    td.appendChild(input);
+    this.editor = { input, position: { row, col } };
+    input.focus();
+    input.setSelectionRange(input.value.length, input.value.length);
+    input.addEventListener("input", () => {
+      this.formulaInput.value = input.value;
+    });
+    input.addEventListener("keydown", (event) => this.editorKey(event));
+    input.addEventListener("blur", () => {
+      if (this.editor?.input === input) this.commitEditor();
+    });
+  }
+
+  private editorKey(event: KeyboardEvent): void {
+    if (event.key === "Enter" || event.key === "Tab") {
+      event.preventDefault();
+      if (!this.commitEditor()) return;
+      this.move(event.key === "Enter" ? (event.shiftKey ? -1 : 1) : 0, event.key === "Tab" ? (event.shiftKey ? -1 : 1) : 0);
+      this.scroller.focus();
+    } else if (event.key === "Escape") {
+      event.preventDefault();
+      this.cancelEditor();
+      this.scroller.focus();
+    }
+  }
+
+  /** Stores the editor's text; false (editor kept open) when the entry is refused. */
+  private commitEditor(): boolean {
+    const editor = this.editor;
+    if (!editor) return true;
+    const refusal = this.options.onEnter(editor.position, editor.input.value);
+    if (refusal !== undefined) {
+      this.showMessage(refusal, true);
+      editor.input.focus();
+      return false;
+    }
+    this.editor = undefined;
+    editor.input.remove();
+    this.showMessage("", false);
+    this.render();
+    return true;
+  }
+
+  private cancelEditor(): void {
+    const editor = this.editor;
+    if (!editor) return;
+    this.editor = undefined;
+    editor.input.remove();
+    this.render();
+  }
+
+  private move(rows: number, cols: number, extend = false): void {
+    const row = Math.max(0, this.active.row + rows);
+    const col = Math.max(0, this.active.col + cols);
+    if (extend) {
+      const anchor = { row: this.selection.top === this.active.row ? this.selection.bottom : this.selection.top, col: this.selection.left === this.active.col ? this.selection.right : this.selection.left };
+      this.select(rangeOf(anchor, { row, col }), { row, col });
+    } else {
+      this.select({ top: row, left: col, bottom: row, right: col });
+    }
+  }
+
+  private wireEvents(): void {
+    this.table.addEventListener("mousedown", (event) => {
+      const td = (event.target as HTMLElement).closest("td");
+      if (!td || td.querySelector(".cell-editor")) return;
+      const position = parseCellAddress(td.dataset["address"] ?? "");
+      if (!position) return;
+      event.preventDefault();
+      this.scroller.focus();
+      if (event.shiftKey) this.select(rangeOf({ row: this.selection.top, col: this.selection.left }, position), position);
+      else this.select({ top: position.row, left: position.col, bottom: position.row, right: position.col });
+    });
+    this.table.addEventListener("dblclick", (event) => {
+      if ((event.target as HTMLElement).closest("td")) this.edit();
+    });
+    this.scroller.addEventListener("keydown", (event) => {
+      if (this.editor) return;
+      const moves: Record<string, [number, number]> = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1], Enter: [1, 0], Tab: [0, 1] };
+      const step = moves[event.key];
+      if (step) {
+        event.preventDefault();
+        this.move(step[0], step[1], event.shiftKey && event.key.startsWith("Arrow"));
+      } else if (event.key === "F2") {
+        event.preventDefault();
+        this.edit();
+      } else if (event.key === "Delete" || event.key === "Backspace") {
+        event.preventDefault();
+        this.options.onEnter(this.active, "");
+        this.render();
+      } else if (event.key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey) {
+        event.preventDefault();
+        this.edit(event.key);
+      }
+    });
+    this.formulaInput.addEventListener("keydown", (event) => {
+      if (event.key === "Enter") {
+        event.preventDefault();
+        const refusal = this.options.onEnter(this.active, this.formulaInput.value);
+        this.showMessage(refusal ?? "", refusal !== undefined);
+        if (refusal === undefined) {
+          this.render();
+          this.scroller.focus();
+        }
+      } else if (event.key === "Escape") {
+        this.paintFormulaBar();
+        this.scroller.focus();
+      }
+    });
+  }
+
+  private ensureSize(rows: number, cols: number): void {
+    if (cols > this.cols) {
+      for (let col = this.cols; col < cols; col += 1) {
+        const th = document.createElement("th");
+        th.textContent = columnName(col);
+        th.scope = "col";
+        this.headRow.appendChild(th);
+      }
+      for (let row = 0; row < this.rows; row += 1) this.addCells(this.body.rows[row], row, this.cols, cols);
+      this.cols = cols;
+    }
+    for (let row = this.rows; row < rows; row += 1) {
+      const tr = this.body.insertRow();
+      const th = document.createElement("th");
+      th.textContent = String(row + 1);
+      th.scope = "row";
+      tr.appendChild(th);
+      this.addCells(tr, row, 0, this.cols);
+    }
+    this.rows = Math.max(this.rows, rows);
+  }
+
+  private addCells(tr: HTMLTableRowElement | undefined, row: number, from: number, to: number): void {
+    if (!tr) return;
+    for (let col = from; col < to; col += 1) {
+      const td = tr.insertCell();
+      td.dataset["address"] = formatCellAddress({ row, col });
+    }
+  }
+
+  private paintCell(td: HTMLTableCellElement, row: number, col: number, border: RangeRef | undefined, dashed: boolean): void {
+    const entry = this.sheet.get({ row, col });
+    const isFormula = typeof entry === "string" && entry.startsWith("=");
+    const value = this.calculator.value(row, col);
+    const spill = isFormula || entry !== undefined ? undefined : spillAt(this.spills, row, col);
+    const owner = spill ?? (isFormula ? spillAt(this.spills, row, col) : undefined);
+    const pending = isFormula && value === null && this.calculator.evaluating;
+    let asDate = false;
+    if (typeof value === "number" && owner) {
+      const header = row > owner.area.top ? this.calculator.value(owner.area.top, col) : null;
+      const rowName = col > owner.area.left ? this.calculator.value(row, owner.area.left) : null;
+      asDate = isDateCell(header, rowName);
+    }
+    const text = pending ? "#BUSY!" : displayText(value, asDate);
+    if (td.textContent !== text) td.textContent = text;
+    const classes: string[] = [];
+    if (typeof value === "number" || typeof value === "boolean") classes.push("num");
+    if (isCellError(value)) classes.push("err");
+    if (pending) classes.push("busy");
+    if (isFormula) classes.push("anchor");
+    else if (spill) classes.push("spilled");
+    if (rangeHas(this.selection, row, col)) classes.push("in-selection");
+    if (row === this.active.row && col === this.active.col) classes.push("active");
+    if (border && rangeHas(border, row, col)) {
+      classes.push(dashed ? "spill-dashed" : "spill-border");
+      if (row === border.top) classes.push("edge-t");
+      if (row === border.bottom) classes.push("edge-b");
+      if (col === border.left) classes.push("edge-l");
+      if (col === border.right) classes.push("edge-r");
+    }
+    const className = classes.join(" ");
+    if (td.className !== className) td.className = className;
+    const title = errorText(value) ?? "";
+    if (td.title !== title) td.title = title;
+  }
+
+  private paintFormulaBar(): void {
+    const range = this.selection;
+    this.nameBox.textContent = formatRangeAddress(range) === formatCellAddress(this.active) ? formatCellAddress(this.active) : formatRangeAddress(range);
+    const entry = this.sheet.get(this.active);
+    const spill = entry === undefined ? spillAt(this.spills, this.active.row, this.active.col) : undefined;
+    const text = spill ? entryText(this.sheet.get(spill.anchor)) : entryText(entry);
+    if (document.activeElement !== this.formulaInput) this.formulaInput.value = text;
+    this.formulaInput.classList.toggle("ghost", spill !== undefined);
+    const value = this.calculator.value(this.active.row, this.active.col);
+    if (!this.message.classList.contains("refusal")) this.message.textContent = describe(formatCellAddress(this.active), value, spill);
+  }
+
+  private showMessage(text: string, refusal: boolean): void {
+    this.message.classList.toggle("refusal", refusal);
+    this.message.setAttribute("role", refusal ? "alert" : "status");
+    if (refusal) this.message.textContent = text;
+    else this.paintFormulaBar();
+  }
+
+  private scrollIntoView(position: CellPosition): void {
+    const td = this.body.rows[position.row]?.cells[position.col + 1];
+    td?.scrollIntoView?.({ block: "nearest", inline: "nearest" });
+  }
+}
+
+function describe(address: string, value: CellValue, spill: SpillInfo | undefined): string {
+  const error = errorText(value);
+  const where = spill ? ` (spilled from ${formatCellAddress(spill.anchor)})` : "";
+  if (error) return `${address}${where}: ${error}`;
+  return value === null ? "" : `${address}${where}`;
+}
+
+function rangeHas(range: RangeRef, row: number, col: number): boolean {
+  return row >= range.top && row <= range.bottom && col >= range.left && col <= range.right;
+}
+
+function sameCell(range: RangeRef): boolean {
+  return range.top === range.bottom && range.left === range.right;
+}
+
+function rangeOf(a: CellPosition, b: CellPosition): RangeRef {
+  return { top: Math.min(a.row, b.row), left: Math.min(a.col, b.col), bottom: Math.max(a.row, b.row), right: Math.max(a.col, b.col) };
+}

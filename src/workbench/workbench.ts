@@ -1,0 +1,292 @@
+/**
+ * Entry of workbench.html: the add-in without Excel. Installs the host's CustomFunctions/Office stand-ins, loads
+ * the real functions.json and functions.js, fills the demo sheet with the sandbox's demo service key, draws the
+ * grid, charts the selected HISTORY spill, and hosts the real task pane in an iframe whose Excel is this grid.
+ * Signing in through the pane hands the functions the pane's client (the user's token).
+ */
+import { todayIso } from "../api/dates";
+import type { PricesAddin } from "../functions/hook";
+import { formatCellAddress, parseCellAddress, parseRangeAddress, type CellPosition, type RangeRef } from "../host/addresses";
+import { parseFunctionsMetadata } from "../host/metadata";
+import { createOfficeRuntimeShim, createOfficeShim } from "../host/office";
+import { createCustomFunctionsRuntime } from "../host/runtime";
+import { isCellError, printValue, type PrintedValue } from "../host/values";
+import { serviceKeyTokenProvider } from "../prices/tokens";
+import { EntrySheet, entryText } from "./cells";
+import { Calculator } from "./calculator";
+import { historyChartData, lineChartSvg } from "./chart";
+import { alignPaneSettings, DEMO_SERVICE, loadConfig, localSettingsStorage, type WorkbenchConfig } from "./config";
+import { buildDemoSheet, DEMO_INSTRUMENT_FIELDS, type DemoInstrument, type DemoSheet } from "./demo";
+import type { GridAccess } from "./excel-stub";
+import { displayText, errorText } from "./format";
+import { GridView } from "./grid-view";
+import { spillAt, type SpillInfo } from "./spills";
+
+/** What the browser tests and the screenshot script use. */
+export interface WorkbenchApi {
+  readonly config: WorkbenchConfig;
+  readonly demo: DemoSheet | undefined;
+  /** "demo" while the functions use the demo service key, "pane" after sign-in through the pane. */
+  source(): "demo" | "pane";
+  /** Resolves when the latest recalculation has every value. */
+  settled(): Promise<void>;
+  /** A cell's value as the runner prints it (errors as `#N/A: message`). */
+  value(address: string): PrintedValue;
+  /** What the cell shows. */
+  text(address: string): string;
+  select(address: string): void;
+  enter(address: string, typed: string): string | undefined;
+}
+
+declare global {
+  interface Window {
+    Workbench?: WorkbenchApi;
+    WorkbenchReady?: Promise<WorkbenchApi>;
+    WorkbenchGrid?: GridAccess;
+  }
+}
+
+type PaneWindow = Window & { PricesAddin?: PricesAddin; PricesPane?: { store: { state(): { status: string; account?: string } } } };
+
+function byId<T extends HTMLElement = HTMLElement>(id: string): T {
+  const element = document.getElementById(id);
+  if (!element) throw new Error(`workbench.html lacks #${id}`);
+  return element as T;
+}
+
+function loadScript(url: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const script = document.createElement("script");
+    script.src = url;
+    script.onload = () => resolve();
+    script.onerror = () => reject(new Error(`could not load ${url}`));
+    document.head.appendChild(script);
+  });
+}
+
+function position(address: string): CellPosition {
+  const parsed = parseCellAddress(address);
+  if (!parsed) throw new Error(`${address} is not a cell address`);
+  return parsed;
+}
+
+async function start(): Promise<WorkbenchApi> {
+  const status = byId("source");
+  const config = await loadConfig();
+  await alignPaneSettings(localSettingsStorage(window.localStorage), config);
+
+  const globals = globalThis as unknown as Record<string, unknown>;
+  const runtime = createCustomFunctionsRuntime();
+  globals.CustomFunctions = runtime.global;
+  globals.Office = createOfficeShim();
+  globals.OfficeRuntime = createOfficeRuntimeShim();
+  const metadataResponse = await fetch("functions.json", { cache: "no-store" });
+  if (!metadataResponse.ok) throw new Error(`could not load functions.json: ${metadataResponse.status}`);
+  const metadata = parseFunctionsMetadata(await metadataResponse.json());
+  await loadScript("functions.js");
+  const addin = globalThis.PricesAddin;
+  if (!addin) throw new Error("functions.js did not define PricesAddin");
+
+  const demoTokens = serviceKeyTokenProvider({ tokenUrl: `${config.issuer}/token`, serviceName: DEMO_SERVICE.name, serviceKey: DEMO_SERVICE.key });
+  let source: "demo" | "pane" = "demo";
+  const demoStatus = (): void => {
+    status.textContent = `Data: ${config.apiUrl}. The workbench signed itself in with the sandbox's demo service key (${DEMO_SERVICE.name}), so this sheet fills without an account; sign in through the pane to use your own.`;
+  };
+  const useDemo = async (): Promise<void> => {
+    source = "demo";
+    await addin.configure({ baseUrl: config.apiUrl, tokenProvider: demoTokens, recalculate: false });
+    demoStatus();
+  };
+  await useDemo();
+
+  const sheet = new EntrySheet();
+  let view: GridView | undefined;
+  let chartAnchor: CellPosition | undefined;
+  const calculator = new Calculator({
+    runtime,
+    metadata,
+    log: (message) => console.warn(message),
+    onSettled: () => view?.scheduleRender(),
+  });
+  let ticking = false;
+  const recalculate = (): Promise<void> => {
+    const done = calculator.recalculate(sheet.book());
+    // Values arrive formula by formula; redraw each frame until the run is over.
+    if (!ticking) {
+      ticking = true;
+      const tick = (): void => {
+        view?.render();
+        renderSide();
+        if (calculator.evaluating) requestAnimationFrame(tick);
+        else ticking = false;
+      };
+      requestAnimationFrame(tick);
+    }
+    return done.then(() => {
+      view?.render();
+      renderSide();
+    });
+  };
+
+  const chartBox = byId("chart");
+  const messages = byId("messages");
+  const renderChart = (): void => {
+    const spill = chartAnchor ? view?.spillList().find((s) => s.anchor.row === chartAnchor?.row && s.anchor.col === chartAnchor?.col) : undefined;
+    const formula = spill ? entryText(sheet.get(spill.anchor)) : "";
+    const grid = spill ? rangeValues(spill) : [];
+    const data = spill && /^=\s*PRICES\.HISTORY\s*\(/i.test(formula) ? historyChartData(grid, `${formatCellAddress(spill.anchor)} ${formula}`) : undefined;
+    chartBox.innerHTML = data ? lineChartSvg(data, 720, 280) : '<p class="hint">Select a cell of a PRICES.HISTORY result to chart it.</p>';
+    chartBox.dataset["anchor"] = data && spill ? formatCellAddress(spill.anchor) : "";
+  };
+  const rangeValues = (spill: SpillInfo) => {
+    const rows = [];
+    for (let row = spill.area.top; row <= spill.area.bottom; row += 1) {
+      const cells = [];
+      for (let col = spill.area.left; col <= spill.area.right; col += 1) cells.push(calculator.value(row, col));
+      rows.push(cells);
+    }
+    return rows;
+  };
+  const renderMessages = (): void => {
+    const items: string[] = [];
+    for (const anchor of view?.spillList() ?? []) {
+      for (let row = anchor.area.top; row <= anchor.area.bottom && items.length < 30; row += 1) {
+        for (let col = anchor.area.left; col <= anchor.area.right && items.length < 30; col += 1) {
+          const text = errorText(calculator.value(row, col));
+          if (text) items.push(`${formatCellAddress({ row, col })}  ${text}`);
+        }
+      }
+    }
+    const list = document.createElement("ul");
+    for (const item of items) list.appendChild(document.createElement("li")).textContent = item;
+    messages.replaceChildren(list);
+  };
+  const renderSide = (): void => {
+    renderChart();
+    renderMessages();
+  };
+
+  const enter = (at: CellPosition, typed: string): string | undefined => {
+    const result = sheet.enter(at, typed);
+    if (!result.ok) return result.message;
+    void recalculate();
+    return undefined;
+  };
+  view = new GridView(byId("grid"), byId<HTMLInputElement>("formula"), byId("name-box"), byId("cell-message"), sheet, calculator, {
+    onEnter: enter,
+    onSelect: (_selection, active) => {
+      const spill = view ? spillAt(view.spillList(), active.row, active.col) : undefined;
+      if (spill && /^=\s*PRICES\.HISTORY\s*\(/i.test(entryText(sheet.get(spill.anchor)))) chartAnchor = spill.anchor;
+      renderChart();
+    },
+  });
+  view.render();
+
+  // The demo sheet: symbols picked from the instruments the demo account may see.
+  status.textContent = "Loading the demo sheet…";
+  let demo: DemoSheet | undefined;
+  try {
+    const client = addin.client;
+    if (!client) throw new Error("the functions have no client");
+    const instruments = (await client.instruments([...DEMO_INSTRUMENT_FIELDS])) as unknown as DemoInstrument[];
+    demo = buildDemoSheet(instruments, config.today ?? todayIso());
+    sheet.load(demo.cells);
+    chartAnchor = position(demo.historyAnchor);
+  } catch (error) {
+    byId("cell-message").textContent = `The demo sheet could not load: ${error instanceof Error ? error.message : String(error)}. Is the sandbox running (npm start)?`;
+  }
+  demoStatus();
+  void recalculate();
+  view.select({ top: chartAnchor?.row ?? 0, left: chartAnchor?.col ?? 0, bottom: chartAnchor?.row ?? 0, right: chartAnchor?.col ?? 0 });
+
+  // The pane's Excel: this grid.
+  const cellValue = (row: number, col: number): string | number | boolean => {
+    const value = calculator.value(row, col);
+    if (value === null) return "";
+    return isCellError(value) ? value.code : value;
+  };
+  window.WorkbenchGrid = {
+    selection: () => view?.currentSelection().selection ?? { top: 0, left: 0, bottom: 0, right: 0 },
+    entry: (row, col) => sheet.get({ row, col }) ?? "",
+    value: cellValue,
+    enter: (row, col, content) => {
+      const typed = typeof content === "string" ? content : String(content);
+      const refusal = enter({ row, col }, typed);
+      if (refusal !== undefined) throw new Error(`InvalidArgument: ${refusal}`);
+      view?.render();
+    },
+    usedRange: () => {
+      const spills = view?.spillList() ?? [];
+      const cells = sheet.positions();
+      if (cells.length === 0) return undefined;
+      const range = { top: Infinity, left: Infinity, bottom: 0, right: 0 };
+      const grow = (r: RangeRef): void => {
+        range.top = Math.min(range.top, r.top);
+        range.left = Math.min(range.left, r.left);
+        range.bottom = Math.max(range.bottom, r.bottom);
+        range.right = Math.max(range.right, r.right);
+      };
+      for (const cell of cells) grow({ top: cell.row, left: cell.col, bottom: cell.row, right: cell.col });
+      for (const spill of spills) grow(spill.area);
+      return range;
+    },
+    recalculate,
+  };
+  const frame = byId<HTMLIFrameElement>("pane");
+  frame.addEventListener("load", () => {
+    const pane = frame.contentWindow as PaneWindow | null;
+    pane?.PricesAddin?.onConfigured((client) => {
+      if (client) {
+        source = "pane";
+        const state = pane.PricesPane?.store.state();
+        status.textContent = `Data: ${config.apiUrl}. The functions use the pane's sign-in${state?.account ? ` (${state.account})` : ""}.`;
+        void addin.configure({ client, recalculate: false }).then(recalculate);
+      } else {
+        void useDemo().then(recalculate);
+      }
+    });
+  });
+  frame.src = "workbench-pane.html";
+
+  return {
+    config,
+    demo,
+    source: () => source,
+    settled: async () => {
+      await calculator.settled();
+      view?.render();
+      renderSide();
+    },
+    value: (address) => {
+      const at = position(address);
+      return printValue(calculator.value(at.row, at.col));
+    },
+    text: (address) => {
+      const td = document.querySelector<HTMLElement>(`td[data-address="${formatCellAddress(position(address))}"]`);
+      return td?.textContent ?? displayText(calculator.value(position(address).row, position(address).col));
+    },
+    select: (address) => {
+      const range = parseRangeAddress(address);
+      if (!range) throw new Error(`${address} is not a range address`);
+      view?.select(range);
+    },
+    enter: (address, typed) => {
+      const refusal = enter(position(address), typed);
+      view?.render();
+      return refusal;
+    },
+  };
+}
+
+window.WorkbenchReady = start().then(
+  (api) => {
+    window.Workbench = api;
+    return api;
+  },
+  (error: unknown) => {
+    const text = error instanceof Error ? error.message : String(error);
+    const box = document.getElementById("cell-message");
+    if (box) box.textContent = `The workbench could not start: ${text}`;
+    throw error;
+  },
+);
