@@ -1,7 +1,8 @@
 /**
  * Benchmark of the prices client against the sandbox over HTTPS on loopback (`npm run bench:client`).
  * The sandbox runs in a child process so that the client's CPU is measured alone. A simulated sheet
- * asks for every cell in the same window. Prints one JSON line per case.
+ * asks for every cell in the same window. Prints one JSON line per case and rewrites the "Client"
+ * section of docs/benchmarks.md (`--no-write` leaves it alone).
  *
  *   grid-cold / grid-warm   200 symbols x 50 dates (10,000 cells), then the same sheet again
  *   grid-naive              one request per cell, 6 in flight (what a browser allows per host)
@@ -9,6 +10,9 @@
  *   history                 100 symbols x 10 years
  */
 import { fork, type ChildProcess } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
+import path from "node:path";
 import { Agent, fetch as undiciFetch } from "undici";
 import { fromEpochDay, toEpochDay } from "../src/api/dates";
 import { baselineRequests, clientCredentialsTokenProvider, createPricesClient, type PricesClient, type TokenProvider } from "../src/prices";
@@ -60,8 +64,59 @@ function weekdaysBefore(end: string, count: number): string[] {
   return out.reverse();
 }
 
-function emit(record: Record<string, unknown>): void {
+type Case = Record<string, string | number>;
+const cases: Case[] = [];
+
+function emit(record: Case): void {
+  cases.push(record);
   process.stdout.write(`${JSON.stringify(record)}\n`);
+}
+
+/** Rewrites the "Client" section of docs/benchmarks.md (other sections belong to other scripts). */
+function writeSection(today: string): void {
+  const byName = new Map(cases.map((item) => [String(item.case), item]));
+  const get = (name: string, field: string): number => Number(byName.get(name)?.[field] ?? NaN);
+  const yes = (ok: boolean): string => (ok ? "yes" : "NO");
+  const rows = [
+    ["grid 200 x 50 cold", `${get("grid-cold", "requests")} request (minimal ${get("grid-cold", "minimalRequests")}), ${get("grid-cold", "records")} records, ${get("grid-cold", "wallMs")} ms`, "<= 1,000 ms, minimal requests", yes(get("grid-cold", "wallMs") <= 1000 && get("grid-cold", "requests") === get("grid-cold", "minimalRequests"))],
+    ["grid warm (all cached)", `${get("grid-warm", "requests")} requests, ${get("grid-warm", "wallMs")} ms`, "<= 50 ms, 0 requests", yes(get("grid-warm", "wallMs") <= 50 && get("grid-warm", "requests") === 0)],
+    ["naive, one request per cell, 6 in flight", `${get("grid-naive", "wallMs")} ms; client ${get("grid-naive", "speedupOfClient")}x faster`, ">= 50x", yes(get("grid-naive", "speedupOfClient") >= 50)],
+    ["client CPU per key, cold (TLS, JSON and all)", `${get("grid-cold", "cpuUsPerKey")} us`, "<= 5 us", yes(get("grid-cold", "cpuUsPerKey") <= 5)],
+    ["client CPU per key, warm", `${get("grid-warm", "cpuUsPerKey")} us`, "<= 5 us", yes(get("grid-warm", "cpuUsPerKey") <= 5)],
+    ["scatter 10,000 pairs, 500 symbols x 2,000 days", `${get("scatter", "requests")} requests (bound ${get("scatter", "boundRequests")}: per date ${get("scatter", "perDateRequests")}, per symbol ${get("scatter", "perSymbolRequests")}), over-fetch ${get("scatter", "overfetch")}, ${get("scatter", "wallMs")} ms`, "requests <= bound, over-fetch <= 4", yes(get("scatter", "requests") <= get("scatter", "boundRequests") && get("scatter", "overfetch") <= 4)],
+    ["history 100 symbols x 10 years", `${get("history", "requests")} requests, ${get("history", "records")} records, ${get("history", "wallMs")} ms`, "-", "-"],
+  ];
+  const section = [
+    "## Client",
+    "",
+    `Written by \`npm run bench:client\` (scripts/bench-client.ts) on ${today}, Node ${process.version}, load average ${loadavg().map((value) => value.toFixed(1)).join(" ")} at the end (other work on the machine inflates wall times). The sandbox runs in a child process over HTTPS on loopback; every cell of a simulated sheet asks the client in one window. Scatter uses 500 symbol names of which ${get("scatter", "symbolsInData")} are in the data set.`,
+    "",
+    "| case | figure | target | met |",
+    "| --- | --- | --- | --- |",
+    ...rows.map((row) => `| ${row.join(" | ")} |`),
+    "",
+    "Raw lines:",
+    "",
+    "```",
+    ...cases.map((item) => JSON.stringify(item)),
+    "```",
+    "",
+  ].join("\n");
+  const file = path.join(__dirname, "..", "docs", "benchmarks.md");
+  let text = "";
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    text = "# Benchmarks\n\nFigures measured on the project's 2-core machine; each section is written by its script.\n";
+  }
+  const start = text.indexOf("\n## Client\n");
+  if (start >= 0) {
+    const next = text.indexOf("\n## ", start + 1);
+    text = `${text.slice(0, start + 1)}${section}${next >= 0 ? text.slice(next + 1) : ""}`;
+  } else {
+    text = `${text.replace(/\n*$/, "\n\n")}${section}`;
+  }
+  writeFileSync(file, text);
 }
 
 async function measure<T>(run: () => Promise<T>): Promise<{ result: T; wallMs: number; cpuUs: number }> {
@@ -192,6 +247,7 @@ async function main(): Promise<void> {
     cpuUsPerKey: round(history.cpuUs / historySymbols.length),
   });
 
+  if (!process.argv.includes("--no-write")) writeSection(new Date().toISOString().slice(0, 10));
   child.send("stop");
   await new Promise((resolve) => child.once("exit", resolve));
   await agent.close();
