@@ -88,6 +88,25 @@ class OfficeScriptPlugin {
   }
 }
 
+/**
+ * office.js blanks a page it finds in a frame outside Office (`location.href = "about:blank"`) unless the page
+ * defines `OsfOptOut`; the workbench shows the real pane in an iframe, so its pane page opts out first thing.
+ */
+class FrameOptOutPlugin {
+  constructor(pages) {
+    this.pages = pages;
+  }
+  apply(compiler) {
+    compiler.hooks.compilation.tap("FrameOptOutPlugin", (compilation) => {
+      HtmlWebpackPlugin.getCompilationHooks(compilation).alterAssetTagGroups.tap("FrameOptOutPlugin", (data) => {
+        if (!this.pages.includes(data.outputName)) return data;
+        data.headTags.unshift(HtmlWebpackPlugin.createHtmlTagObject("script", {}, "var OsfOptOut = true;"));
+        return data;
+      });
+    });
+  }
+}
+
 /** The https certificate of the sandbox CA (src/sandbox/auth), made once into .certs/. */
 function devCertificates() {
   const script =
@@ -172,6 +191,8 @@ module.exports = (env = {}, argv = {}) => {
         chunksSortMode: "manual",
       }),
       new OfficeScriptPlugin(["taskpane.html", "auth-dialog.html", "workbench-pane.html"]),
+      // After OfficeScriptPlugin, so the opt-out lands before office.js.
+      new FrameOptOutPlugin(["workbench-pane.html"]),
       new CopyWebpackPlugin({
         patterns: [
           { from: "manifest.xml", to: "manifest.xml" },

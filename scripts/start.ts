@@ -96,7 +96,7 @@ function claimPort(port: number, role: string, option: string): Promise<number> 
 function developmentConfig(): Configuration {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const factory = require(resolve(ROOT, "webpack.config.js")) as (env: Record<string, unknown>, argv: Record<string, unknown>) => Configuration;
-  return { ...factory({}, { mode: "development" }), infrastructureLogging: { level: "warn" }, stats: "errors-warnings" };
+  return { ...factory({}, { mode: "development" }), infrastructureLogging: { level: "warn" }, stats: "none" };
 }
 
 export async function startStack(options: StackOptions): Promise<RunningStack> {
@@ -196,9 +196,9 @@ export function banner(stack: RunningStack, seconds: number): string {
     `  Certificate authority:        ${ca} (import it into your browser once, or accept the warning once)`,
     "",
     "Sideload manifest.xml into Excel:",
-    "  Excel on the web:  Insert > Add-ins > More Add-ins > My Add-ins > Upload My Add-in, choose manifest.xml",
+    "  Excel on the web:  Home (or Insert) > Add-ins > More Add-ins > My Add-ins > Upload My Add-in, choose manifest.xml",
     "  Windows / macOS:   npx office-addin-debugging start manifest.xml desktop   (in a second terminal)",
-    "  Then Home > Prices opens the task pane; sign in there, and type =PRICES.MID(\"MB-AL-0004\") in a cell.",
+    "  Then Data > Prices opens the task pane; sign in there, and type =PRICES.MID(\"MB-AL-0004\") in a cell.",
   ];
   if (!stack.origin.endsWith(`:${DEFAULT_ADDIN_PORT}`)) lines.push("", `Note: manifest.xml names https://localhost:${DEFAULT_ADDIN_PORT}; Excel only finds the add-in on that port.`);
   lines.push("", "Edits under src/ rebuild automatically; reload the page to see them. Ctrl-C stops everything.");

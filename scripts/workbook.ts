@@ -8,7 +8,7 @@
  * Exit codes: 0 success, 2 bad input, 1 failure. Chromium, the page server and the sandbox always stop.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync } from "node:fs";
 import { createServer, type Server } from "node:https";
 import { tmpdir } from "node:os";
 import { extname, join, normalize, resolve, sep } from "node:path";
@@ -122,10 +122,14 @@ export function loadBookFile(path: string): unknown {
   return json;
 }
 
+/** The sandbox runs in Node and is never bundled: its edits do not make dist/ stale. */
+const NOT_BUNDLED = [join(ROOT, "src", "sandbox")];
+
 function newestModification(dir: string): number {
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
+    if (NOT_BUNDLED.includes(path)) continue;
     newest = Math.max(newest, entry.isDirectory() ? newestModification(path) : statSync(path).mtimeMs);
   }
   return newest;
@@ -163,6 +167,7 @@ function buildIfStale(log: (message: string) => void): void {
   const newest = Math.max(...sources.map((path) => (statSync(path).isDirectory() ? newestModification(path) : statSync(path).mtimeMs)));
   if (oldest > newest) return;
   log("workbook: building dist/ with webpack");
+  const started = new Date();
   const result = spawnSync(process.execPath, [join(ROOT, "node_modules/webpack-cli/bin/cli.js"), "--mode", "development"], {
     cwd: ROOT,
     stdio: ["ignore", 2, 2],
@@ -170,6 +175,8 @@ function buildIfStale(log: (message: string) => void): void {
   if (result.status !== 0) throw new Error(`webpack failed (exit ${String(result.status)})`);
   const missing = outputs.filter((path) => !existsSync(path));
   if (missing.length > 0) throw new Error(`the build did not produce ${missing.join(", ")}`);
+  // webpack leaves unchanged files untouched, so mark them built as of the start (a source edited since stays newer).
+  for (const path of outputs) utimesSync(path, started, started);
 }
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -259,8 +266,11 @@ export interface HostBrowser {
   close(): Promise<void>;
 }
 
-/** Chromium with its own profile, showing `url` (host.html); resolves once the host has loaded the functions. */
-export async function openHostPage(url: string, log: (message: string) => void): Promise<HostBrowser> {
+/**
+ * Chromium with its own profile, showing `url` (host.html); resolves once the host has loaded the functions.
+ * `allowCrossOrigin` turns off Chromium's CORS checks: a service given by `--api` cannot list the page's random origin.
+ */
+export async function openHostPage(url: string, log: (message: string) => void, options: { allowCrossOrigin?: boolean } = {}): Promise<HostBrowser> {
   const profile = mkdtempSync(join(tmpdir(), "prices-host-chromium-"));
   let context: BrowserContext | undefined;
   const close = async (): Promise<void> => {
@@ -271,7 +281,7 @@ export async function openHostPage(url: string, log: (message: string) => void):
     context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       headless: true,
-      args: CHROMIUM_FLAGS,
+      args: options.allowCrossOrigin ? [...CHROMIUM_FLAGS, "--disable-web-security"] : CHROMIUM_FLAGS,
       ignoreHTTPSErrors: true,
     });
     const page = context.pages()[0] ?? (await context.newPage());
@@ -354,7 +364,8 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
       apiUrl = options.service.apiUrl;
       token = options.service.token;
     }
-    const browser = await openHostPage(`${pages.origin}/host.html`, log);
+    // The runner's own sandbox allows the page's origin; any other service is reached without CORS checks.
+    const browser = await openHostPage(`${pages.origin}/host.html`, log, { allowCrossOrigin: options.service.kind !== "sandbox" });
     resources.add(() => browser.close());
     return await evaluateInPage(browser.page, book, apiUrl, token);
   } finally {

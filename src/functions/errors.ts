@@ -9,6 +9,9 @@ export type ErrorCodeText = "#VALUE!" | "#N/A";
 /** Builds the error value a cell holds (CustomFunctions.Error in Excel, a stand-in in tests). */
 export type MakeError = (code: ErrorCodeText, message: string) => unknown;
 
+/** The service's words for a symbol that is unknown or outside the caller's entitlement (both read alike, convention 6). */
+const UNKNOWN_SYMBOL_DETAIL = /unknown|not permitted|permission|entitle|may view|not one you/i;
+
 export const SIGN_IN_MESSAGE = "sign in from the Prices pane";
 
 /** A bad argument: becomes #VALUE! with this message. */
@@ -63,10 +66,11 @@ export function describeFailure(error: unknown): Failure {
       return { code: "#N/A", message: SIGN_IN_MESSAGE };
     case "InvalidInstrumentError": {
       const symbol = text(field(error, "symbol"));
-      return {
-        code: "#N/A",
-        message: symbol !== undefined ? `unknown or not permitted symbol '${symbol}'` : message,
-      };
+      const detail = text(field(error, "detail"));
+      if (symbol === undefined) return { code: "#N/A", message };
+      // A known symbol that lacks the calculation or forecast type asked: say that, not "unknown".
+      if (detail !== undefined && !UNKNOWN_SYMBOL_DETAIL.test(detail)) return { code: "#N/A", message: `'${symbol}': ${detail}` };
+      return { code: "#N/A", message: `unknown or not permitted symbol '${symbol}'` };
     }
     case "NoDataError": {
       const symbol = text(field(error, "symbol"));

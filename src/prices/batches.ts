@@ -177,7 +177,8 @@ function answerPrices(body: unknown, request: RequestRef, keys: readonly NormPri
     } else {
       let dates = byDate.get(key.symbol);
       if (!dates) {
-        dates = new Map(parsed.prices.map((item) => [item.date, item]));
+        dates = new Map();
+        for (const item of parsed.prices) dates.set(item.date, item);
         byDate.set(key.symbol, dates);
       }
       record = dates.get(key.date);

@@ -46,22 +46,22 @@ export const DEFAULT_CACHE_POLICY: Readonly<CachePolicy> = Object.freeze({
 const MAX_LINEAGE_KEYS = 100_000;
 const KIND_BY_PREFIX: Record<string, KeyKind> = { p: "price", h: "history", i: "instrument", l: "instruments", r: "reference" };
 
-interface Entry {
-  key: NormKey;
-  resolve(value: unknown): void;
-  reject(error: Error): void;
-  promise: Promise<unknown>;
-  /** Invalidated while in flight: its answer is delivered but not stored. */
-  stale: boolean;
-  requestId: number | undefined;
-}
-
 interface LineageRecord {
   kind: KeyKind;
   fromCache: boolean;
   requestId: number | undefined;
   askedAt: number;
   entry?: Entry;
+}
+
+/** A key waiting for its answer; it is its own lineage record (one object less per key). */
+interface Entry extends LineageRecord {
+  key: NormKey;
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+  promise: Promise<unknown>;
+  /** Invalidated while in flight: its answer is delivered but not stored. */
+  stale: boolean;
 }
 
 export function createPricesClient(options: PricesClientOptions): PricesClient {
@@ -106,15 +106,14 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
   let scheduled = false;
   let requestSeq = 0;
 
-  function ask<T>(normalise: () => NormKey): Promise<T> {
+  function refuse<T>(error: unknown): Promise<T> {
     counters.keysAsked += 1;
-    let key: NormKey;
-    try {
-      key = normalise();
-    } catch (error) {
-      counters.errors += 1;
-      return Promise.reject(error instanceof Error ? error : new PricesError(String(error)));
-    }
+    counters.errors += 1;
+    return Promise.reject(error instanceof Error ? error : new PricesError(String(error)));
+  }
+
+  function ask<T>(key: NormKey): Promise<T> {
+    counters.keysAsked += 1;
     const askedAt = now();
     const stored = storage.get(key.id);
     if (stored) {
@@ -138,9 +137,9 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
       resolve = yes;
       reject = no;
     });
-    const entry: Entry = { key, resolve, reject, promise, stale: false, requestId: undefined };
+    const entry: Entry = { kind: key.kind, fromCache: false, requestId: undefined, askedAt, key, resolve, reject, promise, stale: false };
     pending.set(key.id, entry);
-    noteLineage(key, { kind: key.kind, fromCache: false, requestId: undefined, askedAt, entry });
+    noteLineage(key, entry);
     window.push(entry);
     if (!scheduled) {
       scheduled = true;
@@ -355,11 +354,51 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
   }
 
   return {
-    price: (key) => ask(() => normPriceKey(key)),
-    history: (key) => ask(() => normHistoryKey(key)),
-    instrument: (symbol, fields) => ask(() => normInstrumentKey(symbol, fields)),
-    instruments: (fields) => ask(() => normInstrumentsKey(fields)),
-    references: (type) => ask(() => normReferenceKey(type)),
+    price(key) {
+      let norm: NormKey;
+      try {
+        norm = normPriceKey(key);
+      } catch (error) {
+        return refuse(error);
+      }
+      return ask(norm);
+    },
+    history(key) {
+      let norm: NormKey;
+      try {
+        norm = normHistoryKey(key);
+      } catch (error) {
+        return refuse(error);
+      }
+      return ask(norm);
+    },
+    instrument(symbol, fields) {
+      let norm: NormKey;
+      try {
+        norm = normInstrumentKey(symbol, fields);
+      } catch (error) {
+        return refuse(error);
+      }
+      return ask(norm);
+    },
+    instruments(fields) {
+      let norm: NormKey;
+      try {
+        norm = normInstrumentsKey(fields);
+      } catch (error) {
+        return refuse(error);
+      }
+      return ask(norm);
+    },
+    references(type) {
+      let norm: NormKey;
+      try {
+        norm = normReferenceKey(type);
+      } catch (error) {
+        return refuse(error);
+      }
+      return ask(norm);
+    },
     invalidate,
     stats,
     lineage,

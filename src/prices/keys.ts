@@ -66,7 +66,11 @@ export interface NormReferenceKey {
 
 export type NormKey = NormPriceKey | NormHistoryKey | NormInstrumentKey | NormInstrumentsKey | NormReferenceKey;
 
+/** Printable ASCII without lower-case letters or commas: already in normal form. */
+const NORMAL_SYMBOL = /^[!-+\--`{-~]+$/;
+
 export function normSymbol(symbol: unknown): string {
+  if (typeof symbol === "string" && NORMAL_SYMBOL.test(symbol)) return symbol;
   const text = typeof symbol === "string" ? symbol.trim().toUpperCase() : "";
   if (text === "" || text.includes(",")) throw new InvalidKeyError("symbol", `Invalid symbol: ${JSON.stringify(symbol)}`);
   return text;
@@ -104,8 +108,11 @@ function normCalculationType(value: unknown): CalculationType {
   return found;
 }
 
+/** Shared by every key without fields; never written to. */
+const NO_FIELDS: never[] = [];
+
 export function normPriceFields(fields: readonly string[] | undefined): PriceOptionalField[] {
-  if (!fields || fields.length === 0) return [];
+  if (!fields || fields.length === 0) return NO_FIELDS;
   const found = new Set<PriceOptionalField>();
   for (const field of fields) {
     const name = typeof field === "string" ? field.trim() : "";
@@ -118,7 +125,7 @@ export function normPriceFields(fields: readonly string[] | undefined): PriceOpt
 }
 
 export function normInstrumentFields(fields: readonly string[] | undefined): InstrumentFieldName[] {
-  if (!fields || fields.length === 0) return [];
+  if (!fields || fields.length === 0) return NO_FIELDS;
   const found = new Set<InstrumentFieldName>();
   for (const field of fields) {
     const name = typeof field === "string" ? field.trim() : "";

@@ -142,6 +142,10 @@ function numberOrNaN(value: unknown): number {
   return NaN;
 }
 
+function isFiniteNumber(value: unknown): value is number {
+  return typeof value === "number" && Number.isFinite(value);
+}
+
 /**
  * The common case, fast: a well-formed record, read without building paths. Anything unusual goes to
  * the careful reader, which names the offending field.
@@ -161,18 +165,15 @@ function readPriceRecordFast(value: unknown): PriceRecord | undefined {
   const curves = raw.forwardCurves;
   if (curves !== undefined && curves !== null) {
     if (!Array.isArray(curves)) return undefined;
-    const points: ForwardCurvePoint[] = new Array<ForwardCurvePoint>(curves.length);
+    // Well-formed points are kept as parsed (no copy: they are most of a record's objects).
     for (let index = 0; index < curves.length; index += 1) {
       const point = curves[index] as Json | null;
       if (typeof point !== "object" || point === null) return undefined;
-      const { forwardCode, forwardMonth } = point;
-      const pointLow = numberOrNaN(point.low);
-      const pointMid = numberOrNaN(point.mid);
-      const pointHigh = numberOrNaN(point.high);
-      if (typeof forwardCode !== "string" || typeof forwardMonth !== "string" || pointLow !== pointLow || pointMid !== pointMid || pointHigh !== pointHigh) return undefined;
-      points[index] = { forwardCode, forwardMonth, low: pointLow, mid: pointMid, high: pointHigh };
+      if (typeof point.forwardCode !== "string" || typeof point.forwardMonth !== "string" || !isFiniteNumber(point.low) || !isFiniteNumber(point.mid) || !isFiniteNumber(point.high)) {
+        return undefined;
+      }
     }
-    record.forwardCurves = points;
+    record.forwardCurves = curves as ForwardCurvePoint[];
   }
   if (raw.appraisalPrice !== undefined) {
     if (typeof raw.appraisalPrice !== "boolean") return undefined;

@@ -63,6 +63,8 @@ export async function startSandbox(partial: Partial<SandboxOptions> = {}): Promi
   };
   if (options.redirectUris) tokenOptions.redirectUris = options.redirectUris;
   if (options.corsOrigins) tokenOptions.corsOrigins = options.corsOrigins;
+  // The signing key lives beside the certificates, so `--certs DIR` keeps the whole trust material together.
+  if (options.certsDir !== undefined) tokenOptions.keysDir = options.certsDir;
   const tokenService = await createTokenService(tokenOptions);
   const appOptions: Parameters<typeof buildApp>[0] = {
     data,

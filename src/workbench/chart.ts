@@ -84,7 +84,8 @@ export function lineChartSvg(data: ChartData, width = 640, height = 300): string
   for (let i = 0; i <= xTickCount; i += 1) {
     const x = xMin + ((xMax - xMin) * i) / xTickCount;
     const label = serialText(Math.round(x)) ?? String(Math.round(x));
-    parts.push(`<text class="tick" x="${f(sx(x))}" y="${height - margin.bottom + 18}" text-anchor="middle">${escapeXml(label)}</text>`);
+    const anchor = i === 0 ? "start" : i === xTickCount ? "end" : "middle";
+    parts.push(`<text class="tick" x="${f(sx(x))}" y="${height - margin.bottom + 18}" text-anchor="${anchor}">${escapeXml(label)}</text>`);
   }
   parts.push(`<line class="axis" x1="${margin.left}" x2="${width - margin.right}" y1="${margin.top + plotH}" y2="${margin.top + plotH}"/>`);
   parts.push(`<line class="axis" x1="${margin.left}" x2="${margin.left}" y1="${margin.top}" y2="${margin.top + plotH}"/>`);

@@ -170,6 +170,7 @@ export class GridView {
     if (!editor) return;
     this.editor = undefined;
     editor.input.remove();
+    this.showMessage("", false);
     this.render();
   }
 
@@ -277,11 +278,14 @@ export class GridView {
       asDate = isDateCell(header, rowName);
     }
     const text = pending ? "#BUSY!" : displayText(value, asDate);
-    if (td.textContent !== text) td.textContent = text;
+    // Text runs on over blank neighbours and stops at the first filled one, as in Excel.
+    const room = typeof value === "string" && !pending ? this.blankRun(row, col + 1) : 0;
+    paintText(td, text, room);
     const classes: string[] = [];
     if (typeof value === "number" || typeof value === "boolean") classes.push("num");
     if (isCellError(value)) classes.push("err");
     if (pending) classes.push("busy");
+    if (room > 0) classes.push("overflow");
     if (isFormula) classes.push("anchor");
     else if (spill) classes.push("spilled");
     if (rangeHas(this.selection, row, col)) classes.push("in-selection");
@@ -297,6 +301,13 @@ export class GridView {
     if (td.className !== className) td.className = className;
     const title = errorText(value) ?? "";
     if (td.title !== title) td.title = title;
+  }
+
+  /** How many blank cells follow from `col` on (at most 8). */
+  private blankRun(row: number, col: number): number {
+    let count = 0;
+    while (count < 8 && this.sheet.get({ row, col: col + count }) === undefined && this.calculator.value(row, col + count) === null) count += 1;
+    return count;
   }
 
   private paintFormulaBar(): void {
@@ -322,6 +333,20 @@ export class GridView {
     const td = this.body.rows[position.row]?.cells[position.col + 1];
     td?.scrollIntoView?.({ block: "nearest", inline: "nearest" });
   }
+}
+
+const COLUMN_WIDTH = 96;
+
+function paintText(td: HTMLTableCellElement, text: string, room: number): void {
+  if (room === 0) {
+    if (td.firstElementChild || td.textContent !== text) td.textContent = text;
+    return;
+  }
+  const width = `${(room + 1) * COLUMN_WIDTH - 8}px`;
+  const span = td.firstElementChild instanceof HTMLSpanElement ? td.firstElementChild : td.appendChild(document.createElement("span"));
+  if (td.childNodes.length > 1) for (const node of [...td.childNodes]) if (node !== span) node.remove();
+  if (span.textContent !== text) span.textContent = text;
+  if (span.style.width !== width) span.style.width = width;
 }
 
 function describe(address: string, value: CellValue, spill: SpillInfo | undefined): string {

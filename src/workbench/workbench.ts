@@ -176,7 +176,8 @@ async function start(): Promise<WorkbenchApi> {
     onEnter: enter,
     onSelect: (_selection, active) => {
       const spill = view ? spillAt(view.spillList(), active.row, active.col) : undefined;
-      if (spill && /^=\s*PRICES\.HISTORY\s*\(/i.test(entryText(sheet.get(spill.anchor)))) chartAnchor = spill.anchor;
+      const table = spill && !spill.blocked && spill.area.bottom > spill.area.top;
+      if (spill && table && /^=\s*PRICES\.HISTORY\s*\(/i.test(entryText(sheet.get(spill.anchor)))) chartAnchor = spill.anchor;
       renderChart();
     },
   });

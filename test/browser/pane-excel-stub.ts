@@ -65,7 +65,9 @@ export const EXCEL_STUB = String.raw`
       cell.value = (error && error.code ? error.code : "#N/A") + ": " + (error && error.message ? error.message : String(error));
     }
   }
-  const evaluateAll = (filter) => Promise.all([...cells.keys()].filter(filter || (() => true)).map(evaluate));
+  const running = new Set();
+  const track = (promise) => { running.add(promise); promise.finally(() => running.delete(promise)); return promise; };
+  const evaluateAll = (filter) => track(Promise.all([...cells.keys()].filter(filter || (() => true)).map(evaluate)));
 
   class RangeProxy {
     constructor(address) { this.localAddress = address.includes("!") ? address.slice(address.lastIndexOf("!") + 1) : address; this.isNullObject = false; }
@@ -82,7 +84,7 @@ export const EXCEL_STUB = String.raw`
         const key = name(b.top + i, b.left + j);
         cells.set(key, { formula: f, value: undefined });
         state.inserted.push({ address: "Sheet1!" + key, formula: f });
-        state.pending.push(evaluate(key));
+        state.pending.push(track(evaluate(key)));
       }));
     }
     getCell(r, c) { const b = this.box; return new RangeProxy(name(b.top + r, b.left + c)); }
@@ -125,7 +127,7 @@ export const EXCEL_STUB = String.raw`
     select: (address) => { state.selection = address; },
     set: (address, value) => { cells.set(address.toUpperCase(), { value }); },
     value: (address) => { const c = cells.get(address.toUpperCase()); return c ? c.value : undefined; },
-    settle: async () => { while (state.pending.length) await Promise.all(state.pending.splice(0)); },
+    settle: async () => { while (running.size) await Promise.all([...running]); },
   };
 })();
 `;

@@ -57,17 +57,26 @@ async function shot(target: Page, name: string): Promise<void> {
 
 function watch(target: Page): void {
   target.on("console", (message) => consoleTexts.push(message.text()));
-  target.on("response", (response) => {
-    if (!/\/token$/.test(new URL(response.url()).pathname) || response.request().method() !== "POST") return;
-    response
-      .json()
-      .then((body: Record<string, unknown>) => {
-        for (const key of ["access_token", "refresh_token", "id_token"]) if (typeof body[key] === "string") issuedTokens.add(body[key] as string);
-      })
-      .catch(() => undefined);
-  });
 }
 
+/** Passes token requests through, keeping what the token service issued so the test can look for it later. */
+async function captureTokens(browserContext: BrowserContext): Promise<void> {
+  await browserContext.route(
+    (url) => url.pathname.endsWith("/token"),
+    async (route) => {
+      if (route.request().method() !== "POST") return route.fallback();
+      const response = await route.fetch();
+      const text = await response.text();
+      try {
+        const body = JSON.parse(text) as Record<string, unknown>;
+        for (const key of ["access_token", "refresh_token", "id_token"]) if (typeof body[key] === "string") issuedTokens.add(body[key] as string);
+      } catch {
+        // not JSON: nothing issued
+      }
+      await route.fulfill({ response, body: text });
+    },
+  );
+}
 
 /** Waits until the element's text equals (string) or matches (RegExp) what is expected; fails with the text seen. */
 async function hasText(locator: Locator, expected: string | RegExp, timeout = 15_000, contain = false): Promise<void> {
@@ -108,10 +117,10 @@ beforeAll(async () => {
     viewport: { width: 320, height: 720 },
   });
   context.on("page", watch);
+  await captureTokens(context);
   await context.addInitScript({ content: EXCEL_STUB });
   page = context.pages()[0] ?? (await context.newPage());
-  if (!context.pages().includes(page)) watch(page);
-  else watch(page);
+  watch(page);
   await page.goto(`${paneOrigin}/taskpane.html`);
   await page.waitForFunction(() => "PricesPane" in window && "PricesAddin" in window);
 });
@@ -133,12 +142,13 @@ describe("task pane in Chromium", () => {
   it("starts signed out, and a function answers #N/A asking to sign in", async () => {
     await hasText(page.locator("#auth-status"), /Not signed in/);
     await selectCell("A1");
-    await page.evaluate(() =>
+    const formula = `=PRICES.MID("${pick().record.symbol}")`;
+    await page.evaluate((f) =>
       (window as unknown as { Excel: { run(cb: (c: { workbook: { getSelectedRange(): { formulas: unknown }; }; sync(): Promise<void> }) => Promise<void>): Promise<void> } }).Excel.run(async (c) => {
-        c.workbook.getSelectedRange().formulas = [['=PRICES.MID("MB-AL-0004")']];
+        c.workbook.getSelectedRange().formulas = [[f]];
         await c.sync();
       }),
-    );
+    formula);
     await settle();
     expect(String(await cellValue("A1"))).toMatch(/^#N\/A: .*sign in from the Prices pane/i);
     await shot(page, "signed-out");
@@ -167,10 +177,7 @@ describe("task pane in Chromium", () => {
     const popupPromise = context.waitForEvent("page");
     await page.locator("#sign-in").click();
     const popup = await popupPromise;
-    await popup.waitForSelector("#username", { timeout: 60_000 }).catch(async (e: unknown) => {
-      console.log("DEBUG", await page.locator("#auth-status").textContent(), consoleTexts.join("\n"));
-      throw e;
-    });
+    await popup.waitForSelector("#username", { timeout: 60_000 });
     await popup.setViewportSize({ width: 480, height: 640 });
     await popup.locator("#username").fill("analyst");
     await popup.locator("#password").fill("analyst");
@@ -184,8 +191,8 @@ describe("task pane in Chromium", () => {
     await settle();
     expect(typeof (await cellValue("A1"))).toBe("object");
     const a1 = (await cellValue("A1")) as unknown[][];
-    const al = sandbox.data.instruments.find((i) => i.record.symbol === "MB-AL-0004");
-    expect(a1[0]?.[0]).toBe(al?.series.mid[al.series.length - 1]);
+    const target = pick();
+    expect(a1[0]?.[0]).toBe(target.series.mid[target.series.length - 1]);
     await hasText(page.locator("#result-count"), new RegExp(`of ${sandbox.data.instruments.length} instruments`), 30_000);
     await shot(page, "signed-in");
   });

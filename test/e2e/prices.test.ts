@@ -94,7 +94,7 @@ describe("PRICE", () => {
     // A Saturday stands for itself while the assessment is the latest earlier one.
     expect(expected.date).toBe(SATURDAY);
     expect(String(expected.assessmentDate).slice(0, 10) < SATURDAY).toBe(true);
-    const serial = { ...expected, date: serialOf(SATURDAY), assessmentDate: serialOfDateTime(String(expected.assessmentDate)) };
+    const serial: JsonObject = { ...expected, date: serialOf(SATURDAY), assessmentDate: serialOfDateTime(String(expected.assessmentDate)) };
     fields.forEach((field, index) => {
       expectCell(result.cells, `A${index + 2}`, serial[field]);
       expectCell(result.cells, `B${index + 2}`, expected[field]);

@@ -160,6 +160,25 @@ describe("per-key results", () => {
     expect((error as ResponseFormatError).field).toBe("instruments[1].prices[0].mid");
   });
 
+  it("reads forward curves whose numbers come as strings, and drops unknown fields of a record", async () => {
+    const { client, manual, service } = setup();
+    service.script.push(() => {
+      const curve = [{ forwardCode: "M1", forwardMonth: "APR", low: "10", mid: 11, high: "12.25", note: "x" }];
+      const record = { date: "2024-03-01", assessmentDate: "2024-03-01T16:30:00+00:00", revision: 0, low: 1, mid: 2, high: 3, forwardCurves: curve, extra: { nested: true } };
+      return new Response(JSON.stringify({ priceCalculationType: "None", instruments: [{ symbol: "AAA", firstDate: "x", lastDate: "y", prices: [record] }] }), { status: 200 });
+    });
+    const [result] = await flushAll(manual, [client.price({ symbol: "AAA", date: "2024-03-01" })]);
+    expect(valueOf(result)).toEqual({
+      date: "2024-03-01",
+      assessmentDate: "2024-03-01T16:30:00+00:00",
+      revision: 0,
+      low: 1,
+      mid: 2,
+      high: 3,
+      forwardCurves: [{ forwardCode: "M1", forwardMonth: "APR", low: 10, mid: 11, high: 12.25 }],
+    });
+  });
+
   it("fails every key of a request whose body has no instruments list", async () => {
     const { client, manual, service } = setup();
     service.script.push(new Response(JSON.stringify({ priceCalculationType: "None" }), { status: 200 }));

@@ -1,5 +1,5 @@
 /** The client against the real sandbox (HTTPS on a random port, real client-credentials tokens). */
-import { AuthError, InvalidInstrumentError, NoDataError, createPricesClient, type PricesClient, type TokenProvider } from "../../src/prices";
+import { AuthError, InvalidInstrumentError, NoDataError, createPricesClient, serviceKeyTokenProvider, type PricesClient, type TokenProvider } from "../../src/prices";
 import { expectedOn, startHarness, weekdaysBefore, type Harness } from "./sandbox-helpers";
 
 jest.setTimeout(60_000);
@@ -109,6 +109,13 @@ describe("client against the sandbox", () => {
     const visible = await trial.instruments();
     expect(visible.length).toBeGreaterThan(0);
     expect(visible.every((record) => record.symbol.startsWith("MB-"))).toBe(true);
+  });
+
+  it("reads with a service key token", async () => {
+    const tokenProvider = serviceKeyTokenProvider({ tokenUrl: `${harness.sandbox.issuer}/token`, serviceName: "sandbox-service", serviceKey: "sandbox-service-key", fetch: harness.fetch });
+    const service = createPricesClient({ baseUrl: harness.sandbox.apiUrl, tokenProvider, fetch: harness.fetch });
+    const key = { symbol: symbols[3] as string, date: "2024-03-01" };
+    expect(await service.price(key)).toEqual(await client.price(key));
   });
 
   it("answers AuthError when the credentials are wrong", async () => {

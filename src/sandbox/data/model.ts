@@ -3,6 +3,7 @@
  * Assessments are stored by column (typed arrays) so that 300+ instruments from 2005 stay small.
  */
 import type { ForwardCurvePoint, InstrumentRecord, ReferenceGroup } from "../../api";
+import type { JsonWriter } from "./json";
 
 /** One instrument's assessments, ascending by day; index i is one assessment. */
 export interface AssessmentSeries {
@@ -20,6 +21,10 @@ export interface AssessmentSeries {
   pricingRationale(index: number): string;
   /** M1..Mn for instruments with forward curves, else undefined. */
   forwardCurves(index: number): ForwardCurvePoint[] | undefined;
+  /** Optional fast path: writes `forwardCurves(index)` as `JSON.stringify` would; false (nothing written) without curves. */
+  writeForwardCurves?(index: number, out: JsonWriter): boolean;
+  /** Optional fast path: writes `assessmentDate(index)` as a JSON string. */
+  writeAssessmentDate?(index: number, out: JsonWriter): void;
 }
 
 export interface ForecastData {

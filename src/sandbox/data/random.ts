@@ -30,10 +30,18 @@ export function hashString(text: string, seed = 0): number {
 
 /** A 32-bit hash of up to four integers: the stateless way to derive a value from (seed, instrument, index). */
 export function hashInts(a: number, b = 0, c = 0, d = 0): number {
+  return hashLast(hashFirstThree(a, b, c), d);
+}
+
+/** hashInts in two steps, for loops over the last integer: `hashLast(hashFirstThree(a, b, c), d) === hashInts(a, b, c, d)`. */
+export function hashFirstThree(a: number, b: number, c: number): number {
   let h = mix(0x9e3779b9 ^ mix(a + 0x6a09e667));
   h = mix(h ^ mix(b + 0x6a09e667));
-  h = mix(h ^ mix(c + 0x6a09e667));
-  return mix(h ^ mix(d + 0x6a09e667));
+  return mix(h ^ mix(c + 0x6a09e667));
+}
+
+export function hashLast(firstThree: number, d: number): number {
+  return mix(firstThree ^ mix(d + 0x6a09e667));
 }
 
 /** A number in [0, 1) from a 32-bit hash. */

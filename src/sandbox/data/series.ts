@@ -5,7 +5,9 @@
  */
 import { dateOfTimestamp, fromEpochDay, parseIsoDate, toEpochDay, type ForwardCurvePoint } from "../../api";
 import type { AssessmentSeries } from "./model";
-import { hashInts, unitOf } from "./random";
+import { dayString, monthIndexOf } from "./day-strings";
+import type { JsonWriter } from "./json";
+import { hashFirstThree, hashInts, hashLast, unitOf } from "./random";
 
 // Math functions held locally: under jest's vm context every global lookup is slow, and these run millions of times.
 const { abs, sign, round, sqrt, floor } = Math;
@@ -286,8 +288,38 @@ export interface GeneratedSeriesParts {
 }
 
 function pad2(value: number): string {
-  return String(value).padStart(2, "0");
+  return value < 10 ? `0${value}` : `${value}`;
 }
+
+// `THH:MM:SS+01:00` for every second of the day, per UTC offset, written once when first needed.
+const timesOfDay = new Map<string, (string | undefined)[]>();
+
+function timeOfDayTable(utcOffset: string): (string | undefined)[] {
+  let table = timesOfDay.get(utcOffset);
+  if (table === undefined) {
+    table = new Array<string | undefined>(86_400);
+    timesOfDay.set(utcOffset, table);
+  }
+  return table;
+}
+
+function timeOfDay(table: (string | undefined)[], minute: number, second: number, utcOffset: string): string {
+  const at = minute * 60 + second;
+  let text = table[at];
+  if (text === undefined) {
+    text = `T${pad2(floor(minute / 60))}:${pad2(minute % 60)}:${pad2(second)}${utcOffset}`;
+    table[at] = text;
+  }
+  return text;
+}
+
+const MAX_FORWARD_MONTHS = 24;
+const SQRT_AHEAD = Array.from({ length: MAX_FORWARD_MONTHS + 1 }, (_, ahead) => sqrt(ahead));
+const FORWARD_CODES = Array.from({ length: MAX_FORWARD_MONTHS + 1 }, (_, ahead) => `M${ahead}`);
+/** `{"forwardCode":"M3","forwardMonth":"SEP","low":` by [ahead][month of the assessment]. */
+const FORWARD_HEADS = Array.from({ length: MAX_FORWARD_MONTHS + 1 }, (_, ahead) =>
+  Array.from({ length: 12 }, (_, month) => `{"forwardCode":"M${ahead}","forwardMonth":"${MONTH_CODES[(month + ahead) % 12] ?? "JAN"}","low":`),
+);
 
 /** The generator's series: numbers in typed arrays, everything else derived on demand and deterministic. */
 export class GeneratedSeries implements AssessmentSeries {
@@ -297,14 +329,17 @@ export class GeneratedSeries implements AssessmentSeries {
   readonly mid: Float64Array;
   readonly high: Float64Array;
   readonly revision: Uint16Array;
+  private readonly times: (string | undefined)[];
 
   constructor(private readonly parts: GeneratedSeriesParts) {
+    if (parts.forwardMonths > MAX_FORWARD_MONTHS) throw new Error(`forwardMonths: at most ${MAX_FORWARD_MONTHS}, got ${parts.forwardMonths}`);
     this.length = parts.days.length;
     this.days = parts.days;
     this.low = parts.low;
     this.mid = parts.mid;
     this.high = parts.high;
     this.revision = parts.revision;
+    this.times = timeOfDayTable(parts.utcOffset);
   }
 
   get hasForwardCurves(): boolean {
@@ -319,7 +354,7 @@ export class GeneratedSeries implements AssessmentSeries {
     const when = corrected ? day + correctionDelayDays(key, index) : day;
     const minute = corrected ? 10 * 60 + (jitter % 50) : publishMinute + (jitter % 16);
     const second = (jitter >>> 8) % 60;
-    return `${fromEpochDay(when)}T${pad2(floor(minute / 60))}:${pad2(minute % 60)}:${pad2(second)}${utcOffset}`;
+    return dayString(when) + timeOfDay(this.times, minute, second, utcOffset);
   }
 
   appraisalPrice(index: number): boolean {
@@ -330,19 +365,25 @@ export class GeneratedSeries implements AssessmentSeries {
     return this.parts.rationale(this, index);
   }
 
+  /** The factor of month `ahead` of assessment `index`: carry plus a little noise. */
+  private forwardFactor(prefix: number, ahead: number): number {
+    const noise = (unitOf(hashLast(prefix, ahead)) - 0.5) * 0.012 * (SQRT_AHEAD[ahead] as number);
+    return 1 + this.parts.forwardCarry * ahead + noise;
+  }
+
   forwardCurves(index: number): ForwardCurvePoint[] | undefined {
-    const { key, forwardMonths, forwardCarry, decimals } = this.parts;
+    const { key, forwardMonths, decimals } = this.parts;
     if (forwardMonths === 0) return undefined;
-    const month = new Date((this.days[index] ?? 0) * 86_400_000).getUTCMonth();
+    const month = monthIndexOf(this.days[index] ?? 0);
     const low = this.low[index] ?? 0;
     const mid = this.mid[index] ?? 0;
     const high = this.high[index] ?? 0;
+    const prefix = hashFirstThree(key, SALT_FORWARD, index);
     const curve: ForwardCurvePoint[] = [];
     for (let ahead = 1; ahead <= forwardMonths; ahead++) {
-      const noise = (unitOf(hashInts(key, SALT_FORWARD, index, ahead)) - 0.5) * 0.012 * sqrt(ahead);
-      const factor = 1 + forwardCarry * ahead + noise;
+      const factor = this.forwardFactor(prefix, ahead);
       curve.push({
-        forwardCode: `M${ahead}`,
+        forwardCode: FORWARD_CODES[ahead] as string,
         forwardMonth: MONTH_CODES[(month + ahead) % 12] ?? "JAN",
         low: roundTo(low * factor, decimals),
         mid: roundTo(mid * factor, decimals),
@@ -350,5 +391,43 @@ export class GeneratedSeries implements AssessmentSeries {
       });
     }
     return curve;
+  }
+
+  /** Writes `forwardCurves(index)` as JSON without building the points; false (nothing written) when it has none. */
+  writeForwardCurves(index: number, out: JsonWriter): boolean {
+    const { key, forwardMonths, decimals } = this.parts;
+    if (forwardMonths === 0) return false;
+    const month = monthIndexOf(this.days[index] ?? 0);
+    const low = this.low[index] ?? 0;
+    const mid = this.mid[index] ?? 0;
+    const high = this.high[index] ?? 0;
+    const prefix = hashFirstThree(key, SALT_FORWARD, index);
+    out.raw("[");
+    for (let ahead = 1; ahead <= forwardMonths; ahead++) {
+      const factor = this.forwardFactor(prefix, ahead);
+      if (ahead > 1) out.raw(",");
+      out
+        .raw((FORWARD_HEADS[ahead] as string[])[month] as string)
+        .number(roundTo(low * factor, decimals))
+        .raw(',"mid":')
+        .number(roundTo(mid * factor, decimals))
+        .raw(',"high":')
+        .number(roundTo(high * factor, decimals))
+        .raw("}");
+    }
+    out.raw("]");
+    return true;
+  }
+
+  /** Writes `assessmentDate(index)` as a JSON string without building it. */
+  writeAssessmentDate(index: number, out: JsonWriter): void {
+    const { key, publishMinute, utcOffset } = this.parts;
+    const day = this.days[index] ?? 0;
+    const jitter = hashInts(key, SALT_TIME, index);
+    const corrected = (this.revision[index] ?? 0) > 0;
+    const when = corrected ? day + correctionDelayDays(key, index) : day;
+    const minute = corrected ? 10 * 60 + (jitter % 50) : publishMinute + (jitter % 16);
+    const second = (jitter >>> 8) % 60;
+    out.raw('"').raw(dayString(when)).raw(timeOfDay(this.times, minute, second, utcOffset)).raw('"');
   }
 }

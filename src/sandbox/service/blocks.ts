@@ -1,15 +1,32 @@
-/** The instrument price block (spec 2.2) around a list of records. */
-import type { InstrumentPriceBlock, PriceRecord } from "../../api";
+/** The instrument price block (spec 2.2) and the response bodies around price records, written as JSON. */
+import type { InvalidInstrument } from "../../api";
+import type { JsonWriter } from "../data/json";
 import type { InstrumentData } from "../data/model";
 
-/** firstDate and lastDate come from the series; an instrument with no assessment yet shows its launch day. */
-export function priceBlock(instrument: InstrumentData, prices: PriceRecord[]): InstrumentPriceBlock {
+function writeTimestamp(out: JsonWriter, instrument: InstrumentData, index: number): void {
   const series = instrument.series;
-  const launch = `${instrument.record.launchDate}T00:00:00+00:00`;
-  return {
-    symbol: instrument.record.symbol,
-    firstDate: series.length > 0 ? series.assessmentDate(0) : launch,
-    lastDate: series.length > 0 ? series.assessmentDate(series.length - 1) : launch,
-    prices,
-  };
+  if (series.length === 0) out.string(`${instrument.record.launchDate}T00:00:00+00:00`);
+  else if (series.writeAssessmentDate !== undefined) series.writeAssessmentDate(index, out);
+  else out.string(series.assessmentDate(index));
+}
+
+/**
+ * Writes a block: `writeRecords` writes the comma-separated records; `forecast` is written after them when given.
+ * firstDate and lastDate come from the series; an instrument with no assessment yet shows its launch day.
+ */
+export function writePriceBlock(out: JsonWriter, instrument: InstrumentData, writeRecords: () => void, forecast?: unknown): void {
+  out.raw('{"symbol":').string(instrument.record.symbol).raw(',"firstDate":');
+  writeTimestamp(out, instrument, 0);
+  out.raw(',"lastDate":');
+  writeTimestamp(out, instrument, instrument.series.length - 1);
+  out.raw(',"prices":[');
+  writeRecords();
+  out.raw("]");
+  if (forecast !== undefined) out.raw(',"forecast":').value(forecast);
+  out.raw("}");
+}
+
+/** `,"invalidInstruments":[...]` when it holds something, else nothing. */
+export function writeInvalid(out: JsonWriter, invalid: readonly InvalidInstrument[]): void {
+  if (invalid.length > 0) out.raw(',"invalidInstruments":').value(invalid.map(({ symbol, message }) => ({ symbol, message })));
 }

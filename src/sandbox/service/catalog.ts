@@ -1,6 +1,7 @@
 /** The data set by symbol, and entitlement (conventions 6, 19): what a caller may not see is unknown to it. */
 import type { InvalidInstrument } from "../../api";
 import type { DataSet, InstrumentData } from "../data/model";
+import { RecordBytesCache } from "./record-bytes";
 
 /** What the API needs of a verified caller (the token service's `Caller` fits). */
 export interface ApiCaller {
@@ -21,10 +22,13 @@ export type Requirement = (instrument: InstrumentData) => string | undefined;
 
 export class Catalog {
   readonly data: DataSet;
+  /** Assessments' JSON written once for long histories (see record-bytes.ts). */
+  readonly recordBytes: RecordBytesCache;
   private readonly bySymbol = new Map<string, InstrumentData>();
 
-  constructor(data: DataSet) {
+  constructor(data: DataSet, recordBytesBudget?: number) {
     this.data = data;
+    this.recordBytes = new RecordBytesCache(recordBytesBudget);
     for (const instrument of data.instruments) this.bySymbol.set(instrument.record.symbol.toUpperCase(), instrument);
   }
 

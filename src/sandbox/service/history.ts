@@ -2,16 +2,21 @@
  * `/Prices/History` (spec 4.2; conventions 10, 12, 13, 14). Each instrument's records are planned first as
  * (day, assessment index) pairs so that the record limit is checked before any record is built.
  */
-import { isoWeekday, toEpochDay, type AverageType, type HistoryResponse, type InstrumentPriceBlock, type PriceRecord } from "../../api";
+import { isoWeekday, toEpochDay, type AverageType } from "../../api";
+import { JsonWriter } from "../data/json";
 import type { InstrumentData } from "../data/model";
-import { priceBlock } from "./blocks";
-import { calculationRequirement, withInvalid, type ApiCaller, type Catalog, type Requirement } from "./catalog";
+import { writeInvalid, writePriceBlock } from "./blocks";
+import { calculationRequirement, type ApiCaller, type Catalog, type Requirement } from "./catalog";
 import { dayString, firstIndexOnOrAfter, lastIndexOnOrBefore } from "./days";
 import { forecastFor, forecastRequirement } from "./forecasts";
 import { periodOf } from "./periods";
 import { ProblemError } from "./problems";
-import { assessmentRecord, averageOver, averageRecord, selectFields, type Average, type FieldSelection } from "./records";
+import type { SeriesBytes } from "./record-bytes";
+import { averageOver, selectFields, writeAssessment, writeAverage, type Average, type FieldSelection } from "./records";
 import type { ParsedHistoryRequest } from "./requests";
+
+// Math functions held locally: under jest's vm context every global lookup is slow.
+const { min, max } = Math;
 
 /** Records of one instrument, descending: `days[k]` is the record's date, `indexes[k]` the assessment shown. */
 interface Plan {
@@ -30,8 +35,8 @@ function emptyPlan(): Plan {
  */
 function carryEnd(instrument: InstrumentData, to: number, today: number): number {
   const series = instrument.series;
-  const end = Math.min(to, today);
-  if (instrument.record.status === "Discontinued" && series.length > 0) return Math.min(end, series.days[series.length - 1] as number);
+  const end = min(to, today);
+  if (instrument.record.status === "Discontinued" && series.length > 0) return min(end, series.days[series.length - 1] as number);
   return end;
 }
 
@@ -41,7 +46,7 @@ function planPlain(instrument: InstrumentData, request: ParsedHistoryRequest, fr
   const last = lastIndexOnOrBefore(series.days, to);
   const weekdaysOnly = request.calendarType === "Weekdays";
   if (request.calendarType === "AssessmentDays" || !request.carryForward) {
-    const n = Math.max(0, last - first + 1);
+    const n = max(0, last - first + 1);
     const days = new Int32Array(n);
     const indexes = new Int32Array(n);
     let k = 0;
@@ -55,7 +60,7 @@ function planPlain(instrument: InstrumentData, request: ParsedHistoryRequest, fr
     return { days, indexes, length: k };
   }
   // Carry forward: every calendar day (or weekday) from the first with an assessment on or before it.
-  const start = Math.max(from, series.length > 0 ? (series.days[0] as number) : to + 1);
+  const start = max(from, series.length > 0 ? (series.days[0] as number) : to + 1);
   const end = carryEnd(instrument, to, today);
   if (end < start) return emptyPlan();
   const n = end - start + 1;
@@ -131,7 +136,30 @@ function both(a: Requirement | undefined, b: Requirement | undefined): Requireme
   return (instrument) => a(instrument) ?? b(instrument);
 }
 
-export function historyQuery(catalog: Catalog, caller: ApiCaller, request: ParsedHistoryRequest, maxRecords: number): HistoryResponse {
+/** Bytes per record to reserve: a plain record, and the forward curves of instruments that have them. */
+const RECORD_BYTES = 150;
+const CURVES_BYTES = 1000;
+
+/** About the size of a plain history body, exact for the parts written already: one allocation for the answer. */
+function expectedBytes(found: readonly InstrumentData[], plans: readonly Plan[], cached: readonly (SeriesBytes | undefined)[]): number {
+  let total = 0;
+  plans.forEach((plan, n) => {
+    const bytes = cached[n];
+    if (bytes === undefined) {
+      total += plan.length * (RECORD_BYTES + (found[n]?.record.hasForwardCurves ? CURVES_BYTES : 0));
+      return;
+    }
+    total += plan.length * 24;
+    for (let k = 0; k < plan.length; k++) {
+      const index = plan.indexes[k] as number;
+      total += (bytes.offsets[index + 1] as number) - (bytes.offsets[index] as number);
+    }
+  });
+  return total;
+}
+
+/** The `/Prices/History` body (HistoryResponse) as JSON. */
+export function historyQuery(catalog: Catalog, caller: ApiCaller, request: ParsedHistoryRequest, maxRecords: number): Buffer {
   const type = request.priceCalculationType;
   const requirement = both(calculationRequirement(type), request.forecastType === undefined ? undefined : forecastRequirement(request.forecastType));
   const { found, invalid } = catalog.resolve(request.symbols, caller, requirement);
@@ -139,37 +167,52 @@ export function historyQuery(catalog: Catalog, caller: ApiCaller, request: Parse
   const to = toEpochDay(request.toDate);
   const today = toEpochDay(catalog.data.today);
   const sel: FieldSelection = selectFields(request.fields);
+  const forecastType = request.forecastType;
+  const forecastOf = (instrument: InstrumentData) =>
+    forecastType === undefined ? undefined : forecastFor(instrument, forecastType, request.fromDate, request.toDate);
 
-  let instruments: InstrumentPriceBlock[];
+  let out: JsonWriter;
   if (type === "None") {
     const plans = found.map((instrument) => planPlain(instrument, request, from, to, today));
     const total = plans.reduce((sum, plan) => sum + plan.length, 0);
     if (total > maxRecords) throw overLimit(total, maxRecords);
-    instruments = found.map((instrument, n) => {
+    const cached = found.map((instrument, n) => catalog.recordBytes.forRequest(instrument.series, (plans[n] as Plan).length));
+    out = new JsonWriter(expectedBytes(found, plans, cached) + 4096);
+    out.raw('{"instruments":[');
+    found.forEach((instrument, n) => {
       const plan = plans[n] as Plan;
-      const prices: PriceRecord[] = new Array<PriceRecord>(plan.length);
-      for (let k = 0; k < plan.length; k++) {
-        prices[k] = assessmentRecord(instrument.series, plan.indexes[k] as number, dayString(plan.days[k] as number), sel);
-      }
-      return priceBlock(instrument, prices);
+      const series = instrument.series;
+      const bytes = cached[n];
+      if (n > 0) out.raw(",");
+      writePriceBlock(out, instrument, () => {
+        for (let k = 0; k < plan.length; k++) {
+          if (k > 0) out.raw(",");
+          writeAssessment(out, series, plan.indexes[k] as number, dayString(plan.days[k] as number), sel, bytes);
+        }
+      }, forecastOf(instrument));
     });
   } else {
     const plans = found.map((instrument) => planAverages(instrument, type, from, to));
     const total = plans.reduce((sum, plan) => sum + plan.length, 0);
     if (total > maxRecords) throw overLimit(total, maxRecords);
-    instruments = found.map((instrument, n) => {
-      const prices = (plans[n] as Average[]).map((average) =>
-        averageRecord(instrument.series, type, average, dayString(Math.min(average.period.end, to)), sel),
-      );
-      return priceBlock(instrument, prices);
-    });
-  }
-  if (request.forecastType !== undefined) {
+    out = new JsonWriter(total * RECORD_BYTES + 4096);
+    out.raw('{"instruments":[');
     found.forEach((instrument, n) => {
-      const forecast = forecastFor(instrument, request.forecastType as string, request.fromDate, request.toDate);
-      if (forecast !== undefined) (instruments[n] as InstrumentPriceBlock).forecast = forecast;
+      if (n > 0) out.raw(",");
+      writePriceBlock(out, instrument, () => {
+        (plans[n] as Average[]).forEach((average, k) => {
+          if (k > 0) out.raw(",");
+          writeAverage(out, instrument.series, type, average, dayString(min(average.period.end, to)), sel);
+        });
+      }, forecastOf(instrument));
     });
   }
-  const calendar = { type: "AssessmentDays", dates: assessedDays(found, from, to) };
-  return withInvalid({ instruments, calendar, priceCalculationType: type }, invalid);
+  out.raw('],"calendar":{"type":"AssessmentDays","dates":[');
+  assessedDays(found, from, to).forEach((date, i) => {
+    if (i > 0) out.raw(",");
+    out.string(date);
+  });
+  out.raw(']},"priceCalculationType":').string(type);
+  writeInvalid(out, invalid);
+  return out.raw("}").bytes();
 }

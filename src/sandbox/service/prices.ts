@@ -2,21 +2,23 @@
  * `/Prices` and its averages (spec 4.1, 4.3; conventions 9, 10). One record per distinct requested date, in
  * the order asked; a date before the first assessment has no record.
  */
-import { toEpochDay, type AverageType, type PriceRecord, type PricesResponse } from "../../api";
+import { toEpochDay, type AverageType } from "../../api";
+import { JsonWriter } from "../data/json";
 import type { InstrumentData } from "../data/model";
-import { priceBlock } from "./blocks";
-import { calculationRequirement, withInvalid, type ApiCaller, type Catalog } from "./catalog";
+import { writeInvalid, writePriceBlock } from "./blocks";
+import { calculationRequirement, type ApiCaller, type Catalog } from "./catalog";
 import { dayString, firstIndexOnOrAfter, lastIndexOnOrBefore } from "./days";
 import { periodOf } from "./periods";
-import { assessmentRecord, averageOver, averageRecord, selectFields, type FieldSelection } from "./records";
+import { averageOver, selectFields, writeAssessment, writeAverage, type FieldSelection } from "./records";
 import type { ParsedPricesRequest } from "./requests";
 
-/** The assessment on or before `day` (latest when undefined), standing for `date`. */
-function plainRecord(instrument: InstrumentData, day: number | undefined, date: string | undefined, sel: FieldSelection): PriceRecord | undefined {
+/** Writes the assessment on or before `day` (latest when undefined), standing for `date`; false when there is none. */
+function plainRecord(out: JsonWriter, instrument: InstrumentData, day: number | undefined, date: string | undefined, sel: FieldSelection): boolean {
   const series = instrument.series;
   const index = day === undefined ? series.length - 1 : lastIndexOnOrBefore(series.days, day);
-  if (index < 0) return undefined;
-  return assessmentRecord(series, index, date ?? dayString(series.days[index] as number), sel);
+  if (index < 0) return false;
+  writeAssessment(out, series, index, date ?? dayString(series.days[index] as number), sel);
+  return true;
 }
 
 /**
@@ -24,38 +26,51 @@ function plainRecord(instrument: InstrumentData, day: number | undefined, date: 
  * period's average stands for D, as the latest earlier assessment does for a plain price.
  */
 function averagedRecord(
+  out: JsonWriter,
   instrument: InstrumentData,
   type: AverageType,
   day: number | undefined,
   date: string | undefined,
   sel: FieldSelection,
-): PriceRecord | undefined {
+): boolean {
   const series = instrument.series;
   const last = day === undefined ? series.length - 1 : lastIndexOnOrBefore(series.days, day);
-  if (last < 0) return undefined;
+  if (last < 0) return false;
   const lastDay = series.days[last] as number;
   const ownPeriod = periodOf(type, day ?? lastDay);
   const period = lastDay >= ownPeriod.start ? ownPeriod : periodOf(type, lastDay);
   const average = averageOver(series, firstIndexOnOrAfter(series.days, period.start), last, period);
-  return averageRecord(series, type, average, date ?? dayString(day ?? lastDay), sel);
+  writeAverage(out, series, type, average, date ?? dayString(day ?? lastDay), sel);
+  return true;
 }
 
-export function pricesQuery(catalog: Catalog, caller: ApiCaller, request: ParsedPricesRequest): PricesResponse {
+/** The `/Prices` body (PricesResponse) as JSON. */
+export function pricesQuery(catalog: Catalog, caller: ApiCaller, request: ParsedPricesRequest): Buffer {
   const type = request.priceCalculationType;
   const { found, invalid } = catalog.resolve(request.symbols, caller, calculationRequirement(type));
   const sel = selectFields(request.fields);
   const dates = request.dates;
   const days = dates?.map(toEpochDay);
-  const instruments = found.map((instrument) => {
-    const prices: PriceRecord[] = [];
-    const one = (day: number | undefined, date: string | undefined): void => {
-      const record =
-        type === "None" ? plainRecord(instrument, day, date, sel) : averagedRecord(instrument, type, day, date, sel);
-      if (record !== undefined) prices.push(record);
-    };
-    if (dates === undefined || days === undefined) one(undefined, undefined);
-    else for (let i = 0; i < dates.length; i++) one(days[i], dates[i]);
-    return priceBlock(instrument, prices);
-  });
-  return withInvalid({ instruments, priceCalculationType: type }, invalid);
+  const out = new JsonWriter(found.length * (dates?.length ?? 1) * 160 + 256);
+  out.raw('{"instruments":[');
+  for (let n = 0; n < found.length; n++) {
+    const instrument = found[n] as InstrumentData;
+    if (n > 0) out.raw(",");
+    writePriceBlock(out, instrument, () => {
+      const count = dates === undefined || days === undefined ? 1 : dates.length;
+      let written = 0;
+      for (let i = 0; i < count; i++) {
+        const mark = out.length;
+        if (written > 0) out.raw(",");
+        const day = days?.[i];
+        const date = dates?.[i];
+        const ok = type === "None" ? plainRecord(out, instrument, day, date, sel) : averagedRecord(out, instrument, type, day, date, sel);
+        if (ok) written++;
+        else out.truncate(mark);
+      }
+    });
+  }
+  out.raw('],"priceCalculationType":').string(type);
+  writeInvalid(out, invalid);
+  return out.raw("}").bytes();
 }

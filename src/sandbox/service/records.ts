@@ -1,6 +1,11 @@
-/** Price records (spec 2.1, 2.5; conventions 10, 15) built from a series: assessed, carried forward or averaged. */
-import type { AverageType, PriceRecord } from "../../api";
+/**
+ * Price records (spec 2.1, 2.5; conventions 10, 15) from a series: assessed, carried forward or averaged,
+ * written straight to JSON text in the schema's field order (the same text `JSON.stringify` gives the record).
+ */
+import type { AverageType } from "../../api";
 import type { AssessmentSeries } from "../data/model";
+import type { JsonWriter } from "../data/json";
+import { writeFixedPart, type SeriesBytes } from "./record-bytes";
 import { dayString, firstIndexOnOrAfter, round } from "./days";
 import { periodInterval, periodOf, type Period } from "./periods";
 
@@ -51,58 +56,42 @@ interface Triple {
 }
 
 /** change = current - previous; proportion = change / previous (0 when previous is 0); both 0 with no previous. */
-function addChanges(record: PriceRecord, current: Triple, previous: Triple | undefined, sel: FieldSelection): void {
+function writeChanges(out: JsonWriter, current: Triple, previous: Triple | undefined, sel: FieldSelection): void {
   const change = (now: number, before: number | undefined): number => (before === undefined ? 0 : round(now - before, CHANGE_PLACES));
   const proportion = (now: number, before: number | undefined): number =>
     before === undefined || before === 0 ? 0 : round((now - before) / before, CHANGE_PLACES);
-  if (sel.lowChange) record.lowChangeSincePrevious = change(current.low, previous?.low);
-  if (sel.midChange) record.midChangeSincePrevious = change(current.mid, previous?.mid);
-  if (sel.highChange) record.highChangeSincePrevious = change(current.high, previous?.high);
-  if (sel.lowProportion) record.lowChangeSincePreviousProportion = proportion(current.low, previous?.low);
-  if (sel.midProportion) record.midChangeSincePreviousProportion = proportion(current.mid, previous?.mid);
-  if (sel.highProportion) record.highChangeSincePreviousProportion = proportion(current.high, previous?.high);
+  if (sel.lowChange) out.raw(',"lowChangeSincePrevious":').number(change(current.low, previous?.low));
+  if (sel.midChange) out.raw(',"midChangeSincePrevious":').number(change(current.mid, previous?.mid));
+  if (sel.highChange) out.raw(',"highChangeSincePrevious":').number(change(current.high, previous?.high));
+  if (sel.lowProportion) out.raw(',"lowChangeSincePreviousProportion":').number(proportion(current.low, previous?.low));
+  if (sel.midProportion) out.raw(',"midChangeSincePreviousProportion":').number(proportion(current.mid, previous?.mid));
+  if (sel.highProportion) out.raw(',"highChangeSincePreviousProportion":').number(proportion(current.high, previous?.high));
 }
 
-// assessmentDate strings are derived on demand by the generator's series; history asks for the same ones often.
-const timestampCache = new WeakMap<AssessmentSeries, (string | undefined)[]>();
-
-export function assessmentDateOf(series: AssessmentSeries, index: number): string {
-  let cache = timestampCache.get(series);
-  if (cache === undefined) {
-    cache = new Array<string | undefined>(series.length);
-    timestampCache.set(series, cache);
-  }
-  let text = cache[index];
-  if (text === undefined) {
-    text = series.assessmentDate(index);
-    cache[index] = text;
-  }
-  return text;
+function writeAssessmentDate(out: JsonWriter, series: AssessmentSeries, index: number): void {
+  if (series.writeAssessmentDate !== undefined) series.writeAssessmentDate(index, out);
+  else out.string(series.assessmentDate(index));
 }
 
-/** The assessment at `index`, standing for `date` (its own day, a requested day, or a carried-forward day). */
-export function assessmentRecord(series: AssessmentSeries, index: number, date: string, sel: FieldSelection): PriceRecord {
-  const record: PriceRecord = {
-    date,
-    assessmentDate: assessmentDateOf(series, index),
-    revision: series.revision[index] as number,
-    low: series.low[index] as number,
-    mid: series.mid[index] as number,
-    high: series.high[index] as number,
-  };
-  const curves = series.forwardCurves(index);
-  if (curves !== undefined) record.forwardCurves = curves;
-  if (sel.appraisalPrice) record.appraisalPrice = series.appraisalPrice(index);
-  if (sel.pricingRationale) record.pricingRationale = series.pricingRationale(index);
+/**
+ * Writes the assessment at `index`, standing for `date` (its own day, a requested day, or a carried-forward day).
+ * `cached` holds the series' fixed parts when a long history had them written once.
+ */
+export function writeAssessment(out: JsonWriter, series: AssessmentSeries, index: number, date: string, sel: FieldSelection, cached?: SeriesBytes): void {
+  out.raw('{"date":').string(date);
+  if (cached !== undefined) out.copy(cached.bytes, cached.offsets[index] as number, cached.offsets[index + 1] as number);
+  else writeFixedPart(out, series, index);
+  if (sel.appraisalPrice) out.raw(',"appraisalPrice":').boolean(series.appraisalPrice(index));
+  if (sel.pricingRationale) out.raw(',"pricingRationale":').string(series.pricingRationale(index));
   if (sel.change) {
     const current = { low: series.low[index] as number, mid: series.mid[index] as number, high: series.high[index] as number };
     const previous =
       index > 0
         ? { low: series.low[index - 1] as number, mid: series.mid[index - 1] as number, high: series.high[index - 1] as number }
         : undefined;
-    addChanges(record, current, previous, sel);
+    writeChanges(out, current, previous, sel);
   }
-  return record;
+  out.raw("}");
 }
 
 /** An average over assessments `first..last` (inclusive) of one period. */
@@ -141,39 +130,28 @@ export function previousPeriodAverage(series: AssessmentSeries, type: AverageTyp
 }
 
 /**
- * An average record (revision 1, assessmentDate of the last averaged). Optional fields: the period interval in
- * the spelling asked; appraisalPrice true when any averaged assessment was an appraisal; a rationale naming
- * what was averaged; changes against the previous period's full average.
+ * Writes an average record (revision 1, assessmentDate of the last averaged). Optional fields: the period
+ * interval in the spelling asked; appraisalPrice true when any averaged assessment was an appraisal; a rationale
+ * naming what was averaged; changes against the previous period's full average.
  */
-export function averageRecord(
-  series: AssessmentSeries,
-  type: AverageType,
-  average: Average,
-  date: string,
-  sel: FieldSelection,
-): PriceRecord {
-  const record: PriceRecord = {
-    date,
-    assessmentDate: assessmentDateOf(series, average.last),
-    revision: 1,
-    low: average.low,
-    mid: average.mid,
-    high: average.high,
-  };
+export function writeAverage(out: JsonWriter, series: AssessmentSeries, type: AverageType, average: Average, date: string, sel: FieldSelection): void {
+  out.raw('{"date":').string(date).raw(',"assessmentDate":');
+  writeAssessmentDate(out, series, average.last);
+  out.raw(',"revision":1,"low":').number(average.low).raw(',"mid":').number(average.mid).raw(',"high":').number(average.high);
   if (sel.appraisalPrice) {
     let any = false;
     for (let i = average.first; i <= average.last && !any; i++) any = series.appraisalPrice(i);
-    record.appraisalPrice = any;
+    out.raw(',"appraisalPrice":').boolean(any);
   }
   if (sel.pricingRationale) {
     const n = average.last - average.first + 1;
-    record.pricingRationale = `${type}: mean of ${n} assessment${n === 1 ? "" : "s"} from ${dayString(series.days[average.first] as number)} to ${dayString(series.days[average.last] as number)}`;
+    out.raw(',"pricingRationale":').string(`${type}: mean of ${n} assessment${n === 1 ? "" : "s"} from ${dayString(series.days[average.first] as number)} to ${dayString(series.days[average.last] as number)}`);
   }
   if (sel.assessmentPeriod || sel.evaluationPeriod) {
     const interval = periodInterval(average.period);
-    if (sel.assessmentPeriod) record.assessmentPeriod = interval;
-    if (sel.evaluationPeriod) record.evaluationPeriod = interval;
+    if (sel.assessmentPeriod) out.raw(',"assessmentPeriod":').string(interval);
+    if (sel.evaluationPeriod) out.raw(',"evaluationPeriod":').string(interval);
   }
-  if (sel.change) addChanges(record, average, previousPeriodAverage(series, type, average.first), sel);
-  return record;
+  if (sel.change) writeChanges(out, average, previousPeriodAverage(series, type, average.first), sel);
+  out.raw("}");
 }

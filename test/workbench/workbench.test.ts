@@ -1,0 +1,241 @@
+/**
+ * The workbench in real headless Chromium on `npm start`'s stack (scripts/start.ts on free ports): the demo
+ * sheet fills without sign-in and matches the service over HTTP, a typed formula spills, errors keep their
+ * messages, a HISTORY spill charts, and signing in through the real pane (real sign-in window, analyst) switches
+ * the functions to the user's token and inserts a formula from the search into the grid. Screenshots go to
+ * docs/screenshots/workbench-*.png.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { chromium, type BrowserContext, type Frame, type Page } from "playwright-core";
+import { startStack, type RunningStack } from "../../scripts/start";
+import { caFetch, clientCredentialsToken } from "../helpers/sandbox";
+
+jest.setTimeout(240_000);
+
+const ROOT = path.resolve(__dirname, "../..");
+const SHOTS = path.join(ROOT, "docs/screenshots");
+const CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"];
+
+interface PriceRecord {
+  date: string;
+  mid: number;
+  low: number;
+  high: number;
+}
+interface PriceResponse {
+  instruments: { symbol: string; prices: PriceRecord[] }[];
+}
+interface WorkbenchWindow {
+  Workbench: {
+    demo: { symbols: string[]; fromDate: string; historyAnchor: string };
+    source(): string;
+    settled(): Promise<void>;
+    value(address: string): unknown;
+    text(address: string): string;
+    select(address: string): void;
+  };
+  WorkbenchReady: Promise<unknown>;
+}
+
+let stack: RunningStack;
+let context: BrowserContext;
+let page: Page;
+let profile: string;
+let token: string;
+const requestedAuth: string[] = [];
+
+const wb = <T>(fn: (w: WorkbenchWindow["Workbench"], arg: string) => T | Promise<T>, arg = ""): Promise<T> =>
+  page.evaluate(
+    ([source, a]) => {
+      const f = new Function("w", "a", `return (${source})(w, a);`) as (w: unknown, a: string) => T;
+      return f((window as unknown as WorkbenchWindow).Workbench, a);
+    },
+    [fn.toString(), arg] as const,
+  );
+const settled = (): Promise<void> => page.evaluate(() => (window as unknown as WorkbenchWindow).Workbench.settled());
+const valueAt = (address: string): Promise<unknown> => page.evaluate((a) => (window as unknown as WorkbenchWindow).Workbench.value(a), address);
+const textAt = (address: string): Promise<string> => page.evaluate((a) => (window as unknown as WorkbenchWindow).Workbench.text(a), address);
+
+async function service<T>(route: string, params: Record<string, string>): Promise<T> {
+  const url = `${stack.sandbox.apiUrl}${route}?${new URLSearchParams(params).toString()}`;
+  const response = await caFetch(stack.sandbox.ca)(url, { headers: { authorization: `Bearer ${token}` } });
+  if (!response.ok) throw new Error(`${route} answered ${response.status}`);
+  return (await response.json()) as T;
+}
+
+async function waitFor(check: () => Promise<boolean>, what: string, timeout = 30_000): Promise<void> {
+  const deadline = Date.now() + timeout;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function paneFrame(): Frame {
+  const frame = page.frames().find((f) => f.url().endsWith("/workbench-pane.html"));
+  if (!frame) throw new Error("the pane's iframe is not loaded");
+  return frame;
+}
+
+async function shot(name: string): Promise<void> {
+  await page.screenshot({ path: path.join(SHOTS, `workbench-${name}.png`) });
+}
+
+beforeAll(async () => {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  stack = await startStack({ port: 0, apiPort: 0 });
+  token = await clientCredentialsToken(stack.sandbox.issuer, "sandbox-full", "sandbox-full-secret", stack.sandbox.ca);
+  profile = fs.mkdtempSync(path.join(os.tmpdir(), "workbench-chromium-"));
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: "/usr/bin/chromium",
+    args: CHROMIUM_FLAGS,
+    ignoreHTTPSErrors: true,
+    viewport: { width: 1600, height: 1000 },
+  });
+  context.on("request", (request) => {
+    if (request.url().startsWith(stack.sandbox.apiUrl)) requestedAuth.push(request.headers()["authorization"] ?? "");
+  });
+  page = context.pages()[0] ?? (await context.newPage());
+  await page.goto(stack.workbenchUrl);
+  await page.evaluate(() => (window as unknown as WorkbenchWindow).WorkbenchReady);
+  await settled();
+});
+
+afterAll(async () => {
+  await context?.close();
+  await stack?.close();
+  if (profile) fs.rmSync(profile, { recursive: true, force: true });
+});
+
+describe("the workbench (npm start's stack in Chromium)", () => {
+  it("fills the demo sheet without sign-in, using the sandbox's demo service key", async () => {
+    expect(await wb((w) => w.source())).toBe("demo");
+    expect(await page.locator("#source").textContent()).toContain("demo service key (sandbox-service)");
+    const symbols = await wb((w) => w.demo.symbols);
+    expect(symbols).toHaveLength(5);
+    for (let i = 0; i < 5; i += 1) expect(typeof (await valueAt(`B${4 + i}`))).toBe("number");
+    await shot("demo");
+  });
+
+  it("shows the latest mids and the grid of mids by date as the service returns them over HTTP", async () => {
+    const symbols = await wb((w) => w.demo.symbols);
+    const latest = await service<PriceResponse>("/Prices", { Symbols: symbols.join(",") });
+    const dates = [(await valueAt("C3")) as string, (await valueAt("D3")) as string, (await valueAt("E3")) as string, (await valueAt("F3")) as string];
+    const dated = await service<PriceResponse>("/Prices", { Symbols: symbols.join(","), Dates: dates.join(",") });
+    for (const [i, symbol] of symbols.entries()) {
+      const expected = latest.instruments.find((item) => item.symbol === symbol)?.prices[0]?.mid;
+      expect({ symbol, mid: await valueAt(`B${4 + i}`) }).toEqual({ symbol, mid: expected });
+      const block = dated.instruments.find((item) => item.symbol === symbol);
+      for (const [j, date] of dates.entries()) {
+        const record = block?.prices.find((p) => p.date === date);
+        const cell = `${String.fromCharCode(67 + j)}${4 + i}`;
+        expect({ cell, mid: await valueAt(cell) }).toEqual({ cell, mid: record?.mid });
+      }
+    }
+  });
+
+  it("spills a year of history whose rows match the service's history", async () => {
+    const symbols = await wb((w) => w.demo.symbols);
+    const from = await wb((w) => w.demo.fromDate);
+    const today = new Date().toISOString().slice(0, 10);
+    const history = await service<PriceResponse>("/Prices/History", { Symbols: symbols[0] ?? "", FromDate: from, ToDate: today });
+    const prices = [...(history.instruments[0]?.prices ?? [])].reverse();
+    expect(prices.length).toBeGreaterThan(100);
+    expect([await valueAt("J3"), await valueAt("K3"), await valueAt("L3"), await valueAt("M3")]).toEqual(["date", "low", "mid", "high"]);
+    for (const index of [0, Math.floor(prices.length / 2), prices.length - 1]) {
+      const row = 4 + index;
+      expect(await textAt(`J${row}`)).toBe(prices[index]?.date);
+      expect(await valueAt(`L${row}`)).toBe(prices[index]?.mid);
+    }
+    expect(await valueAt(`J${4 + prices.length}`)).toBeNull();
+  });
+
+  it("keeps each deliberate error with its message, and draws #SPILL! with the range it needed", async () => {
+    expect(String(await valueAt("B11"))).toBe("#N/A: unknown or not permitted symbol 'NO-SUCH-SYMBOL'");
+    expect(String(await valueAt("B12"))).toMatch(/^#VALUE!: .*2024-13-01/);
+    expect(String(await valueAt("B13"))).toMatch(/^#N\/A: no assessment .* on or before 1990-01-02/);
+    expect(String(await valueAt("B15"))).toMatch(/^#SPILL!: spill range B15:E\d+ isn't blank \(C16\)/);
+    await page.locator('td[data-address="B15"]').click();
+    expect(await page.locator("#cell-message").textContent()).toContain("#SPILL!: spill range B15");
+    expect(await page.locator("td.spill-dashed").count()).toBeGreaterThan(4);
+    const messages = await page.locator("#messages li").allTextContents();
+    expect(messages.some((m) => m.startsWith("B11") && m.includes("NO-SUCH-SYMBOL"))).toBe(true);
+    await shot("errors");
+  });
+
+  it("evaluates a typed formula on Enter and spills it with a spill border", async () => {
+    const symbols = await wb((w) => w.demo.symbols);
+    await page.locator('td[data-address="A50"]').click();
+    await page.keyboard.type(`=PRICES.HISTORY("${symbols[1]}", "2025-01-01", "2025-01-31", "date,mid")`);
+    await page.keyboard.press("Enter");
+    await settled();
+    const january = await service<PriceResponse>("/Prices/History", { Symbols: symbols[1] ?? "", FromDate: "2025-01-01", ToDate: "2025-01-31" });
+    const prices = [...(january.instruments[0]?.prices ?? [])].reverse();
+    expect(prices.length).toBeGreaterThan(5);
+    expect(await valueAt("A50")).toBe("date");
+    expect(await valueAt("B50")).toBe("mid");
+    expect(await textAt("A51")).toBe(prices[0]?.date);
+    expect(await valueAt(`B${50 + prices.length}`)).toBe(prices[prices.length - 1]?.mid);
+    await page.locator('td[data-address="B52"]').click();
+    expect(await page.locator("#formula").inputValue()).toContain("PRICES.HISTORY");
+    expect(await page.locator("td.spill-border.edge-t").count()).toBe(2);
+    expect(await page.locator("td.spill-border.edge-l").count()).toBe(prices.length + 1);
+    expect(await page.locator("#chart").getAttribute("data-anchor")).toBe("A50");
+    expect(await page.locator("#chart path.series").count()).toBe(1);
+    await shot("typed");
+  });
+
+  it("refuses a broken formula as Excel does, leaving the cell as it was", async () => {
+    await page.locator('td[data-address="H50"]').click();
+    await page.keyboard.type("=PRICES.MID(");
+    await page.keyboard.press("Enter");
+    expect(await page.locator("#cell-message").textContent()).toContain("There's a problem with this formula");
+    await page.keyboard.press("Escape");
+    expect(await valueAt("H50")).toBeNull();
+  });
+
+  it("charts the year of history when one of its cells is selected", async () => {
+    await page.locator('td[data-address="K20"]').click();
+    expect(await page.locator("#chart").getAttribute("data-anchor")).toBe("J3");
+    expect(await page.locator("#chart path.series").count()).toBe(3);
+    await shot("chart");
+  });
+
+  it("signs in through the pane (real sign-in window), switches the functions to the user's token and inserts from the search", async () => {
+    const pane = paneFrame();
+    await pane.waitForSelector("#sign-in");
+    const before = requestedAuth.length;
+    const popupPromise = context.waitForEvent("page");
+    await pane.locator("#sign-in").click();
+    const popup = await popupPromise;
+    await popup.waitForSelector("#username", { timeout: 60_000 });
+    await popup.locator("#username").fill("analyst");
+    await popup.locator("#password").fill("analyst");
+    await popup.locator("button[type=submit].primary").click();
+    await waitFor(async () => /Signed in as analyst/.test((await pane.locator("#auth-status").textContent()) ?? ""), "the pane to say it is signed in", 60_000);
+    await waitFor(async () => (await wb((w) => w.source())) === "pane", "the workbench to use the pane's client");
+    await settled();
+    expect(await page.locator("#source").textContent()).toContain("pane's sign-in");
+    // every API request after sign-in carries a token the pane obtained, not the demo's
+    const demoToken = requestedAuth[0];
+    expect(requestedAuth.slice(before).filter((auth) => auth !== "").every((auth) => auth !== demoToken)).toBe(true);
+    expect(typeof (await valueAt("B4"))).toBe("number");
+
+    const symbols = await wb((w) => w.demo.symbols);
+    const target = symbols[2] ?? "";
+    await page.locator('td[data-address="H52"]').click();
+    await waitFor(async () => ((await pane.locator("#result-count").textContent()) ?? "").includes("instruments"), "the pane's instrument list", 30_000);
+    await pane.locator("#search-text").fill(target);
+    await waitFor(async () => ((await pane.locator("#results li .symbol").first().textContent()) ?? "") === target, "the search result");
+    await pane.locator("#results li").first().getByRole("button", { name: /Insert latest mid/ }).click();
+    await waitFor(async () => (await valueAt("H52")) !== null, "the inserted formula's value");
+    await settled();
+    const latest = await service<PriceResponse>("/Prices", { Symbols: target });
+    expect(await valueAt("H52")).toBe(latest.instruments[0]?.prices[0]?.mid);
+    await page.locator('td[data-address="H52"]').click();
+    expect(await page.locator("#formula").inputValue()).toBe(`=PRICES.MID("${target}")`);
+    await shot("signed-in");
+  });
+});
