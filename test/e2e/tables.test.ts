@@ -13,6 +13,7 @@ import {
   serialOfDateTime,
   startE2E,
   text,
+  TODAY,
   type E2E,
   type JsonObject,
 } from "./support";
@@ -78,6 +79,16 @@ describe("HISTORY", () => {
     expect(rows.length).toBeGreaterThan(30);
     const expected = [["date", "low", "mid", "high"], ...table(rows, ["date", "low", "mid", "high"], "ascending", serialCell), [null, null, null, null]];
     expect(region(result.cells, 0, 1, rows.length + 2, 5)).toEqual(expected.map((row) => [...row, null]));
+  });
+
+  it("runs to the machine's UTC date when to is blank", async () => {
+    const from = "2025-06-01";
+    const result = await e2e.evaluate({ A1: `=PRICES.HISTORY("${daily}", "${from}", , "date,mid", 0, , , , "text")` });
+    // The sandbox's data end on its frozen today, well before the machine's date, so a run across midnight agrees too.
+    const json = await e2e.service("/Prices/History", { Symbols: daily, FromDate: from, ToDate: new Date().toISOString().slice(0, 10) });
+    const rows = prices(json, daily);
+    expect(rows[0]?.date).toBe(TODAY);
+    expect(region(result.cells, 0, 1, rows.length + 1, 2)).toEqual([...table(rows, ["date", "mid"], "ascending", (row, column) => row[column]), [null, null]]);
   });
 
   it("shows no header, the names, or the symbol above the names for headers 0, 1 and 2", async () => {
