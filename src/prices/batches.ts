@@ -121,8 +121,8 @@ function countPriceRecords(envelope: Envelope): number {
 function planDated(keys: readonly NormPriceKey[], settings: PlanSettings): PlannedRequest[] {
   const fields = unionFields(keys);
   const calculationType = keys[0]?.calculationType ?? "None";
-  // symbol -> date -> keys asking that pair (several when their fields differ)
-  const byPair = new Map<string, Map<string, NormPriceKey[]>>();
+  // symbol -> date -> the key asking that pair, or keys when their fields differ
+  const byPair = new Map<string, Map<string, NormPriceKey | NormPriceKey[]>>();
   const bySymbol = new Map<string, Set<string>>();
   for (const key of keys) {
     const date = key.date as string;
@@ -132,7 +132,10 @@ function planDated(keys: readonly NormPriceKey[], settings: PlanSettings): Plann
       byPair.set(key.symbol, dates);
       bySymbol.set(key.symbol, new Set());
     }
-    push(dates, date, key);
+    const asking = dates.get(date);
+    if (asking === undefined) dates.set(date, key);
+    else if (Array.isArray(asking)) asking.push(key);
+    else dates.set(date, [asking, key]);
     bySymbol.get(key.symbol)?.add(date);
   }
   const requests: PlannedRequest[] = [];
@@ -143,8 +146,9 @@ function planDated(keys: readonly NormPriceKey[], settings: PlanSettings): Plann
       if (!dates) continue;
       for (const date of tile.dates) {
         const asking = dates.get(date);
-        if (!asking) continue;
-        served.push(...asking);
+        if (asking === undefined) continue;
+        if (Array.isArray(asking)) served.push(...asking);
+        else served.push(asking);
         dates.delete(date);
       }
     }

@@ -39,6 +39,10 @@ export interface CacheStorage {
   readonly bytes: number;
 }
 
+/** Marks an entry read since it last reached the front; a symbol key, so JSON never sees it. */
+const USED: unique symbol = Symbol("used");
+type Slot = StoredEntry & { [USED]?: boolean };
+
 /**
  * In-memory storage bounded by entries and approximate bytes. Eviction is least-recently-used by the
  * second-chance rule: a read only marks its entry, and the oldest entry is dropped unless it was read
@@ -46,36 +50,37 @@ export interface CacheStorage {
  * keeps a warm sheet of 10,000 cells fast.
  */
 export class MemoryCacheStorage implements CacheStorage {
-  private readonly slots = new Map<string, { entry: StoredEntry; used: boolean }>();
+  private readonly slots = new Map<string, Slot>();
   private total = 0;
   constructor(private readonly bounds: { maxEntries: number; maxBytes: number }) {}
 
   get(key: string): StoredEntry | undefined {
     const slot = this.slots.get(key);
-    if (!slot) return undefined;
-    slot.used = true;
-    return slot.entry;
+    if (slot) slot[USED] = true;
+    return slot;
   }
 
   peek(key: string): StoredEntry | undefined {
-    return this.slots.get(key)?.entry;
+    return this.slots.get(key);
   }
 
   set(key: string, entry: StoredEntry): void {
     this.delete(key);
     if (entry.bytes > this.bounds.maxBytes || this.bounds.maxEntries < 1) return;
-    this.slots.set(key, { entry, used: false });
+    const slot: Slot = entry;
+    slot[USED] = false;
+    this.slots.set(key, slot);
     this.total += entry.bytes;
     while (this.slots.size > this.bounds.maxEntries || this.total > this.bounds.maxBytes) {
       const oldest = this.slots.entries().next();
       if (oldest.done) break;
-      const [oldestKey, slot] = oldest.value;
+      const [oldestKey, candidate] = oldest.value;
       this.slots.delete(oldestKey);
-      if (slot.used && oldestKey !== key) {
-        slot.used = false;
-        this.slots.set(oldestKey, slot);
+      if (candidate[USED] && oldestKey !== key) {
+        candidate[USED] = false;
+        this.slots.set(oldestKey, candidate);
       } else {
-        this.total -= slot.entry.bytes;
+        this.total -= candidate.bytes;
       }
     }
   }
@@ -84,7 +89,7 @@ export class MemoryCacheStorage implements CacheStorage {
     const slot = this.slots.get(key);
     if (!slot) return false;
     this.slots.delete(key);
-    this.total -= slot.entry.bytes;
+    this.total -= slot.bytes;
     return true;
   }
 

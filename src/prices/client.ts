@@ -256,7 +256,7 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
     release(entry);
     if (!entry.stale) {
       const encoded = encode(entry.key, value);
-      const bytes = (entry.key.kind === "price" ? priceRecordBytes(value as PriceRecord) : approximateBytes(encoded)) + 64 + entry.key.id.length * 2;
+      const bytes = valueBytes(entry.key, value, encoded) + 64 + entry.key.id.length * 2;
       const stored: StoredEntry = { kind: entry.key.kind, storedAt: at, expiresAt: at + ttl(entry.key, today), bytes, value: encoded };
       const symbol = symbolOf(entry.key);
       if (symbol !== undefined) stored.symbol = symbol;
@@ -403,6 +403,16 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
     stats,
     lineage,
   };
+}
+
+/** Approximate size without walking price records one field at a time (histories hold thousands). */
+function valueBytes(key: NormKey, value: unknown, encoded: unknown): number {
+  if (key.kind === "price") return priceRecordBytes(value as PriceRecord);
+  if (key.kind !== "history") return approximateBytes(encoded);
+  const history = value as SymbolHistory;
+  let total = 256 + history.assessedDates.size * 40 + (history.forecast ? approximateBytes(history.forecast) : 0);
+  for (const record of history.prices) total += priceRecordBytes(record);
+  return total;
 }
 
 function symbolOf(key: NormKey): string | undefined {

@@ -101,6 +101,11 @@ describe("options", () => {
 describe("error mapping", () => {
   it("maps client errors to #N/A or #VALUE! with messages that say what to do", () => {
     expect(describeFailure(new InvalidInstrumentError("XX"))).toEqual({ code: "#N/A", message: "unknown or not permitted symbol 'XX'" });
+    expect(describeFailure(new InvalidInstrumentError("XX", "Unknown symbol, or not one you may view")).message).toBe("unknown or not permitted symbol 'XX'");
+    expect(describeFailure(new InvalidInstrumentError("XX", "Calculation type WeeklyAverage is not available for this instrument"))).toEqual({
+      code: "#N/A",
+      message: "'XX': Calculation type WeeklyAverage is not available for this instrument",
+    });
     expect(describeFailure(new NoDataError("XX", "2001-01-01"))).toEqual({ code: "#N/A", message: "no assessment for 'XX' on or before 2001-01-01" });
     expect(describeFailure(new NoDataError("XX", undefined))).toEqual({ code: "#N/A", message: "no assessment for 'XX'" });
     expect(describeFailure(new AuthError({ reason: "rejected" }))).toEqual({ code: "#N/A", message: "sign in from the Prices pane" });

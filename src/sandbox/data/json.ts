@@ -4,7 +4,7 @@
  */
 
 // Math functions held locally: under jest's vm context every global lookup is slow, and these run millions of times.
-const { round, abs } = Math;
+const { round, abs, max } = Math;
 const { isFinite } = Number;
 
 const SCALE = 10_000;
@@ -13,6 +13,9 @@ const FAST_LIMIT = 2 ** 30;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const DIGIT_0 = 0x30;
+/** Largest buffer kept for reuse between answers. */
+const SCRATCH_LIMIT = 8 * 1024 * 1024;
+let shared = Buffer.allocUnsafe(64 * 1024);
 
 /**
  * Whether `value` takes the integer path: at most 4 decimals and below about 100,000. Such a double is the one
@@ -28,9 +31,23 @@ export class JsonWriter {
   private buffer: Buffer;
   private at = 0;
   private readonly digits = new Uint8Array(12);
+  private scratch: boolean;
 
-  constructor(expectedBytes = 16 * 1024) {
-    this.buffer = Buffer.allocUnsafe(Math.max(256, expectedBytes));
+  /**
+   * `expectedBytes` sizes the buffer. A writer made with `scratch` writes into a buffer shared by such writers
+   * (one request at a time, as the routes answer synchronously) and `bytes()` returns an exact copy, so that
+   * middle-sized answers allocate once and leave no large garbage.
+   */
+  constructor(expectedBytes = 16 * 1024, scratch = false) {
+    const size = max(256, expectedBytes);
+    if (scratch && size <= SCRATCH_LIMIT) {
+      if (shared.length < size) shared = Buffer.allocUnsafe(max(size, shared.length * 2));
+      this.buffer = shared;
+      this.scratch = true;
+    } else {
+      this.buffer = Buffer.allocUnsafe(size);
+      this.scratch = false;
+    }
   }
 
   get length(): number {
@@ -42,6 +59,8 @@ export class JsonWriter {
       const bigger = Buffer.allocUnsafe(Math.max(this.buffer.length * 2, this.at + bytes + 1024));
       this.buffer.copy(bigger, 0, 0, this.at);
       this.buffer = bigger;
+      if (this.scratch && bigger.length <= SCRATCH_LIMIT) shared = bigger;
+      else this.scratch = false;
     }
     return this.buffer;
   }
@@ -147,9 +166,23 @@ export class JsonWriter {
     return this.raw(JSON.stringify(value) ?? "null");
   }
 
-  /** The text written so far (a view of the writer's buffer). */
+  /** The text written so far: a view of the writer's own buffer, or an exact copy out of the shared one. */
   bytes(): Buffer {
-    return this.buffer.subarray(0, this.at);
+    return this.scratch ? Buffer.from(this.buffer.subarray(0, this.at)) : this.buffer.subarray(0, this.at);
+  }
+
+  /** `"` + ASCII text known to need no escaping (dates, generated timestamps) + `"`, the parts in order. */
+  quotedAscii(first: string, second = ""): this {
+    const a = first.length;
+    const b = second.length;
+    const buffer = this.room(a + b + 2);
+    let at = this.at;
+    buffer[at++] = QUOTE;
+    for (let i = 0; i < a; i++) buffer[at++] = first.charCodeAt(i);
+    for (let i = 0; i < b; i++) buffer[at++] = second.charCodeAt(i);
+    buffer[at++] = QUOTE;
+    this.at = at;
+    return this;
   }
 
   text(): string {

@@ -428,6 +428,6 @@ export class GeneratedSeries implements AssessmentSeries {
     const when = corrected ? day + correctionDelayDays(key, index) : day;
     const minute = corrected ? 10 * 60 + (jitter % 50) : publishMinute + (jitter % 16);
     const second = (jitter >>> 8) % 60;
-    out.raw('"').raw(dayString(when)).raw(timeOfDay(this.times, minute, second, utcOffset)).raw('"');
+    out.quotedAscii(dayString(when), timeOfDay(this.times, minute, second, utcOffset));
   }
 }

@@ -177,7 +177,7 @@ export function historyQuery(catalog: Catalog, caller: ApiCaller, request: Parse
     const total = plans.reduce((sum, plan) => sum + plan.length, 0);
     if (total > maxRecords) throw overLimit(total, maxRecords);
     const cached = found.map((instrument, n) => catalog.recordBytes.forRequest(instrument.series, (plans[n] as Plan).length));
-    out = new JsonWriter(expectedBytes(found, plans, cached) + 4096);
+    out = new JsonWriter(expectedBytes(found, plans, cached) + 4096, true);
     out.raw('{"instruments":[');
     found.forEach((instrument, n) => {
       const plan = plans[n] as Plan;
@@ -195,7 +195,7 @@ export function historyQuery(catalog: Catalog, caller: ApiCaller, request: Parse
     const plans = found.map((instrument) => planAverages(instrument, type, from, to));
     const total = plans.reduce((sum, plan) => sum + plan.length, 0);
     if (total > maxRecords) throw overLimit(total, maxRecords);
-    out = new JsonWriter(total * RECORD_BYTES + 4096);
+    out = new JsonWriter(total * RECORD_BYTES + 4096, true);
     out.raw('{"instruments":[');
     found.forEach((instrument, n) => {
       if (n > 0) out.raw(",");

@@ -51,7 +51,7 @@ export function pricesQuery(catalog: Catalog, caller: ApiCaller, request: Parsed
   const sel = selectFields(request.fields);
   const dates = request.dates;
   const days = dates?.map(toEpochDay);
-  const out = new JsonWriter(found.length * (dates?.length ?? 1) * 160 + 256);
+  const out = new JsonWriter(found.length * (dates?.length ?? 1) * 160 + 256, true);
   out.raw('{"instruments":[');
   for (let n = 0; n < found.length; n++) {
     const instrument = found[n] as InstrumentData;

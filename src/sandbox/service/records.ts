@@ -78,7 +78,7 @@ function writeAssessmentDate(out: JsonWriter, series: AssessmentSeries, index: n
  * `cached` holds the series' fixed parts when a long history had them written once.
  */
 export function writeAssessment(out: JsonWriter, series: AssessmentSeries, index: number, date: string, sel: FieldSelection, cached?: SeriesBytes): void {
-  out.raw('{"date":').string(date);
+  out.raw('{"date":').quotedAscii(date);
   if (cached !== undefined) out.copy(cached.bytes, cached.offsets[index] as number, cached.offsets[index + 1] as number);
   else writeFixedPart(out, series, index);
   if (sel.appraisalPrice) out.raw(',"appraisalPrice":').boolean(series.appraisalPrice(index));
@@ -135,7 +135,7 @@ export function previousPeriodAverage(series: AssessmentSeries, type: AverageTyp
  * naming what was averaged; changes against the previous period's full average.
  */
 export function writeAverage(out: JsonWriter, series: AssessmentSeries, type: AverageType, average: Average, date: string, sel: FieldSelection): void {
-  out.raw('{"date":').string(date).raw(',"assessmentDate":');
+  out.raw('{"date":').quotedAscii(date).raw(',"assessmentDate":');
   writeAssessmentDate(out, series, average.last);
   out.raw(',"revision":1,"low":').number(average.low).raw(',"mid":').number(average.mid).raw(',"high":').number(average.high);
   if (sel.appraisalPrice) {
