@@ -139,6 +139,15 @@ export enum DateFormat {
 }
 
 /**
+ * A forecast type.
+ * @customenum {string}
+ */
+export enum ForecastType {
+  /** The 24-month forecast (default). */
+  F24M = "F24M",
+}
+
+/**
  * An instrument field.
  * @customenum {string}
  */
@@ -304,7 +313,7 @@ export function curve(symbol: unknown, date?: unknown, headers?: Headers): Promi
  * @param [dateFormat] serial (Excel dates, default) or text (YYYY-MM-DD).
  * @returns The forecast table.
  */
-export function forecast(symbol: unknown, type?: string, headers?: Headers, dateFormat?: DateFormat): Promise<unknown[][]> {
+export function forecast(symbol: unknown, type?: ForecastType, headers?: Headers, dateFormat?: DateFormat): Promise<unknown[][]> {
   return tables.forecast(context, symbol, type, headers, dateFormat);
 }
 

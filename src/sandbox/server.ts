@@ -79,6 +79,8 @@ export async function startSandbox(partial: Partial<SandboxOptions> = {}): Promi
   if (options.corsOrigins) appOptions.corsOrigins = options.corsOrigins;
   const app = await buildApp(appOptions);
   await app.listen({ port, host: options.host });
+  // The provider (oidc-provider is large) loads while the server already listens; requests meanwhile wait for it.
+  const warming = Promise.resolve(tokenService.prepare?.()).catch(() => undefined);
   return {
     apiUrl,
     issuer: tokenService.issuer,
@@ -87,7 +89,10 @@ export async function startSandbox(partial: Partial<SandboxOptions> = {}): Promi
     caPath: certificates.caPath,
     ca: certificates.ca,
     data,
-    close: () => app.close(),
+    close: async () => {
+      await warming;
+      await app.close();
+    },
   };
 }
 

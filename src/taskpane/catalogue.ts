@@ -76,7 +76,7 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
       symbols,
       { name: "period", kind: "choice", optional: false, help: "Average type", choices: AVERAGE_TYPES },
       dates,
-      { name: "field", kind: "choice", optional: true, help: "low, mid or high", choices: ["mid", "low", "high"] },
+      { name: "field", kind: "choice", optional: true, help: "Price field (default mid)", choices: PRICE_FIELD_CHOICES },
     ],
   },
   { name: "CURVE", help: "Forward curve: code, month, low, mid, high", parameters: [symbol, date, headers] },

@@ -7,7 +7,16 @@ import { X509Certificate, constants, createPrivateKey, generateKeyPair, privateE
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
-import forge from "node-forge";
+import type forgeModule from "node-forge";
+
+type Forge = typeof forgeModule;
+let forgeLoaded: Forge | undefined;
+
+/** node-forge is large and only needed to create certificates: loaded on first use, not at every start. */
+async function loadForge(): Promise<Forge> {
+  forgeLoaded ??= (await import("node-forge")).default;
+  return forgeLoaded;
+}
 import { readTextIfPresent, withDirectoryLock, writeFileAtomic } from "./files";
 
 const generateRsa = promisify(generateKeyPair);
@@ -158,11 +167,11 @@ function leafIsValid(certPem: string, keyPem: string, ca: X509Certificate): bool
 interface RsaKey {
   privatePem: string;
   /** The public key for forge, which builds the certificate. */
-  publicKey: forge.pki.rsa.PublicKey;
+  publicKey: forgeModule.pki.rsa.PublicKey;
 }
 
 /** RSA keys come from node:crypto (native and fast); forge only reads the public half. */
-async function newRsaKey(): Promise<RsaKey> {
+async function newRsaKey(forge: Forge): Promise<RsaKey> {
   const { privateKey, publicKey } = await generateRsa("rsa", {
     modulusLength: 2048,
     privateKeyEncoding: { type: "pkcs8", format: "pem" },
@@ -179,16 +188,16 @@ const SHA256_DIGEST_INFO = Buffer.from("3031300d060960864801650304020105000420",
  * under jest's VM: forge hands over the digest of the to-be-signed certificate; this returns the
  * PKCS#1 v1.5 signature of it as a binary string, as forge's own key would.
  */
-function sign(cert: forge.pki.Certificate, privatePem: string): void {
+function sign(forge: Forge, cert: forgeModule.pki.Certificate, privatePem: string): void {
   const key = createPrivateKey(privatePem);
   const signer = {
-    sign: (md: forge.md.MessageDigest) =>
+    sign: (md: forgeModule.md.MessageDigest) =>
       privateEncrypt(
         { key, padding: constants.RSA_PKCS1_PADDING },
         Buffer.concat([SHA256_DIGEST_INFO, Buffer.from(md.digest().getBytes(), "binary")]),
       ).toString("binary"),
   };
-  cert.sign(signer as unknown as forge.pki.rsa.PrivateKey, forge.md.sha256.create());
+  cert.sign(signer as unknown as forgeModule.pki.rsa.PrivateKey, forge.md.sha256.create());
 }
 
 /** A positive 128-bit serial whose first byte keeps the DER integer minimal. */
@@ -198,14 +207,15 @@ function serialNumber(): string {
   return bytes.toString("hex");
 }
 
-function validity(cert: forge.pki.Certificate, days: number): void {
+function validity(cert: forgeModule.pki.Certificate, days: number): void {
   const notBefore = new Date(Date.now() - 60 * 60 * 1000);
   cert.validity.notBefore = notBefore;
   cert.validity.notAfter = new Date(notBefore.getTime() + days * DAY_MS);
 }
 
 async function createCa(dir: string): Promise<CaMaterial> {
-  const key = await newRsaKey();
+  const forge = await loadForge();
+  const key = await newRsaKey(forge);
   const cert = forge.pki.createCertificate();
   cert.publicKey = key.publicKey;
   cert.serialNumber = serialNumber();
@@ -221,7 +231,7 @@ async function createCa(dir: string): Promise<CaMaterial> {
     { name: "keyUsage", keyCertSign: true, cRLSign: true, critical: true },
     { name: "subjectKeyIdentifier" },
   ]);
-  sign(cert, key.privatePem);
+  sign(forge, cert, key.privatePem);
   const certPem = forge.pki.certificateToPem(cert);
   const files = paths(dir);
   await writeFileAtomic(files.caKey, key.privatePem, 0o600);
@@ -230,8 +240,9 @@ async function createCa(dir: string): Promise<CaMaterial> {
 }
 
 async function createLeaf(dir: string, ca: CaMaterial): Promise<Certificates> {
+  const forge = await loadForge();
   const caCert = forge.pki.certificateFromPem(ca.certPem);
-  const key = await newRsaKey();
+  const key = await newRsaKey(forge);
   const cert = forge.pki.createCertificate();
   cert.publicKey = key.publicKey;
   cert.serialNumber = serialNumber();
@@ -253,7 +264,7 @@ async function createLeaf(dir: string, ca: CaMaterial): Promise<Certificates> {
     { name: "subjectKeyIdentifier" },
     { name: "authorityKeyIdentifier", keyIdentifier: caCert.generateSubjectKeyIdentifier().getBytes() },
   ]);
-  sign(cert, ca.keyPem);
+  sign(forge, cert, ca.keyPem);
   const certPem = forge.pki.certificateToPem(cert);
   const files = paths(dir);
   await writeFileAtomic(files.key, key.privatePem, 0o600);

@@ -12,7 +12,7 @@ import { ADDIN_CLIENT_ID, SANDBOX_ACCOUNTS, checkAccounts, type Accounts } from 
 import { defaultCertificatesDir } from "./certs";
 import { registerInteractions } from "./interactions";
 import { SIGNING_KEY_FILE, loadSigningKey, type SigningKey } from "./keys";
-import { createProvider, grantFirstPartyAccess } from "./provider";
+import type * as ProviderModule from "./provider";
 import {
   DEFAULT_SERVICE_KEY_RATE_LIMIT,
   SERVICE_KEY_GRANT,
@@ -80,10 +80,17 @@ export interface TokenService {
    * (401 invalid_token, 403 insufficient_scope).
    */
   verify(authorization: string | undefined): Promise<Caller>;
+  /**
+   * Loads and sets up the provider now rather than on the first request (which would otherwise wait for it);
+   * needs the origin, so call it after `listen` when `origin` is a function.
+   */
+  prepare?(): Promise<void>;
 }
 
 interface Running {
   readonly provider: Provider;
+  /** oidc-provider and its setup, loaded when the service first runs (it is large: a start need not wait for it). */
+  readonly providerModule: typeof ProviderModule;
   readonly handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
   readonly verify: Verify;
   readonly serviceKeyGrant: ServiceKeyGrant;
@@ -139,6 +146,10 @@ class SandboxTokenService implements TokenService {
     return this.#start().then((running) => running.verify(authorization));
   }
 
+  async prepare(): Promise<void> {
+    await this.#start();
+  }
+
   #start(): Promise<Running> {
     this.#running ??= this.#build();
     return this.#running;
@@ -148,7 +159,8 @@ class SandboxTokenService implements TokenService {
     const { issuer, apiUrl, scope } = this;
     const options = this.#options;
     const tokenTtl = options.tokenTtl ?? DEFAULT_TOKEN_TTL;
-    const provider = createProvider({
+    const providerModule = await import("./provider");
+    const provider = providerModule.createProvider({
       issuer,
       apiUrl,
       scope,
@@ -178,7 +190,7 @@ class SandboxTokenService implements TokenService {
         ...(options.now ? { now: options.now } : {}),
       }),
     ]);
-    return { provider, handle: provider.callback(), verify, serviceKeyGrant, host: new URL(this.#originUrl).host };
+    return { provider, providerModule, handle: provider.callback(), verify, serviceKeyGrant, host: new URL(this.#originUrl).host };
   }
 
   /**
@@ -242,11 +254,11 @@ class SandboxTokenService implements TokenService {
         prefix: AUTH_PREFIX,
         accounts: this.#accounts,
         provider: async (req) => (await this.#prepare(req)).provider,
-        consent: (provider, details) => {
+        consent: async (provider, details) => {
           const accountId = details.session?.accountId;
           if (accountId === undefined) throw new Error("Consent asked before sign-in");
           const grant = new provider.Grant({ accountId, clientId: ADDIN_CLIENT_ID });
-          return grantFirstPartyAccess(grant, details.params.scope, this);
+          return (await this.#start()).providerModule.grantFirstPartyAccess(grant, details.params.scope, this);
         },
       });
     });

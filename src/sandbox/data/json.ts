@@ -13,6 +13,8 @@ const FAST_LIMIT = 2 ** 30;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const DIGIT_0 = 0x30;
+/** Answers up to this size are sent as strings (see `result`). */
+const SMALL_ANSWER = 32 * 1024;
 /** Largest buffer kept for reuse between answers. */
 const SCRATCH_LIMIT = 8 * 1024 * 1024;
 let shared = Buffer.allocUnsafe(64 * 1024);
@@ -168,7 +170,10 @@ export class JsonWriter {
 
   /** The text written so far: a view of the writer's own buffer, or an exact copy out of the shared one. */
   bytes(): Buffer {
-    return this.scratch ? Buffer.from(this.buffer.subarray(0, this.at)) : this.buffer.subarray(0, this.at);
+    if (!this.scratch) return this.buffer.subarray(0, this.at);
+    const copy = Buffer.allocUnsafe(this.at);
+    this.buffer.copy(copy, 0, 0, this.at);
+    return copy;
   }
 
   /** `"` + ASCII text known to need no escaping (dates, generated timestamps) + `"`, the parts in order. */
@@ -183,6 +188,14 @@ export class JsonWriter {
     buffer[at++] = QUOTE;
     this.at = at;
     return this;
+  }
+
+  /**
+   * The answer to send: a string when small (Node's HTTP layer then writes headers and body in one piece, one
+   * TLS record instead of two), bytes when large (no decoding).
+   */
+  result(): string | Buffer {
+    return this.at <= SMALL_ANSWER ? this.text() : this.bytes();
   }
 
   text(): string {

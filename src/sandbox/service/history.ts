@@ -159,7 +159,7 @@ function expectedBytes(found: readonly InstrumentData[], plans: readonly Plan[],
 }
 
 /** The `/Prices/History` body (HistoryResponse) as JSON. */
-export function historyQuery(catalog: Catalog, caller: ApiCaller, request: ParsedHistoryRequest, maxRecords: number): Buffer {
+export function historyQuery(catalog: Catalog, caller: ApiCaller, request: ParsedHistoryRequest, maxRecords: number): string | Buffer {
   const type = request.priceCalculationType;
   const requirement = both(calculationRequirement(type), request.forecastType === undefined ? undefined : forecastRequirement(request.forecastType));
   const { found, invalid } = catalog.resolve(request.symbols, caller, requirement);
@@ -214,5 +214,5 @@ export function historyQuery(catalog: Catalog, caller: ApiCaller, request: Parse
   });
   out.raw(']},"priceCalculationType":').string(type);
   writeInvalid(out, invalid);
-  return out.raw("}").bytes();
+  return out.raw("}").result();
 }

@@ -45,7 +45,7 @@ function averagedRecord(
 }
 
 /** The `/Prices` body (PricesResponse) as JSON. */
-export function pricesQuery(catalog: Catalog, caller: ApiCaller, request: ParsedPricesRequest): Buffer {
+export function pricesQuery(catalog: Catalog, caller: ApiCaller, request: ParsedPricesRequest): string | Buffer {
   const type = request.priceCalculationType;
   const { found, invalid } = catalog.resolve(request.symbols, caller, calculationRequirement(type));
   const sel = selectFields(request.fields);
@@ -72,5 +72,5 @@ export function pricesQuery(catalog: Catalog, caller: ApiCaller, request: Parsed
   }
   out.raw('],"priceCalculationType":').string(type);
   writeInvalid(out, invalid);
-  return out.raw("}").bytes();
+  return out.raw("}").result();
 }

@@ -73,7 +73,10 @@ export class RecordBytesCache {
       writeFixedPart(out, series, i);
     }
     offsets[series.length] = out.length;
-    const entry: SeriesBytes = { bytes: Buffer.from(out.bytes()), offsets };
+    const written = out.bytes();
+    const bytes = Buffer.allocUnsafe(written.length);
+    written.copy(bytes);
+    const entry: SeriesBytes = { bytes, offsets };
     const size = entry.bytes.length + offsets.byteLength;
     if (size > this.budget) return entry;
     this.entries.set(series, entry);
