@@ -1,15 +1,16 @@
 /**
  * Evaluates a book against a custom-functions runtime: dependency order (including cells filled by spills),
- * concurrent calls (so the functions' client can batch them), spill placement, cycles, timeouts.
+ * concurrent calls (so the functions' client can batch them), spill placement, cycles, timeouts. `evaluate`
+ * recalculates everything (the runner); `update` applies an edited book and re-runs only what it touches.
  */
-import { type RangeRef, SHEET_NAME, cellKey, formatCellAddress, rangeContains } from "./addresses";
-import type { FormulaCellSource, ParsedBook } from "./book";
+import { type CellPosition, type RangeRef, SHEET_NAME, cellKey, formatCellAddress, positionOfKey, rangeContains } from "./addresses";
+import type { FormulaCellSource, LiteralCell, ParsedBook } from "./book";
 import { type ArgumentInput, type PreparedCall, marshalArguments } from "./marshal";
 import type { FunctionMetadata } from "./metadata";
 import { type ResultGrid, thrownToCellValue, toResultGrid } from "./results";
 import type { CustomFunction, CustomFunctionsRuntime } from "./runtime";
 import { Sheet } from "./sheet";
-import { type CellError, type CellValue, type PrintedValue, cellError, isCellError } from "./values";
+import { type CellError, type CellValue, type PrintedValue, type Scalar, cellError, isCellError } from "./values";
 
 export interface EngineOptions {
   readonly runtime: CustomFunctionsRuntime;
@@ -23,9 +24,18 @@ export interface EngineOptions {
   readonly log?: (message: string) => void;
   /** Called when a streaming function delivers a later value. */
   readonly onChange?: () => void;
+  /** Called when a formula's result was placed (or #SPILL! shown), so a view can redraw as values arrive. */
+  readonly onPlaced?: () => void;
 }
 
 type FormulaState = "pending" | "running" | "done";
+
+/** Where one formula's result went: the cells it covers, and for #SPILL! the area it needed. */
+export interface SpillPlacement {
+  readonly anchor: CellPosition;
+  readonly area: RangeRef;
+  readonly blocked?: RangeRef;
+}
 
 interface FormulaCell extends FormulaCellSource {
   readonly references: readonly RangeRef[];
@@ -45,6 +55,10 @@ export class WorkbookEngine {
   private sheet = new Sheet();
   private formulas: FormulaCell[] = [];
   private readonly byKey = new Map<number, FormulaCell>();
+  private readonly literals = new Map<number, Scalar>();
+  /** The loop that starts pending formulas; one at a time, woken when an edit adds work. */
+  private driving: Promise<void> | undefined;
+  private wake: (() => void) | undefined;
   private readonly functions = new Map<string, FunctionMetadata>();
   private readonly namespace: string;
   private readonly timeoutMs: number;
@@ -59,23 +73,14 @@ export class WorkbookEngine {
 
   load(book: ParsedBook): void {
     this.cancelAll();
+    for (const formula of this.formulas) formula.generation += 1;
     this.sheet = new Sheet();
     this.byKey.clear();
-    for (const literal of book.literals) this.sheet.setLiteral(literal.row, literal.col, literal.value);
-    this.formulas = [...book.formulas]
-      .sort((a, b) => cellKey(a.row, a.col) - cellKey(b.row, b.col))
-      .map((source) => ({
-        ...source,
-        references: source.call.args.flatMap((arg) => (arg.kind === "reference" ? [arg.range] : [])),
-        state: "pending" as FormulaState,
-        evaluations: 0,
-        generation: 0,
-        cancels: [],
-      }));
-    for (const formula of this.formulas) {
-      this.sheet.addAnchor(formula.row, formula.col);
-      this.byKey.set(cellKey(formula.row, formula.col), formula);
-    }
+    this.literals.clear();
+    for (const literal of book.literals) this.setLiteral(literal);
+    this.formulas = [];
+    for (const source of book.formulas) this.addFormula(source);
+    this.sortFormulas();
   }
 
   /** Recalculates every formula (Excel's full recalculation); resolves when each cell has a value. */
@@ -83,26 +88,74 @@ export class WorkbookEngine {
     this.cancelAll();
     for (const formula of this.formulas) {
       this.sheet.clear(formula.row, formula.col);
+      formula.generation += 1;
       formula.state = "pending";
       formula.evaluations = 0;
     }
-    const running = new Map<FormulaCell, Promise<void>>();
-    const start = (formula: FormulaCell): void => {
-      formula.state = "running";
-      running.set(formula, this.run(formula).finally(() => running.delete(formula)));
-    };
-    for (;;) {
-      const pending = this.formulas.filter((formula) => formula.state === "pending");
-      if (pending.length === 0 && running.size === 0) return;
-      for (const formula of pending) if (this.isReady(formula)) start(formula);
-      if (running.size === 0) {
-        const next = pending.find((formula) => !this.hasDirectDependency(formula));
-        if (next) start(next);
-        else this.failCycles(pending);
-        continue;
+    await this.drive();
+  }
+
+  /**
+   * Applies an edited book as Excel applies an edit: formulas whose text changed, formulas that read a changed
+   * cell (directly or through other formulas and spills), spills an entry now blocks or frees, and volatile
+   * functions run again; every other result stays. Resolves when each cell has a value.
+   */
+  async update(book: ParsedBook): Promise<void> {
+    const literals = new Map(book.literals.map((literal) => [cellKey(literal.row, literal.col), literal]));
+    const formulas = new Map(book.formulas.map((source) => [cellKey(source.row, source.col), source]));
+    const keys = new Set<number>([...this.literals.keys(), ...this.byKey.keys(), ...literals.keys(), ...formulas.keys()]);
+    const touched: RangeRef[] = [];
+    for (const key of keys) {
+      const oldLiteral = this.literals.get(key);
+      const oldFormula = this.byKey.get(key);
+      const newLiteral = literals.get(key);
+      const newFormula = formulas.get(key);
+      if (oldFormula && newFormula && oldFormula.text === newFormula.text) continue;
+      if (oldLiteral !== undefined && newLiteral && oldLiteral === newLiteral.value) continue;
+      if (!oldFormula && oldLiteral === undefined && !newFormula && !newLiteral) continue;
+      const position = newFormula ?? newLiteral ?? oldFormula ?? positionOfKey(key);
+      touched.push(cellRange(position.row, position.col));
+      if (oldFormula) {
+        const area = this.removeFormula(oldFormula);
+        if (area) touched.push(area);
       }
-      await Promise.race(running.values());
+      if (oldLiteral !== undefined) {
+        this.literals.delete(key);
+        this.sheet.removeLiteral(position.row, position.col);
+      }
+      if (newLiteral) this.setLiteral(newLiteral);
+      if (newFormula) this.addFormula(newFormula);
     }
+    this.sortFormulas();
+    for (const formula of this.formulas) formula.evaluations = 0;
+    this.invalidate(touched);
+    for (const formula of this.formulas) {
+      if (formula.state === "done" && this.resolvedOptions(formula)?.volatile) this.markPending(formula, []);
+    }
+    await this.drive();
+  }
+
+  /** The cells a formula's result covers (the anchor alone for one value or an error); undefined before it has one. */
+  spillArea(row: number, col: number): RangeRef | undefined {
+    return this.byKey.has(cellKey(row, col)) ? this.sheet.areaOf(row, col) : undefined;
+  }
+
+  /** Every formula's placement as it stands, in row order (anchors still waiting for a result are left out). */
+  spills(): SpillPlacement[] {
+    const out: SpillPlacement[] = [];
+    for (const formula of this.formulas) {
+      const area = this.sheet.areaOf(formula.row, formula.col);
+      if (!area) continue;
+      const blocked = this.sheet.blockedAreaOf(formula.row, formula.col);
+      const anchor = { row: formula.row, col: formula.col };
+      out.push(blocked ? { anchor, area, blocked } : { anchor, area });
+    }
+    return out;
+  }
+
+  /** True while some formula still waits for its result. */
+  get evaluating(): boolean {
+    return this.driving !== undefined;
   }
 
   /** Cancels every cancelable or streaming invocation still live (a new book, a recalculation, closing). */
@@ -116,6 +169,111 @@ export class WorkbookEngine {
 
   value(row: number, col: number): CellValue {
     return this.sheet.value(row, col);
+  }
+
+  private setLiteral(literal: LiteralCell): void {
+    this.literals.set(cellKey(literal.row, literal.col), literal.value);
+    this.sheet.setLiteral(literal.row, literal.col, literal.value);
+  }
+
+  private addFormula(source: FormulaCellSource): void {
+    const formula: FormulaCell = {
+      ...source,
+      references: source.call.args.flatMap((arg) => (arg.kind === "reference" ? [arg.range] : [])),
+      state: "pending",
+      evaluations: 0,
+      generation: 0,
+      cancels: [],
+    };
+    this.formulas.push(formula);
+    this.sheet.addAnchor(formula.row, formula.col);
+    this.byKey.set(cellKey(formula.row, formula.col), formula);
+  }
+
+  /** Drops a formula (a late result of it is ignored); returns the area its result covered. */
+  private removeFormula(formula: FormulaCell): RangeRef | undefined {
+    this.cancelFormula(formula);
+    formula.generation += 1;
+    formula.state = "done";
+    this.byKey.delete(cellKey(formula.row, formula.col));
+    this.formulas = this.formulas.filter((other) => other !== formula);
+    return this.sheet.removeAnchor(formula.row, formula.col);
+  }
+
+  private sortFormulas(): void {
+    this.formulas.sort((a, b) => cellKey(a.row, a.col) - cellKey(b.row, b.col));
+  }
+
+  private resolvedOptions(formula: FormulaCell): FunctionMetadata["options"] | undefined {
+    const resolved = this.resolve(formula.call.name);
+    return isCellError(resolved) ? undefined : resolved.metadata.options;
+  }
+
+  /**
+   * Marks pending every formula that reads a touched area, whose spill holds or needed a touched cell, and so on
+   * through what those formulas covered, until nothing more is touched.
+   */
+  private invalidate(touched: RangeRef[]): void {
+    const queue = [...touched];
+    while (queue.length > 0) {
+      const area = queue.pop() as RangeRef;
+      for (const formula of this.formulas) {
+        if (formula.state === "pending") continue;
+        const own = this.sheet.areaOf(formula.row, formula.col);
+        const blocked = this.sheet.blockedAreaOf(formula.row, formula.col);
+        const reads = formula.references.some((range) => overlaps(range, area));
+        const covers = own !== undefined && overlaps(own, area);
+        const needed = blocked !== undefined && overlaps(blocked, area);
+        if (reads || covers || needed) this.markPending(formula, queue);
+      }
+    }
+  }
+
+  /** Forgets a formula's result so it runs again; what it covered is touched in turn. */
+  private markPending(formula: FormulaCell, queue: RangeRef[]): void {
+    this.cancelFormula(formula);
+    formula.generation += 1;
+    formula.state = "pending";
+    const area = this.sheet.clear(formula.row, formula.col);
+    queue.push(area ?? cellRange(formula.row, formula.col));
+    this.wake?.();
+  }
+
+  /** Starts every pending formula whose inputs are final, until none is pending or running. */
+  private drive(): Promise<void> {
+    if (this.driving) {
+      this.wake?.();
+      return this.driving;
+    }
+    const loop = async (): Promise<void> => {
+      const running = new Set<Promise<void>>();
+      const start = (formula: FormulaCell): void => {
+        formula.state = "running";
+        const run: Promise<void> = this.run(formula).finally(() => running.delete(run));
+        running.add(run);
+      };
+      for (;;) {
+        const pending = this.formulas.filter((formula) => formula.state === "pending");
+        if (pending.length === 0 && running.size === 0) return;
+        for (const formula of pending) if (this.isReady(formula)) start(formula);
+        if (running.size === 0) {
+          const next = pending.find((formula) => !this.hasDirectDependency(formula));
+          if (next) start(next);
+          else this.failCycles(pending);
+          continue;
+        }
+        const woken = new Promise<void>((resolve) => {
+          this.wake = resolve;
+        });
+        await Promise.race([...running, woken]);
+        this.wake = undefined;
+      }
+    };
+    this.driving = loop().finally(() => {
+      this.driving = undefined;
+      this.wake = undefined;
+    });
+    return this.driving;
   }
 
   private cancelFormula(formula: FormulaCell): void {
@@ -190,6 +348,7 @@ export class WorkbookEngine {
     if (generation !== formula.generation) return;
     this.placeAndInvalidate(formula, grid);
     formula.state = "done";
+    this.options.onPlaced?.();
   }
 
   private placeAndInvalidate(formula: FormulaCell, grid: ResultGrid): void {
@@ -313,6 +472,10 @@ export class WorkbookEngine {
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
+}
+
+function cellRange(row: number, col: number): RangeRef {
+  return { top: row, left: col, bottom: row, right: col };
 }
 
 function overlaps(a: RangeRef, b: RangeRef): boolean {

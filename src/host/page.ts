@@ -3,6 +3,7 @@ import { type PricesHostApi, type RequestCounter, createHostApi } from "./api";
 import { parseFunctionsMetadata } from "./metadata";
 import { createOfficeRuntimeShim, createOfficeShim } from "./office";
 import { createCustomFunctionsRuntime } from "./runtime";
+import { loadScript } from "./load-script";
 
 export interface PageOptions {
   /** URL of functions.json, relative to the page. */
@@ -35,16 +36,6 @@ function countRequests(scope: HostGlobals): { counter: () => RequestCounter; set
       base = value.replace(/\/+$/, "");
     },
   };
-}
-
-function loadScript(url: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const script = document.createElement("script");
-    script.src = url;
-    script.onload = () => resolve();
-    script.onerror = () => reject(new Error(`could not load ${url}`));
-    document.head.appendChild(script);
-  });
 }
 
 export async function startHostPage(options: PageOptions): Promise<PricesHostApi> {

@@ -7,6 +7,8 @@ interface Spill {
   readonly row: number;
   readonly col: number;
   readonly grid: ResultGrid;
+  /** For a #SPILL! anchor: the area the result needed. */
+  readonly blocked?: RangeRef;
 }
 
 export class Sheet {
@@ -21,8 +23,30 @@ export class Sheet {
     this.literals.set(cellKey(row, col), value);
   }
 
+  removeLiteral(row: number, col: number): void {
+    this.literals.delete(cellKey(row, col));
+  }
+
   addAnchor(row: number, col: number): void {
     this.anchors.add(cellKey(row, col));
+  }
+
+  /** Forgets an anchor and frees the cells its result covered; returns that area. */
+  removeAnchor(row: number, col: number): RangeRef | undefined {
+    const area = this.clear(row, col);
+    this.anchors.delete(cellKey(row, col));
+    return area;
+  }
+
+  /** The cells an anchor's result covers (the anchor alone for one value or an error), if it has a result. */
+  areaOf(row: number, col: number): RangeRef | undefined {
+    const spill = this.results.get(cellKey(row, col));
+    return spill ? areaOf(spill) : undefined;
+  }
+
+  /** For an anchor showing #SPILL!: the area its result needed. */
+  blockedAreaOf(row: number, col: number): RangeRef | undefined {
+    return this.results.get(cellKey(row, col))?.blocked;
   }
 
   isLiteral(row: number, col: number): boolean {
@@ -95,7 +119,7 @@ export class Sheet {
       for (let c = area.left; c <= area.right; c += 1) {
         if ((r !== row || c !== col) && !this.isBlank(r, c)) {
           const blocker = formatCellAddress({ row: r, col: c });
-          return this.store(key, row, col, [[cellError("#SPILL!", `spill range ${formatRangeAddress(area)} isn't blank (${blocker})`)]]);
+          return this.store(key, row, col, [[cellError("#SPILL!", `spill range ${formatRangeAddress(area)} isn't blank (${blocker})`)]], area);
         }
       }
     }
@@ -105,8 +129,8 @@ export class Sheet {
     return this.store(key, row, col, grid);
   }
 
-  private store(key: number, row: number, col: number, grid: ResultGrid): RangeRef {
-    const spill = { row, col, grid };
+  private store(key: number, row: number, col: number, grid: ResultGrid, blocked?: RangeRef): RangeRef {
+    const spill: Spill = blocked ? { row, col, grid, blocked } : { row, col, grid };
     this.results.set(key, spill);
     return areaOf(spill);
   }

@@ -12,11 +12,12 @@ import { createTokenStore, type AuthState, type TokenStore } from "../auth/token
 import type { PricesAddin } from "../functions/hook";
 import type { LineageKey, PricesClient, PricesClientOptions } from "../prices/types";
 import { FUNCTIONS, findFunction, type FunctionSpec, type ParameterSpec } from "./catalogue";
-import { addDays, assessedOrCarried, describeKey, describeLineage, historySummary, symbolsInFormulas, traceFormula } from "./diagnostics";
+import { addDays, assessedOrCarried, cellText, describeKey, describeLineage, historySummary, symbolsInFormulas, traceFormula } from "./diagnostics";
 import { byId, h, replace, setUpTabs } from "./dom";
 import type { RefreshScope, WorkbookHost } from "./excel-host";
 import { argFromInput, buildFormula, FormulaError, type FormulaArg } from "./formula";
 import { ErrorLog, plainWords } from "./plain-errors";
+import { recordingClient } from "./recording-client";
 import { FILTER_KEYS, FILTER_LABELS, facetOptions, searchInstruments, searchReferences, type Filters } from "./search";
 
 export interface PaneDependencies {
@@ -62,7 +63,7 @@ export function startPane(deps: PaneDependencies): Pane {
       now,
     });
   const makeClient = (): PricesClient =>
-    deps.createClient({
+    recordingClient(deps.createClient({
       baseUrl: settings.environment.baseUrl,
       tokenProvider: store,
       fetch: fetchFn,
@@ -75,6 +76,9 @@ export function startPane(deps: PaneDependencies): Pane {
         referenceTtlMs: settings.cache.referenceSeconds * 1000,
       },
       now,
+    }), (where, error) => {
+      errors.add(where, error, now());
+      scheduleCounters();
     });
   let store = makeStore();
   let client = makeClient();
@@ -474,6 +478,7 @@ export function startPane(deps: PaneDependencies): Pane {
       replace(
         out,
         h("p", {}, h("strong", {}, selection.cell), " · ", h("code", {}, formula)),
+        h("p", { class: "cell-value" }, "Value ", h("strong", {}, cellText(selection.values[0]?.[0]))),
         h("p", { class: "muted" }, `Function PRICES.${traced.call.name}: ${findFunction(traced.call.name)?.help ?? ""}`),
         ...blocks,
         traced.truncated ? h("p", { class: "muted" }, `Only the first ${traced.keys.length} values are explained.`) : null,
@@ -486,13 +491,13 @@ export function startPane(deps: PaneDependencies): Pane {
   async function explainKey(key: LineageKey): Promise<HTMLElement> {
     // lineage first: asking for the value below would itself count as a cache hit
     const line = describeLineage(client.lineage(key), now());
-    const rows: [string, string][] = [["Value", describeKey(key)], ["Source", line.source], ["Request", line.request], ["Age", line.age]];
+    const rows: [string, string][] = [["Asked for", describeKey(key)], ["Source", line.source], ["Request", line.request], ["Age", line.age]];
     if (line.request) {
       try {
         if ("fromDate" in key) rows.push(["Rows", historySummary(await client.history(key))]);
         else if ("symbol" in key) {
           const record = await client.price(key);
-          rows.push(["Assessment", record.assessmentDate], ["Revision", String(record.revision)], ["Assessed or carried", assessedOrCarried(record)]);
+          rows.push(["Service answer", `low ${record.low} · mid ${record.mid} · high ${record.high}`], ["Assessment", record.assessmentDate], ["Revision", String(record.revision)], ["Assessed or carried", assessedOrCarried(record)]);
         }
       } catch (error) {
         rows.push(["Answer", plainWords(error)]);
@@ -502,6 +507,17 @@ export function startPane(deps: PaneDependencies): Pane {
   }
   byId("trace").addEventListener("click", () => void explainSelection());
 
+  let countersQueued = false;
+  /** Many cells may fail at once (a recalculation): one redraw of the counters for all of them. */
+  function scheduleCounters(): void {
+    if (countersQueued) return;
+    countersQueued = true;
+    queueMicrotask(() => {
+      countersQueued = false;
+      renderCounters();
+    });
+  }
+
   function renderCounters(): void {
     const stats = client.stats();
     const rows: [string, number][] = [
@@ -509,7 +525,7 @@ export function startPane(deps: PaneDependencies): Pane {
       ["Cache hits", stats.cacheHits],
       ["Requests sent", stats.requestsSent],
       ["Retries", stats.retries],
-      ["Errors", stats.errors],
+      ["Values answered with an error", stats.errors],
       ["Failed requests", stats.failedRequests],
       ["In flight", stats.inFlight],
       ["Cached entries", stats.cacheEntries],

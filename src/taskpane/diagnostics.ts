@@ -180,3 +180,11 @@ export function describeLineage(lineage: KeyLineage | undefined, now: number): L
 }
 
 export { addDays };
+
+/** A cell's value as the pane shows it: numbers to ten significant digits, booleans as Excel writes them. */
+export function cellText(value: unknown): string {
+  if (typeof value === "number") return Number.isInteger(value) ? String(value) : String(Number(value.toPrecision(10)));
+  if (typeof value === "boolean") return value ? "TRUE" : "FALSE";
+  if (value === null || value === undefined || value === "") return "(blank)";
+  return String(value);
+}

@@ -1,9 +1,10 @@
 /**
- * Recalculation for the workbench: each run evaluates the whole sheet with a fresh host engine (Excel's full
- * recalculation; the functions' client cache makes repeats cheap), and a newer run supersedes an older one.
+ * Recalculation for the workbench over one host engine: an edit re-runs only the formulas it touches (as Excel
+ * does), a full recalculation (refresh, a new sign-in) runs them all; a newer run takes over an older one.
  */
+import type { RangeRef } from "../host/addresses";
 import { readBook } from "../host/book";
-import { WorkbookEngine } from "../host/engine";
+import { type SpillPlacement, WorkbookEngine } from "../host/engine";
 import type { FunctionMetadata } from "../host/metadata";
 import type { CustomFunctionsRuntime } from "../host/runtime";
 import type { CellValue } from "../host/values";
@@ -14,46 +15,39 @@ export interface CalculatorOptions {
   readonly metadata: readonly FunctionMetadata[];
   readonly timeoutMs?: number;
   readonly log?: (message: string) => void;
-  /** Called when a run finished (or a streaming value arrived). */
+  /** Called when results changed (a formula settled, a streaming value arrived, a run finished). */
   readonly onSettled?: () => void;
 }
 
 export class Calculator {
-  private engine: WorkbookEngine | undefined;
-  private run = 0;
+  private readonly engine: WorkbookEngine;
   private running: Promise<void> = Promise.resolve();
-  private busy = false;
 
-  constructor(private readonly options: CalculatorOptions) {}
-
-  /** Starts a full recalculation of `book`; resolves when this run (or a newer one) has every value. */
-  recalculate(book: { cells: Record<string, BookContent> }): Promise<void> {
-    this.engine?.cancelAll();
-    const engine = new WorkbookEngine({
-      runtime: this.options.runtime,
-      metadata: this.options.metadata,
-      ...(this.options.timeoutMs === undefined ? {} : { timeoutMs: this.options.timeoutMs }),
-      ...(this.options.log ? { log: this.options.log } : {}),
-      onChange: () => this.options.onSettled?.(),
+  constructor(private readonly options: CalculatorOptions) {
+    this.engine = new WorkbookEngine({
+      runtime: options.runtime,
+      metadata: options.metadata,
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+      ...(options.log ? { log: options.log } : {}),
+      onChange: () => options.onSettled?.(),
+      onPlaced: () => options.onSettled?.(),
     });
-    engine.load(readBook(book));
-    this.engine = engine;
-    this.run += 1;
-    const run = this.run;
-    this.busy = true;
-    const evaluation = engine.evaluate().then(() => {
-      if (run !== this.run) return this.running;
-      this.busy = false;
-      this.options.onSettled?.();
-      return undefined;
-    });
-    this.running = evaluation;
-    return evaluation;
   }
 
-  /** True while the latest run still waits for some function. */
+  /** Applies the book as an edit: only what changed, and what reads it, runs again. */
+  update(book: { cells: Record<string, BookContent> }): Promise<void> {
+    return this.track(this.engine.update(readBook(book)));
+  }
+
+  /** Runs every formula of `book` again (Excel's full recalculation). */
+  recalculate(book: { cells: Record<string, BookContent> }): Promise<void> {
+    this.engine.load(readBook(book));
+    return this.track(this.engine.evaluate());
+  }
+
+  /** True while some formula still waits for its result. */
   get evaluating(): boolean {
-    return this.busy;
+    return this.engine.evaluating;
   }
 
   /** Resolves when the latest run, and any run started meanwhile, has finished. */
@@ -66,6 +60,20 @@ export class Calculator {
   }
 
   value(row: number, col: number): CellValue {
-    return this.engine?.value(row, col) ?? null;
+    return this.engine.value(row, col);
+  }
+
+  spillArea(row: number, col: number): RangeRef | undefined {
+    return this.engine.spillArea(row, col);
+  }
+
+  spills(): SpillPlacement[] {
+    return this.engine.spills();
+  }
+
+  private track(run: Promise<void>): Promise<void> {
+    const done = run.then(() => this.options.onSettled?.());
+    this.running = done;
+    return done;
   }
 }

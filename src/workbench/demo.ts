@@ -56,10 +56,22 @@ function monthStarts(today: string, count: number): string[] {
   return out;
 }
 
+/** The example symbols (metals, agriculture, forest products), preferred wherever the data set has them. */
+export const PREFERRED_SYMBOLS = ["MB-AL-0004", "AG-WHE-0058", "FP-PLP-0034"] as const;
+
+/** The pool with the preferred symbols first (those it holds), the rest in the service's order. */
+function preferredFirst(pool: readonly DemoInstrument[]): DemoInstrument[] {
+  const rank = (i: DemoInstrument): number => {
+    const at = (PREFERRED_SYMBOLS as readonly string[]).indexOf(i.symbol);
+    return at < 0 ? PREFERRED_SYMBOLS.length : at;
+  };
+  return [...pool].sort((a, b) => rank(a) - rank(b));
+}
+
 export function pickDemoSymbols(instruments: readonly DemoInstrument[], today: string): { symbols: string[]; curve: string; forecast: string; noCurve?: string } {
   const cutoff = fromEpochDay(toEpochDay(today) - 400);
   const active = instruments.filter((i) => (i.status ?? "Active") === "Active" && (i.launchDate ?? "0000-00-00") <= cutoff);
-  const pool = active.length >= 5 ? active : instruments;
+  const pool = preferredFirst(active.length >= 5 ? active : instruments);
   if (pool.length === 0) throw new Error("the service lists no instruments for this account");
   const symbols = pool.slice(0, 5).map((i) => i.symbol);
   const curve = pool.find((i) => i.hasForwardCurves === true)?.symbol ?? symbols[0] ?? "";

@@ -1,14 +1,16 @@
 /**
  * The grid on screen: column letters and row numbers, values as Excel shows them, the selected spill's blue border
  * (dashed where a #SPILL! result would go), a formula bar, and editing in the cell (type, Enter, Tab, Escape, F2,
- * Delete, arrows). It reads the sheet and the calculator; edits go back through `onEnter`.
+ * Delete, arrows). It reads the sheet and the calculator; edits go back through `onEnter`. Only the rows in view
+ * (and a margin) exist as table rows, and a redraw touches only the cells whose text or look changed: a sheet of
+ * thousands of cells stays quick to type in.
  */
 import { columnName, formatCellAddress, formatRangeAddress, parseCellAddress, type CellPosition, type RangeRef } from "../host/addresses";
 import { isCellError, type CellValue } from "../host/values";
 import { entryText, type EntrySheet } from "./cells";
 import type { Calculator } from "./calculator";
 import { displayText, errorText, isDateCell } from "./format";
-import { findSpills, spillAt, type SpillInfo } from "./spills";
+import { SpillIndex, type SpillInfo } from "./spills";
 
 export interface GridViewOptions {
   /** Stores an entry and recalculates; returns a message when the entry is refused. */
@@ -18,6 +20,10 @@ export interface GridViewOptions {
 
 const MIN_ROWS = 60;
 const MIN_COLS = 26;
+/** Rows drawn above and below the visible ones, so short scrolls and nearby clicks find their cells. */
+const OVERSCAN = 30;
+const HEADER_HEIGHT = 21;
+const ROW_HEADER_WIDTH = 40;
 
 export class GridView {
   private rows = 0;
@@ -28,8 +34,15 @@ export class GridView {
   private active: CellPosition = { row: 0, col: 0 };
   private selection: RangeRef = { top: 0, left: 0, bottom: 0, right: 0 };
   private editor: { input: HTMLInputElement; position: CellPosition } | undefined;
-  private spills: SpillInfo[] = [];
+  private spills = new SpillIndex();
   private frame = 0;
+  /** The rows that exist as table rows, first..last, by row. */
+  private first = 0;
+  private last = -1;
+  private readonly rowElements = new Map<number, HTMLTableRowElement>();
+  private readonly topSpacer: HTMLTableCellElement;
+  private readonly bottomSpacer: HTMLTableCellElement;
+  private rowHeight = 21;
 
   constructor(
     private readonly scroller: HTMLElement,
@@ -48,14 +61,22 @@ export class GridView {
     this.headRow = head.insertRow();
     this.headRow.appendChild(document.createElement("th")).className = "corner";
     this.body = this.table.createTBody();
+    this.topSpacer = spacerCell(this.body.insertRow());
+    this.bottomSpacer = spacerCell(this.body.insertRow());
     scroller.appendChild(this.table);
+    scroller.addEventListener("scroll", () => this.scheduleRender(), { passive: true });
     scroller.tabIndex = 0;
     this.wireEvents();
   }
 
   /** The spills as last drawn (for the chart and the pane). */
   spillList(): readonly SpillInfo[] {
-    return this.spills;
+    return this.spills.list;
+  }
+
+  /** The spill holding a cell, as last drawn. */
+  spillAt(row: number, col: number): SpillInfo | undefined {
+    return this.spills.at(row, col);
   }
 
   currentSelection(): { selection: RangeRef; active: CellPosition } {
@@ -72,42 +93,84 @@ export class GridView {
   }
 
   render(): void {
-    const anchors = this.sheet.positions().filter((position) => this.sheet.isFormula(position));
-    this.spills = findSpills({
-      anchors,
-      hasEntry: (row, col) => this.sheet.get({ row, col }) !== undefined,
-      value: (row, col) => this.calculator.value(row, col),
-    });
-    let bottom = 0;
-    let right = 0;
+    if (this.frame !== 0) {
+      cancelAnimationFrame(this.frame);
+      this.frame = 0;
+    }
+    this.spills = new SpillIndex(this.calculator.spills());
+    let { bottom, right } = this.spills.extent();
     for (const position of this.sheet.positions()) {
       bottom = Math.max(bottom, position.row);
       right = Math.max(right, position.col);
     }
-    for (const spill of this.spills) {
-      bottom = Math.max(bottom, spill.area.bottom, spill.blocked?.bottom ?? 0);
-      right = Math.max(right, spill.area.right, spill.blocked?.right ?? 0);
-    }
     this.ensureSize(Math.max(MIN_ROWS, bottom + 12), Math.max(MIN_COLS, right + 3));
-    const selectedSpill = spillAt(this.spills, this.active.row, this.active.col);
+    this.placeWindow();
+    const selectedSpill = this.spills.at(this.active.row, this.active.col);
     const border = selectedSpill?.blocked ?? (selectedSpill && !sameCell(selectedSpill.area) ? selectedSpill.area : undefined);
-    for (let row = 0; row < this.rows; row += 1) {
-      const tr = this.body.rows[row];
-      if (!tr) continue;
+    this.rowElements.forEach((tr, row) => {
       for (let col = 0; col < this.cols; col += 1) {
         const td = tr.cells[col + 1];
         if (!td || (this.editor && this.editor.position.row === row && this.editor.position.col === col)) continue;
         this.paintCell(td, row, col, border, selectedSpill?.blocked !== undefined);
       }
-    }
+    });
     this.paintFormulaBar();
+  }
+
+  /**
+   * Makes table rows for the rows in view (plus a margin) and drops the others; a row element always stands for
+   * the same row, so a cell found by its address stays that cell. Spacers keep the scroll height.
+   */
+  private placeWindow(): void {
+    const measured = this.rowElements.values().next().value?.getBoundingClientRect().height ?? 0;
+    if (measured > 0) this.rowHeight = measured;
+    const height = this.scroller.clientHeight > 0 ? this.scroller.clientHeight : 800;
+    const top = Math.max(0, this.scroller.scrollTop - HEADER_HEIGHT);
+    let first = Math.max(0, Math.floor(top / this.rowHeight) - OVERSCAN);
+    let last = Math.min(this.rows - 1, Math.ceil((top + height) / this.rowHeight) + OVERSCAN);
+    // The row being edited stays drawn, so scrolling away keeps what is typed.
+    if (this.editor) {
+      first = Math.min(first, this.editor.position.row);
+      last = Math.max(last, this.editor.position.row);
+    }
+    if (first === this.first && last === this.last) return;
+    for (const [row, tr] of this.rowElements) {
+      if (row < first || row > last) {
+        tr.remove();
+        this.rowElements.delete(row);
+      }
+    }
+    let next: ChildNode = this.bottomSpacer.parentElement as HTMLTableRowElement;
+    for (let row = last; row >= first; row -= 1) {
+      let tr = this.rowElements.get(row);
+      if (!tr) {
+        tr = document.createElement("tr");
+        const th = document.createElement("th");
+        th.scope = "row";
+        th.textContent = String(row + 1);
+        tr.appendChild(th);
+        this.addCells(tr, row, 0, this.cols);
+        this.body.insertBefore(tr, next);
+        this.rowElements.set(row, tr);
+      }
+      next = tr;
+    }
+    this.first = first;
+    this.last = last;
+    setHeight(this.topSpacer, first * this.rowHeight);
+    setHeight(this.bottomSpacer, Math.max(0, this.rows - 1 - last) * this.rowHeight);
+    this.topSpacer.colSpan = this.cols + 1;
+    this.bottomSpacer.colSpan = this.cols + 1;
+  }
+
+  private rowElement(row: number): HTMLTableRowElement | undefined {
+    return this.rowElements.get(row);
   }
 
   select(range: RangeRef, active: CellPosition = { row: range.top, col: range.left }): void {
     this.commitEditor();
     this.selection = range;
     this.active = active;
-    this.render();
     this.scrollIntoView(active);
     this.options.onSelect(this.selection, this.active);
   }
@@ -115,7 +178,7 @@ export class GridView {
   /** Starts editing the active cell, as typing or F2 does. */
   edit(initial?: string): void {
     const { row, col } = this.active;
-    const td = this.body.rows[row]?.cells[col + 1];
+    const td = this.rowElement(row)?.cells[col + 1];
     if (!td) return;
     const input = document.createElement("input");
     input.className = "cell-editor";
@@ -234,6 +297,7 @@ export class GridView {
     });
   }
 
+  /** The sheet's logical size: column headers for every column, rows drawn on demand by placeWindow. */
   private ensureSize(rows: number, cols: number): void {
     if (cols > this.cols) {
       for (let col = this.cols; col < cols; col += 1) {
@@ -242,17 +306,11 @@ export class GridView {
         th.scope = "col";
         this.headRow.appendChild(th);
       }
-      for (let row = 0; row < this.rows; row += 1) this.addCells(this.body.rows[row], row, this.cols, cols);
+      this.rowElements.forEach((tr, row) => this.addCells(tr, row, this.cols, cols));
       this.cols = cols;
+      this.last = -1;
     }
-    for (let row = this.rows; row < rows; row += 1) {
-      const tr = this.body.insertRow();
-      const th = document.createElement("th");
-      th.textContent = String(row + 1);
-      th.scope = "row";
-      tr.appendChild(th);
-      this.addCells(tr, row, 0, this.cols);
-    }
+    if (rows > this.rows) this.last = -1;
     this.rows = Math.max(this.rows, rows);
   }
 
@@ -268,8 +326,8 @@ export class GridView {
     const entry = this.sheet.get({ row, col });
     const isFormula = typeof entry === "string" && entry.startsWith("=");
     const value = this.calculator.value(row, col);
-    const spill = isFormula || entry !== undefined ? undefined : spillAt(this.spills, row, col);
-    const owner = spill ?? (isFormula ? spillAt(this.spills, row, col) : undefined);
+    const spill = isFormula || entry !== undefined ? undefined : this.spills.at(row, col);
+    const owner = spill ?? (isFormula ? this.spills.at(row, col) : undefined);
     const pending = isFormula && value === null && this.calculator.evaluating;
     let asDate = false;
     if (typeof value === "number" && owner) {
@@ -314,7 +372,7 @@ export class GridView {
     const range = this.selection;
     this.nameBox.textContent = formatRangeAddress(range) === formatCellAddress(this.active) ? formatCellAddress(this.active) : formatRangeAddress(range);
     const entry = this.sheet.get(this.active);
-    const spill = entry === undefined ? spillAt(this.spills, this.active.row, this.active.col) : undefined;
+    const spill = entry === undefined ? this.spills.at(this.active.row, this.active.col) : undefined;
     const text = spill ? entryText(this.sheet.get(spill.anchor)) : entryText(entry);
     if (document.activeElement !== this.formulaInput) this.formulaInput.value = text;
     this.formulaInput.classList.toggle("ghost", spill !== undefined);
@@ -329,13 +387,33 @@ export class GridView {
     else this.paintFormulaBar();
   }
 
+  /** Scrolls the least that shows the cell, then draws the rows now in view. */
   private scrollIntoView(position: CellPosition): void {
-    const td = this.body.rows[position.row]?.cells[position.col + 1];
-    td?.scrollIntoView?.({ block: "nearest", inline: "nearest" });
+    const scroller = this.scroller;
+    const top = HEADER_HEIGHT + position.row * this.rowHeight;
+    if (top - HEADER_HEIGHT < scroller.scrollTop) scroller.scrollTop = top - HEADER_HEIGHT;
+    else if (scroller.clientHeight > 0 && top + this.rowHeight > scroller.scrollTop + scroller.clientHeight) scroller.scrollTop = top + this.rowHeight - scroller.clientHeight;
+    const left = ROW_HEADER_WIDTH + position.col * COLUMN_WIDTH;
+    if (left - ROW_HEADER_WIDTH < scroller.scrollLeft) scroller.scrollLeft = left - ROW_HEADER_WIDTH;
+    else if (scroller.clientWidth > 0 && left + COLUMN_WIDTH > scroller.scrollLeft + scroller.clientWidth) scroller.scrollLeft = left + COLUMN_WIDTH - scroller.clientWidth;
+    this.render();
   }
 }
 
 const COLUMN_WIDTH = 96;
+
+function spacerCell(tr: HTMLTableRowElement): HTMLTableCellElement {
+  tr.className = "spacer";
+  tr.setAttribute("aria-hidden", "true");
+  return tr.insertCell();
+}
+
+function setHeight(td: HTMLTableCellElement, px: number): void {
+  const height = `${px}px`;
+  if (td.style.height !== height) td.style.height = height;
+  const display = px > 0 ? "" : "none";
+  if (td.parentElement && td.parentElement.style.display !== display) td.parentElement.style.display = display;
+}
 
 function paintText(td: HTMLTableCellElement, text: string, room: number): void {
   if (room === 0) {

@@ -20,7 +20,8 @@ import { buildDemoSheet, DEMO_INSTRUMENT_FIELDS, type DemoInstrument, type DemoS
 import type { GridAccess } from "./excel-stub";
 import { displayText, errorText } from "./format";
 import { GridView } from "./grid-view";
-import { spillAt, type SpillInfo } from "./spills";
+import type { SpillInfo } from "./spills";
+import { loadScript } from "../host/load-script";
 
 /** What the browser tests and the screenshot script use. */
 export interface WorkbenchApi {
@@ -52,16 +53,6 @@ function byId<T extends HTMLElement = HTMLElement>(id: string): T {
   const element = document.getElementById(id);
   if (!element) throw new Error(`workbench.html lacks #${id}`);
   return element as T;
-}
-
-function loadScript(url: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const script = document.createElement("script");
-    script.src = url;
-    script.onload = () => resolve();
-    script.onerror = () => reject(new Error(`could not load ${url}`));
-    document.head.appendChild(script);
-  });
 }
 
 function position(address: string): CellPosition {
@@ -106,36 +97,33 @@ async function start(): Promise<WorkbenchApi> {
     runtime,
     metadata,
     log: (message) => console.warn(message),
-    onSettled: () => view?.scheduleRender(),
+    // Values arrive formula by formula: one redraw per frame at most, of the cells that changed.
+    onSettled: () => {
+      view?.scheduleRender();
+      scheduleSide();
+    },
   });
-  let ticking = false;
-  const recalculate = (): Promise<void> => {
-    const done = calculator.recalculate(sheet.book());
-    // Values arrive formula by formula; redraw each frame until the run is over.
-    if (!ticking) {
-      ticking = true;
-      const tick = (): void => {
-        view?.render();
-        renderSide();
-        if (calculator.evaluating) requestAnimationFrame(tick);
-        else ticking = false;
-      };
-      requestAnimationFrame(tick);
-    }
-    return done.then(() => {
+  const redrawn = (done: Promise<void>): Promise<void> =>
+    done.then(() => {
       view?.render();
       renderSide();
     });
-  };
+  /** Everything again (a refresh, another sign-in). */
+  const recalculate = (): Promise<void> => redrawn(calculator.recalculate(sheet.book()));
+  /** After an edit: only the formulas it touches. */
+  const update = (): Promise<void> => redrawn(calculator.update(sheet.book()));
 
   const chartBox = byId("chart");
   const messages = byId("messages");
+  let chartHtml = "";
   const renderChart = (): void => {
     const spill = chartAnchor ? view?.spillList().find((s) => s.anchor.row === chartAnchor?.row && s.anchor.col === chartAnchor?.col) : undefined;
     const formula = spill ? entryText(sheet.get(spill.anchor)) : "";
     const grid = spill ? rangeValues(spill) : [];
     const data = spill && /^=\s*PRICES\.HISTORY\s*\(/i.test(formula) ? historyChartData(grid, `${formatCellAddress(spill.anchor)} ${formula}`) : undefined;
-    chartBox.innerHTML = data ? lineChartSvg(data, 720, 280) : '<p class="hint">Select a cell of a PRICES.HISTORY result to chart it.</p>';
+    const html = data ? lineChartSvg(data, 720, 280) : '<p class="hint">Select a cell of a PRICES.HISTORY result to chart it.</p>';
+    if (html !== chartHtml) chartBox.innerHTML = html;
+    chartHtml = html;
     chartBox.dataset["anchor"] = data && spill ? formatCellAddress(spill.anchor) : "";
   };
   const rangeValues = (spill: SpillInfo) => {
@@ -147,6 +135,7 @@ async function start(): Promise<WorkbenchApi> {
     }
     return rows;
   };
+  let messagesText = "";
   const renderMessages = (): void => {
     const items: string[] = [];
     for (const anchor of view?.spillList() ?? []) {
@@ -157,6 +146,9 @@ async function start(): Promise<WorkbenchApi> {
         }
       }
     }
+    const text = items.join("\n");
+    if (text === messagesText && messages.firstChild) return;
+    messagesText = text;
     const list = document.createElement("ul");
     for (const item of items) list.appendChild(document.createElement("li")).textContent = item;
     messages.replaceChildren(list);
@@ -165,17 +157,25 @@ async function start(): Promise<WorkbenchApi> {
     renderChart();
     renderMessages();
   };
+  let sideFrame = 0;
+  const scheduleSide = (): void => {
+    if (sideFrame !== 0) return;
+    sideFrame = requestAnimationFrame(() => {
+      sideFrame = 0;
+      renderSide();
+    });
+  };
 
   const enter = (at: CellPosition, typed: string): string | undefined => {
     const result = sheet.enter(at, typed);
     if (!result.ok) return result.message;
-    void recalculate();
+    void update();
     return undefined;
   };
   view = new GridView(byId("grid"), byId<HTMLInputElement>("formula"), byId("name-box"), byId("cell-message"), sheet, calculator, {
     onEnter: enter,
     onSelect: (_selection, active) => {
-      const spill = view ? spillAt(view.spillList(), active.row, active.col) : undefined;
+      const spill = view?.spillAt(active.row, active.col);
       const table = spill && !spill.blocked && spill.area.bottom > spill.area.top;
       if (spill && table && /^=\s*PRICES\.HISTORY\s*\(/i.test(entryText(sheet.get(spill.anchor)))) chartAnchor = spill.anchor;
       renderChart();

@@ -268,6 +268,9 @@ describe("task pane in Chromium", () => {
     await containsText(out, target.series.assessmentDate(last));
     await containsText(out, `Revision${target.series.revision[last]}`);
     await containsText(out, /assessed on|carried forward/);
+    // the cell's own value, not the key it was asked by
+    await containsText(page.locator("#diagnostics .cell-value"), `Value ${String(await cellValue("B2"))}`);
+    await containsText(out, `Asked for${target.record.symbol}`);
     await shot(page, "lineage");
   });
 
@@ -281,6 +284,10 @@ describe("task pane in Chromium", () => {
     expect(after).toBeGreaterThan(before);
     expect((await excelState()).calculations.some((c) => c.scope === "range")).toBe(true);
     await containsText(page.locator("#counters"), "Requests sent");
+    // every error the counter counts is listed in plain words (D2 asked for an unknown symbol)
+    const counted = await page.evaluate(() => (window as unknown as { PricesPane: { client(): { stats(): { errors: number } } } }).PricesPane.client().stats().errors);
+    expect(counted).toBeGreaterThan(0);
+    await containsText(page.locator("#errors"), 'MB-"X is not an instrument you can see');
     await shot(page, "refresh");
   });
 

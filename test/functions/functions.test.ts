@@ -303,7 +303,7 @@ describe("FORECAST", () => {
       [isoDateToSerial("2024-08-31"), 153, 154, 155],
     ]);
     expect(calls[1]!.args[0]).toEqual({ symbol: AL, fromDate: LAST, toDate: "2034-07-05", forecastType: "F24M" });
-    expect((await F.forecast(AL, "F24M", F.Headers.SymbolAndNames, F.DateFormat.Text)).slice(0, 3)).toEqual([
+    expect((await F.forecast(AL, F.ForecastType.F24M, F.Headers.SymbolAndNames, F.DateFormat.Text)).slice(0, 3)).toEqual([
       [`${AL}.F24M`, "", "", ""],
       ["date", "low", "mid", "high"],
       ["2024-07-31", 150, 151, 152],

@@ -175,3 +175,91 @@ describe("readBook", () => {
     expect(() => readBook({ cell: {} })).toThrow('"cells" must be an object');
   });
 });
+
+describe("WorkbookEngine.update (an edit re-runs only what it touches)", () => {
+  const book = { A1: 2, B1: "=PRICES.ADD(A1, 3)", C1: "=PRICES.ADD(B1, 10)", D1: "=PRICES.ADD(7, 7)", A3: "=PRICES.GRID(2,2)", D3: "=PRICES.TOTAL(A3:B4)" };
+
+  it("runs every formula of the first book", async () => {
+    const host = fixtureHost();
+    expect(await host.update(book)).toEqual({ A1: 2, B1: 5, C1: 15, D1: 14, A3: 0, B3: 1, A4: 10, B4: 11, D3: 22 });
+    expect(host.calls.length).toBe(5);
+  });
+
+  it("evaluates only an added formula that nothing reads", async () => {
+    const host = fixtureHost();
+    await host.update(book);
+    host.calls.length = 0;
+    const cells = await host.update({ ...book, F1: "=PRICES.ADD(100, 1)" });
+    expect(host.calls).toEqual(["ADD(100, 1)"]);
+    expect(cells.F1).toBe(101);
+    expect(cells.C1).toBe(15);
+  });
+
+  it("re-runs the formulas that read a changed literal, and the formulas that read those, nothing else", async () => {
+    const host = fixtureHost();
+    await host.update(book);
+    host.calls.length = 0;
+    const cells = await host.update({ ...book, A1: 5 });
+    expect([...host.calls].sort()).toEqual(["ADD(5, 3)", "ADD(8, 10)"]);
+    expect([cells.B1, cells.C1, cells.D1, cells.D3]).toEqual([8, 18, 14, 22]);
+  });
+
+  it("re-runs the readers of a spill when its formula changes shape, and clears what it no longer covers", async () => {
+    const host = fixtureHost();
+    await host.update(book);
+    host.calls.length = 0;
+    const cells = await host.update({ ...book, A3: "=PRICES.GRID(1,1)" });
+    expect([...host.calls].sort()).toEqual(["GRID(1, 1)", "TOTAL([[0,0],[0,0]])"]);
+    expect(cells).toEqual({ A1: 2, B1: 5, C1: 15, D1: 14, A3: 0, D3: 0 });
+  });
+
+  it("turns a spill into #SPILL! when an entry lands in it, and spills again when the entry goes", async () => {
+    const host = fixtureHost();
+    await host.update(book);
+    host.calls.length = 0;
+    expect((await host.update({ ...book, B4: "x" })).A3).toBe("#SPILL!: spill range A3:B4 isn't blank (B4)");
+    expect(host.engine.spillArea(2, 0)).toEqual({ top: 2, left: 0, bottom: 2, right: 0 });
+    expect(host.engine.spills().find((s) => s.anchor.row === 2)?.blocked).toEqual({ top: 2, left: 0, bottom: 3, right: 1 });
+    expect((await host.update(book)).B4).toBe(11);
+    expect(host.engine.spillArea(2, 0)).toEqual({ top: 2, left: 0, bottom: 3, right: 1 });
+  });
+
+  it("frees the cells of a deleted formula and re-runs its readers", async () => {
+    const host = fixtureHost();
+    await host.update(book);
+    host.calls.length = 0;
+    const rest: Record<string, unknown> = { ...book };
+    delete rest.B1;
+    const cells = await host.update(rest);
+    expect(host.calls).toEqual(["ADD(0, 10)"]);
+    expect(cells.C1).toBe(10);
+    expect(cells.B1).toBeUndefined();
+    expect(host.engine.spillArea(0, 1)).toBeUndefined();
+  });
+
+  it("re-runs volatile functions on every edit", async () => {
+    const host = fixtureHost();
+    const first = (await host.update({ A1: "=PRICES.COUNTER()" })).A1;
+    expect((await host.update({ A1: "=PRICES.COUNTER()", B1: 1 })).A1).toBe(Number(first) + 1);
+  });
+
+  it("takes an edit made while an earlier one still runs, and keeps the later text's result", async () => {
+    const host = fixtureHost();
+    const slow = host.engine.update(readBook({ cells: { A1: "=PRICES.SLOW(200)" } }));
+    const quick = host.engine.update(readBook({ cells: { A1: "=PRICES.SLOW(5)", B1: "=PRICES.ADD(1, 1)" } }));
+    await Promise.all([slow, quick]);
+    expect(host.engine.cells()).toEqual({ A1: "done after 5", B1: 2 });
+    expect(host.cancelled).toContain("SLOW");
+  });
+});
+
+describe("WorkbookEngine.spillArea", () => {
+  it("gives the area each formula's result covers, and nothing for other cells", async () => {
+    const host = fixtureHost();
+    await host.evaluate({ A1: "=PRICES.GRID(3,2)", D1: "=PRICES.ADD(1,1)", F1: "x" });
+    expect(host.engine.spillArea(0, 0)).toEqual({ top: 0, left: 0, bottom: 2, right: 1 });
+    expect(host.engine.spillArea(0, 3)).toEqual({ top: 0, left: 3, bottom: 0, right: 3 });
+    expect(host.engine.spillArea(1, 1)).toBeUndefined();
+    expect(host.engine.spillArea(0, 5)).toBeUndefined();
+  });
+});

@@ -18,6 +18,10 @@ export interface FixtureHost {
   cancelled: string[];
   state: { inFlight: number; maxInFlight: number };
   logged: string[];
+  /** Every call the engine made, as `ID(arg, ...)` with the arguments as JSON (the invocation left out). */
+  calls: string[];
+  /** Applies a new book as an edit (WorkbookEngine.update) and returns the printed cells. */
+  update(cells: Record<string, unknown>): Promise<Record<string, PrintedValue>>;
   evaluate(cells: Record<string, unknown>): Promise<Record<string, PrintedValue>>;
 }
 
@@ -29,6 +33,15 @@ export function fixtureHost(options: { timeoutMs?: number } = {}): FixtureHost {
   const state = scope.FixtureFunctions as { cancelled: string[]; inFlight: number; maxInFlight: number };
   const cancelled = state.cancelled;
   const logged: string[] = [];
+  const calls: string[] = [];
+  const implementations = runtime.implementations as Map<string, (...args: unknown[]) => unknown>;
+  for (const [id, implementation] of [...implementations]) {
+    implementations.set(id, (...args: unknown[]) => {
+      const shown = args.filter((arg) => !(typeof arg === "object" && arg !== null && "functionName" in arg));
+      calls.push(`${id}(${shown.map((arg) => JSON.stringify(arg)).join(", ")})`);
+      return implementation(...args);
+    });
+  }
   const engine = new WorkbookEngine({
     runtime,
     metadata: fixtureMetadata(),
@@ -41,6 +54,11 @@ export function fixtureHost(options: { timeoutMs?: number } = {}): FixtureHost {
     cancelled,
     state,
     logged,
+    calls,
+    async update(cells) {
+      await engine.update(readBook({ cells }));
+      return engine.cells();
+    },
     async evaluate(cells) {
       engine.load(readBook({ cells }));
       await engine.evaluate();

@@ -1,12 +1,13 @@
 /** The workbench's pure parts in Node: entries, spill read-back, chart data and SVG, the demo layout, the Excel stand-in. */
-import { formatCellAddress, parseCellAddress, type RangeRef } from "../../src/host/addresses";
+import { formatCellAddress, parseCellAddress } from "../../src/host/addresses";
 import { cellError, type CellValue } from "../../src/host/values";
 import { EntrySheet, readEntry } from "../../src/workbench/cells";
 import { historyChartData, lineChartSvg, niceTicks } from "../../src/workbench/chart";
 import { buildDemoSheet } from "../../src/workbench/demo";
 import { createExcelStub, type GridAccess } from "../../src/workbench/excel-stub";
 import { displayText, serialText } from "../../src/workbench/format";
-import { blockedRange, findSpills } from "../../src/workbench/spills";
+import { sameSpill, SpillIndex } from "../../src/workbench/spills";
+import { fixtureHost } from "../host/harness";
 
 describe("entries", () => {
   it("reads numbers, booleans, text, quoted text and formulas as Excel does", () => {
@@ -26,35 +27,29 @@ describe("entries", () => {
   });
 });
 
-/** A sheet from a picture: entries and values by address. */
-function reader(entries: string[], values: Record<string, CellValue>) {
-  const at = (row: number, col: number): string => formatCellAddress({ row, col });
-  return {
-    anchors: entries.map((address) => parseCellAddress(address)!).filter(Boolean),
-    hasEntry: (row: number, col: number) => entries.includes(at(row, col)),
-    value: (row: number, col: number) => values[at(row, col)] ?? null,
-  };
-}
-
 describe("spills", () => {
-  it("reads each anchor's rectangle back from the values, stopping at another spill that started higher", () => {
-    const spills = findSpills(
-      reader(["A1", "C1"], {
-        A1: 1, B1: 2, A2: 3, B2: 4,
-        C1: 5, C2: 6, C3: 7,
-      }),
-    );
-    const area = (address: string): RangeRef | undefined => spills.find((s) => formatCellAddress(s.anchor) === address)?.area;
-    expect(area("A1")).toEqual({ top: 0, left: 0, bottom: 1, right: 1 });
-    expect(area("C1")).toEqual({ top: 0, left: 2, bottom: 2, right: 2 });
+  it("indexes the engine's own placements: each cell finds the result that covers it, #SPILL! keeps the area it needed", async () => {
+    const host = fixtureHost();
+    await host.evaluate({ A1: "=PRICES.GRID(2,2)", C1: "=PRICES.GRID(3,1)", B5: "=PRICES.GRID(2,2)", C6: "x", E1: "=PRICES.ADD(1,1)" });
+    const index = new SpillIndex(host.engine.spills());
+    const anchorOf = (address: string): string | undefined => {
+      const at = parseCellAddress(address)!;
+      const spill = index.at(at.row, at.col);
+      return spill ? formatCellAddress(spill.anchor) : undefined;
+    };
+    expect([anchorOf("A1"), anchorOf("B2"), anchorOf("C1"), anchorOf("C3"), anchorOf("E1"), anchorOf("D1"), anchorOf("C6")]).toEqual(["A1", "A1", "C1", "C1", "E1", undefined, undefined]);
+    expect(index.at(0, 0)?.area).toEqual({ top: 0, left: 0, bottom: 1, right: 1 });
+    expect(index.at(4, 1)?.area).toEqual({ top: 4, left: 1, bottom: 4, right: 1 });
+    expect(index.at(4, 1)?.blocked).toEqual({ top: 4, left: 1, bottom: 5, right: 2 });
+    expect(index.extent()).toEqual({ bottom: 5, right: 4 });
   });
 
-  it("keeps a #SPILL! anchor to itself and remembers the range it needed", () => {
-    const value = cellError("#SPILL!", "spill range B2:C9 isn't blank (C4)");
-    expect(blockedRange(value)).toEqual({ top: 1, left: 1, bottom: 8, right: 2 });
-    const [spill] = findSpills(reader(["B2"], { B2: value, B3: "literal below is an entry" }));
-    expect(spill?.area).toEqual({ top: 1, left: 1, bottom: 1, right: 1 });
-    expect(spill?.blocked).toEqual({ top: 1, left: 1, bottom: 8, right: 2 });
+  it("tells placements that draw alike from ones that moved", () => {
+    const a = { anchor: { row: 0, col: 0 }, area: { top: 0, left: 0, bottom: 2, right: 1 } };
+    expect(sameSpill(a, { ...a, area: { ...a.area } })).toBe(true);
+    expect(sameSpill(a, { ...a, area: { ...a.area, bottom: 3 } })).toBe(false);
+    expect(sameSpill(a, { ...a, blocked: a.area })).toBe(false);
+    expect(sameSpill(undefined, a)).toBe(false);
   });
 });
 
@@ -120,6 +115,18 @@ describe("demo sheet", () => {
     expect(demo.cells["B14"]).toBe('=PRICES.CURVE("A-1")');
     expect(demo.fromDate).toBe("2024-06-30");
     expect([demo.cells["C3"], demo.cells["F3"]]).toEqual(["2025-02-01", "2025-05-01"]);
+  });
+
+  it("puts the issue's example symbols first when the data set has them, and does without those it lacks", () => {
+    const withExamples = [
+      ...instruments,
+      { symbol: "FP-PLP-0034", status: "Active", launchDate: "2010-01-01" },
+      { symbol: "MB-AL-0004", status: "Active", launchDate: "2010-01-01", hasForwardCurves: true },
+    ];
+    const demo = buildDemoSheet(withExamples, "2025-06-30");
+    expect(demo.symbols).toEqual(["MB-AL-0004", "FP-PLP-0034", "A-1", "A-2", "A-4"]);
+    expect(demo.cells["A4"]).toBe("MB-AL-0004");
+    expect(demo.curveSymbol).toBe("MB-AL-0004");
   });
 
   it("holds only formulas the host accepts", () => {

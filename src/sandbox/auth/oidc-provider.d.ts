@@ -28,6 +28,14 @@ declare module "oidc-provider" {
 
   export type Configuration = Record<string, unknown>;
 
+  /** The Koa context a grant handler receives: the token request's parameters, and the answer it sets. */
+  export interface GrantContext {
+    oidc: { params?: Record<string, unknown> };
+    status: number;
+    body: unknown;
+    set(name: string, value: string): void;
+  }
+
   export default class Provider {
     constructor(issuer: string, configuration?: Configuration);
     readonly issuer: string;
@@ -50,6 +58,8 @@ declare module "oidc-provider" {
       options?: { mergeWithLastSubmission?: boolean },
     ): Promise<void>;
     on(event: string, listener: (...args: unknown[]) => void): this;
+    /** Adds a grant type to the token endpoint and to discovery's `grant_types_supported`. */
+    registerGrantType(name: string, handler: (ctx: GrantContext, next: () => Promise<void>) => Promise<void>, parameters?: string[]): void;
   }
 
   export const errors: {

@@ -34,6 +34,7 @@ export const DEFAULT_REDIRECT_URIS: readonly string[] = [
   `${DEFAULT_ADDIN_ORIGIN}/auth-dialog.html`,
   `${DEFAULT_ADDIN_ORIGIN}/workbench.html`,
 ];
+const SERVICE_KEY_PARAMETERS = ["serviceName", "serviceKey"] as const;
 /** oidc-provider reads at most 56 KiB of form body; so does the service-key route. */
 const BODY_LIMIT = 56 * 1024;
 
@@ -190,6 +191,23 @@ class SandboxTokenService implements TokenService {
         ...(options.now ? { now: options.now } : {}),
       }),
     ]);
+    // Listed in discovery's grant_types_supported. The token route answers a servicekey request before the
+    // provider sees it (the provider would demand client authentication first); this handler answers alike.
+    provider.registerGrantType(
+      SERVICE_KEY_GRANT,
+      async (ctx) => {
+        const params = new URLSearchParams();
+        for (const name of SERVICE_KEY_PARAMETERS) {
+          const value = ctx.oidc.params?.[name];
+          if (typeof value === "string") params.set(name, value);
+        }
+        const answer = await serviceKeyGrant(params);
+        ctx.status = answer.status;
+        for (const [name, value] of Object.entries(answer.headers)) ctx.set(name, value);
+        ctx.body = answer.body;
+      },
+      [...SERVICE_KEY_PARAMETERS],
+    );
     return { provider, providerModule, handle: provider.callback(), verify, serviceKeyGrant, host: new URL(this.#originUrl).host };
   }
 

@@ -19,3 +19,19 @@ export function monthIndexOf(day: EpochDay): number {
   const text = dayString(day);
   return (text.charCodeAt(5) - 48) * 10 + (text.charCodeAt(6) - 48) - 1;
 }
+
+/**
+ * Epoch day of a canonical `YYYY-MM-DD` (as `toEpochDay`), by arithmetic on the digits: no Date object, so that
+ * loading half a million assessments stays quick (days-from-civil, proleptic Gregorian).
+ */
+export function epochDayOf(date: string): EpochDay {
+  const y0 = (date.charCodeAt(0) - 48) * 1000 + (date.charCodeAt(1) - 48) * 100 + (date.charCodeAt(2) - 48) * 10 + (date.charCodeAt(3) - 48);
+  const m = (date.charCodeAt(5) - 48) * 10 + (date.charCodeAt(6) - 48);
+  const d = (date.charCodeAt(8) - 48) * 10 + (date.charCodeAt(9) - 48);
+  const y = m <= 2 ? y0 - 1 : y0;
+  const era = (y >= 0 ? y : y - 399) / 400 | 0;
+  const yoe = y - era * 400;
+  const doy = ((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 | 0) + d - 1;
+  const doe = yoe * 365 + (yoe / 4 | 0) - (yoe / 100 | 0) + doy;
+  return era * 146097 + doe - 719468;
+}

@@ -2,7 +2,7 @@
  * The data set as human-editable JSON files (docs/sandbox-data.md): `--export DIR` writes them and
  * `--data DIR` loads them. Loading checks everything and names the file, the item and the field at fault.
  */
-import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, open, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import {
   AVERAGE_TYPES,
@@ -89,6 +89,83 @@ async function readJson(dir: string, file: string, optional = false): Promise<un
   }
   try {
     return JSON.parse(text) as unknown;
+  } catch (error) {
+    fail(file, `not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+/** One buffer reused for every assessments file: the files are read one at a time. */
+let fileBuffer = Buffer.allocUnsafeSlow(1 << 20);
+
+async function readBytes(path: string): Promise<Buffer> {
+  const handle = await open(path, "r");
+  try {
+    const { size } = await handle.stat();
+    if (size > fileBuffer.length) fileBuffer = Buffer.allocUnsafeSlow(size + (size >> 2));
+    let read = 0;
+    while (read < size) {
+      const { bytesRead } = await handle.read(fileBuffer, read, size - read, read);
+      if (bytesRead === 0) break;
+      read += bytesRead;
+    }
+    return fileBuffer.subarray(0, read);
+  } finally {
+    await handle.close();
+  }
+}
+
+const NEWLINE = 0x0a;
+
+/**
+ * An assessments file as written by the export, one assessment per line between `[` and `]`, is parsed line by
+ * line straight from its bytes: the same values as one `JSON.parse`, but no copy of the whole file as a string
+ * and only one line's objects alive at a time, which keeps loading the full export small. Any other layout
+ * returns undefined (it is then parsed whole).
+ */
+function parseLines(bytes: Buffer): unknown[] | undefined {
+  const lines: [number, number][] = [];
+  let start = 0;
+  while (start <= bytes.length) {
+    let end = bytes.indexOf(NEWLINE, start);
+    if (end < 0) end = bytes.length;
+    lines.push([start, end]);
+    start = end + 1;
+  }
+  const text = (k: number): string => {
+    const [from, to] = lines[k] as [number, number];
+    return bytes.toString("utf8", from, to).trim();
+  };
+  let last = lines.length - 1;
+  while (last >= 0 && text(last) === "") last--;
+  if (last < 1 || text(0) !== "[" || text(last) !== "]") return undefined;
+  const items: unknown[] = [];
+  for (let i = 1; i < last; i++) {
+    let line = text(i);
+    if (i < last - 1) {
+      if (!line.endsWith(",")) return undefined;
+      line = line.slice(0, -1);
+    }
+    if (!line.startsWith("{") || !line.endsWith("}")) return undefined;
+    try {
+      items.push(JSON.parse(line));
+    } catch {
+      return undefined;
+    }
+  }
+  return items;
+}
+
+async function readAssessments(dir: string, file: string): Promise<unknown> {
+  let bytes: Buffer;
+  try {
+    bytes = await readBytes(join(dir, file));
+  } catch (error) {
+    fail(file, `cannot be read in ${dir}: ${(error as Error).message}`);
+  }
+  const items = parseLines(bytes);
+  if (items !== undefined) return items;
+  try {
+    return JSON.parse(bytes.toString("utf8")) as unknown;
   } catch (error) {
     fail(file, `not valid JSON: ${(error as Error).message}`);
   }
@@ -319,7 +396,7 @@ export async function loadDataSet(dir: string): Promise<DataSet> {
     const where = `${INSTRUMENTS_FILE}[${i}]`;
     const file = `${ASSESSMENTS_DIR}/${record.symbol}.json`;
     if (!files.includes(`${record.symbol}.json`)) fail(file, `missing: every instrument in ${INSTRUMENTS_FILE} needs its assessments`);
-    const raw = await readJson(dir, file);
+    const raw = await readAssessments(dir, file);
     if (!Array.isArray(raw) || raw.length === 0) fail(file, `expected a non-empty array of assessments, got ${show(raw)}`);
     const series = readSeries(raw, file, true);
     const last = series.days[series.length - 1] ?? 0;

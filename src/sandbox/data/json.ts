@@ -81,6 +81,11 @@ export class JsonWriter {
     return this;
   }
 
+  /** Copies what was written at [start, end) into `target` at `at` (to keep a piece for later answers). */
+  copyOut(target: Buffer, at: number, start: number, end: number): void {
+    this.buffer.copy(target, at, start, end);
+  }
+
   /** Drops what was written after `length` (a piece begun and not needed after all). */
   truncate(length: number): this {
     if (length >= 0 && length <= this.at) this.at = length;

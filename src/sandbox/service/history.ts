@@ -11,7 +11,6 @@ import { dayString, firstIndexOnOrAfter, lastIndexOnOrBefore } from "./days";
 import { forecastFor, forecastRequirement } from "./forecasts";
 import { periodOf } from "./periods";
 import { ProblemError } from "./problems";
-import type { SeriesBytes } from "./record-bytes";
 import { averageOver, selectFields, writeAssessment, writeAverage, type Average, type FieldSelection } from "./records";
 import type { ParsedHistoryRequest } from "./requests";
 
@@ -140,24 +139,6 @@ function both(a: Requirement | undefined, b: Requirement | undefined): Requireme
 const RECORD_BYTES = 150;
 const CURVES_BYTES = 1000;
 
-/** About the size of a plain history body, exact for the parts written already: one allocation for the answer. */
-function expectedBytes(found: readonly InstrumentData[], plans: readonly Plan[], cached: readonly (SeriesBytes | undefined)[]): number {
-  let total = 0;
-  plans.forEach((plan, n) => {
-    const bytes = cached[n];
-    if (bytes === undefined) {
-      total += plan.length * (RECORD_BYTES + (found[n]?.record.hasForwardCurves ? CURVES_BYTES : 0));
-      return;
-    }
-    total += plan.length * 24;
-    for (let k = 0; k < plan.length; k++) {
-      const index = plan.indexes[k] as number;
-      total += (bytes.offsets[index + 1] as number) - (bytes.offsets[index] as number);
-    }
-  });
-  return total;
-}
-
 /** The `/Prices/History` body (HistoryResponse) as JSON. */
 export function historyQuery(catalog: Catalog, caller: ApiCaller, request: ParsedHistoryRequest, maxRecords: number): string | Buffer {
   const type = request.priceCalculationType;
@@ -176,13 +157,13 @@ export function historyQuery(catalog: Catalog, caller: ApiCaller, request: Parse
     const plans = found.map((instrument) => planPlain(instrument, request, from, to, today));
     const total = plans.reduce((sum, plan) => sum + plan.length, 0);
     if (total > maxRecords) throw overLimit(total, maxRecords);
-    const cached = found.map((instrument, n) => catalog.recordBytes.forRequest(instrument.series, (plans[n] as Plan).length));
-    out = new JsonWriter(expectedBytes(found, plans, cached) + 4096, true);
+    const expected = plans.reduce((sum, plan, n) => sum + plan.length * (RECORD_BYTES + (found[n]?.record.hasForwardCurves ? CURVES_BYTES : 0)), 0);
+    out = new JsonWriter(expected + 4096, true);
     out.raw('{"instruments":[');
     found.forEach((instrument, n) => {
       const plan = plans[n] as Plan;
       const series = instrument.series;
-      const bytes = cached[n];
+      const bytes = catalog.recordBytes.of(series);
       if (n > 0) out.raw(",");
       writePriceBlock(out, instrument, () => {
         for (let k = 0; k < plan.length; k++) {

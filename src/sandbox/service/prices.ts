@@ -10,14 +10,15 @@ import { calculationRequirement, type ApiCaller, type Catalog } from "./catalog"
 import { dayString, firstIndexOnOrAfter, lastIndexOnOrBefore } from "./days";
 import { periodOf } from "./periods";
 import { averageOver, selectFields, writeAssessment, writeAverage, type FieldSelection } from "./records";
+import type { SeriesBytes } from "./record-bytes";
 import type { ParsedPricesRequest } from "./requests";
 
 /** Writes the assessment on or before `day` (latest when undefined), standing for `date`; false when there is none. */
-function plainRecord(out: JsonWriter, instrument: InstrumentData, day: number | undefined, date: string | undefined, sel: FieldSelection): boolean {
+function plainRecord(out: JsonWriter, instrument: InstrumentData, day: number | undefined, date: string | undefined, sel: FieldSelection, cached: SeriesBytes | undefined): boolean {
   const series = instrument.series;
   const index = day === undefined ? series.length - 1 : lastIndexOnOrBefore(series.days, day);
   if (index < 0) return false;
-  writeAssessment(out, series, index, date ?? dayString(series.days[index] as number), sel);
+  writeAssessment(out, series, index, date ?? dayString(series.days[index] as number), sel, cached);
   return true;
 }
 
@@ -56,6 +57,7 @@ export function pricesQuery(catalog: Catalog, caller: ApiCaller, request: Parsed
   for (let n = 0; n < found.length; n++) {
     const instrument = found[n] as InstrumentData;
     if (n > 0) out.raw(",");
+    const cached = type === "None" ? catalog.recordBytes.of(instrument.series) : undefined;
     writePriceBlock(out, instrument, () => {
       const count = dates === undefined || days === undefined ? 1 : dates.length;
       let written = 0;
@@ -64,7 +66,7 @@ export function pricesQuery(catalog: Catalog, caller: ApiCaller, request: Parsed
         if (written > 0) out.raw(",");
         const day = days?.[i];
         const date = dates?.[i];
-        const ok = type === "None" ? plainRecord(out, instrument, day, date, sel) : averagedRecord(out, instrument, type, day, date, sel);
+        const ok = type === "None" ? plainRecord(out, instrument, day, date, sel, cached) : averagedRecord(out, instrument, type, day, date, sel);
         if (ok) written++;
         else out.truncate(mark);
       }

@@ -5,12 +5,6 @@
 import { JsonWriter } from "../data/json";
 import type { AssessmentSeries } from "../data/model";
 
-export interface SeriesBytes {
-  bytes: Buffer;
-  /** Record i's part is bytes[offsets[i], offsets[i + 1]). */
-  offsets: Uint32Array;
-}
-
 /** Writes what every answer with this assessment holds, whatever its date and optional fields. */
 export function writeFixedPart(out: JsonWriter, series: AssessmentSeries, index: number): void {
   out.raw(',"assessmentDate":');
@@ -42,50 +36,87 @@ export function writeFixedPart(out: JsonWriter, series: AssessmentSeries, index:
 /** Default budget: the fixed parts of a few dozen long series (the whole generated set needs about 100 MB). */
 export const DEFAULT_RECORD_BYTES_BUDGET = 64 * 1024 * 1024;
 
-/** Per data set (held by the catalog); least recently used series are dropped beyond the budget. */
+/** One series' fixed parts, each written the first time an answer needs it. */
+export class SeriesBytes {
+  private bytes = Buffer.allocUnsafe(4096);
+  private used = 0;
+  /** Where assessment i's part starts in `bytes`, or -1 while it has not been written. */
+  private readonly starts: Int32Array;
+  private readonly ends: Uint32Array;
+
+  constructor(
+    private readonly series: AssessmentSeries,
+    private readonly grew: (bytes: number) => void,
+  ) {
+    this.starts = new Int32Array(series.length).fill(-1);
+    this.ends = new Uint32Array(series.length);
+  }
+
+  /** Bytes held: the parts and the two indexes. */
+  get size(): number {
+    return this.bytes.length + this.starts.byteLength + this.ends.byteLength;
+  }
+
+  /** Writes assessment `index`'s fixed part to `out`: copied when kept, else written and kept. */
+  write(out: JsonWriter, index: number): void {
+    const start = this.starts[index] as number;
+    if (start >= 0) {
+      out.copy(this.bytes, start, this.ends[index] as number);
+      return;
+    }
+    const mark = out.length;
+    writeFixedPart(out, this.series, index);
+    const length = out.length - mark;
+    if (this.used + length > this.bytes.length) {
+      const bigger = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, this.used + length));
+      this.bytes.copy(bigger, 0, 0, this.used);
+      this.grew(bigger.length - this.bytes.length);
+      this.bytes = bigger;
+    }
+    out.copyOut(this.bytes, this.used, mark, mark + length);
+    this.starts[index] = this.used;
+    this.used += length;
+    this.ends[index] = this.used;
+  }
+}
+
+/**
+ * Per data set (held by the catalog): each series' fixed parts, kept as answers write them, least recently used
+ * series dropped beyond the budget. Repeated and overlapping requests then copy bytes instead of formatting them.
+ */
 export class RecordBytesCache {
   private readonly entries = new Map<AssessmentSeries, SeriesBytes>();
   private total = 0;
 
   constructor(private readonly budget = DEFAULT_RECORD_BYTES_BUDGET) {}
 
-  /** The series' bytes if written already. */
-  get(series: AssessmentSeries): SeriesBytes | undefined {
-    const entry = this.entries.get(series);
+  /** The series' kept parts (made empty when new), or undefined when keeping is off (budget 0). */
+  of(series: AssessmentSeries): SeriesBytes | undefined {
+    if (this.budget <= 0) return undefined;
+    let entry = this.entries.get(series);
     if (entry !== undefined) {
       this.entries.delete(series);
       this.entries.set(series, entry);
+      return entry;
     }
+    entry = new SeriesBytes(series, (bytes) => this.grow(bytes));
+    this.entries.set(series, entry);
+    this.grow(entry.size);
     return entry;
   }
 
-  /**
-   * The series' bytes, written now when `records` (the records a request needs) is at least a quarter of the
-   * series, so that writing the whole series costs at most a few times the request itself; else undefined.
-   */
-  forRequest(series: AssessmentSeries, records: number): SeriesBytes | undefined {
-    const cached = this.get(series);
-    if (cached !== undefined || records * 4 < series.length || this.budget <= 0) return cached;
-    const out = new JsonWriter(series.length * 120 + 1024);
-    const offsets = new Uint32Array(series.length + 1);
-    for (let i = 0; i < series.length; i++) {
-      offsets[i] = out.length;
-      writeFixedPart(out, series, i);
-    }
-    offsets[series.length] = out.length;
-    const written = out.bytes();
-    const bytes = Buffer.allocUnsafe(written.length);
-    written.copy(bytes);
-    const entry: SeriesBytes = { bytes, offsets };
-    const size = entry.bytes.length + offsets.byteLength;
-    if (size > this.budget) return entry;
-    this.entries.set(series, entry);
-    this.total += size;
-    for (const [key, old] of this.entries) {
-      if (this.total <= this.budget) break;
+  /** Bytes held by all series. */
+  get size(): number {
+    return this.total;
+  }
+
+  private grow(bytes: number): void {
+    this.total += bytes;
+    // The most recent series stays even when over budget alone: the answer being written uses it.
+    for (const [key, entry] of this.entries) {
+      if (this.total <= this.budget || this.entries.size <= 1) break;
       this.entries.delete(key);
-      this.total -= old.bytes.length + old.offsets.byteLength;
+      this.total -= entry.size;
     }
-    return entry;
   }
 }

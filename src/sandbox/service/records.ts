@@ -75,11 +75,11 @@ function writeAssessmentDate(out: JsonWriter, series: AssessmentSeries, index: n
 
 /**
  * Writes the assessment at `index`, standing for `date` (its own day, a requested day, or a carried-forward day).
- * `cached` holds the series' fixed parts when a long history had them written once.
+ * `cached` keeps the series' fixed parts between answers (see record-bytes.ts).
  */
 export function writeAssessment(out: JsonWriter, series: AssessmentSeries, index: number, date: string, sel: FieldSelection, cached?: SeriesBytes): void {
   out.raw('{"date":').quotedAscii(date);
-  if (cached !== undefined) out.copy(cached.bytes, cached.offsets[index] as number, cached.offsets[index + 1] as number);
+  if (cached !== undefined) cached.write(out, index);
   else writeFixedPart(out, series, index);
   if (sel.appraisalPrice) out.raw(',"appraisalPrice":').boolean(series.appraisalPrice(index));
   if (sel.pricingRationale) out.raw(',"pricingRationale":').string(series.pricingRationale(index));

@@ -40,7 +40,7 @@ describe("discovery", () => {
     expect(document.jwks_uri).toBe(`${server.origin}/auth/jwks`);
     expect(document.code_challenge_methods_supported).toEqual(["S256"]);
     expect(document.grant_types_supported).toEqual(
-      expect.arrayContaining(["authorization_code", "refresh_token", "client_credentials"]),
+      expect.arrayContaining(["authorization_code", "refresh_token", "client_credentials", "servicekey"]),
     );
   });
 
