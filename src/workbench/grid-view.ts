@@ -327,15 +327,8 @@ export class GridView {
     const isFormula = typeof entry === "string" && entry.startsWith("=");
     const value = this.calculator.value(row, col);
     const spill = isFormula || entry !== undefined ? undefined : this.spills.at(row, col);
-    const owner = spill ?? (isFormula ? this.spills.at(row, col) : undefined);
     const pending = isFormula && value === null && this.calculator.evaluating;
-    let asDate = false;
-    if (typeof value === "number" && owner) {
-      const header = row > owner.area.top ? this.calculator.value(owner.area.top, col) : null;
-      const rowName = col > owner.area.left ? this.calculator.value(row, owner.area.left) : null;
-      asDate = isDateCell(header, rowName);
-    }
-    const text = pending ? "#BUSY!" : displayText(value, asDate);
+    const text = this.textAt(row, col);
     // Text runs on over blank neighbours and stops at the first filled one, as in Excel.
     const room = typeof value === "string" && !pending ? this.blankRun(row, col + 1) : 0;
     paintText(td, text, room);
@@ -359,6 +352,21 @@ export class GridView {
     if (td.className !== className) td.className = className;
     const title = errorText(value) ?? "";
     if (td.title !== title) td.title = title;
+  }
+
+  /** What a cell shows: #BUSY! while its formula waits, dates in date columns of a spill, else Excel's General format. */
+  textAt(row: number, col: number): string {
+    const isFormula = this.sheet.isFormula({ row, col });
+    const value = this.calculator.value(row, col);
+    if (isFormula && value === null && this.calculator.evaluating) return "#BUSY!";
+    const owner = typeof value === "number" ? this.spills.at(row, col) : undefined;
+    let asDate = false;
+    if (owner) {
+      const header = row > owner.area.top ? this.calculator.value(owner.area.top, col) : null;
+      const rowName = col > owner.area.left ? this.calculator.value(row, owner.area.left) : null;
+      asDate = isDateCell(header, rowName);
+    }
+    return displayText(value, asDate);
   }
 
   /** How many blank cells follow from `col` on (at most 8). */

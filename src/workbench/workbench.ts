@@ -263,8 +263,8 @@ async function start(): Promise<WorkbenchApi> {
       return printValue(calculator.value(at.row, at.col));
     },
     text: (address) => {
-      const td = document.querySelector<HTMLElement>(`td[data-address="${formatCellAddress(position(address))}"]`);
-      return td?.textContent ?? displayText(calculator.value(position(address).row, position(address).col));
+      const at = position(address);
+      return view?.textAt(at.row, at.col) ?? displayText(calculator.value(at.row, at.col));
     },
     select: (address) => {
       const range = parseRangeAddress(address);

@@ -12,6 +12,7 @@ import { forecastFor, forecastRequirement } from "./forecasts";
 import { periodOf } from "./periods";
 import { ProblemError } from "./problems";
 import { averageOver, selectFields, writeAssessment, writeAverage, type Average, type FieldSelection } from "./records";
+import type { SeriesBytes } from "./record-bytes";
 import type { ParsedHistoryRequest } from "./requests";
 
 // Math functions held locally: under jest's vm context every global lookup is slow.
@@ -139,6 +140,23 @@ function both(a: Requirement | undefined, b: Requirement | undefined): Requireme
 const RECORD_BYTES = 150;
 const CURVES_BYTES = 1000;
 
+/** About the size of a plain history body, exact for the parts kept already: one right-sized buffer per answer. */
+function expectedBytes(found: readonly InstrumentData[], plans: readonly Plan[], kept: readonly (SeriesBytes | undefined)[]): number {
+  let total = 0;
+  plans.forEach((plan, n) => {
+    const guess = RECORD_BYTES + (found[n]?.record.hasForwardCurves ? CURVES_BYTES : 0);
+    const bytes = kept[n];
+    if (bytes === undefined) {
+      total += plan.length * guess;
+      return;
+    }
+    // `{"date":"YYYY-MM-DD"` and `}` and a comma around each kept part.
+    total += plan.length * 22;
+    for (let k = 0; k < plan.length; k++) total += bytes.lengthOf(plan.indexes[k] as number, guess);
+  });
+  return total;
+}
+
 /** The `/Prices/History` body (HistoryResponse) as JSON. */
 export function historyQuery(catalog: Catalog, caller: ApiCaller, request: ParsedHistoryRequest, maxRecords: number): string | Buffer {
   const type = request.priceCalculationType;
@@ -157,13 +175,13 @@ export function historyQuery(catalog: Catalog, caller: ApiCaller, request: Parse
     const plans = found.map((instrument) => planPlain(instrument, request, from, to, today));
     const total = plans.reduce((sum, plan) => sum + plan.length, 0);
     if (total > maxRecords) throw overLimit(total, maxRecords);
-    const expected = plans.reduce((sum, plan, n) => sum + plan.length * (RECORD_BYTES + (found[n]?.record.hasForwardCurves ? CURVES_BYTES : 0)), 0);
-    out = new JsonWriter(expected + 4096, true);
+    const kept = found.map((instrument) => catalog.recordBytes.of(instrument.series));
+    out = new JsonWriter(expectedBytes(found, plans, kept) + 4096, true);
     out.raw('{"instruments":[');
     found.forEach((instrument, n) => {
       const plan = plans[n] as Plan;
       const series = instrument.series;
-      const bytes = catalog.recordBytes.of(series);
+      const bytes = kept[n];
       if (n > 0) out.raw(",");
       writePriceBlock(out, instrument, () => {
         for (let k = 0; k < plan.length; k++) {

@@ -57,6 +57,12 @@ export class SeriesBytes {
     return this.bytes.length + this.starts.byteLength + this.ends.byteLength;
   }
 
+  /** The length of assessment `index`'s part when kept, else `otherwise`. */
+  lengthOf(index: number, otherwise: number): number {
+    const start = this.starts[index] as number;
+    return start >= 0 ? (this.ends[index] as number) - start : otherwise;
+  }
+
   /** Writes assessment `index`'s fixed part to `out`: copied when kept, else written and kept. */
   write(out: JsonWriter, index: number): void {
     const start = this.starts[index] as number;

@@ -10,6 +10,8 @@ import { buildApp } from "../../../src/sandbox/app";
 import { generateDataSet } from "../../../src/sandbox/data/generator";
 import type { DataSet, InstrumentData } from "../../../src/sandbox/data/model";
 import { createSeries, pointAt, seriesToPoints, type AssessmentPoint } from "../../../src/sandbox/data/series";
+import { JsonWriter } from "../../../src/sandbox/data/json";
+import { RecordBytesCache, writeFixedPart } from "../../../src/sandbox/service/record-bytes";
 import { stubTokenService } from "../service/fixtures";
 import { get, must } from "./setup";
 import { round } from "./expect";
@@ -142,5 +144,46 @@ describe("price bodies written as JSON text", () => {
     const point = pointAt(series, index);
     const { appraisalPrice: _a, pricingRationale: _p, ...shown } = point;
     expect(plain.instruments[0]?.prices[0]).toEqual({ ...shown, date: "2009-06-01" });
+  });
+});
+
+describe("kept assessment parts", () => {
+  it("stay within their budget, dropping the least recently used series, and copy back what was written", () => {
+    const [a, b] = generated.instruments.filter((i) => i.record.hasForwardCurves).map((i) => i.series);
+    const first = must(a);
+    const second = must(b);
+    const fresh = (series: typeof first, index: number): string => {
+      const out = new JsonWriter();
+      writeFixedPart(out, series, index);
+      return out.text();
+    };
+    const budget = 200_000;
+    const cache = new RecordBytesCache(budget);
+    const through = (series: typeof first, index: number): string => {
+      const out = new JsonWriter();
+      must(cache.of(series)).write(out, index);
+      return out.text();
+    };
+    for (let i = 0; i < first.length; i++) expect(through(first, i)).toBe(fresh(first, i));
+    for (let i = 0; i < first.length; i++) expect(through(first, i)).toBe(fresh(first, i));
+    for (let i = 0; i < second.length; i++) expect(through(second, i)).toBe(fresh(second, i));
+    expect(cache.size).toBeLessThanOrEqual(Math.max(budget, must(cache.of(second)).size));
+    expect(new RecordBytesCache(0).of(first)).toBeUndefined();
+  });
+
+  it("are cut in half by an injected truncate fault, bytes and strings alike", async () => {
+    const faulty = await buildApp({ data: generated, tokenService: stubTokenService, limits: { maxRecords: 1_000_000 }, faults: "truncate:1" });
+    try {
+      for (const path of [`/Prices/History?Symbols=${symbols.join(",")}&FromDate=2005-01-01&ToDate=${TODAY}`, `/Prices?Symbols=${symbols[0]}`]) {
+        const full = await app.inject({ url: `/physical/v2${path}`, headers: { authorization: "Bearer full" } });
+        const cut = await faulty.inject({ url: `/physical/v2${path}`, headers: { authorization: "Bearer full" } });
+        expect(cut.statusCode).toBe(200);
+        expect(cut.rawPayload.length).toBeLessThan(full.rawPayload.length);
+        expect(full.body.startsWith(cut.body.slice(0, -1))).toBe(true);
+        expect(() => JSON.parse(cut.body)).toThrow();
+      }
+    } finally {
+      await faulty.close();
+    }
   });
 });
