@@ -34,6 +34,11 @@ export function fromEpochDay(day: EpochDay): string {
   return new Date(day * MS_PER_DAY).toISOString().slice(0, 10);
 }
 
+/** Canonical `YYYY-MM-DD` moved by whole days (negative goes back), across months and years. */
+export function addDays(isoDate: string, days: number): string {
+  return fromEpochDay(toEpochDay(isoDate) + days);
+}
+
 /** 0 = Monday ... 6 = Sunday (ISO). */
 export function isoWeekday(day: EpochDay): number {
   return (((day + 3) % 7) + 7) % 7;

@@ -117,6 +117,25 @@ export const InstrumentRecordSchema = Type.Object({
 });
 export type InstrumentRecord = Static<typeof InstrumentRecordSchema>;
 
+/** The fields every instrument record carries (spec 2.6), in the schema's order: the optional ones are named by `Fields`. */
+export const INSTRUMENT_BASE_FIELDS = [
+  "symbol",
+  "productId",
+  "description",
+  "descriptionShort",
+  "commodityId",
+  "priceType",
+  "locationId",
+  "currencyId",
+  "unitOfMeasureId",
+  "incotermId",
+  "launchDate",
+  "frequency",
+  "sourceId",
+  "status",
+  "priceCalculationTypeIds",
+] as const satisfies readonly (keyof InstrumentRecord)[];
+
 export const InstrumentsResponseSchema = Type.Object({
   instruments: Type.Array(InstrumentRecordSchema),
   invalidInstruments: Type.Optional(Type.Array(InvalidInstrumentSchema)),

@@ -133,7 +133,8 @@ export interface Choice<T> {
   aliases?: readonly string[];
 }
 
-function squash(text: string): string {
+/** A name as compared with another: without case, blanks, underscores or hyphens. */
+export function squash(text: string): string {
   return text.toLowerCase().replace(/[\s_-]+/g, "");
 }
 

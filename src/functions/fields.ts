@@ -1,5 +1,5 @@
 /** The fields a cell can show: price record fields and instrument record fields, and how each is read. */
-import type { InstrumentRecord, PriceRecord } from "../api/schemas";
+import { INSTRUMENT_BASE_FIELDS, type InstrumentRecord, type PriceRecord } from "../api/schemas";
 import {
   ASSESSMENT_PERIOD_ALIAS,
   INSTRUMENT_OPTIONAL_FIELDS,
@@ -8,7 +8,7 @@ import {
 } from "../api/vocabulary";
 import { ArgumentError, NotAvailableError } from "./errors";
 import { dateTimeToSerial, isoDateToSerial } from "./excelDates";
-import { show, type DateFormat } from "./coerce";
+import { show, squash, type DateFormat } from "./coerce";
 
 export const PRICE_BASE_FIELDS = ["low", "mid", "high", "date", "assessmentDate", "revision"] as const;
 export type PriceField = (typeof PRICE_BASE_FIELDS)[number] | PriceOptionalField;
@@ -18,10 +18,6 @@ export const PRICE_FIELDS: readonly PriceField[] = [...PRICE_BASE_FIELDS, ...PRI
 export type HistoryField = PriceField | "assessed";
 export const HISTORY_FIELDS: readonly HistoryField[] = [...PRICE_FIELDS, "assessed"];
 export const DEFAULT_HISTORY_FIELDS: readonly HistoryField[] = ["date", "low", "mid", "high"];
-
-function squash(text: string): string {
-  return text.toLowerCase().replace(/[\s_-]+/g, "");
-}
 
 function findName<T extends string>(names: readonly T[], given: string, extra: Record<string, T> = {}): T | undefined {
   const wanted = squash(given);
@@ -88,24 +84,6 @@ export function priceFieldValue(record: PriceRecord, field: PriceField, format: 
   }
 }
 
-/** Instrument fields: the always-present ones, then the full names and flags named in `Fields` (spec 2.6). */
-export const INSTRUMENT_BASE_FIELDS = [
-  "symbol",
-  "productId",
-  "description",
-  "descriptionShort",
-  "commodityId",
-  "priceType",
-  "locationId",
-  "currencyId",
-  "unitOfMeasureId",
-  "incotermId",
-  "launchDate",
-  "frequency",
-  "sourceId",
-  "status",
-  "priceCalculationTypeIds",
-] as const satisfies readonly (keyof InstrumentRecord)[];
 
 type OptionalFieldMap = typeof INSTRUMENT_OPTIONAL_FIELDS;
 export type InstrumentOptionalKey = OptionalFieldMap[keyof OptionalFieldMap];
@@ -114,6 +92,7 @@ export type InstrumentField = (typeof INSTRUMENT_BASE_FIELDS)[number] | Instrume
 const OPTIONAL_BY_KEY = new Map<string, string>(
   Object.entries(INSTRUMENT_OPTIONAL_FIELDS).map(([request, key]) => [key, request]),
 );
+/** Instrument fields: the always-present ones, then the full names and flags named in `Fields` (spec 2.6). */
 export const INSTRUMENT_FIELDS: readonly InstrumentField[] = [
   ...INSTRUMENT_BASE_FIELDS,
   ...(Object.values(INSTRUMENT_OPTIONAL_FIELDS) as InstrumentOptionalKey[]),

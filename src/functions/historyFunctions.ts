@@ -1,5 +1,5 @@
 /** HISTORY, FORECAST and CURVE: one instrument's table, dates down and fields across. */
-import { fromEpochDay, toEpochDay } from "../api/dates";
+import { addDays } from "../api/dates";
 import type { PriceRecord } from "../api/schemas";
 import { CALENDAR_TYPES, type CalendarType } from "../api/vocabulary";
 import type { HistoryKey } from "../prices/types";
@@ -9,6 +9,7 @@ import {
   dateOf,
   headersOf,
   nameList,
+  type HeaderMode,
   optionalText,
   requiredDate,
   requiredSymbol,
@@ -67,6 +68,51 @@ function cellOf(record: PriceRecord, field: HistoryField, format: DateFormat, sy
   }
 }
 
+export interface HistoryArguments {
+  key: HistoryKey;
+  fields: HistoryField[];
+  headers: HeaderMode;
+  order: Order;
+  format: DateFormat;
+}
+
+/**
+ * HISTORY's arguments read in order (the first bad one is the message) into the history the client is asked
+ * for; the pane traces a cell with the same key.
+ */
+export function historyArguments(
+  today: string,
+  symbolArg: unknown,
+  fromArg: unknown,
+  toArg: unknown,
+  fieldsArg?: unknown,
+  headersArg?: unknown,
+  calendarArg?: unknown,
+  calculationArg?: unknown,
+  orderArg?: unknown,
+  dateFormatArg?: unknown,
+): HistoryArguments {
+  const symbol = requiredSymbol(symbolArg);
+  const fromDate = requiredDate(fromArg, "from");
+  const toDate = dateOf(scalar(toArg, "to"), "to") ?? today;
+  if (fromDate > toDate) throw new ArgumentError(`from (${fromDate}) is after to (${toDate})`);
+  const fields = historyFieldsOf(fieldsArg);
+  const headers = headersOf(headersArg);
+  const calendarType = calendarOf(calendarArg);
+  const calculationType = calculationOf(calculationArg);
+  const order = orderOf(orderArg);
+  const format = dateFormatOf(dateFormatArg);
+  const key: HistoryKey = { symbol, fromDate, toDate };
+  if (calendarType !== "AssessmentDays") {
+    key.calendarType = calendarType;
+    key.carryForward = true;
+  }
+  if (calculationType !== "None") key.calculationType = calculationType;
+  const optional = requestedPriceFields(fields);
+  if (optional.length > 0) key.fields = optional;
+  return { key, fields, headers, order, format };
+}
+
 export function history(
   context: FunctionsContext,
   symbolArg: unknown,
@@ -80,24 +126,19 @@ export function history(
   dateFormatArg: unknown,
 ): Promise<Grid> {
   return run(context, async () => {
-    const symbol = requiredSymbol(symbolArg);
-    const fromDate = requiredDate(fromArg, "from");
-    const toDate = dateOf(scalar(toArg, "to"), "to") ?? context.today();
-    if (fromDate > toDate) throw new ArgumentError(`from (${fromDate}) is after to (${toDate})`);
-    const fields = historyFieldsOf(fieldsArg);
-    const headers = headersOf(headersArg);
-    const calendarType = calendarOf(calendarArg);
-    const calculationType = calculationOf(calculationArg);
-    const order = orderOf(orderArg);
-    const format = dateFormatOf(dateFormatArg);
-    const key: HistoryKey = { symbol, fromDate, toDate };
-    if (calendarType !== "AssessmentDays") {
-      key.calendarType = calendarType;
-      key.carryForward = true;
-    }
-    if (calculationType !== "None") key.calculationType = calculationType;
-    const optional = requestedPriceFields(fields);
-    if (optional.length > 0) key.fields = optional;
+    const { key, fields, headers, order, format } = historyArguments(
+      context.today(),
+      symbolArg,
+      fromArg,
+      toArg,
+      fieldsArg,
+      headersArg,
+      calendarArg,
+      calculationArg,
+      orderArg,
+      dateFormatArg,
+    );
+    const { symbol, fromDate, toDate } = key;
     const result = await context.client().history(key);
     if (result.prices.length === 0) throw new NotAvailableError(`no assessment for '${symbol}' from ${fromDate} to ${toDate}`);
     const records = order === "ascending" ? [...result.prices].reverse() : result.prices;
@@ -125,7 +166,7 @@ export function forecast(
     // The service returns a forecast only for a range holding an actual price: start at the latest one.
     const latest = await client.price({ symbol });
     const fromDate = latest.date;
-    const toDate = fromEpochDay(toEpochDay(fromDate) + FORECAST_HORIZON_DAYS);
+    const toDate = addDays(fromDate, FORECAST_HORIZON_DAYS);
     const result = await client.history({ symbol, fromDate, toDate, forecastType: type });
     const prices = result.forecast?.forecastPrices ?? [];
     if (prices.length === 0) throw new NotAvailableError(`no forecast '${type}' for '${symbol}'`);

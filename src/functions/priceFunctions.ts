@@ -44,23 +44,41 @@ export interface PriceRequest {
   dateFormat: DateFormat;
 }
 
+/** PRICE's field, calculation and date format, read in that order (the first bad one is the message). */
+export function priceRequest(field: unknown, calculation: unknown, dateFormat: unknown): PriceRequest {
+  return { field: priceFieldOf(optionalText(field, "field")), calculation: calculationOf(calculation), dateFormat: dateFormatOf(dateFormat) };
+}
+
+/** AVERAGE's period and field. */
+export function averageRequest(period: unknown, field: unknown): PriceRequest {
+  return { field: priceFieldOf(optionalText(field, "field")), calculation: periodOf(period), dateFormat: "serial" };
+}
+
+/** The client key each (symbol, date) of a request asks for; the pane traces a cell with the same keys. */
+export function priceKeys(request: Pick<PriceRequest, "field" | "calculation">): (symbol: string, date: string | undefined) => PriceKey {
+  const fields = requestedPriceFields([request.field]);
+  return (symbol, date) => {
+    const key: PriceKey = { symbol };
+    if (date !== undefined) key.date = date;
+    if (request.calculation !== "None") key.calculationType = request.calculation;
+    if (fields.length > 0) key.fields = fields;
+    return key;
+  };
+}
+
 /** Symbols down, dates across (or the shape of whichever is a range); each cell settles on its own. */
 export async function priceGrid(context: FunctionsContext, symbols: unknown, dates: unknown, request: PriceRequest): Promise<Grid> {
   const symbolItems = readItems(toMatrix(symbols, "symbols"), (cell) => symbolOf(cell));
   const dateItems = readItems(toMatrix(dates, "dates"), (cell) => dateOf(cell));
   const layout = crossLayout(symbolItems, dateItems);
   const single = layout.rows === 1 && layout.cols === 1;
-  const fields = requestedPriceFields([request.field]);
+  const keyOf = priceKeys(request);
   const client = context.client();
   const grid = await fillGrid(
     layout,
     async (symbol, date) => {
       if (symbol === undefined) throw new ArgumentError("symbol is required: give an instrument symbol such as 'MB-AL-0004'");
-      const key: PriceKey = { symbol };
-      if (date !== undefined) key.date = date;
-      if (request.calculation !== "None") key.calculationType = request.calculation;
-      if (fields.length > 0) key.fields = fields;
-      const record = await client.price(key);
+      const record = await client.price(keyOf(symbol, date));
       return priceFieldValue(record, request.field, request.dateFormat, symbol);
     },
     // A blank symbol cell inside a range stays blank; alone, it is a missing argument.
@@ -81,21 +99,9 @@ export function price(
   calculation: unknown,
   dateFormat: unknown,
 ): Promise<Grid> {
-  return run(context, () =>
-    priceGrid(context, symbols, dates, {
-      field: priceFieldOf(optionalText(field, "field")),
-      calculation: calculationOf(calculation),
-      dateFormat: dateFormatOf(dateFormat),
-    }),
-  );
+  return run(context, () => priceGrid(context, symbols, dates, priceRequest(field, calculation, dateFormat)));
 }
 
 export function average(context: FunctionsContext, symbols: unknown, period: unknown, dates: unknown, field: unknown): Promise<Grid> {
-  return run(context, () =>
-    priceGrid(context, symbols, dates, {
-      field: priceFieldOf(optionalText(field, "field")),
-      calculation: periodOf(period),
-      dateFormat: "serial",
-    }),
-  );
+  return run(context, () => priceGrid(context, symbols, dates, averageRequest(period, field)));
 }

@@ -3,7 +3,8 @@
  * concurrent calls (so the functions' client can batch them), spill placement, cycles, timeouts. `evaluate`
  * recalculates everything (the runner); `update` applies an edited book and re-runs only what it touches.
  */
-import { type CellPosition, type RangeRef, SHEET_NAME, cellKey, formatCellAddress, positionOfKey, rangeContains } from "./addresses";
+import { type CellPosition, type RangeRef, formatCellAddress, rangeContains } from "../formula/a1";
+import { SHEET_NAME, cellKey, positionOfKey } from "./addresses";
 import type { FormulaCellSource, LiteralCell, ParsedBook } from "./book";
 import { type ArgumentInput, type PreparedCall, marshalArguments } from "./marshal";
 import type { FunctionMetadata } from "./metadata";

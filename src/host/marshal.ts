@@ -3,7 +3,8 @@
  * arrays, omitted arguments as null, repeating parameters as arrays, and ranges given to scalar parameters lifted
  * (one call per cell, results spilled in the range's shape) as dynamic-array Excel does.
  */
-import { type RangeRef, SHEET_NAME, formatRangeAddress } from "./addresses";
+import { type RangeRef, formatRangeAddress } from "../formula/a1";
+import { SHEET_NAME } from "./addresses";
 import type { FunctionMetadata, ParameterMetadata, ParameterType } from "./metadata";
 import { toFunctionError } from "./runtime";
 import { type CellError, type CellValue, cellError, isCellError } from "./values";

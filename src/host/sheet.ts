@@ -1,5 +1,6 @@
 /** The sheet: literal cells, formula anchors and the cells their results spill into. */
-import { MAX_COLUMNS, MAX_ROWS, type RangeRef, cellKey, formatCellAddress, formatRangeAddress, positionOfKey } from "./addresses";
+import { MAX_COLUMNS, MAX_ROWS, type RangeRef, formatCellAddress, formatRangeAddress } from "../formula/a1";
+import { cellKey, positionOfKey } from "./addresses";
 import type { ResultGrid } from "./results";
 import { type CellValue, type PrintedValue, type Scalar, cellError, printValue } from "./values";
 

@@ -1,6 +1,7 @@
 /** Cell values of the host's sheet: what Excel shows in a cell, errors included. */
+import type { Scalar } from "../formula/parse";
 
-export type Scalar = number | string | boolean;
+export type { Scalar };
 
 /** Excel's error texts; `#SPILL!`, `#CALC!` and `#BUSY!` are the host's own, never a function's output. */
 export const ERROR_TEXTS = [

@@ -2,6 +2,7 @@
  * The client: asks go through the cache, then join a pending ask for the same key, then wait in the
  * current window; a window is planned into requests whose answers settle every key they carry.
  */
+import { todayIso } from "../api/dates";
 import { DEFAULT_LIMITS, type Limits } from "../api/vocabulary";
 import { type PlannedRequest, checkBatch, planRequests } from "./batches";
 import { type CacheStorage, MemoryCacheStorage, type StoredEntry, type StoredError, approximateBytes, priceRecordBytes } from "./cache";
@@ -240,7 +241,7 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
       log.durationMs = now() - log.sentAt;
     }
     const settledAt = now();
-    const today = new Date(settledAt).toISOString().slice(0, 10);
+    const today = todayIso(new Date(settledAt));
     entries.forEach((entry, index) => {
       const result = results[index];
       if (result instanceof Error) settleError(entry, result, settledAt);

@@ -6,7 +6,7 @@
  * fails only the keys of its symbol.
  */
 import { parseIsoDate } from "../api/dates";
-import type { Forecast, ForwardCurvePoint, InstrumentRecord, PriceRecord, ReferenceGroup, ReferenceItem } from "../api/schemas";
+import { INSTRUMENT_BASE_FIELDS, type Forecast, type ForwardCurvePoint, type InstrumentRecord, type PriceRecord, type ReferenceGroup, type ReferenceItem } from "../api/schemas";
 import { INSTRUMENT_OPTIONAL_FIELDS, PRICE_OPTIONAL_FIELDS, type InstrumentFieldName, type PriceOptionalField } from "../api/vocabulary";
 import { ResponseFormatError } from "./errors";
 
@@ -273,21 +273,6 @@ export function projectPrice(record: PriceRecord, fields: readonly PriceOptional
   return projected;
 }
 
-const INSTRUMENT_REQUIRED = [
-  "symbol",
-  "productId",
-  "description",
-  "descriptionShort",
-  "commodityId",
-  "priceType",
-  "locationId",
-  "currencyId",
-  "unitOfMeasureId",
-  "incotermId",
-  "frequency",
-  "sourceId",
-  "status",
-] as const;
 
 /** Parses one instrument record with every optional field present. */
 export function readInstrument(envelope: Envelope, value: unknown, index: number): InstrumentRecord {
@@ -295,9 +280,10 @@ export function readInstrument(envelope: Envelope, value: unknown, index: number
   const at = `instruments[${index}]`;
   const raw = reader.object(value, at);
   const record = {} as Json;
-  for (const name of INSTRUMENT_REQUIRED) record[name] = reader.string(raw[name], `${at}.${name}`);
-  record.launchDate = reader.date(raw.launchDate, `${at}.launchDate`);
-  record.priceCalculationTypeIds = reader.strings(raw.priceCalculationTypeIds, `${at}.priceCalculationTypeIds`);
+  for (const name of INSTRUMENT_BASE_FIELDS) {
+    const path = `${at}.${name}`;
+    record[name] = name === "launchDate" ? reader.date(raw[name], path) : name === "priceCalculationTypeIds" ? reader.strings(raw[name], path) : reader.string(raw[name], path);
+  }
   for (const output of Object.values(INSTRUMENT_OPTIONAL_FIELDS)) {
     const field = raw[output];
     if (field === undefined || field === null) continue;

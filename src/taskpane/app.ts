@@ -3,7 +3,7 @@
  * refresh and the selected cell's diagnostics. Office globals arrive through the adapters in
  * `PaneDependencies`, so this module runs against a stub workbook as well as against Excel.
  */
-import { INSTRUMENT_FIELD_NAMES, PRICE_OPTIONAL_FIELDS, REFERENCE_TYPES, todayIso, type InstrumentRecord, type ReferenceGroup, type ReferenceType } from "../api";
+import { addDays, INSTRUMENT_FIELD_NAMES, PRICE_OPTIONAL_FIELDS, REFERENCE_TYPES, todayIso, type InstrumentRecord, type ReferenceGroup, type ReferenceType } from "../api";
 import type { DialogHost } from "../auth/dialog-host";
 import { loadSettings, saveSettings, type AddinSettings, type SettingsStorage } from "../auth/settings";
 import { signInWithDialog } from "../auth/sign-in";
@@ -12,7 +12,7 @@ import { createTokenStore, type AuthState, type TokenStore } from "../auth/token
 import type { PricesAddin } from "../functions/hook";
 import type { LineageKey, PricesClient, PricesClientOptions } from "../prices/types";
 import { FUNCTIONS, findFunction, type FunctionSpec, type ParameterSpec } from "./catalogue";
-import { addDays, assessedOrCarried, cellText, describeKey, describeLineage, historySummary, symbolsInFormulas, traceFormula } from "./diagnostics";
+import { assessedOrCarried, cellText, describeKey, describeLineage, historySummary, symbolsInFormulas, traceFormula } from "./diagnostics";
 import { byId, h, replace, setUpTabs } from "./dom";
 import type { RefreshScope, WorkbookHost } from "./excel-host";
 import { argFromInput, buildFormula, FormulaError, type FormulaArg } from "./formula";

@@ -3,9 +3,15 @@
  * that served each (endpoint and parameters, never the token), and whether the value was assessed
  * that day or carried forward. Pure: the workbook and the client come in as functions.
  */
-import { dateOfTimestamp, matchName, parseIsoDate, PRICE_OPTIONAL_FIELDS, ASSESSMENT_PERIOD_ALIAS, CALCULATION_TYPES, type CalculationType } from "../api";
-import type { HistoryKey, KeyLineage, LineageKey, PriceKey, PriceRecord, SymbolHistory } from "../prices/types";
-import { serialToIsoDate } from "../functions/excelDates";
+import { dateOfTimestamp } from "../api";
+import type { KeyLineage, LineageKey, PriceRecord, SymbolHistory } from "../prices/types";
+import { dateOf } from "../functions/coerce";
+import { ArgumentError } from "../functions/errors";
+import type { PriceField } from "../functions/fields";
+import { historyArguments } from "../functions/historyFunctions";
+import { referenceTypeOf } from "../functions/metadataFunctions";
+import { averageRequest, priceKeys, priceRequest } from "../functions/priceFunctions";
+import { scalarText } from "../formula/text";
 import { parseCall, type FormulaArg, type ParsedCall } from "./formula";
 
 /** Resolves a reference to its cell values. */
@@ -17,34 +23,17 @@ async function argValues(arg: FormulaArg | undefined, resolve: ResolveRef): Prom
   return [arg.value];
 }
 
-function dateText(value: unknown): string | undefined {
-  if (typeof value === "number") return serialToIsoDate(value);
-  if (typeof value === "string") {
-    if (value.trim() === "" || value.trim().toLowerCase() === "latest") return undefined;
-    return parseIsoDate(value) ?? value;
+/** What the functions read from an argument, or undefined where they refuse it: that cell shows #VALUE! and asks nothing. */
+function asTheFunctionsRead<T>(read: () => T): { value: T } | undefined {
+  try {
+    return { value: read() };
+  } catch (error) {
+    if (error instanceof ArgumentError) return undefined;
+    throw error;
   }
-  return undefined;
 }
 
-function calculationOf(value: unknown): CalculationType | undefined {
-  if (typeof value !== "string" || value.trim() === "") return undefined;
-  const text = value.trim().toLowerCase();
-  const short: Record<string, CalculationType> = { weekly: "WeeklyAverage", monthly: "MonthlyAverage", quarterly: "QuarterlyAverage", yearly: "YearlyAverage" };
-  const found = matchName(CALCULATION_TYPES, value.trim()) ?? short[text];
-  return found === "None" ? undefined : found;
-}
-
-function optionalField(value: unknown): string | undefined {
-  if (typeof value !== "string") return undefined;
-  if (value.trim().toLowerCase() === ASSESSMENT_PERIOD_ALIAS.toLowerCase()) return "assessmentPeriod";
-  return matchName(PRICE_OPTIONAL_FIELDS, value.trim());
-}
-
-function addDays(iso: string, days: number): string {
-  const d = new Date(`${iso}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
-}
+const FIXED_FIELDS: Readonly<Record<string, PriceField>> = { LOW: "low", MID: "mid", HIGH: "high" };
 
 export interface TracedCall {
   call: ParsedCall;
@@ -54,12 +43,14 @@ export interface TracedCall {
   truncated: boolean;
 }
 
-/** Symbols x dates of LOW/MID/HIGH/PRICE/AVERAGE, a history, an instrument or a reference list. */
+/** Symbols x dates of LOW/MID/HIGH/PRICE/AVERAGE, a history, an instrument or a reference list, read by the functions' own readers. */
 export async function traceFormula(formula: string, resolve: ResolveRef, today: string, limit = 12): Promise<TracedCall | undefined> {
   const call = parseCall(formula);
   if (!call) return undefined;
-  const [a0, a1, a2, a3] = call.args;
-  const text = (values: unknown[]): string[] => values.filter((v): v is string => typeof v === "string" && v.trim() !== "").map((v) => v.trim());
+  const values = await Promise.all(call.args.map((arg) => argValues(arg, resolve)));
+  const first = (index: number): unknown => values[index]?.[0];
+  const texts = (index: number): string[] =>
+    (values[index] ?? []).filter((v): v is string => typeof v === "string" && v.trim() !== "").map((v) => v.trim());
   const keys: LineageKey[] = [];
   let total = 0;
   const push = (key: LineageKey): void => {
@@ -72,45 +63,43 @@ export async function traceFormula(formula: string, resolve: ResolveRef, today: 
     case "HIGH":
     case "PRICE":
     case "AVERAGE": {
-      const symbols = text(await argValues(a0, resolve));
-      const dateArg = call.name === "AVERAGE" ? a2 : a1;
-      const dates = (await argValues(dateArg, resolve)).map(dateText);
-      const calculation = call.name === "AVERAGE" ? calculationOf((await argValues(a1, resolve))[0]) : call.name === "PRICE" ? calculationOf((await argValues(a3, resolve))[0]) : undefined;
-      const field = call.name === "PRICE" ? optionalField((await argValues(a2, resolve))[0]) : undefined;
-      for (const symbol of symbols) {
-        for (const date of dates.length > 0 ? dates : [undefined]) {
-          const key: PriceKey = { symbol };
-          if (date !== undefined) key.date = date;
-          if (calculation) key.calculationType = calculation;
-          if (field) key.fields = [field];
-          push(key);
-        }
-      }
+      const fixed = FIXED_FIELDS[call.name];
+      const request = asTheFunctionsRead(() =>
+        fixed !== undefined
+          ? { field: fixed, calculation: "None" as const }
+          : call.name === "PRICE"
+            ? priceRequest(first(2), first(3), first(4))
+            : averageRequest(first(1), first(3)),
+      );
+      if (!request) break;
+      const keyOf = priceKeys(request.value);
+      const dateValues = values[call.name === "AVERAGE" ? 2 : 1] ?? [];
+      // A refused date fills only its own cell; the others still ask.
+      const dates = dateValues.length > 0 ? dateValues.flatMap((value) => asTheFunctionsRead(() => dateOf(value)) ?? []) : [{ value: undefined }];
+      for (const symbol of texts(0)) for (const date of dates) push(keyOf(symbol, date.value));
       break;
     }
     case "HISTORY": {
-      const symbol = text(await argValues(a0, resolve))[0];
-      const from = dateText((await argValues(a1, resolve))[0]);
-      const to = dateText((await argValues(a2, resolve))[0]) ?? today;
-      if (symbol && from) push({ symbol, fromDate: from, toDate: to } satisfies HistoryKey);
+      const fieldsArg = values[3] !== undefined && values[3].length > 0 ? values[3] : undefined;
+      const read = asTheFunctionsRead(() => historyArguments(today, first(0), first(1), first(2), fieldsArg, first(4), first(5), first(6), first(7), first(8)));
+      if (read) push(read.value.key);
       break;
     }
     case "CURVE": {
-      const symbol = text(await argValues(a0, resolve))[0];
-      const date = dateText((await argValues(a1, resolve))[0]);
-      if (symbol) push(date ? { symbol, date } : { symbol });
+      const symbol = texts(0)[0];
+      const date = asTheFunctionsRead(() => dateOf(first(1)));
+      if (symbol && date) push(date.value ? { symbol, date: date.value } : { symbol });
       break;
     }
     case "INSTRUMENT":
-      for (const symbol of text(await argValues(a0, resolve))) push({ instrument: symbol });
+      for (const symbol of texts(0)) push({ instrument: symbol });
       break;
     case "INSTRUMENTS":
       push({ instruments: true });
       break;
     case "REFERENCE": {
-      const type = text(await argValues(a0, resolve))[0];
-      const found = type ? matchName(["Currency", "UnitOfMeasure", "PriceCalculationType", "Incoterm", "Commodity", "Source"] as const, type) : undefined;
-      if (found) push({ reference: found });
+      const type = asTheFunctionsRead(() => referenceTypeOf(first(0)));
+      if (type) push({ reference: type.value });
       break;
     }
     default:
@@ -179,12 +168,9 @@ export function describeLineage(lineage: KeyLineage | undefined, now: number): L
   };
 }
 
-export { addDays };
-
 /** A cell's value as the pane shows it: numbers to ten significant digits, booleans as Excel writes them. */
 export function cellText(value: unknown): string {
-  if (typeof value === "number") return Number.isInteger(value) ? String(value) : String(Number(value.toPrecision(10)));
-  if (typeof value === "boolean") return value ? "TRUE" : "FALSE";
   if (value === null || value === undefined || value === "") return "(blank)";
+  if (typeof value === "number" || typeof value === "boolean" || typeof value === "string") return scalarText(value);
   return String(value);
 }

@@ -1,4 +1,5 @@
 /** The workbook as the pane sees it: a thin adapter over `Excel.run`, so the pane's logic runs in Node tests too. */
+import { splitSheet } from "../formula/a1";
 
 export type RefreshScope = "selection" | "sheet" | "workbook";
 
@@ -75,11 +76,9 @@ export function excelWorkbookHost(excel: typeof Excel): WorkbookHost {
       }),
     values: (address) =>
       excel.run(async (context) => {
-        const bang = address.lastIndexOf("!");
+        const { sheet, area } = splitSheet(address);
         const range =
-          bang >= 0
-            ? context.workbook.worksheets.getItem(address.slice(0, bang).replace(/^'(.*)'$/, "$1").replace(/''/g, "'")).getRange(address.slice(bang + 1))
-            : context.workbook.worksheets.getActiveWorksheet().getRange(address);
+          sheet !== undefined ? context.workbook.worksheets.getItem(sheet).getRange(area) : context.workbook.worksheets.getActiveWorksheet().getRange(area);
         range.load("values");
         await context.sync();
         return range.values as unknown[][];

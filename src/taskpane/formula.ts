@@ -1,8 +1,10 @@
 /**
  * Builds PRICES.* formulas from typed arguments, and reads them back for diagnostics.
  * Text is always written as an Excel string literal with quotes doubled, so no value can end the
- * literal early and smuggle in a formula; references are checked against the A1 grammar.
+ * literal early and smuggle in a formula; references are checked against the A1 grammar (src/formula).
  */
+import { isA1Reference, sheetPrefix } from "../formula/a1";
+import { FormulaSyntaxError, parseFormula, type FormulaArgument, type FormulaCall } from "../formula/parse";
 import { FUNCTIONS, NAMESPACE, type FunctionSpec } from "./catalogue";
 
 export type FormulaArg =
@@ -29,24 +31,9 @@ export function quoteText(value: string): string {
   return `"${value.replace(/"/g, '""')}"`;
 }
 
-const COLUMN = "\\$?[A-Za-z]{1,3}";
-const ROW = "\\$?[1-9][0-9]{0,6}";
-const CELL = `${COLUMN}${ROW}`;
-const AREA = `(?:${CELL}(?::${CELL})?|${COLUMN}:${COLUMN}|${ROW}:${ROW})`;
-const PLAIN_SHEET = "[A-Za-z_][A-Za-z0-9_.]*";
-const QUOTED_SHEET = "'(?:[^'\\[\\]*?/\\\\:]|'')+'";
-const ADDRESS = new RegExp(`^(?:(?:${PLAIN_SHEET}|${QUOTED_SHEET})!)?${AREA}$`);
-
-/** Whether `address` is an A1 reference (optionally sheet-qualified, `'My sheet'!A1:B2`). */
-export function isA1Reference(address: string): boolean {
-  return ADDRESS.test(address);
-}
-
 /** Quotes a sheet name for a reference when it needs it (`My sheet` -> `'My sheet'`, `O'Brien` -> `'O''Brien'`). */
 export function qualifyAddress(sheet: string, area: string): string {
-  const plain = new RegExp(`^${PLAIN_SHEET}$`).test(sheet) && !new RegExp(`^${CELL}$`).test(sheet);
-  const name = plain ? sheet : `'${sheet.replace(/'/g, "''")}'`;
-  const address = `${name}!${area}`;
+  const address = `${sheetPrefix(sheet)}${area}`;
   if (!isA1Reference(address)) throw new FormulaError(`not a cell reference: ${address}`);
   return address;
 }
@@ -100,58 +87,40 @@ export interface ParsedCall {
   args: FormulaArg[];
 }
 
+/** Excel writes a custom function's name with `_xldudf_` in some files; either way the namespace is matched without case. */
+const PRICES_NAME = new RegExp(`^(?:_xldudf_)?${NAMESPACE}\\.([A-Za-z]+)$`, "i");
+
 /**
  * Reads `=PRICES.NAME(arg, ...)` where each argument is a literal, a reference or empty; anything
- * else (nested calls, operators) gives undefined, and the diagnostics say it cannot be traced.
+ * else (nested calls, operators, array constants) gives undefined, and the diagnostics say it cannot be traced.
  */
 export function parseCall(formula: string): ParsedCall | undefined {
-  const text = formula.trim();
-  const head = new RegExp(`^=\\s*(?:_xldudf_)?${NAMESPACE}\\.([A-Za-z]+)\\s*\\(`, "i").exec(text);
-  if (!head || !text.endsWith(")")) return undefined;
-  const name = (head[1] ?? "").toUpperCase();
-  const body = text.slice(head[0].length, -1);
-  const args: FormulaArg[] = [];
-  let i = 0;
-  const skipBlanks = (): void => {
-    while (i < body.length && /\s/.test(body[i] ?? "")) i++;
-  };
-  for (;;) {
-    skipBlanks();
-    if (i >= body.length || body[i] === ",") {
-      args.push({ kind: "omitted" });
-    } else if (body[i] === '"') {
-      let value = "";
-      i++;
-      for (;;) {
-        if (i >= body.length) return undefined;
-        const ch = body[i] ?? "";
-        if (ch === '"') {
-          if (body[i + 1] === '"') {
-            value += '"';
-            i += 2;
-            continue;
-          }
-          i++;
-          break;
-        }
-        value += ch;
-        i++;
-      }
-      args.push({ kind: "text", value });
-    } else {
-      const match = /^[^,]+/.exec(body.slice(i));
-      const token = (match?.[0] ?? "").trim();
-      i += match?.[0].length ?? 0;
-      if (/^-?\d+(\.\d+)?$/.test(token)) args.push({ kind: "number", value: Number(token) });
-      else if (/^(TRUE|FALSE)$/i.test(token)) args.push({ kind: "boolean", value: token.toUpperCase() === "TRUE" });
-      else if (isA1Reference(token)) args.push({ kind: "ref", address: token });
-      else return undefined;
-    }
-    skipBlanks();
-    if (i >= body.length) break;
-    if (body[i] !== ",") return undefined;
-    i++;
+  let call: FormulaCall;
+  try {
+    call = parseFormula(formula);
+  } catch (error) {
+    if (error instanceof FormulaSyntaxError) return undefined;
+    throw error;
   }
-  if (args.length === 1 && args[0]?.kind === "omitted" && body.trim() === "") args.length = 0;
-  return { name, args };
+  const name = PRICES_NAME.exec(call.name)?.[1];
+  if (name === undefined) return undefined;
+  const args: FormulaArg[] = [];
+  for (const arg of call.args) {
+    if (arg.kind === "array") return undefined;
+    args.push(formulaArgOf(arg));
+  }
+  return { name: name.toUpperCase(), args };
+}
+
+function formulaArgOf(arg: Exclude<FormulaArgument, { kind: "array" }>): FormulaArg {
+  switch (arg.kind) {
+    case "missing":
+      return { kind: "omitted" };
+    case "reference":
+      return { kind: "ref", address: arg.text };
+    case "literal":
+      if (typeof arg.value === "string") return { kind: "text", value: arg.value };
+      if (typeof arg.value === "number") return { kind: "number", value: arg.value };
+      return { kind: "boolean", value: arg.value };
+  }
 }

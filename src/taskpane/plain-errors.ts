@@ -1,19 +1,19 @@
-/** Errors in plain words for the pane, and a short bounded list of the last ones. */
-import { isAuthError, isHTTPError, isInvalidInstrumentError, isNetworkError, isNoDataError, isTimeoutError } from "../prices/errors";
+/** Errors in plain words for the pane (the words a cell shows, from the functions, with what to do next), and a short bounded list of the last ones. */
+import { describeFailure } from "../functions/errors";
+
+/** What the pane can add to a cell's message: where to go next. */
+const NEXT_STEP: Readonly<Record<string, string>> = {
+  InvalidInstrumentError: "Check the symbol in Search.",
+  NetworkError: "Check your connection or the service address in Settings.",
+  TimeoutError: "Try again in a moment.",
+};
 
 export function plainWords(error: unknown): string {
-  if (isAuthError(error)) return "You are not signed in, or your sign-in has ended. Sign in again from this pane.";
-  if (isInvalidInstrumentError(error)) return `${error.symbol} is not an instrument you can see. Check the symbol in Search.`;
-  if (isNoDataError(error)) return error.date ? `${error.symbol} has no assessment on or before ${error.date}.` : `${error.symbol} has no assessment yet.`;
-  if (isTimeoutError(error)) return "The service did not answer in time. Try again in a moment.";
-  if (isNetworkError(error)) return "The service could not be reached. Check your connection or the service address in Settings.";
-  if (isHTTPError(error)) {
-    if (error.status === 429) return "The service is busy (too many requests). The add-in waits and retries; try again shortly.";
-    if (error.status >= 500) return `The service had a problem (status ${error.status}). Try again later.`;
-    return `The service refused the request (status ${error.status}): ${error.problem?.detail ?? error.message}`;
-  }
-  if (error instanceof Error) return error.message;
-  return "Something went wrong.";
+  const { message } = describeFailure(error);
+  const sentence = `${message.charAt(0).toUpperCase()}${message.slice(1)}${/[.!?]$/.test(message) ? "" : "."}`;
+  const name = error instanceof Error ? error.name : undefined;
+  const next = name === undefined ? undefined : NEXT_STEP[name];
+  return next === undefined ? sentence : `${sentence} ${next}`;
 }
 
 export interface ErrorEntry {

@@ -2,7 +2,7 @@
  * Recalculation for the workbench over one host engine: an edit re-runs only the formulas it touches (as Excel
  * does), a full recalculation (refresh, a new sign-in) runs them all; a newer run takes over an older one.
  */
-import type { RangeRef } from "../host/addresses";
+import type { RangeRef } from "../formula/a1";
 import { readBook } from "../host/book";
 import { type SpillPlacement, WorkbookEngine } from "../host/engine";
 import type { FunctionMetadata } from "../host/metadata";

@@ -1,13 +1,12 @@
 /** What a person types into a workbench cell, read as Excel reads an entry, and the sheet of entries as a host book. */
-import { formatCellAddress, parseCellAddress, type CellPosition } from "../host/addresses";
-import { FormulaSyntaxError, parseFormula } from "../host/formula";
+import { formatCellAddress, parseCellAddress, type CellPosition } from "../formula/a1";
+import { FormulaSyntaxError, isNumberLiteral } from "../formula/parse";
+import { parseHostFormula } from "../host/formula";
 
 /** A cell's content in a host book: formula or literal text, a number, a boolean. */
 export type BookContent = string | number | boolean;
 
 export type EntryResult = { readonly ok: true; readonly content: BookContent | undefined } | { readonly ok: false; readonly message: string };
-
-const NUMBER = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
 
 /**
  * `=...` is a formula (refused with the parser's message when it isn't one the host runs, as Excel refuses
@@ -18,7 +17,7 @@ export function readEntry(typed: string): EntryResult {
   if (text === "") return { ok: true, content: undefined };
   if (text.startsWith("=")) {
     try {
-      parseFormula(text);
+      parseHostFormula(text);
     } catch (error) {
       if (error instanceof FormulaSyntaxError) return { ok: false, message: `There's a problem with this formula: ${error.message}` };
       throw error;
@@ -26,7 +25,7 @@ export function readEntry(typed: string): EntryResult {
     return { ok: true, content: text };
   }
   if (typed.startsWith("'")) return { ok: true, content: typed };
-  if (NUMBER.test(text)) return { ok: true, content: Number(text) };
+  if (isNumberLiteral(text)) return { ok: true, content: Number(text) };
   if (/^(true|false)$/i.test(text)) return { ok: true, content: text.toUpperCase() === "TRUE" };
   return { ok: true, content: typed };
 }

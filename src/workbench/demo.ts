@@ -3,7 +3,7 @@
  * averages, a forward curve, a forecast, a reference list, a whole instrument record and deliberate errors.
  * Symbols are picked from the instruments the caller may see, so the sheet fits any data set.
  */
-import { formatIsoDate, fromEpochDay, toEpochDay } from "../api/dates";
+import { addDays, formatIsoDate } from "../api/dates";
 import type { BookContent } from "./cells";
 
 /** The instrument fields the picker reads (asked with the list). */
@@ -69,7 +69,7 @@ function preferredFirst(pool: readonly DemoInstrument[]): DemoInstrument[] {
 }
 
 export function pickDemoSymbols(instruments: readonly DemoInstrument[], today: string): { symbols: string[]; curve: string; forecast: string; noCurve?: string } {
-  const cutoff = fromEpochDay(toEpochDay(today) - 400);
+  const cutoff = addDays(today, -400);
   const active = instruments.filter((i) => (i.status ?? "Active") === "Active" && (i.launchDate ?? "0000-00-00") <= cutoff);
   const pool = preferredFirst(active.length >= 5 ? active : instruments);
   if (pool.length === 0) throw new Error("the service lists no instruments for this account");
@@ -82,8 +82,8 @@ export function pickDemoSymbols(instruments: readonly DemoInstrument[], today: s
 
 export function buildDemoSheet(instruments: readonly DemoInstrument[], today: string): DemoSheet {
   const picked = pickDemoSymbols(instruments, today);
-  const fromDate = fromEpochDay(toEpochDay(today) - 365);
-  const monthAgo = fromEpochDay(toEpochDay(today) - 30);
+  const fromDate = addDays(today, -365);
+  const monthAgo = addDays(today, -30);
   const cells: Record<string, BookContent> = {
     A1: "Physical Prices demo sheet: every value below comes from a PRICES.* formula (click a cell to see it)",
     A3: "Symbol",

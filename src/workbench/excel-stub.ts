@@ -3,7 +3,8 @@
  * calculate), over the workbench grid. The pane in the workbench's iframe gets it as its `Excel` global, so its
  * inserts land in the grid and its selection is the grid's.
  */
-import { formatRangeAddress, parseRangeAddress, SHEET_NAME, type RangeRef } from "../host/addresses";
+import { formatRangeAddress, parseRangeAddress, splitSheet, type RangeRef } from "../formula/a1";
+import { SHEET_NAME } from "../host/addresses";
 
 /** What the workbench offers the stub (plain values only: it may live in another window). */
 export interface GridAccess {
@@ -80,8 +81,7 @@ class NullRange {
 }
 
 function rangeOf(address: string): RangeRef {
-  const local = address.includes("!") ? address.slice(address.lastIndexOf("!") + 1) : address;
-  const range = parseRangeAddress(local);
+  const range = parseRangeAddress(splitSheet(address).area);
   if (!range) throw new Error(`InvalidArgument: ${address} is not a range address`);
   return range;
 }

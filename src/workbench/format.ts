@@ -1,4 +1,5 @@
 /** How workbench cells show values: numbers in Excel's General style, dates for date columns, errors by code. */
+import { generalNumber, scalarText } from "../formula/text";
 import { serialToIsoDate } from "../functions/excelDates";
 import { isCellError, type CellValue } from "../host/values";
 
@@ -23,18 +24,11 @@ export function serialText(serial: number): string | undefined {
   return `${day} ${hh}:${mm}`;
 }
 
-/** General format: up to ten significant digits, no trailing zeros. */
-export function generalNumber(value: number): string {
-  if (Number.isInteger(value)) return String(value);
-  return String(Number(value.toPrecision(10)));
-}
-
 export function displayText(value: CellValue, asDate = false): string {
   if (value === null) return "";
   if (isCellError(value)) return value.code;
-  if (typeof value === "boolean") return value ? "TRUE" : "FALSE";
-  if (typeof value === "number") return (asDate ? serialText(value) : undefined) ?? generalNumber(value);
-  return value;
+  if (typeof value === "number" && asDate) return serialText(value) ?? generalNumber(value);
+  return scalarText(value);
 }
 
 /** The full text of an error (`#N/A: unknown or not permitted symbol 'X'`), for tooltips and the status line. */

@@ -5,7 +5,7 @@
  * (and a margin) exist as table rows, and a redraw touches only the cells whose text or look changed: a sheet of
  * thousands of cells stays quick to type in.
  */
-import { columnName, formatCellAddress, formatRangeAddress, parseCellAddress, type CellPosition, type RangeRef } from "../host/addresses";
+import { columnName, formatCellAddress, formatRangeAddress, parseCellAddress, type CellPosition, type RangeRef } from "../formula/a1";
 import { isCellError, type CellValue } from "../host/values";
 import { entryText, type EntrySheet } from "./cells";
 import type { Calculator } from "./calculator";

@@ -2,7 +2,8 @@
  * Where each formula's result spilled, for drawing spill borders as Excel does: the host engine's own placements
  * (`WorkbookEngine.spills`), indexed by cell so the grid finds a cell's spill without a search.
  */
-import { cellKey, type RangeRef } from "../host/addresses";
+import type { RangeRef } from "../formula/a1";
+import { cellKey } from "../host/addresses";
 import type { SpillPlacement } from "../host/engine";
 
 /** The cells a result covers (the anchor alone for one value or an error); for #SPILL! also the area it needed. */

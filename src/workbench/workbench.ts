@@ -6,7 +6,7 @@
  */
 import { todayIso } from "../api/dates";
 import type { PricesAddin } from "../functions/hook";
-import { formatCellAddress, parseCellAddress, parseRangeAddress, type CellPosition, type RangeRef } from "../host/addresses";
+import { formatCellAddress, parseCellAddress, parseRangeAddress, type CellPosition, type RangeRef } from "../formula/a1";
 import { parseFunctionsMetadata } from "../host/metadata";
 import { createOfficeRuntimeShim, createOfficeShim } from "../host/office";
 import { createCustomFunctionsRuntime } from "../host/runtime";

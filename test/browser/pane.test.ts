@@ -6,25 +6,22 @@
  */
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import https from "node:https";
 import os from "node:os";
 import path from "node:path";
-import type { AddressInfo } from "node:net";
-import { chromium, type BrowserContext, type Locator, type Page } from "playwright-core";
-import { ensureCertificates } from "../../src/sandbox/auth";
+import type { BrowserContext, Locator, Page } from "playwright-core";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/server";
+import { servePages, type PageServer } from "../../scripts/workbook";
+import { launchChromium, type TestBrowser } from "../support/chromium";
 import { EXCEL_STUB } from "./pane-excel-stub";
 
 jest.setTimeout(240_000);
 
 const ROOT = path.resolve(__dirname, "../..");
 const SHOTS = path.join(ROOT, "docs/screenshots");
-const CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"];
-const TYPES: Record<string, string> = { ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".json": "application/json", ".xml": "application/xml", ".png": "image/png", ".css": "text/css", ".map": "application/json" };
 
 let distDir: string;
-let userDataDir: string;
-let server: https.Server;
+let browser: TestBrowser;
+let server: PageServer;
 let paneOrigin: string;
 let sandbox: RunningSandbox;
 let context: BrowserContext;
@@ -35,20 +32,6 @@ const issuedTokens = new Set<string>();
 /** Builds the add-in into a temporary folder so a parallel build of dist/ is never disturbed. */
 function buildPane(outDir: string): void {
   execFileSync(process.execPath, [require.resolve("webpack-cli/bin/cli.js"), "--mode", "development", "--output-path", outDir], { cwd: ROOT, stdio: "pipe" });
-}
-
-function serveStatic(root: string, cert: { key: string; cert: string }): Promise<https.Server> {
-  const httpsServer = https.createServer({ key: cert.key, cert: cert.cert }, (req, res) => {
-    const pathname = decodeURIComponent(new URL(req.url ?? "/", "https://localhost").pathname);
-    const file = path.join(root, path.normalize(pathname).replace(/^(\.\.[/\\])+/, ""));
-    if (!file.startsWith(root) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { "content-type": TYPES[path.extname(file)] ?? "application/octet-stream", "cache-control": "no-store" });
-    res.end(fs.readFileSync(file));
-  });
-  return new Promise((resolve) => httpsServer.listen(0, "127.0.0.1", () => resolve(httpsServer)));
 }
 
 async function shot(target: Page, name: string): Promise<void> {
@@ -104,18 +87,12 @@ const excelState = (): Promise<{ inserted: { address: string; formula: string }[
 beforeAll(async () => {
   fs.mkdirSync(SHOTS, { recursive: true });
   distDir = fs.mkdtempSync(path.join(os.tmpdir(), "pane-dist-"));
-  userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pane-chromium-"));
   buildPane(distDir);
-  const certificates = await ensureCertificates();
-  server = await serveStatic(distDir, certificates);
-  paneOrigin = `https://localhost:${(server.address() as AddressInfo).port}`;
+  server = await servePages(distDir);
+  paneOrigin = server.origin;
   sandbox = await startSandbox({ port: 0, quiet: true, redirectUris: [`${paneOrigin}/auth-dialog.html`], corsOrigins: [paneOrigin] });
-  context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: "/usr/bin/chromium",
-    args: CHROMIUM_FLAGS,
-    ignoreHTTPSErrors: true,
-    viewport: { width: 320, height: 720 },
-  });
+  browser = await launchChromium({ viewport: { width: 320, height: 720 } });
+  context = browser.context;
   context.on("page", watch);
   await captureTokens(context);
   await context.addInitScript({ content: EXCEL_STUB });
@@ -126,10 +103,10 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await context?.close();
+  await browser?.close();
   await sandbox?.close();
-  await new Promise((resolve) => server?.close(resolve));
-  for (const dir of [distDir, userDataDir]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  await server?.close();
+  if (distDir) fs.rmSync(distDir, { recursive: true, force: true });
 });
 
 describe("task pane in Chromium", () => {
@@ -287,7 +264,7 @@ describe("task pane in Chromium", () => {
     // every error the counter counts is listed in plain words (D2 asked for an unknown symbol)
     const counted = await page.evaluate(() => (window as unknown as { PricesPane: { client(): { stats(): { errors: number } } } }).PricesPane.client().stats().errors);
     expect(counted).toBeGreaterThan(0);
-    await containsText(page.locator("#errors"), 'MB-"X is not an instrument you can see');
+    await containsText(page.locator("#errors"), "Unknown or not permitted symbol 'MB-\"X'. Check the symbol in Search.");
     await shot(page, "refresh");
   });
 

@@ -6,10 +6,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Agent, fetch as undiciFetch } from "undici";
-import { scopeFor } from "../../src/api";
 import type { RunningSandbox } from "../../src/sandbox/server";
-import { fetchClientToken, main } from "../../scripts/workbook";
+import { main } from "../../scripts/workbook";
+import { sandboxGet, sandboxToken } from "../support/service";
 import { closedPort, prices, TODAY, type JsonObject } from "./support";
 
 jest.setTimeout(180_000);
@@ -17,18 +16,15 @@ jest.setTimeout(180_000);
 const DATE = "2025-05-14";
 const UNKNOWN = "ZZ-NOPE-0000";
 let sandbox: RunningSandbox;
-let agent: Agent;
 let dir: string;
 
 beforeAll(async () => {
   const { startSandbox } = await import("../../src/sandbox/server");
   sandbox = await startSandbox({ port: 0, today: TODAY, quiet: true });
-  agent = new Agent({ connect: { ca: sandbox.ca } });
   dir = mkdtempSync(join(tmpdir(), "prices-e2e-runner-"));
 });
 
 afterAll(async () => {
-  await agent?.close();
   await sandbox?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
@@ -63,16 +59,13 @@ async function run(cells: Record<string, unknown>, options: readonly string[]): 
 }
 
 async function service(path: string, query: Record<string, string>, token: string): Promise<JsonObject> {
-  const response = await undiciFetch(`${sandbox.apiUrl}${path}?${new URLSearchParams(query).toString()}`, {
-    headers: { authorization: `Bearer ${token}` },
-    dispatcher: agent,
-  });
+  const response = await sandboxGet(sandbox, path, query, token);
   expect(response.status).toBe(200);
-  return (await response.json()) as JsonObject;
+  return JSON.parse(response.text) as JsonObject;
 }
 
 function token(clientId: string, clientSecret: string): Promise<string> {
-  return fetchClientToken({ tokenUrl: `${sandbox.issuer}/token`, clientId, clientSecret, apiUrl: sandbox.apiUrl, scope: scopeFor("sandbox"), ca: sandbox.ca });
+  return sandboxToken(sandbox, clientId, clientSecret);
 }
 
 function symbols(prefix: string, count: number): string[] {

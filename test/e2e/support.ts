@@ -4,12 +4,11 @@
  * Expectations are computed here from the raw JSON, never with the client or the functions under test.
  */
 import { createServer } from "node:net";
-import { Agent, fetch as undiciFetch } from "undici";
-import { scopeFor } from "../../src/api";
 import type { EvaluationResult } from "../../src/host/api";
 import type { PrintedValue } from "../../src/host/values";
 import type { RunningSandbox } from "../../src/sandbox/server";
-import { DIST, ensureBuilt, evaluateInPage, fetchClientToken, openHostPage, servePages, type HostBrowser, type PageServer } from "../../scripts/workbook";
+import { DIST, ensureBuilt, evaluateInPage, openHostPage, servePages, type HostBrowser, type PageServer } from "../../scripts/workbook";
+import { sandboxGet, sandboxToken } from "../support/service";
 
 /** A frozen "today" so the sandbox's data, and so every expectation, is the same on every run. */
 export const TODAY = "2025-06-30";
@@ -50,17 +49,7 @@ export async function startE2E(today = TODAY): Promise<E2E> {
     const { startSandbox } = await import("../../src/sandbox/server");
     const sandbox = await startSandbox({ port: 0, today, quiet: true, corsOrigins: [pages.origin] });
     closers.push(() => sandbox.close());
-    const agent = new Agent({ connect: { ca: sandbox.ca } });
-    closers.push(() => agent.close());
-    const clientToken = (clientId: string, clientSecret: string): Promise<string> =>
-      fetchClientToken({
-        tokenUrl: `${sandbox.issuer}/token`,
-        clientId,
-        clientSecret,
-        apiUrl: sandbox.apiUrl,
-        scope: scopeFor("sandbox"),
-        ca: sandbox.ca,
-      });
+    const clientToken = (clientId: string, clientSecret: string): Promise<string> => sandboxToken(sandbox, clientId, clientSecret);
     const token = await clientToken("sandbox-full", "sandbox-full-secret");
     const browser = await openHostPage(`${pages.origin}/host.html`, () => undefined);
     closers.push(() => browser.close());
@@ -73,12 +62,8 @@ export async function startE2E(today = TODAY): Promise<E2E> {
       close,
       evaluate: (cells, options = {}) => evaluateInPage(browser.page, { cells }, options.apiUrl ?? sandbox.apiUrl, options.token ?? token),
       async service(path, query, callerToken = token) {
-        const response = await undiciFetch(`${sandbox.apiUrl}${path}?${new URLSearchParams(query).toString()}`, {
-          headers: { authorization: `Bearer ${callerToken}` },
-          dispatcher: agent,
-        });
-        const text = await response.text();
-        if (response.status !== 200) throw new Error(`GET ${path} answered ${response.status}: ${text}`);
+        const { status, text } = await sandboxGet(sandbox, path, query, callerToken);
+        if (status !== 200) throw new Error(`GET ${path} answered ${status}: ${text}`);
         return JSON.parse(text) as JsonObject;
       },
     };

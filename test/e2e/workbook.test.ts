@@ -2,11 +2,10 @@
  * Books through the real host, the built functions and the sandbox, each value compared with what the service
  * answers directly over HTTP. One sandbox, one page server and one Chromium for the whole file.
  */
-import { Agent, fetch as undiciFetch } from "undici";
-import { scopeFor } from "../../src/api";
 import type { EvaluationResult } from "../../src/host/api";
 import type { RunningSandbox } from "../../src/sandbox/server";
-import { DIST, ensureBuilt, evaluateInPage, fetchClientToken, openHostPage, servePages, type HostBrowser, type PageServer } from "../../scripts/workbook";
+import { DIST, ensureBuilt, evaluateInPage, openHostPage, servePages, type HostBrowser, type PageServer } from "../../scripts/workbook";
+import { sandboxGet, sandboxToken } from "../support/service";
 
 jest.setTimeout(300_000);
 
@@ -15,22 +14,13 @@ let sandbox: RunningSandbox;
 let pages: PageServer;
 let browser: HostBrowser;
 let token: string;
-let agent: Agent;
 
 beforeAll(async () => {
   ensureBuilt(() => undefined);
   pages = await servePages(DIST);
   const { startSandbox } = await import("../../src/sandbox/server");
   sandbox = await startSandbox({ port: 0, today: TODAY, quiet: true, corsOrigins: [pages.origin] });
-  agent = new Agent({ connect: { ca: sandbox.ca } });
-  token = await fetchClientToken({
-    tokenUrl: `${sandbox.issuer}/token`,
-    clientId: "sandbox-full",
-    clientSecret: "sandbox-full-secret",
-    apiUrl: sandbox.apiUrl,
-    scope: scopeFor("sandbox"),
-    ca: sandbox.ca,
-  });
+  token = await sandboxToken(sandbox, "sandbox-full", "sandbox-full-secret");
   browser = await openHostPage(`${pages.origin}/host.html`, () => undefined);
 });
 
@@ -38,7 +28,6 @@ afterAll(async () => {
   await browser?.close();
   await sandbox?.close();
   await pages?.close();
-  await agent?.close();
 });
 
 interface PriceRecordJson {
@@ -53,13 +42,9 @@ interface PricesJson {
 
 /** The service's answer for symbols x dates, straight over HTTP with the same token. */
 async function servicePrices(symbols: readonly string[], dates: readonly string[]): Promise<Map<string, PriceRecordJson>> {
-  const query = new URLSearchParams({ Symbols: symbols.join(","), Dates: dates.join(",") });
-  const response = await undiciFetch(`${sandbox.apiUrl}/Prices?${query.toString()}`, {
-    headers: { authorization: `Bearer ${token}` },
-    dispatcher: agent,
-  });
+  const response = await sandboxGet(sandbox, "/Prices", { Symbols: symbols.join(","), Dates: dates.join(",") }, token);
   expect(response.status).toBe(200);
-  const json = (await response.json()) as PricesJson;
+  const json = JSON.parse(response.text) as PricesJson;
   const out = new Map<string, PriceRecordJson>();
   for (const instrument of json.instruments) for (const price of instrument.prices) out.set(`${instrument.symbol}|${price.date}`, price);
   return out;

@@ -1,5 +1,6 @@
 import fc from "fast-check";
-import { argFromInput, buildFormula, FormulaError, isA1Reference, parseCall, qualifyAddress, quoteText, type FormulaArg } from "../../src/taskpane/formula";
+import { isA1Reference } from "../../src/formula/a1";
+import { argFromInput, buildFormula, FormulaError, parseCall, qualifyAddress, quoteText, type FormulaArg } from "../../src/taskpane/formula";
 import { FUNCTIONS } from "../../src/taskpane/catalogue";
 
 const text = (value: string): FormulaArg => ({ kind: "text", value });

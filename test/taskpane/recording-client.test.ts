@@ -26,7 +26,7 @@ describe("recordingClient", () => {
     await expect(client.price({ symbol: "AG-WHE-0058" })).resolves.toEqual({ symbol: "AG-WHE-0058" });
     await expect(client.instrument("X")).rejects.toThrow();
     expect(log.list().map((entry) => entry.where)).toEqual(["instrument X", "MB-AL-0004 · 1990-01-02"]);
-    expect(log.list()[1]?.text).toBe("MB-AL-0004 has no assessment on or before 1990-01-02.");
+    expect(log.list()[1]?.text).toBe("No assessment for 'MB-AL-0004' on or before 1990-01-02.");
   });
 
   it("passes statistics, lineage and invalidation through", () => {

@@ -1,5 +1,5 @@
 /** The workbench's pure parts in Node: entries, spill read-back, chart data and SVG, the demo layout, the Excel stand-in. */
-import { formatCellAddress, parseCellAddress } from "../../src/host/addresses";
+import { formatCellAddress, parseCellAddress } from "../../src/formula/a1";
 import { cellError, type CellValue } from "../../src/host/values";
 import { EntrySheet, readEntry } from "../../src/workbench/cells";
 import { historyChartData, lineChartSvg, niceTicks } from "../../src/workbench/chart";

@@ -6,17 +6,16 @@
  * docs/screenshots/workbench-*.png.
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { chromium, type BrowserContext, type Frame, type Page } from "playwright-core";
+import type { BrowserContext, Frame, Page } from "playwright-core";
 import { startStack, type RunningStack } from "../../scripts/start";
-import { caFetch, clientCredentialsToken } from "../helpers/sandbox";
+import { launchChromium, type TestBrowser } from "../support/chromium";
+import { sandboxGet, sandboxToken } from "../support/service";
 
 jest.setTimeout(240_000);
 
 const ROOT = path.resolve(__dirname, "../..");
 const SHOTS = path.join(ROOT, "docs/screenshots");
-const CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"];
 
 interface PriceRecord {
   date: string;
@@ -42,7 +41,7 @@ interface WorkbenchWindow {
 let stack: RunningStack;
 let context: BrowserContext;
 let page: Page;
-let profile: string;
+let browser: TestBrowser;
 let token: string;
 const requestedAuth: string[] = [];
 
@@ -59,10 +58,9 @@ const valueAt = (address: string): Promise<unknown> => page.evaluate((a) => (win
 const textAt = (address: string): Promise<string> => page.evaluate((a) => (window as unknown as WorkbenchWindow).Workbench.text(a), address);
 
 async function service<T>(route: string, params: Record<string, string>): Promise<T> {
-  const url = `${stack.sandbox.apiUrl}${route}?${new URLSearchParams(params).toString()}`;
-  const response = await caFetch(stack.sandbox.ca)(url, { headers: { authorization: `Bearer ${token}` } });
-  if (!response.ok) throw new Error(`${route} answered ${response.status}`);
-  return (await response.json()) as T;
+  const response = await sandboxGet(stack.sandbox, route, params, token);
+  if (response.status !== 200) throw new Error(`${route} answered ${response.status}`);
+  return JSON.parse(response.text) as T;
 }
 
 async function waitFor(check: () => Promise<boolean>, what: string, timeout = 30_000): Promise<void> {
@@ -86,14 +84,9 @@ async function shot(name: string): Promise<void> {
 beforeAll(async () => {
   fs.mkdirSync(SHOTS, { recursive: true });
   stack = await startStack({ port: 0, apiPort: 0 });
-  token = await clientCredentialsToken(stack.sandbox.issuer, "sandbox-full", "sandbox-full-secret", stack.sandbox.ca);
-  profile = fs.mkdtempSync(path.join(os.tmpdir(), "workbench-chromium-"));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: "/usr/bin/chromium",
-    args: CHROMIUM_FLAGS,
-    ignoreHTTPSErrors: true,
-    viewport: { width: 1600, height: 1000 },
-  });
+  token = await sandboxToken(stack.sandbox, "sandbox-full", "sandbox-full-secret");
+  browser = await launchChromium({ viewport: { width: 1600, height: 1000 } });
+  context = browser.context;
   context.on("request", (request) => {
     if (request.url().startsWith(stack.sandbox.apiUrl)) requestedAuth.push(request.headers()["authorization"] ?? "");
   });
@@ -104,9 +97,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await context?.close();
+  await browser?.close();
   await stack?.close();
-  if (profile) fs.rmSync(profile, { recursive: true, force: true });
 });
 
 describe("the workbench (npm start's stack in Chromium)", () => {

@@ -137,7 +137,7 @@ function both(a: Requirement | undefined, b: Requirement | undefined): Requireme
 }
 
 /** Bytes per record to reserve: a plain record, and the forward curves of instruments that have them. */
-const RECORD_BYTES = 150;
+const RECORD_BYTES = 170;
 const CURVES_BYTES = 1000;
 
 /** About the size of a plain history body, exact for the parts kept already: one right-sized buffer per answer. */
@@ -150,8 +150,8 @@ function expectedBytes(found: readonly InstrumentData[], plans: readonly Plan[],
       total += plan.length * guess;
       return;
     }
-    // `{"date":"YYYY-MM-DD"` and `}` and a comma around each kept part.
-    total += plan.length * 22;
+    // A kept record is the whole record; a comma goes between records.
+    total += plan.length;
     for (let k = 0; k < plan.length; k++) total += bytes.lengthOf(plan.indexes[k] as number, guess);
   });
   return total;
@@ -171,22 +171,32 @@ export function historyQuery(catalog: Catalog, caller: ApiCaller, request: Parse
     forecastType === undefined ? undefined : forecastFor(instrument, forecastType, request.fromDate, request.toDate);
 
   let out: JsonWriter;
+  const optional = sel.appraisalPrice || sel.pricingRationale || sel.change;
   if (type === "None") {
     const plans = found.map((instrument) => planPlain(instrument, request, from, to, today));
     const total = plans.reduce((sum, plan) => sum + plan.length, 0);
     if (total > maxRecords) throw overLimit(total, maxRecords);
     const kept = found.map((instrument) => catalog.recordBytes.of(instrument.series));
-    out = new JsonWriter(expectedBytes(found, plans, kept) + 4096, true);
+    // Plus each block's head and the calendar (at most one date a day, 13 bytes each).
+    out = new JsonWriter(expectedBytes(found, plans, kept) + found.length * 256 + max(0, to - from + 1) * 13 + 4096, true);
     out.raw('{"instruments":[');
     found.forEach((instrument, n) => {
       const plan = plans[n] as Plan;
       const series = instrument.series;
       const bytes = kept[n];
       if (n > 0) out.raw(",");
+      // A record on the assessment's own day without optional fields is a kept record as it stands.
+      const plain = (k: number): boolean => !optional && plan.days[k] === series.days[plan.indexes[k] as number];
       writePriceBlock(out, instrument, () => {
-        for (let k = 0; k < plan.length; k++) {
+        let k = 0;
+        while (k < plan.length) {
           if (k > 0) out.raw(",");
+          if (bytes !== undefined && plain(k)) {
+            k = bytes.writePlainRun(out, plan.indexes, k, plan.length, plain);
+            continue;
+          }
           writeAssessment(out, series, plan.indexes[k] as number, dayString(plan.days[k] as number), sel, bytes);
+          k++;
         }
       }, forecastOf(instrument));
     });

@@ -75,11 +75,16 @@ function writeAssessmentDate(out: JsonWriter, series: AssessmentSeries, index: n
 
 /**
  * Writes the assessment at `index`, standing for `date` (its own day, a requested day, or a carried-forward day).
- * `cached` keeps the series' fixed parts between answers (see record-bytes.ts).
+ * `cached` keeps the series' records between answers (see record-bytes.ts).
  */
 export function writeAssessment(out: JsonWriter, series: AssessmentSeries, index: number, date: string, sel: FieldSelection, cached?: SeriesBytes): void {
+  const plain = !sel.appraisalPrice && !sel.pricingRationale && !sel.change;
+  if (cached !== undefined && plain && dayString(series.days[index] as number) === date) {
+    cached.writePlain(out, index);
+    return;
+  }
   out.raw('{"date":').quotedAscii(date);
-  if (cached !== undefined) cached.write(out, index);
+  if (cached !== undefined) cached.writeFixed(out, index);
   else writeFixedPart(out, series, index);
   if (sel.appraisalPrice) out.raw(',"appraisalPrice":').boolean(series.appraisalPrice(index));
   if (sel.pricingRationale) out.raw(',"pricingRationale":').string(series.pricingRationale(index));

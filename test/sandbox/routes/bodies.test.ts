@@ -161,12 +161,24 @@ describe("kept assessment parts", () => {
     const cache = new RecordBytesCache(budget);
     const through = (series: typeof first, index: number): string => {
       const out = new JsonWriter();
-      must(cache.of(series)).write(out, index);
+      must(cache.of(series)).writeFixed(out, index);
       return out.text();
     };
+    const plain = (series: typeof first, index: number): string => {
+      const out = new JsonWriter();
+      must(cache.of(series)).writePlain(out, index);
+      return out.text();
+    };
+    const own = (series: typeof first, index: number): string => `{"date":"${pointAt(series, index).date}"${fresh(series, index)}}`;
     for (let i = 0; i < first.length; i++) expect(through(first, i)).toBe(fresh(first, i));
-    for (let i = 0; i < first.length; i++) expect(through(first, i)).toBe(fresh(first, i));
+    for (let i = first.length - 1; i >= 0; i--) expect(plain(first, i)).toBe(own(first, i));
+    for (let i = 0; i < second.length; i++) expect(plain(second, i)).toBe(own(second, i));
     for (let i = 0; i < second.length; i++) expect(through(second, i)).toBe(fresh(second, i));
+    // Runs: records kept one after the other come back in one piece, commas between them.
+    const out = new JsonWriter();
+    const indexes = Int32Array.from({ length: second.length }, (_, k) => k);
+    expect(must(cache.of(second)).writePlainRun(out, indexes, 0, indexes.length, () => true)).toBe(indexes.length);
+    expect(out.text()).toBe(Array.from(indexes, (i) => own(second, i)).join(","));
     expect(cache.size).toBeLessThanOrEqual(Math.max(budget, must(cache.of(second)).size));
     expect(new RecordBytesCache(0).of(first)).toBeUndefined();
   });

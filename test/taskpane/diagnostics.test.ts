@@ -1,0 +1,91 @@
+import { AuthError, InvalidInstrumentError, NetworkError, NoDataError } from "../../src/prices/errors";
+import { cellText, traceFormula, type ResolveRef } from "../../src/taskpane/diagnostics";
+import { plainWords } from "../../src/taskpane/plain-errors";
+
+const TODAY = "2025-06-30";
+/** A sheet of a few cells; anything else reads as one blank. */
+const sheet: Record<string, unknown[][]> = {
+  A1: [["MB-AL-0004"]],
+  "A1:A2": [["MB-AL-0004"], ["MB-CU-0001"]],
+  B1: [[45352]], // 2024-03-01 as an Excel serial
+  "B1:C1": [[45352, "2024-13-01"]],
+  C1: [["2024-13-01"]],
+};
+const resolve: ResolveRef = async (address) => sheet[address] ?? [[null]];
+
+async function keysOf(formula: string): Promise<unknown[] | undefined> {
+  return (await traceFormula(formula, resolve, TODAY))?.keys;
+}
+
+describe("traceFormula", () => {
+  it("reads dates as the functions do: serials, text, blank for latest", async () => {
+    expect(await keysOf("=PRICES.MID(A1,B1)")).toEqual([{ symbol: "MB-AL-0004", date: "2024-03-01" }]);
+    expect(await keysOf('=PRICES.MID("MB-AL-0004","2024-3-1")')).toEqual([{ symbol: "MB-AL-0004", date: "2024-03-01" }]);
+    expect(await keysOf("=PRICES.MID(A1:A2)")).toEqual([{ symbol: "MB-AL-0004" }, { symbol: "MB-CU-0001" }]);
+    expect(await keysOf("=PRICES.LOW(A1,D9)")).toEqual([{ symbol: "MB-AL-0004" }]);
+  });
+
+  it("lists no key for a date the functions refuse, and keeps the others of the range", async () => {
+    expect(await keysOf("=PRICES.MID(A1,C1)")).toEqual([]);
+    expect(await keysOf("=PRICES.MID(A1,B1:C1)")).toEqual([{ symbol: "MB-AL-0004", date: "2024-03-01" }]);
+    expect(await keysOf('=PRICES.HISTORY(A1,"2024-02-30")')).toEqual([]);
+  });
+
+  it("asks for the calculation and optional field as PRICE and AVERAGE do", async () => {
+    expect(await keysOf('=PRICES.PRICE(A1,,"pricingRationale","weekly")')).toEqual([
+      { symbol: "MB-AL-0004", calculationType: "WeeklyAverage", fields: ["pricingRationale"] },
+    ]);
+    expect(await keysOf('=PRICES.AVERAGE(A1,"Monthly",B1)')).toEqual([{ symbol: "MB-AL-0004", date: "2024-03-01", calculationType: "MonthlyAverage" }]);
+    expect(await keysOf('=PRICES.PRICE(A1,,"nonsense")')).toEqual([]);
+    expect(await keysOf("=PRICES.AVERAGE(A1,,B1)")).toEqual([]);
+  });
+
+  it("builds the history key the HISTORY function asks for, today by default", async () => {
+    expect(await keysOf('=PRICES.HISTORY(A1,"2025-01-01")')).toEqual([{ symbol: "MB-AL-0004", fromDate: "2025-01-01", toDate: TODAY }]);
+    expect(await keysOf('=PRICES.HISTORY(A1,"2025-01-01","2025-02-01","mid,appraisalPrice",,"CalendarDays","weekly")')).toEqual([
+      {
+        symbol: "MB-AL-0004",
+        fromDate: "2025-01-01",
+        toDate: "2025-02-01",
+        calendarType: "CalendarDays",
+        carryForward: true,
+        calculationType: "WeeklyAverage",
+        fields: ["appraisalPrice"],
+      },
+    ]);
+  });
+
+  it("names curves, instruments and reference lists", async () => {
+    expect(await keysOf("=PRICES.CURVE(A1,B1)")).toEqual([{ symbol: "MB-AL-0004", date: "2024-03-01" }]);
+    expect(await keysOf("=PRICES.INSTRUMENT(A1:A2)")).toEqual([{ instrument: "MB-AL-0004" }, { instrument: "MB-CU-0001" }]);
+    expect(await keysOf('=PRICES.REFERENCE("currency")')).toEqual([{ reference: "Currency" }]);
+    expect(await keysOf('=PRICES.REFERENCE("planets")')).toEqual([]);
+  });
+
+  it("traces nothing it cannot read", async () => {
+    expect(await traceFormula("=SUM(A1:A3)", resolve, TODAY)).toBeUndefined();
+    expect(await traceFormula("=PRICES.MID({1,2})", resolve, TODAY)).toBeUndefined();
+  });
+});
+
+describe("cellText", () => {
+  it("shows numbers in General format, booleans in capitals and blanks by name", () => {
+    expect(cellText(1 / 3)).toBe("0.3333333333");
+    expect(cellText(true)).toBe("TRUE");
+    expect(cellText("")).toBe("(blank)");
+    expect(cellText(null)).toBe("(blank)");
+    expect(cellText("MB-AL-0004")).toBe("MB-AL-0004");
+  });
+});
+
+describe("plainWords", () => {
+  it("uses the words a cell shows, as a sentence, with the pane's next step", () => {
+    expect(plainWords(new InvalidInstrumentError("MB-X"))).toBe("Unknown or not permitted symbol 'MB-X'. Check the symbol in Search.");
+    expect(plainWords(new NoDataError("MB-X", "2001-01-01"))).toBe("No assessment for 'MB-X' on or before 2001-01-01.");
+    expect(plainWords(new AuthError({ reason: "rejected" }))).toBe("Sign in from the Prices pane.");
+    expect(plainWords(new NetworkError({ method: "GET", url: "https://x/Prices", reason: "refused" }))).toMatch(
+      /^Service unreachable: .+ Check your connection or the service address in Settings\.$/,
+    );
+    expect(plainWords(new Error("boom"))).toBe("Boom.");
+  });
+});
