@@ -2,7 +2,7 @@
 import fc from "fast-check";
 import { fromEpochDay, toEpochDay } from "../../../src/api";
 import { dayString, epochDayOf } from "../../../src/sandbox/data/day-strings";
-import { JsonWriter, jsonNumber } from "../../../src/sandbox/data/json";
+import { JsonWriter, jsonNumber, releaseAnswer } from "../../../src/sandbox/data/json";
 
 function written(write: (out: JsonWriter) => void, size = 16): string {
   const out = new JsonWriter(size);
@@ -65,9 +65,36 @@ describe("JsonWriter", () => {
   });
 });
 
+describe("large answers", () => {
+  it("reuse a released answer's memory for the next large answer, and only then", () => {
+    const size = 9 * 1024 * 1024;
+    const write = (fill: string): Buffer => {
+      const out = new JsonWriter(size + 16, true);
+      out.raw('"').raw(fill.repeat(size)).raw('"');
+      const bytes = out.result();
+      if (typeof bytes === "string") throw new Error("expected bytes");
+      return bytes;
+    };
+    const first = write("a");
+    const second = write("b");
+    expect(second.buffer).not.toBe(first.buffer);
+    expect(first.subarray(0, 3).toString()).toBe('"aa');
+    releaseAnswer(first);
+    const third = write("c");
+    expect(third.buffer).toBe(first.buffer);
+    expect(third.toString("latin1", 0, 3)).toBe('"cc');
+    expect(third.length).toBe(size + 2);
+    // Small answers (strings, or shared scratch bytes) are never taken back.
+    releaseAnswer('{"a":1}');
+    releaseAnswer(new JsonWriter(64, true).raw("x".repeat(40_000)).bytes());
+    expect(write("d").buffer).not.toBe(third.buffer);
+  });
+});
+
 describe("day strings", () => {
-  it("reads every day from year 1 to 9999 as toEpochDay does, and writes it back", () => {
-    for (let day = toEpochDay("0001-01-01"); day <= toEpochDay("9999-12-31"); day += 1) {
+  it("reads days from year 1 to 9999 as toEpochDay does (every day from 1990 to 2100, every 13th elsewhere)", () => {
+    const dense = [toEpochDay("1990-01-01"), toEpochDay("2100-12-31")] as const;
+    for (let day = toEpochDay("0001-01-01"); day <= toEpochDay("9999-12-31"); day += day >= dense[0] && day <= dense[1] ? 1 : 13) {
       const text = fromEpochDay(day);
       if (epochDayOf(text) !== day) throw new Error(`epochDayOf(${text}) = ${epochDayOf(text)}, expected ${day}`);
     }
