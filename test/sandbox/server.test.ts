@@ -39,10 +39,10 @@ describe("the sandbox CLI", () => {
       expect(ca).toMatch(/^CA \/.+ca\.crt$/);
       const caPem = await readFile((ca ?? "").slice(3), "utf8");
       const token = await clientCredentialsToken(`https://localhost:${port}/auth`, "sandbox-full", "sandbox-full-secret", caPem);
-      const response = await caFetch(caPem)(`${apiUrl?.[1]}/Prices?Symbols=MB-AL-0001`, { headers: { authorization: `Bearer ${token}` } });
+      const response = await caFetch(caPem)(`${apiUrl?.[1]}/Prices?Symbols=MB-AL-0004`, { headers: { authorization: `Bearer ${token}` } });
       expect(response.status).toBe(200);
       const body = (await response.json()) as { instruments: { symbol: string }[] };
-      expect(body.instruments.map((i) => i.symbol)).toEqual(["MB-AL-0001"]);
+      expect(body.instruments.map((i) => i.symbol)).toEqual(["MB-AL-0004"]);
       const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
       child.kill("SIGTERM");
       expect(await exited).toBe(0);

@@ -265,6 +265,9 @@ function planInstrument(seed: number, symbol: string, combo: Combo): Plan {
   };
 }
 
+/** The first number of these groups is fixed so the symbols the docs and help use as examples always exist. */
+const ANCHOR_NUMBERS: Readonly<Record<string, number>> = { "MB-AL": 4, "AG-WHE": 58, "FP-PLP": 34 };
+
 /** Every instrument the seed defines, sorted by symbol; independent of `today`. */
 function planInstruments(seed: number): Plan[] {
   const rng = new Random(seed);
@@ -274,7 +277,8 @@ function planInstruments(seed: number): Plan[] {
       const first = group[0];
       if (first === undefined) continue;
       const numbering = rng.fork(`numbers:${sector}-${first.commodity.code}`);
-      let number = numbering.int(1, 12);
+      const drawn = numbering.int(1, 12);
+      let number = ANCHOR_NUMBERS[`${sector}-${first.commodity.code}`] ?? drawn;
       for (const combo of group) {
         const symbol = `${sector}-${combo.commodity.code}-${String(number).padStart(4, "0")}`;
         plans.push(planInstrument(seed, symbol, combo));

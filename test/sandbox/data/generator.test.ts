@@ -57,6 +57,13 @@ describe("generateDataSet: instruments", () => {
     }
   });
 
+  it("always includes the example symbols of the docs and the functions' help, for any seed", () => {
+    for (const seed of [DEFAULT_SEED, 1, 987654]) {
+      const symbols = new Set(generateDataSet({ seed, today: TODAY }).instruments.map((i) => i.record.symbol));
+      for (const example of ["MB-AL-0004", "AG-WHE-0058", "FP-PLP-0034"]) expect(symbols.has(example)).toBe(true);
+    }
+  });
+
   it("fills every field of an instrument record, optional ones included", () => {
     for (const { record } of data.instruments) {
       for (const field of ["symbol", "productId", "description", "descriptionShort", "commodityId", "priceType", "locationId", "currencyId", "unitOfMeasureId", "incotermId", "launchDate", "frequency", "sourceId", "status", "commodity", "location", "currency", "unitOfMeasure", "incoterm", "source"] as const) {
