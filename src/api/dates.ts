@@ -21,13 +21,31 @@ export function formatIsoDate(year: number, month: number, day: number): string 
   return `${String(year).padStart(4, "0")}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
 }
 
-export function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+function isLeapYear(year: number): boolean {
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
 }
 
-/** Canonical `YYYY-MM-DD` to epoch day. The input must already be canonical. */
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** Proleptic Gregorian, every year alike: Date.UTC would read years 0 to 99 as 1900 to 1999. */
+export function daysInMonth(year: number, month: number): number {
+  return month === 2 && isLeapYear(year) ? 29 : (MONTH_DAYS[month - 1] ?? Number.NaN);
+}
+
+/**
+ * Canonical `YYYY-MM-DD` to epoch day. The input must already be canonical. Arithmetic on the digits
+ * (days from civil, proleptic Gregorian), so that years 0000 to 0099 are themselves and not 1900 to 1999.
+ */
 export function toEpochDay(isoDate: string): EpochDay {
-  return Math.floor(Date.UTC(Number(isoDate.slice(0, 4)), Number(isoDate.slice(5, 7)) - 1, Number(isoDate.slice(8, 10))) / MS_PER_DAY);
+  const month = Number(isoDate.slice(5, 7));
+  const day = Number(isoDate.slice(8, 10));
+  // Years counted from March, so that a leap day ends its year.
+  const year = Number(isoDate.slice(0, 4)) - (month <= 2 ? 1 : 0);
+  const era = Math.floor(year / 400);
+  const yearOfEra = year - era * 400;
+  const dayOfYear = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * 146_097 + dayOfEra - 719_468;
 }
 
 export function fromEpochDay(day: EpochDay): string {

@@ -6,7 +6,7 @@
  */
 import { AuthError } from "../prices/errors";
 import type { TokenProvider } from "../prices/types";
-import { requestToken, type TokenResponse } from "./token-response";
+import { requestToken, type TokenRequestOptions, type TokenResponse } from "./token-response";
 
 export type SignInMethod = "user" | "service-key";
 
@@ -33,6 +33,8 @@ export interface TokenStoreOptions {
   fetch?: typeof fetch;
   now?: () => number;
   timer?: Timer;
+  /** Milliseconds a token request may take (default TOKEN_REQUEST_TIMEOUT_MS); a hung endpoint fails the renewal. */
+  timeoutMs?: number;
 }
 
 export interface TokenStore extends TokenProvider {
@@ -74,6 +76,7 @@ export function createTokenStore(options: TokenStoreOptions): TokenStore {
   let renewal: Promise<boolean> | undefined;
   let timerHandle: unknown;
   let generation = 0;
+  const requestOptions: TokenRequestOptions = options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs };
 
   const state = (): AuthState =>
     session
@@ -155,13 +158,13 @@ export function createTokenStore(options: TokenStoreOptions): TokenStore {
           grant_type: "servicekey",
           serviceName: current.serviceKey.name,
           serviceKey: current.serviceKey.key,
-        });
+        }, requestOptions);
       } else if (current.refreshToken) {
         response = await requestToken(fetchFn, tokenUrl, {
           grant_type: "refresh_token",
           refresh_token: current.refreshToken,
           client_id: options.clientId,
-        });
+        }, requestOptions);
       } else {
         throw new Error("the session expired and cannot be renewed");
       }
@@ -199,7 +202,7 @@ export function createTokenStore(options: TokenStoreOptions): TokenStore {
     async signInWithServiceKey(serviceName, serviceKey) {
       const name = serviceName.trim();
       if (name === "" || serviceKey === "") throw new AuthError({ reason: "not-signed-in", message: "service name and key are both required" });
-      const response = await requestToken(fetchFn, await options.tokenUrl(), { grant_type: "servicekey", serviceName: name, serviceKey });
+      const response = await requestToken(fetchFn, await options.tokenUrl(), { grant_type: "servicekey", serviceName: name, serviceKey }, requestOptions);
       install(fromResponse({ accessToken: response.accessToken, expiresIn: response.expiresIn }, { method: "service-key", account: name, serviceKey: { name, key: serviceKey } }));
     },
     renew,

@@ -19,15 +19,16 @@ export type HistoryField = PriceField | "assessed";
 export const HISTORY_FIELDS: readonly HistoryField[] = [...PRICE_FIELDS, "assessed"];
 export const DEFAULT_HISTORY_FIELDS: readonly HistoryField[] = ["date", "low", "mid", "high"];
 
-function findName<T extends string>(names: readonly T[], given: string, extra: Record<string, T> = {}): T | undefined {
+/** A Map, not an object literal: user text such as "constructor" must not find Object.prototype's members. */
+function findName<T extends string>(names: readonly T[], given: string, extra: ReadonlyMap<string, T> = new Map()): T | undefined {
   const wanted = squash(given);
-  return names.find((name) => squash(name) === wanted) ?? extra[wanted];
+  return names.find((name) => squash(name) === wanted) ?? extra.get(wanted);
 }
 
-const PRICE_FIELD_ALIASES: Record<string, PriceField> = {
-  [squash(ASSESSMENT_PERIOD_ALIAS)]: "assessmentPeriod",
-  price: "mid",
-};
+const PRICE_FIELD_ALIASES: ReadonlyMap<string, PriceField> = new Map<string, PriceField>([
+  [squash(ASSESSMENT_PERIOD_ALIAS), "assessmentPeriod"],
+  ["price", "mid"],
+]);
 
 export function priceFieldOf(given: string | undefined, name = "field", fallback: PriceField = "mid"): PriceField {
   if (given === undefined) return fallback;

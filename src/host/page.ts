@@ -19,19 +19,20 @@ type HostGlobals = typeof globalThis & Record<string, unknown>;
 function countRequests(scope: HostGlobals): { counter: () => RequestCounter; setBase: (base: string) => void } {
   let base: string | undefined;
   let total = 0;
-  const byPath: Record<string, number> = {};
+  // a Map: a path such as "__proto__" must count like any other
+  const byPath = new Map<string, number>();
   const original = scope.fetch.bind(scope);
   scope.fetch = (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
     if (base !== undefined && url.startsWith(base)) {
       total += 1;
       const path = new URL(url).pathname.slice(new URL(base).pathname.length) || "/";
-      byPath[path] = (byPath[path] ?? 0) + 1;
+      byPath.set(path, (byPath.get(path) ?? 0) + 1);
     }
     return original(input, init);
   };
   return {
-    counter: () => ({ total, byPath: { ...byPath } }),
+    counter: () => ({ total, byPath: Object.fromEntries(byPath) }),
     setBase: (value) => {
       base = value.replace(/\/+$/, "");
     },

@@ -8,7 +8,7 @@ import { encodeParams } from "../api/requests";
 import type { InstrumentRecord, PriceRecord } from "../api/schemas";
 import { InvalidInstrumentError, NoDataError, PricesError, ResponseFormatError } from "./errors";
 import type { NormHistoryKey, NormInstrumentKey, NormInstrumentsKey, NormKey, NormPriceKey, NormReferenceKey } from "./keys";
-import { type Envelope, type PriceBlock, type RequestRef, projectInstrument, projectPrice, readEnvelope, readInstrument, readPriceBlock, readReferences } from "./parse";
+import { type Envelope, type PriceBlock, type RequestRef, checkCalculationType, projectInstrument, projectPrice, readEnvelope, readInstrument, readPriceBlock, readReferences } from "./parse";
 import { chunk, planPairs } from "./plan";
 import type { SymbolHistory } from "./types";
 
@@ -159,14 +159,15 @@ function planDated(keys: readonly NormPriceKey[], settings: PlanSettings): Plann
       params,
       keys: served,
       recordsRequested: tile.symbols.length * tile.dates.length,
-      answer: (body, request) => answerPrices(body, request, served, fields.length),
+      answer: (body, request) => answerPrices(body, request, served, fields.length, calculationType),
     });
   }
   return requests;
 }
 
-function answerPrices(body: unknown, request: RequestRef, keys: readonly NormPriceKey[], unionSize: number): { results: (unknown | Error)[]; records: number } {
+function answerPrices(body: unknown, request: RequestRef, keys: readonly NormPriceKey[], unionSize: number, calculationType: CalculationType): { results: (unknown | Error)[]; records: number } {
   const envelope = readEnvelope(body, request);
+  checkCalculationType(envelope, calculationType, request);
   const block = blockReader(envelope);
   const byDate = new Map<string, Map<string, PriceRecord>>();
   const results = keys.map((key): PriceRecord | Error => {
@@ -204,7 +205,7 @@ function planLatest(keys: readonly NormPriceKey[], limits: Limits): PlannedReque
       params: encodeParams({ symbols, fields, priceCalculationType: calcParam(calculationType) }),
       keys: served,
       recordsRequested: symbols.length,
-      answer: (body, request) => answerPrices(body, request, served, fields.length),
+      answer: (body, request) => answerPrices(body, request, served, fields.length, calculationType),
     };
   });
 }
@@ -251,6 +252,11 @@ function planHistory(keys: readonly NormHistoryKey[], limits: Limits): PlannedRe
 
 function answerHistory(body: unknown, request: RequestRef, keys: readonly NormHistoryKey[], unionSize: number): { results: (unknown | Error)[]; records: number } {
   const envelope = readEnvelope(body, request, "calendar");
+  const calculationType = keys[0]?.calculationType ?? "None";
+  checkCalculationType(envelope, calculationType, request);
+  const calendar = envelope.calendar ?? new Set<string>();
+  // With one instrument in the answer the calendar is that instrument's own: exact on its own.
+  const alone = envelope.blocks.size === 1;
   const block = blockReader(envelope);
   const results = keys.map((key): SymbolHistory | Error => {
     const invalid = envelope.invalid.get(key.symbol);
@@ -258,11 +264,7 @@ function answerHistory(body: unknown, request: RequestRef, keys: readonly NormHi
     const parsed = block(key.symbol);
     if (parsed instanceof Error) return parsed;
     if (!parsed) return new NoDataError(key.symbol, key.toDate, `${key.symbol}: no assessment from ${key.fromDate} to ${key.toDate}`);
-    const assessedDates = new Set<string>();
-    for (const item of parsed.prices) {
-      const day = dateOfTimestamp(item.assessmentDate);
-      if (day >= key.fromDate && day <= key.toDate) assessedDates.add(day);
-    }
+    const assessedDates = calculationType === "None" ? assessedDatesOf(parsed.prices, calendar, alone) : new Set(parsed.prices.map((item) => item.date));
     const history: SymbolHistory = {
       symbol: parsed.symbol,
       firstDate: parsed.firstDate,
@@ -274,6 +276,39 @@ function answerHistory(body: unknown, request: RequestRef, keys: readonly NormHi
     return history;
   });
   return { results, records: countPriceRecords(envelope) };
+}
+
+/**
+ * Days whose record is an assessment, not a carried-forward copy. A record is assessed when its date is
+ * in the response's calendar and, when the calendar also covers other instruments, it is not a copy of
+ * the same instrument's previous (older) record (same assessment time, revision and values). The oldest
+ * record has no previous one in range: it is taken as carried when its assessment was made before its
+ * date. Left ambiguous: an oldest record carried from a correction published on or after its date, on a
+ * day another instrument of the batch was assessed (it counts as assessed).
+ */
+export function assessedDatesOf(prices: readonly PriceRecord[], calendar: ReadonlySet<string>, alone: boolean): Set<string> {
+  const assessed = new Set<string>();
+  let ordered = prices;
+  for (let index = 1; index < prices.length; index += 1) {
+    if ((prices[index - 1] as PriceRecord).date <= (prices[index] as PriceRecord).date) {
+      ordered = [...prices].sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0));
+      break;
+    }
+  }
+  for (let index = 0; index < ordered.length; index += 1) {
+    const record = ordered[index] as PriceRecord;
+    if (!calendar.has(record.date)) continue;
+    if (!alone) {
+      const older = ordered[index + 1];
+      if (older ? isCopy(record, older) : dateOfTimestamp(record.assessmentDate) < record.date) continue;
+    }
+    assessed.add(record.date);
+  }
+  return assessed;
+}
+
+function isCopy(record: PriceRecord, older: PriceRecord): boolean {
+  return record.assessmentDate === older.assessmentDate && record.revision === older.revision && record.low === older.low && record.mid === older.mid && record.high === older.high;
 }
 
 function planInstruments(keys: readonly NormInstrumentKey[], limits: Limits): PlannedRequest[] {

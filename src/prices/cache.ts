@@ -11,6 +11,8 @@ export interface StoredError {
   symbol?: string;
   date?: string;
   status?: number;
+  /** The service's own message of an `InvalidInstrumentError` (e.g. a calculation type the instrument lacks). */
+  detail?: string;
 }
 
 export interface StoredEntry {

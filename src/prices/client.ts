@@ -18,7 +18,7 @@ import {
 } from "./keys";
 import { DEFAULT_RETRY_POLICY } from "./retry";
 import { timerScheduler } from "./scheduler";
-import { createTransport, defaultSleep } from "./transport";
+import { createTransport, defaultSleep, requestTarget } from "./transport";
 import type {
   CacheFilter,
   CachePolicy,
@@ -63,6 +63,8 @@ interface Entry extends LineageRecord {
   promise: Promise<unknown>;
   /** Invalidated while in flight: its answer is delivered but not stored. */
   stale: boolean;
+  /** Resolved or rejected already: a second settlement (a late catch-all) must not count twice. */
+  settled: boolean;
 }
 
 export function createPricesClient(options: PricesClientOptions): PricesClient {
@@ -74,6 +76,7 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
   const maxOverfetch = options.maxOverfetch ?? 4;
   const maxLogs = options.maxLineageRequests ?? 1_000;
   const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const maxQueryLength = options.maxQueryLength;
   const transport = createTransport({
     baseUrl: options.baseUrl,
     tokenProvider: options.tokenProvider,
@@ -84,6 +87,7 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
     now,
     sleep: options.sleep ?? defaultSleep,
     random: options.random ?? Math.random,
+    ...(maxQueryLength !== undefined ? { maxQueryLength } : {}),
   });
 
   const counters = {
@@ -116,7 +120,7 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
   function ask<T>(key: NormKey): Promise<T> {
     counters.keysAsked += 1;
     const askedAt = now();
-    const stored = storage.get(key.id);
+    const stored = readStored(key.id);
     if (stored) {
       if (stored.expiresAt > askedAt) {
         counters.cacheHits += 1;
@@ -124,7 +128,7 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
         if (stored.error) counters.errors += 1;
         return fromStored(stored) as Promise<T>;
       }
-      storage.delete(key.id);
+      dropStored(key.id);
     }
     const joining = pending.get(key.id);
     if (joining) {
@@ -138,7 +142,7 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
       resolve = yes;
       reject = no;
     });
-    const entry: Entry = { kind: key.kind, fromCache: false, requestId: undefined, askedAt, key, resolve, reject, promise, stale: false };
+    const entry: Entry = { kind: key.kind, fromCache: false, requestId: undefined, askedAt, key, resolve, reject, promise, stale: false, settled: false };
     pending.set(key.id, entry);
     noteLineage(key, entry);
     window.push(entry);
@@ -198,15 +202,21 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
       const forgotten = entries.filter((entry) => !sent.has(entry));
       if (forgotten.length > 0) failAll(forgotten, new PricesError(`${forgotten.length} keys were left out of every request`));
     }
-    requests.forEach((request, index) => void send(request, batches[index] ?? []));
+    requests.forEach((request, index) => {
+      const served = batches[index] ?? [];
+      // The catch-all of the batch contract: whatever escapes `send` fails the keys still waiting.
+      send(request, served).catch((error: unknown) => failAll(served, error));
+    });
   }
 
   async function send(request: PlannedRequest, entries: Entry[]): Promise<void> {
     requestSeq += 1;
+    const query = request.params.toString();
+    const target = requestTarget(options.baseUrl, request.endpoint, query, maxQueryLength);
     const log: RequestLog = {
       id: requestSeq,
       endpoint: request.endpoint,
-      method: "GET",
+      method: target.method,
       params: Object.fromEntries(request.params),
       sentAt: now(),
       attempts: 0,
@@ -225,8 +235,7 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
     let results: (unknown | Error)[];
     try {
       const body = await transport.getJson(request.endpoint, request.params, log);
-      const url = `${options.baseUrl.replace(/\/+$/, "")}${request.endpoint}?${request.params.toString()}`;
-      const answer = request.answer(body, { method: "GET", url });
+      const answer = request.answer(body, { method: log.method, url: target.url });
       log.records = answer.records;
       counters.recordsReceived += answer.records;
       results = checkBatch(answer.results, entries.length);
@@ -244,8 +253,13 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
     const today = todayIso(new Date(settledAt));
     entries.forEach((entry, index) => {
       const result = results[index];
-      if (result instanceof Error) settleError(entry, result, settledAt);
-      else settleValue(entry, result, settledAt, today);
+      // One key's trouble (a throwing storage, say) must not leave the keys after it waiting.
+      try {
+        if (result instanceof Error) settleError(entry, result, settledAt);
+        else settleValue(entry, result, settledAt, today);
+      } catch (error) {
+        settleError(entry, error instanceof Error ? error : new PricesError(String(error)), settledAt);
+      }
     });
   }
 
@@ -254,32 +268,62 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
   }
 
   function settleValue(entry: Entry, value: unknown, at: number, today: string): void {
+    if (entry.settled) return;
+    entry.settled = true;
     release(entry);
     if (!entry.stale) {
-      const encoded = encode(entry.key, value);
-      const bytes = valueBytes(entry.key, value, encoded) + 64 + entry.key.id.length * 2;
-      const stored: StoredEntry = { kind: entry.key.kind, storedAt: at, expiresAt: at + ttl(entry.key, today), bytes, value: encoded };
-      const symbol = symbolOf(entry.key);
-      if (symbol !== undefined) stored.symbol = symbol;
-      if (entry.requestId !== undefined) stored.requestId = entry.requestId;
-      storage.set(entry.key.id, stored);
-      if (entry.key.kind === "history") decoded.set(stored, value);
+      // The answer is right even if it cannot be kept: a storage failure costs the cache, not the key.
+      try {
+        const encoded = encode(entry.key, value);
+        const bytes = valueBytes(entry.key, value, encoded) + 64 + entry.key.id.length * 2;
+        const stored: StoredEntry = { kind: entry.key.kind, storedAt: at, expiresAt: at + ttl(entry.key, today), bytes, value: encoded };
+        const symbol = symbolOf(entry.key);
+        if (symbol !== undefined) stored.symbol = symbol;
+        if (entry.requestId !== undefined) stored.requestId = entry.requestId;
+        storage.set(entry.key.id, stored);
+        if (entry.key.kind === "history") decoded.set(stored, value);
+      } catch {
+        // Not cached; the next ask sends a request.
+      }
     }
     entry.resolve(value);
   }
 
   function settleError(entry: Entry, error: Error, at: number): void {
+    if (entry.settled) return;
+    entry.settled = true;
     release(entry);
     counters.errors += 1;
     const cacheable = error instanceof InvalidInstrumentError || error instanceof NoDataError;
     if (cacheable && !entry.stale && policy.errorTtlMs > 0) {
-      const stored: StoredEntry = { kind: entry.key.kind, storedAt: at, expiresAt: at + policy.errorTtlMs, bytes: 128 + error.message.length * 2, error: storeError(error) };
-      const symbol = symbolOf(entry.key);
-      if (symbol !== undefined) stored.symbol = symbol;
-      if (entry.requestId !== undefined) stored.requestId = entry.requestId;
-      storage.set(entry.key.id, stored);
+      try {
+        const stored: StoredEntry = { kind: entry.key.kind, storedAt: at, expiresAt: at + policy.errorTtlMs, bytes: 128 + error.message.length * 2, error: storeError(error) };
+        const symbol = symbolOf(entry.key);
+        if (symbol !== undefined) stored.symbol = symbol;
+        if (entry.requestId !== undefined) stored.requestId = entry.requestId;
+        storage.set(entry.key.id, stored);
+      } catch {
+        // Not cached; the next ask sends a request.
+      }
     }
     entry.reject(error);
+  }
+
+  /** A storage that throws on a read is treated as a miss, so the ask still gets a promise that settles. */
+  function readStored(id: string): StoredEntry | undefined {
+    try {
+      return storage.get(id);
+    } catch {
+      return undefined;
+    }
+  }
+
+  function dropStored(id: string): void {
+    try {
+      storage.delete(id);
+    } catch {
+      // Left to expire; it is not read past its age.
+    }
   }
 
   function failAll(entries: readonly Entry[], error: unknown): void {
@@ -435,7 +479,10 @@ function decode(stored: StoredEntry): unknown {
 
 function storeError(error: Error): StoredError {
   const stored: StoredError = { name: error.name, message: error.message };
-  if (error instanceof InvalidInstrumentError) stored.symbol = error.symbol;
+  if (error instanceof InvalidInstrumentError) {
+    stored.symbol = error.symbol;
+    if (error.detail !== undefined) stored.detail = error.detail;
+  }
   if (error instanceof NoDataError) {
     stored.symbol = error.symbol;
     if (error.date !== undefined) stored.date = error.date;
@@ -445,8 +492,9 @@ function storeError(error: Error): StoredError {
 
 function restoreError(stored: StoredError): Error {
   if (stored.name === "InvalidInstrumentError") {
-    const error = new InvalidInstrumentError(stored.symbol ?? "");
-    error.message = stored.message;
+    // The message is rebuilt from symbol and detail, as the functions read `detail` to say what is missing.
+    const error = new InvalidInstrumentError(stored.symbol ?? "", stored.detail);
+    if (stored.detail === undefined && stored.message !== error.message) error.message = stored.message;
     return error;
   }
   if (stored.name === "NoDataError") return new NoDataError(stored.symbol ?? "", stored.date, stored.message);

@@ -42,6 +42,8 @@ export interface HTTPErrorOptions {
   problem?: Problem;
   cause?: unknown;
   message?: string;
+  /** The service's `Retry-After`, in ms, when it sent one: the message then says when to try again. */
+  retryAfterMs?: number;
 }
 
 /** The service answered with a status that is not success; `status` is 0 for network-class failures. */
@@ -53,19 +55,23 @@ export class HTTPError extends PricesError {
   readonly url: string;
   /** RFC 9457 problem details when the body held them. */
   readonly problem: Problem | undefined;
+  /** How long the service asked the client to wait (`Retry-After`), in ms, when it said. */
+  readonly retryAfterMs: number | undefined;
   readonly request: RequestDescription;
   constructor(options: HTTPErrorOptions) {
     const text = options.statusText || STATUS_TEXTS[options.status] || "";
     const detail = options.problem?.detail ? ` (${options.problem.detail})` : "";
+    const retry = options.retryAfterMs !== undefined ? `; retry after ${Math.ceil(options.retryAfterMs / 1000)} s` : "";
     super(
       options.message ??
-        `Request failed with status ${options.status}${text ? ` ${text}` : ""}: ${options.method} ${pathOf(options.url)}${detail}`,
+        `Request failed with status ${options.status}${text ? ` ${text}` : ""}: ${options.method} ${pathOf(options.url)}${detail}${retry}`,
       { cause: options.cause },
     );
     this.status = options.status;
     this.method = options.method;
     this.url = options.url;
     this.problem = options.problem;
+    this.retryAfterMs = options.retryAfterMs;
     this.request = { method: options.method, url: options.url, headers: { authorization: REDACTED } };
   }
 }
@@ -88,8 +94,9 @@ export class NetworkError extends HTTPError {
 export class TimeoutError extends NetworkError {
   override name = "TimeoutError";
   readonly timeoutMs: number;
-  constructor(options: { method: string; url: string; timeoutMs: number }) {
-    super({ ...options, reason: `timed out after ${options.timeoutMs} ms` });
+  /** `reason` replaces "timed out after N ms" in the message (e.g. for a token that never came). */
+  constructor(options: { method: string; url: string; timeoutMs: number; reason?: string }) {
+    super({ method: options.method, url: options.url, reason: options.reason ?? `timed out after ${options.timeoutMs} ms` });
     this.timeoutMs = options.timeoutMs;
   }
 }

@@ -7,7 +7,7 @@ export { clientCredentialsTokenProvider, serviceKeyTokenProvider, staticTokenPro
 export type { ClientCredentialsOptions, ServiceKeyOptions, TokenCacheOptions } from "./tokens";
 export { MemoryCacheStorage, approximateBytes } from "./cache";
 export type { CacheStorage, StoredEntry, StoredError } from "./cache";
-export { DEFAULT_RETRY_POLICY, parseRetryAfter, retryDelay } from "./retry";
+export { DEFAULT_RETRY_POLICY, parseRetryAfter, retryAfterTooLong, retryDelay } from "./retry";
 export type { RetryPolicy } from "./retry";
 export { manualScheduler, timerScheduler } from "./scheduler";
 export type { BatchScheduler, ManualScheduler } from "./scheduler";

@@ -76,6 +76,10 @@ export interface Envelope {
   /** Upper-case symbol -> the service's message. */
   invalid: Map<string, string>;
   reader: Reader;
+  /** `priceCalculationType` as served (/Prices and /Prices/History), when present. */
+  calculationType?: string;
+  /** History only: the days on which at least one returned instrument was assessed (convention 13). */
+  calendar?: Set<string>;
 }
 
 /** Reads `instruments` and `invalidInstruments` of a /Prices, /Prices/History or /Instruments answer. */
@@ -83,9 +87,10 @@ export function readEnvelope(body: unknown, request: RequestRef, extra?: "calend
   const reader = new Reader(request);
   const root = reader.object(body, "(body)");
   const instruments = reader.array(root.instruments, "instruments");
+  let calendarDates: Set<string> | undefined;
   if (extra === "calendar") {
     const calendar = reader.object(root.calendar, "calendar");
-    reader.array(calendar.dates, "calendar.dates");
+    calendarDates = new Set(reader.array(calendar.dates, "calendar.dates").map((item, index) => reader.date(item, `calendar.dates[${index}]`)));
   }
   const blocks = new Map<string, { raw: unknown; index: number }>();
   instruments.forEach((raw, index) => {
@@ -100,7 +105,24 @@ export function readEnvelope(body: unknown, request: RequestRef, extra?: "calend
       if (typeof symbol === "string") invalid.set(symbol.toUpperCase(), typeof message === "string" ? message : "");
     }
   }
-  return { blocks, invalid, reader };
+  const envelope: Envelope = { blocks, invalid, reader };
+  if (root.priceCalculationType !== undefined && root.priceCalculationType !== null) envelope.calculationType = reader.string(root.priceCalculationType, "priceCalculationType");
+  if (calendarDates) envelope.calendar = calendarDates;
+  return envelope;
+}
+
+/**
+ * Fails the whole answer when it is not of the calculation type asked (any letter case): a service that
+ * ignored the input would otherwise pass plain assessments off as averages. A missing type is accepted
+ * only when plain prices were asked, which is what a response without one would hold.
+ */
+export function checkCalculationType(envelope: Envelope, asked: string, request: RequestRef): void {
+  const served = envelope.calculationType;
+  if (served === undefined) {
+    if (asked.toLowerCase() !== "none") throw new ResponseFormatError("priceCalculationType", `is missing where ${asked} was asked`, request);
+    return;
+  }
+  if (served.toLowerCase() !== asked.toLowerCase()) throw new ResponseFormatError("priceCalculationType", `is ${JSON.stringify(served)} where ${asked} was asked`, request);
 }
 
 export interface PriceBlock {

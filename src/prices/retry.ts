@@ -11,7 +11,7 @@ export interface RetryPolicy {
   /** Backoff before retry n (1-based) is random() x min(backoffMaxMs, backoffBaseMs x 2^(n-1)) ("full jitter"). */
   backoffBaseMs: number;
   backoffMaxMs: number;
-  /** `Retry-After` (seconds or an HTTP date) is honoured up to this many ms. */
+  /** Longest `Retry-After` (seconds or an HTTP date) waited for, in ms; a longer one fails the request at once, saying when to retry. */
   maxRetryAfterMs: number;
 }
 
@@ -36,7 +36,15 @@ export function parseRetryAfter(header: string | null | undefined, now: number):
   return Math.max(0, at - now);
 }
 
-/** Milliseconds to wait before attempt `attempt + 1`, after attempt `attempt` (1-based) failed. */
+/** True when the service asks for a longer wait than the policy allows: the caller fails rather than retries early. */
+export function retryAfterTooLong(policy: RetryPolicy, retryAfterMs: number | undefined): boolean {
+  return retryAfterMs !== undefined && retryAfterMs > policy.maxRetryAfterMs;
+}
+
+/**
+ * Milliseconds to wait before attempt `attempt + 1`, after attempt `attempt` (1-based) failed. A
+ * `Retry-After` is taken as asked; the cap only guards callers that did not check `retryAfterTooLong`.
+ */
 export function retryDelay(policy: RetryPolicy, attempt: number, retryAfterMs: number | undefined, random: () => number): number {
   if (retryAfterMs !== undefined) return Math.min(Math.max(0, retryAfterMs), policy.maxRetryAfterMs);
   const ceiling = Math.min(policy.backoffMaxMs, policy.backoffBaseMs * 2 ** (attempt - 1));

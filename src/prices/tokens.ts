@@ -1,9 +1,10 @@
 /**
  * Token providers for scripts, tests and service accounts. Each caches its token until shortly before
- * expiry, shares one refresh among concurrent callers, and keeps under the vendor's 10 token requests
- * per 5 minutes (convention 18).
+ * expiry, shares one refresh among concurrent callers, gives every token request a timeout (a failed
+ * or timed-out refresh is dropped, so the next call tries again), and keeps under the vendor's 10 token
+ * requests per 5 minutes (convention 18).
  */
-import { AuthError, HTTPError, NetworkError } from "./errors";
+import { AuthError, HTTPError, NetworkError, TimeoutError } from "./errors";
 import type { TokenProvider } from "./types";
 
 export interface TokenCacheOptions {
@@ -14,7 +15,12 @@ export interface TokenCacheOptions {
   maxRequests?: number;
   windowMs?: number;
   now?: () => number;
+  /** Per token request, headers and body (default 10,000 ms: below the client's 20 s, so the cause is named). */
+  timeoutMs?: number;
 }
+
+/** Lifetime assumed when a token response gives no usable `expires_in` and the token's `exp` cannot be read. */
+export const DEFAULT_TOKEN_LIFETIME_S = 3_600;
 
 export interface ClientCredentialsOptions extends TokenCacheOptions {
   tokenUrl: string;
@@ -75,6 +81,7 @@ function cachingTokenProvider(
   const margin = options.refreshMarginMs ?? 60_000;
   const maxRequests = options.maxRequests ?? 10;
   const windowMs = options.windowMs ?? 300_000;
+  const timeoutMs = options.timeoutMs ?? 10_000;
   const sentAt: number[] = [];
   let cached: CachedToken | undefined;
   let pending: Promise<string> | undefined;
@@ -87,20 +94,10 @@ function cachingTokenProvider(
     }
     sentAt.push(at);
     const { body, headers } = makeRequest();
-    let response: Response;
-    try {
-      response = await fetchImpl(tokenUrl, {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json", ...headers },
-        body: body.toString(),
-      });
-    } catch (cause) {
-      throw new NetworkError({ method: "POST", url: tokenUrl, cause });
-    }
-    const text = await response.text().catch(() => "");
-    if (!response.ok) {
-      if (response.status >= 500) throw new HTTPError({ status: response.status, statusText: response.statusText, method: "POST", url: tokenUrl });
-      throw new AuthError({ reason: "rejected", status: response.status, method: "POST", url: tokenUrl, message: `token request refused (${oauthError(text)})` });
+    const { status, statusText, ok, text } = await post(body.toString(), headers);
+    if (!ok) {
+      if (status >= 500) throw new HTTPError({ status, statusText, method: "POST", url: tokenUrl });
+      throw new AuthError({ reason: "rejected", status, method: "POST", url: tokenUrl, message: `token request refused (${oauthError(text)})` });
     }
     let parsed: unknown;
     try {
@@ -112,10 +109,42 @@ function cachingTokenProvider(
     if (typeof record.access_token !== "string" || record.access_token === "") {
       throw new AuthError({ reason: "rejected", method: "POST", url: tokenUrl, message: "token response without access_token" });
     }
-    const lifetimeMs = Number(record.expires_in ?? 3600) * 1000;
     const received = now();
+    const lifetimeMs = lifetimeOf(record.expires_in, record.access_token, received);
     cached = { token: record.access_token, refreshAt: received + lifetimeMs - Math.min(margin, lifetimeMs / 10) };
     return record.access_token;
+  }
+
+  /** The token request with a timeout: an abort, and a race so that a fetch ignoring its signal still settles. */
+  async function post(body: string, headers: Record<string, string>): Promise<{ status: number; statusText: string; ok: boolean; text: string }> {
+    const controller = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        controller.abort();
+        reject(new TimeoutError({ method: "POST", url: tokenUrl, timeoutMs }));
+      }, timeoutMs);
+    });
+    expired.catch(() => undefined);
+    try {
+      const response = await Promise.race([
+        fetchImpl(tokenUrl, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json", ...headers },
+          body,
+          signal: controller.signal,
+        }),
+        expired,
+      ]);
+      const text = await Promise.race([response.text().catch(() => ""), expired]);
+      return { status: response.status, statusText: response.statusText, ok: response.ok, text };
+    } catch (cause) {
+      if (cause instanceof TimeoutError) throw cause;
+      if (controller.signal.aborted) throw new TimeoutError({ method: "POST", url: tokenUrl, timeoutMs });
+      throw new NetworkError({ method: "POST", url: tokenUrl, cause });
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   return {
@@ -129,6 +158,32 @@ function cachingTokenProvider(
       return pending;
     },
   };
+}
+
+/**
+ * Milliseconds the token lives: `expires_in` when it is a positive number, else the JWT's own `exp`,
+ * else an hour. Without this a missing or odd `expires_in` would expire the token at once and spend the
+ * vendor's token budget one call at a time.
+ */
+export function lifetimeOf(expiresIn: unknown, token: string, receivedAt: number): number {
+  const seconds = typeof expiresIn === "number" ? expiresIn : typeof expiresIn === "string" && expiresIn.trim() !== "" ? Number(expiresIn) : NaN;
+  if (Number.isFinite(seconds) && seconds > 0) return seconds * 1000;
+  const exp = jwtExpiry(token);
+  if (exp !== undefined && exp * 1000 > receivedAt) return exp * 1000 - receivedAt;
+  return DEFAULT_TOKEN_LIFETIME_S * 1000;
+}
+
+/** `exp` (epoch seconds) of a JWT's payload, if the token is one and says; the signature is not checked (the API does that). */
+function jwtExpiry(token: string): number | undefined {
+  const payload = token.split(".")[1];
+  if (payload === undefined || payload === "") return undefined;
+  try {
+    const base64 = payload.replace(/-/g, "+").replace(/_/g, "/");
+    const claims = JSON.parse(atob(base64 + "=".repeat((4 - (base64.length % 4)) % 4))) as { exp?: unknown };
+    return typeof claims.exp === "number" && Number.isFinite(claims.exp) ? claims.exp : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function oauthError(text: string): string {

@@ -1,11 +1,15 @@
 /**
- * HTTP for the client: GET with query, a bearer token, a timeout on every attempt, a cap on requests in
- * flight, retries by the policy, and one forced token refresh after a 401. Every call settles.
+ * HTTP for the client: GET with query (POST with a form body when the query is long), a bearer token, a
+ * timeout on every attempt and on every token wait, a cap on requests in flight, retries by the policy,
+ * and one forced token refresh after a 401, counted within the attempts. Every call settles.
  */
 import type { Problem } from "../api/schemas";
 import { AuthError, HTTPError, NetworkError, PricesError, TimeoutError, isAuthError, isHTTPError } from "./errors";
-import { type RetryPolicy, isRetryableStatus, parseRetryAfter, retryDelay } from "./retry";
+import { type RetryPolicy, isRetryableStatus, parseRetryAfter, retryAfterTooLong, retryDelay } from "./retry";
 import type { TokenProvider } from "./types";
+
+/** Longest query sent with GET: beyond it the URL (with the token header) nears servers' 8-16 KB header limits. */
+export const DEFAULT_MAX_QUERY_LENGTH = 4_096;
 
 export interface TransportOptions {
   baseUrl: string;
@@ -17,6 +21,8 @@ export interface TransportOptions {
   now: () => number;
   sleep: (ms: number) => Promise<void>;
   random: () => number;
+  /** Queries longer than this go as POST with an `application/x-www-form-urlencoded` body (convention 2). */
+  maxQueryLength?: number;
 }
 
 /** Filled in as the exchange goes, for lineage and statistics. */
@@ -24,6 +30,7 @@ export interface ExchangeLog {
   attempts: number;
   retryDelaysMs: number[];
   status?: number;
+  method?: "GET" | "POST";
 }
 
 export interface Transport {
@@ -35,58 +42,85 @@ export function defaultSleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/** The method and URL a request goes with: GET with its query, or POST to the bare path when the query is long. */
+export function requestTarget(baseUrl: string, path: string, query: string, maxQueryLength = DEFAULT_MAX_QUERY_LENGTH): { method: "GET" | "POST"; url: string } {
+  const base = baseUrl.replace(/\/+$/, "");
+  if (query.length > maxQueryLength) return { method: "POST", url: `${base}${path}` };
+  return { method: "GET", url: `${base}${path}${query ? `?${query}` : ""}` };
+}
+
+interface Exchanged {
+  status: number;
+  statusText: string;
+  headers: Headers;
+  text: string;
+}
+
 export function createTransport(options: TransportOptions): Transport {
-  const base = options.baseUrl.replace(/\/+$/, "");
   const slots = createSemaphore(Math.max(1, options.maxInFlight));
   const policy = options.retry;
+  const maxQueryLength = options.maxQueryLength ?? DEFAULT_MAX_QUERY_LENGTH;
 
-  async function token(forceRefresh: boolean): Promise<string> {
+  /** The provider's token, raced against the timeout: a provider that never answers must not hold a cell. */
+  async function token(forceRefresh: boolean, method: string, url: string): Promise<string> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new TimeoutError({ method, url, timeoutMs: options.timeoutMs, reason: `no token from the token provider within ${options.timeoutMs} ms` })),
+        options.timeoutMs,
+      );
+    });
     try {
-      return await options.tokenProvider.getToken(forceRefresh ? { forceRefresh: true } : undefined);
+      return await Promise.race([options.tokenProvider.getToken(forceRefresh ? { forceRefresh: true } : undefined), expired]);
     } catch (error) {
       if (isAuthError(error) || isHTTPError(error)) throw error;
       throw new AuthError({ reason: "not-signed-in", cause: error });
+    } finally {
+      clearTimeout(timer);
     }
   }
 
   async function getJson(path: string, params: URLSearchParams, log: ExchangeLog): Promise<unknown> {
     const query = params.toString();
-    const url = `${base}${path}${query ? `?${query}` : ""}`;
+    const { method, url } = requestTarget(options.baseUrl, path, query, maxQueryLength);
+    const body = method === "POST" ? query : undefined;
+    log.method = method;
     let refreshed = false;
     let forceRefresh = false;
-    for (let attempt = 1; ; ) {
+    // A 401's refresh-and-retry is one of the policy's attempts, so no request makes more than `limit`.
+    for (let attempt = 1; ; attempt += 1) {
       let failure: PricesError;
       let retryAfterMs: number | undefined;
       try {
-        const bearer = await token(forceRefresh);
+        const bearer = await token(forceRefresh, method, url);
         forceRefresh = false;
         log.attempts += 1;
-        const { status, statusText, headers, text } = await slots.run(() => exchange(url, bearer));
+        const { status, statusText, headers, text } = await slots.run(() => exchange(method, url, body, bearer));
         log.status = status;
         if (status >= 200 && status < 300) {
           try {
             return JSON.parse(text) as unknown;
           } catch (cause) {
-            throw new NetworkError({ method: "GET", url, cause, reason: "truncated or invalid JSON body" });
+            throw new NetworkError({ method, url, cause, reason: "truncated or invalid JSON body" });
           }
         }
-        if (status === 401 && !refreshed) {
+        if (status === 401 && !refreshed && attempt < policy.limit) {
           refreshed = true;
           forceRefresh = true;
           continue;
         }
         const problem = readProblem(text);
-        if (status === 401) throw new AuthError({ reason: "rejected", status, method: "GET", url, cause: problem });
-        if (status === 403) throw new AuthError({ reason: "forbidden", status, method: "GET", url, cause: problem });
-        failure = new HTTPError({ status, statusText, method: "GET", url, ...(problem ? { problem } : {}) });
+        if (status === 401) throw new AuthError({ reason: "rejected", status, method, url, cause: problem });
+        if (status === 403) throw new AuthError({ reason: "forbidden", status, method, url, cause: problem });
         retryAfterMs = parseRetryAfter(headers.get("retry-after"), options.now());
+        failure = new HTTPError({ status, statusText, method, url, ...(problem ? { problem } : {}), ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) });
       } catch (error) {
-        failure = error instanceof PricesError ? error : new NetworkError({ method: "GET", url, cause: error });
+        failure = error instanceof PricesError ? error : new NetworkError({ method, url, cause: error });
       }
-      if (attempt >= policy.limit || !isRetryable(failure)) throw failure;
+      // A longer wait than the policy allows is not shortened: retrying early would only be refused again.
+      if (attempt >= policy.limit || !isRetryable(failure) || retryAfterTooLong(policy, retryAfterMs)) throw failure;
       const delay = retryDelay(policy, attempt, retryAfterMs, options.random);
       log.retryDelaysMs.push(delay);
-      attempt += 1;
       if (delay > 0) await options.sleep(delay);
     }
   }
@@ -98,32 +132,27 @@ export function createTransport(options: TransportOptions): Transport {
     return false;
   }
 
-  async function exchange(url: string, bearer: string): Promise<{ status: number; statusText: string; headers: Headers; text: string }> {
+  async function exchange(method: "GET" | "POST", url: string, body: string | undefined, bearer: string): Promise<Exchanged> {
     const controller = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
     // A race as well as an abort, so a fetch that ignores its signal still settles.
     const expired = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         controller.abort();
-        reject(new TimeoutError({ method: "GET", url, timeoutMs: options.timeoutMs }));
+        reject(new TimeoutError({ method, url, timeoutMs: options.timeoutMs }));
       }, options.timeoutMs);
     });
     expired.catch(() => undefined);
+    const headers: Record<string, string> = { authorization: `Bearer ${bearer}`, accept: "application/json" };
+    if (body !== undefined) headers["content-type"] = "application/x-www-form-urlencoded";
     try {
-      const response = await Promise.race([
-        options.fetch(url, {
-          method: "GET",
-          headers: { authorization: `Bearer ${bearer}`, accept: "application/json" },
-          signal: controller.signal,
-        }),
-        expired,
-      ]);
+      const response = await Promise.race([options.fetch(url, { method, headers, signal: controller.signal, ...(body !== undefined ? { body } : {}) }), expired]);
       const text = await Promise.race([response.text(), expired]);
       return { status: response.status, statusText: response.statusText, headers: response.headers, text };
     } catch (error) {
       if (error instanceof TimeoutError) throw error;
-      if (controller.signal.aborted) throw new TimeoutError({ method: "GET", url, timeoutMs: options.timeoutMs });
-      throw new NetworkError({ method: "GET", url, cause: error });
+      if (controller.signal.aborted) throw new TimeoutError({ method, url, timeoutMs: options.timeoutMs });
+      throw new NetworkError({ method, url, cause: error });
     } finally {
       clearTimeout(timer);
     }

@@ -83,6 +83,8 @@ export interface PricesClientOptions {
   sleep?: (ms: number) => Promise<void>;
   /** Source of jitter in [0, 1). */
   random?: () => number;
+  /** Longest query string sent with GET; a longer request goes as POST with a form body (default 4,096). */
+  maxQueryLength?: number;
 }
 
 export type KeyKind = "price" | "history" | "instrument" | "instruments" | "reference";
@@ -104,8 +106,9 @@ export type LineageKey =
 export interface RequestLog {
   id: number;
   endpoint: string;
-  method: "GET";
-  /** Query parameters as sent. */
+  /** GET, or POST with a form body when the query would be longer than `maxQueryLength`. */
+  method: "GET" | "POST";
+  /** Parameters as sent (query or form body). */
   params: Record<string, string>;
   sentAt: number;
   /** HTTP attempts made (retries and the one after a 401 refresh included). */

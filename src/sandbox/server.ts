@@ -30,7 +30,7 @@ export interface RunningSandbox {
 }
 
 /** A free port, found first because the issuer and audience must carry the real one. */
-async function freePort(host: string): Promise<number> {
+export async function freePort(host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once("error", reject);
@@ -42,6 +42,39 @@ async function freePort(host: string): Promise<number> {
   });
 }
 
+/** Tries of a probed port before giving up: another process may take each between the probe and the listen. */
+export const PORT_ATTEMPTS = 5;
+
+function isAddressInUse(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "EADDRINUSE";
+}
+
+/**
+ * Runs `start` on a probed free port, and on a newly probed one when the port was taken in between
+ * (EADDRINUSE), at most `attempts` times. `start` must release what it built before it throws.
+ */
+export async function onFreePort<T>(
+  host: string,
+  start: (port: number) => Promise<T>,
+  probe: (host: string) => Promise<number> = freePort,
+  attempts = PORT_ATTEMPTS,
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await probe(host);
+    try {
+      return await start(port);
+    } catch (error) {
+      if (attempt >= attempts || !isAddressInUse(error)) throw error;
+    }
+  }
+}
+
+/** Test seams of `startSandbox`. */
+export interface StartHooks {
+  /** Finds the port to try when `port` is 0 (default: `freePort`). */
+  probePort?: (host: string) => Promise<number>;
+}
+
 export async function loadOrGenerate(options: Pick<SandboxOptions, "dataDir" | "seed" | "today">): Promise<DataSet> {
   if (options.dataDir !== undefined) return loadDataSet(path.resolve(options.dataDir));
   const generatorOptions: { seed?: number; today?: string } = { seed: options.seed ?? DEFAULT_SEED };
@@ -49,51 +82,59 @@ export async function loadOrGenerate(options: Pick<SandboxOptions, "dataDir" | "
   return generateDataSet(generatorOptions);
 }
 
-export async function startSandbox(partial: Partial<SandboxOptions> = {}): Promise<RunningSandbox> {
+export async function startSandbox(partial: Partial<SandboxOptions> = {}, hooks: StartHooks = {}): Promise<RunningSandbox> {
   const options: SandboxOptions = { ...DEFAULT_OPTIONS, ...partial, limits: { ...DEFAULT_LIMITS, ...partial.limits } };
   const [data, certificates] = await Promise.all([loadOrGenerate(options), ensureCertificates(options.certsDir)]);
-  const port = options.port === 0 ? await freePort(options.host) : options.port;
-  const origin = `https://localhost:${port}`;
-  const apiUrl = `${origin}${API_BASE_PATH}`;
-  const tokenOptions: Parameters<typeof createTokenService>[0] = {
-    origin,
-    apiUrl,
-    vendor: options.vendor,
-    tokenTtl: options.tokenTtl,
+  // Issuer and audience name the port, so a port taken between probe and listen means building anew on another.
+  const listenOn = async (port: number): Promise<RunningSandbox> => {
+    const origin = `https://localhost:${port}`;
+    const apiUrl = `${origin}${API_BASE_PATH}`;
+    const tokenOptions: Parameters<typeof createTokenService>[0] = {
+      origin,
+      apiUrl,
+      vendor: options.vendor,
+      tokenTtl: options.tokenTtl,
+    };
+    if (options.redirectUris) tokenOptions.redirectUris = options.redirectUris;
+    if (options.corsOrigins) tokenOptions.corsOrigins = options.corsOrigins;
+    // The signing key lives beside the certificates, so `--certs DIR` keeps the whole trust material together.
+    if (options.certsDir !== undefined) tokenOptions.keysDir = options.certsDir;
+    const tokenService = await createTokenService(tokenOptions);
+    const appOptions: Parameters<typeof buildApp>[0] = {
+      data,
+      tokenService,
+      limits: options.limits,
+      rateLimit: options.rateLimit,
+      vendor: options.vendor,
+      seed: options.seed ?? DEFAULT_SEED,
+      https: { key: certificates.key, cert: certificates.cert },
+    };
+    if (options.faults !== undefined) appOptions.faults = options.faults;
+    if (options.corsOrigins) appOptions.corsOrigins = options.corsOrigins;
+    const app = await buildApp(appOptions);
+    try {
+      await app.listen({ port, host: options.host });
+    } catch (error) {
+      await app.close().catch(() => undefined);
+      throw error;
+    }
+    // The provider (oidc-provider is large) loads while the server already listens; requests meanwhile wait for it.
+    const warming = Promise.resolve(tokenService.prepare?.()).catch(() => undefined);
+    return {
+      apiUrl,
+      issuer: tokenService.issuer,
+      origin,
+      port,
+      caPath: certificates.caPath,
+      ca: certificates.ca,
+      data,
+      close: async () => {
+        await warming;
+        await app.close();
+      },
+    };
   };
-  if (options.redirectUris) tokenOptions.redirectUris = options.redirectUris;
-  if (options.corsOrigins) tokenOptions.corsOrigins = options.corsOrigins;
-  // The signing key lives beside the certificates, so `--certs DIR` keeps the whole trust material together.
-  if (options.certsDir !== undefined) tokenOptions.keysDir = options.certsDir;
-  const tokenService = await createTokenService(tokenOptions);
-  const appOptions: Parameters<typeof buildApp>[0] = {
-    data,
-    tokenService,
-    limits: options.limits,
-    rateLimit: options.rateLimit,
-    vendor: options.vendor,
-    seed: options.seed ?? DEFAULT_SEED,
-    https: { key: certificates.key, cert: certificates.cert },
-  };
-  if (options.faults !== undefined) appOptions.faults = options.faults;
-  if (options.corsOrigins) appOptions.corsOrigins = options.corsOrigins;
-  const app = await buildApp(appOptions);
-  await app.listen({ port, host: options.host });
-  // The provider (oidc-provider is large) loads while the server already listens; requests meanwhile wait for it.
-  const warming = Promise.resolve(tokenService.prepare?.()).catch(() => undefined);
-  return {
-    apiUrl,
-    issuer: tokenService.issuer,
-    origin,
-    port,
-    caPath: certificates.caPath,
-    ca: certificates.ca,
-    data,
-    close: async () => {
-      await warming;
-      await app.close();
-    },
-  };
+  return options.port === 0 ? onFreePort(options.host, listenOn, hooks.probePort) : listenOn(options.port);
 }
 
 async function main(argv: readonly string[]): Promise<number> {

@@ -7,7 +7,7 @@ import { addDays, INSTRUMENT_FIELD_NAMES, PRICE_OPTIONAL_FIELDS, REFERENCE_TYPES
 import type { DialogHost } from "../auth/dialog-host";
 import { loadSettings, saveSettings, type AddinSettings, type SettingsStorage } from "../auth/settings";
 import { signInWithDialog } from "../auth/sign-in";
-import { discoverTokenEndpoint } from "../auth/token-response";
+import { cachedTokenEndpoint } from "../auth/token-response";
 import { createTokenStore, type AuthState, type TokenStore } from "../auth/token-store";
 import type { PricesAddin } from "../functions/hook";
 import type { LineageKey, PricesClient, PricesClientOptions } from "../prices/types";
@@ -53,14 +53,14 @@ export function startPane(deps: PaneDependencies): Pane {
   const filters: Filters = {};
 
   // ---- token store and client ------------------------------------------------------------------
-  let tokenUrl: Promise<string> | undefined;
   const makeStore = (): TokenStore =>
     createTokenStore({
-      tokenUrl: () => (tokenUrl ??= discoverTokenEndpoint(fetchFn, settings.environment.authority)),
+      tokenUrl: cachedTokenEndpoint(fetchFn, settings.environment.authority, { timeoutMs: settings.timeoutMs }),
       clientId: settings.environment.clientId,
       scope: settings.environment.scope,
       fetch: fetchFn,
       now,
+      timeoutMs: settings.timeoutMs,
     });
   const makeClient = (): PricesClient =>
     recordingClient(deps.createClient({
@@ -580,7 +580,6 @@ export function startPane(deps: PaneDependencies): Pane {
         if (environmentChanged) {
           store.signOut("the environment changed");
           unsubscribe();
-          tokenUrl = undefined;
           store = makeStore();
           unsubscribe = store.subscribe(onAuthChange);
         }

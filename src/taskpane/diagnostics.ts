@@ -33,7 +33,7 @@ function asTheFunctionsRead<T>(read: () => T): { value: T } | undefined {
   }
 }
 
-const FIXED_FIELDS: Readonly<Record<string, PriceField>> = { LOW: "low", MID: "mid", HIGH: "high" };
+const FIXED_FIELDS: ReadonlyMap<string, PriceField> = new Map<string, PriceField>([["LOW", "low"], ["MID", "mid"], ["HIGH", "high"]]);
 
 export interface TracedCall {
   call: ParsedCall;
@@ -63,7 +63,7 @@ export async function traceFormula(formula: string, resolve: ResolveRef, today: 
     case "HIGH":
     case "PRICE":
     case "AVERAGE": {
-      const fixed = FIXED_FIELDS[call.name];
+      const fixed = FIXED_FIELDS.get(call.name);
       const request = asTheFunctionsRead(() =>
         fixed !== undefined
           ? { field: fixed, calculation: "None" as const }

@@ -2,17 +2,17 @@
 import { describeFailure } from "../functions/errors";
 
 /** What the pane can add to a cell's message: where to go next. */
-const NEXT_STEP: Readonly<Record<string, string>> = {
-  InvalidInstrumentError: "Check the symbol in Search.",
-  NetworkError: "Check your connection or the service address in Settings.",
-  TimeoutError: "Try again in a moment.",
-};
+const NEXT_STEP: ReadonlyMap<string, string> = new Map([
+  ["InvalidInstrumentError", "Check the symbol in Search."],
+  ["NetworkError", "Check your connection or the service address in Settings."],
+  ["TimeoutError", "Try again in a moment."],
+]);
 
 export function plainWords(error: unknown): string {
   const { message } = describeFailure(error);
   const sentence = `${message.charAt(0).toUpperCase()}${message.slice(1)}${/[.!?]$/.test(message) ? "" : "."}`;
   const name = error instanceof Error ? error.name : undefined;
-  const next = name === undefined ? undefined : NEXT_STEP[name];
+  const next = name === undefined ? undefined : NEXT_STEP.get(name);
   return next === undefined ? sentence : `${sentence} ${next}`;
 }
 

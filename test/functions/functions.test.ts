@@ -392,3 +392,27 @@ describe("REFERENCE", () => {
     expect(await rejection(F.reference(F.ReferenceList.Incoterm))).toEqual(new FakeFunctionError("#N/A", "the Incoterm list is empty"));
   });
 });
+
+describe("field names that are Object.prototype members", () => {
+  const PROTOTYPE_NAMES = ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf", "isPrototypeOf"];
+
+  it.each(PROTOTYPE_NAMES)("PRICE refuses the field %s with #VALUE!", async (name) => {
+    await use();
+    const error = await rejection(F.price([[AL]], undefined, name as F.PriceField));
+    expect(error.code).toBe("#VALUE!");
+    expect(error.message).toMatch(/^field must be one of low, mid, high, date/);
+  });
+
+  it.each(PROTOTYPE_NAMES)("HISTORY refuses the column %s instead of putting a function in a header", async (name) => {
+    await use();
+    const error = await rejection(F.history(AL, "2024-01-01", "2024-01-31", [[`date,${name}`]]));
+    expect(error.code).toBe("#VALUE!");
+    expect(error.message).toMatch(/^fields must name low, mid, high, date, /);
+  });
+
+  it.each(PROTOTYPE_NAMES)("INSTRUMENT and INSTRUMENTS refuse the field %s with #VALUE!", async (name) => {
+    await use();
+    expect((await rejection(F.instrument([[AL]], name as F.InstrumentField))).code).toBe("#VALUE!");
+    expect((await rejection(F.instruments(OMITTED, [["symbol", name]]))).code).toBe("#VALUE!");
+  });
+});

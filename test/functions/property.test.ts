@@ -12,6 +12,8 @@ type Fn = (...args: never[]) => Promise<unknown[][]>;
 
 const cell = fc.oneof(
   fc.constantFrom(SYMBOLS.aluminium, SYMBOLS.copper, SYMBOLS.hidden, "latest", "2024-03-01", "2024-13-01", "mid", "Monthly", "F24M", "Currency", "USD", "", " "),
+  // names of Object.prototype members: a lookup by user text must never find them
+  fc.constantFrom("constructor", "__proto__", "toString", "hasOwnProperty", "valueOf", "date,constructor", "symbol,__proto__"),
   fc.string({ maxLength: 12 }),
   fc.integer({ min: -10, max: 3_000_000 }),
   fc.double({ noNaN: false }),
@@ -123,4 +125,46 @@ describe.each(FUNCTIONS)("%s with arbitrary arguments", (_name, fn, arity) => {
       { numRuns: 60 },
     );
   }, 120_000);
+});
+
+/** Excel passes null for an omitted optional argument. */
+const OMITTED = null as never;
+
+/** Field texts for a known symbol and dates: real names, Object.prototype members, and any text, in any case. */
+const PROTOTYPE_NAMES = ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf", "isPrototypeOf", "propertyIsEnumerable"];
+const fieldText = fc.oneof(
+  fc.constantFrom(...PROTOTYPE_NAMES, ...PROTOTYPE_NAMES.map((name) => name.toUpperCase()), "mid", "date", "symbol", "currency", "price"),
+  fc.string({ maxLength: 12 }),
+);
+
+describe("field names from arbitrary text, Object.prototype members included", () => {
+  const calls: [string, (field: string) => Promise<unknown[][]>][] = [
+    ["PRICE", (field) => F.price([[SYMBOLS.aluminium]], OMITTED, field as F.PriceField)],
+    ["HISTORY", (field) => F.history(SYMBOLS.aluminium, "2024-01-01", "2024-01-31", [[`date,${field}`]])],
+    ["INSTRUMENT", (field) => F.instrument([[SYMBOLS.aluminium]], field as F.InstrumentField)],
+    ["INSTRUMENTS", (field) => F.instruments(OMITTED, [["symbol", field]])],
+  ];
+
+  it.each(calls)("%s answers values or #VALUE!/#N/A, and an Object.prototype member is always #VALUE!", async (_name, call) => {
+    const fake = fakeClient();
+    await globalThis.PricesAddin!.configure({ client: fake.client, recalculate: false, deadlineMs: 2_000 });
+    await fc.assert(
+      fc.asyncProperty(fieldText, async (field) => {
+        const outcome = await call(field).then(
+          (value) => ({ value }),
+          (error: unknown) => ({ error }),
+        );
+        if (PROTOTYPE_NAMES.some((name) => name.toLowerCase() === field.toLowerCase())) {
+          expect("error" in outcome && outcome.error instanceof FakeFunctionError && outcome.error.code).toBe("#VALUE!");
+          return;
+        }
+        if ("error" in outcome) {
+          expect(outcome.error).toBeInstanceOf(FakeFunctionError);
+          return;
+        }
+        for (const row of outcome.value) for (const value of row) if (!isScalarCell(value)) throw new Error(`cell is not a value or an error: ${String(value)}`);
+      }),
+      { numRuns: 80 },
+    );
+  });
 });

@@ -32,17 +32,21 @@ export const ASSESSED: string[] = (() => {
 })();
 
 export const SYMBOLS = { aluminium: "MB-AL-0004", copper: "MB-CU-0001", hidden: "PA-FE-0001" } as const;
-const BASE: Record<string, number> = { [SYMBOLS.aluminium]: 100, [SYMBOLS.copper]: 200 };
+/** A Map like the service's own lookups: an arbitrary symbol such as "constructor" is simply unknown. */
+const BASE: ReadonlyMap<string, number> = new Map([
+  [SYMBOLS.aluminium, 100],
+  [SYMBOLS.copper, 200],
+]);
 
 /** Mid of an assessment: base + its index (so expected values are easy to compute in a test). */
 export function expectedMid(symbol: string, isoDate: string): number {
   const index = ASSESSED.filter((day) => day <= isoDate).length - 1;
-  return BASE[symbol]! + index;
+  return BASE.get(symbol)! + index;
 }
 
 function recordAt(symbol: string, index: number, fields: readonly string[] | undefined, date?: string): PriceRecord {
   const assessed = ASSESSED[index]!;
-  const mid = BASE[symbol]! + index;
+  const mid = BASE.get(symbol)! + index;
   const record: PriceRecord = {
     date: date ?? assessed,
     assessmentDate: `${assessed}T16:30:00+00:00`,
@@ -123,7 +127,7 @@ export function fakeClient(options: FakeOptions = {}): { client: FunctionsClient
     return answer();
   };
   const known = (symbol: string): void => {
-    if (BASE[symbol] === undefined) throw new InvalidInstrumentError(symbol);
+    if (!BASE.has(symbol)) throw new InvalidInstrumentError(symbol);
   };
   const client: FunctionsClient = {
     price: (key: PriceKey) =>

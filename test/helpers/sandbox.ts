@@ -1,10 +1,10 @@
 /** Helpers for tests that need the real sandbox over HTTPS: start it, trust its CA, get tokens. */
 import { Agent, fetch as undiciFetch } from "undici";
-import { startSandbox, type RunningSandbox, type SandboxOptions } from "../../src/sandbox/server";
+import { startSandbox, type RunningSandbox, type SandboxOptions, type StartHooks } from "../../src/sandbox/server";
 
 /** The sandbox on a free port with the data frozen at `today` (default 2025-06-30), printing nothing. */
-export async function startTestSandbox(options: Partial<SandboxOptions> = {}): Promise<RunningSandbox> {
-  return startSandbox({ port: 0, today: "2025-06-30", quiet: true, ...options });
+export async function startTestSandbox(options: Partial<SandboxOptions> = {}, hooks: StartHooks = {}): Promise<RunningSandbox> {
+  return startSandbox({ port: 0, today: "2025-06-30", quiet: true, ...options }, hooks);
 }
 
 /** A `fetch` that trusts the sandbox's CA (PEM), through undici. */

@@ -1,5 +1,6 @@
+import { toEpochDay } from "../../src/api/dates";
 import { addDays } from "./dates";
-import { TODAY, midOf } from "./fake-service";
+import { TODAY, json, midOf } from "./fake-service";
 import { flushAll, reasonOf, setup, valueOf } from "./setup";
 import { InvalidInstrumentError, NoDataError, ResponseFormatError } from "../../src/prices";
 
@@ -186,6 +187,46 @@ describe("per-key results", () => {
     for (const result of results) expect((reasonOf(result) as ResponseFormatError).field).toBe("instruments");
   });
 
+  it("fails every key when the answer's priceCalculationType is not the one asked, naming it", async () => {
+    const { client, manual, service } = setup();
+    // A service that ignored the input: plain assessments labelled "None".
+    service.script.push((call) => json({ priceCalculationType: "None", instruments: call.symbols.map((symbol) => ({ symbol, firstDate: "x", lastDate: "y", prices: [{ date: "2024-03-15", assessmentDate: "2024-03-15T16:30:00+00:00", revision: 0, low: 1, mid: 2, high: 3 }] })) }));
+    const results = await flushAll(manual, ["AAA", "BBB"].map((symbol) => client.price({ symbol, date: "2024-03-15", calculationType: "MonthlyAverage" })));
+    for (const result of results) {
+      const error = reasonOf(result) as ResponseFormatError;
+      expect(error).toBeInstanceOf(ResponseFormatError);
+      expect(error.field).toBe("priceCalculationType");
+      expect(error.message).toBe('Response field "priceCalculationType" is "None" where MonthlyAverage was asked: GET /Prices');
+    }
+  });
+
+  it("accepts the calculation type in any letter case, and plain prices without one", async () => {
+    const { client, manual, service } = setup();
+    const record = { date: "2024-03-15", assessmentDate: "2024-03-15T16:30:00+00:00", revision: 1, low: 1, mid: 2, high: 3 };
+    service.script.push(
+      (call) => json({ priceCalculationType: "monthlyaverage", instruments: call.symbols.map((symbol) => ({ symbol, firstDate: "x", lastDate: "y", prices: [record] })) }),
+      (call) => json({ instruments: call.symbols.map((symbol) => ({ symbol, firstDate: "x", lastDate: "y", prices: [record] })) }),
+    );
+    const [monthly] = await flushAll(manual, [client.price({ symbol: "AAA", date: "2024-03-15", calculationType: "MonthlyAverage" })]);
+    expect(valueOf(monthly).mid).toBe(2);
+    const [plain] = await flushAll(manual, [client.price({ symbol: "AAA", date: "2024-03-15" })]);
+    expect(valueOf(plain).mid).toBe(2);
+  });
+
+  it("fails average keys whose answer carries no priceCalculationType", async () => {
+    const { client, manual, service } = setup();
+    service.script.push((call) => json({ instruments: call.symbols.map((symbol) => ({ symbol, firstDate: "x", lastDate: "y", prices: [] })) }));
+    const [result] = await flushAll(manual, [client.price({ symbol: "AAA", calculationType: "WeeklyAverage" })]);
+    expect((reasonOf(result) as ResponseFormatError).message).toBe('Response field "priceCalculationType" is missing where WeeklyAverage was asked: GET /Prices');
+  });
+
+  it("fails history keys whose answer is of another calculation type", async () => {
+    const { client, manual, service } = setup();
+    service.script.push(json({ priceCalculationType: "None", calendar: { type: "AssessmentDays", dates: [] }, instruments: [] }));
+    const [result] = await flushAll(manual, [client.history({ symbol: "AAA", fromDate: "2024-01-01", toDate: "2024-03-31", calculationType: "QuarterlyAverage" })]);
+    expect((reasonOf(result) as ResponseFormatError).field).toBe("priceCalculationType");
+  });
+
   it("rejects malformed keys without sending anything", async () => {
     const { client, manual, calls } = setup();
     const results = await flushAll<unknown>(manual, [
@@ -259,3 +300,50 @@ describe("history, instruments and references", () => {
   });
 });
 
+
+describe("assessed and carried-forward days of a history", () => {
+  type History = Awaited<ReturnType<ReturnType<typeof setup>["client"]["history"]>>;
+  // The fake assesses a symbol on epoch days divisible by its `every`; the rest are carried forward.
+  const every: Record<string, number> = { AAA: 3, BBB: 2, CCC: 5 };
+  const range = { fromDate: "2024-03-01", toDate: "2024-03-31", calendarType: "CalendarDays" as const, carryForward: true };
+  const inRange = (from: string, to: string): string[] => {
+    const out: string[] = [];
+    for (let date = from; date <= to; date = addDays(date, 1)) out.push(date);
+    return out;
+  };
+  /** Days a symbol was assessed, from the fake's schedule alone. */
+  const scheduled = (symbol: string): string[] => inRange(range.fromDate, range.toDate).filter((date) => toEpochDay(date) % (every[symbol] ?? 2) === 0);
+  // Corrections published 2 days later, on days the symbol itself carries forward (and one on the last day).
+  const corrected = { AAA: scheduled("AAA").slice(0, 4), BBB: scheduled("BBB").slice(3, 6), CCC: scheduled("CCC") };
+
+  function check(history: History, symbol: string): void {
+    const expected = scheduled(symbol);
+    expect([...history.assessedDates].sort()).toEqual(expected);
+    const carried = history.prices.filter((record) => !history.assessedDates.has(record.date)).map((record) => record.date);
+    expect(carried.sort()).toEqual(inRange(range.fromDate, range.toDate).filter((date) => !expected.includes(date)));
+    expect(history.prices.filter((record) => record.revision > 0).length).toBeGreaterThan(0);
+  }
+
+  it("tells corrected assessments from carried copies for one symbol", async () => {
+    const { client, manual, calls } = setup({ fake: { every, corrected } });
+    const [result] = await flushAll(manual, [client.history({ symbol: "AAA", ...range })]);
+    expect(calls).toHaveLength(1);
+    check(valueOf(result), "AAA");
+  });
+
+  it("keeps each symbol's own days when symbols with other schedules share one request", async () => {
+    const { client, manual, calls } = setup({ fake: { every, corrected } });
+    const results = await flushAll(manual, ["AAA", "BBB", "CCC"].map((symbol) => client.history({ symbol, ...range })));
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.symbols).toEqual(["AAA", "BBB", "CCC"]);
+    ["AAA", "BBB", "CCC"].forEach((symbol, index) => check(valueOf(results[index]), symbol));
+  });
+
+  it("counts every record of an average history as assessed (averages are never carried)", async () => {
+    const { client, manual } = setup();
+    const [result] = await flushAll(manual, [client.history({ symbol: "AAA", fromDate: "2024-03-01", toDate: "2024-03-10", calculationType: "WeeklyAverage" })]);
+    const history = valueOf(result);
+    expect(history.prices.length).toBeGreaterThan(0);
+    expect(history.prices.every((record) => history.assessedDates.has(record.date))).toBe(true);
+  });
+});

@@ -1,7 +1,31 @@
-import { MemoryCacheStorage, InvalidInstrumentError, type StoredEntry } from "../../src/prices";
+import { MemoryCacheStorage, InvalidInstrumentError, NoDataError, type CacheStorage, type StoredEntry } from "../../src/prices";
 import { checkBatch } from "../../src/prices/batches";
-import { problem } from "./fake-service";
-import { flushAll, reasonOf, setup, valueOf } from "./setup";
+import { midOf, problem } from "./fake-service";
+import { flushAll, reasonOf, setup, valueOf, within } from "./setup";
+
+/** A storage that hands back JSON copies, as a persistent store would; `fail` makes chosen operations throw. */
+function copyingStorage(fail: { set?: (key: string) => boolean; get?: boolean } = {}): CacheStorage {
+  const inner = new MemoryCacheStorage({ maxEntries: 100, maxBytes: 1e9 });
+  return {
+    get: (key) => {
+      if (fail.get) throw new Error("storage unreadable");
+      const value = inner.get(key);
+      return value ? (JSON.parse(JSON.stringify(value)) as StoredEntry) : undefined;
+    },
+    set: (key, value) => {
+      if (fail.set?.(key)) throw new Error("storage full");
+      inner.set(key, JSON.parse(JSON.stringify(value)) as StoredEntry);
+    },
+    delete: (key) => inner.delete(key),
+    keys: () => inner.keys(),
+    get size() {
+      return inner.size;
+    },
+    get bytes() {
+      return inner.bytes;
+    },
+  };
+}
 
 const HOUR = 3_600_000;
 const past = { symbol: "AAA", date: "2024-03-01" };
@@ -66,6 +90,53 @@ describe("cache ages", () => {
     const [again] = await flushAll(manual, [client.price({ symbol: "NOPE", date: "2024-03-01" })]);
     expect(reasonOf(again)).toBeInstanceOf(InvalidInstrumentError);
     expect(calls).toHaveLength(2);
+  });
+
+  it("answers a cached unknown-instrument error with the service's detail, as the first answer had it", async () => {
+    const detail = "Calculation type MonthlyAverage is not available for this instrument";
+    const { client, manual, calls } = setup({ fake: { unknown: ["AAA"], invalidMessage: detail }, storage: copyingStorage() });
+    const key = { symbol: "AAA", date: "2024-03-15", calculationType: "MonthlyAverage" as const };
+    const [first] = await flushAll(manual, [client.price(key)]);
+    const fresh = reasonOf(first) as InvalidInstrumentError;
+    expect(fresh.detail).toBe(detail);
+    const cached = (await client.price(key).then(() => undefined, (error: unknown) => error)) as InvalidInstrumentError;
+    expect(calls).toHaveLength(1);
+    expect(cached).toBeInstanceOf(InvalidInstrumentError);
+    expect({ name: cached.name, message: cached.message, symbol: cached.symbol, detail: cached.detail }).toEqual({
+      name: "InvalidInstrumentError",
+      message: `AAA: unknown or not permitted (${detail})`,
+      symbol: "AAA",
+      detail,
+    });
+  });
+
+  it("answers a cached no-data error with its symbol, date and message", async () => {
+    const { client, manual, calls } = setup({ fake: { firstDate: { LATE: "2024-03-01" } }, storage: copyingStorage() });
+    const key = { symbol: "LATE", date: "2024-02-01" };
+    await flushAll(manual, [client.price(key)]);
+    const cached = (await client.price(key).then(() => undefined, (error: unknown) => error)) as NoDataError;
+    expect(calls).toHaveLength(1);
+    expect(cached).toBeInstanceOf(NoDataError);
+    expect({ message: cached.message, symbol: cached.symbol, date: cached.date }).toEqual({ message: "LATE: no assessment on or before 2024-02-01", symbol: "LATE", date: "2024-02-01" });
+  });
+
+  it("settles every key of a batch when the storage throws on writing", async () => {
+    let writes = 0;
+    // The second write throws, and every write of the unknown symbol's error.
+    const storage = copyingStorage({ set: (key) => (writes += 1) === 2 || key.includes("NOPE") });
+    const { client, manual } = setup({ fake: { unknown: ["NOPE"] }, storage });
+    const keys = ["AAA", "BBB", "NOPE", "CCC"].map((symbol) => ({ symbol, date: "2024-03-01" }));
+    const results = await within(5_000, flushAll(manual, keys.map((key) => client.price(key))));
+    for (const index of [0, 1, 3]) expect(valueOf(results[index]).mid).toBe(midOf(keys[index]?.symbol ?? "", "2024-03-01"));
+    expect(reasonOf(results[2])).toBeInstanceOf(InvalidInstrumentError);
+    expect(client.stats()).toMatchObject({ errors: 1, failedRequests: 0 });
+  });
+
+  it("answers from the service when the storage throws on reading", async () => {
+    const { client, manual, calls } = setup({ storage: copyingStorage({ get: true }) });
+    const [result] = await within(5_000, flushAll(manual, [client.price(past)]));
+    expect(valueOf(result).mid).toBe(midOf("AAA", past.date));
+    expect(calls).toHaveLength(1);
   });
 
   it("shares one pending request between concurrent asks of the same key in different windows", async () => {

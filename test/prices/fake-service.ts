@@ -8,6 +8,7 @@ import { fromEpochDay, toEpochDay } from "../../src/api/dates";
 export const TODAY = "2024-06-28";
 
 export interface RecordedCall {
+  method: string;
   path: string;
   params: Record<string, string>;
   authorization: string | null;
@@ -22,10 +23,16 @@ export type Scripted = Response | "hang" | "throw" | ((call: RecordedCall, signa
 export interface FakeOptions {
   /** Symbols the service does not know (answered in invalidInstruments). */
   unknown?: string[];
+  /** The service's message for an unknown symbol (default "Unknown or not permitted"). */
+  invalidMessage?: string;
   /** First date of data per symbol (default 2020-01-01). */
   firstDate?: Record<string, string>;
   /** Tokens accepted (default: any). */
   validTokens?: string[];
+  /** History: a symbol is assessed on epoch days divisible by this (default 2: even days). */
+  every?: Record<string, number>;
+  /** Assessed dates whose record is a correction: revision 1, published 2 days later, mid + 0.25. */
+  corrected?: Record<string, string[]>;
 }
 
 /** Mid price of a symbol on a date: a function tests can apply on their own. */
@@ -43,9 +50,13 @@ export function fakeService(options: FakeOptions = {}) {
   const unknown = new Set((options.unknown ?? []).map((symbol) => symbol.toUpperCase()));
   const firstDate = (symbol: string): string => options.firstDate?.[symbol] ?? "2020-01-01";
 
+  const isCorrected = (symbol: string, date: string): boolean => options.corrected?.[symbol]?.includes(date) ?? false;
+
   function record(symbol: string, date: string, fields: string[], assessed = date): Record<string, unknown> {
-    const mid = midOf(symbol, assessed);
-    const item: Record<string, unknown> = { date, assessmentDate: `${assessed}T16:30:00+00:00`, revision: 0, low: mid - 1, mid, high: mid + 1, ignoredExtra: "x" };
+    const corrected = isCorrected(symbol, assessed);
+    const mid = midOf(symbol, assessed) + (corrected ? 0.25 : 0);
+    const assessmentDate = corrected ? `${fromEpochDay(toEpochDay(assessed) + 2)}T09:00:00+00:00` : `${assessed}T16:30:00+00:00`;
+    const item: Record<string, unknown> = { date, assessmentDate, revision: corrected ? 1 : 0, low: mid - 1, mid, high: mid + 1, ignoredExtra: "x" };
     for (const field of fields) {
       if (field.toLowerCase() === "pricingrationale") item.pricingRationale = `rationale ${symbol} ${assessed}`;
       if (field.toLowerCase() === "appraisalprice") item.appraisalPrice = false;
@@ -62,7 +73,7 @@ export function fakeService(options: FakeOptions = {}) {
     if (options.validTokens && !options.validTokens.includes((call.authorization ?? "").replace(/^Bearer /, ""))) {
       return json({ type: "about:blank", title: "Unauthorized", status: 401, detail: "token expired" }, 401);
     }
-    const invalid = call.symbols.filter((symbol) => unknown.has(symbol)).map((symbol) => ({ symbol, message: "Unknown or not permitted" }));
+    const invalid = call.symbols.filter((symbol) => unknown.has(symbol)).map((symbol) => ({ symbol, message: options.invalidMessage ?? "Unknown or not permitted" }));
     const known = call.symbols.filter((symbol) => !unknown.has(symbol));
     const path = call.path.toLowerCase();
     if (path.endsWith("/prices")) {
@@ -77,18 +88,26 @@ export function fakeService(options: FakeOptions = {}) {
       const from = toEpochDay(call.params.FromDate ?? TODAY);
       const to = toEpochDay(call.params.ToDate ?? TODAY);
       const carry = call.params.carryForward === "true";
+      const calendar = new Set<number>();
       const instruments = known.map((symbol) => {
+        const every = options.every?.[symbol] ?? 2;
+        const first = toEpochDay(firstDate(symbol));
         const prices: Record<string, unknown>[] = [];
         for (let day = to; day >= from; day -= 1) {
-          const date = fromEpochDay(day);
-          if (date < firstDate(symbol)) continue;
-          // Assessed on even days; odd days carried forward when asked.
-          if (day % 2 === 0) prices.push(record(symbol, date, call.fields));
-          else if (carry) prices.push(record(symbol, date, call.fields, fromEpochDay(day - 1)));
+          if (day < first) continue;
+          // Assessed on days divisible by `every`; the others carried forward from the last one when asked.
+          const lastAssessed = day - (((day % every) + every) % every);
+          if (lastAssessed === day) {
+            calendar.add(day);
+            prices.push(record(symbol, fromEpochDay(day), call.fields));
+          } else if (carry && lastAssessed >= first) {
+            prices.push(record(symbol, fromEpochDay(day), call.fields, fromEpochDay(lastAssessed)));
+          }
         }
         return { symbol, firstDate: `${firstDate(symbol)}T16:30:00+00:00`, lastDate: `${TODAY}T16:30:00+00:00`, prices };
       });
-      return json({ instruments, calendar: { type: "AssessmentDays", dates: [] }, priceCalculationType: "None", ...(invalid.length ? { invalidInstruments: invalid } : {}) });
+      const dates = [...calendar].sort((a, b) => b - a).map(fromEpochDay);
+      return json({ instruments, calendar: { type: "AssessmentDays", dates }, priceCalculationType: call.params.priceCalculationType ?? "None", ...(invalid.length ? { invalidInstruments: invalid } : {}) });
     }
     if (path.endsWith("/instruments")) {
       const symbols = call.symbols.length > 0 ? known : ["AAA", "BBB"];
@@ -124,7 +143,10 @@ export function fakeService(options: FakeOptions = {}) {
     const url = new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url);
     const params = Object.fromEntries(url.searchParams);
     const headers = new Headers(init?.headers);
+    // A form body carries the same parameters as a query (convention 2).
+    if (typeof init?.body === "string" && headers.get("content-type") === "application/x-www-form-urlencoded") Object.assign(params, Object.fromEntries(new URLSearchParams(init.body)));
     const call: RecordedCall = {
+      method: init?.method ?? "GET",
       path: url.pathname,
       params,
       authorization: headers.get("authorization"),

@@ -64,7 +64,6 @@ describe("mixed faults: latency, 500, 503, 429, drops and truncated bodies", () 
 describe.each([
   ["503", "503:1", HTTPError, 503],
   ["500", "500:1", HTTPError, 500],
-  ["429 with Retry-After", "429=1:1", HTTPError, 429],
   ["dropped connections", "drop:1", NetworkError, 0],
   ["truncated JSON", "truncate:1", NetworkError, 0],
 ] as const)("an outage of %s", (_, faults, errorClass, status) => {
@@ -87,7 +86,41 @@ describe.each([
       expect(reason).toBeInstanceOf(errorClass);
       expect(reason.status).toBe(status);
     }
-    if (status === 429) expect(client.lineage(keys[0] as PriceKey)?.request?.retryDelaysMs).toEqual([100, 100]);
+  });
+});
+
+describe("an outage of 429 with Retry-After: 1", () => {
+  let harness: Harness;
+  beforeAll(async () => {
+    harness = await startHarness({ faults: "429=1:1" });
+  });
+  afterAll(() => harness.close());
+
+  it("waits the second asked between attempts when the policy allows it, 3 attempts per request", async () => {
+    const client = clientFor(harness, { retry: { ...policy.retry, maxRetryAfterMs: 1_500 } });
+    const keys = gridKeys(harness, 5, 4);
+    const apiBefore = harness.counts.api;
+    const results = await within(20_000, Promise.allSettled(keys.map((key) => client.price(key))));
+    const requests = Math.ceil(5 / 4) * Math.ceil(4 / 3);
+    expect(client.stats().requestsSent).toBe(requests);
+    expect(harness.counts.api - apiBefore).toBe(requests * 3);
+    expect(client.lineage(keys[0] as PriceKey)?.request?.retryDelaysMs).toEqual([1_000, 1_000]);
+    for (const result of results) expect(((result as PromiseRejectedResult).reason as HTTPError).status).toBe(429);
+  });
+
+  it("fails at once, saying when to retry, when the wait is longer than the policy allows", async () => {
+    const client = clientFor(harness);
+    const keys = gridKeys(harness, 5, 4);
+    const apiBefore = harness.counts.api;
+    const results = await within(20_000, Promise.allSettled(keys.map((key) => client.price(key))));
+    const requests = Math.ceil(5 / 4) * Math.ceil(4 / 3);
+    expect(harness.counts.api - apiBefore).toBe(requests);
+    for (const result of results) {
+      const reason = (result as PromiseRejectedResult).reason as HTTPError;
+      expect(reason).toBeInstanceOf(HTTPError);
+      expect(reason.status).toBe(429);
+      expect(reason.message).toMatch(/; retry after 1 s$/);
+    }
   });
 });
 

@@ -1,5 +1,7 @@
 /** The client against the real sandbox (HTTPS on a random port, real client-credentials tokens). */
+import { fromEpochDay } from "../../src/api/dates";
 import { AuthError, InvalidInstrumentError, NoDataError, createPricesClient, serviceKeyTokenProvider, type PricesClient, type TokenProvider } from "../../src/prices";
+import type { InstrumentData } from "../../src/sandbox/data/model";
 import { expectedOn, startHarness, weekdaysBefore, type Harness } from "./sandbox-helpers";
 
 jest.setTimeout(60_000);
@@ -70,8 +72,80 @@ describe("client against the sandbox", () => {
     if (forecastType) expect(history.forecast).toEqual(block.forecast);
     expect(history.prices.length).toBe(60);
     expect(other.symbol).toBe(second);
-    // Assessed dates are those whose record was made that day; the rest were carried forward.
-    for (const record of history.prices) expect(history.assessedDates.has(record.date)).toBe(record.assessmentDate.slice(0, 10) === record.date);
+    // Assessed dates are the days the data set holds an assessment on; the rest were carried forward.
+    const assessed = assessmentDays(symbol);
+    for (const record of history.prices) expect([record.date, history.assessedDates.has(record.date)]).toEqual([record.date, assessed.has(record.date)]);
+  });
+
+  function instrumentOf(symbol: string): InstrumentData {
+    const found = harness.sandbox.data.instruments.find((item) => item.record.symbol === symbol);
+    if (!found) throw new Error(`no ${symbol} in the data set`);
+    return found;
+  }
+
+  /** Days on which the data set holds an assessment of the symbol. */
+  function assessmentDays(symbol: string): Set<string> {
+    return new Set(Array.from(instrumentOf(symbol).series.days, (day) => fromEpochDay(day)));
+  }
+
+  it("tells corrected assessments from carried-forward days for symbols batched in one history request", async () => {
+    const fromDate = weekdaysBefore(today, 90)[89] as string;
+    // Instruments assessed less often than daily, with a correction in range. Left out: those whose value
+    // carried into the range comes from a correction published on or after fromDate (ambiguous in a batch).
+    const candidates = harness.sandbox.data.instruments.filter(({ record, series }) => {
+      if (record.frequency === "Daily") return false;
+      let corrected = false;
+      let before = -1;
+      for (let index = 0; index < series.length; index += 1) {
+        const day = fromEpochDay(series.days[index] as number);
+        if (day < fromDate) before = index;
+        else if (day <= today && (series.revision[index] ?? 0) > 0) corrected = true;
+      }
+      const carriedIn = before >= 0 && !assessmentDays(record.symbol).has(fromDate) ? series.assessmentDate(before).slice(0, 10) >= fromDate : false;
+      return corrected && !carriedIn;
+    });
+    const daily = harness.sandbox.data.instruments.find(({ record }) => record.frequency === "Daily");
+    const chosen = [...candidates.slice(0, 3).map((item) => item.record.symbol), ...(daily ? [daily.record.symbol] : [])];
+    expect(candidates.length).toBeGreaterThanOrEqual(2);
+    const options = { fromDate, toDate: today, calendarType: "Weekdays" as const, carryForward: true };
+    const before = client.stats().requestsSent;
+    const histories = await Promise.all(chosen.map((symbol) => client.history({ symbol, ...options })));
+    expect(client.stats().requestsSent - before).toBe(1);
+    let corrections = 0;
+    let carried = 0;
+    histories.forEach((history, index) => {
+      const assessed = assessmentDays(chosen[index] as string);
+      for (const record of history.prices) {
+        expect([history.symbol, record.date, history.assessedDates.has(record.date)]).toEqual([history.symbol, record.date, assessed.has(record.date)]);
+        if (record.revision > 0 && assessed.has(record.date)) corrections += 1;
+        if (!assessed.has(record.date)) carried += 1;
+      }
+    });
+    expect(corrections).toBeGreaterThan(0);
+    expect(carried).toBeGreaterThan(0);
+  });
+
+  it("sends a request whose query would pass the server's header limit as POST with a form body", async () => {
+    const known = harness.sandbox.data.instruments.map((item) => item.record.symbol);
+    const unknown = Array.from({ length: 500 - known.length }, (_, index) => `NO-SUCH-INSTRUMENT-${"X".repeat(60)}-${String(index).padStart(4, "0")}`);
+    // A day no other test asks, so that no key comes from the cache.
+    const date = weekdaysBefore(today, 12)[11] as string;
+    const all = [...known, ...unknown];
+    // The same request as a GET is refused before it reaches the API (431, header fields too large).
+    await expect(direct("/Prices", { Symbols: all.join(","), Dates: date })).rejects.toThrow("direct /Prices: 431");
+    const before = client.stats().requestsSent;
+    const results = await Promise.allSettled(all.map((symbol) => client.price({ symbol, date })));
+    expect(client.stats().requestsSent - before).toBe(1);
+    expect(client.lineage({ symbol: known[0] as string, date })).toMatchObject({ fromCache: false, request: { method: "POST", keys: 500 } });
+    results.forEach((result, index) => {
+      const symbol = all[index] as string;
+      if (index < known.length) {
+        expect(result.status).toBe("fulfilled");
+        if (result.status === "fulfilled") expect(result.value).toMatchObject(expectedOn(harness.sandbox.data, symbol, date) ?? {});
+      } else {
+        expect(result.status === "rejected" && result.reason instanceof InvalidInstrumentError).toBe(true);
+      }
+    });
   });
 
   it("answers instruments, the instrument list and references as the service does", async () => {

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { baselineRequests, planPairs, type Tile } from "../../src/prices";
+import { planPairs, type Tile } from "../../src/prices";
 import { gridChunks } from "../../src/prices/plan";
 import { addDays } from "./dates";
 import { flushAll, setup } from "./setup";
@@ -16,6 +16,35 @@ function asMap(pairs: readonly [string, string][]): Map<string, Set<string>> {
   return map;
 }
 
+/**
+ * The two simple plans the issue bounds the planner by, counted here from the pairs alone (not by the
+ * code under test): one request per distinct date, and one per distinct symbol, each chunked by the limits.
+ */
+function simplePlans(pairs: readonly (readonly [string, string])[], limits: Limits): { perDate: number; perSymbol: number } {
+  const unique = new Set(pairs.map(([symbol, date]) => `${symbol}\u0000${date}`));
+  const symbolsOfDate: Record<string, number> = {};
+  const datesOfSymbol: Record<string, number> = {};
+  for (const pair of unique) {
+    const [symbol = "", date = ""] = pair.split("\u0000");
+    symbolsOfDate[date] = (symbolsOfDate[date] ?? 0) + 1;
+    datesOfSymbol[symbol] = (datesOfSymbol[symbol] ?? 0) + 1;
+  }
+  // A request for one date carries at most maxSymbols symbols and maxRecords records; likewise per symbol.
+  const symbolsPerRequest = Math.min(limits.maxSymbols, limits.maxRecords);
+  const datesPerRequest = Math.min(limits.maxDates, limits.maxRecords);
+  let perDate = 0;
+  for (const count of Object.values(symbolsOfDate)) perDate += Math.ceil(count / symbolsPerRequest);
+  let perSymbol = 0;
+  for (const count of Object.values(datesOfSymbol)) perSymbol += Math.ceil(count / datesPerRequest);
+  return { perDate, perSymbol };
+}
+
+function pairsOf(map: Map<string, Set<string>>): [string, string][] {
+  const pairs: [string, string][] = [];
+  for (const [symbol, dates] of map) for (const date of dates) pairs.push([symbol, date]);
+  return pairs;
+}
+
 function asked(map: Map<string, Set<string>>): number {
   let total = 0;
   for (const dates of map.values()) total += dates.size;
@@ -30,7 +59,7 @@ function checkPlan(map: Map<string, Set<string>>, tiles: Tile[], limits: Limits,
   const missing: string[] = [];
   for (const [symbol, dates] of map) for (const date of dates) if (!covered.has(`${symbol}|${date}`)) missing.push(`${symbol}|${date}`);
   expect(missing).toEqual([]);
-  const { perDate, perSymbol } = baselineRequests(map, limits);
+  const { perDate, perSymbol } = simplePlans(pairsOf(map), limits);
   expect(tiles.length).toBeLessThanOrEqual(Math.min(perDate, perSymbol));
   const fetched = tiles.reduce((sum, tile) => sum + tile.symbols.length * tile.dates.length, 0);
   expect(fetched).toBeLessThanOrEqual(overfetch * asked(map));
@@ -39,6 +68,15 @@ function checkPlan(map: Map<string, Set<string>>, tiles: Tile[], limits: Limits,
 const limitsArb = fc.record({ maxSymbols: fc.integer({ min: 1, max: 6 }), maxDates: fc.integer({ min: 1, max: 6 }), maxRecords: fc.integer({ min: 1, max: 30 }) });
 const symbolArb = fc.integer({ min: 0, max: 11 }).map((index) => `S${index}`);
 const dateArb = fc.integer({ min: 0, max: 15 }).map((index) => addDays("2024-01-01", index));
+
+describe("the simple plans the bounds are taken from", () => {
+  it("counts one request per date and per symbol, chunked by the limits", () => {
+    // 3 symbols on 2024-01-01, 1 on 2024-01-02; S1 asks 3 dates, S2 and S3 one each.
+    const pairs: [string, string][] = [["S1", "2024-01-01"], ["S2", "2024-01-01"], ["S3", "2024-01-01"], ["S1", "2024-01-02"], ["S1", "2024-01-03"], ["S1", "2024-01-03"]];
+    expect(simplePlans(pairs, { maxSymbols: 2, maxDates: 2, maxRecords: 100 })).toEqual({ perDate: 2 + 1 + 1, perSymbol: 2 + 1 + 1 });
+    expect(simplePlans(pairs, { maxSymbols: 500, maxDates: 250, maxRecords: 1 })).toEqual({ perDate: 5, perSymbol: 5 });
+  });
+});
 
 describe("request planning for dated prices", () => {
   it("covers every pair within the limits, never above the per-date and per-symbol plans, fetching at most 4 records per record asked", () => {
@@ -92,7 +130,8 @@ describe("request planning for dated prices", () => {
     const limits = { maxSymbols: 500, maxDates: 250, maxRecords: 100_000 };
     const tiles = planPairs(map, limits, 4);
     checkPlan(map, tiles, limits, 4);
-    expect(tiles.length).toBeLessThan(baselineRequests(map, limits).perSymbol / 2);
+    expect(simplePlans(pairs, limits).perSymbol).toBe(40);
+    expect(tiles.length).toBeLessThan(40 / 2);
   });
 });
 
@@ -104,8 +143,9 @@ describe("scattered keys through the client", () => {
     const keys = pairs.map(([symbol, day]) => ({ symbol: `S${symbol}`, date: addDays("2023-01-01", day) }));
     const results = await flushAll(manual, keys.map((key) => client.price(key)));
     expect(results.every((result) => result.status === "fulfilled")).toBe(true);
-    const map = asMap(keys.map((key): [string, string] => [key.symbol, key.date]));
-    const { perDate, perSymbol } = baselineRequests(map, limits);
+    const pairList = keys.map((key): [string, string] => [key.symbol, key.date]);
+    const map = asMap(pairList);
+    const { perDate, perSymbol } = simplePlans(pairList, limits);
     expect(calls.length).toBeLessThanOrEqual(Math.min(perDate, perSymbol));
     expect(client.stats().recordsRequested).toBeLessThanOrEqual(4 * asked(map));
     for (const call of calls) expect(call.symbols.length * call.dates.length).toBeLessThanOrEqual(limits.maxRecords);

@@ -36,3 +36,12 @@ export function reasonOf(result: PromiseSettledResult<unknown> | undefined): Err
   if (!result || result.status !== "rejected") throw new Error("expected a rejection");
   return result.reason as Error;
 }
+
+/** Fails instead of hanging when a promise never settles (a bound, not a timing assertion). */
+export function within<T>(ms: number, promise: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`not settled within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, limit]).finally(() => clearTimeout(timer));
+}

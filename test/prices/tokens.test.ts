@@ -1,4 +1,5 @@
-import { AuthError, clientCredentialsTokenProvider, serviceKeyTokenProvider } from "../../src/prices";
+import { AuthError, HTTPError, TimeoutError, clientCredentialsTokenProvider, serviceKeyTokenProvider } from "../../src/prices";
+import { within } from "./setup";
 
 interface TokenCall {
   url: string;
@@ -6,18 +7,30 @@ interface TokenCall {
   authorization: string | null;
 }
 
-function tokenEndpoint(expiresIn = 3600) {
+/** Leaves `expires_in` out of the token response. */
+const OMIT = Symbol("omit");
+
+/** `tokenFor` makes the token of the nth call. */
+function tokenEndpoint(expiresIn: unknown = 3600, tokenFor: (n: number) => string = (n) => `token-${n}`) {
   const calls: TokenCall[] = [];
   let release: (() => void) | undefined;
   let hold = false;
+  /** Answers for the next calls, in order: "hang" never answers (and ignores its signal), a number is that status. */
+  const script: ("hang" | number)[] = [];
   const fetchImpl = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     calls.push({ url: String(input), body: new URLSearchParams(String(init?.body)), authorization: new Headers(init?.headers).get("authorization") });
+    const next = script.shift();
+    if (next === "hang") return new Promise<Response>(() => undefined);
+    if (typeof next === "number") return new Response(JSON.stringify({ error: "server_error" }), { status: next });
     if (hold) await new Promise<void>((resolve) => (release = resolve));
-    return new Response(JSON.stringify({ access_token: `token-${calls.length}`, token_type: "Bearer", expires_in: expiresIn }), { status: 200 });
+    const body: Record<string, unknown> = { access_token: tokenFor(calls.length), token_type: "Bearer" };
+    if (expiresIn !== OMIT) body.expires_in = expiresIn;
+    return new Response(JSON.stringify(body), { status: 200 });
   };
   return {
     fetch: fetchImpl as typeof fetch,
     calls,
+    script,
     holdNext() {
       hold = true;
     },
@@ -81,6 +94,67 @@ describe("client credentials token provider", () => {
     expect(endpoint.calls).toHaveLength(10);
     now = 300_001;
     expect(await provider.getToken({ forceRefresh: true })).toBe("token-11");
+  });
+
+  it("times out a token endpoint that never answers, and the next call asks again", async () => {
+    const endpoint = tokenEndpoint();
+    const provider = clientCredentialsTokenProvider({ ...base, fetch: endpoint.fetch, timeoutMs: 20 });
+    endpoint.script.push("hang");
+    const error = await within(5_000, provider.getToken().then(() => undefined, (caught: unknown) => caught));
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect((error as TimeoutError).message).toBe("Request failed (timed out after 20 ms): POST /auth/token");
+    expect(await within(5_000, provider.getToken())).toBe("token-2");
+    expect(endpoint.calls).toHaveLength(2);
+  });
+
+  it("drops a failed refresh, so the next call asks again", async () => {
+    const endpoint = tokenEndpoint();
+    const provider = clientCredentialsTokenProvider({ ...base, fetch: endpoint.fetch });
+    endpoint.script.push(503);
+    await expect(provider.getToken()).rejects.toBeInstanceOf(HTTPError);
+    expect(await provider.getToken()).toBe("token-2");
+  });
+
+  it.each([
+    ["missing", OMIT],
+    ["null", null],
+    ["not a number", "soon"],
+    ["zero", 0],
+  ])("keeps a token for an hour when expires_in is %s", async (_, expiresIn) => {
+    const endpoint = tokenEndpoint(expiresIn);
+    let now = 0;
+    const provider = clientCredentialsTokenProvider({ ...base, fetch: endpoint.fetch, now: () => now });
+    await provider.getToken();
+    now = 3_539_000;
+    expect(await provider.getToken()).toBe("token-1");
+    now = 3_541_000;
+    expect(await provider.getToken()).toBe("token-2");
+    expect(endpoint.calls).toHaveLength(2);
+  });
+
+  it("reads expires_in given as a numeric string", async () => {
+    const endpoint = tokenEndpoint("600");
+    let now = 0;
+    const provider = clientCredentialsTokenProvider({ ...base, fetch: endpoint.fetch, now: () => now });
+    await provider.getToken();
+    now = 539_000;
+    expect(await provider.getToken()).toBe("token-1");
+    now = 541_000;
+    expect(await provider.getToken()).toBe("token-2");
+  });
+
+  it("takes the lifetime from the JWT's exp when expires_in is missing", async () => {
+    const segment = (value: object): string => Buffer.from(JSON.stringify(value)).toString("base64url");
+    // exp 1,200 s after the epoch the test's clock starts at: refresh 60 s before it.
+    const jwt = (n: number): string => `${segment({ alg: "RS256", typ: "at+jwt" })}.${segment({ exp: 1_200, n })}.signature`;
+    const endpoint = tokenEndpoint(OMIT, jwt);
+    let now = 0;
+    const provider = clientCredentialsTokenProvider({ ...base, fetch: endpoint.fetch, now: () => now });
+    await provider.getToken();
+    now = 1_139_000;
+    expect(await provider.getToken()).toBe(jwt(1));
+    now = 1_141_000;
+    expect(await provider.getToken()).toBe(jwt(2));
   });
 
   it("reports a refused token request as AuthError without the secret", async () => {

@@ -1,6 +1,6 @@
-import { AuthError, HTTPError, NetworkError, REDACTED, TimeoutError, isHTTPError, isNetworkError, parseRetryAfter, retryDelay, DEFAULT_RETRY_POLICY, type TokenProvider } from "../../src/prices";
-import { json, problem } from "./fake-service";
-import { TOKEN, flushAll, reasonOf, setup, valueOf } from "./setup";
+import { AuthError, HTTPError, NetworkError, REDACTED, TimeoutError, isHTTPError, isNetworkError, parseRetryAfter, retryAfterTooLong, retryDelay, DEFAULT_RETRY_POLICY, type TokenProvider } from "../../src/prices";
+import { json, midOf, problem } from "./fake-service";
+import { BASE, TOKEN, flushAll, reasonOf, setup, valueOf, within } from "./setup";
 
 const key = { symbol: "AAA", date: "2024-03-01" };
 
@@ -44,14 +44,37 @@ describe("retry policy", () => {
     expect(client.stats()).toMatchObject({ errors: 2, failedRequests: 1 });
   });
 
-  it("honours Retry-After in seconds, capped by maxRetryAfterMs", async () => {
+  it("waits as long as Retry-After asks when it is within maxRetryAfterMs", async () => {
     const waits: number[] = [];
-    const { client, manual, service } = setup({ retry: { maxRetryAfterMs: 40 }, sleep: async (ms) => void waits.push(ms) });
-    service.script.push(problem(429, { "retry-after": "1" }), problem(429, { "retry-after": "0" }));
+    const { client, manual, service } = setup({ retry: { maxRetryAfterMs: 2_000 }, sleep: async (ms) => void waits.push(ms) });
+    service.script.push(problem(429, { "retry-after": "2" }), problem(429, { "retry-after": "0" }));
     const [result] = await flushAll(manual, [client.price(key)]);
     expect(valueOf(result).date).toBe("2024-03-01");
-    expect(waits).toEqual([40]);
-    expect(client.lineage(key)?.request?.retryDelaysMs).toEqual([40, 0]);
+    expect(waits).toEqual([2_000]);
+    expect(client.lineage(key)?.request?.retryDelaysMs).toEqual([2_000, 0]);
+    expect(service.calls).toHaveLength(3);
+  });
+
+  it("fails at once, saying when to retry, when Retry-After is longer than maxRetryAfterMs", async () => {
+    const waits: number[] = [];
+    const { client, manual, service } = setup({ sleep: async (ms) => void waits.push(ms) });
+    service.script.push(problem(429, { "retry-after": "60" }));
+    const [result] = await flushAll(manual, [client.price(key)]);
+    const error = reasonOf(result) as HTTPError;
+    expect(error).toBeInstanceOf(HTTPError);
+    expect(error.status).toBe(429);
+    expect(error.retryAfterMs).toBe(60_000);
+    expect(error.message).toBe("Request failed with status 429 Too Many Requests: GET /Prices (failure 429); retry after 60 s");
+    expect(service.calls).toHaveLength(1);
+    expect(waits).toEqual([]);
+  });
+
+  it("fails at once when a Retry-After date lies beyond maxRetryAfterMs", async () => {
+    const { client, manual, service, clock } = setup({ retry: { maxRetryAfterMs: 5_000 }, sleep: async () => undefined });
+    service.script.push(problem(503, { "retry-after": new Date(clock.now + 30_000).toUTCString() }));
+    const [result] = await flushAll(manual, [client.price(key)]);
+    expect((reasonOf(result) as HTTPError).message).toContain("retry after 30 s");
+    expect(service.calls).toHaveLength(1);
   });
 
   it("honours Retry-After as an HTTP date against the client's clock", async () => {
@@ -71,6 +94,10 @@ describe("retry policy", () => {
     expect(retryDelay(policy, 3, undefined, () => 0.5)).toBe(200);
     expect(retryDelay(policy, 10, undefined, () => 0.5)).toBe(500);
     expect(retryDelay(policy, 1, 60_000, () => 0.5)).toBe(policy.maxRetryAfterMs);
+    expect(retryDelay(policy, 1, 7_000, () => 0.5)).toBe(7_000);
+    expect(retryAfterTooLong(policy, policy.maxRetryAfterMs)).toBe(false);
+    expect(retryAfterTooLong(policy, policy.maxRetryAfterMs + 1)).toBe(true);
+    expect(retryAfterTooLong(policy, undefined)).toBe(false);
   });
 
   it("retries a connection failure and a truncated JSON body as network errors", async () => {
@@ -99,6 +126,15 @@ describe("retry policy", () => {
     expect(error.status).toBe(0);
     expect(error.message).toContain("timed out after 20 ms");
     expect(service.calls).toHaveLength(2);
+  });
+
+  it("settles with TimeoutError when the token provider never answers, sending nothing", async () => {
+    const { client, manual, calls } = setup({ timeoutMs: 30, tokenProvider: { getToken: () => new Promise<string>(() => undefined) } });
+    const [result] = await within(5_000, flushAll(manual, [client.price(key)]));
+    const error = reasonOf(result);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error.message).toBe("Request failed (no token from the token provider within 30 ms): GET /Prices");
+    expect(calls).toHaveLength(0);
   });
 
   it("keeps at most maxInFlight requests in flight", async () => {
@@ -135,6 +171,27 @@ describe("authorization", () => {
     expect(valueOf(result).date).toBe("2024-03-01");
     expect(provider.calls).toEqual([undefined, { forceRefresh: true }]);
     expect(calls.map((call) => call.authorization)).toEqual(["Bearer stale", "Bearer fresh"]);
+  });
+
+  it("counts the attempt after a 401 within the limit: 401, 503, 503 is 3 attempts in all", async () => {
+    const provider = countingProvider(["stale", "fresh"]);
+    const { client, manual, service } = setup({ tokenProvider: provider, fake: { validTokens: ["fresh"] } });
+    service.script.push(problem(401), problem(503), problem(503), problem(503));
+    const [result] = await flushAll(manual, [client.price(key)]);
+    expect((reasonOf(result) as HTTPError).status).toBe(503);
+    expect(service.calls).toHaveLength(3);
+    expect(service.calls.slice(0, 2).map((call) => call.authorization)).toEqual(["Bearer stale", "Bearer fresh"]);
+    expect(provider.calls).toEqual([undefined, { forceRefresh: true }, undefined]);
+    expect(client.lineage(key)?.request?.attempts).toBe(3);
+  });
+
+  it("fails a 401 on the last attempt with AuthError, without a fourth attempt", async () => {
+    const provider = countingProvider(["stale", "fresh"]);
+    const { client, manual, service } = setup({ tokenProvider: provider });
+    service.script.push(problem(503), problem(503), problem(401));
+    const [result] = await flushAll(manual, [client.price(key)]);
+    expect((reasonOf(result) as AuthError).reason).toBe("rejected");
+    expect(service.calls).toHaveLength(3);
   });
 
   it("after a second 401 fails with AuthError and never shows the token", async () => {
@@ -174,5 +231,36 @@ describe("authorization", () => {
     const [result] = await flushAll(manual, [client.price(key)]);
     expect((reasonOf(result) as AuthError).reason).toBe("forbidden");
     expect(service.calls).toHaveLength(1);
+  });
+});
+
+describe("long requests", () => {
+  const symbols = Array.from({ length: 40 }, (_, index) => `LONG-SYMBOL-${String(index).padStart(4, "0")}`);
+
+  it("sends a query longer than maxQueryLength as POST with a form body, with the same answers", async () => {
+    const { client, manual, calls } = setup({ maxQueryLength: 200 });
+    const results = await flushAll(manual, symbols.map((symbol) => client.price({ symbol, date: "2024-03-01" })));
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.method).toBe("POST");
+    expect(calls[0]?.symbols).toEqual(symbols);
+    expect(calls[0]?.dates).toEqual(["2024-03-01"]);
+    symbols.forEach((symbol, index) => expect(valueOf(results[index]).mid).toBe(midOf(symbol, "2024-03-01")));
+    expect(client.lineage({ symbol: symbols[0] as string, date: "2024-03-01" })?.request?.method).toBe("POST");
+  });
+
+  it("keeps GET for a query within maxQueryLength", async () => {
+    const { client, manual, calls } = setup({ maxQueryLength: 200 });
+    await flushAll(manual, symbols.slice(0, 2).map((symbol) => client.price({ symbol, date: "2024-03-01" })));
+    expect(calls[0]?.method).toBe("GET");
+  });
+
+  it("names the path, not the form body, when a POST fails", async () => {
+    const { client, manual, service } = setup({ maxQueryLength: 200 });
+    service.script.push(problem(400));
+    const [result] = await flushAll(manual, symbols.map((symbol) => client.price({ symbol, date: "2024-03-01" })));
+    const error = reasonOf(result) as HTTPError;
+    expect(error.method).toBe("POST");
+    expect(error.url).toBe(`${BASE}/Prices`);
+    expect(error.message).toBe("Request failed with status 400 Bad Request: POST /Prices (failure 400)");
   });
 });

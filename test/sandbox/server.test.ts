@@ -2,7 +2,9 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { createServer, type Server } from "node:net";
 import { createInterface } from "node:readline";
+import { PORT_ATTEMPTS, freePort, onFreePort } from "../../src/sandbox/server";
 import { caFetch, clientCredentialsToken, startTestSandbox } from "../helpers/sandbox";
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -73,5 +75,84 @@ describe("startTestSandbox", () => {
     } finally {
       await sandbox.close();
     }
+  }, 60_000);
+});
+
+/** A port held by another listener on 127.0.0.1 (where `localhost` resolves here), as a parallel run would. */
+async function occupiedPort(): Promise<{ port: number; server: Server }> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen({ port: 0, host: "127.0.0.1" }, resolve);
+  });
+  const address = server.address();
+  if (address === null || typeof address !== "object") throw new Error("no port");
+  return { port: address.port, server };
+}
+
+const closeServer = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
+
+describe("a probed port taken before the sandbox listens", () => {
+  it("starts on a newly probed port, its issuer, origin and API naming the port it listens on", async () => {
+    const taken = await occupiedPort();
+    const probed: number[] = [];
+    const probePort = async (host: string): Promise<number> => {
+      const port = probed.length === 0 ? taken.port : await freePort(host);
+      probed.push(port);
+      return port;
+    };
+    try {
+      const sandbox = await startTestSandbox({}, { probePort });
+      try {
+        expect(probed).toHaveLength(2);
+        expect(probed[0]).toBe(taken.port);
+        expect(sandbox.port).toBe(probed[1]);
+        expect(sandbox.origin).toBe(`https://localhost:${sandbox.port}`);
+        expect(sandbox.issuer).toBe(`https://localhost:${sandbox.port}/auth`);
+        expect(sandbox.apiUrl).toBe(`https://localhost:${sandbox.port}/physical/v2`);
+        // A token from the issuer at the real port is accepted by the API there: issuer and audience agree with it.
+        const token = await clientCredentialsToken(sandbox.issuer, "sandbox-full", "sandbox-full-secret", sandbox.ca);
+        const response = await caFetch(sandbox.ca)(`${sandbox.apiUrl}/Prices?Symbols=MB-AL-0004`, { headers: { authorization: `Bearer ${token}` } });
+        expect(response.status).toBe(200);
+      } finally {
+        await sandbox.close();
+      }
+    } finally {
+      await closeServer(taken.server);
+    }
+  }, 60_000);
+
+  it("gives up after PORT_ATTEMPTS tries with the EADDRINUSE error", async () => {
+    const taken = await occupiedPort();
+    let probes = 0;
+    try {
+      await expect(
+        startTestSandbox({}, {
+          probePort: async () => {
+            probes++;
+            return taken.port;
+          },
+        }),
+      ).rejects.toMatchObject({ code: "EADDRINUSE" });
+      expect(probes).toBe(PORT_ATTEMPTS);
+    } finally {
+      await closeServer(taken.server);
+    }
+  }, 60_000);
+
+  it("does not retry a port given by the caller, nor any error but EADDRINUSE", async () => {
+    const taken = await occupiedPort();
+    try {
+      await expect(startTestSandbox({ port: taken.port })).rejects.toMatchObject({ code: "EADDRINUSE" });
+    } finally {
+      await closeServer(taken.server);
+    }
+    let starts = 0;
+    const failure = Object.assign(new Error("denied"), { code: "EACCES" });
+    await expect(onFreePort("localhost", async () => {
+      starts++;
+      throw failure;
+    })).rejects.toBe(failure);
+    expect(starts).toBe(1);
   }, 60_000);
 });

@@ -3,7 +3,6 @@
  * every request, injected faults and the rate limit. Registered under the prefix by `buildApp`.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import multipart from "@fastify/multipart";
 import cors from "@fastify/cors";
 import {
   AVERAGE_TYPES,
@@ -21,7 +20,6 @@ import { instrumentsQuery, referencesQuery } from "../service/instruments";
 import { collectParams } from "../service/params";
 import { pricesQuery } from "../service/prices";
 import { releaseAnswer } from "../data/json";
-import { malformedBody } from "../service/errors";
 import { ProblemError } from "../service/problems";
 import type { RateLimiter } from "../service/rate-limit";
 import {
@@ -30,6 +28,7 @@ import {
   parsePricesRequest,
   parseReferencesRequest,
 } from "../service/requests";
+import { parseMultipartForm, parseUrlEncodedForm } from "./forms";
 import { ParametersSchema, responsesWith } from "./schemas";
 
 export interface ApiVerifier {
@@ -57,30 +56,24 @@ export const API_ROUTES: readonly string[] = [
 ];
 export const API_METHODS = "GET, POST, OPTIONS";
 
-/** `a=1&a=2` into `{ a: ["1", "2"] }`; never throws on bad escapes (URLSearchParams keeps them as written). */
-function parseForm(body: string): Record<string, string | string[]> {
-  const form: Record<string, string | string[]> = {};
-  for (const [name, value] of new URLSearchParams(body)) {
-    const existing = form[name];
-    if (existing === undefined) form[name] = value;
-    else if (Array.isArray(existing)) existing.push(value);
-    else form[name] = [existing, value];
-  }
-  return form;
-}
-
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions): Promise<void> {
   const { catalog, auth, limits, faults, rateLimiter } = options;
   const callers = new WeakMap<FastifyRequest, ApiCaller>();
   const truncated = new WeakSet<FastifyRequest>();
-  const bodyRead = new WeakSet<FastifyRequest>();
 
-  app.setErrorHandler((error: Error, request, reply) => {
-    const statusless = typeof (error as { statusCode?: unknown }).statusCode !== "number" && error.name !== "ProblemError" && error.name !== "AuthFailure";
-    const readingForm = callers.has(request) && !bodyRead.has(request) && request.isMultipart();
-    options.answerError(readingForm && statusless ? malformedBody() : error, request, reply);
+  app.setErrorHandler((error: Error, request, reply) => options.answerError(error, request, reply));
+
+  // @fastify/cors answers an OPTIONS that is no preflight with a text/plain 400; this answers it as a problem first.
+  app.addHook("onRequest", (request, _reply, done) => {
+    if (request.method !== "OPTIONS") return done();
+    const missing = (["Origin", "Access-Control-Request-Method"] as const).filter((name) => !request.headers[name.toLowerCase()]);
+    if (missing.length === 0) return done();
+    done(new ProblemError(400, "OPTIONS is served only as a CORS preflight, with Origin and Access-Control-Request-Method; use GET or POST", missing.map((parameter) => ({
+      parameter,
+      message: "is required in a CORS preflight",
+    }))));
   });
 
   await app.register(cors, {
@@ -93,7 +86,15 @@ export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions)
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string" }, (_request, body, done) => {
-    done(null, parseForm(typeof body === "string" ? body : body.toString("utf8")));
+    done(null, parseUrlEncodedForm(typeof body === "string" ? body : body.toString("utf8")));
+  });
+  // Our own reader, not @fastify/multipart: that refuses any field named like a member of Object.prototype.
+  app.addContentTypeParser("multipart/form-data", { parseAs: "buffer" }, (request, body, done) => {
+    try {
+      done(null, parseMultipartForm(Buffer.isBuffer(body) ? body : Buffer.from(body), request.headers["content-type"] ?? ""));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
   });
   // Any other media type: an empty body is no body (a GET with a stray Content-Type); a non-empty one is a 415.
   app.addContentTypeParser("*", { parseAs: "buffer" }, (_request, body, done) => {
@@ -102,24 +103,10 @@ export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions)
       { parameter: "Content-Type", message: "is not a supported media type" },
     ]), undefined);
   });
-  await app.register(multipart, {
-    attachFieldsToBody: "keyValues",
-    limits: { fields: 1000, fieldSize: 1_000_000, files: 20, fileSize: 1_000_000, parts: 1100 },
-    // Files carry no parameters: read and forget them.
-    onFile: async (part) => {
-      part.file.resume();
-    },
-  });
-
   // No body is an empty form, so that the body schema holds for plain GETs too.
   // Callback hooks: no promise per request on the hot path.
   app.addHook("preValidation", (request, _reply, done) => {
-    if (request.body === undefined || request.body === null) request.body = {};
-    done();
-  });
-
-  app.addHook("preHandler", (request, _reply, done) => {
-    bodyRead.add(request);
+    if (request.body === undefined || request.body === null) request.body = Object.create(null);
     done();
   });
 

@@ -74,7 +74,7 @@ export function toProblemError(error: unknown, scope: string): { problem: Proble
   return { problem: new ProblemError(500, "The sandbox failed to answer this request"), unexpected: true };
 }
 
-/** A multipart body that busboy could not read (its errors carry no status). */
+/** A multipart body that could not be read. */
 export function malformedBody(): ProblemError {
   return new ProblemError(400, "The request could not be read: malformed multipart form body", [{ parameter: "body", message: "is malformed" }]);
 }

@@ -177,8 +177,10 @@ export function historyQuery(catalog: Catalog, caller: ApiCaller, request: Parse
     const total = plans.reduce((sum, plan) => sum + plan.length, 0);
     if (total > maxRecords) throw overLimit(total, maxRecords);
     const kept = found.map((instrument) => catalog.recordBytes.of(instrument.series));
-    // Plus each block's head and the calendar (at most one date a day, 13 bytes each).
-    out = new JsonWriter(expectedBytes(found, plans, kept) + found.length * 256 + max(0, to - from + 1) * 13 + 4096, true);
+    // Plus each block's head and the calendar (13 bytes a date; at most one a day and one an assessment, so that
+    // a range of centuries costs nothing up front).
+    const calendarDates = min(max(0, to - from + 1), found.reduce((sum, instrument) => sum + instrument.series.length, 0));
+    out = new JsonWriter(expectedBytes(found, plans, kept) + found.length * 256 + calendarDates * 13 + 4096, true);
     out.raw('{"instruments":[');
     found.forEach((instrument, n) => {
       const plan = plans[n] as Plan;

@@ -1,5 +1,5 @@
 /** Averaging periods (convention 10): ISO weeks Monday to Sunday, calendar months, quarters and years. */
-import { fromEpochDay, isoWeekday, type AverageType, type EpochDay } from "../../api";
+import { formatIsoDate, fromEpochDay, isoWeekday, toEpochDay, type AverageType, type EpochDay } from "../../api";
 
 export interface Period {
   start: EpochDay;
@@ -12,8 +12,9 @@ function ymd(day: EpochDay): [number, number] {
   return [Number(text.slice(0, 4)), Number(text.slice(5, 7))];
 }
 
-function epoch(year: number, month: number, dayOfMonth: number): EpochDay {
-  return Math.floor(Date.UTC(year, month - 1, dayOfMonth) / 86_400_000);
+/** The epoch day of a month's first day; `month` may run past 12 into the next year. Not Date.UTC: it reads years 0-99 as 1900-1999. */
+function monthStart(year: number, month: number): EpochDay {
+  return toEpochDay(formatIsoDate(year + Math.floor((month - 1) / 12), ((month - 1) % 12) + 1, 1));
 }
 
 export function periodOf(type: AverageType, day: EpochDay): Period {
@@ -24,16 +25,16 @@ export function periodOf(type: AverageType, day: EpochDay): Period {
     }
     case "MonthlyAverage": {
       const [year, month] = ymd(day);
-      return { start: epoch(year, month, 1), end: epoch(year, month + 1, 1) - 1 };
+      return { start: monthStart(year, month), end: monthStart(year, month + 1) - 1 };
     }
     case "QuarterlyAverage": {
       const [year, month] = ymd(day);
       const first = month - ((month - 1) % 3);
-      return { start: epoch(year, first, 1), end: epoch(year, first + 3, 1) - 1 };
+      return { start: monthStart(year, first), end: monthStart(year, first + 3) - 1 };
     }
     case "YearlyAverage": {
       const [year] = ymd(day);
-      return { start: epoch(year, 1, 1), end: epoch(year + 1, 1, 1) - 1 };
+      return { start: monthStart(year, 1), end: monthStart(year + 1, 1) - 1 };
     }
   }
 }

@@ -72,6 +72,18 @@ function symbolsOf(params: RawParams, faults: Faults, required: boolean, limits:
   return symbols;
 }
 
+/** The earliest date served, as .NET's DateTime (the vendor's likely platform) reads no year 0000. */
+export const EARLIEST_DATE = "0001-01-01";
+
+/** A date of the contract (convention 4) that is not before EARLIEST_DATE; otherwise a fault naming `name`. */
+function servedDate(given: string, name: string, faults: Faults): string | undefined {
+  const date = parseIsoDate(given);
+  if (date === undefined) faults.add(name, `${quote(given)} is not a date YYYY-MM-DD`);
+  else if (date < EARLIEST_DATE) faults.add(name, `${quote(given)} is before ${EARLIEST_DATE}, the earliest date served`);
+  else return date;
+  return undefined;
+}
+
 function dateOf(params: RawParams, name: string, faults: Faults, required: boolean): string | undefined {
   const { value, conflict } = singleValue(params, name, (text) => parseIsoDate(text) ?? text);
   if (conflict) {
@@ -82,9 +94,7 @@ function dateOf(params: RawParams, name: string, faults: Faults, required: boole
     if (required) faults.add(name, "is required: give a date YYYY-MM-DD");
     return undefined;
   }
-  const date = parseIsoDate(value);
-  if (date === undefined) faults.add(name, `${quote(value)} is not a date YYYY-MM-DD`);
-  return date;
+  return servedDate(value, name, faults);
 }
 
 function namesOf(params: RawParams, name: string, known: readonly string[], faults: Faults, what: string): string[] {
@@ -120,9 +130,8 @@ export function parsePricesRequest(params: RawParams, limits: Limits, fromPath?:
   const symbols = symbolsOf(params, faults, true, limits) ?? [];
   const dates: string[] = [];
   for (const given of listValues(params, P.dates)) {
-    const date = parseIsoDate(given);
-    if (date === undefined) faults.add(P.dates, `${quote(given)} is not a date YYYY-MM-DD`);
-    else dates.push(date);
+    const date = servedDate(given, P.dates, faults);
+    if (date !== undefined) dates.push(date);
   }
   const distinctDates = dedupe(dates, (d) => d);
   if (distinctDates.length > limits.maxDates) {
@@ -140,16 +149,23 @@ export function parsePricesRequest(params: RawParams, limits: Limits, fromPath?:
   return request;
 }
 
+/** `1`/`0` read as `true`/`false` by comparison: never a lookup in an object keyed by the caller's text. */
+function normaliseBoolean(text: string): string {
+  const lower = text.toLowerCase();
+  if (lower === "1") return "true";
+  if (lower === "0") return "false";
+  return lower;
+}
+
 function booleanOf(params: RawParams, name: string, faults: Faults): boolean {
-  const { value, conflict } = singleValue(params, name, (text) => ({ "1": "true", "0": "false" })[text] ?? text.toLowerCase());
+  const { value, conflict } = singleValue(params, name, normaliseBoolean);
   if (conflict) {
     faults.add(name, "is given more than once with different values");
     return false;
   }
   if (value === undefined) return false;
-  const lower = value.toLowerCase();
-  if (lower === "true" || lower === "1") return true;
-  if (lower === "false" || lower === "0") return false;
+  if (value === "true") return true;
+  if (value === "false") return false;
   faults.add(name, `${quote(value)} is not a boolean: true or false`);
   return false;
 }

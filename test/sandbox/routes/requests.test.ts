@@ -15,6 +15,10 @@ afterAll(async () => {
 const auth = { authorization: "Bearer full" };
 const FORM = "application/x-www-form-urlencoded";
 
+function symbolsOfBody(body: string): string[] {
+  return (JSON.parse(body) as PricesResponse).instruments.map((b) => b.symbol);
+}
+
 function multipart(fields: [string, string][], boundary = "XyZ"): string {
   return `${fields.map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`).join("")}--${boundary}--\r\n`;
 }
@@ -163,6 +167,38 @@ describe("CORS", () => {
     expect(String(actual.headers["access-control-expose-headers"])).toContain("Retry-After");
   });
 
+  it("answers an OPTIONS that is no preflight with a 400 problem naming what a preflight lacks", async () => {
+    const cases: [Record<string, string>, string[]][] = [
+      [{}, ["Origin", "Access-Control-Request-Method"]],
+      [{ origin: "https://localhost:3000" }, ["Access-Control-Request-Method"]],
+      [{ "access-control-request-method": "GET" }, ["Origin"]],
+    ];
+    for (const [headers, missing] of cases) {
+      for (const url of ["/physical/v2/Prices", "/physical/v2/prices/history", "/physical/v2/Nowhere"]) {
+        const answer = await app.inject({ method: "OPTIONS", url, headers: { ...auth, ...headers } });
+        expect(answer.statusCode).toBe(400);
+        expect(answer.headers["content-type"]).toMatch(/^application\/problem\+json/);
+        const problem = JSON.parse(answer.body) as { status: number; title: string; errors: { parameter: string }[] };
+        expect(problem).toMatchObject({ status: 400, title: "Bad Request", type: expect.any(String), detail: expect.stringContaining("preflight") });
+        expect(problem.errors.map((e) => e.parameter)).toEqual(missing);
+      }
+    }
+  });
+
+  it("still answers a real preflight with 204 and no body, for GET and POST, from an allowed origin", async () => {
+    for (const method of ["GET", "POST"]) {
+      const preflight = await app.inject({
+        method: "OPTIONS",
+        url: "/physical/v2/Prices/History",
+        headers: { origin: "https://localhost:3000", "access-control-request-method": method },
+      });
+      expect(preflight.statusCode).toBe(204);
+      expect(preflight.body).toBe("");
+      expect(preflight.headers["access-control-allow-origin"]).toBe("https://localhost:3000");
+      expect(String(preflight.headers["access-control-allow-methods"])).toContain(method);
+    }
+  });
+
   it("does not allow another origin unless configured", async () => {
     const other = await app.inject({ method: "GET", url: "/physical/v2/References?Types=Currency", headers: { ...auth, origin: "https://evil.example" } });
     expect(other.headers["access-control-allow-origin"]).toBeUndefined();
@@ -218,27 +254,108 @@ describe("faults and the rate limit", () => {
   });
 });
 
-describe("never a 500 for bad input", () => {
-  const name = fc.oneof(fc.constantFrom("Symbols", "symbols", "Dates", "Fields", "FromDate", "ToDate", "calendarType", "carryForward", "forecastType", "priceCalculationType", "Types"), fc.string());
-  const value = fc.oneof(fc.string(), fc.constantFrom("MB-AL-0001", "2024-03-01", "2024-3-1", "true", "MonthlyAverage", "Currency", ",,", "%", "%zz"));
-  const path = fc.constantFrom("/Prices", "/Prices/History", "/Prices/MonthlyAverage", "/Prices/WeeklyAverage", "/Instruments", "/References", "/prices/history/");
+/** Names every plain object inherits: a lookup in `{}` keyed by the caller's text finds them. */
+const PROTOTYPE_NAMES = ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf", "isPrototypeOf", "__defineGetter__"];
+const MULTIPART_BOUNDARY = "fc-7Qx2-boundary";
 
-  it("answers 200 or a 4xx problem for any query or form", async () => {
+/** A multipart form as a browser writes it: `"`, CR and LF in names percent-encoded. */
+function multipartForm(pairs: readonly (readonly [string, string])[]): string {
+  const escape = (name: string) => name.replace(/"/g, "%22").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+  return multipart(pairs.map(([n, v]): [string, string] => [escape(n), v]), MULTIPART_BOUNDARY);
+}
+
+type Transport = "query" | "form" | "multipart";
+
+function send(path: string, pairs: readonly (readonly [string, string])[], transport: Transport) {
+  const encoded = pairs.map(([n, v]) => `${encodeURIComponent(n)}=${encodeURIComponent(v)}`).join("&");
+  const url = `/physical/v2${path}`;
+  switch (transport) {
+    case "query":
+      return app.inject({ method: "GET", url: `${url}?${encoded}`, headers: auth });
+    case "form":
+      return app.inject({ method: "POST", url, payload: encoded, headers: { ...auth, "content-type": FORM } });
+    case "multipart":
+      return app.inject({ method: "POST", url, payload: multipartForm(pairs), headers: { ...auth, "content-type": `multipart/form-data; boundary=${MULTIPART_BOUNDARY}` } });
+  }
+}
+
+describe("never a 500 for bad input", () => {
+  const name = fc.oneof(
+    fc.constantFrom("Symbols", "symbols", "Dates", "Fields", "FromDate", "ToDate", "calendarType", "carryForward", "forecastType", "priceCalculationType", "Types"),
+    fc.constantFrom(...PROTOTYPE_NAMES),
+    fc.string(),
+  );
+  const value = fc.oneof(
+    fc.string(),
+    fc.constantFrom("MB-AL-0001", "2024-03-01", "2024-3-1", "true", "MonthlyAverage", "Currency", ",,", "%", "%zz"),
+    fc.constantFrom(...PROTOTYPE_NAMES),
+  );
+  const path = fc.constantFrom("/Prices", "/Prices/History", "/Prices/MonthlyAverage", "/Prices/WeeklyAverage", "/Instruments", "/References", "/prices/history/");
+  const transport = fc.constantFrom<Transport>("query", "form", "multipart");
+
+  it("answers 200 or a 4xx problem for any query, urlencoded or multipart form", async () => {
     await fc.assert(
-      fc.asyncProperty(path, fc.array(fc.tuple(name, value), { maxLength: 6 }), fc.boolean(), async (p, pairs, asForm) => {
-        const encoded = pairs.map(([n, v]) => `${encodeURIComponent(n)}=${encodeURIComponent(v)}`).join("&");
-        const answer = asForm
-          ? await app.inject({ method: "POST", url: `/physical/v2${p}`, payload: encoded, headers: { ...auth, "content-type": FORM } })
-          : await app.inject({ method: "GET", url: `/physical/v2${p}?${encoded}`, headers: auth });
+      fc.asyncProperty(path, fc.array(fc.tuple(name, value), { maxLength: 6 }), transport, async (p, pairs, how) => {
+        const answer = await send(p, pairs, how);
         expect(answer.statusCode).toBeLessThan(500);
         if (answer.statusCode !== 200) {
           expect(answer.headers["content-type"]).toMatch(/^application\/problem\+json/);
           expect(JSON.parse(answer.body)).toMatchObject({ status: answer.statusCode });
         }
       }),
-      { numRuns: 300 },
+      { numRuns: 400 },
     );
   });
+
+  it.each(["carryForward", "calendarType", "priceCalculationType", "Fields", "Types", "FromDate", "Dates"])(
+    "answers 400 naming %s, not 500, when its value is a prototype name, in a query, a form and a multipart form",
+    async (parameter) => {
+      const base: [string, string][] = [["Symbols", "MB-AL-0001"], ["FromDate", "2024-03-01"], ["ToDate", "2024-03-08"], ["Types", "Currency"]];
+      const route = parameter === "Types" ? "/References" : parameter === "Dates" ? "/Prices" : "/Prices/History";
+      for (const given of PROTOTYPE_NAMES) {
+        const pairs = [...base.filter(([n]) => n !== parameter), [parameter, given] as [string, string]];
+        for (const how of ["query", "form", "multipart"] as const) {
+          const answer = await send(route, pairs, how);
+          expect({ given, how, status: answer.statusCode }).toEqual({ given, how, status: 400 });
+          expect(JSON.parse(answer.body)).toMatchObject({ errors: [expect.objectContaining({ parameter })] });
+        }
+      }
+    },
+  );
+});
+
+describe("prototype names as parameter names", () => {
+  it.each(PROTOTYPE_NAMES)("ignores %s as an unknown name alike in a query, a form and a multipart form, once or repeated", async (given) => {
+    for (const extra of [[[given, "x"]], [[given, "1"], [given, "2"]], [[given, "1"], [given.toUpperCase(), "2"]]] as [string, string][][]) {
+      const pairs: [string, string][] = [["Symbols", "MB-AL-0001"], ...extra];
+      const answers = await Promise.all((["query", "form", "multipart"] as const).map((how) => send("/Prices", pairs, how)));
+      for (const answer of answers) {
+        expect(answer.statusCode).toBe(200);
+        expect(answer.body).toBe(answers[0]?.body);
+      }
+      expect(symbolsOfBody(answers[0]?.body ?? "")).toEqual(["MB-AL-0001"]);
+    }
+  });
+
+  it("gives identical answers through a query, a form and a multipart form for any names and values", async () => {
+    const name = fc.oneof(fc.constantFrom(...PROTOTYPE_NAMES, "Symbols", "carryForward", "calendarType", "Fields"), fc.stringMatching(/^[A-Za-z_]{1,12}$/));
+    const value = fc.oneof(fc.constantFrom(...PROTOTYPE_NAMES, "MB-AL-0001", "true", "0", "Weekdays"), fc.stringMatching(/^[A-Za-z0-9_ -]{0,12}$/));
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(name, value), { maxLength: 5 }), async (pairs) => {
+        const all: [string, string][] = [["Symbols", "MB-AL-0001"], ["FromDate", "2024-03-01"], ["ToDate", "2024-03-08"], ...pairs];
+        const [query, form, parts] = await Promise.all((["query", "form", "multipart"] as const).map((how) => send("/Prices/History", all, how)));
+        expect(form?.statusCode).toBe(query?.statusCode);
+        expect(parts?.statusCode).toBe(query?.statusCode);
+        expect(form?.body).toBe(query?.body);
+        expect(parts?.body).toBe(query?.body);
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
+
+describe("never a 500 for raw bodies", () => {
+  const path = fc.constantFrom("/Prices", "/Prices/History", "/Prices/MonthlyAverage", "/Prices/WeeklyAverage", "/Instruments", "/References", "/prices/history/");
 
   it("answers 200 or a 4xx problem for raw, unencoded bodies and query strings", async () => {
     await fc.assert(

@@ -1,0 +1,139 @@
+/**
+ * Token and discovery requests against a real HTTP server that can hang: every request settles (a timeout),
+ * and a failed discovery is not kept, so the next call asks again.
+ */
+import http from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { cachedTokenEndpoint, discoverTokenEndpoint, requestToken, TokenRequestError } from "../../src/auth/token-response";
+import { createTokenStore } from "../../src/auth/token-store";
+
+type Mode = "hang" | "stall-body" | "answer" | "fail";
+
+/** A token service whose behaviour the test switches: never answer, send headers then stall, answer, or 503. */
+function scriptedServer() {
+  let mode: Mode = "hang";
+  const seen: string[] = [];
+  const sockets = new Set<Socket>();
+  const server = http.createServer((request, response) => {
+    seen.push(`${request.method ?? ""} ${request.url ?? ""}`);
+    if (mode === "hang") return;
+    if (mode === "stall-body") {
+      response.writeHead(200, { "content-type": "application/json" });
+      response.write("{");
+      return;
+    }
+    if (mode === "fail") {
+      response.writeHead(503, { "content-type": "application/json" }).end("{}");
+      return;
+    }
+    const body = request.url?.endsWith("/.well-known/openid-configuration")
+      ? { token_endpoint: "https://tokens.example/auth/token" }
+      : { access_token: "fresh-token", expires_in: 3600, token_type: "Bearer" };
+    response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
+  });
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  return {
+    seen,
+    set mode(next: Mode) {
+      mode = next;
+    },
+    async start(): Promise<string> {
+      await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+      return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    },
+    close: () =>
+      new Promise<void>((done) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => done());
+      }),
+  };
+}
+
+const FAST = { timeoutMs: 300 };
+let service: ReturnType<typeof scriptedServer>;
+let origin: string;
+
+beforeEach(async () => {
+  service = scriptedServer();
+  origin = await service.start();
+});
+
+afterEach(() => service.close());
+
+/** The rejection of a promise (fails the test if it resolves). */
+async function failure(promise: Promise<unknown>): Promise<TokenRequestError> {
+  const outcome = await promise.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
+  if (!("error" in outcome)) throw new Error(`expected a rejection, got ${JSON.stringify(outcome.value)}`);
+  expect(outcome.error).toBeInstanceOf(TokenRequestError);
+  return outcome.error as TokenRequestError;
+}
+
+describe("token requests", () => {
+  it("fail with a timeout when the token endpoint never answers", async () => {
+    const error = await failure(requestToken(fetch, `${origin}/auth/token`, { grant_type: "refresh_token", refresh_token: "secret-refresh" }, FAST));
+    expect(error.code).toBe("timeout");
+    expect(error.status).toBe(0);
+    expect(error.message).toBe("the token service did not answer within 1 s");
+    expect(error.message).not.toContain("secret-refresh");
+  }, 10_000);
+
+  it("fail with a timeout when the endpoint sends headers and then stalls the body", async () => {
+    service.mode = "stall-body";
+    const error = await failure(requestToken(fetch, `${origin}/auth/token`, { grant_type: "servicekey" }, FAST));
+    expect(error.code).toBe("timeout");
+  }, 10_000);
+
+  it("still answer normally within the timeout", async () => {
+    service.mode = "answer";
+    await expect(requestToken(fetch, `${origin}/auth/token`, { grant_type: "servicekey" }, FAST)).resolves.toEqual({ accessToken: "fresh-token", expiresIn: 3600 });
+  });
+});
+
+describe("discovery", () => {
+  it("fails with a timeout when the issuer never answers, rather than guessing", async () => {
+    const error = await failure(discoverTokenEndpoint(fetch, `${origin}/auth`, FAST));
+    expect(error.code).toBe("timeout");
+  }, 10_000);
+
+  it("fails on a 5xx and falls back to {issuer}/token only when the issuer has no document", async () => {
+    service.mode = "fail";
+    expect((await failure(discoverTokenEndpoint(fetch, `${origin}/auth`, FAST))).status).toBe(503);
+    const missing = await discoverTokenEndpoint((async () => new Response("not found", { status: 404 })) as typeof fetch, "https://issuer.example/auth/", FAST);
+    expect(missing).toBe("https://issuer.example/auth/token");
+  }, 10_000);
+
+  it("is cached once it succeeds, but a failed or hung discovery is forgotten and asked again", async () => {
+    const tokenUrl = cachedTokenEndpoint(fetch, `${origin}/auth`, FAST);
+    expect((await failure(tokenUrl())).code).toBe("timeout");
+    service.mode = "answer";
+    await expect(tokenUrl()).resolves.toBe("https://tokens.example/auth/token");
+    await expect(tokenUrl()).resolves.toBe("https://tokens.example/auth/token");
+    expect(service.seen).toEqual(["GET /auth/.well-known/openid-configuration", "GET /auth/.well-known/openid-configuration"]);
+  }, 10_000);
+});
+
+describe("the token store with a hung token endpoint", () => {
+  it("settles a renewal as signed out with the reason instead of waiting forever", async () => {
+    const store = createTokenStore({ tokenUrl: async () => `${origin}/auth/token`, clientId: "prices-excel-addin", scope: "sandbox.physicalprices.api", fetch, timeoutMs: 300 });
+    store.acceptUserTokens({ accessToken: "old-access", expiresIn: 3600, refreshToken: "old-refresh" }, "analyst");
+    await expect(store.renew()).resolves.toBe(false);
+    expect(store.state()).toEqual({ status: "signed-out", reason: "renewal failed: the token service did not answer within 1 s" });
+    store.signOut();
+  }, 10_000);
+
+  it("settles a renewal when discovery hangs, and the next renewal asks discovery again", async () => {
+    const tokenUrl = cachedTokenEndpoint(fetch, `${origin}/auth`, FAST);
+    const store = createTokenStore({ tokenUrl, clientId: "prices-excel-addin", scope: "sandbox.physicalprices.api", fetch, timeoutMs: 300 });
+    store.acceptUserTokens({ accessToken: "old-access", expiresIn: 3600, refreshToken: "old-refresh" }, "analyst");
+    await expect(store.renew()).resolves.toBe(false);
+    expect(store.state()).toMatchObject({ status: "signed-out", reason: expect.stringMatching(/discovery did not answer/) });
+    service.mode = "answer";
+    await expect(tokenUrl()).resolves.toBe("https://tokens.example/auth/token");
+  }, 10_000);
+});
