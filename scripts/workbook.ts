@@ -1,8 +1,10 @@
 /**
  * Headless workbook runner: evaluates a book of PRICES.* formulas with the built add-in in Chromium.
  *
- *   npm run workbook -- BOOK.json [--today YYYY-MM-DD]
- *                       [--api URL (--token T | --token-url URL --client-id ID --client-secret S)] [--ca PATH]
+ *   npm run workbook -- BOOK.json [--today YYYY-MM-DD] [--api URL [--token-url URL --client-id ID]] [--ca PATH]
+ *
+ * With --api, the secret comes from the environment, never the command line (ps and shell history show that):
+ * PRICES_TOKEN (a bearer token) or, with --token-url and --client-id, PRICES_CLIENT_SECRET.
  *
  * Prints one JSON object `{ "cells": {...}, "stats": {...} }` to stdout, everything else to stderr.
  * Exit codes: 0 success, 2 bad input, 1 failure. Chromium, the page server and the sandbox always stop.
@@ -49,13 +51,42 @@ export interface RunnerOptions {
   readonly caPath?: string;
 }
 
-const USAGE = `usage: npm run workbook -- BOOK.json [--today YYYY-MM-DD]
-       [--api URL (--token T | --token-url URL --client-id ID --client-secret S)] [--ca PATH]`;
+const USAGE = `usage: npm run workbook -- BOOK.json [--today YYYY-MM-DD] [--api URL [--token-url URL --client-id ID]] [--ca PATH]
+       with --api: PRICES_TOKEN=<token>, or with --token-url and --client-id: PRICES_CLIENT_SECRET=<secret>`;
 
-export function parseArguments(argv: readonly string[]): RunnerOptions {
+/** Where the runner reads secrets (never from its arguments). */
+export const TOKEN_ENV = "PRICES_TOKEN";
+export const CLIENT_SECRET_ENV = "PRICES_CLIENT_SECRET";
+
+/** Options that used to carry a secret: refused, with where the secret goes now (the value is never echoed). */
+const SECRET_OPTIONS: ReadonlyMap<string, string> = new Map([
+  ["--token", TOKEN_ENV],
+  ["--client-secret", CLIENT_SECRET_ENV],
+]);
+
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/** https, or http to this machine only: a bearer token or client secret must not cross a network in clear text. */
+function secureUrl(value: string, name: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`${name} must be an https URL, got ${value}`);
+  }
+  if (url.protocol === "https:" || (url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname))) return value;
+  throw new UsageError(`${name} must be an https URL (http only for localhost or 127.0.0.1), got ${url.protocol}//${url.host}`);
+}
+
+function secret(env: Readonly<Record<string, string | undefined>>, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value === undefined || value === "" ? undefined : value;
+}
+
+export function parseArguments(argv: readonly string[], env: Readonly<Record<string, string | undefined>> = process.env): RunnerOptions {
   const values = new Map<string, string>();
   const positional: string[] = [];
-  const known = ["--today", "--api", "--token-url", "--client-id", "--client-secret", "--token", "--ca"];
+  const known = ["--today", "--api", "--token-url", "--client-id", "--ca"];
   for (let index = 0; index < argv.length; index += 1) {
     const arg = argv[index] ?? "";
     if (!arg.startsWith("--")) {
@@ -63,6 +94,10 @@ export function parseArguments(argv: readonly string[]): RunnerOptions {
       continue;
     }
     const [name, inline] = arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+    const secretEnv = SECRET_OPTIONS.get(name);
+    if (secretEnv !== undefined) {
+      throw new UsageError(`${name} is no longer accepted: a secret on the command line shows in ps and the shell history; set ${secretEnv} in the environment instead`);
+    }
     if (!known.includes(name)) throw new UsageError(`unknown option ${name}`);
     const value = inline ?? argv[(index += 1)];
     if (value === undefined || value === "") throw new UsageError(`${name} needs a value`);
@@ -76,24 +111,24 @@ export function parseArguments(argv: readonly string[]): RunnerOptions {
   if (today !== undefined && parseIsoDate(today) === undefined) throw new UsageError(`--today must be a date YYYY-MM-DD, got ${today}`);
   let service: ServiceOptions;
   if (api === undefined) {
-    for (const name of ["--token", "--token-url", "--client-id", "--client-secret"]) {
+    for (const name of ["--token-url", "--client-id"]) {
       if (values.has(name)) throw new UsageError(`${name} needs --api (without --api the runner starts its own sandbox)`);
     }
     service = today === undefined ? { kind: "sandbox" } : { kind: "sandbox", today: parseIsoDate(today) ?? today };
   } else {
     if (today !== undefined) throw new UsageError("--today applies to the runner's own sandbox, not to --api");
-    if (!/^https?:\/\//.test(api)) throw new UsageError(`--api must be an http(s) URL, got ${api}`);
-    const token = values.get("--token");
+    const apiUrl = secureUrl(api, "--api");
     const tokenUrl = values.get("--token-url");
     const clientId = values.get("--client-id");
-    const clientSecret = values.get("--client-secret");
-    if (token !== undefined) {
-      if (tokenUrl ?? clientId ?? clientSecret) throw new UsageError("give either --token or --token-url/--client-id/--client-secret");
-      service = { kind: "token", apiUrl: api, token };
-    } else if (tokenUrl && clientId && clientSecret) {
-      service = { kind: "client", apiUrl: api, tokenUrl, clientId, clientSecret };
+    if (tokenUrl !== undefined || clientId !== undefined) {
+      if (tokenUrl === undefined || clientId === undefined) throw new UsageError("--token-url and --client-id go together");
+      const clientSecret = secret(env, CLIENT_SECRET_ENV);
+      if (clientSecret === undefined) throw new UsageError(`--token-url and --client-id need the client secret in ${CLIENT_SECRET_ENV}`);
+      service = { kind: "client", apiUrl, tokenUrl: secureUrl(tokenUrl, "--token-url"), clientId, clientSecret };
     } else {
-      throw new UsageError("--api needs --token T or all of --token-url, --client-id, --client-secret");
+      const token = secret(env, TOKEN_ENV);
+      if (token === undefined) throw new UsageError(`--api needs a token in ${TOKEN_ENV}, or --token-url and --client-id with ${CLIENT_SECRET_ENV}`);
+      service = { kind: "token", apiUrl, token };
     }
   }
   return caPath === undefined ? { bookPath, service } : { bookPath, service, caPath: resolve(caPath) };
@@ -373,7 +408,7 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
   }
 }
 
-export async function main(argv: readonly string[]): Promise<number> {
+export async function main(argv: readonly string[], env: Readonly<Record<string, string | undefined>> = process.env): Promise<number> {
   const log = (message: string): void => void process.stderr.write(`${message}\n`);
   const resources = new Resources();
   const interrupt = (): void => {
@@ -383,7 +418,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   process.once("SIGINT", interrupt);
   process.once("SIGTERM", interrupt);
   try {
-    const result = await runWorkbook(parseArguments(argv), log, resources);
+    const result = await runWorkbook(parseArguments(argv, env), log, resources);
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return 0;
   } catch (error) {

@@ -12,8 +12,18 @@ export interface DialogHost {
   open(url: string, onMessage: (text: string) => void, onClosed: () => void): Promise<OpenDialog>;
 }
 
-/** Office dialog API (DialogApi 1.1). */
-export function officeDialogHost(office: typeof Office): DialogHost {
+/** What the pane is told when Office cannot say which page sent the answer (a client without DialogOrigin 1.1). */
+export const UNKNOWN_ORIGIN_ANSWER = JSON.stringify({
+  type: "error",
+  code: "unknown_origin",
+  message: "this version of Office does not say which page sent the sign-in answer, so it was refused; update Office or sign in with a service key",
+});
+
+/**
+ * Office dialog API (DialogApi 1.1). Only messages from `ownOrigin` (the add-in's pages) count: the dialog also shows
+ * the token service's pages, and any page it navigates to could call `messageParent` with a made-up answer.
+ */
+export function officeDialogHost(office: typeof Office, ownOrigin: string = (globalThis as { location?: Location }).location?.origin ?? ""): DialogHost {
   return {
     open(url, onMessage, onClosed) {
       return new Promise((resolve, reject) => {
@@ -24,7 +34,10 @@ export function officeDialogHost(office: typeof Office): DialogHost {
           }
           const dialog = result.value;
           dialog.addEventHandler(office.EventType.DialogMessageReceived, (arg) => {
-            if ("message" in arg) onMessage(arg.message);
+            if (!("message" in arg)) return;
+            if (arg.origin === ownOrigin) onMessage(arg.message);
+            else if (arg.origin === undefined) onMessage(UNKNOWN_ORIGIN_ANSWER);
+            // another origin: ignored, so a foreign page can neither sign the user in nor end the sign-in
           });
           dialog.addEventHandler(office.EventType.DialogEventReceived, () => onClosed());
           resolve({ close: () => dialog.close() });

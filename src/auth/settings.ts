@@ -47,7 +47,10 @@ export const DEFAULT_SETTINGS: Readonly<AddinSettings> = {
   timeoutMs: 30_000,
 };
 
-/** Where settings live: Office document settings in Excel, localStorage elsewhere (non-secret values only). */
+/**
+ * Where settings live: per-user storage (localStorage), never the workbook's document settings: a shared workbook
+ * must not choose where the user's token goes. Non-secret values only.
+ */
 export interface SettingsStorage {
   read(key: string): unknown;
   write(key: string, value: unknown): Promise<void>;
@@ -78,6 +81,27 @@ function plainText(value: unknown, fallback: string): string {
   return typeof value === "string" && /^[\w.:/\-]{1,200}$/.test(value.trim()) ? value.trim() : fallback;
 }
 
+/**
+ * The local sandbox is pinned: `https://localhost:PORT/physical/v2` with its own `https://localhost:PORT/auth` (npm start
+ * may choose another port), the sandbox's client and scope. Anything else named "sandbox" becomes the default, so the
+ * label "local sandbox" is always true.
+ */
+function sandboxEnvironment(env: Record<string, unknown>): Environment {
+  const baseUrl = httpsUrl(env["baseUrl"]);
+  const authority = httpsUrl(env["authority"]);
+  const base = baseUrl === undefined ? undefined : new URL(baseUrl);
+  if (base && base.hostname === "localhost" && base.pathname === "/physical/v2" && authority === `${base.origin}/auth`) {
+    return { ...SANDBOX_ENVIRONMENT, baseUrl: `${base.origin}/physical/v2`, authority };
+  }
+  return { ...SANDBOX_ENVIRONMENT };
+}
+
+/** "localhost:4000 (local sandbox)" or the service's host: what the status line names as where the token goes. */
+export function apiHostLabel(environment: Environment): string {
+  const host = new URL(environment.baseUrl).host;
+  return environment.kind === "sandbox" ? `${host} (local sandbox)` : host;
+}
+
 /** Reads settings defensively: unknown keys dropped, bad values replaced by defaults, only https URLs without credentials. */
 export function parseSettings(value: unknown): AddinSettings {
   const raw = isRecord(value) ? value : {};
@@ -85,7 +109,7 @@ export function parseSettings(value: unknown): AddinSettings {
   const kind = env["kind"] === "service" ? "service" : "sandbox";
   const environment: Environment =
     kind === "sandbox"
-      ? { ...SANDBOX_ENVIRONMENT, baseUrl: httpsUrl(env["baseUrl"]) ?? SANDBOX_ENVIRONMENT.baseUrl, authority: httpsUrl(env["authority"]) ?? SANDBOX_ENVIRONMENT.authority }
+      ? sandboxEnvironment(env)
       : {
           kind,
           baseUrl: httpsUrl(env["baseUrl"]) ?? SANDBOX_ENVIRONMENT.baseUrl,
@@ -128,9 +152,27 @@ export function memorySettingsStorage(initial: Record<string, unknown> = {}): Se
   const values = { ...initial };
   return {
     values,
-    read: (key) => values[key],
+    read: (key) => (Object.hasOwn(values, key) ? values[key] : undefined),
     write: async (key, value) => {
       values[key] = value;
     },
   };
+}
+
+// ---- which API the user agreed to send a token to -----------------------------------------------------------
+
+/** The base URL the user last confirmed in the pane (per-user storage, next to the settings). */
+export const CONFIRMED_API_KEY = "prices.confirmedApi";
+
+/** The last confirmed base URL; before any confirmation, the built-in local sandbox (it ships with the add-in). */
+export function confirmedBaseUrl(storage: SettingsStorage): string {
+  return httpsUrl(storage.read(CONFIRMED_API_KEY)) ?? SANDBOX_ENVIRONMENT.baseUrl;
+}
+
+/** Records the user's explicit confirmation that tokens may go to `baseUrl`. */
+export async function confirmBaseUrl(storage: SettingsStorage, baseUrl: string): Promise<string> {
+  const clean = httpsUrl(baseUrl);
+  if (clean === undefined) throw new Error("only an https base URL can be confirmed");
+  await storage.write(CONFIRMED_API_KEY, clean);
+  return clean;
 }

@@ -70,7 +70,7 @@ export async function requestToken(fetchFn: typeof fetch, tokenUrl: string, form
       body: new URLSearchParams(form).toString(),
       cache: "no-store",
       credentials: "omit",
-      // signal,
+      signal,
     });
   } catch (cause) {
     if (isAbort(cause) || signal.aborted) throw timedOut("the token service", timeoutMs);
@@ -103,7 +103,7 @@ export async function discoverTokenEndpoint(fetchFn: typeof fetch, authority: st
   const signal = AbortSignal.timeout(timeoutMs);
   let response: Response;
   try {
-    response = await fetchFn(`${base}/.well-known/openid-configuration`, { credentials: "omit" });
+    response = await fetchFn(`${base}/.well-known/openid-configuration`, { credentials: "omit", signal });
   } catch (cause) {
     if (isAbort(cause) || signal.aborted) throw timedOut("the token service's discovery", timeoutMs);
     throw new TokenRequestError(`token service unreachable (${cause instanceof Error ? cause.name : "error"})`, 0);

@@ -9,14 +9,19 @@ import type { InstrumentRecord, PriceRecord } from "../api/schemas";
 import { InvalidInstrumentError, NoDataError, PricesError, ResponseFormatError } from "./errors";
 import type { NormHistoryKey, NormInstrumentKey, NormInstrumentsKey, NormKey, NormPriceKey, NormReferenceKey } from "./keys";
 import { type Envelope, type PriceBlock, type RequestRef, checkCalculationType, projectInstrument, projectPrice, readEnvelope, readInstrument, readPriceBlock, readReferences } from "./parse";
-import { chunk, planPairs } from "./plan";
+import { chunk, planDateLists } from "./plan";
 import type { SymbolHistory } from "./types";
 
-export interface PlannedRequest {
+/** What the planner groups: anything that carries a key (the client passes its pending asks, so no lookup maps them back). */
+export interface Keyed<K extends NormKey = NormKey> {
+  readonly key: K;
+}
+
+export interface PlannedRequest<T extends Keyed = Keyed> {
   endpoint: string;
   params: URLSearchParams;
-  /** The keys this request answers, in the order `answer` returns their results. */
-  keys: NormKey[];
+  /** The items (keys) this request answers, in the order `answer` returns their results; the very objects planned. */
+  items: T[];
   /** Price records asked of the service (symbols x dates, or an estimate for histories). */
   recordsRequested: number;
   /** One value or Error per key, in order. `records` counts what the body held. */
@@ -36,30 +41,31 @@ export function checkBatch(results: unknown, keys: number): (unknown | Error)[] 
   return results as (unknown | Error)[];
 }
 
-/** Groups keys by kind and signature and plans the fewest requests for each group. */
-export function planRequests(keys: readonly NormKey[], settings: PlanSettings): PlannedRequest[] {
-  const dated = new Map<CalculationType, NormPriceKey[]>();
-  const latest = new Map<CalculationType, NormPriceKey[]>();
-  const histories = new Map<string, NormHistoryKey[]>();
-  const instruments: NormInstrumentKey[] = [];
-  const lists: NormInstrumentsKey[] = [];
-  const references: NormReferenceKey[] = [];
-  for (const key of keys) {
+/** Groups keys by kind and signature and plans the fewest requests for each group; hands back the items given. */
+export function planRequests<T extends Keyed>(items: readonly T[], settings: PlanSettings): PlannedRequest<T>[] {
+  const dated = new Map<CalculationType, Keyed<NormPriceKey>[]>();
+  const latest = new Map<CalculationType, Keyed<NormPriceKey>[]>();
+  const histories = new Map<string, Keyed<NormHistoryKey>[]>();
+  const instruments: Keyed<NormInstrumentKey>[] = [];
+  const lists: Keyed<NormInstrumentsKey>[] = [];
+  const references: Keyed<NormReferenceKey>[] = [];
+  for (const item of items) {
+    const key = item.key;
     switch (key.kind) {
       case "price":
-        push(key.date === undefined ? latest : dated, key.calculationType, key);
+        push(key.date === undefined ? latest : dated, key.calculationType, item as Keyed<NormPriceKey>);
         break;
       case "history":
-        push(histories, key.options, key);
+        push(histories, key.options, item as Keyed<NormHistoryKey>);
         break;
       case "instrument":
-        instruments.push(key);
+        instruments.push(item as Keyed<NormInstrumentKey>);
         break;
       case "instruments":
-        lists.push(key);
+        lists.push(item as Keyed<NormInstrumentsKey>);
         break;
       case "reference":
-        references.push(key);
+        references.push(item as Keyed<NormReferenceKey>);
         break;
     }
   }
@@ -70,7 +76,8 @@ export function planRequests(keys: readonly NormKey[], settings: PlanSettings): 
   if (instruments.length > 0) requests.push(...planInstruments(instruments, settings.limits));
   if (lists.length > 0) requests.push(planInstrumentList(lists));
   if (references.length > 0) requests.push(planReferences(references));
-  return requests;
+  // Every request's items are objects of `items`, passed through untouched.
+  return requests as unknown as PlannedRequest<T>[];
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
@@ -80,9 +87,9 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 }
 
 /** Union of fields over the keys: records are the same count whatever the fields, so one request serves all. */
-function unionFields<F extends string>(keys: readonly { fields: readonly F[] }[]): F[] {
+function unionFields<F extends string>(items: readonly Keyed<NormKey & { fields: readonly F[] }>[]): F[] {
   const union = new Set<F>();
-  for (const key of keys) for (const field of key.fields) union.add(field);
+  for (const item of items) for (const field of item.key.fields) union.add(field);
   return [...union].sort();
 }
 
@@ -118,38 +125,69 @@ function countPriceRecords(envelope: Envelope): number {
   return total;
 }
 
-function planDated(keys: readonly NormPriceKey[], settings: PlanSettings): PlannedRequest[] {
-  const fields = unionFields(keys);
-  const calculationType = keys[0]?.calculationType ?? "None";
-  // symbol -> date -> the key asking that pair, or keys when their fields differ
-  const byPair = new Map<string, Map<string, NormPriceKey | NormPriceKey[]>>();
-  const bySymbol = new Map<string, Set<string>>();
-  for (const key of keys) {
-    const date = key.date as string;
-    let dates = byPair.get(key.symbol);
-    if (!dates) {
-      dates = new Map();
-      byPair.set(key.symbol, dates);
-      bySymbol.set(key.symbol, new Set());
+/** One symbol's asks in a window of dated keys: a cell per date column, and the distinct dates asked. */
+interface DatedRow {
+  cells: (Keyed<NormPriceKey> | Keyed<NormPriceKey>[] | undefined)[];
+  dates: string[];
+}
+
+/**
+ * Dates are numbered once per window (a small map of distinct dates), and each symbol keeps its asks in
+ * an array indexed by that number: pairs are deduplicated and found again without a map entry per key.
+ */
+function planDated(items: readonly Keyed<NormPriceKey>[], settings: PlanSettings): PlannedRequest[] {
+  const fields = unionFields(items);
+  const calculationType = items[0]?.key.calculationType ?? "None";
+  const columns = new Map<string, number>();
+  const rows = new Map<string, DatedRow>();
+  const datesBySymbol = new Map<string, string[]>();
+  // Cells come row by row or column by column: remembering the last symbol and date saves most lookups.
+  let lastSymbol: string | undefined;
+  let row: DatedRow | undefined;
+  let lastDate: string | undefined;
+  let column = 0;
+  for (const item of items) {
+    const { symbol } = item.key;
+    const date = item.key.date as string;
+    if (date !== lastDate) {
+      lastDate = date;
+      const known = columns.get(date);
+      if (known === undefined) {
+        column = columns.size;
+        columns.set(date, column);
+      } else column = known;
     }
-    const asking = dates.get(date);
-    if (asking === undefined) dates.set(date, key);
-    else if (Array.isArray(asking)) asking.push(key);
-    else dates.set(date, [asking, key]);
-    bySymbol.get(key.symbol)?.add(date);
+    if (symbol !== lastSymbol || !row) {
+      lastSymbol = symbol;
+      row = rows.get(symbol);
+      if (!row) {
+        row = { cells: [], dates: [] };
+        rows.set(symbol, row);
+        datesBySymbol.set(symbol, row.dates);
+      }
+    }
+    const asking = row.cells[column];
+    if (asking === undefined) {
+      row.cells[column] = item;
+      row.dates.push(date);
+    } else if (Array.isArray(asking)) asking.push(item);
+    else row.cells[column] = [asking, item];
   }
   const requests: PlannedRequest[] = [];
-  for (const tile of planPairs(bySymbol, settings.limits, settings.maxOverfetch)) {
-    const served: NormPriceKey[] = [];
+  const tiles = planDateLists(datesBySymbol, settings.limits, settings.maxOverfetch);
+  for (const tile of tiles) {
+    const tileColumns = tile.dates.map((date) => columns.get(date) ?? -1);
+    const served: Keyed<NormPriceKey>[] = [];
     for (const symbol of tile.symbols) {
-      const dates = byPair.get(symbol);
-      if (!dates) continue;
-      for (const date of tile.dates) {
-        const asking = dates.get(date);
+      const cells = rows.get(symbol)?.cells;
+      if (!cells) continue;
+      for (const index of tileColumns) {
+        const asking = cells[index];
         if (asking === undefined) continue;
         if (Array.isArray(asking)) served.push(...asking);
         else served.push(asking);
-        dates.delete(date);
+        // Served once, even when a later (over-fetching) tile covers the pair again.
+        if (tiles.length > 1) cells[index] = undefined;
       }
     }
     if (served.length === 0) continue;
@@ -157,7 +195,7 @@ function planDated(keys: readonly NormPriceKey[], settings: PlanSettings): Plann
     requests.push({
       endpoint: PATHS.prices,
       params,
-      keys: served,
+      items: served,
       recordsRequested: tile.symbols.length * tile.dates.length,
       answer: (body, request) => answerPrices(body, request, served, fields.length, calculationType),
     });
@@ -165,45 +203,102 @@ function planDated(keys: readonly NormPriceKey[], settings: PlanSettings): Plann
   return requests;
 }
 
-function answerPrices(body: unknown, request: RequestRef, keys: readonly NormPriceKey[], unionSize: number, calculationType: CalculationType): { results: (unknown | Error)[]; records: number } {
+/**
+ * Finds a block's record of a date: by binary search when the records are in strictly descending date
+ * order (as served), so that no index is built per answer; otherwise through a map (last record wins).
+ */
+export class RecordFinder {
+  private index: Map<string, PriceRecord> | undefined;
+  private readonly descending: boolean;
+
+  constructor(private readonly prices: readonly PriceRecord[]) {
+    let descending = true;
+    for (let position = 1; position < prices.length && descending; position += 1) {
+      descending = (prices[position - 1] as PriceRecord).date > (prices[position] as PriceRecord).date;
+    }
+    this.descending = descending;
+  }
+
+  find(date: string): PriceRecord | undefined {
+    const prices = this.prices;
+    if (!this.descending) {
+      if (!this.index) {
+        this.index = new Map();
+        for (const item of prices) this.index.set(item.date, item);
+      }
+      return this.index.get(date);
+    }
+    let low = 0;
+    let high = prices.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >>> 1;
+      const record = prices[middle] as PriceRecord;
+      if (record.date === date) return record;
+      if (record.date > date) low = middle + 1;
+      else high = middle - 1;
+    }
+    return undefined;
+  }
+
+  /** The record of the latest date (the first of the greatest, as served). */
+  latest(): PriceRecord | undefined {
+    if (this.descending) return this.prices[0];
+    let latest: PriceRecord | undefined;
+    for (const item of this.prices) if (!latest || item.date > latest.date) latest = item;
+    return latest;
+  }
+}
+
+/**
+ * One result per item. Items of one symbol mostly come together, so the symbol's state (invalid,
+ * parsed block, finder) is looked up once per run of items rather than once per item.
+ */
+function answerPrices(body: unknown, request: RequestRef, items: readonly Keyed<NormPriceKey>[], unionSize: number, calculationType: CalculationType): { results: (unknown | Error)[]; records: number } {
   const envelope = readEnvelope(body, request);
   checkCalculationType(envelope, calculationType, request);
   const block = blockReader(envelope);
-  const byDate = new Map<string, Map<string, PriceRecord>>();
-  const results = keys.map((key): PriceRecord | Error => {
-    const invalid = envelope.invalid.get(key.symbol);
-    if (invalid !== undefined) return new InvalidInstrumentError(key.symbol, invalid || undefined);
-    const parsed = block(key.symbol);
-    if (parsed instanceof Error) return parsed;
-    if (!parsed || parsed.prices.length === 0) return new NoDataError(key.symbol, key.date);
-    let record: PriceRecord | undefined;
-    if (key.date === undefined) {
-      record = parsed.prices.reduce((latest, item) => (item.date > latest.date ? item : latest));
-    } else {
-      let dates = byDate.get(key.symbol);
-      if (!dates) {
-        dates = new Map();
-        for (const item of parsed.prices) dates.set(item.date, item);
-        byDate.set(key.symbol, dates);
+  const finders = new Map<string, RecordFinder>();
+  const results = new Array<PriceRecord | Error>(items.length);
+  let symbol: string | undefined;
+  let invalid: string | undefined;
+  let parsed: PriceBlock | Error | undefined;
+  let finder: RecordFinder | undefined;
+  for (let position = 0; position < items.length; position += 1) {
+    const key = (items[position] as Keyed<NormPriceKey>).key;
+    if (key.symbol !== symbol) {
+      symbol = key.symbol;
+      invalid = envelope.invalid.get(symbol);
+      parsed = invalid === undefined ? block(symbol) : undefined;
+      finder = undefined;
+      if (parsed && !(parsed instanceof Error) && parsed.prices.length > 0) {
+        finder = finders.get(symbol);
+        if (!finder) {
+          finder = new RecordFinder(parsed.prices);
+          finders.set(symbol, finder);
+        }
       }
-      record = dates.get(key.date);
     }
-    return record ? projectPrice(record, key.fields, unionSize) : new NoDataError(key.symbol, key.date);
-  });
+    if (invalid !== undefined) results[position] = new InvalidInstrumentError(symbol, invalid || undefined);
+    else if (parsed instanceof Error) results[position] = parsed;
+    else {
+      const record = finder === undefined ? undefined : key.date === undefined ? finder.latest() : finder.find(key.date);
+      results[position] = record ? projectPrice(record, key.fields, unionSize) : new NoDataError(symbol, key.date);
+    }
+  }
   return { results, records: countPriceRecords(envelope) };
 }
 
-function planLatest(keys: readonly NormPriceKey[], limits: Limits): PlannedRequest[] {
-  const fields = unionFields(keys);
-  const calculationType = keys[0]?.calculationType ?? "None";
-  const bySymbol = new Map<string, NormPriceKey[]>();
-  for (const key of keys) push(bySymbol, key.symbol, key);
+function planLatest(items: readonly Keyed<NormPriceKey>[], limits: Limits): PlannedRequest[] {
+  const fields = unionFields(items);
+  const calculationType = items[0]?.key.calculationType ?? "None";
+  const bySymbol = new Map<string, Keyed<NormPriceKey>[]>();
+  for (const item of items) push(bySymbol, item.key.symbol, item);
   return chunk([...bySymbol.keys()], Math.min(limits.maxSymbols, limits.maxRecords)).map((symbols): PlannedRequest => {
     const served = symbols.flatMap((symbol) => bySymbol.get(symbol) ?? []);
     return {
       endpoint: PATHS.prices,
       params: encodeParams({ symbols, fields, priceCalculationType: calcParam(calculationType) }),
-      keys: served,
+      items: served,
       recordsRequested: symbols.length,
       answer: (body, request) => answerPrices(body, request, served, fields.length, calculationType),
     };
@@ -221,11 +316,11 @@ export function estimateHistoryRecords(key: Pick<NormHistoryKey, "fromDate" | "t
   return Math.max(1, Math.ceil(days / PERIOD_DAYS[key.calculationType]) + (key.calculationType === "None" ? 0 : 1));
 }
 
-function planHistory(keys: readonly NormHistoryKey[], limits: Limits): PlannedRequest[] {
-  const first = keys[0] as NormHistoryKey;
-  const fields = unionFields(keys);
-  const bySymbol = new Map<string, NormHistoryKey[]>();
-  for (const key of keys) push(bySymbol, key.symbol, key);
+function planHistory(items: readonly Keyed<NormHistoryKey>[], limits: Limits): PlannedRequest[] {
+  const first = (items[0] as Keyed<NormHistoryKey>).key;
+  const fields = unionFields(items);
+  const bySymbol = new Map<string, Keyed<NormHistoryKey>[]>();
+  for (const item of items) push(bySymbol, item.key.symbol, item);
   const perSymbol = estimateHistoryRecords(first);
   const size = Math.max(1, Math.min(limits.maxSymbols, Math.floor(limits.maxRecords / perSymbol)));
   return chunk([...bySymbol.keys()], size).map((symbols): PlannedRequest => {
@@ -243,22 +338,22 @@ function planHistory(keys: readonly NormHistoryKey[], limits: Limits): PlannedRe
     return {
       endpoint: PATHS.history,
       params,
-      keys: served,
+      items: served,
       recordsRequested: symbols.length * perSymbol,
       answer: (body, request) => answerHistory(body, request, served, fields.length),
     };
   });
 }
 
-function answerHistory(body: unknown, request: RequestRef, keys: readonly NormHistoryKey[], unionSize: number): { results: (unknown | Error)[]; records: number } {
+function answerHistory(body: unknown, request: RequestRef, items: readonly Keyed<NormHistoryKey>[], unionSize: number): { results: (unknown | Error)[]; records: number } {
   const envelope = readEnvelope(body, request, "calendar");
-  const calculationType = keys[0]?.calculationType ?? "None";
+  const calculationType = items[0]?.key.calculationType ?? "None";
   checkCalculationType(envelope, calculationType, request);
   const calendar = envelope.calendar ?? new Set<string>();
   // With one instrument in the answer the calendar is that instrument's own: exact on its own.
   const alone = envelope.blocks.size === 1;
   const block = blockReader(envelope);
-  const results = keys.map((key): SymbolHistory | Error => {
+  const results = items.map(({ key }): SymbolHistory | Error => {
     const invalid = envelope.invalid.get(key.symbol);
     if (invalid !== undefined) return new InvalidInstrumentError(key.symbol, invalid || undefined);
     const parsed = block(key.symbol);
@@ -311,21 +406,21 @@ function isCopy(record: PriceRecord, older: PriceRecord): boolean {
   return record.assessmentDate === older.assessmentDate && record.revision === older.revision && record.low === older.low && record.mid === older.mid && record.high === older.high;
 }
 
-function planInstruments(keys: readonly NormInstrumentKey[], limits: Limits): PlannedRequest[] {
-  const fields = unionFields<InstrumentFieldName>(keys);
-  const bySymbol = new Map<string, NormInstrumentKey[]>();
-  for (const key of keys) push(bySymbol, key.symbol, key);
+function planInstruments(items: readonly Keyed<NormInstrumentKey>[], limits: Limits): PlannedRequest[] {
+  const fields = unionFields<InstrumentFieldName>(items);
+  const bySymbol = new Map<string, Keyed<NormInstrumentKey>[]>();
+  for (const item of items) push(bySymbol, item.key.symbol, item);
   return chunk([...bySymbol.keys()], limits.maxSymbols).map((symbols): PlannedRequest => {
     const served = symbols.flatMap((symbol) => bySymbol.get(symbol) ?? []);
     return {
       endpoint: PATHS.instruments,
       params: encodeParams({ symbols, fields }),
-      keys: served,
+      items: served,
       recordsRequested: 0,
       answer: (body, request) => {
         const envelope = readEnvelope(body, request);
         const parsed = new Map<string, InstrumentRecord | Error>();
-        const results = served.map((key): InstrumentRecord | Error => {
+        const results = served.map(({ key }): InstrumentRecord | Error => {
           const invalid = envelope.invalid.get(key.symbol);
           if (invalid !== undefined) return new InvalidInstrumentError(key.symbol, invalid || undefined);
           const found = envelope.blocks.get(key.symbol);
@@ -347,32 +442,32 @@ function planInstruments(keys: readonly NormInstrumentKey[], limits: Limits): Pl
   });
 }
 
-function planInstrumentList(keys: readonly NormInstrumentsKey[]): PlannedRequest {
-  const fields = unionFields<InstrumentFieldName>(keys);
+function planInstrumentList(items: readonly Keyed<NormInstrumentsKey>[]): PlannedRequest {
+  const fields = unionFields<InstrumentFieldName>(items);
   return {
     endpoint: PATHS.instruments,
     params: encodeParams({ fields }),
-    keys: [...keys],
+    items: [...items],
     recordsRequested: 0,
     answer: (body, request) => {
       const envelope = readEnvelope(body, request);
       const all = [...envelope.blocks.values()].sort((a, b) => a.index - b.index).map(({ raw, index }) => readInstrument(envelope, raw, index));
-      const results = keys.map((key) => all.map((record) => projectInstrument(record, key.fields)));
+      const results = items.map(({ key }) => all.map((record) => projectInstrument(record, key.fields)));
       return { results, records: all.length };
     },
   };
 }
 
-function planReferences(keys: readonly NormReferenceKey[]): PlannedRequest {
-  const types = [...new Set(keys.map((key) => key.type))].sort();
+function planReferences(items: readonly Keyed<NormReferenceKey>[]): PlannedRequest {
+  const types = [...new Set(items.map((item) => item.key.type))].sort();
   return {
     endpoint: PATHS.references,
     params: encodeParams({ types }),
-    keys: [...keys],
+    items: [...items],
     recordsRequested: 0,
     answer: (body, request) => {
       const groups = readReferences(body, request);
-      const results = keys.map((key) => groups.get(key.type.toLowerCase()) ?? new ResponseFormatError(`references[type=${key.type}]`, "is missing", request));
+      const results = items.map(({ key }) => groups.get(key.type.toLowerCase()) ?? new ResponseFormatError(`references[type=${key.type}]`, "is missing", request));
       return { results, records: groups.size };
     },
   };

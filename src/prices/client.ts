@@ -47,24 +47,33 @@ export const DEFAULT_CACHE_POLICY: Readonly<CachePolicy> = Object.freeze({
 const MAX_LINEAGE_KEYS = 100_000;
 const KIND_BY_PREFIX: Record<string, KeyKind> = { p: "price", h: "history", i: "instrument", l: "instruments", r: "reference" };
 
-interface LineageRecord {
+/**
+ * One per key: the ask waiting for its answer, and afterwards the key's lineage record (the last ask's
+ * source). A later ask updates it in place, so that lineage costs no object per cache hit or join.
+ */
+interface Entry {
+  key: NormKey;
   kind: KeyKind;
+  /** The last ask was answered from the cache or joined a pending ask. */
   fromCache: boolean;
   requestId: number | undefined;
   askedAt: number;
-  entry?: Entry;
+  /** Until settled; dropped then so that a settled entry holds no promise or closures. */
+  promise: Promise<unknown> | undefined;
+  resolve: ((value: unknown) => void) | undefined;
+  reject: ((error: Error) => void) | undefined;
+  /** Waiting for its answer (false for records made by cache hits). */
+  pending: boolean;
+  /** Invalidated while in flight: its answer is delivered but not stored, and no new ask joins it. */
+  stale: boolean;
 }
 
-/** A key waiting for its answer; it is its own lineage record (one object less per key). */
-interface Entry extends LineageRecord {
-  key: NormKey;
-  resolve(value: unknown): void;
-  reject(error: Error): void;
-  promise: Promise<unknown>;
-  /** Invalidated while in flight: its answer is delivered but not stored. */
-  stale: boolean;
-  /** Resolved or rejected already: a second settlement (a late catch-all) must not count twice. */
-  settled: boolean;
+/** Where `capture` leaves a new promise's settlers: one shared executor, so a key costs no closure for it. */
+const captured: { resolve: ((value: unknown) => void) | undefined; reject: ((error: Error) => void) | undefined } = { resolve: undefined, reject: undefined };
+
+function capture(resolve: (value: unknown) => void, reject: (error: Error) => void): void {
+  captured.resolve = resolve;
+  captured.reject = reject;
 }
 
 export function createPricesClient(options: PricesClientOptions): PricesClient {
@@ -103,9 +112,9 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
     errors: 0,
     failedRequests: 0,
   };
-  const pending = new Map<string, Entry>();
+  // Pending asks and lineage in one map: a key's entry is joined while pending and read by `lineage` after.
+  const entries = new Map<string, Entry>();
   const logs = new Map<number, RequestLog>();
-  const lineages = new Map<string, LineageRecord>();
   const decoded = new WeakMap<StoredEntry, unknown>();
   let window: Entry[] = [];
   let scheduled = false;
@@ -120,31 +129,37 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
   function ask<T>(key: NormKey): Promise<T> {
     counters.keysAsked += 1;
     const askedAt = now();
-    const stored = readStored(key.id);
+    const id = key.id;
+    const stored = readStored(id);
+    const known = entries.get(id);
     if (stored) {
       if (stored.expiresAt > askedAt) {
         counters.cacheHits += 1;
-        noteLineage(key, { kind: key.kind, fromCache: true, requestId: stored.requestId, askedAt });
+        if (known && !known.stale) {
+          known.fromCache = true;
+          known.askedAt = askedAt;
+          if (!known.pending) known.requestId = stored.requestId;
+        } else {
+          // A stale entry still in flight keeps its own request; this ask gets a record of its own.
+          remember(id, { key, kind: key.kind, fromCache: true, requestId: stored.requestId, askedAt, promise: undefined, resolve: undefined, reject: undefined, pending: false, stale: false });
+        }
         if (stored.error) counters.errors += 1;
         return fromStored(stored) as Promise<T>;
       }
-      dropStored(key.id);
+      dropStored(id);
     }
-    const joining = pending.get(key.id);
-    if (joining) {
+    if (known && known.pending && !known.stale) {
       counters.joined += 1;
-      noteLineage(key, { kind: key.kind, fromCache: true, requestId: joining.requestId, askedAt, entry: joining });
-      return joining.promise as Promise<T>;
+      known.fromCache = true;
+      known.askedAt = askedAt;
+      return known.promise as Promise<T>;
     }
-    let resolve!: (value: unknown) => void;
-    let reject!: (error: Error) => void;
-    const promise = new Promise<unknown>((yes, no) => {
-      resolve = yes;
-      reject = no;
-    });
-    const entry: Entry = { kind: key.kind, fromCache: false, requestId: undefined, askedAt, key, resolve, reject, promise, stale: false, settled: false };
-    pending.set(key.id, entry);
-    noteLineage(key, entry);
+    const entry: Entry = { key, kind: key.kind, fromCache: false, requestId: undefined, askedAt, promise: undefined, resolve: undefined, reject: undefined, pending: true, stale: false };
+    const promise = new Promise<unknown>(capture);
+    entry.promise = promise;
+    entry.resolve = captured.resolve;
+    entry.reject = captured.reject;
+    remember(id, entry);
     window.push(entry);
     if (!scheduled) {
       scheduled = true;
@@ -158,58 +173,50 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
     return promise as Promise<T>;
   }
 
-  function noteLineage(key: NormKey, record: LineageRecord): void {
-    // Bounded by insertion order: a key asked again keeps its place, which is good enough for a log.
-    lineages.set(key.id, record);
-    if (lineages.size > MAX_LINEAGE_KEYS) {
-      const oldest = lineages.keys().next();
-      if (!oldest.done) lineages.delete(oldest.value);
+  /**
+   * Bounded by insertion order (a key asked again keeps its place, good enough for a log). A pending
+   * entry is never dropped, since joins and `invalidate` find it here: it moves to the back instead.
+   */
+  function remember(id: string, entry: Entry): void {
+    entries.set(id, entry);
+    for (let tries = 0; entries.size > MAX_LINEAGE_KEYS && tries < 4; tries += 1) {
+      const oldest = entries.entries().next();
+      if (oldest.done) break;
+      const [oldestId, candidate] = oldest.value;
+      entries.delete(oldestId);
+      if (candidate.pending && !candidate.stale) entries.set(oldestId, candidate);
     }
   }
 
   function dispatch(): void {
     scheduled = false;
-    const entries = window;
+    const asked = window;
     window = [];
-    if (entries.length === 0) return;
-    // The planner hands back the very key objects it was given: map them to entries by identity.
-    const byKey = new Map<NormKey, Entry>();
-    for (const entry of entries) byKey.set(entry.key, entry);
-    let requests: PlannedRequest[];
+    if (asked.length === 0) return;
+    // The planner hands back the very entries it was given, grouped into requests.
+    let requests: PlannedRequest<Entry>[];
     try {
-      requests = planRequests(
-        entries.map((entry) => entry.key),
-        { limits, maxOverfetch },
-      );
+      requests = planRequests(asked, { limits, maxOverfetch });
     } catch (error) {
-      failAll(entries, error);
+      failAll(asked, error);
       return;
     }
-    const batches: Entry[][] = [];
     let carried = 0;
-    for (const request of requests) {
-      const served: Entry[] = [];
-      for (const key of request.keys) {
-        const entry = byKey.get(key);
-        if (entry) served.push(entry);
-      }
-      carried += served.length;
-      batches.push(served);
-    }
+    for (const request of requests) carried += request.items.length;
     // Nothing may wait forever, not even a key a planner forgot.
-    if (carried !== entries.length) {
-      const sent = new Set(batches.flat());
-      const forgotten = entries.filter((entry) => !sent.has(entry));
+    if (carried !== asked.length) {
+      const sent = new Set<Entry>();
+      for (const request of requests) for (const entry of request.items) sent.add(entry);
+      const forgotten = asked.filter((entry) => !sent.has(entry));
       if (forgotten.length > 0) failAll(forgotten, new PricesError(`${forgotten.length} keys were left out of every request`));
     }
-    requests.forEach((request, index) => {
-      const served = batches[index] ?? [];
+    for (const request of requests) {
       // The catch-all of the batch contract: whatever escapes `send` fails the keys still waiting.
-      send(request, served).catch((error: unknown) => failAll(served, error));
-    });
+      send(request, request.items).catch((error: unknown) => failAll(request.items, error));
+    }
   }
 
-  async function send(request: PlannedRequest, entries: Entry[]): Promise<void> {
+  async function send(request: PlannedRequest<Entry>, entries: Entry[]): Promise<void> {
     requestSeq += 1;
     const query = request.params.toString();
     const target = requestTarget(options.baseUrl, request.endpoint, query, maxQueryLength);
@@ -263,36 +270,45 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
     });
   }
 
-  function release(entry: Entry): void {
-    if (pending.get(entry.key.id) === entry) pending.delete(entry.key.id);
-  }
-
   function settleValue(entry: Entry, value: unknown, at: number, today: string): void {
-    if (entry.settled) return;
-    entry.settled = true;
-    release(entry);
+    const resolve = entry.resolve;
+    if (!entry.pending || !resolve) return;
+    entry.pending = false;
+    entry.promise = entry.resolve = entry.reject = undefined;
     if (!entry.stale) {
       // The answer is right even if it cannot be kept: a storage failure costs the cache, not the key.
       try {
-        const encoded = encode(entry.key, value);
-        const bytes = valueBytes(entry.key, value, encoded) + 64 + entry.key.id.length * 2;
-        const stored: StoredEntry = { kind: entry.key.kind, storedAt: at, expiresAt: at + ttl(entry.key, today), bytes, value: encoded };
-        const symbol = symbolOf(entry.key);
-        if (symbol !== undefined) stored.symbol = symbol;
-        if (entry.requestId !== undefined) stored.requestId = entry.requestId;
-        storage.set(entry.key.id, stored);
-        if (entry.key.kind === "history") decoded.set(stored, value);
+        storage.set(entry.key.id, storedValue(entry, value, at, today));
       } catch {
         // Not cached; the next ask sends a request.
       }
     }
-    entry.resolve(value);
+    resolve(value);
+  }
+
+  /** The cache entry of an answer; a price's is built in one literal, so that all have one shape. */
+  function storedValue(entry: Entry, value: unknown, at: number, today: string): StoredEntry {
+    const key = entry.key;
+    if (key.kind === "price") {
+      const bytes = priceRecordBytes(value as PriceRecord) + 64 + key.id.length * 2;
+      const expiresAt = at + (key.date !== undefined && key.date < today ? policy.pastTtlMs : policy.recentTtlMs);
+      return { kind: "price", symbol: key.symbol, value, storedAt: at, expiresAt, bytes, requestId: entry.requestId };
+    }
+    const encoded = encode(key, value);
+    const bytes = valueBytes(key, value, encoded) + 64 + key.id.length * 2;
+    const stored: StoredEntry = { kind: key.kind, storedAt: at, expiresAt: at + ttl(key, today), bytes, value: encoded };
+    const symbol = symbolOf(key);
+    if (symbol !== undefined) stored.symbol = symbol;
+    if (entry.requestId !== undefined) stored.requestId = entry.requestId;
+    if (key.kind === "history") decoded.set(stored, value);
+    return stored;
   }
 
   function settleError(entry: Entry, error: Error, at: number): void {
-    if (entry.settled) return;
-    entry.settled = true;
-    release(entry);
+    const reject = entry.reject;
+    if (!entry.pending || !reject) return;
+    entry.pending = false;
+    entry.promise = entry.resolve = entry.reject = undefined;
     counters.errors += 1;
     const cacheable = error instanceof InvalidInstrumentError || error instanceof NoDataError;
     if (cacheable && !entry.stale && policy.errorTtlMs > 0) {
@@ -306,7 +322,7 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
         // Not cached; the next ask sends a request.
       }
     }
-    entry.reject(error);
+    reject(error);
   }
 
   /** A storage that throws on a read is treated as a miss, so the ask still gets a promise that settles. */
@@ -368,12 +384,7 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
     };
     let removed = 0;
     for (const id of [...storage.keys()]) if (matches(id) && storage.delete(id)) removed += 1;
-    for (const [id, entry] of [...pending]) {
-      if (matches(id)) {
-        entry.stale = true;
-        pending.delete(id);
-      }
-    }
+    for (const [id, entry] of entries) if (entry.pending && matches(id)) entry.stale = true;
     return removed;
   }
 
@@ -388,9 +399,9 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
     } catch {
       return undefined;
     }
-    const record = lineages.get(norm.id);
+    const record = entries.get(norm.id);
     if (record) {
-      const requestId = record.requestId ?? record.entry?.requestId;
+      const requestId = record.requestId;
       return { key: norm.id, kind: record.kind, fromCache: record.fromCache, requestId, request: requestId === undefined ? undefined : logs.get(requestId), askedAt: record.askedAt };
     }
     const stored = storage.peek ? storage.peek(norm.id) : undefined;

@@ -142,7 +142,9 @@ export function normPriceKey(key: PriceKey): NormPriceKey {
   const date = key.date === undefined || key.date === null || key.date === "" ? undefined : normDate(key.date);
   const calculationType = normCalculationType(key.calculationType);
   const fields = normPriceFields(key.fields);
-  return { kind: "price", id: `p|${symbol}|${date ?? "latest"}|${calculationType}|${fields.join(",")}`, symbol, date, calculationType, fields };
+  // Plain concatenation: measurably cheaper than a template literal here, which runs once per cell.
+  const id = "p|" + symbol + "|" + (date === undefined ? "latest" : date) + "|" + calculationType + "|" + (fields.length === 0 ? "" : fields.join(","));
+  return { kind: "price", id, symbol, date, calculationType, fields };
 }
 
 export function normHistoryKey(key: HistoryKey): NormHistoryKey {

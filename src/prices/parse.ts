@@ -155,8 +155,6 @@ export function readPriceBlock(envelope: Envelope, raw: unknown, index: number):
 
 const NUMBER_FIELDS = PRICE_OPTIONAL_FIELDS.filter((name) => name !== "appraisalPrice" && name !== "pricingRationale" && name !== "assessmentPeriod");
 
-const CANONICAL_DATE = /^\d{4}-\d{2}-\d{2}$/;
-
 /** A finite number, or NaN (which JSON cannot carry) when the value is not one. */
 function numberOrNaN(value: unknown): number {
   if (typeof value === "number") return Number.isFinite(value) ? value : NaN;
@@ -168,56 +166,142 @@ function isFiniteNumber(value: unknown): value is number {
   return typeof value === "number" && Number.isFinite(value);
 }
 
+/** `YYYY-MM-DD` by shape only (what `^\d{4}-\d{2}-\d{2}$` tests), without a regular expression. */
+function isDateShaped(text: string): boolean {
+  if (text.length !== 10) return false;
+  for (let index = 0; index < 10; index += 1) {
+    const code = text.charCodeAt(index);
+    if (index === 4 || index === 7 ? code !== 45 : code < 48 || code > 57) return false;
+  }
+  return true;
+}
+
+/** Undefined when absent (or null: a change since a value that does not exist), NaN when not a number. */
+function optionalNumber(value: unknown): number | undefined {
+  return value === undefined || value === null ? undefined : numberOrNaN(value);
+}
+
 /**
- * The common case, fast: a well-formed record, read without building paths. Anything unusual goes to
- * the careful reader, which names the offending field.
+ * The common case, fast: a well-formed record, read without building paths, each field by name (so
+ * every load sees one shape). Anything unusual goes to the careful reader, which names the field. A
+ * record holding only known fields, numbers as numbers and no nulls is returned as parsed: its copy (and
+ * the copy's number boxes) would be most of what the client allocates per cell.
  */
 function readPriceRecordFast(value: unknown): PriceRecord | undefined {
   if (typeof value !== "object" || value === null) return undefined;
-  const raw = value as Json;
+  const raw = value as RawPriceRecord;
   const date = raw.date;
+  const assessmentDate = raw.assessmentDate;
   const revision = numberOrNaN(raw.revision);
   const low = numberOrNaN(raw.low);
   const mid = numberOrNaN(raw.mid);
   const high = numberOrNaN(raw.high);
-  if (typeof date !== "string" || !CANONICAL_DATE.test(date) || typeof raw.assessmentDate !== "string" || !Number.isInteger(revision) || low !== low || mid !== mid || high !== high) {
+  if (typeof date !== "string" || !isDateShaped(date) || typeof assessmentDate !== "string" || !Number.isInteger(revision) || low !== low || mid !== mid || high !== high) {
     return undefined;
   }
-  const record: PriceRecord = { date, assessmentDate: raw.assessmentDate, revision, low, mid, high };
+  let asParsed = typeof raw.revision === "number" && typeof raw.low === "number" && typeof raw.mid === "number" && typeof raw.high === "number";
+  // Own fields a record kept as parsed may hold: the six required ones and the optional ones present.
+  let known = 6;
   const curves = raw.forwardCurves;
-  if (curves !== undefined && curves !== null) {
-    if (!Array.isArray(curves)) return undefined;
-    // Well-formed points are kept as parsed (no copy: they are most of a record's objects).
-    for (let index = 0; index < curves.length; index += 1) {
-      const point = curves[index] as Json | null;
-      if (typeof point !== "object" || point === null) return undefined;
-      if (typeof point.forwardCode !== "string" || typeof point.forwardMonth !== "string" || !isFiniteNumber(point.low) || !isFiniteNumber(point.mid) || !isFiniteNumber(point.high)) {
-        return undefined;
+  if (curves !== undefined) {
+    if (curves === null) asParsed = false;
+    else {
+      if (!Array.isArray(curves)) return undefined;
+      // Well-formed points are kept as parsed (no copy: they are most of a record's objects).
+      for (let index = 0; index < curves.length; index += 1) {
+        const point = curves[index] as RawCurvePoint | null;
+        if (typeof point !== "object" || point === null) return undefined;
+        if (typeof point.forwardCode !== "string" || typeof point.forwardMonth !== "string" || !isFiniteNumber(point.low) || !isFiniteNumber(point.mid) || !isFiniteNumber(point.high)) {
+          return undefined;
+        }
       }
+      known += 1;
     }
-    record.forwardCurves = curves as ForwardCurvePoint[];
   }
-  if (raw.appraisalPrice !== undefined) {
-    if (typeof raw.appraisalPrice !== "boolean") return undefined;
-    record.appraisalPrice = raw.appraisalPrice;
+  const appraisal = raw.appraisalPrice;
+  if (appraisal !== undefined) {
+    if (typeof appraisal !== "boolean") return undefined;
+    known += 1;
   }
-  if (raw.pricingRationale !== undefined) {
-    if (typeof raw.pricingRationale !== "string") return undefined;
-    record.pricingRationale = raw.pricingRationale;
+  const rationale = raw.pricingRationale;
+  if (rationale !== undefined) {
+    if (typeof rationale !== "string") return undefined;
+    known += 1;
   }
   const period = raw.assessmentPeriod ?? raw.evaluationPeriod;
   if (period !== undefined) {
     if (typeof period !== "string") return undefined;
-    record.assessmentPeriod = period;
+    // The alias is renamed in the copy.
+    if (raw.assessmentPeriod === undefined) asParsed = false;
+    known += 1;
   }
-  for (const name of NUMBER_FIELDS) {
-    const field = raw[name];
-    if (field === undefined || field === null) continue;
-    const number = numberOrNaN(field);
-    if (number !== number) return undefined;
-    record[name as NumberField] = number;
+  const lowChange = optionalNumber(raw.lowChangeSincePrevious);
+  const midChange = optionalNumber(raw.midChangeSincePrevious);
+  const highChange = optionalNumber(raw.highChangeSincePrevious);
+  const lowProportion = optionalNumber(raw.lowChangeSincePreviousProportion);
+  const midProportion = optionalNumber(raw.midChangeSincePreviousProportion);
+  const highProportion = optionalNumber(raw.highChangeSincePreviousProportion);
+  const changes = lowChange !== undefined || midChange !== undefined || highChange !== undefined || lowProportion !== undefined || midProportion !== undefined || highProportion !== undefined;
+  if (changes) {
+    if (lowChange !== lowChange || midChange !== midChange || highChange !== highChange || lowProportion !== lowProportion || midProportion !== midProportion || highProportion !== highProportion) {
+      return undefined;
+    }
+    // Nulls are left out and numeric strings converted: only the copy does that.
+    asParsed = false;
+  }
+  if (asParsed && holdsOnly(raw, known)) return raw as PriceRecord;
+  // One literal with the curves, rather than a property added later (which costs an allocation).
+  const record: PriceRecord = curves ? { date, assessmentDate, revision, low, mid, high, forwardCurves: curves as ForwardCurvePoint[] } : { date, assessmentDate, revision, low, mid, high };
+  if (appraisal !== undefined) record.appraisalPrice = appraisal;
+  if (rationale !== undefined) record.pricingRationale = rationale;
+  if (period !== undefined) record.assessmentPeriod = period;
+  if (changes) {
+    if (lowChange !== undefined) record.lowChangeSincePrevious = lowChange;
+    if (midChange !== undefined) record.midChangeSincePrevious = midChange;
+    if (highChange !== undefined) record.highChangeSincePrevious = highChange;
+    if (lowProportion !== undefined) record.lowChangeSincePreviousProportion = lowProportion;
+    if (midProportion !== undefined) record.midChangeSincePreviousProportion = midProportion;
+    if (highProportion !== undefined) record.highChangeSincePreviousProportion = highProportion;
   }
   return record;
+}
+
+/** True when the object has exactly `count` own enumerable keys (the known fields counted by the caller). */
+function holdsOnly(raw: object, count: number): boolean {
+  let keys = 0;
+  for (const name in raw) {
+    if (!Object.prototype.hasOwnProperty.call(raw, name) || (keys += 1) > count) return false;
+  }
+  return keys === count;
+}
+
+/** A record as it may come: every field read by name, none trusted. */
+interface RawPriceRecord {
+  date?: unknown;
+  assessmentDate?: unknown;
+  revision?: unknown;
+  low?: unknown;
+  mid?: unknown;
+  high?: unknown;
+  forwardCurves?: unknown;
+  appraisalPrice?: unknown;
+  pricingRationale?: unknown;
+  assessmentPeriod?: unknown;
+  evaluationPeriod?: unknown;
+  lowChangeSincePrevious?: unknown;
+  midChangeSincePrevious?: unknown;
+  highChangeSincePrevious?: unknown;
+  lowChangeSincePreviousProportion?: unknown;
+  midChangeSincePreviousProportion?: unknown;
+  highChangeSincePreviousProportion?: unknown;
+}
+
+interface RawCurvePoint {
+  forwardCode?: unknown;
+  forwardMonth?: unknown;
+  low?: unknown;
+  mid?: unknown;
+  high?: unknown;
 }
 
 type NumberField = Exclude<PriceOptionalField, "appraisalPrice" | "pricingRationale" | "assessmentPeriod">;

@@ -77,29 +77,71 @@ export function baselineRequests(bySymbol: ReadonlyMap<string, ReadonlySet<strin
 
 /** Plans requests covering every (symbol, date) pair asked; `maxOverfetch` >= 1. */
 export function planPairs(bySymbol: ReadonlyMap<string, ReadonlySet<string>>, limits: Limits, maxOverfetch: number): Tile[] {
+  const lists = new Map<string, string[]>();
+  for (const [symbol, dates] of bySymbol) lists.set(symbol, [...dates]);
+  return planDateLists(lists, limits, maxOverfetch);
+}
+
+/**
+ * `planPairs` over each symbol's distinct dates as a list (the lists are sorted in place). A full grid,
+ * where every symbol asks the same dates, is recognised by comparing the lists and planned as one
+ * rectangle in each orientation, without grouping by joined signatures or indexing symbols by date.
+ */
+export function planDateLists(datesBySymbol: ReadonlyMap<string, string[]>, limits: Limits, maxOverfetch: number): Tile[] {
   const limitsOk = sanitize(limits);
   const rowsBySymbol = new Map<string, string[]>();
-  const rowsByDate = new Map<string, string[]>();
-  for (const [symbol, dates] of bySymbol) {
-    if (dates.size === 0) continue;
-    rowsBySymbol.set(symbol, [...dates].sort());
-    for (const date of dates) {
-      const symbols = rowsByDate.get(date);
-      if (symbols) symbols.push(symbol);
-      else rowsByDate.set(date, [symbol]);
-    }
+  let shared: string[] | undefined;
+  let uniform = true;
+  for (const [symbol, dates] of datesBySymbol) {
+    if (dates.length === 0) continue;
+    dates.sort();
+    rowsBySymbol.set(symbol, dates);
+    if (!shared) shared = dates;
+    else if (uniform) uniform = sameItems(shared, dates);
   }
-  if (rowsBySymbol.size === 0) return [];
-  for (const symbols of rowsByDate.values()) symbols.sort();
+  if (!shared) return [];
   const overfetch = Math.max(1, maxOverfetch);
-  const bySymbolPlan = planOriented(rowsBySymbol, limitsOk.maxSymbols, limitsOk.maxDates, limitsOk.maxRecords, overfetch).map(
-    (unit): Tile => ({ symbols: unit.rows, dates: unit.cols }),
-  );
-  const byDatePlan = planOriented(rowsByDate, limitsOk.maxDates, limitsOk.maxSymbols, limitsOk.maxRecords, overfetch).map(
-    (unit): Tile => ({ symbols: unit.cols, dates: unit.rows }),
-  );
+  let symbolGroups: Unit[];
+  let dateGroups: Unit[];
+  if (uniform) {
+    const symbols = [...rowsBySymbol.keys()];
+    symbolGroups = [{ rows: symbols, cols: shared }];
+    dateGroups = [{ rows: shared, cols: [...symbols].sort() }];
+  } else {
+    const rowsByDate = new Map<string, string[]>();
+    for (const [symbol, dates] of rowsBySymbol) {
+      for (const date of dates) {
+        const symbols = rowsByDate.get(date);
+        if (symbols) symbols.push(symbol);
+        else rowsByDate.set(date, [symbol]);
+      }
+    }
+    for (const symbols of rowsByDate.values()) symbols.sort();
+    symbolGroups = groupRows(rowsBySymbol);
+    dateGroups = groupRows(rowsByDate);
+  }
+  const bySymbolPlan = planOriented(symbolGroups, limitsOk.maxSymbols, limitsOk.maxDates, limitsOk.maxRecords, overfetch).map((unit): Tile => ({ symbols: unit.rows, dates: unit.cols }));
+  const byDatePlan = planOriented(dateGroups, limitsOk.maxDates, limitsOk.maxSymbols, limitsOk.maxRecords, overfetch).map((unit): Tile => ({ symbols: unit.cols, dates: unit.rows }));
   if (bySymbolPlan.length !== byDatePlan.length) return bySymbolPlan.length < byDatePlan.length ? bySymbolPlan : byDatePlan;
   return records(bySymbolPlan) <= records(byDatePlan) ? bySymbolPlan : byDatePlan;
+}
+
+function sameItems(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index += 1) if (a[index] !== b[index]) return false;
+  return true;
+}
+
+/** Rows asking exactly the same (sorted) columns form a full rectangle. */
+function groupRows(colsByRow: ReadonlyMap<string, string[]>): Unit[] {
+  const groups = new Map<string, Unit>();
+  for (const [row, cols] of colsByRow) {
+    const signature = cols.join("\u0000");
+    const group = groups.get(signature);
+    if (group) group.rows.push(row);
+    else groups.set(signature, { rows: [row], cols });
+  }
+  return [...groups.values()];
 }
 
 export function records(tiles: readonly Tile[]): number {
@@ -113,17 +155,10 @@ function sanitize(limits: Limits): Limits {
   return { maxSymbols: whole(limits.maxSymbols), maxDates: whole(limits.maxDates), maxRecords: whole(limits.maxRecords) };
 }
 
-function planOriented(colsByRow: ReadonlyMap<string, string[]>, maxRows: number, maxCols: number, maxRecords: number, overfetch: number): Unit[] {
-  // 1. Rows asking exactly the same columns form a full rectangle.
-  const groups = new Map<string, Unit>();
-  for (const [row, cols] of colsByRow) {
-    const signature = cols.join("\u0000");
-    const group = groups.get(signature);
-    if (group) group.rows.push(row);
-    else groups.set(signature, { rows: [row], cols });
-  }
+function planOriented(groups: readonly Unit[], maxRows: number, maxCols: number, maxRecords: number, overfetch: number): Unit[] {
+  // 1. Each group is a full rectangle: tile it with the fewest uniform chunks.
   const units: Unit[] = [];
-  for (const group of groups.values()) {
+  for (const group of groups) {
     const { rowChunks, colChunks } = gridChunks(group.rows.length, group.cols.length, maxRows, maxCols, maxRecords);
     for (const rows of splitEven(group.rows, rowChunks)) {
       for (const cols of splitEven(group.cols, colChunks)) units.push({ rows, cols });

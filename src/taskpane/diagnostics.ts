@@ -132,10 +132,17 @@ export function describeKey(key: LineageKey): string {
   return parts.join(" · ");
 }
 
-/** "assessed on 2024-03-01" or "carried forward from 2024-02-28". */
+/**
+ * "assessed on 2024-03-01", "carried forward from 2024-02-28 (...)", or for a correction published days after the
+ * day it stands for (revision 1 or more) "assessed on 2024-03-01, corrected on 2024-03-05 (revision 1)".
+ */
 export function assessedOrCarried(record: PriceRecord): string {
   const day = dateOfTimestamp(record.assessmentDate);
-  return day === record.date ? `assessed on ${day}` : `carried forward from ${day} (no assessment on ${record.date})`;
+  if (day === record.date) return `assessed on ${day}`;
+  if (day > record.date) {
+    return record.revision > 0 ? `assessed on ${record.date}, corrected on ${day} (revision ${record.revision})` : `assessed on ${record.date}, published on ${day}`;
+  }
+  return `carried forward from ${day} (no assessment on ${record.date})`;
 }
 
 export function historySummary(history: SymbolHistory): string {

@@ -4,36 +4,9 @@
  */
 import { createPricesClient } from "../prices";
 import { defaultDialogHost } from "../auth/dialog-host";
-import type { SettingsStorage } from "../auth/settings";
 import { startPane, type Pane } from "./app";
 import { excelWorkbookHost, type WorkbookHost } from "./excel-host";
-
-/** Office document settings inside Office (saved with the workbook), localStorage outside; non-secret values only. */
-function settingsStorage(): SettingsStorage {
-  const office = (globalThis as { Office?: typeof Office }).Office;
-  const documentSettings = office?.context?.document?.settings;
-  if (documentSettings) {
-    return {
-      read: (key) => documentSettings.get(key) as unknown,
-      write: (key, value) =>
-        new Promise((resolve, reject) => {
-          documentSettings.set(key, value);
-          documentSettings.saveAsync((result) => (result.status === office.AsyncResultStatus.Succeeded ? resolve() : reject(new Error(result.error.message))));
-        }),
-    };
-  }
-  return {
-    read: (key) => {
-      const text = window.localStorage.getItem(key);
-      try {
-        return text === null ? undefined : (JSON.parse(text) as unknown);
-      } catch {
-        return undefined;
-      }
-    },
-    write: async (key, value) => window.localStorage.setItem(key, JSON.stringify(value)),
-  };
-}
+import { userSettingsStorage } from "./settings-storage";
 
 /** A workbook that is not there (the pane opened in a plain browser without a host stub). */
 const noWorkbook: WorkbookHost = {
@@ -75,7 +48,8 @@ async function main(): Promise<void> {
   const excel = (globalThis as { Excel?: typeof Excel }).Excel;
   globalThis.PricesPane = startPane({
     workbook: excel && typeof excel.run === "function" ? excelWorkbookHost(excel) : noWorkbook,
-    settingsStorage: settingsStorage(),
+    // per-user storage only: settings saved in a shared workbook must not decide where the token goes
+    settingsStorage: userSettingsStorage(window),
     dialogHost: defaultDialogHost(),
     pageBase: new URL(".", window.location.href).href,
     addin: () => globalThis.PricesAddin,

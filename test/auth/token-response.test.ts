@@ -53,6 +53,8 @@ function scriptedServer() {
 }
 
 const FAST = { timeoutMs: 300 };
+/** The store's renewal timer is not under test here: a timer that never fires keeps no handle open. */
+const idleTimer = { set: () => 0, clear: () => undefined };
 let service: ReturnType<typeof scriptedServer>;
 let origin: string;
 
@@ -120,7 +122,7 @@ describe("discovery", () => {
 
 describe("the token store with a hung token endpoint", () => {
   it("settles a renewal as signed out with the reason instead of waiting forever", async () => {
-    const store = createTokenStore({ tokenUrl: async () => `${origin}/auth/token`, clientId: "prices-excel-addin", scope: "sandbox.physicalprices.api", fetch, timeoutMs: 300 });
+    const store = createTokenStore({ tokenUrl: async () => `${origin}/auth/token`, clientId: "prices-excel-addin", scope: "sandbox.physicalprices.api", fetch, timeoutMs: 300, timer: idleTimer });
     store.acceptUserTokens({ accessToken: "old-access", expiresIn: 3600, refreshToken: "old-refresh" }, "analyst");
     await expect(store.renew()).resolves.toBe(false);
     expect(store.state()).toEqual({ status: "signed-out", reason: "renewal failed: the token service did not answer within 1 s" });
@@ -129,7 +131,7 @@ describe("the token store with a hung token endpoint", () => {
 
   it("settles a renewal when discovery hangs, and the next renewal asks discovery again", async () => {
     const tokenUrl = cachedTokenEndpoint(fetch, `${origin}/auth`, FAST);
-    const store = createTokenStore({ tokenUrl, clientId: "prices-excel-addin", scope: "sandbox.physicalprices.api", fetch, timeoutMs: 300 });
+    const store = createTokenStore({ tokenUrl, clientId: "prices-excel-addin", scope: "sandbox.physicalprices.api", fetch, timeoutMs: 300, timer: idleTimer });
     store.acceptUserTokens({ accessToken: "old-access", expiresIn: 3600, refreshToken: "old-refresh" }, "analyst");
     await expect(store.renew()).resolves.toBe(false);
     expect(store.state()).toMatchObject({ status: "signed-out", reason: expect.stringMatching(/discovery did not answer/) });

@@ -1,6 +1,6 @@
 /**
  * The runner's command line itself (`npm run workbook -- BOOK.json ...` is `main(argv)`): its own sandbox with
- * `--today`, `--api` with the trial client's credentials, and `--api` at a closed port. Each run starts its own
+ * `--today`, `--api` with the trial client's credentials (secret in PRICES_CLIENT_SECRET), and `--api` at a closed port. Each run starts its own
  * page server and Chromium (that is what the command does); this file starts only the sandbox it compares with.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -35,8 +35,8 @@ interface RunOutput {
   stats: JsonObject;
 }
 
-/** Runs the command with a book, capturing the one JSON object it prints on stdout. */
-async function run(cells: Record<string, unknown>, options: readonly string[]): Promise<RunOutput> {
+/** Runs the command with a book and an environment (secrets go there), capturing the one JSON object it prints on stdout. */
+async function run(cells: Record<string, unknown>, options: readonly string[], env: Record<string, string> = {}): Promise<RunOutput> {
   const book = join(dir, `book-${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(book, JSON.stringify({ cells }));
   const printed: string[] = [];
@@ -47,7 +47,7 @@ async function run(cells: Record<string, unknown>, options: readonly string[]): 
   const stderr = jest.spyOn(process.stderr, "write").mockImplementation(() => true);
   let code: number;
   try {
-    code = await main([book, ...options]);
+    code = await main([book, ...options], env);
   } finally {
     stdout.mockRestore();
     stderr.mockRestore();
@@ -101,7 +101,8 @@ describe("npm run workbook", () => {
     writeFileSync(caPath, sandbox.ca);
     const result = await run(
       { A1: `=PRICES.MID("${inside ?? ""}", "${DATE}")`, A2: `=PRICES.MID("${outside ?? ""}", "${DATE}")`, A3: `=PRICES.MID("${UNKNOWN}", "${DATE}")` },
-      ["--api", sandbox.apiUrl, "--token-url", `${sandbox.issuer}/token`, "--client-id", "sandbox-trial", "--client-secret", "sandbox-trial-secret", "--ca", caPath],
+      ["--api", sandbox.apiUrl, "--token-url", `${sandbox.issuer}/token`, "--client-id", "sandbox-trial", "--ca", caPath],
+      { PRICES_CLIENT_SECRET: "sandbox-trial-secret" },
     );
     expect(result.code).toBe(0);
     const trialToken = await token("sandbox-trial", "sandbox-trial-secret");
@@ -114,7 +115,7 @@ describe("npm run workbook", () => {
   it("prints #N/A with the cause, never #BUSY!, when --api points at a closed port", async () => {
     const port = await closedPort();
     const cells = { A1: `=PRICES.MID("MB-AL-0001", "${DATE}")`, A2: '=PRICES.INSTRUMENT("MB-AL-0001", "description")' };
-    const result = await run(cells, ["--api", `https://localhost:${port}/physical/v2`, "--token", "any-token"]);
+    const result = await run(cells, ["--api", `https://localhost:${port}/physical/v2`], { PRICES_TOKEN: "any-token" });
     expect(result.code).toBe(0);
     expect(result.cells).toEqual({
       A1: expect.stringMatching(/^#N\/A: service unreachable: Request failed \(Failed to fetch\): GET \/Prices\b/),

@@ -1,5 +1,6 @@
 import { AuthError, InvalidInstrumentError, NetworkError, NoDataError } from "../../src/prices/errors";
-import { cellText, traceFormula, type ResolveRef } from "../../src/taskpane/diagnostics";
+import type { PriceRecord } from "../../src/prices/types";
+import { assessedOrCarried, cellText, traceFormula, type ResolveRef } from "../../src/taskpane/diagnostics";
 import { plainWords } from "../../src/taskpane/plain-errors";
 
 const TODAY = "2025-06-30";
@@ -87,5 +88,26 @@ describe("plainWords", () => {
       /^Service unreachable: .+ Check your connection or the service address in Settings\.$/,
     );
     expect(plainWords(new Error("boom"))).toBe("Boom.");
+  });
+});
+
+describe("assessedOrCarried", () => {
+  const record = (date: string, assessmentDate: string, revision: number): PriceRecord => ({ date, assessmentDate, revision, low: 1, mid: 2, high: 3 }) as PriceRecord;
+
+  it("says assessed when the assessment was made on the day the value stands for", () => {
+    expect(assessedOrCarried(record("2024-03-01", "2024-03-01T16:30:00+00:00", 0))).toBe("assessed on 2024-03-01");
+  });
+
+  it("says carried forward when the assessment is older than the day", () => {
+    expect(assessedOrCarried(record("2024-03-04", "2024-03-01T16:30:00+00:00", 0))).toBe("carried forward from 2024-03-01 (no assessment on 2024-03-04)");
+  });
+
+  it("says corrected, not carried forward, for a revision published days after its day", () => {
+    expect(assessedOrCarried(record("2024-03-01", "2024-03-05T10:12:00+00:00", 1))).toBe("assessed on 2024-03-01, corrected on 2024-03-05 (revision 1)");
+    expect(assessedOrCarried(record("2024-03-01", "2024-03-08T10:40:00-05:00", 2))).toBe("assessed on 2024-03-01, corrected on 2024-03-08 (revision 2)");
+  });
+
+  it("never calls a value published after its day carried forward", () => {
+    expect(assessedOrCarried(record("2024-03-01", "2024-03-02T09:00:00+00:00", 0))).toBe("assessed on 2024-03-01, published on 2024-03-02");
   });
 });

@@ -1,0 +1,110 @@
+/**
+ * The sign-in dialog's steps, apart from the page's globals so they run in tests: read the public settings,
+ * load MSAL (its own chunk), run the redirect flow, and always answer the pane with exactly one message, errors
+ * included (a chunk that fails to load, MSAL refusing its configuration), so the pane never waits for the user
+ * to close the window.
+ */
+import type * as Msal from "@azure/msal-browser";
+import type { CapturingNetworkClient } from "./capture-network";
+import type { DialogConfig, DialogMessage } from "./dialog-protocol";
+
+/** What the flow uses of MSAL: the application class and two enumerations. */
+export type MsalModule = Pick<typeof Msal, "PublicClientApplication" | "BrowserCacheLocation" | "ProtocolMode">;
+
+export interface DialogPage {
+  /** The public settings from the URL, or kept across the redirect; undefined when missing. */
+  config(): DialogConfig | undefined;
+  /** `location.search` and `location.hash` of the page as loaded. */
+  search: string;
+  hash: string;
+  /** The dialog page's own URL without query (the redirect URI). */
+  redirectUri: string;
+  /** Hands the one answer to the pane. */
+  send(message: DialogMessage): void;
+  status(text: string): void;
+  loadMsal(): Promise<MsalModule>;
+  networkClient(): CapturingNetworkClient;
+  now?: () => number;
+}
+
+function errorCode(error: unknown): string {
+  const code = (error as { errorCode?: unknown } | undefined)?.errorCode;
+  return typeof code === "string" && code !== "" ? code : error instanceof Error && error.name !== "" ? error.name : "unknown";
+}
+
+export async function runDialogFlow(page: DialogPage): Promise<void> {
+  const now = page.now ?? Date.now;
+  let config: DialogConfig | undefined;
+  try {
+    config = page.config();
+  } catch {
+    config = undefined; // unreadable saved settings: same answer as none
+  }
+  if (!config) {
+    page.send({ type: "error", code: "bad_config", message: "the sign-in window was opened without its settings" });
+    return;
+  }
+  const callback = new URLSearchParams(page.search);
+  if (callback.has("error")) {
+    page.send({ type: "error", code: callback.get("error") ?? "error", message: callback.get("error_description") ?? "the token service refused the sign-in" });
+    return;
+  }
+  let stage = "load";
+  try {
+    page.status("Loading sign-in…");
+    const msal = await page.loadMsal();
+    stage = "start";
+    const network = page.networkClient();
+    // Coming back with the authorization response, tokens stay in this page's memory only. Starting,
+    // MSAL refuses a redirect with memory storage; nothing but the request state exists yet then.
+    const returning = /[?#&](code|error|state)=/.test(`${page.search}${page.hash}`);
+    const pca = new msal.PublicClientApplication({
+      auth: {
+        clientId: config.clientId,
+        authority: config.authority,
+        knownAuthorities: [new URL(config.authority).host],
+        redirectUri: page.redirectUri,
+        postLogoutRedirectUri: null,
+      },
+      cache: { cacheLocation: returning ? msal.BrowserCacheLocation.MemoryStorage : msal.BrowserCacheLocation.SessionStorage },
+      system: { protocolMode: msal.ProtocolMode.OIDC, networkClient: network },
+    });
+    stage = "sign-in";
+    await pca.initialize();
+    const result = await pca.handleRedirectPromise({ navigateToLoginRequestUrl: false });
+    if (result) {
+      const expiresOn = result.expiresOn?.getTime() ?? now() + 3_600_000;
+      const refreshToken = network.takeRefreshToken();
+      const claims = (result.idTokenClaims ?? {}) as Record<string, unknown>;
+      const account = [claims["preferred_username"], claims["name"], result.account?.username, claims["sub"]].find(
+        (v): v is string => typeof v === "string" && v !== "",
+      );
+      page.send({
+        type: "signed-in",
+        account: account ?? "user",
+        tokens: {
+          accessToken: result.accessToken,
+          expiresIn: Math.max(1, Math.round((expiresOn - now()) / 1000)),
+          ...(refreshToken ? { refreshToken } : {}),
+        },
+      });
+      await pca.clearCache().catch(() => undefined);
+      return;
+    }
+    page.status("Opening the sign-in page…");
+    await pca.loginRedirect({
+      scopes: [config.scope, "offline_access"],
+      // oidc-provider issues a refresh token for offline_access only with an explicit consent prompt
+      prompt: "consent",
+    });
+  } catch (error) {
+    const code = errorCode(error);
+    const message =
+      stage === "load"
+        ? `the sign-in code could not load (${code}); check the connection and try again`
+        : stage === "start"
+          ? `sign-in could not start (${code})`
+          : `sign-in failed (${code})`;
+    page.send({ type: "error", code, message });
+  }
+}

@@ -1,0 +1,64 @@
+/** The runner's command line alone: secrets come from the environment only, and --api must be https (or loopback http). */
+import { resolve } from "node:path";
+import { parseArguments, UsageError } from "../../scripts/workbook";
+
+const BOOK = "book.json";
+const API = "https://prices.example/physical/v2";
+
+/** The UsageError message parseArguments throws (fails the test when it parses). */
+function refusal(argv: readonly string[], env: Record<string, string> = {}): string {
+  try {
+    parseArguments(argv, env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(UsageError);
+    return (error as Error).message;
+  }
+  throw new Error(`expected ${argv.join(" ")} to be refused`);
+}
+
+describe("the workbook runner's arguments", () => {
+  it("refuses --token and --client-secret, naming the environment variable and never echoing the value", () => {
+    for (const argv of [
+      [BOOK, "--api", API, "--token", "secret-token-1"],
+      [BOOK, "--api", API, "--token=secret-token-1"],
+    ]) {
+      const message = refusal(argv);
+      expect(message).toBe("--token is no longer accepted: a secret on the command line shows in ps and the shell history; set PRICES_TOKEN in the environment instead");
+      expect(message).not.toContain("secret-token-1");
+    }
+    const message = refusal([BOOK, "--api", API, "--token-url", "https://prices.example/auth/token", "--client-id", "c", "--client-secret", "secret-2"]);
+    expect(message).toBe("--client-secret is no longer accepted: a secret on the command line shows in ps and the shell history; set PRICES_CLIENT_SECRET in the environment instead");
+  });
+
+  it("takes the bearer token from PRICES_TOKEN", () => {
+    expect(parseArguments([BOOK, "--api", API], { PRICES_TOKEN: " tok-1\n" })).toEqual({ bookPath: resolve(BOOK), service: { kind: "token", apiUrl: API, token: "tok-1" } });
+  });
+
+  it("takes the client secret from PRICES_CLIENT_SECRET with --token-url and --client-id", () => {
+    expect(parseArguments([BOOK, "--api", API, "--token-url", "https://prices.example/auth/token", "--client-id", "client-1"], { PRICES_CLIENT_SECRET: "s-1", PRICES_TOKEN: "ignored" })).toEqual({
+      bookPath: resolve(BOOK),
+      service: { kind: "client", apiUrl: API, tokenUrl: "https://prices.example/auth/token", clientId: "client-1", clientSecret: "s-1" },
+    });
+  });
+
+  it("says which variable is missing", () => {
+    expect(refusal([BOOK, "--api", API])).toBe("--api needs a token in PRICES_TOKEN, or --token-url and --client-id with PRICES_CLIENT_SECRET");
+    expect(refusal([BOOK, "--api", API, "--token-url", "https://prices.example/auth/token", "--client-id", "c"])).toBe("--token-url and --client-id need the client secret in PRICES_CLIENT_SECRET");
+    expect(refusal([BOOK, "--api", API, "--client-id", "c"], { PRICES_CLIENT_SECRET: "s" })).toBe("--token-url and --client-id go together");
+  });
+
+  it("refuses plain http for --api and --token-url except to this machine", () => {
+    expect(refusal([BOOK, "--api", "http://prices.example/physical/v2"], { PRICES_TOKEN: "t" })).toBe(
+      "--api must be an https URL (http only for localhost or 127.0.0.1), got http://prices.example",
+    );
+    expect(refusal([BOOK, "--api", API, "--token-url", "http://prices.example/auth/token", "--client-id", "c"], { PRICES_CLIENT_SECRET: "s" })).toMatch(/^--token-url must be an https URL/);
+    expect(refusal([BOOK, "--api", "ftp://prices.example/x"], { PRICES_TOKEN: "t" })).toMatch(/^--api must be an https URL/);
+    for (const local of ["http://localhost:4000/physical/v2", "http://127.0.0.1:4000/physical/v2", "http://[::1]:4000/physical/v2"]) {
+      expect(parseArguments([BOOK, "--api", local], { PRICES_TOKEN: "t" }).service).toEqual({ kind: "token", apiUrl: local, token: "t" });
+    }
+  });
+
+  it("ignores the variables when the runner starts its own sandbox", () => {
+    expect(parseArguments([BOOK], { PRICES_TOKEN: "t", PRICES_CLIENT_SECRET: "s" })).toEqual({ bookPath: resolve(BOOK), service: { kind: "sandbox" } });
+  });
+});
