@@ -65,7 +65,9 @@ function weekdaysBefore(end: string, count: number): string[] {
 }
 
 type Case = Record<string, string | number>;
+type Phase = "asked" | "sent" | "headers" | "body" | "settled";
 const cases: Case[] = [];
+const startLoad = loadavg().map((value) => value.toFixed(1)).join(" ");
 
 function emit(record: Case): void {
   cases.push(record);
@@ -81,6 +83,12 @@ function writeSection(today: string): void {
     ["grid 200 x 50 cold (best of 5)", `${get("grid-cold", "requests")} request (minimal ${get("grid-cold", "minimalRequests")}), ${get("grid-cold", "records")} records, ${get("grid-cold", "wallMs")} ms (median ${get("grid-cold", "wallMsMedian")} ms)`, "<= 1,000 ms, minimal requests", yes(get("grid-cold", "wallMs") <= 1000 && get("grid-cold", "requests") === get("grid-cold", "minimalRequests"))],
     ["grid warm, all cached (best of 5)", `${get("grid-warm", "requests")} requests, ${get("grid-warm", "wallMs")} ms (median ${get("grid-warm", "wallMsMedian")} ms)`, "<= 50 ms, 0 requests", yes(get("grid-warm", "wallMs") <= 50 && get("grid-warm", "requests") === 0)],
     ["naive, one request per cell, 6 in flight", `${get("grid-naive", "wallMs")} ms; the client's best cold is ${get("grid-naive", "speedupOfClient")}x faster`, ">= 50x", yes(get("grid-naive", "speedupOfClient") >= 50)],
+    [
+      "grid cold, where the wall time goes (fastest run; medians of 5 in the raw line)",
+      `asking ${get("grid-cold-phases", "askMs")} ms, to the request leaving ${get("grid-cold-phases", "toRequestMs")} ms (window, planning, token), service ${get("grid-cold-phases", "serverMs")} ms (to the headers), body ${get("grid-cold-phases", "bodyMs")} ms, parse and settle ${get("grid-cold-phases", "parseAndSettleMs")} ms (JSON.parse alone ${get("grid-cold-replay", "jsonParseMs")} ms), promise reactions ${get("grid-cold-phases", "reactionsMs")} ms`,
+      "-",
+      "-",
+    ],
     ["client CPU per key, cold: the client alone (answer replayed in memory, JSON parsing included; best of 10)", `${get("grid-cold-replay", "cpuUsPerKey")} us (median ${get("grid-cold-replay", "cpuUsPerKeyMedian")} us)`, "<= 5 us", yes(get("grid-cold-replay", "cpuUsPerKey") <= 5)],
     ["process CPU per key, cold, over HTTPS (TLS, sockets, GC threads and all)", `${get("grid-cold", "cpuUsPerKey")} us`, "-", "-"],
     ["client CPU per key, warm", `${get("grid-warm", "cpuUsPerKey")} us`, "<= 5 us", yes(get("grid-warm", "cpuUsPerKey") <= 5)],
@@ -90,7 +98,7 @@ function writeSection(today: string): void {
   const section = [
     "## Client",
     "",
-    `Written by \`npm run bench:client\` (scripts/bench-client.ts) on ${today}, Node ${process.version}, load average ${loadavg().map((value) => value.toFixed(1)).join(" ")} at the end (other work on the machine inflates wall times). The sandbox runs in a child process over HTTPS on loopback; every cell of a simulated sheet asks the client in one window. Scatter uses 500 symbol names of which ${get("scatter", "symbolsInData")} are in the data set.`,
+    `Written by \`npm run bench:client\` (scripts/bench-client.ts) on ${today}, Node ${process.version}, load average ${startLoad} at the start and ${loadavg().map((value) => value.toFixed(1)).join(" ")} at the end (1, 5 and 15 minutes; other work on the machine inflates wall times). The sandbox runs in a child process over HTTPS on loopback; every cell of a simulated sheet asks the client in one window. Scatter uses 500 symbol names of which ${get("scatter", "symbolsInData")} are in the data set.`,
     "",
     "| case | figure | target | met |",
     "| --- | --- | --- | --- |",
@@ -166,12 +174,45 @@ async function main(): Promise<void> {
   const cells = gridSymbols.flatMap((symbol) => gridDates.map((date) => ({ symbol, date })));
   // Cold: five fresh clients (empty caches) on the same sheet; warm: five passes over the last one.
   // Wall times are reported as best and median: other work on a shared 2-core machine only adds to them.
-  const runs: { wallMs: number; cpuUs: number; failed: number; stats: ReturnType<PricesClient["stats"]> }[] = [];
+  // The cold runs also note where their wall time goes: a fetch wrapper marks the request leaving, the
+  // headers and the whole body; a reaction on the first cell marks the end of settling (all cells settle
+  // in one loop), and the last mark is Promise.allSettled's. A few closures per run: nothing measurable.
+  let phases: Partial<Record<Phase, number>> = {};
+  let phaseStart = 0;
+  const mark = (name: Phase): void => {
+    phases[name] ??= performance.now() - phaseStart;
+  };
+  const timedFetch = (async (input: string, init?: RequestInit) => {
+    mark("sent");
+    const response = await fetchImpl(input, init);
+    mark("headers");
+    return {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+      text: async () => {
+        const text = await response.text();
+        mark("body");
+        return text;
+      },
+    };
+  }) as unknown as typeof fetch;
+  const runs: { wallMs: number; cpuUs: number; failed: number; stats: ReturnType<PricesClient["stats"]>; phases: Partial<Record<Phase, number>> }[] = [];
   let client = newClient();
   for (let run = 0; run < 5; run += 1) {
-    client = newClient();
-    const cold = await measure(() => Promise.allSettled(cells.map((cell) => client.price(cell))));
-    runs.push({ wallMs: cold.wallMs, cpuUs: cold.cpuUs, failed: cold.result.filter((result) => result.status === "rejected").length, stats: client.stats() });
+    client = createPricesClient({ baseUrl: ready.apiUrl, tokenProvider: tokens, fetch: timedFetch });
+    phases = {};
+    const cold = await measure(() => {
+      phaseStart = performance.now();
+      const asked = cells.map((cell) => client.price(cell));
+      mark("asked");
+      void asked[0]?.then(
+        () => mark("settled"),
+        () => mark("settled"),
+      );
+      return Promise.allSettled(asked);
+    });
+    runs.push({ wallMs: cold.wallMs, cpuUs: cold.cpuUs, failed: cold.result.filter((result) => result.status === "rejected").length, stats: client.stats(), phases });
   }
   const coldStats = client.stats();
   const minimal = Math.ceil(gridSymbols.length / 500) * Math.ceil(gridDates.length / 250);
@@ -188,6 +229,23 @@ async function main(): Promise<void> {
     wallMsMedian: round(median(runs.map((run) => run.wallMs))),
     cpuUsPerKey: round(Math.min(...runs.map((run) => run.cpuUs)) / cells.length),
   });
+  // Where the cold wall time goes, in the fastest run and as medians over the five.
+  const spans = (run: (typeof runs)[number]): Record<string, number> => {
+    const at = (name: Phase): number => run.phases[name] ?? NaN;
+    return {
+      askMs: at("asked"),
+      toRequestMs: at("sent") - at("asked"),
+      serverMs: at("headers") - at("sent"),
+      bodyMs: at("body") - at("headers"),
+      parseAndSettleMs: at("settled") - at("body"),
+      reactionsMs: run.wallMs - at("settled"),
+    };
+  };
+  const fastest = runs.reduce((best, run) => (run.wallMs < best.wallMs ? run : best));
+  const phaseLine: Case = { case: "grid-cold-phases", wallMs: round(fastest.wallMs) };
+  for (const [name, value] of Object.entries(spans(fastest))) phaseLine[name] = round(value);
+  for (const name of Object.keys(spans(fastest))) phaseLine[`${name.replace(/Ms$/, "")}MsMedian`] = round(median(runs.map((run) => spans(run)[name] ?? NaN)));
+  emit(phaseLine);
   const warmRuns: { wallMs: number; cpuUs: number }[] = [];
   for (let run = 0; run < 5; run += 1) warmRuns.push(await measure(() => Promise.allSettled(cells.map((cell) => client.price(cell)))));
   emit({
@@ -213,7 +271,21 @@ async function main(): Promise<void> {
     const replayClient = createPricesClient({ baseUrl: ready.apiUrl, tokenProvider: staticTokenProvider(token), fetch: replay });
     replayRuns.push((await measure(() => Promise.allSettled(cells.map((cell) => replayClient.price(cell))))).cpuUs);
   }
-  emit({ case: "grid-cold-replay", cells: cells.length, bodyBytes: body.length, cpuUsPerKey: round(Math.min(...replayRuns) / cells.length), cpuUsPerKeyMedian: round(median(replayRuns) / cells.length) });
+  // JSON.parse of that body alone: the part of "parse and settle" that no client code can remove.
+  const parseRuns: number[] = [];
+  for (let run = 0; run < 10; run += 1) {
+    const start = performance.now();
+    JSON.parse(body);
+    parseRuns.push(performance.now() - start);
+  }
+  emit({
+    case: "grid-cold-replay",
+    cells: cells.length,
+    bodyBytes: body.length,
+    cpuUsPerKey: round(Math.min(...replayRuns) / cells.length),
+    cpuUsPerKeyMedian: round(median(replayRuns) / cells.length),
+    jsonParseMs: round(Math.min(...parseRuns)),
+  });
 
   // Naive: one request per cell, 6 in flight.
   const naive = await measure(async () => {

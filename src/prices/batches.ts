@@ -49,12 +49,25 @@ export function planRequests<T extends Keyed>(items: readonly T[], settings: Pla
   const instruments: Keyed<NormInstrumentKey>[] = [];
   const lists: Keyed<NormInstrumentsKey>[] = [];
   const references: Keyed<NormReferenceKey>[] = [];
+  // The last price group used: a window's price keys mostly share one calculation type and kind.
+  let group: Keyed<NormPriceKey>[] = [];
+  let groupOf: Map<CalculationType, Keyed<NormPriceKey>[]> | undefined;
+  let groupType: CalculationType | undefined;
   for (const item of items) {
     const key = item.key;
     switch (key.kind) {
-      case "price":
-        push(key.date === undefined ? latest : dated, key.calculationType, item as Keyed<NormPriceKey>);
+      case "price": {
+        const map = key.date === undefined ? latest : dated;
+        if (map !== groupOf || key.calculationType !== groupType) {
+          groupOf = map;
+          groupType = key.calculationType;
+          const found = map.get(groupType);
+          if (found) group = found;
+          else map.set(groupType, (group = []));
+        }
+        group.push(item as Keyed<NormPriceKey>);
         break;
+      }
       case "history":
         push(histories, key.options, item as Keyed<NormHistoryKey>);
         break;
@@ -89,7 +102,11 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 /** Union of fields over the keys: records are the same count whatever the fields, so one request serves all. */
 function unionFields<F extends string>(items: readonly Keyed<NormKey & { fields: readonly F[] }>[]): F[] {
   const union = new Set<F>();
-  for (const item of items) for (const field of item.key.fields) union.add(field);
+  for (const item of items) {
+    // Most keys ask no fields: skip them without starting an iterator.
+    const fields = item.key.fields;
+    for (let index = 0; index < fields.length; index += 1) union.add(fields[index] as F);
+  }
   return [...union].sort();
 }
 
@@ -204,24 +221,31 @@ function planDated(items: readonly Keyed<NormPriceKey>[], settings: PlanSettings
 }
 
 /**
- * Finds a block's record of a date: by binary search when the records are in strictly descending date
- * order (as served), so that no index is built per answer; otherwise through a map (last record wins).
+ * Finds a block's record of a date: by binary search when the records are in strictly ascending or
+ * descending date order (/Prices answers in the order of the dates asked, which the planner sorts; a
+ * history is served descending), so that no index is built per answer; otherwise through a map (the
+ * last record of a date wins).
  */
 export class RecordFinder {
   private index: Map<string, PriceRecord> | undefined;
-  private readonly descending: boolean;
+  /** 1 ascending, -1 descending, 0 neither (or fewer than two records: either search works). */
+  private readonly order: number;
 
   constructor(private readonly prices: readonly PriceRecord[]) {
+    let ascending = true;
     let descending = true;
-    for (let position = 1; position < prices.length && descending; position += 1) {
-      descending = (prices[position - 1] as PriceRecord).date > (prices[position] as PriceRecord).date;
+    for (let position = 1; position < prices.length && (ascending || descending); position += 1) {
+      const before = (prices[position - 1] as PriceRecord).date;
+      const after = (prices[position] as PriceRecord).date;
+      if (!(before < after)) ascending = false;
+      if (!(before > after)) descending = false;
     }
-    this.descending = descending;
+    this.order = ascending ? 1 : descending ? -1 : 0;
   }
 
   find(date: string): PriceRecord | undefined {
     const prices = this.prices;
-    if (!this.descending) {
+    if (this.order === 0) {
       if (!this.index) {
         this.index = new Map();
         for (const item of prices) this.index.set(item.date, item);
@@ -234,15 +258,17 @@ export class RecordFinder {
       const middle = (low + high) >>> 1;
       const record = prices[middle] as PriceRecord;
       if (record.date === date) return record;
-      if (record.date > date) low = middle + 1;
+      // Move towards the date: right when the middle is before it in ascending order, or after it in descending.
+      if (record.date < date === (this.order === 1)) low = middle + 1;
       else high = middle - 1;
     }
     return undefined;
   }
 
-  /** The record of the latest date (the first of the greatest, as served). */
+  /** The record of the latest date (the first of the greatest, as a scan from the front finds it). */
   latest(): PriceRecord | undefined {
-    if (this.descending) return this.prices[0];
+    if (this.order === 1) return this.prices[this.prices.length - 1];
+    if (this.order === -1) return this.prices[0];
     let latest: PriceRecord | undefined;
     for (const item of this.prices) if (!latest || item.date > latest.date) latest = item;
     return latest;

@@ -67,7 +67,8 @@ export class MemoryCacheStorage implements CacheStorage {
   }
 
   set(key: string, entry: StoredEntry): void {
-    this.delete(key);
+    const old = this.slots.get(key);
+    if (old !== undefined) this.delete(key);
     if (entry.bytes > this.bounds.maxBytes || this.bounds.maxEntries < 1) return;
     const slot: Slot = entry;
     slot[USED] = false;

@@ -84,6 +84,7 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
   const scheduler = options.scheduler ?? timerScheduler(2);
   const maxOverfetch = options.maxOverfetch ?? 4;
   const maxLogs = options.maxLineageRequests ?? 1_000;
+  const maxLineageKeys = options.maxLineageKeys ?? MAX_LINEAGE_KEYS;
   const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
   const maxQueryLength = options.maxQueryLength;
   const transport = createTransport({
@@ -179,7 +180,7 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
    */
   function remember(id: string, entry: Entry): void {
     entries.set(id, entry);
-    for (let tries = 0; entries.size > MAX_LINEAGE_KEYS && tries < 4; tries += 1) {
+    for (let tries = 0; entries.size > maxLineageKeys && tries < 4; tries += 1) {
       const oldest = entries.entries().next();
       if (oldest.done) break;
       const [oldestId, candidate] = oldest.value;
@@ -258,7 +259,8 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
     }
     const settledAt = now();
     const today = todayIso(new Date(settledAt));
-    entries.forEach((entry, index) => {
+    for (let index = 0; index < entries.length; index += 1) {
+      const entry = entries[index] as Entry;
       const result = results[index];
       // One key's trouble (a throwing storage, say) must not leave the keys after it waiting.
       try {
@@ -267,7 +269,7 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
       } catch (error) {
         settleError(entry, error instanceof Error ? error : new PricesError(String(error)), settledAt);
       }
-    });
+    }
   }
 
   function settleValue(entry: Entry, value: unknown, at: number, today: string): void {

@@ -79,6 +79,8 @@ export interface PricesClientOptions {
   maxOverfetch?: number;
   /** Request descriptions kept for `lineage` (default 1,000). */
   maxLineageRequests?: number;
+  /** Keys whose lineage is kept (default 100,000); keys still waiting for their answer are always kept. */
+  maxLineageKeys?: number;
   /** Waits between attempts; tests may replace it. */
   sleep?: (ms: number) => Promise<void>;
   /** Source of jitter in [0, 1). */

@@ -5,7 +5,8 @@
  */
 import { addDays, INSTRUMENT_FIELD_NAMES, PRICE_OPTIONAL_FIELDS, REFERENCE_TYPES, todayIso, type InstrumentRecord, type ReferenceGroup, type ReferenceType } from "../api";
 import type { DialogHost } from "../auth/dialog-host";
-import { loadSettings, saveSettings, type AddinSettings, type SettingsStorage } from "../auth/settings";
+import { confirmedTokenProvider } from "../auth/confirmed-provider";
+import { apiHostLabel, confirmBaseUrl, confirmedBaseUrl, loadSettings, saveSettings, type AddinSettings, type SettingsStorage } from "../auth/settings";
 import { signInWithDialog } from "../auth/sign-in";
 import { cachedTokenEndpoint } from "../auth/token-response";
 import { createTokenStore, type AuthState, type TokenStore } from "../auth/token-store";
@@ -48,6 +49,8 @@ export function startPane(deps: PaneDependencies): Pane {
   const fetchFn = deps.fetch ?? ((input, init) => fetch(input, init));
   const errors = new ErrorLog();
   let settings = loadSettings(deps.settingsStorage);
+  /** The base URL the user last confirmed for tokens; the client gets a token only for this one. */
+  let trusted = confirmedBaseUrl(deps.settingsStorage);
   let instruments: InstrumentRecord[] = [];
   let references: ReferenceGroup[] = [];
   const filters: Filters = {};
@@ -65,7 +68,7 @@ export function startPane(deps: PaneDependencies): Pane {
   const makeClient = (): PricesClient =>
     recordingClient(deps.createClient({
       baseUrl: settings.environment.baseUrl,
-      tokenProvider: store,
+      tokenProvider: confirmedTokenProvider(store, settings.environment.baseUrl, () => trusted),
       fetch: fetchFn,
       limits: settings.limits,
       maxInFlight: settings.maxInFlight,
@@ -100,10 +103,53 @@ export function startPane(deps: PaneDependencies): Pane {
     byId("sign-in").hidden = signedIn;
     byId("sign-out").hidden = !signedIn;
     byId("signin-extra").hidden = signedIn;
+    const api = `API ${apiHostLabel(settings.environment)}`;
     byId("auth-status").textContent = signedIn
-      ? `Signed in as ${state.account}${state.method === "service-key" ? " (service key)" : ""} · ${settings.environment.kind === "sandbox" ? "local sandbox" : new URL(settings.environment.baseUrl).host}`
-      : `Not signed in${state.reason ? ` (${state.reason})` : ""}. Functions answer #N/A until you sign in.`;
+      ? `Signed in as ${state.account}${state.method === "service-key" ? " (service key)" : ""} · ${api}`
+      : `Not signed in${state.reason ? ` (${state.reason})` : ""}. Functions answer #N/A until you sign in. ${api}.`;
   }
+
+  let trustQuestion: Promise<boolean> | undefined;
+  /**
+   * Asks in the pane before a token may go to a base URL other than the one last confirmed (settings come from
+   * per-user storage, but a changed or tampered base URL must still be seen and accepted by the user).
+   */
+  function askToTrust(): Promise<boolean> {
+    const baseUrl = settings.environment.baseUrl;
+    if (baseUrl === trusted) return Promise.resolve(true);
+    trustQuestion ??= new Promise<boolean>((resolve) => {
+      const box = byId("confirm-api");
+      const yes = byId<HTMLButtonElement>("confirm-api-yes");
+      const no = byId<HTMLButtonElement>("confirm-api-no");
+      byId("confirm-api-host").textContent = new URL(baseUrl).host;
+      byId("confirm-api-url").textContent = baseUrl;
+      box.hidden = false;
+      yes.focus();
+      const answer = (ok: boolean): void => {
+        yes.removeEventListener("click", onYes);
+        no.removeEventListener("click", onNo);
+        box.hidden = true;
+        trustQuestion = undefined;
+        if (!ok) return resolve(false);
+        confirmBaseUrl(deps.settingsStorage, baseUrl)
+          .then((confirmed) => {
+            trusted = confirmed;
+            resolve(true);
+          })
+          .catch((error: unknown) => {
+            recordError("settings", error);
+            resolve(false);
+          });
+      };
+      const onYes = (): void => answer(true);
+      const onNo = (): void => answer(false);
+      yes.addEventListener("click", onYes);
+      no.addEventListener("click", onNo);
+    });
+    return trustQuestion;
+  }
+
+  const notTrusted = (): string => `Sign-in cancelled: ${new URL(settings.environment.baseUrl).host} was not confirmed, so no token was requested for it.`;
 
   function onAuthChange(state: AuthState): void {
     renderAuth(state);
@@ -125,10 +171,17 @@ export function startPane(deps: PaneDependencies): Pane {
   byId("sign-in").addEventListener("click", () => {
     const button = byId<HTMLButtonElement>("sign-in");
     button.disabled = true;
-    byId("auth-status").textContent = "Signing in… complete the sign-in in the window that opened.";
-    const { authority, clientId, scope } = settings.environment;
-    signInWithDialog(deps.dialogHost, store, deps.pageBase, { authority, clientId, scope })
-      .then((account) => announce(`Signed in as ${account}`))
+    askToTrust()
+      .then(async (ok) => {
+        if (!ok) {
+          byId("auth-status").textContent = notTrusted();
+          return;
+        }
+        byId("auth-status").textContent = "Signing in… complete the sign-in in the window that opened.";
+        const { authority, clientId, scope } = settings.environment;
+        const account = await signInWithDialog(deps.dialogHost, store, deps.pageBase, { authority, clientId, scope });
+        announce(`Signed in as ${account}`);
+      })
       .catch((error: unknown) => {
         byId("auth-status").textContent = `Sign-in did not complete: ${recordError("sign-in", error)}`;
       })
@@ -149,9 +202,17 @@ export function startPane(deps: PaneDependencies): Pane {
     const key = byId<HTMLInputElement>("sk-key");
     const serviceKey = key.value;
     key.value = ""; // the key lives in the token store's closure only, not in the page
-    store.signInWithServiceKey(name.value, serviceKey).catch((error: unknown) => {
-      byId("auth-status").textContent = `Service key sign-in failed: ${recordError("service key", error)}`;
-    });
+    askToTrust()
+      .then((ok) => {
+        if (!ok) {
+          byId("auth-status").textContent = notTrusted();
+          return;
+        }
+        return store.signInWithServiceKey(name.value, serviceKey);
+      })
+      .catch((error: unknown) => {
+        byId("auth-status").textContent = `Service key sign-in failed: ${recordError("service key", error)}`;
+      });
   });
 
   // ---- lists -------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@
  * documented demo service key, so the sheet fills before anyone signs in.
  */
 import { parseSettings, SANDBOX_ENVIRONMENT, saveSettings, SETTINGS_KEY, type SettingsStorage } from "../auth/settings";
+import { userSettingsStorage } from "../taskpane/settings-storage";
 
 export interface WorkbenchConfig {
   /** `https://localhost:4000/physical/v2` */
@@ -42,19 +43,9 @@ export async function loadConfig(fetchFn: typeof fetch = fetch): Promise<Workben
   }
 }
 
-/** localStorage as the pane reads it outside Office (JSON text under the settings key). */
+/** localStorage as the pane reads it (the pane's own per-user storage). */
 export function localSettingsStorage(storage: Storage): SettingsStorage {
-  return {
-    read: (key) => {
-      const text = storage.getItem(key);
-      try {
-        return text === null ? undefined : (JSON.parse(text) as unknown);
-      } catch {
-        return undefined;
-      }
-    },
-    write: async (key, value) => storage.setItem(key, JSON.stringify(value)),
-  };
+  return userSettingsStorage({ localStorage: storage });
 }
 
 /**

@@ -9,9 +9,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { BrowserContext, Locator, Page } from "playwright-core";
+import { fromEpochDay } from "../../src/api/dates";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/server";
 import { servePages, type PageServer } from "../../scripts/workbook";
 import { launchChromium, type TestBrowser } from "../support/chromium";
+import { sandboxGet, sandboxToken } from "../support/service";
 import { EXCEL_STUB } from "./pane-excel-stub";
 
 jest.setTimeout(240_000);
@@ -75,6 +77,38 @@ async function hasText(locator: Locator, expected: string | RegExp, timeout = 15
 }
 const containsText = (locator: Locator, expected: string | RegExp, timeout = 15_000): Promise<void> => hasText(locator, expected, timeout, true);
 
+/** The service's own answer for one price (asked directly, not through the pane's client). */
+async function servicePrice(symbol: string, date?: string): Promise<{ date: string; assessmentDate: string; revision: number; mid: number }> {
+  const token = await sandboxToken(sandbox, "sandbox-full", "sandbox-full-secret");
+  const response = await sandboxGet(sandbox, "/Prices", date ? { Symbols: symbol, Dates: date } : { Symbols: symbol }, token);
+  expect(response.status).toBe(200);
+  const body = JSON.parse(response.text) as { instruments: { symbol: string; prices: { date: string; assessmentDate: string; revision: number; mid: number }[] }[] };
+  const record = body.instruments.find((i) => i.symbol === symbol)?.prices[0];
+  if (!record) throw new Error(`the service sent no price for ${symbol}`);
+  return record;
+}
+
+/** What the pane must say about a record, from the service's answer: the day the value stands for against the day it was made. */
+function expectedWording(record: { date: string; assessmentDate: string; revision: number }): string {
+  const made = record.assessmentDate.slice(0, 10);
+  if (made < record.date) return `carried forward from ${made} (no assessment on ${record.date})`;
+  if (made > record.date && record.revision > 0) return `assessed on ${record.date}, corrected on ${made} (revision ${record.revision})`;
+  if (made > record.date) return `assessed on ${record.date}, published on ${made}`;
+  return `assessed on ${made}`;
+}
+
+/** Writes a formula into a cell of the stub workbook, as a user typing it would. */
+async function typeFormula(address: string, formula: string): Promise<void> {
+  await selectCell(address);
+  await page.evaluate((f) =>
+    (window as unknown as { Excel: { run(cb: (c: { workbook: { getSelectedRange(): { formulas: unknown }; }; sync(): Promise<void> }) => Promise<void>): Promise<void> } }).Excel.run(async (c) => {
+      c.workbook.getSelectedRange().formulas = [[f]];
+      await c.sync();
+    }),
+  formula);
+  await settle();
+}
+
 const settle = (): Promise<void> => page.evaluate(() => (window as unknown as { __excel: { settle(): Promise<void> } }).__excel.settle());
 const cellValue = (address: string): Promise<unknown> => page.evaluate((a) => (window as unknown as { __excel: { value(a: string): unknown } }).__excel.value(a), address);
 const selectCell = (address: string): Promise<void> => page.evaluate((a) => (window as unknown as { __excel: { select(a: string): void } }).__excel.select(a), address);
@@ -118,6 +152,7 @@ describe("task pane in Chromium", () => {
 
   it("starts signed out, and a function answers #N/A asking to sign in", async () => {
     await hasText(page.locator("#auth-status"), /Not signed in/);
+    await containsText(page.locator("#auth-status"), "API localhost:4000 (local sandbox).");
     await selectCell("A1");
     const formula = `=PRICES.MID("${pick().record.symbol}")`;
     await page.evaluate((f) =>
@@ -129,6 +164,21 @@ describe("task pane in Chromium", () => {
     await settle();
     expect(String(await cellValue("A1"))).toMatch(/^#N\/A: .*sign in from the Prices pane/i);
     await shot(page, "signed-out");
+  });
+
+  it("pins the local sandbox: stored settings that call it 'sandbox' but point elsewhere are not used", async () => {
+    const other = await context.newPage();
+    await other.goto(`${paneOrigin}/taskpane.html`);
+    await other.evaluate(() =>
+      window.localStorage.setItem("prices.settings", JSON.stringify({ environment: { kind: "sandbox", baseUrl: "https://evil.example/physical/v2", authority: "https://evil.example/auth" } })),
+    );
+    await other.reload();
+    await other.waitForFunction(() => "PricesPane" in window);
+    const environment = await other.evaluate(() => (window as unknown as { PricesPane: { settings(): { environment: unknown } } }).PricesPane.settings().environment);
+    expect(environment).toEqual({ kind: "sandbox", baseUrl: "https://localhost:4000/physical/v2", authority: "https://localhost:4000/auth", clientId: "prices-excel-addin", scope: "sandbox.physicalprices.api" });
+    await containsText(other.locator("#auth-status"), "API localhost:4000 (local sandbox).");
+    await other.evaluate(() => window.localStorage.removeItem("prices.settings"));
+    await other.close();
   });
 
   it("saves settings that point at the sandbox (no secrets in them)", async () => {
@@ -146,13 +196,33 @@ describe("task pane in Chromium", () => {
       clientId: "prices-excel-addin",
       scope: "sandbox.physicalprices.api",
     });
+    await containsText(page.locator("#auth-status"), `API ${new URL(sandbox.apiUrl).host}.`);
     await shot(page, "settings");
+  });
+
+  it("asks before sending a token to a service not confirmed before; cancelling opens no sign-in window", async () => {
+    await page.getByRole("tab", { name: "Search" }).click();
+    const host = new URL(sandbox.apiUrl).host;
+    const pagesBefore = context.pages().length;
+    await page.locator("#sign-in").click();
+    const confirm = page.locator("#confirm-api");
+    await confirm.waitFor({ state: "visible" });
+    await hasText(page.locator("#confirm-api-host"), host);
+    await hasText(page.locator("#confirm-api-url"), sandbox.apiUrl);
+    expect(context.pages().length).toBe(pagesBefore);
+    await shot(page, "confirm-api");
+    await page.locator("#confirm-api-no").click();
+    await hasText(page.locator("#auth-status"), `Sign-in cancelled: ${host} was not confirmed, so no token was requested for it.`);
+    expect(await confirm.isHidden()).toBe(true);
+    expect(context.pages().length).toBe(pagesBefore);
+    expect(await page.evaluate(() => window.localStorage.getItem("prices.confirmedApi"))).toBeNull();
   });
 
   it("signs in for real through the sandbox's login page in a popup", async () => {
     await page.getByRole("tab", { name: "Search" }).click();
     const popupPromise = context.waitForEvent("page");
     await page.locator("#sign-in").click();
+    await page.locator("#confirm-api-yes").click();
     const popup = await popupPromise;
     await popup.waitForSelector("#username", { timeout: 60_000 });
     await popup.setViewportSize({ width: 480, height: 640 });
@@ -161,6 +231,8 @@ describe("task pane in Chromium", () => {
     await shot(popup, "login");
     await popup.locator("button[type=submit].primary").click();
     await hasText(page.locator("#auth-status"), /Signed in as analyst/, 60_000);
+    await containsText(page.locator("#auth-status"), ` · API ${new URL(sandbox.apiUrl).host}`);
+    expect(JSON.parse((await page.evaluate(() => window.localStorage.getItem("prices.confirmedApi"))) ?? "null")).toBe(sandbox.apiUrl);
     await popup.waitForEvent("close", { timeout: 10_000 }).catch(() => undefined);
     expect(popup.isClosed()).toBe(true);
     expect(issuedTokens.size).toBeGreaterThanOrEqual(2);
@@ -191,11 +263,34 @@ describe("task pane in Chromium", () => {
 
   it("shows every field with full names in the detail view", async () => {
     const target = pick();
+    const r = target.record;
     await page.locator("#results li").first().locator(".symbol").click();
     const detail = page.locator("#detail");
-    await hasText(detail.locator("h2"), target.record.symbol);
-    for (const text of [target.record.commodity, target.record.currency, target.record.unitOfMeasure, target.record.location, target.record.launchDate, target.record.frequency]) {
-      await containsText(detail, text);
+    await hasText(detail.locator("h2"), r.symbol);
+    /** The value cell of the row labelled `label`. */
+    const field = (label: string): Locator => detail.locator("tr", { has: page.locator("th", { hasText: new RegExp(`^${label}$`) }) }).locator("td");
+    const named = (name: string, id: string): string => (name !== id ? `${name} (${id})` : id);
+    const expected: [string, string][] = [
+      ["Symbol", r.symbol],
+      ["Short description", r.descriptionShort],
+      ["Product id", String(r.productId)],
+      ["Commodity", named(r.commodity, r.commodityId)],
+      ["Location", named(r.location, r.locationId)],
+      ["Currency", named(r.currency, r.currencyId)],
+      ["Unit", named(r.unitOfMeasure, r.unitOfMeasureId)],
+      ["Incoterm", named(r.incoterm, r.incotermId)],
+      ["Source", named(r.source, r.sourceId)],
+      ["Price type", r.priceType],
+      ["Frequency", r.frequency],
+      ["Status", r.status],
+      ["Launch date", r.launchDate],
+      ["Calculation types", r.priceCalculationTypeIds.join(", ") || "none"],
+      ["Forecast types", r.forecastTypeIds.join(", ") || "none"],
+      ["Forward curves", r.hasForwardCurves ? "yes" : "no"],
+    ];
+    for (const [label, value] of expected) {
+      expect([label, value.trim() !== ""]).toEqual([label, true]);
+      await hasText(field(label), value);
     }
     await containsText(detail, target.record.hasForwardCurves ? "Forward curves" : "No forward curves");
     await shot(page, "detail");
@@ -244,11 +339,32 @@ describe("task pane in Chromium", () => {
     const last = target.series.length - 1;
     await containsText(out, target.series.assessmentDate(last));
     await containsText(out, `Revision${target.series.revision[last]}`);
-    await containsText(out, /assessed on|carried forward/);
+    const served = await servicePrice(target.record.symbol);
+    await hasText(out.locator("tr", { has: page.locator("th", { hasText: "Assessed or carried" }) }).locator("td"), expectedWording(served));
     // the cell's own value, not the key it was asked by
     await containsText(page.locator("#diagnostics .cell-value"), `Value ${String(await cellValue("B2"))}`);
     await containsText(out, `Asked for${target.record.symbol}`);
     await shot(page, "lineage");
+  });
+
+  it("says a corrected value was assessed on its day and corrected later, not carried forward", async () => {
+    const corrected = sandbox.data.instruments
+      .filter((i) => /^MB-/.test(i.record.symbol) && i.record.status === "Active")
+      .flatMap((i) => Array.from({ length: i.series.length }, (_, index) => ({ i, index })).filter(({ index }) => (i.series.revision[index] ?? 0) > 0))
+      .at(-1);
+    if (!corrected) throw new Error("the sandbox data has no corrected MB- value");
+    const symbol = corrected.i.record.symbol;
+    const date = fromEpochDay(corrected.i.series.days[corrected.index] ?? 0);
+    const served = await servicePrice(symbol, date);
+    const wording = expectedWording(served);
+    expect(wording).toMatch(new RegExp(`^assessed on ${date}, corrected on \\d{4}-\\d{2}-\\d{2} \\(revision ${served.revision}\\)$`));
+    await typeFormula("F2", `=PRICES.MID("${symbol}","${date}")`);
+    expect(await cellValue("F2")).toEqual([[served.mid]]);
+    await page.locator("#trace").click();
+    const out = page.locator("#diagnostics");
+    await containsText(out, `Asked for${symbol} · ${date}`);
+    await hasText(out.locator("tr", { has: page.locator("th", { hasText: "Assessed or carried" }) }).locator("td"), wording);
+    await selectCell("B2");
   });
 
   it("refreshes the selection: drops its cached values and recalculates", async () => {
