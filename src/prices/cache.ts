@@ -71,7 +71,8 @@ export class MemoryCacheStorage implements CacheStorage {
     if (old !== undefined) this.delete(key);
     if (entry.bytes > this.bounds.maxBytes || this.bounds.maxEntries < 1) return;
     const slot: Slot = entry;
-    slot[USED] = false;
+    // Absent means not read since it came: a new entry is not marked (adding the mark would cost an allocation).
+    if (slot[USED]) slot[USED] = false;
     this.slots.set(key, slot);
     this.total += entry.bytes;
     while (this.slots.size > this.bounds.maxEntries || this.total > this.bounds.maxBytes) {
