@@ -236,7 +236,7 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
       const oldest = logs.keys().next();
       if (!oldest.done) logs.delete(oldest.value);
     }
-    for (const entry of entries) entry.requestId = log.id;
+    for (let index = 0; index < entries.length; index += 1) (entries[index] as Entry).requestId = log.id;
     counters.requestsSent += 1;
     counters.keysRequested += entries.length;
     counters.recordsRequested += request.recordsRequested;
@@ -330,7 +330,8 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
   /** A storage that throws on a read is treated as a miss, so the ask still gets a promise that settles. */
   function readStored(id: string): StoredEntry | undefined {
     try {
-      return storage.get(id);
+      // An empty store (a first sheet) answers without a lookup.
+      return storage.size === 0 ? undefined : storage.get(id);
     } catch {
       return undefined;
     }

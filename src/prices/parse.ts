@@ -184,8 +184,8 @@ function optionalNumber(value: unknown): number | undefined {
 /**
  * The common case, fast: a well-formed record, read without building paths, each field by name (so
  * every load sees one shape). Anything unusual goes to the careful reader, which names the field. A
- * record holding only known fields, numbers as numbers and no nulls is returned as parsed: its copy (and
- * the copy's number boxes) would be most of what the client allocates per cell.
+ * record holding only known fields, numbers as numbers and no nulls is returned as parsed: a copy and
+ * its number boxes would cost five objects per cell, all kept by the cache.
  */
 function readPriceRecordFast(value: unknown): PriceRecord | undefined {
   if (typeof value !== "object" || value === null) return undefined;

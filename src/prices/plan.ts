@@ -94,7 +94,8 @@ export function planDateLists(datesBySymbol: ReadonlyMap<string, string[]>, limi
   let uniform = true;
   for (const [symbol, dates] of datesBySymbol) {
     if (dates.length === 0) continue;
-    dates.sort();
+    // Sorting copies the list: a sheet's dates mostly come in order already.
+    if (!isSorted(dates)) dates.sort();
     rowsBySymbol.set(symbol, dates);
     if (!shared) shared = dates;
     else if (uniform) uniform = sameItems(shared, dates);
@@ -124,6 +125,11 @@ export function planDateLists(datesBySymbol: ReadonlyMap<string, string[]>, limi
   const byDatePlan = planOriented(dateGroups, limitsOk.maxDates, limitsOk.maxSymbols, limitsOk.maxRecords, overfetch).map((unit): Tile => ({ symbols: unit.cols, dates: unit.rows }));
   if (bySymbolPlan.length !== byDatePlan.length) return bySymbolPlan.length < byDatePlan.length ? bySymbolPlan : byDatePlan;
   return records(bySymbolPlan) <= records(byDatePlan) ? bySymbolPlan : byDatePlan;
+}
+
+function isSorted(items: readonly string[]): boolean {
+  for (let index = 1; index < items.length; index += 1) if ((items[index - 1] as string) > (items[index] as string)) return false;
+  return true;
 }
 
 function sameItems(a: readonly string[], b: readonly string[]): boolean {

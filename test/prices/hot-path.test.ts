@@ -5,7 +5,7 @@
 import fc from "fast-check";
 import type { PriceRecord } from "../../src/api/schemas";
 import { RecordFinder, planRequests, type Keyed } from "../../src/prices/batches";
-import { normPriceKey, type NormKey } from "../../src/prices/keys";
+import { normHistoryKey, normPriceKey, type NormKey } from "../../src/prices/keys";
 import { planDateLists, planPairs } from "../../src/prices/plan";
 import { addDays } from "./dates";
 import { json, midOf } from "./fake-service";
@@ -122,6 +122,24 @@ describe("planRequests", () => {
     expect(served).toHaveLength(items.length);
     expect(new Set(served).size).toBe(items.length);
     for (const given of items) expect(served).toContain(given);
+  });
+});
+
+describe("planRequests on mixed windows", () => {
+  it("hands back every item of a window mixing kinds and calculation types, each once", () => {
+    const items: Keyed<NormKey>[] = [
+      { key: normPriceKey({ symbol: "A", date: "2024-03-01" }) },
+      { key: normPriceKey({ symbol: "B", date: "2024-03-01", calculationType: "MonthlyAverage" }) },
+      { key: normPriceKey({ symbol: "A" }) },
+      { key: normHistoryKey({ symbol: "A", fromDate: "2024-01-01", toDate: "2024-02-01" }) },
+      { key: normPriceKey({ symbol: "C", date: "2024-03-02" }) },
+    ];
+    const requests = planRequests(items, { limits: { maxSymbols: 500, maxDates: 250, maxRecords: 100_000 }, maxOverfetch: 4 });
+    // Dated None, dated MonthlyAverage, latest, history: four requests.
+    expect(requests).toHaveLength(4);
+    const served = requests.flatMap((request) => request.items);
+    expect(served).toHaveLength(items.length);
+    expect(new Set(served)).toEqual(new Set(items));
   });
 });
 
