@@ -9,6 +9,7 @@
  *   scatter                 10,000 random (symbol, date) pairs over 500 symbols x 2,000 dates
  *   history                 100 symbols x 10 years
  */
+import { Random } from "../src/sandbox/data/random";
 import { fork, type ChildProcess } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -43,17 +44,6 @@ function startChild(): Promise<{ child: ChildProcess; ready: Ready }> {
   });
 }
 
-/** A small deterministic generator, so runs compare. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function weekdaysBefore(end: string, count: number): string[] {
   const out: string[] = [];
@@ -314,7 +304,8 @@ async function main(): Promise<void> {
   emit({ case: "grid-naive", cells: cells.length, requests: cells.length, inFlight: 6, failed: naive.result, wallMs: round(naive.wallMs), speedupOfClient: round(naive.wallMs / coldBest, 1) });
 
   // Scatter: 10,000 random pairs over 500 symbols x 2,000 calendar days.
-  const random = mulberry32(20240628);
+  const generator = new Random(20240628);
+  const random = (): number => generator.next();
   const scatterSymbols = Array.from({ length: 500 }, (_, index) => ready.symbols[index] ?? `ZZ-NONE-${String(index).padStart(4, "0")}`);
   const firstDay = toEpochDay(end) - 1999;
   const pairs = Array.from({ length: 10_000 }, () => ({

@@ -10,6 +10,7 @@
  * Latency is drawn on its own; the other kinds are exclusive, drawn once per request, and their rates may add
  * up to at most 1. The sequence is seeded, so the same requests in the same order meet the same faults.
  */
+import { Random } from "../data/random";
 
 export type FaultOutcome = "none" | "500" | "503" | "429" | "drop" | "truncate";
 
@@ -94,17 +95,6 @@ export function parseFaultSpec(spec: string): FaultPlan {
   return plan;
 }
 
-/** mulberry32: small, fast and good enough to spread faults evenly. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export interface FaultInjector {
   readonly plan: FaultPlan;
@@ -112,7 +102,8 @@ export interface FaultInjector {
 }
 
 export function createFaultInjector(plan: FaultPlan, defaultSeed: number): FaultInjector {
-  const next = random(plan.seed ?? defaultSeed);
+  const generator = new Random(plan.seed ?? defaultSeed);
+  const next = (): number => generator.next();
   return {
     plan,
     next(): FaultDecision {
