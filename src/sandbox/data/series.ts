@@ -3,6 +3,7 @@
  * and the lazily derived series of the generator, whose text and timestamps are computed on demand from
  * (instrument key, index) so that twenty years of 300+ instruments stay a few megabytes.
  */
+import { lastIndexOnOrBefore as lastDayIndexOnOrBefore } from "./day-search";
 import { dateOfTimestamp, fromEpochDay, parseIsoDate, toEpochDay, type ForwardCurvePoint } from "../../api";
 import type { AssessmentSeries } from "./model";
 import { dayString, epochDayOf, monthIndexOf } from "./day-strings";
@@ -412,19 +413,7 @@ export function seriesToPoints(series: AssessmentSeries): AssessmentPoint[] {
 
 /** Index of the last assessment on or before `day` (epoch day), or -1 if there is none. */
 export function lastIndexOnOrBefore(series: AssessmentSeries, day: number): number {
-  let lo = 0;
-  let hi = series.length - 1;
-  let found = -1;
-  while (lo <= hi) {
-    const middle = (lo + hi) >>> 1;
-    if ((series.days[middle] ?? 0) <= day) {
-      found = middle;
-      lo = middle + 1;
-    } else {
-      hi = middle - 1;
-    }
-  }
-  return found;
+  return lastDayIndexOnOrBefore(series.days, day);
 }
 
 /** Rounds half away from zero to `decimals` places; monotone, so it keeps low <= mid <= high. */
