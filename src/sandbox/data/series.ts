@@ -517,7 +517,11 @@ export class GeneratedSeries implements AssessmentSeries {
     return this.parts.forwardMonths > 0;
   }
 
-  assessmentDate(index: number): string {
+  /** Reused by both timestamp writers so the hot path allocates nothing but the strings. */
+  private readonly published = { day: "", time: "" };
+
+  /** The day and time of day an assessment was published (corrections later, at 10:xx), into `published`. */
+  private publication(index: number): void {
     const { key, publishMinute, utcOffset } = this.parts;
     const day = this.days[index] ?? 0;
     const jitter = hashInts(key, SALT_TIME, index);
@@ -525,7 +529,13 @@ export class GeneratedSeries implements AssessmentSeries {
     const when = corrected ? day + correctionDelayDays(key, index) : day;
     const minute = corrected ? 10 * 60 + (jitter % 50) : publishMinute + (jitter % 16);
     const second = (jitter >>> 8) % 60;
-    return dayString(when) + timeOfDay(this.times, minute, second, utcOffset);
+    this.published.day = dayString(when);
+    this.published.time = timeOfDay(this.times, minute, second, utcOffset);
+  }
+
+  assessmentDate(index: number): string {
+    this.publication(index);
+    return this.published.day + this.published.time;
   }
 
   appraisalPrice(index: number): boolean {
@@ -592,13 +602,7 @@ export class GeneratedSeries implements AssessmentSeries {
 
   /** Writes `assessmentDate(index)` as a JSON string without building it. */
   writeAssessmentDate(index: number, out: JsonWriter): void {
-    const { key, publishMinute, utcOffset } = this.parts;
-    const day = this.days[index] ?? 0;
-    const jitter = hashInts(key, SALT_TIME, index);
-    const corrected = (this.revision[index] ?? 0) > 0;
-    const when = corrected ? day + correctionDelayDays(key, index) : day;
-    const minute = corrected ? 10 * 60 + (jitter % 50) : publishMinute + (jitter % 16);
-    const second = (jitter >>> 8) % 60;
-    out.quotedAscii(dayString(when), timeOfDay(this.times, minute, second, utcOffset));
+    this.publication(index);
+    out.quotedAscii(this.published.day, this.published.time);
   }
 }
