@@ -8,7 +8,6 @@ import {
   isoWeekday,
   parseIsoDate,
   toEpochDay,
-  todayIso,
   type AverageType,
   type EpochDay,
   type Frequency,
@@ -35,7 +34,8 @@ import { hashInts, hashString, Random, unitOf } from "./random";
 import { rationaleWriter } from "./rationale";
 import { generatedReferences } from "./references";
 import { isAssessmentDay, isHoliday, firstAssessmentDayFrom } from "./schedule";
-import { correctionDelayDays, GeneratedSeries, lastIndexOnOrBefore, roundTo } from "./series";
+import { endOfDay, utcDateOf } from "./clock";
+import { correctionDelayDays, GeneratedSeries, generatedPublication, instantOf, lastIndexOnOrBefore, roundTo } from "./series";
 
 // Math functions held locally: under jest's vm context every global lookup is slow, and these run millions of times.
 const { exp, sqrt, floor, max, abs } = Math;
@@ -44,8 +44,13 @@ export const DEFAULT_SEED = 20050103;
 
 export interface GenerateOptions {
   seed?: number;
-  /** `YYYY-MM-DD`; defaults to the real UTC date. */
+  /** `YYYY-MM-DD`; defaults to the UTC date of `now`. */
   today?: string;
+  /**
+   * The clock's instant (ms) when the data is made: corrections and forecasts published after it are left out
+   * (convention 20). Defaults to the end of `today`, or the real time when `today` is not given either.
+   */
+  now?: number;
 }
 
 /** Instruments per sector: metals a large minority. */
@@ -305,7 +310,7 @@ function commodityFactor(seed: number, commodity: CommodityDef, lastDay: EpochDa
   return path;
 }
 
-function buildSeries(plan: Plan, endDay: EpochDay, todayDay: EpochDay, factor: Float64Array): GeneratedSeries {
+function buildSeries(plan: Plan, endDay: EpochDay, todayDay: EpochDay, now: number, factor: Float64Array): GeneratedSeries {
   const schedule = new Int32Array(max(0, endDay - plan.launchDay + 1));
   let n = 0;
   for (let d = plan.launchDay; d <= endDay; d++) if (isAssessmentDay(plan.frequency, plan.weeklyDay, d)) schedule[n++] = d;
@@ -341,8 +346,8 @@ function buildSeries(plan: Plan, endDay: EpochDay, todayDay: EpochDay, factor: F
     let lo = singleValue ? center : center - half * skew;
     let hi = singleValue ? center : center + half * (2 - skew);
     let rev = 0;
-    // A correction, published a few days later: shown only once that day has come.
-    if (unitOf(hashInts(key, SALT_CORRECTED, i)) < CORRECTION_RATE && day + correctionDelayDays(key, i) <= todayDay) {
+    // A correction, published a few days later: made only once it has been published.
+    if (unitOf(hashInts(key, SALT_CORRECTED, i)) < CORRECTION_RATE && day + correctionDelayDays(key, i) <= todayDay && correctionPublished(plan, i, day, now)) {
       rev = unitOf(hashInts(key, SALT_SECOND_REVISION, i)) < 0.25 ? 2 : 1;
       const size = unitOf(hashInts(key, SALT_CORRECTION_SIZE, i)) - 0.5;
       const shift = isPrice ? center * size * 0.02 : swing * size * 0.1;
@@ -374,6 +379,11 @@ function buildSeries(plan: Plan, endDay: EpochDay, todayDay: EpochDay, factor: F
   });
 }
 
+function correctionPublished(plan: Plan, index: number, day: EpochDay, now: number): boolean {
+  const at = generatedPublication(plan.key, index, day, true, plan.publishMinute);
+  return instantOf(at.day, at.minute * 60 + at.second, plan.combo.location.utcOffset) <= now;
+}
+
 /** The first weekday (not 1 January) of the month of `day`. */
 function firstWeekdayOfMonth(year: number, month: number): EpochDay {
   let day = toEpochDay(`${String(year).padStart(4, "0")}-${String(month + 1).padStart(2, "0")}-01`);
@@ -385,24 +395,30 @@ function pad(value: number, width = 2): string {
   return String(value).padStart(width, "0");
 }
 
-/** The `F24M` forecast as published on the first weekday of the month of `today` (or of the month before). */
-function buildForecast(plan: Plan, series: GeneratedSeries, todayDay: EpochDay): ForecastData {
-  const today = new Date(todayDay * 86_400_000);
+/** A month's forecast: its day (the first weekday), its time of day, and the generator the prices continue from. */
+function forecastPublication(plan: Plan, year: number, month: number): { publicationDay: EpochDay; time: string; rng: Random } {
+  const publicationDay = firstWeekdayOfMonth(year, month);
+  const rng = new Random(hashInts(plan.key, SALT_FORECAST, year * 12 + month));
+  const time = `${pad(rng.int(6, 9))}:${pad(rng.int(0, 59))}:${pad(rng.int(0, 59))}.${pad(rng.int(0, 999), 3)}`;
+  return { publicationDay, time, rng };
+}
+
+/** The `F24M` forecast as last published by `now`: on the first weekday of now's month, or of the month before. */
+function buildForecast(plan: Plan, series: GeneratedSeries, now: number): ForecastData {
+  const today = new Date(now);
   let year = today.getUTCFullYear();
   let month = today.getUTCMonth();
-  let publicationDay = firstWeekdayOfMonth(year, month);
-  if (publicationDay > todayDay) {
+  let { publicationDay, time, rng } = forecastPublication(plan, year, month);
+  if (Date.parse(`${fromEpochDay(publicationDay)}T${time}Z`) > now) {
     month -= 1;
     if (month < 0) {
       month = 11;
       year -= 1;
     }
-    publicationDay = firstWeekdayOfMonth(year, month);
+    ({ publicationDay, time, rng } = forecastPublication(plan, year, month));
   }
   const monthIndex = year * 12 + month;
   const version = max(1, monthIndex - (FORECAST_VERSION_START.year * 12 + FORECAST_VERSION_START.month) + 1);
-  const rng = new Random(hashInts(plan.key, SALT_FORECAST, monthIndex));
-  const time = `${pad(rng.int(6, 9))}:${pad(rng.int(0, 59))}:${pad(rng.int(0, 59))}.${pad(rng.int(0, 999), 3)}`;
   const at = lastIndexOnOrBefore(series, publicationDay);
   let value = series.mid[max(0, at)] ?? plan.level;
   const drift = rng.float(-0.006, 0.008);
@@ -431,9 +447,11 @@ function buildForecast(plan: Plan, series: GeneratedSeries, todayDay: EpochDay):
 export function generateDataSet(options: GenerateOptions = {}): DataSet {
   const seed = options.seed ?? DEFAULT_SEED;
   if (!Number.isInteger(seed)) throw new Error(`seed: expected an integer, got ${String(seed)}`);
-  const today = parseIsoDate(options.today ?? todayIso());
+  const realNow = options.now ?? (options.today === undefined ? Date.now() : undefined);
+  const today = parseIsoDate(options.today ?? utcDateOf(realNow ?? Date.now()));
   if (today === undefined) throw new Error(`today: expected a date YYYY-MM-DD, got ${String(options.today)}`);
   const todayDay = toEpochDay(today);
+  const now = realNow ?? endOfDay(today);
   const factors = new Map<string, Float64Array>();
   const instruments: InstrumentData[] = [];
   for (const plan of planInstruments(seed)) {
@@ -446,10 +464,10 @@ export function generateDataSet(options: GenerateOptions = {}): DataSet {
     }
     const discontinued = plan.discontinueDay !== undefined && plan.discontinueDay < todayDay;
     const endDay = discontinued ? (plan.discontinueDay ?? todayDay) : todayDay;
-    const series = buildSeries(plan, endDay, todayDay, factor);
+    const series = buildSeries(plan, endDay, todayDay, now, factor);
     if (series.length === 0) continue;
     const record: Required<InstrumentRecord> = { ...plan.record, status: discontinued ? "Discontinued" : "Active" };
-    instruments.push({ record, series, forecasts: plan.hasForecast ? [buildForecast(plan, series, todayDay)] : [] });
+    instruments.push({ record, series, forecasts: plan.hasForecast ? [buildForecast(plan, series, now)] : [] });
   }
   return { today, instruments, references: generatedReferences() };
 }

@@ -182,6 +182,8 @@ class ColumnSeries implements AssessmentSeries {
   private readonly curveTexts: TextTable;
   private curvesPresent = false;
   private curvesWritten = 0;
+  /** `latestUpTo[i]`: the latest publication instant of assessments 0..i, made when first needed. */
+  private latestUpTo: Float64Array | undefined;
 
   /** An empty series of `n` assessments with `curvePoints` forward-curve points in all; `set` fills it, `finish` seals it. */
   constructor(n: number, curvePoints: number, rationalePrefix = "") {
@@ -298,6 +300,36 @@ class ColumnSeries implements AssessmentSeries {
     const delta = this.timestampDays[index];
     if (delta === undefined || delta === RAW_TIMESTAMP) out.string(this.assessmentDate(index));
     else out.quotedAscii(dayString((this.days[index] as number) + delta), this.timeOf(index));
+  }
+
+  publishedAt(index: number): number {
+    const delta = this.timestampDays[index];
+    if (delta === undefined) return Number.NaN;
+    if (delta === RAW_TIMESTAMP) return Date.parse(this.rawTimestamps.get(index) ?? "");
+    const offset = offsetSeconds(this.offsets.texts[this.timestampOffsets[index] as number] as string);
+    return (((this.days[index] as number) + delta) * 86_400 + (this.timestampSeconds[index] as number) - offset) * 1000;
+  }
+
+  /** Loaded data may hold a correction published after later assessments: the prefix stops before the first future one. */
+  publishedCount(now: number): number {
+    let latest = this.latestUpTo;
+    if (latest === undefined) {
+      latest = new Float64Array(this.length);
+      let running = Number.NEGATIVE_INFINITY;
+      for (let i = 0; i < this.length; i++) {
+        running = max(running, this.publishedAt(i));
+        latest[i] = running;
+      }
+      this.latestUpTo = latest;
+    }
+    let lo = 0;
+    let hi = this.length;
+    while (lo < hi) {
+      const m = (lo + hi) >> 1;
+      if ((latest[m] as number) <= now) lo = m + 1;
+      else hi = m;
+    }
+    return lo;
   }
 
   appraisalPrice(index: number): boolean {
@@ -458,6 +490,30 @@ export interface GeneratedSeriesParts {
   rationale(series: AssessmentSeries, index: number): string;
 }
 
+/** `+05:30` as seconds east of UTC. */
+export function offsetSeconds(utcOffset: string): number {
+  const sign = utcOffset.startsWith("-") ? -1 : 1;
+  return sign * (Number(utcOffset.slice(1, 3)) * 3600 + Number(utcOffset.slice(4, 6)) * 60);
+}
+
+/** The instant (ms) at `second` of the day `day` (epoch day) in a desk's UTC offset. */
+export function instantOf(day: number, second: number, utcOffset: string): number {
+  return (day * 86_400 + second - offsetSeconds(utcOffset)) * 1000;
+}
+
+/**
+ * When a generated assessment is published: its day at the desk's time (a correction some days later at 10:xx);
+ * the generator and the series' timestamps share it.
+ */
+export function generatedPublication(key: number, index: number, day: number, corrected: boolean, publishMinute: number): { day: number; minute: number; second: number } {
+  const jitter = hashInts(key, SALT_TIME, index);
+  return {
+    day: corrected ? day + correctionDelayDays(key, index) : day,
+    minute: corrected ? 10 * 60 + (jitter % 50) : publishMinute + (jitter % 16),
+    second: (jitter >>> 8) % 60,
+  };
+}
+
 function pad2(value: number): string {
   return value < 10 ? `0${value}` : `${value}`;
 }
@@ -523,14 +579,22 @@ export class GeneratedSeries implements AssessmentSeries {
   /** The day and time of day an assessment was published (corrections later, at 10:xx), into `published`. */
   private publication(index: number): void {
     const { key, publishMinute, utcOffset } = this.parts;
-    const day = this.days[index] ?? 0;
-    const jitter = hashInts(key, SALT_TIME, index);
-    const corrected = (this.revision[index] ?? 0) > 0;
-    const when = corrected ? day + correctionDelayDays(key, index) : day;
-    const minute = corrected ? 10 * 60 + (jitter % 50) : publishMinute + (jitter % 16);
-    const second = (jitter >>> 8) % 60;
-    this.published.day = dayString(when);
-    this.published.time = timeOfDay(this.times, minute, second, utcOffset);
+    const at = generatedPublication(key, index, this.days[index] ?? 0, (this.revision[index] ?? 0) > 0, publishMinute);
+    this.published.day = dayString(at.day);
+    this.published.time = timeOfDay(this.times, at.minute, at.second, utcOffset);
+  }
+
+  publishedAt(index: number): number {
+    const { key, publishMinute, utcOffset } = this.parts;
+    const at = generatedPublication(key, index, this.days[index] ?? 0, (this.revision[index] ?? 0) > 0, publishMinute);
+    return instantOf(at.day, at.minute * 60 + at.second, utcOffset);
+  }
+
+  /** The generator makes only corrections published by its own "now", so only a tail of first values can be later. */
+  publishedCount(now: number): number {
+    let n = this.length;
+    while (n > 0 && this.publishedAt(n - 1) > now) n--;
+    return n;
   }
 
   assessmentDate(index: number): string {
