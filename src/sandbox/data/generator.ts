@@ -35,7 +35,7 @@ import { rationaleWriter } from "./rationale";
 import { generatedReferences } from "./references";
 import { isAssessmentDay, isHoliday, firstAssessmentDayFrom } from "./schedule";
 import { endOfDay, utcDateOf } from "./clock";
-import { correctionDelayDays, GeneratedSeries, generatedPublication, instantOf, lastIndexOnOrBefore, roundTo } from "./series";
+import { correctionDelayDays, GeneratedSeries, generatedPublication, instantOf, lastIndexOnOrBefore, MID_PLACES, midOf, roundTo } from "./series";
 
 // Math functions held locally: under jest's vm context every global lookup is slow, and these run millions of times.
 const { exp, sqrt, floor, max, abs } = Math;
@@ -155,11 +155,9 @@ function sameCombo(a: Combo, b: Combo): boolean {
   return a.product === b.product && a.market === b.market && a.currency === b.currency;
 }
 
+/** Decimal places of low and high: 2 (as every mid has, convention 10), whole numbers for six-figure prices. */
 function decimalsFor(magnitude: number): number {
-  if (magnitude >= 100_000) return 0;
-  if (magnitude >= 20) return 2;
-  if (magnitude >= 1) return 3;
-  return 4;
+  return magnitude >= 100_000 ? 0 : MID_PLACES;
 }
 
 function describe(combo: Combo, unit: UnitDef): { description: string; descriptionShort: string; subject: string; units: string } {
@@ -358,7 +356,7 @@ function buildSeries(plan: Plan, endDay: EpochDay, todayDay: EpochDay, now: numb
     const roundedHigh = roundTo(hi, decimals);
     low[i] = roundedLow;
     high[i] = roundedHigh;
-    mid[i] = singleValue ? roundedLow : roundTo((roundedLow + roundedHigh) / 2, decimals);
+    mid[i] = singleValue ? roundedLow : midOf(roundedLow, roundedHigh);
     revision[i] = rev;
   }
   const { subject, units } = describe(plan.combo, plan.unit);
@@ -432,7 +430,7 @@ function buildForecast(plan: Plan, series: GeneratedSeries, now: number): Foreca
     prices.push({
       date: `${pad(floor(target / 12), 4)}-${pad((target % 12) + 1)}-01T00:00:00.000Z`,
       low,
-      mid: roundTo((low + high) / 2, plan.decimals),
+      mid: midOf(low, high),
       high,
     });
   }

@@ -100,7 +100,8 @@ export function checkPoint(value: unknown, where: string, previousDay: number | 
   if (typeof appraisalPrice !== "boolean") throw new DataError(`${where}.appraisalPrice`, `expected true or false, got ${describe(appraisalPrice)}`);
   const pricingRationale = value["pricingRationale"] ?? (fillDefaults ? "" : undefined);
   if (typeof pricingRationale !== "string") throw new DataError(`${where}.pricingRationale`, `expected a string, got ${describe(pricingRationale)}`);
-  const point: AssessmentPoint = { date, assessmentDate, revision, low, mid, high, appraisalPrice, pricingRationale };
+  // The file's mid is checked, then replaced by the rounded midpoint: every mid is one (convention 10).
+  const point: AssessmentPoint = { date, assessmentDate, revision, low, mid: midOf(low, high), high, appraisalPrice, pricingRationale };
   const curves = value["forwardCurves"];
   if (curves !== undefined) point.forwardCurves = checkForwardCurves(curves, `${where}.forwardCurves`, date);
   return point;
@@ -123,7 +124,7 @@ function checkForwardCurves(value: unknown, where: string, date: string): Forwar
     const mid = expectNumber(item["mid"], `${at}.mid`);
     const high = expectNumber(item["high"], `${at}.high`);
     checkRange(low, mid, high, `${at}.mid`, date);
-    return { forwardCode, forwardMonth, low, mid, high };
+    return { forwardCode, forwardMonth, low, mid: midOf(low, high), high };
   });
 }
 
@@ -448,6 +449,18 @@ export function lastIndexOnOrBefore(series: AssessmentSeries, day: number): numb
   return lastDayIndexOnOrBefore(series.days, day);
 }
 
+/** Decimal places of every mid and every average (convention 10, vendor). */
+export const MID_PLACES = 2;
+
+/**
+ * The mid of a low and a high (convention 10): their midpoint rounded to 2 decimals. Only when low and high lie
+ * within one cent of each other (loaded data with finer prices) is it kept inside them, as convention 15 wants.
+ */
+export function midOf(low: number, high: number): number {
+  const mid = roundTo((low + high) / 2, MID_PLACES);
+  return mid < low ? low : mid > high ? high : mid;
+}
+
 /** Rounds half away from zero to `decimals` places; monotone, so it keeps low <= mid <= high. */
 export function roundTo(value: number, decimals: number): number {
   const scale = 10 ** decimals;
@@ -627,12 +640,14 @@ export class GeneratedSeries implements AssessmentSeries {
     const curve: ForwardCurvePoint[] = [];
     for (let ahead = 1; ahead <= forwardMonths; ahead++) {
       const factor = this.forwardFactor(prefix, ahead);
+      const curveLow = roundTo(low * factor, decimals);
+      const curveHigh = roundTo(high * factor, decimals);
       curve.push({
         forwardCode: FORWARD_CODES[ahead] as string,
         forwardMonth: MONTH_CODES[(month + ahead) % 12] ?? "JAN",
-        low: roundTo(low * factor, decimals),
-        mid: roundTo(mid * factor, decimals),
-        high: roundTo(high * factor, decimals),
+        low: curveLow,
+        mid: midOf(curveLow, curveHigh),
+        high: curveHigh,
       });
     }
     return curve;
@@ -650,14 +665,16 @@ export class GeneratedSeries implements AssessmentSeries {
     out.raw("[");
     for (let ahead = 1; ahead <= forwardMonths; ahead++) {
       const factor = this.forwardFactor(prefix, ahead);
+      const curveLow = roundTo(low * factor, decimals);
+      const curveHigh = roundTo(high * factor, decimals);
       if (ahead > 1) out.raw(",");
       out
         .raw((FORWARD_HEADS[ahead] as string[])[month] as string)
-        .number(roundTo(low * factor, decimals))
+        .number(curveLow)
         .raw(',"mid":')
-        .number(roundTo(mid * factor, decimals))
+        .number(midOf(curveLow, curveHigh))
         .raw(',"high":')
-        .number(roundTo(high * factor, decimals))
+        .number(curveHigh)
         .raw("}");
     }
     out.raw("]");
