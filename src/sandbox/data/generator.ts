@@ -190,7 +190,7 @@ function calculationTypes(rng: Random, frequency: Frequency): AverageType[] {
   }
 }
 
-function planInstrument(seed: number, symbol: string, combo: Combo): Plan {
+function planInstrument(seed: number, symbol: string, combo: Combo, featured = false): Plan {
   const { commodity, product, market, location, currency } = combo;
   const unit = byId(UNITS, product.unit, "unit");
   const incoterm = byId(INCOTERMS, market.incoterm, "incoterm");
@@ -203,9 +203,15 @@ function planInstrument(seed: number, symbol: string, combo: Combo): Plan {
   const weeklyDay = rng.pick([0, 1, 2, 2, 3, 3, 4, 4, 4]);
   const launchFrom = FIRST_LAUNCH + floor(rng.next() ** 1.3 * (LAST_LAUNCH - FIRST_LAUNCH));
   const launchDay = firstAssessmentDayFrom(frequency, weeklyDay, launchFrom);
-  const forwardMonths = sector === "AG" && isPrice && (frequency === "Daily" || frequency === "Weekly") && rng.chance(0.4) ? rng.int(3, 12) : 0;
+  const agForwardMonths = sector === "AG" && isPrice && (frequency === "Daily" || frequency === "Weekly") && rng.chance(0.4) ? rng.int(3, 12) : 0;
   const forwardCarry = rng.float(-0.008, 0.012);
-  const hasForecast = sector !== "FP" && isPrice && forwardMonths === 0 && rng.chance(0.14);
+  const drawnForecast = sector !== "FP" && isPrice && agForwardMonths === 0 && rng.chance(0.14);
+  // Metals get forward curves from a generator of their own, so that no other attribute changes with them; the
+  // documented examples' metal (MB-AL-0004) always has curves and a forecast, for every sandbox user.
+  const metal = new Random(key).fork("metal-curves");
+  const metalCurves = sector === "MB" && frequency !== "Monthly" && (featured || metal.chance(0.2));
+  const forwardMonths = metalCurves ? (featured ? 12 : metal.int(3, 12)) : agForwardMonths;
+  const hasForecast = drawnForecast || featured;
   const discontinueSpan = LAST_DISCONTINUATION - launchDay - 365;
   const discontinueDay = !hasForecast && discontinueSpan > 30 && rng.chance(0.09) ? launchDay + 365 + rng.int(0, discontinueSpan) : undefined;
   const sourceId = rng.weighted([
@@ -271,6 +277,9 @@ function planInstrument(seed: number, symbol: string, combo: Combo): Plan {
 /** The first number of these groups is fixed so the symbols the docs and help use as examples always exist. */
 const ANCHOR_NUMBERS: Readonly<Record<string, number>> = { "MB-AL": 4, "AG-WHE": 58, "FP-PLP": 34 };
 
+/** Symbols of the docs' examples that always carry forward curves and a forecast (PRICES.CURVE, PRICES.FORECAST). */
+const FEATURED = new Set(["MB-AL-0004"]);
+
 /** Every instrument the seed defines, sorted by symbol; independent of `today`. */
 function planInstruments(seed: number): Plan[] {
   const rng = new Random(seed);
@@ -284,7 +293,7 @@ function planInstruments(seed: number): Plan[] {
       let number = ANCHOR_NUMBERS[`${sector}-${first.commodity.code}`] ?? drawn;
       for (const combo of group) {
         const symbol = `${sector}-${combo.commodity.code}-${String(number).padStart(4, "0")}`;
-        plans.push(planInstrument(seed, symbol, combo));
+        plans.push(planInstrument(seed, symbol, combo, FEATURED.has(symbol)));
         number += numbering.int(1, 25);
       }
     }
