@@ -224,9 +224,11 @@ describe("generateDataSet: assessments", () => {
 });
 
 describe("generateDataSet: forward curves and forecasts", () => {
-  it("puts forward curves M1..Mn (n from 3 to 12) on some agricultural instruments only", () => {
+  it("puts forward curves M1..Mn (n from 3 to 12) on some agricultural and metal instruments, MB-AL-0004 always", () => {
     const withCurves = data.instruments.filter((i) => i.record.hasForwardCurves);
     expect(withCurves.length).toBeGreaterThan(5);
+    expect(withCurves.filter((i) => i.record.symbol.startsWith("MB-")).length).toBeGreaterThan(5);
+    expect(withCurves.map((i) => i.record.symbol)).toContain("MB-AL-0004");
     for (const instrument of data.instruments) {
       const { series, record } = instrument;
       if (!record.hasForwardCurves) {
@@ -234,7 +236,7 @@ describe("generateDataSet: forward curves and forecasts", () => {
         expect(series.forwardCurves(series.length - 1)).toBeUndefined();
         continue;
       }
-      expect(record.symbol.startsWith("AG-")).toBe(true);
+      expect(record.symbol.startsWith("AG-") || (record.symbol.startsWith("MB-") && record.frequency !== "Monthly")).toBe(true);
       const n = series.forwardCurves(0)?.length ?? 0;
       expect(n).toBeGreaterThanOrEqual(3);
       expect(n).toBeLessThanOrEqual(12);
@@ -258,7 +260,8 @@ describe("generateDataSet: forward curves and forecasts", () => {
         continue;
       }
       expect(record.forecastTypeIds).toEqual(["F24M"]);
-      expect(record.hasForwardCurves).toBe(false);
+      // Agricultural instruments have one or the other; a metal may have both (MB-AL-0004 does).
+      if (record.symbol.startsWith("AG-")) expect(record.hasForwardCurves).toBe(false);
       expect(forecasts).toHaveLength(1);
       const forecast = forecasts[0];
       if (forecast === undefined) throw new Error("no forecast");
