@@ -1,0 +1,19 @@
+/** Rewrites one `## Title` section of docs/benchmarks.md, leaving the other scripts' sections alone. */
+import { existsSync } from "node:fs";
+import { readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+
+const FILE = path.resolve(__dirname, "..", "docs", "benchmarks.md");
+const HEAD = "# Benchmarks\n\nFigures measured on the project's 2-core machine; each section is written by its script.\n";
+
+export async function writeSection(title: string, body: string): Promise<void> {
+  const existing = existsSync(FILE) ? await readFile(FILE, "utf8") : HEAD;
+  const section = `## ${title}\n\n${body.trimEnd()}\n`;
+  const start = existing.indexOf(`\n## ${title}\n`);
+  if (start < 0) {
+    await writeFile(FILE, `${existing.trimEnd()}\n\n${section}`);
+    return;
+  }
+  const next = existing.indexOf("\n## ", start + 1);
+  await writeFile(FILE, `${existing.slice(0, start + 1)}${section}${next < 0 ? "" : existing.slice(next)}`);
+}
