@@ -66,8 +66,12 @@ export class PublishedInstruments {
     if (kept !== undefined && now >= kept.since && now < kept.until) return kept.view;
     const series = instrument.series;
     const count = series.publishedCount(now);
-    const view = count === series.length ? instrument : { ...instrument, series: new SeriesPrefix(series, count) };
-    const until = count === series.length ? Number.POSITIVE_INFINITY : series.publishedAt(count);
+    // Forecasts too exist from their publication on (loaded data may hold one published later).
+    const forecasts = instrument.forecasts.filter((forecast) => Date.parse(forecast.publicationDate) <= now);
+    const laterForecasts = instrument.forecasts.map((forecast) => Date.parse(forecast.publicationDate)).filter((at) => at > now);
+    const whole = count === series.length && forecasts.length === instrument.forecasts.length;
+    const view = whole ? instrument : { ...instrument, series: count === series.length ? series : new SeriesPrefix(series, count), forecasts };
+    const until = Math.min(count === series.length ? Number.POSITIVE_INFINITY : series.publishedAt(count), ...laterForecasts);
     this.views.set(instrument, { view, until, since: now });
     return view;
   }

@@ -2,6 +2,7 @@
  * The `/physical/v2` routes (spec 4): parameters from query and form body alike, auth and entitlement on
  * every request, injected faults and the rate limit. Registered under the prefix by `buildApp`.
  */
+import { Readable } from "node:stream";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import cors from "@fastify/cors";
 import {
@@ -57,6 +58,15 @@ export const API_ROUTES: readonly string[] = [
 export const API_METHODS = "GET, POST, OPTIONS";
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The first piece of a stream, which is then dropped (an injected truncation of a streamed answer). */
+async function* firstPiece(stream: Readable): AsyncGenerator<Buffer> {
+  for await (const piece of stream) {
+    yield piece as Buffer;
+    break;
+  }
+  stream.destroy();
+}
 
 export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions): Promise<void> {
   const { catalog, auth, limits, faults, rateLimiter } = options;
@@ -145,7 +155,8 @@ export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions)
   if (faults !== undefined) {
     app.addHook("onSend", async (request, reply, payload) => {
       if (!truncated.has(request) || reply.statusCode !== 200) return payload;
-      // Price bodies are bytes, the others strings: either is cut in half.
+      // Price bodies are bytes, the others strings: either is cut in half; a streamed answer ends after its first piece.
+      if (payload instanceof Readable) return Readable.from(firstPiece(payload), { objectMode: false });
       if (Buffer.isBuffer(payload)) return payload.subarray(0, Math.floor(payload.length / 2));
       if (typeof payload !== "string") return payload;
       return payload.slice(0, Math.floor(payload.length / 2));

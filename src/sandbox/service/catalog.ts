@@ -48,9 +48,11 @@ export class Catalog {
         invalid.push({ symbol, message: UNKNOWN_SYMBOL_MESSAGE });
         continue;
       }
-      const missing = requirement?.(instrument);
+      // What was published by now decides, a forecast's availability included.
+      const published = this.published.of(instrument, now);
+      const missing = requirement?.(published);
       if (missing !== undefined) invalid.push({ symbol, message: missing });
-      else found.push(this.published.of(instrument, now));
+      else found.push(published);
     }
     return { found, invalid };
   }

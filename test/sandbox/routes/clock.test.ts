@@ -48,6 +48,19 @@ describe("publication clock", () => {
     expect(must(must((monthly.body as PricesResponse).instruments[0]).prices[0]).assessmentDate).toBe("2024-06-27T16:30:00+00:00");
   });
 
+  it("holds back a forecast until its publication", async () => {
+    const query = "/Prices/History?Symbols=FP-PLP-0002&FromDate=2024-02-01&ToDate=2024-12-31&forecastType=F24M";
+    const before = await appAt("2024-02-29T23:00:00Z");
+    const hidden = (await get(before, query)).body as HistoryResponse;
+    await before.close();
+    expect(hidden.instruments).toEqual([]);
+    expect(hidden.invalidInstruments?.[0]?.message).toMatch(/Forecast type F24M is not available/);
+    const after = await appAt("2024-03-01T00:00:00Z");
+    const shown = (await get(after, query)).body as HistoryResponse;
+    await after.close();
+    expect(shown.instruments[0]?.forecast?.publicationDate).toBe("2024-03-01T00:00:00.000Z");
+  });
+
   it("never serves a generated assessment stamped after now, at any hour of the day", async () => {
     const now = Date.parse("2025-06-30T09:25:00Z");
     const data = generateDataSet({ today: "2025-06-30", now });
