@@ -238,7 +238,7 @@ export function historyQuery(catalog: Catalog, caller: ApiCaller, request: Parse
     forecastType === undefined ? undefined : forecastFor(instrument, forecastType, request.fromDate, request.toDate);
 
   let records: BodyWriter;
-  let expected: number;
+  // Sized for the whole answer when it will be sent whole, for the first part of it when it will be streamed.
   const out = (bytes: number): JsonWriter => new JsonWriter(min(bytes, WHOLE_ANSWER_BYTES + PIECE_BYTES), true);
   let writer: JsonWriter;
   if (type === "None") {
@@ -249,15 +249,13 @@ export function historyQuery(catalog: Catalog, caller: ApiCaller, request: Parse
     // Plus each block's head and the calendar (13 bytes a date; at most one a day and one an assessment, so that
     // a range of centuries costs nothing up front).
     const calendarDates = min(max(0, to - from + 1), found.reduce((sum, instrument) => sum + instrument.series.length, 0));
-    expected = expectedBytes(found, plans, kept) + found.length * 256 + calendarDates * 13 + 4096;
-    writer = out(expected);
+    writer = out(expectedBytes(found, plans, kept) + found.length * 256 + calendarDates * 13 + 4096);
     records = plainBody(writer, catalog, found, plans, sel, forecastOf);
   } else {
     const plans = found.map((instrument) => planAverages(instrument, type, from, to));
     const total = plans.reduce((sum, plan) => sum + plan.length, 0);
     if (total > maxRecords) throw overLimit(total, maxRecords);
-    expected = total * RECORD_BYTES + 4096;
-    writer = out(expected);
+    writer = out(total * RECORD_BYTES + 4096);
     records = averagesBody(writer, found, plans, type, to, sel, forecastOf);
   }
   return answerFrom(writer, historyBody(writer, records, found, invalid, type, from, to));
