@@ -3,7 +3,9 @@
  * route tests use `inject`.
  */
 import type http from "node:http";
+import type { IncomingMessage } from "node:http";
 import type https from "node:https";
+import type { Duplex } from "node:stream";
 import Fastify, { type FastifyHttpOptions, type FastifyHttpsOptions, type FastifyError, type FastifyInstance, type FastifyServerOptions, type FastifyReply, type FastifyRequest } from "fastify";
 import { API_BASE_PATH, DEFAULT_LIMITS, DEFAULT_VENDOR, PROBLEM_CONTENT_TYPE, scopeFor, type Limits } from "../api";
 import type { DataSet } from "./data/model";
@@ -122,7 +124,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   // Node closes a CONNECT's connection unanswered unless someone listens: it gets a 405 like any other method.
-  app.server.on("connect", (request: { url?: string; method?: string }, socket: import("node:stream").Duplex) => {
+  app.server.on("connect", (request: IncomingMessage, socket: Duplex) => {
     socket.end(rawProblemResponse(new ProblemError(405, `${request.method ?? "CONNECT"} is not served here`, undefined, { allow: API_METHODS })));
   });
 
