@@ -93,12 +93,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       else socket.destroy();
     },
   };
-  // fastify types an HTTPS instance apart; the routes do not care which server carries them.
   // Node takes the request timeout only when the server is made (fastify sets it later, which has no effect), and
   // checks it every `connectionsCheckingInterval` (30 s by default): a quarter of the timeout keeps a stalled
   // request from living much past it.
   const requestTimeout = serverOptions.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const checking = { requestTimeout, connectionsCheckingInterval: Math.max(100, Math.floor(requestTimeout / 4)) };
+  // fastify types an HTTPS instance apart; the routes do not care which server carries them.
   const app = (options.https
     ? Fastify({ ...serverOptions, https: { ...options.https, ...checking } } as FastifyHttpsOptions<https.Server>)
     : Fastify({ ...serverOptions, http: checking } as FastifyHttpOptions<http.Server>)) as unknown as FastifyInstance;
