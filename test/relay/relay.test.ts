@@ -10,7 +10,7 @@ import type { FastifyInstance } from "fastify";
 import type { PricesResponse } from "../../src/api";
 import { buildRelay } from "../../src/relay/app";
 import type { RunningSandbox } from "../../src/sandbox/server";
-import { startTestSandbox } from "../helpers/sandbox";
+import { caFetch, startTestSandbox } from "../helpers/sandbox";
 
 jest.setTimeout(60_000);
 
@@ -57,6 +57,18 @@ describe("the relay", () => {
     expect(posted.body).toBe(direct.body);
     const getWithBody = await relay.inject({ method: "GET", url: "/physical/v2/Prices", headers: { ...auth, ...FORM }, payload: "Symbols=MB-AL-0004" });
     expect(getWithBody.body).toBe(direct.body);
+  });
+
+  it("passes a large streamed answer through unchanged", async () => {
+    const auth = { authorization: `Bearer ${await token()}` };
+    const symbols = sandbox.data.instruments.filter((i) => i.record.hasForwardCurves).slice(0, 6).map((i) => i.record.symbol);
+    const url = `/physical/v2/Prices/History?Symbols=${symbols.join(",")}&FromDate=2005-01-01&ToDate=2025-06-30`;
+    const relayed = await relay.inject({ method: "GET", url, headers: auth });
+    const direct = await caFetch(sandbox.ca)(`${sandbox.origin}${url}`, { headers: auth });
+    const text = await direct.text();
+    expect(relayed.statusCode).toBe(200);
+    expect(text.length).toBeGreaterThan(2 * 1024 * 1024);
+    expect(relayed.body).toBe(text);
   });
 
   it("passes the upstream's own answers through: a 401 without a token, with WWW-Authenticate", async () => {
