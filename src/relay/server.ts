@@ -20,7 +20,12 @@ const USAGE = `Usage: npm run relay -- --api URL --token URL [options]
 
 function httpsUrl(flag: string, text: string | undefined): string {
   if (text === undefined) throw new Error(`${flag} is required`);
-  const url = new URL(text);
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new Error(`${flag} needs a URL, got "${text}"`);
+  }
   if (url.protocol !== "https:" && url.protocol !== "http:") throw new Error(`${flag} needs an http(s) URL, got ${text}`);
   return text;
 }
