@@ -1,6 +1,9 @@
-/** The header: Sign in (Office dialog), Sign out, the service-key form, the account line, and the trust prompt for a new API host. */
+/**
+ * The header: Sign in (Office dialog), Sign out (here at once, then at the token service in the dialog), the
+ * service-key form, the account line, and the trust prompt for a new API host.
+ */
 import { apiHostLabel, confirmBaseUrl } from "../../auth/settings";
-import { signInWithDialog } from "../../auth/sign-in";
+import { signInWithDialog, signOutWithDialog } from "../../auth/sign-in";
 import type { AuthState } from "../../auth/token-store";
 import { byId } from "../dom";
 import type { PaneContext } from "../pane-context";
@@ -82,9 +85,29 @@ export function accountPanel(context: PaneContext): void {
   });
 
   byId("sign-out").addEventListener("click", () => {
+    const before = context.store().state();
     context.store().signOut();
     context.announce("Signed out");
-    byId<HTMLButtonElement>("sign-in").focus();
+    const signIn = byId<HTMLButtonElement>("sign-in");
+    signIn.focus();
+    // a service key has no session at the token service; a user's ends there too, so the next sign-in asks again
+    if (before.status !== "signed-in" || before.method !== "user") return;
+    const status = byId("auth-status");
+    const api = `API ${apiHostLabel(context.settings().environment)}`;
+    status.textContent = `Signed out of the add-in. Ending the session at the token service: confirm in the window that opened. ${api}.`;
+    signIn.disabled = true;
+    const { authority, clientId, scope } = context.settings().environment;
+    signOutWithDialog(context.deps.dialogHost, context.deps.pageBase, { authority, clientId, scope })
+      .then(() => {
+        status.textContent = `Signed out of the add-in and of the token service. Sign in asks for an account. ${api}.`;
+        context.announce("Signed out of the token service");
+      })
+      .catch((error: unknown) => {
+        status.textContent = `Signed out of the add-in; the token service's session was not ended (${context.recordError("sign-out", error)}) Sign in still asks which account to use. ${api}.`;
+      })
+      .finally(() => {
+        signIn.disabled = false;
+      });
   });
 
   byId<HTMLFormElement>("sk-form").addEventListener("submit", (event) => {

@@ -1,0 +1,129 @@
+/**
+ * The pane as an analyst uses it, in real headless Chromium against the real sandbox and its real token service:
+ * switching accounts (sign out at the token service, sign in as another user without clearing anything), explaining
+ * a spilled cell, the builder refusing what it cannot build, and the publication state of an instrument.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { BrowserContext, Page } from "playwright-core";
+import { startSandbox, type RunningSandbox } from "../../src/sandbox/server";
+import { servePages, type PageServer } from "../../scripts/workbook";
+import { launchChromium, type TestBrowser } from "../support/chromium";
+import { EXCEL_STUB } from "./pane-excel-stub";
+import { buildPane, containsText, hasText } from "./pane-page";
+
+jest.setTimeout(240_000);
+
+let distDir: string;
+let browser: TestBrowser;
+let server: PageServer;
+let sandbox: RunningSandbox;
+let context: BrowserContext;
+let page: Page;
+
+const settle = (): Promise<void> => page.evaluate(() => (window as unknown as { __excel: { settle(): Promise<void> } }).__excel.settle());
+const cellValue = (address: string): Promise<unknown> => page.evaluate((a) => (window as unknown as { __excel: { value(a: string): unknown } }).__excel.value(a), address);
+const selectCell = (address: string): Promise<void> => page.evaluate((a) => (window as unknown as { __excel: { select(a: string): void } }).__excel.select(a), address);
+
+/** Writes a formula into a cell of the stub workbook, as a user typing it would. */
+async function typeFormula(address: string, formula: string): Promise<void> {
+  await selectCell(address);
+  await page.evaluate((f) =>
+    (window as unknown as { Excel: { run(cb: (c: { workbook: { getSelectedRange(): { formulas: unknown } }; sync(): Promise<void> }) => Promise<void>): Promise<void> } }).Excel.run(async (c) => {
+      c.workbook.getSelectedRange().formulas = [[f]];
+      await c.sync();
+    }),
+  formula);
+  await settle();
+}
+
+/** Clicks Sign in and completes the sandbox's login page in the popup as `username`; returns the popup's login page text. */
+async function signInAs(username: string, how: "password" | "continue" = "password"): Promise<string> {
+  const popupPromise = context.waitForEvent("page");
+  await page.locator("#sign-in").click();
+  const popup = await popupPromise;
+  await popup.waitForSelector("#username", { timeout: 60_000 });
+  const text = (await popup.locator("main").textContent()) ?? "";
+  if (how === "continue") {
+    await popup.locator("#continue").click();
+  } else {
+    await popup.locator("#username").fill(username);
+    await popup.locator("#password").fill(username);
+    await popup.locator("form:not(#continue-form) button[type=submit].primary").click();
+  }
+  await hasText(page.locator("#auth-status"), new RegExp(`Signed in as ${username}`), 60_000);
+  return text;
+}
+
+beforeAll(async () => {
+  distDir = fs.mkdtempSync(path.join(os.tmpdir(), "pane-analyst-dist-"));
+  buildPane(distDir);
+  server = await servePages(distDir);
+  sandbox = await startSandbox({ port: 0, quiet: true, redirectUris: [`${server.origin}/auth-dialog.html`], corsOrigins: [server.origin] });
+  browser = await launchChromium({ viewport: { width: 360, height: 800 } });
+  context = browser.context;
+  await context.addInitScript({ content: EXCEL_STUB });
+  // settings pointing at this sandbox, already confirmed (the trust prompt has its own test in pane.test.ts)
+  await context.addInitScript({
+    content: `localStorage.setItem("prices.settings", ${JSON.stringify(JSON.stringify({ environment: { kind: "service", baseUrl: sandbox.apiUrl, authority: sandbox.issuer, clientId: "prices-excel-addin", scope: "sandbox.physicalprices.api" } }))});
+localStorage.setItem("prices.confirmedApi", ${JSON.stringify(JSON.stringify(sandbox.apiUrl))});`,
+  });
+  page = context.pages()[0] ?? (await context.newPage());
+  await page.goto(`${server.origin}/taskpane.html`);
+  await page.waitForFunction(() => "PricesPane" in window && "PricesAddin" in window);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await sandbox?.close();
+  await server?.close();
+  if (distDir) fs.rmSync(distDir, { recursive: true, force: true });
+});
+
+describe("switching accounts", () => {
+  const analystOnly = (): string => {
+    const trial = sandbox.data.instruments.filter((i) => i.record.commodityId !== "" && !/^MB-/.test(i.record.symbol) && i.series.length > 0);
+    const found = trial[0];
+    if (!found) throw new Error("the sandbox has no instrument outside the trial entitlement");
+    return found.record.symbol;
+  };
+
+  it("signs out at the token service, then signs in as another user without clearing anything", async () => {
+    const first = await signInAs("analyst");
+    expect(first).not.toContain("Continue as");
+    const symbol = analystOnly();
+    await typeFormula("A1", `=PRICES.MID("${symbol}")`);
+    expect(typeof (await cellValue("A1"))).toBe("object");
+
+    const logoutPromise = context.waitForEvent("page");
+    await page.locator("#sign-out").click();
+    await containsText(page.locator("#auth-status"), "Ending the session at the token service");
+    const logout = await logoutPromise;
+    await logout.waitForSelector("button[name=logout]", { timeout: 60_000 });
+    await logout.locator("button[name=logout]").click();
+    await containsText(page.locator("#auth-status"), "Signed out of the add-in and of the token service", 30_000);
+    await settle();
+    expect(String(await cellValue("A1"))).toMatch(/^#N\/A: .*sign in/i);
+
+    // the token service asks again: the login form, and no "continue as analyst" (its session ended)
+    const second = await signInAs("trial");
+    expect(second).not.toContain("Continue as");
+    await settle();
+    expect(String(await cellValue("A1"))).toMatch(/^#N\/A/);
+    await hasText(page.locator("#result-count"), /of \d+ instruments/, 30_000);
+  });
+
+  it("offers to continue as the signed-in account or use another one when the token service still has a session", async () => {
+    // sign out here only: the sign-out window is closed without confirming, so the token service keeps its session
+    const logoutPromise = context.waitForEvent("page");
+    await page.locator("#sign-out").click();
+    const logout = await logoutPromise;
+    await logout.waitForSelector("button[name=logout]", { timeout: 60_000 });
+    await logout.close();
+    await containsText(page.locator("#auth-status"), "the token service's session was not ended", 30_000);
+    const text = await signInAs("trial", "continue");
+    expect(text).toContain("Continue as trial");
+    expect(text).toContain("Or use another account");
+  });
+});
