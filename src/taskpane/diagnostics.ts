@@ -5,12 +5,13 @@
  */
 import { dateOfTimestamp } from "../api";
 import type { KeyLineage, LineageKey, PriceRecord, SymbolHistory } from "../prices/types";
-import { dateOf } from "../functions/coerce";
+import { dateOf, headersOf, symbolOf } from "../functions/coerce";
 import { ArgumentError } from "../functions/errors";
 import type { PriceField } from "../functions/fields";
 import { historyArguments } from "../functions/historyFunctions";
 import { referenceTypeOf } from "../functions/metadataFunctions";
 import { averageRequest, priceKeys, priceRequest } from "../functions/priceFunctions";
+import { crossLayout, readItems } from "../functions/shape";
 import { scalarText } from "../formula/text";
 import { parseCall, type FormulaArg, type ParsedCall } from "./formula";
 
@@ -106,6 +107,77 @@ export async function traceFormula(formula: string, resolve: ResolveRef, today: 
       break;
   }
   return { call, keys, truncated: total > keys.length };
+}
+
+async function argMatrix(arg: FormulaArg | undefined, resolve: ResolveRef): Promise<unknown[][]> {
+  if (!arg || arg.kind === "omitted") return [[null]];
+  if (arg.kind === "ref") return resolve(arg.address);
+  return [[arg.value]];
+}
+
+/** One cell of a call's result: the key behind it, and for a table the record row it shows. */
+export interface TracedElement {
+  call: ParsedCall;
+  /** The client key this cell's value came from; undefined when the cell asks nothing (a refused argument, outside the result). */
+  key: LineageKey | undefined;
+  /** The cell is a header row of the table. */
+  header: boolean;
+  /** HISTORY, CURVE: which data row of the table (0 = the first under the headers). */
+  dataRow?: number;
+  /** HISTORY: the order of the rows (the client keeps them newest first). */
+  order?: "ascending" | "descending";
+}
+
+/**
+ * The element at (`row`, `col`) of the result of `formula` (0, 0 = the anchor), read with the functions' own
+ * readers and layouts: a (symbol, date) of a price grid, a row of a history, a month of a curve.
+ */
+export async function traceElement(formula: string, resolve: ResolveRef, today: string, row: number, col: number): Promise<TracedElement | undefined> {
+  const call = parseCall(formula);
+  if (!call) return undefined;
+  const values = await Promise.all(call.args.map((arg) => argValues(arg, resolve)));
+  const first = (index: number): unknown => values[index]?.[0];
+  const none: TracedElement = { call, key: undefined, header: false };
+  switch (call.name) {
+    case "LOW":
+    case "MID":
+    case "HIGH":
+    case "PRICE":
+    case "AVERAGE": {
+      const fixed = FIXED_FIELDS.get(call.name);
+      const request = asTheFunctionsRead(() =>
+        fixed !== undefined ? { field: fixed, calculation: "None" as const } : call.name === "PRICE" ? priceRequest(first(2), first(3), first(4)) : averageRequest(first(1), first(3)),
+      );
+      if (!request) return none;
+      const symbols = readItems(await argMatrix(call.args[0], resolve), (cell) => symbolOf(cell));
+      const dates = readItems(await argMatrix(call.args[call.name === "AVERAGE" ? 2 : 1], resolve), (cell) => dateOf(cell));
+      const layout = asTheFunctionsRead(() => crossLayout(symbols, dates));
+      if (!layout || row >= layout.value.rows || col >= layout.value.cols) return none;
+      const [symbol, date] = layout.value.at(row, col);
+      if (!symbol.ok || !date.ok || symbol.value === undefined) return none;
+      return { call, key: priceKeys(request.value)(symbol.value, date.value), header: false };
+    }
+    case "HISTORY": {
+      const fieldsArg = values[3] !== undefined && values[3].length > 0 ? values[3] : undefined;
+      const read = asTheFunctionsRead(() => historyArguments(today, first(0), first(1), first(2), fieldsArg, first(4), first(5), first(6), first(7), first(8)));
+      if (!read) return none;
+      const { key, headers, order } = read.value;
+      return row < headers ? { call, key, header: true } : { call, key, header: false, dataRow: row - headers, order };
+    }
+    case "CURVE": {
+      const traced = await traceFormula(formula, resolve, today, 1);
+      const headers = asTheFunctionsRead(() => headersOf(first(2)));
+      if (!traced?.keys[0] || !headers) return none;
+      return row < headers.value ? { call, key: traced.keys[0], header: true } : { call, key: traced.keys[0], header: false, dataRow: row - headers.value };
+    }
+    default: {
+      const traced = await traceFormula(formula, resolve, today);
+      if (!traced) return none;
+      // INSTRUMENT: one symbol per row; the lists: one key for the whole table
+      const key = traced.keys.length === 1 ? traced.keys[0] : traced.keys[row];
+      return { call, key, header: false };
+    }
+  }
 }
 
 /** Symbols named in PRICES.* formulas (text arguments and referenced cells), for a targeted cache drop. */

@@ -127,3 +127,47 @@ describe("switching accounts", () => {
     expect(text).toContain("Or use another account");
   });
 });
+
+describe("explaining a spilled cell", () => {
+  const metal = (): { symbol: string; series: { length: number } } => {
+    const found = sandbox.data.instruments.find((i) => /^MB-/.test(i.record.symbol) && i.record.status === "Active" && i.series.length > 30);
+    if (!found) throw new Error("the sandbox has no active metal with a history");
+    return { symbol: found.record.symbol, series: found.series };
+  };
+  const isoOfSerial = (serial: number): string => new Date((serial - 25569) * 86_400_000).toISOString().slice(0, 10);
+
+  it("explains the element under the cursor three rows down a spilled history, and follows the selection", async () => {
+    const { symbol } = metal();
+    const today = new Date().toISOString().slice(0, 10);
+    const from = new Date(Date.now() - 90 * 86_400_000).toISOString().slice(0, 10);
+    await typeFormula("C2", `=PRICES.HISTORY("${symbol}","${from}","${today}")`);
+    const spilled = (await cellValue("C2")) as unknown[][];
+    expect(spilled[0]).toEqual(["date", "low", "mid", "high"]);
+    // C5 is three rows below the anchor: the third record under the header row
+    await selectCell("C5");
+    await page.getByRole("tab", { name: "Cell & refresh" }).click();
+    await page.locator("#trace").click();
+    const out = page.locator("#diagnostics");
+    await containsText(out, "row 4, column 1 of the result of Sheet1!C2", 30_000);
+    const row3 = spilled[3] as number[];
+    await containsText(out, `This row${isoOfSerial(row3[0] ?? 0)} · low ${row3[1]} · mid ${row3[2]} · high ${row3[3]}`);
+    await containsText(out, `Asked for${symbol} history ${from} to ${today}`);
+    expect(await out.textContent()).not.toContain("holds no formula");
+
+    // moving the cursor two rows down explains that row, without clicking
+    await selectCell("D7");
+    await containsText(out, "row 6, column 2 of the result of Sheet1!C2", 30_000);
+    const row5 = spilled[5] as number[];
+    await containsText(out, `This row${isoOfSerial(row5[0] ?? 0)} · low ${row5[1]}`);
+  });
+
+  it("clears the explanation on sign-out", async () => {
+    const logoutPromise = context.waitForEvent("page");
+    await page.locator("#sign-out").click();
+    await hasText(page.locator("#diagnostics"), "Signed out: the explanation was cleared.");
+    const logout = await logoutPromise;
+    await logout.waitForSelector("button[name=logout]", { timeout: 60_000 });
+    await logout.locator("button[name=logout]").click();
+    await containsText(page.locator("#auth-status"), "Signed out of the add-in and of the token service", 30_000);
+  });
+});
