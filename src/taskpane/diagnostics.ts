@@ -3,7 +3,7 @@
  * that served each (endpoint and parameters, never the token), and whether the value was assessed
  * that day or carried forward. Pure: the workbook and the client come in as functions.
  */
-import { dateOfTimestamp } from "../api";
+import { addDays, dateOfTimestamp, todayIso } from "../api";
 import type { KeyLineage, LineageKey, PriceRecord, SymbolHistory } from "../prices/types";
 import { dateOf, headersOf, symbolOf } from "../functions/coerce";
 import { ArgumentError } from "../functions/errors";
@@ -18,9 +18,10 @@ import { parseCall, type FormulaArg, type ParsedCall } from "./formula";
 /** Resolves a reference to its cell values. */
 export type ResolveRef = (address: string) => Promise<unknown[][]>;
 
-async function argValues(arg: FormulaArg | undefined, resolve: ResolveRef): Promise<unknown[]> {
+async function argValues(arg: FormulaArg | undefined, resolve: ResolveRef, today = todayIso()): Promise<unknown[]> {
   if (!arg || arg.kind === "omitted") return [];
   if (arg.kind === "ref") return (await resolve(arg.address)).flat();
+  if (arg.kind === "today") return [addDays(today, arg.offsetDays)];
   return [arg.value];
 }
 
@@ -48,7 +49,7 @@ export interface TracedCall {
 export async function traceFormula(formula: string, resolve: ResolveRef, today: string, limit = 12): Promise<TracedCall | undefined> {
   const call = parseCall(formula);
   if (!call) return undefined;
-  const values = await Promise.all(call.args.map((arg) => argValues(arg, resolve)));
+  const values = await Promise.all(call.args.map((arg) => argValues(arg, resolve, today)));
   const first = (index: number): unknown => values[index]?.[0];
   const texts = (index: number): string[] =>
     (values[index] ?? []).filter((v): v is string => typeof v === "string" && v.trim() !== "").map((v) => v.trim());
@@ -109,10 +110,10 @@ export async function traceFormula(formula: string, resolve: ResolveRef, today: 
   return { call, keys, truncated: total > keys.length };
 }
 
-async function argMatrix(arg: FormulaArg | undefined, resolve: ResolveRef): Promise<unknown[][]> {
+async function argMatrix(arg: FormulaArg | undefined, resolve: ResolveRef, today: string): Promise<unknown[][]> {
   if (!arg || arg.kind === "omitted") return [[null]];
   if (arg.kind === "ref") return resolve(arg.address);
-  return [[arg.value]];
+  return [await argValues(arg, resolve, today)];
 }
 
 /** One cell of a call's result: the key behind it, and for a table the record row it shows. */
@@ -135,7 +136,7 @@ export interface TracedElement {
 export async function traceElement(formula: string, resolve: ResolveRef, today: string, row: number, col: number): Promise<TracedElement | undefined> {
   const call = parseCall(formula);
   if (!call) return undefined;
-  const values = await Promise.all(call.args.map((arg) => argValues(arg, resolve)));
+  const values = await Promise.all(call.args.map((arg) => argValues(arg, resolve, today)));
   const first = (index: number): unknown => values[index]?.[0];
   const none: TracedElement = { call, key: undefined, header: false };
   switch (call.name) {
@@ -149,8 +150,8 @@ export async function traceElement(formula: string, resolve: ResolveRef, today: 
         fixed !== undefined ? { field: fixed, calculation: "None" as const } : call.name === "PRICE" ? priceRequest(first(2), first(3), first(4)) : averageRequest(first(1), first(3)),
       );
       if (!request) return none;
-      const symbols = readItems(await argMatrix(call.args[0], resolve), (cell) => symbolOf(cell));
-      const dates = readItems(await argMatrix(call.args[call.name === "AVERAGE" ? 2 : 1], resolve), (cell) => dateOf(cell));
+      const symbols = readItems(await argMatrix(call.args[0], resolve, today), (cell) => symbolOf(cell));
+      const dates = readItems(await argMatrix(call.args[call.name === "AVERAGE" ? 2 : 1], resolve, today), (cell) => dateOf(cell));
       const layout = asTheFunctionsRead(() => crossLayout(symbols, dates));
       if (!layout || row >= layout.value.rows || col >= layout.value.cols) return none;
       const [symbol, date] = layout.value.at(row, col);

@@ -171,3 +171,35 @@ describe("explaining a spilled cell", () => {
     await containsText(page.locator("#auth-status"), "Signed out of the add-in and of the token service", 30_000);
   });
 });
+
+describe("the formula builder", () => {
+  const inserted = (): Promise<number> => page.evaluate(() => (window as unknown as { __excel: { state: { inserted: unknown[] } } }).__excel.state.inserted.length);
+
+  it("refuses an invalid date and from after to, inserting nothing", async () => {
+    await page.getByRole("tab", { name: "Build" }).click();
+    await page.locator("#fn").selectOption("HISTORY");
+    await page.locator("#arg-0").fill("MB-AL-0004");
+    await page.locator("#arg-1").fill("2024-13-01");
+    await containsText(page.locator("#build-error"), 'from: "2024-13-01" is not a date. Write YYYY-MM-DD');
+    await hasText(page.locator("#preview"), "");
+    const before = await inserted();
+    await selectCell("H1");
+    await page.locator("#insert").click();
+    await page.locator("#arg-1").fill("2024-05-01");
+    await page.locator("#arg-2").fill("2023-01-01");
+    await hasText(page.locator("#build-error"), "from (2024-05-01) is after to (2023-01-01): choose a first date on or before the last.");
+    await page.locator("#insert").click();
+    await settle();
+    expect(await inserted()).toBe(before);
+  });
+
+  it("builds a rolling range with to blank, fields in the table's order, under plain labels", async () => {
+    await page.locator("#presets").getByRole("button", { name: "last year" }).click();
+    await page.locator("#fields-box").getByLabel("date", { exact: true }).check();
+    await page.locator("#fields-box").getByLabel("mid", { exact: true }).check();
+    await page.locator("#fields-box").getByLabel("low", { exact: true }).check();
+    await hasText(page.locator("#preview"), '=PRICES.HISTORY("MB-AL-0004",TODAY()-365,,"date,low,mid")');
+    await hasText(page.locator("#build-error"), "");
+    expect(await page.locator("#panel-build").textContent()).not.toMatch(/spec \d/);
+  });
+});

@@ -1,10 +1,21 @@
-/** The Build tab: pick a function, fill its arguments (typed or from the selection), preview the formula, insert it. */
-import { PRICE_OPTIONAL_FIELDS } from "../../api";
+/**
+ * The Build tab: pick a function, fill its arguments (typed or from the selection), preview the formula, insert it.
+ * What cannot be right is refused with a sentence saying what to fix (builder-input.ts); HISTORY offers rolling ranges.
+ */
+import { PRICE_OPTIONAL_FIELDS, todayIso } from "../../api";
+import { checkDateOrder, orderedFields, readDateInput, readFieldsInput } from "../builder-input";
 import { FUNCTIONS, findFunction, type FunctionSpec, type ParameterSpec } from "../catalogue";
 import { byId, h, replace } from "../dom";
 import { argFromInput, buildFormula, FormulaError, type FormulaArg } from "../formula";
 import type { PaneContext } from "../pane-context";
 import { plainWords } from "../plain-errors";
+
+/** The rolling ranges HISTORY offers in one click: label and days back from today. */
+const ROLLING_RANGES: readonly [string, number][] = [
+  ["last 30 days", 30],
+  ["last 90 days", 90],
+  ["last year", 365],
+];
 
 export function builderPanel(context: PaneContext): void {
   const fnSelect = byId<HTMLSelectElement>("fn");
@@ -53,7 +64,16 @@ export function builderPanel(context: PaneContext): void {
     const isPrice = spec.name === "PRICE";
     box.hidden = fieldsParameter < 0 && !isPrice;
     const choices = fieldsParameter >= 0 ? spec.parameters[fieldsParameter]?.choices ?? [] : PRICE_OPTIONAL_FIELDS;
-    byId("fields-legend").textContent = spec.name === "INSTRUMENTS" ? "Instrument fields (spec 2.6)" : "Price fields (spec 2.5)";
+    byId("fields-legend").textContent = spec.name === "PRICE" ? "Field" : spec.name === "HISTORY" ? "Columns (written in the table's order)" : "Columns";
+    replace(
+      byId("presets"),
+      ...(spec.name === "HISTORY"
+        ? [
+            h("span", { class: "muted" }, "Rolling range: "),
+            ...ROLLING_RANGES.map(([label, days]) => h("button", { type: "button", class: "link", onclick: () => rollingRange(days) }, label)),
+          ]
+        : []),
+    );
     replace(
       byId("fields"),
       ...choices.map((choice, i) => {
@@ -73,20 +93,35 @@ export function builderPanel(context: PaneContext): void {
     updatePreview();
   }
 
+  /** `from` = TODAY()-days and `to` blank: the table keeps the last `days` days as time passes. */
+  function rollingRange(days: number): void {
+    const spec = currentSpec();
+    const set = (name: string, value: string): void => {
+      const control = document.querySelector<HTMLInputElement>(`#args [data-index="${spec.parameters.findIndex((p) => p.name === name)}"]`);
+      if (control) control.value = value;
+    };
+    set("from", `TODAY()-${days}`);
+    set("to", "");
+    updatePreview();
+  }
+
   function builderArgs(): FormulaArg[] {
     const spec = currentSpec();
-    const checked = [...document.querySelectorAll<HTMLInputElement>('#fields input[name="fields"]:checked')].map((b) => b.value);
-    return spec.parameters.map((parameter, index) => {
+    const ticked = [...document.querySelectorAll<HTMLInputElement>('#fields input[name="fields"]:checked')].map((b) => b.value);
+    const args = spec.parameters.map((parameter, index): FormulaArg => {
       const control = document.querySelector<HTMLInputElement | HTMLSelectElement>(`#args [data-index="${index}"]`);
       const raw = control?.value ?? "";
       if (control?.dataset["ref"]) return raw.trim() === "" ? { kind: "omitted" } : { kind: "ref", address: raw.trim() };
-      if (parameter.kind === "fields") return raw.trim() === "" && checked.length > 0 ? { kind: "text", value: checked.join(",") } : argFromInput(raw, "text");
+      if (parameter.kind === "fields") return raw.trim() === "" && ticked.length > 0 ? { kind: "text", value: orderedFields(parameter.choices ?? [], ticked).join(",") } : readFieldsInput(parameter, raw);
+      if (parameter.kind === "date") return readDateInput(parameter, raw);
       if (parameter.kind === "choice" && typeof parameter.choices?.[0] === "number") return argFromInput(raw, "number");
       if (parameter.kind === "symbol" || parameter.kind === "symbols" || parameter.kind === "choice" || parameter.kind === "text") {
         return raw.trim() === "" ? { kind: "omitted" } : { kind: "text", value: raw.trim() };
       }
       return argFromInput(raw);
     });
+    checkDateOrder(spec, args, todayIso(new Date(context.now())));
+    return args;
   }
 
   function updatePreview(): string | undefined {

@@ -1,5 +1,5 @@
 /** The Search tab: find an instrument by text and filters, insert common formulas for it, show its detail. */
-import { addDays, todayIso, type InstrumentRecord } from "../../api";
+import type { InstrumentRecord } from "../../api";
 import { byId, h, replace } from "../dom";
 import { buildFormula } from "../formula";
 import type { PaneContext } from "../pane-context";
@@ -29,12 +29,11 @@ export function searchPanel(context: PaneContext): void {
     );
   }
 
+  /** A rolling year: `from` a year before TODAY() and `to` blank (today), so the table moves forward every day. */
   function yearOfHistory(symbol: string): string {
-    const today = todayIso(new Date(context.now()));
     return buildFormula("HISTORY", [
       { kind: "text", value: symbol },
-      { kind: "text", value: addDays(today, -365) },
-      { kind: "text", value: today },
+      { kind: "today", offsetDays: -365 },
     ]);
   }
 
