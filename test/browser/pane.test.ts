@@ -15,6 +15,7 @@ import { launchChromium, type TestBrowser } from "../support/chromium";
 import { sandboxGet, sandboxToken } from "../support/service";
 import { EXCEL_STUB } from "./pane-excel-stub";
 import { buildPane, containsText, hasText } from "./pane-page";
+import { SEARCHED_FIELDS } from "../../src/functions/instrument-search";
 
 jest.setTimeout(240_000);
 
@@ -231,7 +232,7 @@ describe("task pane in Chromium", () => {
     const target = pick();
     const word = target.record.description.split(/\s+/).find((w) => w.length > 4) ?? target.record.symbol;
     await page.locator("#search-text").fill(word);
-    const expected = sandbox.data.instruments.filter((i) => `${i.record.symbol}\n${i.record.description}\n${i.record.descriptionShort}`.toLowerCase().includes(word.toLowerCase()));
+    const expected = sandbox.data.instruments.filter((i) => SEARCHED_FIELDS.map((f) => String(i.record[f])).join("\n").toLowerCase().includes(word.toLowerCase()));
     await hasText(page.locator("#result-count"), new RegExp(`^${expected.length} of ${sandbox.data.instruments.length}`));
     await page.locator("#filters-box summary").click();
     await page.locator("#f-currencyId").selectOption(target.record.currencyId);

@@ -5,8 +5,11 @@ import { buildFormula } from "../formula";
 import type { PaneContext } from "../pane-context";
 import { FILTER_KEYS, FILTER_LABELS, facetOptions, searchInstruments, type Filters } from "../search";
 import { renderInstrumentDetail } from "./instrument-detail";
+import { noMatchReason } from "../../functions/instrument-search";
 
 const RESULT_LIMIT = 50;
+
+const sentence = (text: string): string => `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
 
 export function searchPanel(context: PaneContext): void {
   const filters: Filters = {};
@@ -38,7 +41,7 @@ export function searchPanel(context: PaneContext): void {
   }
 
   function renderResults(): void {
-    const { instruments } = context.lists();
+    const { instruments, references } = context.lists();
     const query = byId<HTMLInputElement>("search-text").value;
     const found = searchInstruments(instruments, query, filters);
     const shown = found.slice(0, RESULT_LIMIT);
@@ -48,6 +51,12 @@ export function searchPanel(context: PaneContext): void {
           ? ""
           : "Sign in to search instruments."
         : `${found.length} of ${instruments.length} instruments${found.length > shown.length ? `, first ${shown.length} shown` : ""}`;
+    const why = byId("no-match");
+    const filtered = FILTER_KEYS.some((key) => filters[key]);
+    why.textContent =
+      instruments.length > 0 && found.length === 0 && query.trim() !== ""
+        ? `${sentence(noMatchReason(instruments, query, references.find((g) => g.type === "Commodity")))}${filtered ? " Filters are on: clear them to search everything." : ""}`
+        : "";
     replace(
       byId("results"),
       ...shown.map((i) =>
