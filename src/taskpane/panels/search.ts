@@ -6,6 +6,8 @@ import type { PaneContext } from "../pane-context";
 import { FILTER_KEYS, FILTER_LABELS, facetOptions, searchInstruments, type Filters } from "../search";
 import { renderInstrumentDetail } from "./instrument-detail";
 import { noMatchReason } from "../../functions/instrument-search";
+import { plainWords } from "../plain-errors";
+import { publicationOf } from "../publication-lookup";
 
 const RESULT_LIMIT = 50;
 
@@ -78,8 +80,24 @@ export function searchPanel(context: PaneContext): void {
     );
   }
 
+  let shownSymbol: string | undefined;
   function showDetail(instrument: InstrumentRecord | undefined): void {
-    renderInstrumentDetail(byId("detail"), instrument, context.lists().references, { insert });
+    const detail = byId("detail");
+    renderInstrumentDetail(detail, instrument, context.lists().references, { insert });
+    shownSymbol = instrument?.symbol;
+    if (!instrument) return;
+    // when its assessment is due and whether today's is out: one small history request, filled in when it answers
+    const line = h("p", { class: "publication muted", "aria-live": "polite" }, "Publication: reading recent assessments…");
+    detail.querySelector("table")?.before(line);
+    publicationOf(context, instrument.symbol)
+      .then((publication) => {
+        if (shownSymbol !== instrument.symbol) return;
+        line.className = `publication ${publication.state}`;
+        replace(line, h("strong", {}, "Publication: "), publication.text);
+      })
+      .catch((error: unknown) => {
+        if (shownSymbol === instrument.symbol) line.textContent = `Publication: not known (${plainWords(error)})`;
+      });
   }
 
   byId("search-text").addEventListener("input", () => renderResults());
