@@ -47,7 +47,7 @@ const EXAMPLES: Readonly<Record<string, readonly Example[]>> = {
   ],
   AVERAGE: [
     { formula: '=PRICES.AVERAGE("MB-AL-0004", "MonthlyAverage")', result: "the current month's average mid to date" },
-    { formula: '=PRICES.AVERAGE("MB-AL-0004", "Weekly", "2024-03-15")', result: "the average of the ISO week of 15 March 2024 to that day (Weekly is short for WeeklyAverage)" },
+    { formula: '=PRICES.AVERAGE("MB-AL-0004", "Monthly", "2024-03-15")', result: "the March 2024 average to the 15th (Monthly is short for MonthlyAverage)" },
   ],
   CURVE: [{ formula: '=PRICES.CURVE("MB-AL-0004")', result: "the latest forward curve: code, month, low, mid, high" }],
   FORECAST: [{ formula: '=PRICES.FORECAST("MB-AL-0004")', result: "the F24M forecast: date, low, mid, high" }],
