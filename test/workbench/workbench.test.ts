@@ -270,6 +270,24 @@ describe("the workbench as an analyst reads it", () => {
     expect(await page.locator("#chart path.series").evaluateAll((paths) => paths.map((p) => p.getAttribute("data-series")))).toEqual(["mid", "high"]);
   });
 
+  it("signs out of the pane and of the token service; the sheet goes back to the demo key and Sign in asks again", async () => {
+    const pane = paneFrame();
+    expect(await wb((w) => w.source())).toBe("pane");
+    const logoutPromise = context.waitForEvent("page");
+    await pane.locator("#sign-out").click();
+    const logout = await logoutPromise;
+    await logout.waitForSelector("button[name=logout]", { timeout: 60_000 });
+    await logout.locator("button[name=logout]").click();
+    await waitFor(async () => /Signed out of the add-in and of the token service/.test((await pane.locator("#auth-status").textContent()) ?? ""), "the pane to say it signed out at the token service");
+    await waitFor(async () => (await wb((w) => w.source())) === "demo", "the workbench to use the demo key again");
+    const loginPromise = context.waitForEvent("page");
+    await pane.locator("#sign-in").click();
+    const login = await loginPromise;
+    await login.waitForSelector("#username", { timeout: 60_000 });
+    expect(await login.locator("#continue").count()).toBe(0);
+    await login.close();
+  });
+
   it("resizes a column by dragging its header's right edge", async () => {
     const header = page.locator("table.grid thead th", { hasText: /^C$/ });
     const before = (await header.boundingBox())?.width ?? 0;
