@@ -379,9 +379,14 @@ describe("task pane in Chromium", () => {
     expect(options.sort()).toEqual([...sandbox.data.references.map((g) => g.type)].sort());
   });
 
-  it("signs out: tokens and cache dropped, functions back to #N/A", async () => {
+  it("signs out: tokens and cache dropped, functions back to #N/A, and the token service's session ended", async () => {
+    const logoutPromise = context.waitForEvent("page");
     await page.locator("#sign-out").click();
-    await hasText(page.locator("#auth-status"), /Not signed in/);
+    await hasText(page.locator("#auth-status"), /^Signed out of the add-in\. Ending the session at the token service/);
+    const logout = await logoutPromise;
+    await logout.waitForSelector("button[name=logout]", { timeout: 60_000 });
+    await logout.locator("button[name=logout]").click();
+    await hasText(page.locator("#auth-status"), /^Signed out of the add-in and of the token service\. Sign in asks for an account\./, 30_000);
     await settle();
     expect(String(await cellValue("B2"))).toMatch(/^#N\/A: .*sign in from the Prices pane/i);
     const stats = await page.evaluate(() => (window as unknown as { PricesPane: { client(): { stats(): { cacheEntries: number } } } }).PricesPane.client().stats().cacheEntries);
