@@ -99,7 +99,7 @@ export function publicationStatus(recent: readonly Assessed[], frequency: string
   if (gap <= 7) {
     // daily and weekly patterns: the weekdays the instrument is assessed on (every weekday for a daily one)
     const onDays = new Set(gap <= 3 ? [0, 1, 2, 3, 4] : days.map(weekday));
-    dueToday = onDays.has(weekday(today)) && toEpochDay(today) - toEpochDay(latest.date) >= Math.min(gap, 1);
+    dueToday = onDays.has(weekday(today));
     next = addDays(today, 1);
     while (!onDays.has(weekday(next))) next = addDays(next, 1);
   } else {
