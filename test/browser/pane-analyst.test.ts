@@ -1,7 +1,8 @@
 /**
  * The pane as an analyst uses it, in real headless Chromium against the real sandbox and its real token service:
  * switching accounts (sign out at the token service, sign in as another user without clearing anything), explaining
- * a spilled cell, the builder refusing what it cannot build, and the publication state of an instrument.
+ * a spilled cell, the builder refusing what it cannot build, the publication state of an instrument, and why a
+ * search finds nothing.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -250,5 +251,18 @@ describe("publication", () => {
     await page.locator("#trace").click();
     await containsText(page.locator("#diagnostics .publication"), "Awaiting today's assessment", 30_000);
     await containsText(page.locator("#diagnostics"), `Assessment${previous}`);
+  });
+});
+
+describe("an empty search says why", () => {
+  it("suggests the close word for a typo, and names a commodity outside the trial's entitlement", async () => {
+    await page.getByRole("tab", { name: "Search" }).click();
+    await page.locator("#search-text").fill("alumnium");
+    await hasText(page.locator("#result-count"), /^0 of \d+ instruments$/);
+    await containsText(page.locator("#no-match"), "nothing holds 'alumnium': did you mean aluminium?");
+    await page.locator("#search-text").fill("wheat");
+    await containsText(page.locator("#no-match"), "'wheat' is the commodity Wheat, which your account does not see");
+    await page.locator("#search-text").fill("aluminium");
+    await hasText(page.locator("#no-match"), "");
   });
 });
