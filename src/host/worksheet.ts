@@ -14,6 +14,9 @@ const LIBRARY = formulajs as unknown as Record<string, unknown>;
 const LIBRARY_ERRORS = formulajs.utils.errors as unknown as Record<string, Error>;
 const DATE_UTILS = formulajs.utils.date as unknown as { dateToSerial(date: Date): number; serialToDate(serial: number): Date };
 
+/** Arguments formulajs wants as a flat list where Excel passes a range (the holidays of WORKDAY and NETWORKDAYS). */
+const FLAT_ARGUMENTS: Readonly<Record<string, number>> = { WORKDAY: 2, NETWORKDAYS: 2 };
+
 /** Functions the host refuses because they would need what it does not have (other sheets, the file, macros). */
 const UNSUPPORTED = new Set(["INDIRECT", "OFFSET", "CELL", "INFO", "RTD", "LAMBDA", "LET"]);
 
@@ -26,7 +29,10 @@ export function callWorksheetFunction(name: string, args: readonly (Value | unde
   }
   let result: unknown;
   try {
-    result = (implementation as Implementation)(...args.map(toLibrary));
+    const converted = args.map(toLibrary);
+    const flat = FLAT_ARGUMENTS[name];
+    if (flat !== undefined && Array.isArray(converted[flat])) converted[flat] = (converted[flat] as unknown[]).flat();
+    result = (implementation as Implementation)(...converted);
   } catch (error) {
     return cellError("#VALUE!", `${name}: ${error instanceof Error ? error.message : String(error)}`);
   }
