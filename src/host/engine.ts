@@ -59,6 +59,18 @@ interface FormulaCell extends FormulaCellSource {
   /** Bumped on every start, so a late result of an earlier run is dropped. */
   generation: number;
   cancels: (() => void)[];
+  /** The custom calls of its latest run, for provenance. */
+  calls: CustomCallRecord[];
+}
+
+/** One custom function call a formula made: the function (functions.json name), its JavaScript arguments, and where its result went inside the call's own result. */
+export interface CustomCallRecord {
+  readonly name: string;
+  readonly args: readonly unknown[];
+  readonly row: number;
+  readonly col: number;
+  /** Whether this call's result is the formula's whole result (the formula is just this call). */
+  readonly whole: boolean;
 }
 
 interface Resolved {
@@ -178,6 +190,11 @@ export class WorkbookEngine {
     for (const formula of this.formulas) this.cancelFormula(formula);
   }
 
+  /** The custom calls of each formula's latest run, by anchor address. */
+  customCalls(): Map<string, { readonly text: string; readonly calls: readonly CustomCallRecord[] }> {
+    return new Map(this.formulas.filter((formula) => formula.calls.length > 0).map((formula) => [formula.address, { text: formula.text, calls: formula.calls }]));
+  }
+
   cells(): Record<string, PrintedValue> {
     return this.sheet.printed();
   }
@@ -202,6 +219,7 @@ export class WorkbookEngine {
       evaluations: 0,
       generation: 0,
       cancels: [],
+      calls: [],
     };
     this.formulas.push(formula);
     this.sheet.addAnchor(formula.row, formula.col);
@@ -366,6 +384,7 @@ export class WorkbookEngine {
     formula.evaluations += 1;
     const generation = formula.generation;
     this.cancelFormula(formula);
+    formula.calls = [];
     const grid = await this.compute(formula, generation);
     if (generation !== formula.generation) return;
     this.placeAndInvalidate(formula, grid);
@@ -439,6 +458,9 @@ export class WorkbookEngine {
   ): Promise<ResultGrid> {
     const marshalled = marshalArguments(resolved.metadata, inputs, displayName);
     if (marshalled.kind === "error") return [[marshalled.error]];
+    for (const call of marshalled.calls) {
+      if (!isCellError(call.args)) formula.calls.push({ name: resolved.metadata.name, args: call.args, row: call.row, col: call.col, whole: updatesCell });
+    }
     const outcomes: ResultGrid[] = [];
     const assemble = (): ResultGrid => {
       if (!marshalled.lifted) return outcomes[0] ?? [[cellError("#BUSY!")]];
