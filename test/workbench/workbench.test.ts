@@ -185,6 +185,31 @@ describe("the workbench (npm start's stack in Chromium)", () => {
     await shot("typed");
   });
 
+  it("evaluates Excel formulas around PRICES: TODAY()-1 as a date, AVERAGE over a HISTORY spill, arithmetic on the results", async () => {
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    const from = "2024-01-01";
+    const dated = await service<PriceResponse>("/Prices", { Symbols: "MB-AL-0004", Dates: yesterday });
+    const history = await service<PriceResponse>("/Prices/History", { Symbols: "MB-AL-0004", FromDate: from, ToDate: new Date().toISOString().slice(0, 10) });
+    const mids = (history.instruments[0]?.prices ?? []).map((record) => record.mid);
+    expect(mids.length).toBeGreaterThan(10);
+    const entries: [string, string][] = [
+      ["H60", '=PRICES.MID("MB-AL-0004", TODAY()-1)'],
+      ["H61", '=AVERAGE(PRICES.HISTORY("MB-AL-0004","2024-01-01",,"mid",0))'],
+      ["H62", "=H60/H61-1"],
+    ];
+    for (const [address, formula] of entries) {
+      await page.locator(`td[data-address="${address}"]`).click();
+      await page.keyboard.type(formula);
+      await page.keyboard.press("Enter");
+      await settled();
+    }
+    const mid = dated.instruments[0]?.prices[0]?.mid;
+    const average = mids.reduce((sum, value) => sum + value, 0) / mids.length;
+    expect(await valueAt("H60")).toBe(mid);
+    expect(Number(await valueAt("H61"))).toBeCloseTo(average, 9);
+    expect(Number(await valueAt("H62"))).toBeCloseTo((mid ?? 0) / average - 1, 9);
+  });
+
   it("refuses a broken formula as Excel does, leaving the cell as it was", async () => {
     await page.locator('td[data-address="H50"]').click();
     await page.keyboard.type("=PRICES.MID(");
