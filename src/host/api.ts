@@ -3,7 +3,8 @@ import { formatRangeAddress, parseCellAddress } from "../formula/a1";
 import { readBook } from "./book";
 import { WorkbookEngine } from "./engine";
 import type { FunctionMetadata } from "./metadata";
-import { type ProvenanceClient, type ProvenanceRow, provenanceOf } from "./provenance";
+import type { ProvenanceClient, ProvenanceRow } from "../prices/provenance";
+import { provenanceOf } from "./provenance";
 import type { CustomFunctionsRuntime } from "./runtime";
 import type { CellValue, PrintedValue } from "./values";
 

@@ -3,13 +3,14 @@
  * concurrent calls (so the functions' client can batch them), spill placement, cycles, timeouts. `evaluate`
  * recalculates everything (the runner); `update` applies an edited book and re-runs only what it touches.
  */
-import { type CellPosition, type RangeRef, formatCellAddress, rangeContains } from "../formula/a1";
+import { type CellPosition, type RangeRef, formatCellAddress, formatRangeAddress, rangeContains } from "../formula/a1";
 import type { Expression, ReferenceExpression } from "../formula/parse";
 import { isoDateToSerial } from "../functions/excelDates";
 import { todayIso } from "../api/dates";
 import { SHEET_NAME, cellKey, positionOfKey } from "./addresses";
 import type { FormulaCellSource, LiteralCell, ParsedBook } from "./book";
-import { canonicalName, evaluate, toResult, type EvaluationContext } from "./evaluate";
+import { canonicalName } from "../formula/functions";
+import { evaluate, toResult, type EvaluationContext } from "./evaluate";
 import { type ArgumentInput, type PreparedCall, marshalArguments } from "./marshal";
 import type { FunctionMetadata } from "./metadata";
 import { type ResultGrid, thrownToCellValue, toResultGrid } from "./results";
@@ -191,8 +192,15 @@ export class WorkbookEngine {
   }
 
   /** The custom calls of each formula's latest run, by anchor address. */
-  customCalls(): Map<string, { readonly text: string; readonly calls: readonly CustomCallRecord[] }> {
-    return new Map(this.formulas.filter((formula) => formula.calls.length > 0).map((formula) => [formula.address, { text: formula.text, calls: formula.calls }]));
+  customCalls(): Map<string, { readonly text: string; readonly calls: readonly CustomCallRecord[]; readonly resultRange: string }> {
+    return new Map(
+      this.formulas
+        .filter((formula) => formula.calls.length > 0)
+        .map((formula) => {
+          const area = this.sheet.areaOf(formula.row, formula.col) ?? cellRange(formula.row, formula.col);
+          return [formula.address, { text: formula.text, calls: formula.calls, resultRange: formatRangeAddress(area) }];
+        }),
+    );
   }
 
   cells(): Record<string, PrintedValue> {

@@ -4,6 +4,7 @@
  * the context knows as custom functions (PRICES.*) go to the engine, their arguments evaluated together so the
  * functions' client batches them.
  */
+import { canonicalName } from "../formula/functions";
 import type { Expression, ReferenceExpression } from "../formula/parse";
 import { generalNumber } from "../formula/text";
 import { isoDateToSerial } from "../functions/excelDates";
@@ -21,17 +22,6 @@ export interface EvaluationContext {
   custom(name: string): ((inputs: readonly ArgumentInput[]) => Promise<ResultGrid>) | undefined;
   /** Today as an Excel serial (TODAY, NOW). */
   today(): number;
-}
-
-/** `_xlfn.XLOOKUP`, `_xlfn._xlws.FILTER` (how files store newer functions) and any case, as the name Excel shows. */
-export function canonicalName(name: string, namespace: string): string {
-  let upper = name.toUpperCase().replace(/^(?:_XLFN\.)?(?:_XLWS\.)?/, "");
-  if (upper.startsWith("_XLDUDF_")) {
-    upper = upper.slice("_XLDUDF_".length);
-    // Excel saves a JavaScript custom function as _xldudf_NAMESPACE_NAME (the namespace's dot written as _).
-    if (upper.startsWith(`${namespace}_`)) upper = `${namespace}.${upper.slice(namespace.length + 1)}`;
-  }
-  return upper;
 }
 
 export async function evaluate(expression: Expression, context: EvaluationContext, namespace: string): Promise<Value> {

@@ -1,44 +1,12 @@
 /**
- * Where a frozen value came from: one row per price a PRICES formula showed (symbol and date asked, the assessment
- * it got, its revision, whether an earlier assessment was carried to the date asked, when and from which service
- * endpoint it was fetched). Read from the calls the engine recorded and the client's cache and lineage: asking the
- * client again for a key it already answered costs no request. Never a token: the lineage holds none.
+ * Provenance of the runner's frozen cells: from the custom calls the engine recorded for each formula, the price keys
+ * behind each cell (symbols down, dates across, as the functions lay them out), described by the client's cache and
+ * lineage (src/prices/provenance.ts). A HISTORY or other table gets one row naming its symbol and range of dates.
  */
 import { formatCellAddress, parseCellAddress } from "../formula/a1";
 import { serialToIsoDate } from "../functions/excelDates";
+import { type ProvenanceClient, type ProvenanceRow, describePrice } from "../prices/provenance";
 import type { CustomCallRecord } from "./engine";
-
-export interface ProvenanceRow {
-  readonly sheet: string;
-  readonly address: string;
-  readonly formula: string;
-  readonly symbol: string;
-  readonly dateAsked: string;
-  readonly assessmentDate: string;
-  readonly revision: number | "";
-  readonly carried: boolean | "";
-  readonly retrievedAt: string;
-  readonly serviceUrl: string;
-}
-
-export const PROVENANCE_COLUMNS = [
-  "Sheet",
-  "Address",
-  "Formula",
-  "Symbol",
-  "Date asked",
-  "Assessment date",
-  "Revision",
-  "Carried",
-  "Retrieved at",
-  "Service URL",
-] as const;
-
-/** What provenance needs of the functions' client. */
-export interface ProvenanceClient {
-  price(key: { symbol: string; date?: string }): Promise<{ date: string; revision: number }>;
-  lineage?(key: { symbol: string; date?: string }): { request?: { endpoint: string; sentAt: number } | undefined; askedAt: number } | undefined;
-}
 
 /** The functions whose first arguments are symbols and dates (positions in functions.json order). */
 const PRICE_ARGUMENTS: Readonly<Record<string, { readonly dates: number }>> = {
@@ -85,17 +53,24 @@ function pairs(symbols: Cell[], dates: Cell[]): { symbol: Cell; date: Cell; row:
   });
 }
 
+export interface FormulaCalls {
+  readonly text: string;
+  readonly calls: readonly CustomCallRecord[];
+  /** The range the formula's result covers. */
+  readonly resultRange: string;
+}
+
 export async function provenanceOf(
   sheet: string,
-  formulas: ReadonlyMap<string, { readonly text: string; readonly calls: readonly CustomCallRecord[] }>,
+  formulas: ReadonlyMap<string, FormulaCalls>,
   client: ProvenanceClient | undefined,
   serviceUrl: string,
 ): Promise<ProvenanceRow[]> {
   const rows: Promise<ProvenanceRow>[] = [];
-  for (const [anchor, { text, calls }] of formulas) {
+  for (const [anchor, { text, calls, resultRange }] of formulas) {
     const origin = parseCellAddress(anchor) ?? { row: 0, col: 0 };
     for (const call of calls) {
-      const base = { sheet, formula: text, assessmentDate: "", revision: "" as const, carried: "" as const, retrievedAt: "", serviceUrl: "" };
+      const base = { sheet, formula: text, resultRange, assessmentDate: "", revision: "" as const, carried: "" as const, retrievedAt: "", serviceUrl: "" };
       const shape = PRICE_ARGUMENTS[call.name.toUpperCase()];
       if (!shape) {
         const [first, second, third] = call.args;
@@ -108,30 +83,14 @@ export async function provenanceOf(
         const address = call.whole ? formatCellAddress({ row: origin.row + call.row + pair.row, col: origin.col + call.col + pair.col }) : anchor;
         const symbol = String(pair.symbol.value ?? "");
         const date = isoDateOf(pair.date.value);
-        rows.push(describe(client, serviceUrl, { ...base, address, symbol, dateAsked: date ?? "latest" }, date));
+        const row: ProvenanceRow = { ...base, address, symbol, dateAsked: date ?? "latest" };
+        rows.push(
+          client && symbol !== ""
+            ? describePrice(client, date === undefined ? { symbol } : { symbol, date }, serviceUrl).then((described) => ({ ...row, ...described }))
+            : Promise.resolve(row),
+        );
       }
     }
   }
   return Promise.all(rows);
-}
-
-async function describe(client: ProvenanceClient | undefined, serviceUrl: string, row: ProvenanceRow, date: string | undefined): Promise<ProvenanceRow> {
-  if (!client || row.symbol === "") return row;
-  const key = date === undefined ? { symbol: row.symbol } : { symbol: row.symbol, date };
-  try {
-    const record = await client.price(key);
-    const lineage = client.lineage?.(key);
-    const sentAt = lineage?.request?.sentAt ?? lineage?.askedAt;
-    return {
-      ...row,
-      assessmentDate: record.date,
-      revision: record.revision,
-      carried: date !== undefined && record.date !== date,
-      retrievedAt: sentAt === undefined ? "" : new Date(sentAt).toISOString(),
-      serviceUrl: lineage?.request ? `${serviceUrl.replace(/\/+$/, "")}${lineage.request.endpoint}` : serviceUrl,
-    };
-  } catch (error) {
-    // The cell shows this error too; the row says so instead of an assessment.
-    return { ...row, assessmentDate: error instanceof Error ? error.message : String(error) };
-  }
 }

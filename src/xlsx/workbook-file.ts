@@ -18,11 +18,11 @@ import { type RangeRef, formatCellAddress, parseCellAddress, parseRangeAddress }
 import { type Expression, FormulaSyntaxError, parseExpression } from "../formula/parse";
 import { isoDateToSerial } from "../functions/excelDates";
 import type { SheetInput, WorkbookResult } from "../host/api";
-import { canonicalName } from "../host/evaluate";
-import { PROVENANCE_COLUMNS } from "../host/provenance";
+import { callsNamespace } from "../formula/functions";
+import { PROVENANCE_SHEET, provenanceTable } from "../prices/provenance";
 import { type CellValue, isCellError } from "../host/values";
 
-export const PROVENANCE_SHEET = "Prices provenance";
+export { PROVENANCE_SHEET };
 
 /** A file the runner cannot read as a workbook: exit code 2 with this message. */
 export class WorkbookFileError extends Error {
@@ -79,19 +79,6 @@ export function formulaText(fileText: string): string {
   return `=${fileText.replace(/\[\d+\]!(?=_xldudf_)/gi, "")}`;
 }
 
-export function callsPrices(expression: Expression, namespace = "PRICES"): boolean {
-  switch (expression.kind) {
-    case "call":
-      return canonicalName(expression.name, namespace).startsWith(`${namespace}.`) || expression.args.some((arg) => callsPrices(arg, namespace));
-    case "unary":
-      return callsPrices(expression.operand, namespace);
-    case "binary":
-      return callsPrices(expression.left, namespace) || callsPrices(expression.right, namespace);
-    default:
-      return false;
-  }
-}
-
 function literalOf(value: ExcelJS.CellValue): string | number | boolean | undefined {
   if (value === null || value === undefined) return undefined;
   if (typeof value === "number" || typeof value === "boolean") return value;
@@ -136,7 +123,7 @@ export async function readWorkbookFile(path: string): Promise<LoadedWorkbook> {
           }
           // A formula the host cannot read still goes to the engine, whose book check names it.
           cells[cell.address] = text;
-          sheetFormulas.set(cell.address, { text: fileText, callsPrices: expression !== undefined && callsPrices(expression) });
+          sheetFormulas.set(cell.address, { text: fileText, callsPrices: expression !== undefined && callsNamespace(expression, "PRICES") });
           const model = cell.value as { shareType?: string; ref?: string };
           const area = model.shareType === "array" && model.ref ? parseRangeAddress(model.ref) : undefined;
           if (area && (area.bottom > area.top || area.right > area.left)) spills.push(area);
@@ -226,11 +213,9 @@ function writeProvenance(workbook: ExcelJS.Workbook, result: WorkbookResult): vo
   const existing = workbook.getWorksheet(PROVENANCE_SHEET);
   if (existing) workbook.removeWorksheet(existing.id);
   const sheet = workbook.addWorksheet(PROVENANCE_SHEET);
-  sheet.addRow([...PROVENANCE_COLUMNS]).font = { bold: true };
-  for (const row of result.provenance) {
-    // The formula goes in as text (exceljs writes a string as a string): a reader sees it, nothing recalculates it.
-    sheet.addRow([row.sheet, row.address, row.formula, row.symbol, row.dateAsked, row.assessmentDate, row.revision, row.carried, row.retrievedAt, row.serviceUrl]);
-  }
+  // Formulas go in as text (exceljs writes a string as a string): a reader sees them, nothing recalculates them.
+  for (const row of provenanceTable(result.provenance)) sheet.addRow(row);
+  sheet.getRow(1).font = { bold: true };
   sheet.columns.forEach((column) => {
     column.width = 18;
   });
