@@ -213,6 +213,11 @@ async function start(): Promise<WorkbenchApi> {
       const spill = view?.spillAt(row, col);
       return spill && !spill.blocked && (spill.area.bottom > spill.area.top || spill.area.right > spill.area.left) ? { row: spill.anchor.row, col: spill.anchor.col } : undefined;
     },
+    spillArea: (row, col) => {
+      const spill = view?.spillAt(row, col);
+      const spilled = spill && !spill.blocked && spill.anchor.row === row && spill.anchor.col === col;
+      return spilled && (spill.area.bottom > spill.area.top || spill.area.right > spill.area.left) ? spill.area : undefined;
+    },
     onSelectionChanged: (listener) => {
       selectionListeners.add(listener);
       return () => selectionListeners.delete(listener);

@@ -147,6 +147,7 @@ describe("the pane's Excel stand-in", () => {
       enter: (row: number, col: number, content: string | number | boolean) => void state.entered.push([row, col, content]),
       usedRange: () => undefined,
       spillParent: () => undefined,
+      spillArea: () => undefined,
       onSelectionChanged: () => () => undefined,
       recalculate: async () => void (state.recalcs += 1),
     });
