@@ -12,7 +12,7 @@ import { createOfficeRuntimeShim, createOfficeShim } from "../host/office";
 import { createCustomFunctionsRuntime } from "../host/runtime";
 import { isCellError, printValue, type PrintedValue } from "../host/values";
 import { serviceKeyTokenProvider } from "../prices/tokens";
-import { EntrySheet, entryText } from "./cells";
+import { type BookContent, EntrySheet, entryText } from "./cells";
 import { Calculator } from "./calculator";
 import { historyChartData, lineChartSvg } from "./chart";
 import { alignPaneSettings, DEMO_SERVICE, loadConfig, localSettingsStorage, type WorkbenchConfig } from "./config";
@@ -37,6 +37,8 @@ export interface WorkbenchApi {
   text(address: string): string;
   select(address: string): void;
   enter(address: string, typed: string): string | undefined;
+  /** Every entry as typed (formulas, literals), by address. */
+  entries(): Record<string, BookContent>;
 }
 
 declare global {
@@ -291,6 +293,7 @@ async function start(): Promise<WorkbenchApi> {
       view?.render();
       return refusal;
     },
+    entries: () => sheet.book().cells,
   };
 }
 

@@ -34,6 +34,7 @@ interface WorkbenchWindow {
     value(address: string): unknown;
     text(address: string): string;
     select(address: string): void;
+    entries(): Record<string, unknown>;
   };
   WorkbenchReady: Promise<unknown>;
 }
@@ -264,5 +265,52 @@ describe("the workbench (npm start's stack in Chromium)", () => {
     await page.locator('td[data-address="H52"]').click();
     expect(await page.locator("#formula").inputValue()).toBe(`=PRICES.MID("${target}")`);
     await shot("signed-in");
+  });
+
+  it("freezes the demo sheet to values with a provenance sheet, and unfreezes every formula back (pane signed in above)", async () => {
+    const pane = paneFrame();
+    await settled();
+    const entries = await wb((w) => w.entries());
+    const formulas = Object.entries(entries).filter(([, content]) => typeof content === "string" && /^=.*PRICES\./i.test(content));
+    expect(formulas.length).toBeGreaterThan(10);
+    const addresses: string[] = [];
+    for (let row = 1; row <= 40; row += 1) for (const column of "ABCDEFGHIJKLMN") addresses.push(`${column}${row}`);
+    const valuesOf = (): Promise<unknown[]> => page.evaluate((list) => list.map((address) => (window as unknown as WorkbenchWindow).Workbench.value(address)), addresses);
+    const before = await valuesOf();
+
+    await pane.locator("#tab-cell").click();
+    await pane.locator("#freeze-scope-sheet").check();
+    await pane.locator("#freeze").click();
+    await waitFor(async () => /^Froze \d+ formulas/.test((await pane.locator("#freeze-result").textContent()) ?? ""), "the freeze", 120_000);
+    await settled();
+    const frozen = await wb((w) => w.entries());
+    expect(Object.values(frozen).filter((content) => typeof content === "string" && /^=.*PRICES\./i.test(content))).toEqual([]);
+    const after = await valuesOf();
+    // Errors are frozen as their code (what Excel's values give), everything else as it was.
+    addresses.forEach((address, index) => {
+      const was = before[index];
+      const expected = typeof was === "string" && was.startsWith("#") ? was.split(":")[0] : was;
+      expect([address, after[index]]).toEqual([address, expected]);
+    });
+    const provenance = await pane.evaluate(() =>
+      Excel.run(async (context) => {
+        const range = context.workbook.worksheets.getItem("Prices provenance").getUsedRangeOrNullObject();
+        range.load("values");
+        await context.sync();
+        return range.values as unknown[][];
+      }),
+    );
+    expect(provenance[0]?.slice(0, 4)).toEqual(["Sheet", "Address", "Formula", "Symbol"]);
+    const symbols = await wb((w) => w.demo.symbols);
+    const firstMid = provenance.find((row) => row[1] === "B4");
+    expect(firstMid?.[3]).toBe(symbols[0]);
+    expect(JSON.stringify(provenance)).not.toMatch(/eyJ|bearer/i);
+
+    await pane.locator("#unfreeze").click();
+    await waitFor(async () => /^Restored \d+ formulas/.test((await pane.locator("#freeze-result").textContent()) ?? ""), "the unfreeze", 120_000);
+    await settled();
+    expect(await wb((w) => w.entries())).toEqual(entries);
+    expect(await valuesOf()).toEqual(before);
+    await shot("unfrozen");
   });
 });
