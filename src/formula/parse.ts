@@ -74,10 +74,25 @@ export function parseExpression(formula: string, options: ParseOptions = {}): Ex
   let tree: AstExpression;
   try {
     tree = parseTokens(tokenize(text.slice(1)), { permitArrayRanges: false, permitArrayCalls: false });
-  } catch (error) {
-    throw new FormulaSyntaxError(formula, `invalid syntax (${error instanceof Error ? error.message : String(error)})`);
+  } catch {
+    throw new FormulaSyntaxError(formula, syntaxProblem(text.slice(1)));
   }
   return narrow(tree, formula, options.wholeRowsAndColumns ?? true);
+}
+
+/** What is wrong with text the parser refused, in the words Excel's own message would use where it can tell. */
+function syntaxProblem(body: string): string {
+  let depth = 0;
+  let quoted = false;
+  for (const char of body) {
+    if (char === '"') quoted = !quoted;
+    else if (!quoted && char === "(") depth += 1;
+    else if (!quoted && char === ")") depth -= 1;
+    if (depth < 0) return "a ) without its (";
+  }
+  if (quoted) return "unterminated text";
+  if (depth > 0) return "missing )";
+  return "invalid syntax";
 }
 
 function narrow(node: AstExpression | null, formula: string, wholeLines: boolean): Expression {

@@ -297,7 +297,11 @@ export class WorkbookEngine {
       const running = new Set<Promise<void>>();
       const start = (formula: FormulaCell): void => {
         formula.state = "running";
-        const run: Promise<void> = this.run(formula).finally(() => running.delete(run));
+        // a finished run wakes the loop (one wake for all that finish together, not a race over every run)
+        const run: Promise<void> = this.run(formula).finally(() => {
+          running.delete(run);
+          this.wake?.();
+        });
         running.add(run);
       };
       for (;;) {
@@ -310,10 +314,9 @@ export class WorkbookEngine {
           else this.failCycles(pending);
           continue;
         }
-        const woken = new Promise<void>((resolve) => {
+        await new Promise<void>((resolve) => {
           this.wake = resolve;
         });
-        await Promise.race([...running, woken]);
         this.wake = undefined;
       }
     };
@@ -403,11 +406,13 @@ export class WorkbookEngine {
   private placeAndInvalidate(formula: FormulaCell, grid: ResultGrid): void {
     const before = this.sheet.clear(formula.row, formula.col);
     const after = this.sheet.place(formula.row, formula.col, grid);
+    // Its readers wait for it directly, so a one-cell result changes nothing else (and costs no scan of every formula).
+    if (isAnchorOnly(after, before, formula)) return;
     // A formula that already read a cell this result now fills (or no longer fills) must read it again.
     for (const reader of this.formulas) {
       if (reader === formula || reader.state !== "done" || reader.evaluations > this.maxRecalculations) continue;
       const touched = reader.references.some((range) => overlaps(range, after) || (before !== undefined && overlaps(range, before)));
-      if (touched && !isAnchorOnly(after, before, formula)) reader.state = "pending";
+      if (touched) reader.state = "pending";
     }
   }
 

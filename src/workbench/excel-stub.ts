@@ -16,6 +16,8 @@ export interface GridAccess {
   value(row: number, col: number): string | number | boolean;
   /** Enters what `range.formulas = ...` wrote, then recalculates. */
   enter(row: number, col: number, content: string | number | boolean): void;
+  /** Enters a whole range's contents, then recalculates once. */
+  enterAll(cells: readonly { readonly row: number; readonly col: number; readonly content: string | number | boolean }[]): void;
   usedRange(): RangeRef | undefined;
   /** The anchor of the result a cell belongs to (the anchor itself too), when that result spilled past one cell. */
   spillParent(row: number, col: number): { row: number; col: number } | undefined;
@@ -68,16 +70,21 @@ class RangeStub {
     this.write(rows);
   }
   private write(rows: Matrix): void {
-    rows.forEach((cells, i) =>
-      cells.forEach((content, j) => {
-        if (this.area.top + i <= this.area.bottom && this.area.left + j <= this.area.right) this.grid.enter(this.area.top + i, this.area.left + j, content);
+    const cells: { row: number; col: number; content: string | number | boolean }[] = [];
+    rows.forEach((line, i) =>
+      line.forEach((content, j) => {
+        if (this.area.top + i <= this.area.bottom && this.area.left + j <= this.area.right) cells.push({ row: this.area.top + i, col: this.area.left + j, content });
       }),
     );
+    if (cells.length === 1 && cells[0]) this.grid.enter(cells[0].row, cells[0].col, cells[0].content);
+    else if (cells.length > 1) this.grid.enterAll(cells);
   }
   clear(): void {
+    const cells: { row: number; col: number; content: string }[] = [];
     for (let row = this.area.top; row <= this.area.bottom; row += 1) {
-      for (let col = this.area.left; col <= this.area.right; col += 1) if (this.grid.entry(row, col) !== "") this.grid.enter(row, col, "");
+      for (let col = this.area.left; col <= this.area.right; col += 1) if (this.grid.entry(row, col) !== "") cells.push({ row, col, content: "" });
     }
+    if (cells.length > 0) this.grid.enterAll(cells);
   }
   getSpillingToRangeOrNullObject(): RangeStub | NullRange {
     const area = this.grid.spillArea(this.area.top, this.area.left);

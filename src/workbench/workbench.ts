@@ -233,6 +233,15 @@ async function start(): Promise<WorkbenchApi> {
       if (refusal !== undefined) throw new Error(`InvalidArgument: ${refusal}`);
       view?.render();
     },
+    enterAll: (cells) => {
+      // one recalculation and one redraw for a whole range (Freeze writes hundreds of cells at once)
+      for (const { row, col, content } of cells) {
+        const result = sheet.enter({ row, col }, typeof content === "string" ? content : String(content));
+        if (!result.ok) throw new Error(`InvalidArgument: ${result.message}`);
+      }
+      void update();
+      view?.render();
+    },
     usedRange: () => {
       const spills = view?.spillList() ?? [];
       const cells = sheet.positions();

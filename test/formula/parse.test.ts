@@ -41,8 +41,10 @@ describe("parseFormula", () => {
 
   it.each([
     ["PRICES.MID(A1)", "a formula starts with ="],
-    ["=PRICES.MID(A1", "invalid syntax"],
-    ['=F("open)', "invalid syntax"],
+    ["=PRICES.MID(A1", "missing )"],
+    ['=F("open)', "unterminated text"],
+    ["=F(1))", "a ) without its ("],
+    ["=F(1,,+)", "invalid syntax"],
     ["=F(A1)+1", "expected one function call"],
     ["=F(1+2)", "expected text in quotes"],
     ["=F(G(A1))", "expected text in quotes"],

@@ -41,6 +41,13 @@ function fakeGrid(entries: Record<string, Content>, results: Record<string, Cont
       if (content === "") cells.delete(address);
       else cells.set(address, content);
     },
+    enterAll: (entries) => {
+      for (const { row, col, content } of entries) {
+        const address = formatCellAddress({ row, col });
+        if (content === "") cells.delete(address);
+        else cells.set(address, content);
+      }
+    },
     usedRange: () => ({ top: 0, left: 0, bottom: 5, right: 5 }),
     spillParent: (row, col) => {
       const spill = spillOf(row, col);

@@ -20,6 +20,8 @@ export function freezePanel(context: PaneContext): void {
     const scope = chosenScope();
     result.textContent = action === "freeze" ? `Freezing the ${scope}…` : `Unfreezing the ${scope}…`;
     try {
+      // let the click finish and the message show before the workbook work starts
+      await new Promise((resolve) => setTimeout(resolve, 0));
       if (action === "freeze") {
         const client = context.client();
         const today = todayIso(new Date(context.now()));
