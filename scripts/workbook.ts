@@ -467,7 +467,10 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
     resources.add(() => browser.close());
     if (!xlsx || options.out === undefined) return await evaluateInPage(browser.page, book, apiUrl, token);
     const freeze = options.freeze ?? false;
+    const evaluating = Date.now();
+    log(`workbook: evaluating ${xlsx.sheets.length} sheets in the host page`);
     const result = await evaluateWorkbookInPage(browser.page, xlsx.sheets, apiUrl, token, freeze);
+    log(`workbook: evaluated in ${((Date.now() - evaluating) / 1000).toFixed(1)} s, ${result.stats.requests} service requests`);
     const { frozen } = applyResults(xlsx, result, { freeze });
     await writeWorkbookFile(xlsx, options.out);
     log(`workbook: wrote ${options.out}${freeze ? ` (${frozen} formulas frozen, provenance in 'Prices provenance')` : ""}`);
