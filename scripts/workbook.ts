@@ -384,29 +384,36 @@ export async function openHostPage(url: string, log: (message: string) => void, 
   }
 }
 
-/** Configures the functions with the API and token, then evaluates the book in the page. */
-export async function evaluateInPage(page: Page, book: unknown, apiUrl: string, token: string): Promise<EvaluationResult> {
+/** Configures the functions with the API and token (and the day TODAY() gives, for a frozen sandbox), then evaluates the book in the page. */
+export async function evaluateInPage(page: Page, book: unknown, apiUrl: string, token: string, today?: string): Promise<EvaluationResult> {
   return page.evaluate(
-    async ({ book: pageBook, apiUrl: baseUrl, token: accessToken }) => {
+    async ({ book: pageBook, apiUrl: baseUrl, token: accessToken, today: day }) => {
       const host = window.PricesHost;
       if (!host) throw new Error("PricesHost is not ready");
-      await host.configure({ baseUrl, token: accessToken });
+      await host.configure(day === null ? { baseUrl, token: accessToken } : { baseUrl, token: accessToken, today: day });
       return host.evaluate(pageBook);
     },
-    { book, apiUrl, token },
+    { book, apiUrl, token, today: today ?? null },
   );
 }
 
 /** Configures the functions, then evaluates every sheet of a workbook in the page. */
-export async function evaluateWorkbookInPage(page: Page, sheets: readonly SheetInput[], apiUrl: string, token: string, provenance: boolean): Promise<WorkbookResult> {
+export async function evaluateWorkbookInPage(
+  page: Page,
+  sheets: readonly SheetInput[],
+  apiUrl: string,
+  token: string,
+  provenance: boolean,
+  today?: string,
+): Promise<WorkbookResult> {
   return page.evaluate(
-    async ({ sheets: pageSheets, apiUrl: baseUrl, token: accessToken, provenance: withProvenance }) => {
+    async ({ sheets: pageSheets, apiUrl: baseUrl, token: accessToken, provenance: withProvenance, today: day }) => {
       const host = window.PricesHost;
       if (!host) throw new Error("PricesHost is not ready");
-      await host.configure({ baseUrl, token: accessToken });
+      await host.configure(day === null ? { baseUrl, token: accessToken } : { baseUrl, token: accessToken, today: day });
       return host.evaluateWorkbook(pageSheets, { provenance: withProvenance });
     },
-    { sheets, apiUrl, token, provenance },
+    { sheets, apiUrl, token, provenance, today: today ?? null },
   );
 }
 
@@ -465,11 +472,13 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
     // The runner's own sandbox allows the page's origin; any other service is reached without CORS checks.
     const browser = await openHostPage(`${pages.origin}/host.html`, log, { allowCrossOrigin: options.service.kind !== "sandbox" });
     resources.add(() => browser.close());
-    if (!xlsx || options.out === undefined) return await evaluateInPage(browser.page, book, apiUrl, token);
+    // the runner's own sandbox frozen at --today: TODAY() in formulas is that day too
+    const today = options.service.kind === "sandbox" ? options.service.today : undefined;
+    if (!xlsx || options.out === undefined) return await evaluateInPage(browser.page, book, apiUrl, token, today);
     const freeze = options.freeze ?? false;
     const evaluating = Date.now();
     log(`workbook: evaluating ${xlsx.sheets.length} sheets in the host page`);
-    const result = await evaluateWorkbookInPage(browser.page, xlsx.sheets, apiUrl, token, freeze);
+    const result = await evaluateWorkbookInPage(browser.page, xlsx.sheets, apiUrl, token, freeze, today);
     log(`workbook: evaluated in ${((Date.now() - evaluating) / 1000).toFixed(1)} s, ${result.stats.requests} service requests`);
     const { frozen } = applyResults(xlsx, result, { freeze });
     await writeWorkbookFile(xlsx, options.out);

@@ -1,5 +1,7 @@
 /** The page API (`window.PricesHost`): load a book, evaluate it, read the grid and the request statistics. */
+import { todayIso } from "../api/dates";
 import { formatRangeAddress, parseCellAddress } from "../formula/a1";
+import { isoDateToSerial } from "../functions/excelDates";
 import { readBook } from "./book";
 import { WorkbookEngine } from "./engine";
 import type { FunctionMetadata } from "./metadata";
@@ -16,6 +18,8 @@ export interface TokenProviderLike {
 export interface HostConfiguration {
   readonly baseUrl: string;
   readonly token?: string;
+  /** The day TODAY() gives (YYYY-MM-DD), for a service whose data stops at a frozen day; else the machine's date. */
+  readonly today?: string;
   readonly tokenProvider?: TokenProviderLike;
   readonly [option: string]: unknown;
 }
@@ -95,7 +99,10 @@ export interface HostDependencies {
 }
 
 export function createHostApi(dependencies: HostDependencies): PricesHostApi {
+  let frozenToday: string | undefined;
+  const today = (): number => isoDateToSerial(frozenToday ?? todayIso());
   const engine = new WorkbookEngine({
+    today,
     runtime: dependencies.runtime,
     metadata: dependencies.metadata,
     ...(dependencies.timeoutMs === undefined ? {} : { timeoutMs: dependencies.timeoutMs }),
@@ -117,7 +124,8 @@ export function createHostApi(dependencies: HostDependencies): PricesHostApi {
     async configure(configuration) {
       const hook = dependencies.addin();
       if (!hook) throw new Error("functions.js did not define globalThis.PricesAddin.configure");
-      const { token, tokenProvider, ...rest } = configuration;
+      const { token, tokenProvider, today: day, ...rest } = configuration;
+      frozenToday = day;
       const provider: TokenProviderLike | undefined =
         tokenProvider ?? (token === undefined ? undefined : { getToken: () => Promise.resolve(token) });
       if (!provider) throw new Error("configure needs a token or a tokenProvider");
@@ -141,6 +149,7 @@ export function createHostApi(dependencies: HostDependencies): PricesHostApi {
           runtime: dependencies.runtime,
           metadata: dependencies.metadata,
           sheetName: sheet.name,
+          today,
           ...(dependencies.timeoutMs === undefined ? {} : { timeoutMs: dependencies.timeoutMs }),
           ...(dependencies.log ? { log: dependencies.log } : {}),
         });
