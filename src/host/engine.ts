@@ -318,6 +318,9 @@ export class WorkbookEngine {
           this.wake = resolve;
         });
         this.wake = undefined;
+        // Results of one batch settle together: let them all land before the next scan of every formula
+        // (20,000-cell bench: one scan per batch instead of one per settled call).
+        await new Promise<void>((resolve) => setTimeout(resolve, 0));
       }
     };
     this.driving = loop().finally(() => {
