@@ -108,13 +108,13 @@ function xlookup(args: readonly (Value | undefined)[]): Value {
   for (const index of order) {
     const key = keys[index] ?? null;
     if (isCellError(key)) continue;
-    const order = compareForLookup(key, wanted);
-    if (order === 0) {
+    const versus = compareForLookup(key, wanted);
+    if (versus === 0) {
       best = index;
       break;
     }
-    if (matchMode === -1 && order < 0 && (best === undefined || compareForLookup(key, keys[best] ?? null) > 0)) best = index;
-    if (matchMode === 1 && order > 0 && (best === undefined || compareForLookup(key, keys[best] ?? null) < 0)) best = index;
+    if (matchMode === -1 && versus < 0 && (best === undefined || compareForLookup(key, keys[best] ?? null) > 0)) best = index;
+    if (matchMode === 1 && versus > 0 && (best === undefined || compareForLookup(key, keys[best] ?? null) < 0)) best = index;
   }
   if (best === undefined) return args[3] === undefined ? cellError("#N/A", "XLOOKUP found no match") : (args[3] ?? null);
   const picked = vertical ? [returns[best] ?? []] : returns.map((row) => [row[best] ?? null]);
