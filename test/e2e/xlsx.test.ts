@@ -127,6 +127,9 @@ describe("npm run workbook with an .xlsx model", () => {
     const result = await run([model, "--out", out, "--today", TODAY]);
     expect(result.code).toBe(0);
     expect(JSON.parse(result.printed)).toMatchObject({ out, frozen: 0 });
+    // The two MIDs (one in Excel's saved form, one nested nowhere) share one /Prices request; the HISTORY inside
+    // AVERAGE and the spilled one share one history request: the whole workbook's PRICES calls batch together.
+    expect((JSON.parse(result.printed) as { stats: { requestsByPath: unknown } }).stats.requestsByPath).toEqual({ "/Prices": 1, "/Prices/History": 1 });
     expect(result.errors).toMatch(/workbook: read .*model\.xlsx: 2 sheets/);
     expect(digest(model)).toBe(before);
 
