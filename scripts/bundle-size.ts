@@ -107,9 +107,9 @@ export function bundleSection(report: BundleReport, date: string): string {
   ].join("\n");
 }
 
-/** Replaces (or appends) the "## Bundle" section, leaving the other helpers' sections alone. */
-export function replaceSection(document: string, section: string): string {
-  const start = document.search(/^## Bundle\s*$/m);
+/** Replaces (or appends) the "## <heading>" section (default Bundle), leaving the other helpers' sections alone. */
+export function replaceSection(document: string, section: string, heading = "Bundle"): string {
+  const start = document.search(new RegExp(`^## ${heading}\\s*$`, "m"));
   if (start < 0) return `${document.trimEnd()}${document.trim() === "" ? "" : "\n\n"}${section}`;
   const rest = document.slice(start + 1);
   const next = rest.search(/^## /m);

@@ -2,11 +2,13 @@
  * Headless workbook runner: evaluates a book of PRICES.* formulas with the built add-in in Chromium.
  *
  *   npm run workbook -- BOOK.json [--today YYYY-MM-DD] [--api URL [--token-url URL --client-id ID]] [--ca PATH]
+ *   npm run workbook -- MODEL.xlsx --out REFRESHED.xlsx [--freeze] [same service options]
  *
  * With --api, the secret comes from the environment, never the command line (ps and shell history show that):
  * PRICES_TOKEN (a bearer token) or, with --token-url and --client-id, PRICES_CLIENT_SECRET.
  *
- * Prints one JSON object `{ "cells": {...}, "stats": {...} }` to stdout, everything else to stderr.
+ * Prints one JSON object `{ "cells": {...}, "stats": {...} }` to stdout (for an .xlsx: `{ "out", "sheets", "frozen",
+ * "stats" }`), everything else to stderr.
  * Exit codes: 0 success, 2 bad input, 1 failure. Chromium, the page server and the sandbox always stop.
  */
 import { spawnSync } from "node:child_process";
@@ -19,7 +21,9 @@ import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { Agent, fetch as undiciFetch } from "undici";
 import { scopeFor, parseIsoDate } from "../src/api";
 import { BookError, readBook } from "../src/host/book";
-import type { EvaluationResult } from "../src/host/api";
+import type { EvaluationResult, SheetInput, WorkbookResult } from "../src/host/api";
+import { printValue, type PrintedValue } from "../src/host/values";
+import { type LoadedWorkbook, WorkbookFileError, applyResults, readWorkbookFile, writeWorkbookFile } from "../src/xlsx/workbook-file";
 import { ensureCertificates } from "../src/sandbox/auth/certs";
 
 export const ROOT = resolve(__dirname, "..");
@@ -49,9 +53,22 @@ export interface RunnerOptions {
   readonly bookPath: string;
   readonly service: ServiceOptions;
   readonly caPath?: string;
+  /** For an .xlsx book: where the refreshed copy goes (never the input). */
+  readonly out?: string;
+  /** With `out`: PRICES formulas become values, plus the `Prices provenance` sheet. */
+  readonly freeze?: boolean;
+}
+
+/** What the runner prints for an .xlsx book: the copy written, every sheet's cells as for a JSON book, how many formulas were frozen. */
+export interface XlsxRunResult {
+  readonly out: string;
+  readonly sheets: Record<string, Record<string, PrintedValue>>;
+  readonly frozen: number;
+  readonly stats: EvaluationResult["stats"];
 }
 
 const USAGE = `usage: npm run workbook -- BOOK.json [--today YYYY-MM-DD] [--api URL [--token-url URL --client-id ID]] [--ca PATH]
+       npm run workbook -- MODEL.xlsx --out REFRESHED.xlsx [--freeze] [the same service options]
        with --api: PRICES_TOKEN=<token>, or with --token-url and --client-id: PRICES_CLIENT_SECRET=<secret>`;
 
 /** Where the runner reads secrets (never from its arguments). */
@@ -86,11 +103,16 @@ function secret(env: Readonly<Record<string, string | undefined>>, name: string)
 export function parseArguments(argv: readonly string[], env: Readonly<Record<string, string | undefined>> = process.env): RunnerOptions {
   const values = new Map<string, string>();
   const positional: string[] = [];
-  const known = ["--today", "--api", "--token-url", "--client-id", "--ca"];
+  const known = ["--today", "--api", "--token-url", "--client-id", "--ca", "--out"];
+  let freeze = false;
   for (let index = 0; index < argv.length; index += 1) {
     const arg = argv[index] ?? "";
     if (!arg.startsWith("--")) {
       positional.push(arg);
+      continue;
+    }
+    if (arg === "--freeze") {
+      freeze = true;
       continue;
     }
     const [name, inline] = arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
@@ -105,6 +127,16 @@ export function parseArguments(argv: readonly string[], env: Readonly<Record<str
   }
   if (positional.length !== 1) throw new UsageError(positional.length === 0 ? "give one BOOK.json" : `give one book, got ${positional.join(" ")}`);
   const bookPath = resolve(positional[0] ?? "");
+  const outValue = values.get("--out");
+  const out = outValue === undefined ? undefined : resolve(outValue);
+  if (isXlsxPath(bookPath)) {
+    if (out === undefined) throw new UsageError("an .xlsx book needs --out REFRESHED.xlsx (the input is never modified)");
+    if (out === bookPath) throw new UsageError("--out must name another file: the input is never modified");
+    if (!isXlsxPath(out)) throw new UsageError(`--out must end in .xlsx, got ${outValue ?? ""}`);
+  } else if (out !== undefined || freeze) {
+    throw new UsageError("--out and --freeze apply to an .xlsx book");
+  }
+  const files = out === undefined ? {} : { out, freeze };
   const caPath = values.get("--ca");
   const api = values.get("--api");
   const today = values.get("--today");
@@ -131,7 +163,20 @@ export function parseArguments(argv: readonly string[], env: Readonly<Record<str
       service = { kind: "token", apiUrl, token };
     }
   }
-  return caPath === undefined ? { bookPath, service } : { bookPath, service, caPath: resolve(caPath) };
+  return caPath === undefined ? { bookPath, service, ...files } : { bookPath, service, caPath: resolve(caPath), ...files };
+}
+
+function isXlsxPath(path: string): boolean {
+  return extname(path).toLowerCase() === ".xlsx";
+}
+
+async function loadXlsx(path: string): Promise<LoadedWorkbook> {
+  try {
+    return await readWorkbookFile(path);
+  } catch (error) {
+    if (error instanceof WorkbookFileError) throw new UsageError(error.message);
+    throw error;
+  }
 }
 
 /** Reads and checks the book before anything starts. */
@@ -158,7 +203,7 @@ export function loadBookFile(path: string): unknown {
 }
 
 /** The sandbox runs in Node and is never bundled: its edits do not make dist/ stale. */
-const NOT_BUNDLED = [join(ROOT, "src", "sandbox")];
+const NOT_BUNDLED = [join(ROOT, "src", "sandbox"), join(ROOT, "src", "xlsx")];
 
 function newestModification(dir: string): number {
   let newest = 0;
@@ -339,16 +384,36 @@ export async function openHostPage(url: string, log: (message: string) => void, 
   }
 }
 
-/** Configures the functions with the API and token, then evaluates the book in the page. */
-export async function evaluateInPage(page: Page, book: unknown, apiUrl: string, token: string): Promise<EvaluationResult> {
+/** Configures the functions with the API and token (and the day TODAY() gives, for a frozen sandbox), then evaluates the book in the page. */
+export async function evaluateInPage(page: Page, book: unknown, apiUrl: string, token: string, today?: string): Promise<EvaluationResult> {
   return page.evaluate(
-    async ({ book: pageBook, apiUrl: baseUrl, token: accessToken }) => {
+    async ({ book: pageBook, apiUrl: baseUrl, token: accessToken, today: day }) => {
       const host = window.PricesHost;
       if (!host) throw new Error("PricesHost is not ready");
-      await host.configure({ baseUrl, token: accessToken });
+      await host.configure(day === null ? { baseUrl, token: accessToken } : { baseUrl, token: accessToken, today: day });
       return host.evaluate(pageBook);
     },
-    { book, apiUrl, token },
+    { book, apiUrl, token, today: today ?? null },
+  );
+}
+
+/** Configures the functions, then evaluates every sheet of a workbook in the page. */
+export async function evaluateWorkbookInPage(
+  page: Page,
+  sheets: readonly SheetInput[],
+  apiUrl: string,
+  token: string,
+  provenance: boolean,
+  today?: string,
+): Promise<WorkbookResult> {
+  return page.evaluate(
+    async ({ sheets: pageSheets, apiUrl: baseUrl, token: accessToken, provenance: withProvenance, today: day }) => {
+      const host = window.PricesHost;
+      if (!host) throw new Error("PricesHost is not ready");
+      await host.configure(day === null ? { baseUrl, token: accessToken } : { baseUrl, token: accessToken, today: day });
+      return host.evaluateWorkbook(pageSheets, { provenance: withProvenance });
+    },
+    { sheets, apiUrl, token, provenance, today: today ?? null },
   );
 }
 
@@ -363,8 +428,13 @@ class Resources {
   }
 }
 
-export async function runWorkbook(options: RunnerOptions, log: (message: string) => void, resources = new Resources()): Promise<EvaluationResult> {
-  const book = loadBookFile(options.bookPath);
+export async function runWorkbook(options: RunnerOptions, log: (message: string) => void, resources = new Resources()): Promise<EvaluationResult | XlsxRunResult> {
+  const xlsx = options.out === undefined ? undefined : await loadXlsx(options.bookPath);
+  if (xlsx) {
+    const formulas = [...xlsx.formulas.values()].reduce((sum, sheet) => sum + sheet.size, 0);
+    log(`workbook: read ${options.bookPath}: ${xlsx.sheets.length} sheets, ${xlsx.cellCount} cells, ${formulas} formulas`);
+  }
+  const book = xlsx ? undefined : loadBookFile(options.bookPath);
   const ca = options.caPath === undefined ? undefined : readFileSync(options.caPath, "utf8");
   try {
     ensureBuilt(log);
@@ -402,7 +472,21 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
     // The runner's own sandbox allows the page's origin; any other service is reached without CORS checks.
     const browser = await openHostPage(`${pages.origin}/host.html`, log, { allowCrossOrigin: options.service.kind !== "sandbox" });
     resources.add(() => browser.close());
-    return await evaluateInPage(browser.page, book, apiUrl, token);
+    // the runner's own sandbox frozen at --today: TODAY() in formulas is that day too
+    const today = options.service.kind === "sandbox" ? options.service.today : undefined;
+    if (!xlsx || options.out === undefined) return await evaluateInPage(browser.page, book, apiUrl, token, today);
+    const freeze = options.freeze ?? false;
+    const evaluating = Date.now();
+    log(`workbook: evaluating ${xlsx.sheets.length} sheets in the host page`);
+    const result = await evaluateWorkbookInPage(browser.page, xlsx.sheets, apiUrl, token, freeze, today);
+    log(`workbook: evaluated in ${((Date.now() - evaluating) / 1000).toFixed(1)} s, ${result.stats.requests} service requests`);
+    const { frozen } = applyResults(xlsx, result, { freeze });
+    await writeWorkbookFile(xlsx, options.out);
+    log(`workbook: wrote ${options.out}${freeze ? ` (${frozen} formulas frozen, provenance in 'Prices provenance')` : ""}`);
+    const sheets = Object.fromEntries(
+      result.sheets.map((sheet) => [sheet.name, Object.fromEntries(Object.entries(sheet.values).map(([address, value]) => [address, printValue(value)]))]),
+    );
+    return { out: options.out, sheets, frozen, stats: result.stats };
   } finally {
     await resources.closeAll();
   }

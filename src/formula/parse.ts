@@ -1,12 +1,36 @@
 /**
- * The one reader of formula text: `=NAME(arg, ...)`, a single call whose arguments are text in quotes,
- * numbers, TRUE/FALSE, array constants, A1 references or empty. The host runs what it reads; the pane
- * reads PRICES.* calls back to trace them.
+ * The one reader of formula text. @borgar/fx tokenizes and parses Excel's grammar (operators, nested calls,
+ * references, spill references `A1#`, array constants); this module narrows its tree into the project's own
+ * `Expression`, which the host evaluates. `parseFormula` is the pane's view of the same tree: a formula that is
+ * one call whose arguments are constants, references or empty.
  */
+import { parse as parseTokens, tokenize, type AstExpression } from "@borgar/fx";
 import { readReference, type RangeRef } from "./a1";
 
 /** A constant as a formula writes it. */
 export type Scalar = number | string | boolean;
+
+export interface ReferenceExpression {
+  readonly kind: "reference";
+  /** As written, e.g. `Sheet1!$A$1:B2`. */
+  readonly text: string;
+  readonly sheet?: string;
+  readonly range: RangeRef;
+  readonly whole?: "columns" | "rows";
+  /** `A1#`: the spill of the formula anchored at the range's top-left cell. */
+  readonly spill?: true;
+}
+
+export type Expression =
+  | { readonly kind: "literal"; readonly value: Scalar }
+  | { readonly kind: "error"; readonly code: string }
+  | { readonly kind: "missing" }
+  | ReferenceExpression
+  | { readonly kind: "name"; readonly name: string }
+  | { readonly kind: "array"; readonly rows: readonly (readonly Scalar[])[] }
+  | { readonly kind: "call"; readonly name: string; readonly args: readonly Expression[] }
+  | { readonly kind: "unary"; readonly operator: string; readonly operand: Expression }
+  | { readonly kind: "binary"; readonly operator: string; readonly left: Expression; readonly right: Expression };
 
 export type FormulaArgument =
   | { readonly kind: "missing" }
@@ -29,155 +53,136 @@ export class FormulaSyntaxError extends Error {
   override readonly name = "FormulaSyntaxError";
   constructor(
     readonly formula: string,
-    readonly position: number,
     detail: string,
   ) {
-    super(`${detail} at position ${position + 1} of ${formula}`);
+    super(`${detail} in ${formula}`);
   }
 }
 
-const NAME = /[A-Za-z_][A-Za-z0-9_.]*/y;
-const NUMBER_SOURCE = "[-+]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][-+]?\\d+)?";
-const NUMBER = new RegExp(NUMBER_SOURCE, "y");
-const WHOLE_NUMBER = new RegExp(`^${NUMBER_SOURCE}$`);
-const BOOLEAN = /(TRUE|FALSE)(?![A-Za-z0-9_.(])/iy;
+const NUMBER_LITERAL = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
 
 /** Whether `text` is a number as a formula or a typed cell writes it (`-1.5`, `.5`, `2e3`). */
 export function isNumberLiteral(text: string): boolean {
-  return WHOLE_NUMBER.test(text);
+  return NUMBER_LITERAL.test(text);
 }
 
-/** Parses `=NAME(args)`; throws FormulaSyntaxError for anything else. */
+/** Parses `=expression`; throws FormulaSyntaxError for text that is not an Excel formula or uses what the host cannot run. */
+export function parseExpression(formula: string, options: ParseOptions = {}): Expression {
+  const text = formula.trim();
+  if (!text.startsWith("=")) throw new FormulaSyntaxError(formula, "a formula starts with =");
+  if (text.slice(1).trim() === "") throw new FormulaSyntaxError(formula, "the formula is empty");
+  let tree: AstExpression;
+  try {
+    tree = parseTokens(tokenize(text.slice(1)), { permitArrayRanges: false, permitArrayCalls: false });
+  } catch {
+    throw new FormulaSyntaxError(formula, syntaxProblem(text.slice(1)));
+  }
+  return narrow(tree, formula, options.wholeRowsAndColumns ?? true);
+}
+
+/** What is wrong with text the parser refused, in the words Excel's own message would use where it can tell. */
+function syntaxProblem(body: string): string {
+  let depth = 0;
+  let quoted = false;
+  for (const char of body) {
+    if (char === '"') quoted = !quoted;
+    else if (!quoted && char === "(") depth += 1;
+    else if (!quoted && char === ")") depth -= 1;
+    if (depth < 0) return "a ) without its (";
+  }
+  if (quoted) return "unterminated text";
+  if (depth > 0) return "missing )";
+  return "invalid syntax";
+}
+
+function narrow(node: AstExpression | null, formula: string, wholeLines: boolean): Expression {
+  const fail = (detail: string): never => {
+    throw new FormulaSyntaxError(formula, detail);
+  };
+  if (node === null) return { kind: "missing" };
+  switch (node.type) {
+    case "Literal":
+      return { kind: "literal", value: node.value };
+    case "ErrorLiteral":
+      return { kind: "error", code: node.value.toUpperCase() };
+    case "ReferenceIdentifier":
+      return narrowReference(node.value, node.kind, formula, wholeLines);
+    case "ArrayExpression":
+      if (node.elements.some((row) => row.length !== node.elements[0]?.length)) fail("array rows differ in length");
+      return {
+        kind: "array",
+        rows: node.elements.map((row) =>
+          row.map((element): Scalar => {
+            if (element.type === "Literal") return element.value;
+            return fail("an array constant holds only numbers, text and TRUE/FALSE");
+          }),
+        ),
+      };
+    case "CallExpression":
+      return { kind: "call", name: node.callee.name, args: node.arguments.map((arg) => narrow(arg, formula, wholeLines)) };
+    case "UnaryExpression": {
+      const [operand] = node.arguments;
+      if (node.operator === "#") {
+        const inner = operand ? narrow(operand, formula, wholeLines) : undefined;
+        if (inner?.kind !== "reference" || inner.spill) return fail("# follows a cell reference (A1#)");
+        return { ...inner, text: `${inner.text}#`, spill: true };
+      }
+      return { kind: "unary", operator: node.operator, operand: narrow(operand ?? null, formula, wholeLines) };
+    }
+    case "BinaryExpression": {
+      const [left, right] = node.arguments;
+      if ([":", " ", ","].includes(node.operator)) return fail(`the reference operator '${node.operator}' between expressions is not supported`);
+      return { kind: "binary", operator: node.operator, left: narrow(left ?? null, formula, wholeLines), right: narrow(right ?? null, formula, wholeLines) };
+    }
+    default:
+      return fail(`${node.type} is not supported`);
+  }
+}
+
+function narrowReference(written: string, kind: string, formula: string, wholeLines: boolean): Expression {
+  if (kind === "name") return { kind: "name", name: written };
+  const read = readReference(written, 0);
+  if (!read || read.text.length !== written.length) throw new FormulaSyntaxError(formula, `unsupported reference ${written}`);
+  if (read.range === undefined) throw new FormulaSyntaxError(formula, `reference outside the sheet: ${written}`);
+  if (read.whole !== undefined && !wholeLines) throw new FormulaSyntaxError(formula, `whole rows and columns are not supported: ${written}`);
+  const bang = written.lastIndexOf("!");
+  const sheetText = bang < 0 ? undefined : written.slice(0, bang);
+  const sheet = sheetText === undefined ? undefined : (/^'(.*)'$/.exec(sheetText)?.[1]?.replace(/''/g, "'") ?? sheetText);
+  return {
+    kind: "reference",
+    text: written,
+    range: read.range,
+    ...(sheet === undefined ? {} : { sheet }),
+    ...(read.whole === undefined ? {} : { whole: read.whole }),
+  };
+}
+
+/**
+ * Reads a formula that is one call whose arguments are constants (a negative number included), array constants,
+ * references or empty, as the pane traces `=PRICES.MID(A2, "2024-03-01")`; throws FormulaSyntaxError otherwise.
+ */
 export function parseFormula(formula: string, options: ParseOptions = {}): FormulaCall {
-  const reader = new Reader(formula);
-  reader.skipSpace();
-  reader.expect("=");
-  reader.skipSpace();
-  const name = reader.match(NAME);
-  if (name === undefined) reader.fail("expected a function name");
-  reader.skipSpace();
-  reader.expect("(");
-  const args: FormulaArgument[] = [];
-  reader.skipSpace();
-  if (reader.peek() === ")") {
-    reader.advance();
-  } else {
-    for (;;) {
-      reader.skipSpace();
-      const next = reader.peek();
-      args.push(next === "," || next === ")" ? { kind: "missing" } : readArgument(reader, options.wholeRowsAndColumns ?? true));
-      reader.skipSpace();
-      const separator = reader.peek();
-      reader.advance();
-      if (separator === ")") break;
-      if (separator !== ",") reader.fail("expected , or )", -1);
-    }
-  }
-  reader.skipSpace();
-  if (!reader.atEnd()) reader.fail("unexpected text after the call");
-  return { name: name ?? "", args };
+  const expression = parseExpression(formula, options);
+  if (expression.kind !== "call") throw new FormulaSyntaxError(formula, "expected one function call");
+  return { name: expression.name, args: expression.args.map((arg) => simpleArgument(arg, formula)) };
 }
 
-function readArgument(reader: Reader, wholeLines: boolean): FormulaArgument {
-  const next = reader.peek();
-  if (next === '"') return { kind: "literal", value: readString(reader) };
-  if (next === "{") return readArray(reader);
-  const bool = reader.match(BOOLEAN);
-  if (bool !== undefined) return { kind: "literal", value: bool.toUpperCase() === "TRUE" };
-  const start = reader.offset;
-  const reference = readReference(reader.text, start);
-  if (reference && (wholeLines || reference.whole === undefined)) {
-    if (reference.range === undefined) reader.fail(`reference outside the sheet: ${reference.text}`);
-    reader.offset += reference.text.length;
-    const { text, range, whole } = reference;
-    return whole === undefined ? { kind: "reference", range, text } : { kind: "reference", range, text, whole };
+function simpleArgument(arg: Expression, formula: string): FormulaArgument {
+  switch (arg.kind) {
+    case "missing":
+    case "literal":
+    case "array":
+      return arg;
+    case "reference":
+      if (arg.spill) break;
+      return arg.whole === undefined ? { kind: "reference", range: arg.range, text: arg.text } : { kind: "reference", range: arg.range, text: arg.text, whole: arg.whole };
+    case "unary":
+      if ((arg.operator === "-" || arg.operator === "+") && arg.operand.kind === "literal" && typeof arg.operand.value === "number") {
+        return { kind: "literal", value: arg.operator === "-" ? -arg.operand.value : arg.operand.value };
+      }
+      break;
+    default:
+      break;
   }
-  if (reference) reader.fail(`whole rows and columns are not supported: ${reference.text}`);
-  const number = readNumber(reader);
-  if (number !== undefined) return { kind: "literal", value: number };
-  return reader.fail("expected text in quotes, a number, TRUE/FALSE, a cell reference or a range");
-}
-
-function readString(reader: Reader): string {
-  reader.expect('"');
-  let text = "";
-  for (;;) {
-    if (reader.atEnd()) reader.fail("unterminated text");
-    const char = reader.peek();
-    reader.advance();
-    if (char === '"') {
-      if (reader.peek() !== '"') return text;
-      reader.advance();
-    }
-    text += char;
-  }
-}
-
-function readNumber(reader: Reader): number | undefined {
-  const text = reader.match(NUMBER);
-  if (text === undefined) return undefined;
-  const value = Number(text);
-  if (!Number.isFinite(value)) reader.fail(`number out of range: ${text}`, -text.length);
-  return value;
-}
-
-/** Array constants `{1,2;3,4}`: rows split by `;`, items by `,`, all rows the same length. */
-function readArray(reader: Reader): FormulaArgument {
-  reader.expect("{");
-  const rows: Scalar[][] = [[]];
-  for (;;) {
-    reader.skipSpace();
-    const next = reader.peek();
-    let item: Scalar;
-    if (next === '"') item = readString(reader);
-    else {
-      const bool = reader.match(BOOLEAN);
-      const number = bool === undefined ? readNumber(reader) : undefined;
-      if (bool !== undefined) item = bool.toUpperCase() === "TRUE";
-      else if (number !== undefined) item = number;
-      else return reader.fail("expected a constant in the array");
-    }
-    rows[rows.length - 1]?.push(item);
-    reader.skipSpace();
-    const separator = reader.peek();
-    reader.advance();
-    if (separator === "}") break;
-    if (separator === ";") rows.push([]);
-    else if (separator !== ",") reader.fail("expected , ; or } in the array", -1);
-  }
-  const width = rows[0]?.length ?? 0;
-  if (rows.some((row) => row.length !== width)) reader.fail("array rows differ in length", -1);
-  return { kind: "array", rows };
-}
-
-class Reader {
-  offset = 0;
-  constructor(readonly text: string) {}
-
-  atEnd(): boolean {
-    return this.offset >= this.text.length;
-  }
-  peek(): string {
-    return this.text[this.offset] ?? "";
-  }
-  advance(): void {
-    this.offset += 1;
-  }
-  skipSpace(): void {
-    while (/\s/.test(this.peek()) && !this.atEnd()) this.offset += 1;
-  }
-  expect(char: string): void {
-    if (this.peek() !== char) this.fail(`expected ${char}`);
-    this.offset += 1;
-  }
-  match(pattern: RegExp): string | undefined {
-    pattern.lastIndex = this.offset;
-    const match = pattern.exec(this.text);
-    if (!match) return undefined;
-    this.offset += match[0].length;
-    return match[0];
-  }
-  fail(detail: string, shift = 0): never {
-    throw new FormulaSyntaxError(this.text, Math.max(0, this.offset + shift), detail);
-  }
+  throw new FormulaSyntaxError(formula, "expected text in quotes, a number, TRUE/FALSE, a cell reference or a range as an argument");
 }

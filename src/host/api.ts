@@ -1,9 +1,14 @@
 /** The page API (`window.PricesHost`): load a book, evaluate it, read the grid and the request statistics. */
+import { todayIso } from "../api/dates";
+import { formatRangeAddress, parseCellAddress } from "../formula/a1";
+import { isoDateToSerial } from "../functions/excelDates";
 import { readBook } from "./book";
 import { WorkbookEngine } from "./engine";
 import type { FunctionMetadata } from "./metadata";
+import type { ProvenanceClient, ProvenanceRow } from "../prices/provenance";
+import { provenanceOf } from "./provenance";
 import type { CustomFunctionsRuntime } from "./runtime";
-import type { PrintedValue } from "./values";
+import type { CellValue, PrintedValue } from "./values";
 
 export interface TokenProviderLike {
   getToken(options?: { forceRefresh?: boolean }): Promise<string>;
@@ -13,6 +18,8 @@ export interface TokenProviderLike {
 export interface HostConfiguration {
   readonly baseUrl: string;
   readonly token?: string;
+  /** The day TODAY() gives (YYYY-MM-DD), for a service whose data stops at a frozen day; else the machine's date. */
+  readonly today?: string;
   readonly tokenProvider?: TokenProviderLike;
   readonly [option: string]: unknown;
 }
@@ -35,6 +42,27 @@ export interface EvaluationResult {
   readonly stats: HostStats;
 }
 
+/** One sheet of a workbook, in the book format, named as the file names it. */
+export interface SheetInput {
+  readonly name: string;
+  readonly book: unknown;
+}
+
+export interface SheetResult {
+  readonly name: string;
+  /** Every non-empty cell's value (errors as `{ kind: "error", code, message }`), spilled cells included. */
+  readonly values: Record<string, CellValue>;
+  /** Each formula's anchor and the area its result covers (`A1:C5`; the anchor alone for one value). */
+  readonly spills: readonly { readonly anchor: string; readonly area: string }[];
+}
+
+export interface WorkbookResult {
+  readonly sheets: readonly SheetResult[];
+  /** With `provenance: true`: one row per price each PRICES formula showed. */
+  readonly provenance: readonly ProvenanceRow[];
+  readonly stats: HostStats;
+}
+
 export interface PricesHostApi {
   readonly functions: readonly string[];
   configure(configuration: HostConfiguration): Promise<void>;
@@ -42,6 +70,11 @@ export interface PricesHostApi {
   /** Loads `book` when given, recalculates everything, returns the grid and statistics. */
   evaluate(book?: unknown): Promise<EvaluationResult>;
   cells(): Record<string, PrintedValue>;
+  /**
+   * Evaluates every sheet of a workbook at once (their PRICES calls batch together), each on its own: a reference to
+   * another sheet is #REF!. Progress goes to the log every few seconds.
+   */
+  evaluateWorkbook(sheets: readonly SheetInput[], options?: { provenance?: boolean }): Promise<WorkbookResult>;
   stats(): HostStats;
   cancelAll(): void;
 }
@@ -49,6 +82,7 @@ export interface PricesHostApi {
 interface PricesAddinHook {
   configure(options: Record<string, unknown>): Promise<void> | void;
   stats?: () => unknown;
+  readonly client?: unknown;
 }
 
 export interface HostDependencies {
@@ -65,7 +99,10 @@ export interface HostDependencies {
 }
 
 export function createHostApi(dependencies: HostDependencies): PricesHostApi {
+  let frozenToday: string | undefined;
+  const today = (): number => isoDateToSerial(frozenToday ?? todayIso());
   const engine = new WorkbookEngine({
+    today,
     runtime: dependencies.runtime,
     metadata: dependencies.metadata,
     ...(dependencies.timeoutMs === undefined ? {} : { timeoutMs: dependencies.timeoutMs }),
@@ -77,16 +114,23 @@ export function createHostApi(dependencies: HostDependencies): PricesHostApi {
     const hook = dependencies.addin();
     return { requests: counter.total, requestsByPath: counter.byPath, client: hook?.stats ? hook.stats() : null };
   };
+  let serviceUrl = "";
+  const provenanceClient = (): ProvenanceClient | undefined => {
+    const client = dependencies.addin()?.client;
+    return typeof client === "object" && client !== null && typeof (client as { price?: unknown }).price === "function" ? (client as ProvenanceClient) : undefined;
+  };
   const api: PricesHostApi = {
     functions: dependencies.metadata.map((fn) => fn.name),
     async configure(configuration) {
       const hook = dependencies.addin();
       if (!hook) throw new Error("functions.js did not define globalThis.PricesAddin.configure");
-      const { token, tokenProvider, ...rest } = configuration;
+      const { token, tokenProvider, today: day, ...rest } = configuration;
+      frozenToday = day;
       const provider: TokenProviderLike | undefined =
         tokenProvider ?? (token === undefined ? undefined : { getToken: () => Promise.resolve(token) });
       if (!provider) throw new Error("configure needs a token or a tokenProvider");
       dependencies.setCountedBase(configuration.baseUrl);
+      serviceUrl = configuration.baseUrl;
       // No recalculation request: the host evaluates when asked.
       await hook.configure({ recalculate: false, ...rest, tokenProvider: provider });
     },
@@ -99,6 +143,43 @@ export function createHostApi(dependencies: HostDependencies): PricesHostApi {
       return { cells: engine.cells(), stats: stats() };
     },
     cells: () => engine.cells(),
+    async evaluateWorkbook(sheets, options = {}) {
+      const engines = sheets.map((sheet) => {
+        const sheetEngine = new WorkbookEngine({
+          runtime: dependencies.runtime,
+          metadata: dependencies.metadata,
+          sheetName: sheet.name,
+          today,
+          ...(dependencies.timeoutMs === undefined ? {} : { timeoutMs: dependencies.timeoutMs }),
+          ...(dependencies.log ? { log: dependencies.log } : {}),
+        });
+        sheetEngine.load(readBook(sheet.book));
+        return sheetEngine;
+      });
+      const started = Date.now();
+      const progress = setInterval(() => {
+        const remaining = engines.filter((sheetEngine) => sheetEngine.evaluating).length;
+        dependencies.log?.(`workbook: evaluating, ${sheets.length - remaining} of ${sheets.length} sheets done after ${Math.round((Date.now() - started) / 1000)} s`);
+      }, 5000);
+      try {
+        await Promise.all(engines.map((sheetEngine) => sheetEngine.evaluate()));
+      } finally {
+        clearInterval(progress);
+      }
+      const results = engines.map((sheetEngine, index): SheetResult => {
+        const values: Record<string, CellValue> = {};
+        for (const address of Object.keys(sheetEngine.cells())) {
+          const position = parseCellAddress(address);
+          if (position) values[address] = sheetEngine.value(position.row, position.col);
+        }
+        const spills = sheetEngine.spills().map((spill) => ({ anchor: formatRangeAddress({ top: spill.anchor.row, left: spill.anchor.col, bottom: spill.anchor.row, right: spill.anchor.col }), area: formatRangeAddress(spill.area) }));
+        return { name: sheets[index]?.name ?? "", values, spills };
+      });
+      const provenance = options.provenance
+        ? (await Promise.all(engines.map((sheetEngine, index) => provenanceOf(sheets[index]?.name ?? "", sheetEngine.customCalls(), provenanceClient(), serviceUrl)))).flat()
+        : [];
+      return { sheets: results, provenance, stats: stats() };
+    },
     stats,
     cancelAll: () => engine.cancelAll(),
   };

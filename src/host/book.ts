@@ -1,6 +1,6 @@
 /** A book: `{ "cells": { "A1": "MB-AL-0004", "B1": "=PRICES.MID(A1)" } }`, read and checked before anything runs. */
 import { type CellPosition, formatCellAddress, parseCellAddress } from "../formula/a1";
-import { type FormulaCall, FormulaSyntaxError } from "../formula/parse";
+import { type Expression, FormulaSyntaxError } from "../formula/parse";
 import { parseHostFormula } from "./formula";
 import type { Scalar } from "./values";
 
@@ -11,7 +11,7 @@ export interface LiteralCell extends CellPosition {
 export interface FormulaCellSource extends CellPosition {
   readonly address: string;
   readonly text: string;
-  readonly call: FormulaCall;
+  readonly expression: Expression;
 }
 
 export interface ParsedBook {
@@ -60,7 +60,7 @@ export function readBook(json: unknown): ParsedBook {
     } else if (typeof content === "string") {
       if (content.startsWith("=")) {
         try {
-          formulas.push({ ...position, address, text: content, call: parseHostFormula(content) });
+          formulas.push({ ...position, address, text: content, expression: parseHostFormula(content) });
         } catch (error) {
           if (!(error instanceof FormulaSyntaxError)) throw error;
           problems.push(`${address}: ${error.message}`);

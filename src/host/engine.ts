@@ -3,14 +3,20 @@
  * concurrent calls (so the functions' client can batch them), spill placement, cycles, timeouts. `evaluate`
  * recalculates everything (the runner); `update` applies an edited book and re-runs only what it touches.
  */
-import { type CellPosition, type RangeRef, formatCellAddress, rangeContains } from "../formula/a1";
+import { type CellPosition, type RangeRef, formatCellAddress, formatRangeAddress, rangeContains } from "../formula/a1";
+import type { Expression, ReferenceExpression } from "../formula/parse";
+import { isoDateToSerial } from "../functions/excelDates";
+import { todayIso } from "../api/dates";
 import { SHEET_NAME, cellKey, positionOfKey } from "./addresses";
 import type { FormulaCellSource, LiteralCell, ParsedBook } from "./book";
+import { canonicalName } from "../formula/functions";
+import { evaluate, toResult, type EvaluationContext } from "./evaluate";
 import { type ArgumentInput, type PreparedCall, marshalArguments } from "./marshal";
 import type { FunctionMetadata } from "./metadata";
 import { type ResultGrid, thrownToCellValue, toResultGrid } from "./results";
 import type { CustomFunction, CustomFunctionsRuntime } from "./runtime";
 import { Sheet } from "./sheet";
+import { type ArrayValue, arrayOf } from "./value-array";
 import { type CellError, type CellValue, type PrintedValue, type Scalar, cellError, isCellError } from "./values";
 
 export interface EngineOptions {
@@ -27,7 +33,14 @@ export interface EngineOptions {
   readonly onChange?: () => void;
   /** Called when a formula's result was placed (or #SPILL! shown), so a view can redraw as values arrive. */
   readonly onPlaced?: () => void;
+  /** The sheet's name: references to another sheet are #REF!. */
+  readonly sheetName?: string;
+  /** Today as an Excel serial for TODAY() and NOW() (default: the machine's date). */
+  readonly today?: () => number;
 }
+
+/** Worksheet functions that give a new value on every recalculation. */
+const VOLATILE_FUNCTIONS = new Set(["TODAY", "NOW", "RAND", "RANDBETWEEN"]);
 
 type FormulaState = "pending" | "running" | "done";
 
@@ -39,12 +52,26 @@ export interface SpillPlacement {
 }
 
 interface FormulaCell extends FormulaCellSource {
+  /** The cells it reads (a spill reference reads its anchor; the spill's cells follow from it). */
   readonly references: readonly RangeRef[];
+  readonly volatile: boolean;
   state: FormulaState;
   evaluations: number;
   /** Bumped on every start, so a late result of an earlier run is dropped. */
   generation: number;
   cancels: (() => void)[];
+  /** The custom calls of its latest run, for provenance. */
+  calls: CustomCallRecord[];
+}
+
+/** One custom function call a formula made: the function (functions.json name), its JavaScript arguments, and where its result went inside the call's own result. */
+export interface CustomCallRecord {
+  readonly name: string;
+  readonly args: readonly unknown[];
+  readonly row: number;
+  readonly col: number;
+  /** Whether this call's result is the formula's whole result (the formula is just this call). */
+  readonly whole: boolean;
 }
 
 interface Resolved {
@@ -131,7 +158,7 @@ export class WorkbookEngine {
     for (const formula of this.formulas) formula.evaluations = 0;
     this.invalidate(touched);
     for (const formula of this.formulas) {
-      if (formula.state === "done" && this.resolvedOptions(formula)?.volatile) this.markPending(formula, []);
+      if (formula.state === "done" && formula.volatile) this.markPending(formula, []);
     }
     await this.drive();
   }
@@ -164,6 +191,18 @@ export class WorkbookEngine {
     for (const formula of this.formulas) this.cancelFormula(formula);
   }
 
+  /** The custom calls of each formula's latest run, by anchor address. */
+  customCalls(): Map<string, { readonly text: string; readonly calls: readonly CustomCallRecord[]; readonly resultRange: string }> {
+    return new Map(
+      this.formulas
+        .filter((formula) => formula.calls.length > 0)
+        .map((formula) => {
+          const area = this.sheet.areaOf(formula.row, formula.col) ?? cellRange(formula.row, formula.col);
+          return [formula.address, { text: formula.text, calls: formula.calls, resultRange: formatRangeAddress(area) }];
+        }),
+    );
+  }
+
   cells(): Record<string, PrintedValue> {
     return this.sheet.printed();
   }
@@ -180,11 +219,15 @@ export class WorkbookEngine {
   private addFormula(source: FormulaCellSource): void {
     const formula: FormulaCell = {
       ...source,
-      references: source.call.args.flatMap((arg) => (arg.kind === "reference" ? [arg.range] : [])),
+      references: referencesOf(source.expression).map((reference) =>
+        reference.spill ? cellRange(reference.range.top, reference.range.left) : reference.range,
+      ),
+      volatile: this.isVolatile(source.expression),
       state: "pending",
       evaluations: 0,
       generation: 0,
       cancels: [],
+      calls: [],
     };
     this.formulas.push(formula);
     this.sheet.addAnchor(formula.row, formula.col);
@@ -205,9 +248,13 @@ export class WorkbookEngine {
     this.formulas.sort((a, b) => cellKey(a.row, a.col) - cellKey(b.row, b.col));
   }
 
-  private resolvedOptions(formula: FormulaCell): FunctionMetadata["options"] | undefined {
-    const resolved = this.resolve(formula.call.name);
-    return isCellError(resolved) ? undefined : resolved.metadata.options;
+  private isVolatile(expression: Expression): boolean {
+    return callNamesOf(expression).some((name) => {
+      const canonical = canonicalName(name, this.namespace);
+      if (VOLATILE_FUNCTIONS.has(canonical)) return true;
+      const resolved = canonical.startsWith(`${this.namespace}.`) ? this.resolve(canonical) : undefined;
+      return resolved !== undefined && !isCellError(resolved) && resolved.metadata.options.volatile === true;
+    });
   }
 
   /**
@@ -250,7 +297,11 @@ export class WorkbookEngine {
       const running = new Set<Promise<void>>();
       const start = (formula: FormulaCell): void => {
         formula.state = "running";
-        const run: Promise<void> = this.run(formula).finally(() => running.delete(run));
+        // a finished run wakes the loop (one wake for all that finish together, not a race over every run)
+        const run: Promise<void> = this.run(formula).finally(() => {
+          running.delete(run);
+          this.wake?.();
+        });
         running.add(run);
       };
       for (;;) {
@@ -263,11 +314,13 @@ export class WorkbookEngine {
           else this.failCycles(pending);
           continue;
         }
-        const woken = new Promise<void>((resolve) => {
+        await new Promise<void>((resolve) => {
           this.wake = resolve;
         });
-        await Promise.race([...running, woken]);
         this.wake = undefined;
+        // Results of one batch settle together: let them all land before the next scan of every formula
+        // (20,000-cell bench: one scan per batch instead of one per settled call).
+        await new Promise<void>((resolve) => setTimeout(resolve, 0));
       }
     };
     this.driving = loop().finally(() => {
@@ -345,6 +398,7 @@ export class WorkbookEngine {
     formula.evaluations += 1;
     const generation = formula.generation;
     this.cancelFormula(formula);
+    formula.calls = [];
     const grid = await this.compute(formula, generation);
     if (generation !== formula.generation) return;
     this.placeAndInvalidate(formula, grid);
@@ -355,11 +409,13 @@ export class WorkbookEngine {
   private placeAndInvalidate(formula: FormulaCell, grid: ResultGrid): void {
     const before = this.sheet.clear(formula.row, formula.col);
     const after = this.sheet.place(formula.row, formula.col, grid);
+    // Its readers wait for it directly, so a one-cell result changes nothing else (and costs no scan of every formula).
+    if (isAnchorOnly(after, before, formula)) return;
     // A formula that already read a cell this result now fills (or no longer fills) must read it again.
     for (const reader of this.formulas) {
       if (reader === formula || reader.state !== "done" || reader.evaluations > this.maxRecalculations) continue;
       const touched = reader.references.some((range) => overlaps(range, after) || (before !== undefined && overlaps(range, before)));
-      if (touched && !isAnchorOnly(after, before, formula)) reader.state = "pending";
+      if (touched) reader.state = "pending";
     }
   }
 
@@ -373,26 +429,54 @@ export class WorkbookEngine {
     return { metadata, implementation };
   }
 
-  private inputs(formula: FormulaCell): ArgumentInput[] {
-    return formula.call.args.map((arg): ArgumentInput => {
-      switch (arg.kind) {
-        case "missing":
-          return { kind: "missing" };
-        case "literal":
-          return { kind: "value", value: arg.value };
-        case "array":
-          return { kind: "grid", rows: arg.rows.map((row) => [...row]) };
-        case "reference":
-          return { kind: "grid", rows: this.sheet.rangeValues(arg.range), range: arg.range };
-      }
-    });
+  /** The values a reference reads: a range, or the whole result of the formula a spill reference (`A1#`) names. */
+  private readReference(reference: ReferenceExpression): ArrayValue | CellError {
+    const sheetName = this.options.sheetName ?? SHEET_NAME;
+    if (reference.sheet !== undefined && reference.sheet.toLowerCase() !== sheetName.toLowerCase()) {
+      return cellError("#REF!", `${reference.text}: the host evaluates each sheet on its own; references to other sheets are not supported`);
+    }
+    if (!reference.spill) return arrayOf(this.sheet.rangeValues(reference.range), reference.range);
+    const { top: row, left: col } = reference.range;
+    const area = this.byKey.has(cellKey(row, col)) ? this.sheet.areaOf(row, col) : undefined;
+    if (!area) return cellError("#REF!", `${reference.text}: ${formatCellAddress({ row, col })} holds no formula result`);
+    if (this.sheet.blockedAreaOf(row, col)) return cellError("#SPILL!", `${reference.text}: the spill is blocked`);
+    return arrayOf(this.sheet.rangeValues(area));
   }
 
   private async compute(formula: FormulaCell, generation: number): Promise<ResultGrid> {
-    const resolved = this.resolve(formula.call.name);
-    if (isCellError(resolved)) return [[resolved]];
-    const marshalled = marshalArguments(resolved.metadata, this.inputs(formula), formula.call.name);
+    const whole = formula.expression;
+    const context: EvaluationContext = {
+      reference: (reference) => this.readReference(reference),
+      today: this.options.today ?? (() => isoDateToSerial(todayIso())),
+      custom: (name) => {
+        if (!name.startsWith(`${this.namespace}.`)) return undefined;
+        return async (inputs) => {
+          const resolved = this.resolve(name);
+          if (isCellError(resolved)) return [[resolved]];
+          // An edit replaced this run while its arguments were evaluated: its result would be dropped, so call nothing.
+          if (generation !== formula.generation) return [[cellError("#BUSY!")]];
+          // A call that is the whole formula updates its cells with a stream's later values; a nested one keeps its first.
+          const isWhole = whole.kind === "call" && canonicalName(whole.name, this.namespace) === name;
+          return this.callCustom(formula, generation, resolved, name, inputs, isWhole);
+        };
+      },
+    };
+    return toResult(await evaluate(whole, context, this.namespace));
+  }
+
+  private async callCustom(
+    formula: FormulaCell,
+    generation: number,
+    resolved: Resolved,
+    displayName: string,
+    inputs: readonly ArgumentInput[],
+    updatesCell: boolean,
+  ): Promise<ResultGrid> {
+    const marshalled = marshalArguments(resolved.metadata, inputs, displayName);
     if (marshalled.kind === "error") return [[marshalled.error]];
+    for (const call of marshalled.calls) {
+      if (!isCellError(call.args)) formula.calls.push({ name: resolved.metadata.name, args: call.args, row: call.row, col: call.col, whole: updatesCell });
+    }
     const outcomes: ResultGrid[] = [];
     const assemble = (): ResultGrid => {
       if (!marshalled.lifted) return outcomes[0] ?? [[cellError("#BUSY!")]];
@@ -406,11 +490,8 @@ export class WorkbookEngine {
       return grid;
     };
     const onLater = (index: number, grid: ResultGrid): void => {
-      if (generation !== formula.generation || formula.state !== "done") {
-        outcomes[index] = grid;
-        return;
-      }
       outcomes[index] = grid;
+      if (!updatesCell || generation !== formula.generation || formula.state !== "done") return;
       this.placeAndInvalidate(formula, assemble());
       this.options.onChange?.();
     };
@@ -442,7 +523,7 @@ export class WorkbookEngine {
       };
       const failed = (thrown: unknown): void => {
         if (thrown !== null && typeof thrown === "object" && !("code" in thrown)) {
-          this.options.log?.(`${formula.address}: ${formula.call.name} threw ${String(thrown)}`);
+          this.options.log?.(`${formula.address}: ${metadata.name} threw ${String(thrown)}`);
         }
         finish([[thrownToCellValue(thrown)]]);
       };
@@ -468,6 +549,36 @@ export class WorkbookEngine {
         failed(thrown);
       }
     });
+  }
+}
+
+/** Every reference in an expression, in the order written. */
+function referencesOf(expression: Expression): ReferenceExpression[] {
+  switch (expression.kind) {
+    case "reference":
+      return [expression];
+    case "call":
+      return expression.args.flatMap(referencesOf);
+    case "unary":
+      return referencesOf(expression.operand);
+    case "binary":
+      return [...referencesOf(expression.left), ...referencesOf(expression.right)];
+    default:
+      return [];
+  }
+}
+
+/** Every function name an expression calls, as written. */
+function callNamesOf(expression: Expression): string[] {
+  switch (expression.kind) {
+    case "call":
+      return [expression.name, ...expression.args.flatMap(callNamesOf)];
+    case "unary":
+      return callNamesOf(expression.operand);
+    case "binary":
+      return [...callNamesOf(expression.left), ...callNamesOf(expression.right)];
+    default:
+      return [];
   }
 }
 

@@ -15,6 +15,7 @@ import { accountPanel } from "./panels/account";
 import { builderPanel } from "./panels/builder";
 import { countersPanel } from "./panels/counters";
 import { explainCellPanel } from "./panels/explain-cell";
+import { freezePanel } from "./panels/freeze";
 import { referencesPanel } from "./panels/references";
 import { refreshPanel } from "./panels/refresh";
 import { searchPanel } from "./panels/search";
@@ -24,7 +25,7 @@ import { ErrorLog } from "./plain-errors";
 export type { PaneDependencies } from "./pane-context";
 
 /** Every panel of the pane, in the order they are wired. A new panel is one line here. */
-const PANELS: readonly Panel[] = [accountPanel, searchPanel, referencesPanel, builderPanel, refreshPanel, explainCellPanel, countersPanel, settingsPanel];
+const PANELS: readonly Panel[] = [accountPanel, searchPanel, referencesPanel, builderPanel, refreshPanel, freezePanel, explainCellPanel, countersPanel, settingsPanel];
 
 export interface Pane {
   readonly store: TokenStore;

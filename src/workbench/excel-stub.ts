@@ -1,9 +1,10 @@
 /**
  * The slice of `Excel.run` the task pane and the functions use (selection, formulas, values, used range,
- * calculate), over the workbench grid. The pane in the workbench's iframe gets it as its `Excel` global, so its
- * inserts land in the grid and its selection is the grid's.
+ * calculate, spills, clearing, other sheets), over the workbench grid. The pane in the workbench's iframe gets it as
+ * its `Excel` global, so its inserts land in the grid and its selection is the grid's. Sheets other than the grid's
+ * (the `Prices provenance` sheet Freeze writes) are kept in memory here: the grid shows Sheet1 only.
  */
-import { formatRangeAddress, parseRangeAddress, splitSheet, type RangeRef } from "../formula/a1";
+import { formatRangeAddress, parseRangeAddress, sheetPrefix, splitSheet, type RangeRef } from "../formula/a1";
 import { SHEET_NAME } from "../host/addresses";
 
 /** What the workbench offers the stub (plain values only: it may live in another window). */
@@ -15,9 +16,13 @@ export interface GridAccess {
   value(row: number, col: number): string | number | boolean;
   /** Enters what `range.formulas = ...` wrote, then recalculates. */
   enter(row: number, col: number, content: string | number | boolean): void;
+  /** Enters a whole range's contents, then recalculates once. */
+  enterAll(cells: readonly { readonly row: number; readonly col: number; readonly content: string | number | boolean }[]): void;
   usedRange(): RangeRef | undefined;
   /** The anchor of the result a cell belongs to (the anchor itself too), when that result spilled past one cell. */
   spillParent(row: number, col: number): { row: number; col: number } | undefined;
+  /** The area an anchor's result spilled over, when it spilled past one cell. */
+  spillArea(row: number, col: number): RangeRef | undefined;
   /** Calls `listener` after each change of selection; returns the way to stop. */
   onSelectionChanged(listener: () => void): () => void;
   /** Full recalculation; resolves when every value is back. */
@@ -58,11 +63,32 @@ class RangeStub {
     return this.read((row, col) => this.grid.entry(row, col));
   }
   set formulas(rows: Matrix) {
-    rows.forEach((cells, i) =>
-      cells.forEach((content, j) => {
-        if (this.area.top + i <= this.area.bottom && this.area.left + j <= this.area.right) this.grid.enter(this.area.top + i, this.area.left + j, content);
+    this.write(rows);
+  }
+  /** As Excel: values are entered as typed (text starting with = would be a formula; the pane writes none such). */
+  set values(rows: Matrix) {
+    this.write(rows);
+  }
+  private write(rows: Matrix): void {
+    const cells: { row: number; col: number; content: string | number | boolean }[] = [];
+    rows.forEach((line, i) =>
+      line.forEach((content, j) => {
+        if (this.area.top + i <= this.area.bottom && this.area.left + j <= this.area.right) cells.push({ row: this.area.top + i, col: this.area.left + j, content });
       }),
     );
+    if (cells.length === 1 && cells[0]) this.grid.enter(cells[0].row, cells[0].col, cells[0].content);
+    else if (cells.length > 1) this.grid.enterAll(cells);
+  }
+  clear(): void {
+    const cells: { row: number; col: number; content: string }[] = [];
+    for (let row = this.area.top; row <= this.area.bottom; row += 1) {
+      for (let col = this.area.left; col <= this.area.right; col += 1) if (this.grid.entry(row, col) !== "") cells.push({ row, col, content: "" });
+    }
+    if (cells.length > 0) this.grid.enterAll(cells);
+  }
+  getSpillingToRangeOrNullObject(): RangeStub | NullRange {
+    const area = this.grid.spillArea(this.area.top, this.area.left);
+    return area ? new RangeStub(this.grid, area, this.pending) : new NullRange();
   }
   get rowIndex(): number {
     return this.area.top;
@@ -92,6 +118,73 @@ class NullRange {
   load(): this {
     return this;
   }
+  clear(): void {}
+}
+
+/** A sheet other than the grid's: cells in memory, values only. */
+class MemorySheet {
+  readonly isNullObject = false;
+  readonly cells = new Map<string, string | number | boolean>();
+  constructor(
+    readonly name: string,
+    private readonly remove: (name: string) => void,
+  ) {}
+  getRange(address: string): MemoryRange {
+    return new MemoryRange(this, rangeOf(address));
+  }
+  getUsedRangeOrNullObject(): MemoryRange | NullRange {
+    const positions = [...this.cells.keys()].map((key) => key.split(",").map(Number) as [number, number]);
+    if (positions.length === 0) return new NullRange();
+    return new MemoryRange(this, {
+      top: Math.min(...positions.map(([row]) => row)),
+      left: Math.min(...positions.map(([, col]) => col)),
+      bottom: Math.max(...positions.map(([row]) => row)),
+      right: Math.max(...positions.map(([, col]) => col)),
+    });
+  }
+  delete(): void {
+    this.remove(this.name);
+  }
+  load(): this {
+    return this;
+  }
+}
+
+class MemoryRange {
+  readonly isNullObject = false;
+  constructor(
+    private readonly sheet: MemorySheet,
+    private readonly area: RangeRef,
+  ) {}
+  get address(): string {
+    return `${sheetPrefix(this.sheet.name)}${formatRangeAddress(this.area)}`;
+  }
+  get values(): Matrix {
+    const rows: Matrix = [];
+    for (let row = this.area.top; row <= this.area.bottom; row += 1) {
+      const cells: (string | number | boolean)[] = [];
+      for (let col = this.area.left; col <= this.area.right; col += 1) cells.push(this.sheet.cells.get(`${row},${col}`) ?? "");
+      rows.push(cells);
+    }
+    return rows;
+  }
+  set values(rows: Matrix) {
+    rows.forEach((cells, i) =>
+      cells.forEach((value, j) => {
+        const key = `${this.area.top + i},${this.area.left + j}`;
+        if (value === "") this.sheet.cells.delete(key);
+        else this.sheet.cells.set(key, value);
+      }),
+    );
+  }
+  clear(): void {
+    for (let row = this.area.top; row <= this.area.bottom; row += 1) {
+      for (let col = this.area.left; col <= this.area.right; col += 1) this.sheet.cells.delete(`${row},${col}`);
+    }
+  }
+  load(): this {
+    return this;
+  }
 }
 
 function rangeOf(address: string): RangeRef {
@@ -102,6 +195,8 @@ function rangeOf(address: string): RangeRef {
 
 /** An `Excel` global: `run(batch)` with `context.workbook` and `context.sync()` (which waits for recalculations). */
 export function createExcelStub(grid: GridAccess): unknown {
+  const others = new Map<string, MemorySheet>();
+  const removeSheet = (name: string): void => void others.delete(name);
   // Excel.run(batch), or Excel.run(object, batch) to reuse an earlier object's context (removing an event handler)
   const run = async <T>(first: unknown, second?: (context: unknown) => Promise<T>): Promise<T> => {
     const batch = typeof first === "function" ? (first as (context: unknown) => Promise<T>) : second;
@@ -121,6 +216,7 @@ export function createExcelStub(grid: GridAccess): unknown {
         return this;
       },
     };
+    const itemOrNull = (name: string): typeof sheet | MemorySheet | undefined => (name === SHEET_NAME ? sheet : others.get(name));
     const workbook = {
       getSelectedRange: () => new RangeStub(grid, grid.selection(), pending),
       onSelectionChanged: {
@@ -130,9 +226,22 @@ export function createExcelStub(grid: GridAccess): unknown {
         },
       },
       worksheets: {
-        items: [sheet],
+        get items() {
+          return [sheet, ...others.values()];
+        },
         getActiveWorksheet: () => sheet,
-        getItem: () => sheet,
+        getItem: (name: string) => {
+          const found = itemOrNull(name);
+          if (!found) throw new Error(`ItemNotFound: no sheet ${name}`);
+          return found;
+        },
+        getItemOrNullObject: (name: string) => itemOrNull(name) ?? { isNullObject: true, load: () => undefined },
+        add: (name: string) => {
+          if (itemOrNull(name)) throw new Error(`ItemAlreadyExists: ${name}`);
+          const added = new MemorySheet(name, removeSheet);
+          others.set(name, added);
+          return added;
+        },
         load() {
           return this;
         },
@@ -154,6 +263,7 @@ export function createExcelStub(grid: GridAccess): unknown {
   return {
     run,
     CalculationType: { full: "Full", recalculate: "Recalculate", fullRebuild: "FullRebuild" },
+    ClearApplyTo: { all: "All", formats: "Formats", contents: "Contents", hyperlinks: "Hyperlinks", removeHyperlinks: "RemoveHyperlinks" },
   };
 }
 

@@ -12,7 +12,7 @@ import { createOfficeRuntimeShim, createOfficeShim } from "../host/office";
 import { createCustomFunctionsRuntime } from "../host/runtime";
 import { isCellError, printValue, type PrintedValue } from "../host/values";
 import { serviceKeyTokenProvider } from "../prices/tokens";
-import { EntrySheet, entryText } from "./cells";
+import { type BookContent, EntrySheet, entryText } from "./cells";
 import { Calculator } from "./calculator";
 import { historyChartData, lineChartSvg } from "./chart";
 import { alignPaneSettings, DEMO_SERVICE, loadConfig, localSettingsStorage, type WorkbenchConfig } from "./config";
@@ -37,6 +37,8 @@ export interface WorkbenchApi {
   text(address: string): string;
   select(address: string): void;
   enter(address: string, typed: string): string | undefined;
+  /** Every entry as typed (formulas, literals), by address. */
+  entries(): Record<string, BookContent>;
 }
 
 declare global {
@@ -213,6 +215,11 @@ async function start(): Promise<WorkbenchApi> {
       const spill = view?.spillAt(row, col);
       return spill && !spill.blocked && (spill.area.bottom > spill.area.top || spill.area.right > spill.area.left) ? { row: spill.anchor.row, col: spill.anchor.col } : undefined;
     },
+    spillArea: (row, col) => {
+      const spill = view?.spillAt(row, col);
+      const spilled = spill && !spill.blocked && spill.anchor.row === row && spill.anchor.col === col;
+      return spilled && (spill.area.bottom > spill.area.top || spill.area.right > spill.area.left) ? spill.area : undefined;
+    },
     onSelectionChanged: (listener) => {
       selectionListeners.add(listener);
       return () => selectionListeners.delete(listener);
@@ -224,6 +231,15 @@ async function start(): Promise<WorkbenchApi> {
       const typed = typeof content === "string" ? content : String(content);
       const refusal = enter({ row, col }, typed);
       if (refusal !== undefined) throw new Error(`InvalidArgument: ${refusal}`);
+      view?.render();
+    },
+    enterAll: (cells) => {
+      // one recalculation and one redraw for a whole range (Freeze writes hundreds of cells at once)
+      for (const { row, col, content } of cells) {
+        const result = sheet.enter({ row, col }, typeof content === "string" ? content : String(content));
+        if (!result.ok) throw new Error(`InvalidArgument: ${result.message}`);
+      }
+      void update();
       view?.render();
     },
     usedRange: () => {
@@ -286,6 +302,7 @@ async function start(): Promise<WorkbenchApi> {
       view?.render();
       return refusal;
     },
+    entries: () => sheet.book().cells,
   };
 }
 

@@ -2,13 +2,14 @@
  * Every example the docs give runs against the sandbox and gives no error, for the analyst's entitlement (every
  * instrument) and the trial's (metals only): each `=PRICES.*` example of docs/functions.md, evaluated in a book of
  * its own through the runner's page, and each sample book of docs/workbook-runner.md as it is written. Cells an
- * example refers to (A2, A2:A6, B1:E1) hold metal symbols and recent dates. An example the current host cannot
- * parse (a nested Excel formula such as `TODAY()-365`, which needs a formula engine) is listed by name, never run
- * or passed silently; every other example fails the test on any error value.
+ * example refers to (A2, A2:A6, B1:E1) hold metal symbols and recent dates. Nested Excel formulas (`TODAY()-365`)
+ * run through the host's formula engine like the rest; an example the engine cannot parse is listed by name and
+ * fails the test; every example fails the test on any error value.
  */
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { FormulaSyntaxError, parseFormula } from "../../src/formula/parse";
+import { FormulaSyntaxError } from "../../src/formula/parse";
+import { parseHostFormula } from "../../src/host/formula";
 import { startE2E, TODAY, type Cells, type E2E } from "./support";
 
 jest.setTimeout(240_000);
@@ -28,10 +29,10 @@ function runnerBooks(): { cells: Cells }[] {
     .filter((book): book is { cells: Cells } => typeof book === "object" && book !== null && "cells" in book);
 }
 
-/** Whether the host's parser reads the formula (one PRICES call of literals and references). */
+/** Whether the host's formula engine reads the formula. */
 function parses(formula: string): boolean {
   try {
-    parseFormula(formula);
+    parseHostFormula(formula);
     return true;
   } catch (error) {
     if (error instanceof FormulaSyntaxError) return false;
@@ -73,11 +74,10 @@ const runnable = examples.filter(parses);
 const needEngine = examples.filter((formula) => !parses(formula));
 
 describe("the examples of docs/functions.md", () => {
-  it("finds the examples, and names those the current host cannot parse (nested Excel formulas)", () => {
+  it("finds the examples, nested Excel formulas among them, and the host's engine reads every one", () => {
     expect(examples.length).toBeGreaterThanOrEqual(15);
-    // each left out for its syntax only, and only ones a formula engine evaluates (TODAY() and its arithmetic)
-    for (const formula of needEngine) expect({ formula, nested: /TODAY\(\)/i.test(formula) }).toEqual({ formula, nested: true });
-    if (needEngine.length > 0) process.stderr.write(`doc examples that need the formula engine (issue 12), not run by this host:\n${needEngine.map((f) => `  ${f}`).join("\n")}\n`);
+    expect(examples.some((formula) => /TODAY\(\)/i.test(formula))).toBe(true);
+    expect(needEngine).toEqual([]);
   });
 
   describe.each(WHO)("as %s", (_who, clientId) => {

@@ -83,6 +83,6 @@ describe("host.html in Chromium", () => {
         return String(error);
       }
     });
-    expect(message).toContain("B2: expected , or )");
+    expect(message).toContain("B2: missing ) in =PRICES.ADD(1");
   });
 });

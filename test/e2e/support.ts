@@ -60,7 +60,8 @@ export async function startE2E(today = TODAY): Promise<E2E> {
       token,
       clientToken,
       close,
-      evaluate: (cells, options = {}) => evaluateInPage(browser.page, { cells }, options.apiUrl ?? sandbox.apiUrl, options.token ?? token),
+      // TODAY() in formulas is the sandbox's frozen day, as with the runner's --today
+      evaluate: (cells, options = {}) => evaluateInPage(browser.page, { cells }, options.apiUrl ?? sandbox.apiUrl, options.token ?? token, today),
       async service(path, query, callerToken = token) {
         const { status, text } = await sandboxGet(sandbox, path, query, callerToken);
         if (status !== 200) throw new Error(`GET ${path} answered ${status}: ${text}`);

@@ -1,4 +1,4 @@
-import { FormulaSyntaxError, parseFormula } from "../../src/formula/parse";
+import { FormulaSyntaxError, parseExpression, parseFormula } from "../../src/formula/parse";
 
 describe("parseFormula", () => {
   it("reads a call with text, numbers, booleans and a reference", () => {
@@ -40,14 +40,16 @@ describe("parseFormula", () => {
   });
 
   it.each([
-    ["PRICES.MID(A1)", "expected ="],
-    ["=PRICES.MID(A1", "expected , or )"],
+    ["PRICES.MID(A1)", "a formula starts with ="],
+    ["=PRICES.MID(A1", "missing )"],
     ['=F("open)', "unterminated text"],
-    ["=F(A1)+1", "unexpected text after the call"],
-    ["=F(1+2)", "expected , or )"],
+    ["=F(1))", "a ) without its ("],
+    ["=F(1,,+)", "invalid syntax"],
+    ["=F(A1)+1", "expected one function call"],
+    ["=F(1+2)", "expected text in quotes"],
     ["=F(G(A1))", "expected text in quotes"],
-    ["=F(A0)", "reference outside the sheet"],
-    ["=F(XFE1)", "reference outside the sheet"],
+    ["=F(A1#)", "expected text in quotes"],
+    ["=F(XFE1)", "expected text in quotes"],
     ["=F({1,2;3})", "array rows differ in length"],
   ])("rejects %s", (formula, detail) => {
     expect(() => parseFormula(formula)).toThrow(FormulaSyntaxError);
@@ -75,5 +77,62 @@ describe("references in parseFormula", () => {
 
   it("refuses whole rows and columns when the caller says so", () => {
     expect(() => parseFormula("=F(A:B)", { wholeRowsAndColumns: false })).toThrow("whole rows and columns are not supported: A:B");
+  });
+});
+
+describe("parseExpression", () => {
+  it("reads operators with Excel's precedence, nested calls and a spill reference", () => {
+    expect(parseExpression('=-A1^2+SUM(B1#)*2%&"x"')).toEqual({
+      kind: "binary",
+      operator: "&",
+      left: {
+        kind: "binary",
+        operator: "+",
+        left: { kind: "binary", operator: "^", left: { kind: "unary", operator: "-", operand: { kind: "reference", text: "A1", range: { top: 0, left: 0, bottom: 0, right: 0 } } }, right: { kind: "literal", value: 2 } },
+        right: {
+          kind: "binary",
+          operator: "*",
+          left: { kind: "call", name: "SUM", args: [{ kind: "reference", text: "B1#", range: { top: 0, left: 1, bottom: 0, right: 1 }, spill: true }] },
+          right: { kind: "unary", operator: "%", operand: { kind: "literal", value: 2 } },
+        },
+      },
+      right: { kind: "literal", value: "x" },
+    });
+  });
+
+  it("reads PRICES nested in worksheet functions with an omitted argument", () => {
+    expect(parseExpression('=AVERAGE(PRICES.HISTORY("MB-AL-0004","2024-01-01",,"mid",0))')).toEqual({
+      kind: "call",
+      name: "AVERAGE",
+      args: [
+        {
+          kind: "call",
+          name: "PRICES.HISTORY",
+          args: [
+            { kind: "literal", value: "MB-AL-0004" },
+            { kind: "literal", value: "2024-01-01" },
+            { kind: "missing" },
+            { kind: "literal", value: "mid" },
+            { kind: "literal", value: 0 },
+          ],
+        },
+      ],
+    });
+  });
+
+  it("reads the name Excel saves a JavaScript custom function under, and sheet-qualified references", () => {
+    expect(parseExpression("=_xldudf_PRICES_MID('My sheet'!A2)")).toEqual({
+      kind: "call",
+      name: "_xldudf_PRICES_MID",
+      args: [{ kind: "reference", text: "'My sheet'!A2", sheet: "My sheet", range: { top: 1, left: 0, bottom: 1, right: 0 } }],
+    });
+  });
+
+  it("keeps error literals and defined names for the evaluator to answer", () => {
+    expect(parseExpression("=IFERROR(#N/A, rate)")).toEqual({
+      kind: "call",
+      name: "IFERROR",
+      args: [{ kind: "error", code: "#N/A" }, { kind: "name", name: "rate" }],
+    });
   });
 });

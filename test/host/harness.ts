@@ -25,7 +25,7 @@ export interface FixtureHost {
   evaluate(cells: Record<string, unknown>): Promise<Record<string, PrintedValue>>;
 }
 
-export function fixtureHost(options: { timeoutMs?: number } = {}): FixtureHost {
+export function fixtureHost(options: { timeoutMs?: number; today?: () => number } = {}): FixtureHost {
   const runtime = createCustomFunctionsRuntime();
   const scope = globalThis as unknown as Record<string, unknown>;
   scope.CustomFunctions = runtime.global;
@@ -48,6 +48,7 @@ export function fixtureHost(options: { timeoutMs?: number } = {}): FixtureHost {
     namespace: "PRICES",
     log: (message) => logged.push(message),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.today === undefined ? {} : { today: options.today }),
   });
   return {
     engine,

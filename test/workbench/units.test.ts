@@ -169,8 +169,12 @@ describe("the pane's Excel stand-in", () => {
       entry: (row: number, col: number) => (row === 1 && col === 1 ? "=PRICES.MID(A1)" : ""),
       value: (row: number, col: number) => (row === 1 && col === 1 ? 5 : ""),
       enter: (row: number, col: number, content: string | number | boolean) => void state.entered.push([row, col, content]),
+      enterAll: (cells: readonly { row: number; col: number; content: string | number | boolean }[]) => {
+        for (const cell of cells) state.entered.push([cell.row, cell.col, cell.content]);
+      },
       usedRange: () => undefined,
       spillParent: () => undefined,
+      spillArea: () => undefined,
       onSelectionChanged: () => () => undefined,
       recalculate: async () => void (state.recalcs += 1),
     });

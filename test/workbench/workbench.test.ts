@@ -34,6 +34,7 @@ interface WorkbenchWindow {
     value(address: string): unknown;
     text(address: string): string;
     select(address: string): void;
+    entries(): Record<string, unknown>;
     enter(address: string, typed: string): string | undefined;
   };
   WorkbenchReady: Promise<unknown>;
@@ -186,6 +187,31 @@ describe("the workbench (npm start's stack in Chromium)", () => {
     await shot("typed");
   });
 
+  it("evaluates Excel formulas around PRICES: TODAY()-1 as a date, AVERAGE over a HISTORY spill, arithmetic on the results", async () => {
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    const from = "2024-01-01";
+    const dated = await service<PriceResponse>("/Prices", { Symbols: "MB-AL-0004", Dates: yesterday });
+    const history = await service<PriceResponse>("/Prices/History", { Symbols: "MB-AL-0004", FromDate: from, ToDate: new Date().toISOString().slice(0, 10) });
+    const mids = (history.instruments[0]?.prices ?? []).map((record) => record.mid);
+    expect(mids.length).toBeGreaterThan(10);
+    const entries: [string, string][] = [
+      ["H60", '=PRICES.MID("MB-AL-0004", TODAY()-1)'],
+      ["H61", '=AVERAGE(PRICES.HISTORY("MB-AL-0004","2024-01-01",,"mid",0))'],
+      ["H62", "=H60/H61-1"],
+    ];
+    for (const [address, formula] of entries) {
+      await page.locator(`td[data-address="${address}"]`).click();
+      await page.keyboard.type(formula);
+      await page.keyboard.press("Enter");
+      await settled();
+    }
+    const mid = dated.instruments[0]?.prices[0]?.mid;
+    const average = mids.reduce((sum, value) => sum + value, 0) / mids.length;
+    expect(await valueAt("H60")).toBe(mid);
+    expect(Number(await valueAt("H61"))).toBeCloseTo(average, 9);
+    expect(Number(await valueAt("H62"))).toBeCloseTo((mid ?? 0) / average - 1, 9);
+  });
+
   it("refuses a broken formula as Excel does, leaving the cell as it was", async () => {
     await page.locator('td[data-address="H50"]').click();
     await page.keyboard.type("=PRICES.MID(");
@@ -240,6 +266,53 @@ describe("the workbench (npm start's stack in Chromium)", () => {
     await page.locator('td[data-address="H52"]').click();
     expect(await page.locator("#formula").inputValue()).toBe(`=PRICES.MID("${target}")`);
     await shot("signed-in");
+  });
+
+  it("freezes the demo sheet to values with a provenance sheet, and unfreezes every formula back (pane signed in above)", async () => {
+    const pane = paneFrame();
+    await settled();
+    const entries = await wb((w) => w.entries());
+    const formulas = Object.entries(entries).filter(([, content]) => typeof content === "string" && /^=.*PRICES\./i.test(content));
+    expect(formulas.length).toBeGreaterThan(10);
+    const addresses: string[] = [];
+    for (let row = 1; row <= 40; row += 1) for (const column of "ABCDEFGHIJKLMN") addresses.push(`${column}${row}`);
+    const valuesOf = (): Promise<unknown[]> => page.evaluate((list) => list.map((address) => (window as unknown as WorkbenchWindow).Workbench.value(address)), addresses);
+    const before = await valuesOf();
+
+    await pane.locator("#tab-cell").click();
+    await pane.locator("#freeze-scope-sheet").check();
+    await pane.locator("#freeze").click();
+    await waitFor(async () => /^Froze \d+ formulas/.test((await pane.locator("#freeze-result").textContent()) ?? ""), "the freeze", 120_000);
+    await settled();
+    const frozen = await wb((w) => w.entries());
+    expect(Object.values(frozen).filter((content) => typeof content === "string" && /^=.*PRICES\./i.test(content))).toEqual([]);
+    const after = await valuesOf();
+    // Errors are frozen as their code (what Excel's values give), everything else as it was.
+    addresses.forEach((address, index) => {
+      const was = before[index];
+      const expected = typeof was === "string" && was.startsWith("#") ? was.split(":")[0] : was;
+      expect([address, after[index]]).toEqual([address, expected]);
+    });
+    const provenance = await pane.evaluate(() =>
+      Excel.run(async (context) => {
+        const range = context.workbook.worksheets.getItem("Prices provenance").getUsedRangeOrNullObject();
+        range.load("values");
+        await context.sync();
+        return range.values as unknown[][];
+      }),
+    );
+    expect(provenance[0]?.slice(0, 4)).toEqual(["Sheet", "Address", "Formula", "Symbol"]);
+    const symbols = await wb((w) => w.demo.symbols);
+    const firstMid = provenance.find((row) => row[1] === "B4");
+    expect(firstMid?.[3]).toBe(symbols[0]);
+    expect(JSON.stringify(provenance)).not.toMatch(/eyJ|bearer/i);
+
+    await pane.locator("#unfreeze").click();
+    await waitFor(async () => /^Restored \d+ formulas/.test((await pane.locator("#freeze-result").textContent()) ?? ""), "the unfreeze", 120_000);
+    await settled();
+    expect(await wb((w) => w.entries())).toEqual(entries);
+    expect(await valuesOf()).toEqual(before);
+    await shot("unfrozen");
   });
 });
 

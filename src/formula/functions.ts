@@ -1,0 +1,27 @@
+/** Function names as files store them and as Excel shows them, and whether a formula calls a namespace's functions. */
+import type { Expression } from "./parse";
+
+/** `_xlfn.XLOOKUP`, `_xlfn._xlws.FILTER` (how files store newer functions), `_xldudf_PRICES_MID` and any case, as the name Excel shows. */
+export function canonicalName(name: string, namespace: string): string {
+  let upper = name.toUpperCase().replace(/^(?:_XLFN\.)?(?:_XLWS\.)?/, "");
+  if (upper.startsWith("_XLDUDF_")) {
+    upper = upper.slice("_XLDUDF_".length);
+    // Excel saves a JavaScript custom function as _xldudf_NAMESPACE_NAME (the namespace's dot written as _).
+    if (upper.startsWith(`${namespace}_`)) upper = `${namespace}.${upper.slice(namespace.length + 1)}`;
+  }
+  return upper;
+}
+
+/** Whether the expression calls a function of `namespace` anywhere (what freezing replaces by its values). */
+export function callsNamespace(expression: Expression, namespace: string): boolean {
+  switch (expression.kind) {
+    case "call":
+      return canonicalName(expression.name, namespace).startsWith(`${namespace}.`) || expression.args.some((arg) => callsNamespace(arg, namespace));
+    case "unary":
+      return callsNamespace(expression.operand, namespace);
+    case "binary":
+      return callsNamespace(expression.left, namespace) || callsNamespace(expression.right, namespace);
+    default:
+      return false;
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * Provenance of the runner's frozen cells: from the custom calls the engine recorded for each formula, the price keys
+ * behind each cell (symbols down, dates across, as the functions lay them out), described by the client's cache and
+ * lineage (src/prices/provenance.ts). A HISTORY or other table gets one row naming its symbol and range of dates.
+ */
+import { formatCellAddress, parseCellAddress } from "../formula/a1";
+import { serialToIsoDate } from "../functions/excelDates";
+import { type ProvenanceClient, type ProvenanceRow, describePrice } from "../prices/provenance";
+import type { CustomCallRecord } from "./engine";
+
+/** The functions whose first arguments are symbols and dates (positions in functions.json order). */
+const PRICE_ARGUMENTS: Readonly<Record<string, { readonly dates: number }>> = {
+  LOW: { dates: 1 },
+  MID: { dates: 1 },
+  HIGH: { dates: 1 },
+  PRICE: { dates: 1 },
+  AVERAGE: { dates: 2 },
+};
+
+interface Cell {
+  readonly value: unknown;
+  readonly row: number;
+  readonly col: number;
+}
+
+function cellsOf(arg: unknown): Cell[] {
+  if (!Array.isArray(arg)) return [{ value: arg, row: 0, col: 0 }];
+  return (arg as unknown[]).flatMap((row, r) => (Array.isArray(row) ? row.map((value: unknown, c) => ({ value, row: r, col: c })) : [{ value: row, row: r, col: 0 }]));
+}
+
+/** A date argument as the service is asked: an ISO date, or undefined for the latest. */
+function isoDateOf(value: unknown): string | undefined {
+  if (typeof value === "number") return serialToIsoDate(value);
+  if (typeof value !== "string" || value.trim() === "" || value.trim().toLowerCase() === "latest") return undefined;
+  return value.trim();
+}
+
+function pairs(symbols: Cell[], dates: Cell[]): { symbol: Cell; date: Cell; row: number; col: number }[] {
+  if (dates.length <= 1) {
+    const date = dates[0] ?? { value: null, row: 0, col: 0 };
+    return symbols.map((symbol) => ({ symbol, date, row: symbol.row, col: symbol.col }));
+  }
+  if (symbols.length === 1 && symbols[0]) {
+    const symbol = symbols[0];
+    return dates.map((date) => ({ symbol, date, row: date.row, col: date.col }));
+  }
+  const symbolsDown = symbols.every((cell) => cell.col === 0);
+  const datesAcross = dates.every((cell) => cell.row === 0);
+  if (symbolsDown && datesAcross) return symbols.flatMap((symbol) => dates.map((date) => ({ symbol, date, row: symbol.row, col: date.col })));
+  return symbols.flatMap((symbol) => {
+    const date = dates.find((cell) => cell.row === symbol.row && cell.col === symbol.col);
+    return date ? [{ symbol, date, row: symbol.row, col: symbol.col }] : [];
+  });
+}
+
+export interface FormulaCalls {
+  readonly text: string;
+  readonly calls: readonly CustomCallRecord[];
+  /** The range the formula's result covers. */
+  readonly resultRange: string;
+}
+
+export async function provenanceOf(
+  sheet: string,
+  formulas: ReadonlyMap<string, FormulaCalls>,
+  client: ProvenanceClient | undefined,
+  serviceUrl: string,
+): Promise<ProvenanceRow[]> {
+  const rows: Promise<ProvenanceRow>[] = [];
+  for (const [anchor, { text, calls, resultRange }] of formulas) {
+    const origin = parseCellAddress(anchor) ?? { row: 0, col: 0 };
+    for (const call of calls) {
+      const base = { sheet, formula: text, resultRange, assessmentDate: "", revision: "" as const, carried: "" as const, retrievedAt: "", serviceUrl: "" };
+      const shape = PRICE_ARGUMENTS[call.name.toUpperCase()];
+      if (!shape) {
+        const [first, second, third] = call.args;
+        const asked = call.name.toUpperCase() === "HISTORY" ? `${isoDateOf(second) ?? ""}..${isoDateOf(third) ?? "today"}` : "";
+        const symbol = cellsOf(first).map((cell) => String(cell.value ?? "")).join(", ");
+        rows.push(Promise.resolve({ ...base, address: anchor, symbol, dateAsked: asked }));
+        continue;
+      }
+      for (const pair of pairs(cellsOf(call.args[0]), cellsOf(call.args[shape.dates]))) {
+        const address = call.whole ? formatCellAddress({ row: origin.row + call.row + pair.row, col: origin.col + call.col + pair.col }) : anchor;
+        const symbol = String(pair.symbol.value ?? "");
+        const date = isoDateOf(pair.date.value);
+        const row: ProvenanceRow = { ...base, address, symbol, dateAsked: date ?? "latest" };
+        rows.push(
+          client && symbol !== ""
+            ? describePrice(client, date === undefined ? { symbol } : { symbol, date }, serviceUrl).then((described) => ({ ...row, ...described }))
+            : Promise.resolve(row),
+        );
+      }
+    }
+  }
+  return Promise.all(rows);
+}

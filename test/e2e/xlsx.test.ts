@@ -1,0 +1,229 @@
+/**
+ * `npm run workbook -- model.xlsx --out refreshed.xlsx [--freeze]` end to end: the tests write the input workbooks
+ * (one with Excel's saved `_xldudf_` form), the runner refreshes them against its own sandbox, and LibreOffice Calc
+ * (a real spreadsheet application, headless) reads the outputs; what it shows is compared with the service's answers.
+ */
+import { createHash } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import ExcelJS from "exceljs";
+import { fromEpochDay } from "../../src/api/dates";
+import type { RunningSandbox } from "../../src/sandbox/server";
+import { main } from "../../scripts/workbook";
+import { libreOfficeSheets, shown } from "../support/libreoffice";
+import { sandboxGet, sandboxToken } from "../support/service";
+import { prices, serialOf, TODAY, type JsonObject } from "./support";
+
+jest.setTimeout(240_000);
+
+const DATE = "2025-05-14";
+const FROM = "2025-05-01";
+const TO = "2025-05-31";
+let sandbox: RunningSandbox;
+let dir: string;
+let token: string;
+
+beforeAll(async () => {
+  const { startSandbox } = await import("../../src/sandbox/server");
+  sandbox = await startSandbox({ port: 0, today: TODAY, quiet: true });
+  token = await sandboxToken(sandbox, "sandbox-full", "sandbox-full-secret");
+  dir = mkdtempSync(join(tmpdir(), "prices-e2e-xlsx-"));
+});
+
+afterAll(async () => {
+  await sandbox?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+async function service(path: string, query: Record<string, string>): Promise<JsonObject> {
+  const response = await sandboxGet(sandbox, path, query, token);
+  expect(response.status).toBe(200);
+  return JSON.parse(response.text) as JsonObject;
+}
+
+function symbols(count: number): string[] {
+  return sandbox.data.instruments
+    .filter((instrument) => instrument.record.symbol.startsWith("MB-") && instrument.record.launchDate < "2024-01-01" && instrument.record.status === "Active")
+    .filter((instrument) => fromEpochDay(instrument.series.days[0] ?? 0) < FROM)
+    .map((instrument) => instrument.record.symbol)
+    .slice(0, count);
+}
+
+interface Run {
+  code: number;
+  printed: string;
+  errors: string;
+}
+
+async function run(args: readonly string[]): Promise<Run> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const capture = (into: string[]) => (chunk: string | Uint8Array) => {
+    into.push(typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8"));
+    return true;
+  };
+  const stdout = jest.spyOn(process.stdout, "write").mockImplementation(capture(out));
+  const stderr = jest.spyOn(process.stderr, "write").mockImplementation(capture(err));
+  try {
+    const code = await main(args, {});
+    return { code, printed: out.join(""), errors: err.join("") };
+  } finally {
+    stdout.mockRestore();
+    stderr.mockRestore();
+  }
+}
+
+function digest(path: string): string {
+  return createHash("sha256").update(readFileSync(path)).digest("hex");
+}
+
+/** The model a finance team would keep: PRICES in Excel's saved form and the plain form, a formula on top, a spill, an average of a spill, and a sheet of notes. */
+async function writeModel(path: string, [first, second]: readonly string[]): Promise<void> {
+  const workbook = new ExcelJS.Workbook();
+  const model = workbook.addWorksheet("Model");
+  model.getCell("A1").value = "Symbol";
+  model.getCell("B1").value = "Mid";
+  model.getCell("A2").value = first ?? "";
+  model.getCell("A3").value = second ?? "";
+  model.getCell("B2").value = { formula: `_xldudf_PRICES_MID(A2,"${DATE}")` };
+  model.getCell("B3").value = { formula: `[2]!_xldudf_PRICES_MID(A3,"${DATE}")` };
+  model.getCell("C2").value = { formula: "B2/B3-1" };
+  model.getCell("C2").numFmt = "0.0000";
+  model.getCell("D2").value = { formula: `AVERAGE(_xldudf_PRICES_HISTORY(A2,"${FROM}","${TO}","mid",0))` };
+  model.getCell("F1").value = { formula: `PRICES.HISTORY(A2,"${FROM}","${TO}","date,mid",0,,,,"text")` };
+  model.getCell("A1").font = { bold: true };
+  const notes = workbook.addWorksheet("Notes");
+  notes.getCell("A1").value = "Prepared for the morning meeting";
+  notes.getCell("A2").value = { formula: "1+1", result: 2 };
+  await workbook.xlsx.writeFile(path);
+}
+
+describe("npm run workbook with an .xlsx model", () => {
+  const chosen: string[] = [];
+  let model: string;
+  let expected: { mids: number[]; history: { date: string; mid: number }[] };
+
+  beforeAll(async () => {
+    chosen.push(...symbols(2));
+    expect(chosen).toHaveLength(2);
+    model = join(dir, "model.xlsx");
+    await writeModel(model, chosen);
+    const dated = await service("/Prices", { Symbols: chosen.join(","), Dates: DATE });
+    const history = await service("/Prices/History", { Symbols: chosen[0] ?? "", FromDate: FROM, ToDate: TO });
+    expected = {
+      mids: chosen.map((symbol) => Number(prices(dated, symbol)[0]?.mid)),
+      // PRICES.HISTORY lists oldest first
+      history: prices(history, chosen[0] ?? "")
+        .map((record) => ({ date: String(record.date), mid: Number(record.mid) }))
+        .sort((a, b) => a.date.localeCompare(b.date)),
+    };
+    expect(expected.history.length).toBeGreaterThan(2);
+  });
+
+  it("writes a refreshed copy that LibreOffice reads with the service's values, formulas and other sheets kept, the input untouched", async () => {
+    const before = digest(model);
+    const out = join(dir, "refreshed.xlsx");
+    const result = await run([model, "--out", out, "--today", TODAY]);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.printed)).toMatchObject({ out, frozen: 0 });
+    // The two MIDs (one in Excel's saved form, one nested nowhere) share one /Prices request; the HISTORY inside
+    // AVERAGE and the spilled one share one history request: the whole workbook's PRICES calls batch together.
+    expect((JSON.parse(result.printed) as { stats: { requestsByPath: unknown } }).stats.requestsByPath).toEqual({ "/Prices": 1, "/Prices/History": 1 });
+    expect(result.errors).toMatch(/workbook: read .*model\.xlsx: 2 sheets/);
+    expect(digest(model)).toBe(before);
+
+    const sheets = libreOfficeSheets(out);
+    const shownModel = sheets.get("Model");
+    const [b2, b3] = expected.mids;
+    expect(Number(shown(shownModel, "B2"))).toBe(b2);
+    expect(Number(shown(shownModel, "B3"))).toBe(b3);
+    // The CSV holds the value, not its 0.0000 display.
+    expect(Number(shown(shownModel, "C2"))).toBeCloseTo((b2 ?? 0) / (b3 ?? 1) - 1, 12);
+    const average = expected.history.reduce((sum, record) => sum + record.mid, 0) / expected.history.length;
+    expect(Number(shown(shownModel, "D2"))).toBeCloseTo(average, 6);
+    expect(shown(sheets.get("Notes"), "A1")).toBe("Prepared for the morning meeting");
+
+    const written = new ExcelJS.Workbook();
+    await written.xlsx.readFile(out);
+    const sheet = written.getWorksheet("Model");
+    expect(sheet?.getCell("B2").formula).toBe(`_xldudf_PRICES_MID(A2,"${DATE}")`);
+    expect(sheet?.getCell("C2").formula).toBe("B2/B3-1");
+    expect(sheet?.getCell("C2").numFmt).toBe("0.0000");
+    expect(sheet?.getCell("A1").font?.bold).toBe(true);
+    // The spill: an array formula over its area, the fresh values cached in every cell.
+    const anchor = sheet?.getCell("F1").value as { formula?: string; shareType?: string; ref?: string; result?: unknown };
+    expect(anchor).toMatchObject({ shareType: "array", ref: `F1:G${expected.history.length}`, result: expected.history[0]?.date });
+    expected.history.forEach((record, index) => {
+      expect([index, sheet?.getCell(`G${index + 1}`).value]).toEqual([index, record.mid]);
+    });
+  });
+
+  it("--freeze leaves values LibreOffice shows, other formulas, and a provenance sheet naming symbol, dates, revision and service", async () => {
+    const out = join(dir, "frozen.xlsx");
+    const result = await run([model, "--out", out, "--freeze", "--today", TODAY]);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.printed)).toMatchObject({ frozen: 4 });
+
+    const sheets = libreOfficeSheets(out);
+    const shownModel = sheets.get("Model");
+    expect(Number(shown(shownModel, "B2"))).toBe(expected.mids[0]);
+    expect(Number(shown(shownModel, "B3"))).toBe(expected.mids[1]);
+    expected.history.forEach((record, index) => {
+      expect([shown(shownModel, `F${index + 1}`), Number(shown(shownModel, `G${index + 1}`))]).toEqual([record.date, record.mid]);
+    });
+
+    const provenance = sheets.get("Prices provenance") ?? [];
+    expect(provenance[0]).toEqual(["Sheet", "Address", "Formula", "Symbol", "Date asked", "Assessment date", "Revision", "Carried", "Retrieved at", "Service URL", "Result range"]);
+    const row = (address: string): string[] | undefined => provenance.find((line) => line[0] === "Model" && line[1] === address);
+    const dated = await service("/Prices", { Symbols: chosen.join(","), Dates: DATE });
+    chosen.forEach((symbol, index) => {
+      const record = prices(dated, symbol)[0];
+      // the day of the assessment shown; carried when that day is before the date asked
+      const assessed = new Date(String(record?.assessmentDate)).toISOString().slice(0, 10);
+      const line = row(`B${index + 2}`);
+      expect(line?.slice(2, 8)).toEqual([
+        index === 0 ? `=_xldudf_PRICES_MID(A2,"${DATE}")` : `=_xldudf_PRICES_MID(A3,"${DATE}")`,
+        symbol,
+        DATE,
+        assessed,
+        String(record?.revision),
+        assessed < DATE ? "TRUE" : "FALSE",
+      ]);
+      expect(line?.[10]).toBe(`B${index + 2}`);
+      expect(line?.[8]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/);
+      // the runner's own sandbox (another port than this file's), its /Prices endpoint
+      expect(line?.[9]).toMatch(new RegExp(`^https://localhost:\\d+${new URL(sandbox.apiUrl).pathname}/Prices$`));
+    });
+    expect(row("F1")?.slice(3, 5)).toEqual([chosen[0], `${FROM}..${TO}`]);
+    expect(row("F1")?.[10]).toBe(`F1:G${expected.history.length}`);
+    expect(provenance.flat().join(" ")).not.toMatch(/bearer|eyJ/i);
+
+    const written = new ExcelJS.Workbook();
+    await written.xlsx.readFile(out);
+    const sheet = written.getWorksheet("Model");
+    expect(sheet?.getCell("B2").formula).toBeUndefined();
+    expect(sheet?.getCell("B2").value).toBe(expected.mids[0]);
+    expect(sheet?.getCell("C2").formula).toBe("B2/B3-1");
+    expect(sheet?.getCell("F2").value).toBe(expected.history[1]?.date);
+    expect(serialOf(DATE)).toBeGreaterThan(0);
+  });
+
+  it.each([
+    ["a text file", Buffer.from("Symbol,Mid\nMB-AL-0004,1\n"), /is not an \.xlsx file/],
+    ["an encrypted workbook (an OLE compound file)", Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(512)]), /is password-protected/],
+    ["a damaged zip", Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(64, 7)]), /is a corrupt \.xlsx file/],
+  ])("refuses %s with exit code 2 and a message saying what is wrong", async (_, bytes, message) => {
+    const input = join(dir, `bad-${Math.random().toString(36).slice(2)}.xlsx`);
+    writeFileSync(input, bytes);
+    const result = await run([input, "--out", join(dir, "never.xlsx")]);
+    expect(result.code).toBe(2);
+    expect(result.errors).toMatch(message);
+    expect(result.printed).toBe("");
+  });
+
+  it("refuses --out naming the input, and an .xlsx without --out", async () => {
+    expect((await run([model, "--out", model])).errors).toMatch(/--out must name another file/);
+    expect((await run([model])).errors).toMatch(/an \.xlsx book needs --out/);
+  });
+});
