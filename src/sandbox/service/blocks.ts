@@ -13,9 +13,12 @@ function writeTimestamp(out: JsonWriter, instrument: InstrumentData, index: numb
 /**
  * Writes a block: `writeRecords` writes the comma-separated records; `forecast` is written after them when given.
  * firstDate and lastDate come from the series; an instrument with no assessment yet shows its launch day.
+ * `converted`: the block names the currency and unit its values are in (convention 21).
  */
-export function writePriceBlock(out: JsonWriter, instrument: InstrumentData, writeRecords: () => void, forecast?: unknown): void {
-  out.raw('{"symbol":').string(instrument.record.symbol).raw(',"firstDate":');
+export function writePriceBlock(out: JsonWriter, instrument: InstrumentData, writeRecords: () => void, forecast?: unknown, converted = false): void {
+  out.raw('{"symbol":').string(instrument.record.symbol);
+  if (converted) out.raw(',"currencyId":').string(instrument.record.currencyId).raw(',"unitOfMeasureId":').string(instrument.record.unitOfMeasureId);
+  out.raw(',"firstDate":');
   writeTimestamp(out, instrument, 0);
   out.raw(',"lastDate":');
   writeTimestamp(out, instrument, instrument.series.length - 1);

@@ -1,6 +1,7 @@
 /** The data set by symbol, and entitlement (conventions 6, 19): what a caller may not see is unknown to it. */
 import type { InvalidInstrument } from "../../api";
 import type { DataSet, InstrumentData } from "../data/model";
+import { Conversions } from "./conversion";
 import { RecordBytesCache } from "./record-bytes";
 
 /** What the API needs of a verified caller (the token service's `Caller` fits). */
@@ -24,11 +25,14 @@ export class Catalog {
   readonly data: DataSet;
   /** Assessments' JSON written once for long histories (see record-bytes.ts). */
   readonly recordBytes: RecordBytesCache;
+  /** Targets, FX rates and unit factors of convention 21. */
+  readonly conversions: Conversions;
   private readonly bySymbol = new Map<string, InstrumentData>();
 
   constructor(data: DataSet, recordBytesBudget?: number) {
     this.data = data;
     this.recordBytes = new RecordBytesCache(recordBytesBudget);
+    this.conversions = new Conversions(data);
     for (const instrument of data.instruments) this.bySymbol.set(instrument.record.symbol.toUpperCase(), instrument);
   }
 
@@ -58,6 +62,13 @@ export class Catalog {
 /** `invalidInstruments` is written only when it holds something. */
 export function withInvalid<T extends object>(body: T, invalid: InvalidInstrument[]): T & { invalidInstruments?: InvalidInstrument[] } {
   return invalid.length > 0 ? { ...body, invalidInstruments: invalid } : body;
+}
+
+/** Both requirements (the first one's reason first); either may be absent. */
+export function bothRequirements(a: Requirement | undefined, b: Requirement | undefined): Requirement | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return (instrument) => a(instrument) ?? b(instrument);
 }
 
 export function calculationRequirement(type: string): Requirement | undefined {

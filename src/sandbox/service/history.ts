@@ -6,7 +6,7 @@ import { isoWeekday, toEpochDay, type AverageType } from "../../api";
 import { JsonWriter } from "../data/json";
 import type { InstrumentData } from "../data/model";
 import { writeInvalid, writePriceBlock } from "./blocks";
-import { calculationRequirement, type ApiCaller, type Catalog, type Requirement } from "./catalog";
+import { bothRequirements, calculationRequirement, type ApiCaller, type Catalog } from "./catalog";
 import { dayString, firstIndexOnOrAfter, lastIndexOnOrBefore } from "./days";
 import { forecastFor, forecastRequirement } from "./forecasts";
 import { periodOf } from "./periods";
@@ -130,12 +130,6 @@ function overLimit(records: number, maxRecords: number): ProblemError {
   );
 }
 
-function both(a: Requirement | undefined, b: Requirement | undefined): Requirement | undefined {
-  if (a === undefined) return b;
-  if (b === undefined) return a;
-  return (instrument) => a(instrument) ?? b(instrument);
-}
-
 /** Bytes per record to reserve: a plain record, and the forward curves of instruments that have them. */
 const RECORD_BYTES = 170;
 const CURVES_BYTES = 1000;
@@ -160,8 +154,15 @@ function expectedBytes(found: readonly InstrumentData[], plans: readonly Plan[],
 /** The `/Prices/History` body (HistoryResponse) as JSON. */
 export function historyQuery(catalog: Catalog, caller: ApiCaller, request: ParsedHistoryRequest, maxRecords: number): string | Buffer {
   const type = request.priceCalculationType;
-  const requirement = both(calculationRequirement(type), request.forecastType === undefined ? undefined : forecastRequirement(request.forecastType));
-  const { found, invalid } = catalog.resolve(request.symbols, caller, requirement);
+  const target = catalog.conversions.target(request.targetCurrency, request.targetUnitOfMeasure);
+  const requirement = bothRequirements(
+    bothRequirements(calculationRequirement(type), request.forecastType === undefined ? undefined : forecastRequirement(request.forecastType)),
+    catalog.conversions.requirement(target),
+  );
+  const resolved = catalog.resolve(request.symbols, caller, requirement);
+  const found = resolved.found.map((instrument) => catalog.conversions.apply(instrument, target));
+  const invalid = resolved.invalid;
+  const converted = target !== undefined;
   const from = toEpochDay(request.fromDate);
   const to = toEpochDay(request.toDate);
   const today = toEpochDay(catalog.data.today);
@@ -200,7 +201,7 @@ export function historyQuery(catalog: Catalog, caller: ApiCaller, request: Parse
           writeAssessment(out, series, plan.indexes[k] as number, dayString(plan.days[k] as number), sel, bytes);
           k++;
         }
-      }, forecastOf(instrument));
+      }, forecastOf(instrument), converted);
     });
   } else {
     const plans = found.map((instrument) => planAverages(instrument, type, from, to));
@@ -215,7 +216,7 @@ export function historyQuery(catalog: Catalog, caller: ApiCaller, request: Parse
           if (k > 0) out.raw(",");
           writeAverage(out, instrument.series, type, average, dayString(min(average.period.end, to)), sel);
         });
-      }, forecastOf(instrument));
+      }, forecastOf(instrument), converted);
     });
   }
   out.raw('],"calendar":{"type":"AssessmentDays","dates":[');

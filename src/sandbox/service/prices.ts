@@ -6,7 +6,7 @@ import { toEpochDay, type AverageType } from "../../api";
 import { JsonWriter } from "../data/json";
 import type { InstrumentData } from "../data/model";
 import { writeInvalid, writePriceBlock } from "./blocks";
-import { calculationRequirement, type ApiCaller, type Catalog } from "./catalog";
+import { bothRequirements, calculationRequirement, type ApiCaller, type Catalog } from "./catalog";
 import { dayString, firstIndexOnOrAfter, lastIndexOnOrBefore } from "./days";
 import { periodOf } from "./periods";
 import { averageOver, selectFields, writeAssessment, writeAverage, type FieldSelection } from "./records";
@@ -48,7 +48,10 @@ function averagedRecord(
 /** The `/Prices` body (PricesResponse) as JSON. */
 export function pricesQuery(catalog: Catalog, caller: ApiCaller, request: ParsedPricesRequest): string | Buffer {
   const type = request.priceCalculationType;
-  const { found, invalid } = catalog.resolve(request.symbols, caller, calculationRequirement(type));
+  const target = catalog.conversions.target(request.targetCurrency, request.targetUnitOfMeasure);
+  const resolved = catalog.resolve(request.symbols, caller, bothRequirements(calculationRequirement(type), catalog.conversions.requirement(target)));
+  const found = resolved.found.map((instrument) => catalog.conversions.apply(instrument, target));
+  const invalid = resolved.invalid;
   const sel = selectFields(request.fields);
   const dates = request.dates;
   const days = dates?.map(toEpochDay);
@@ -70,7 +73,7 @@ export function pricesQuery(catalog: Catalog, caller: ApiCaller, request: Parsed
         if (ok) written++;
         else out.truncate(mark);
       }
-    });
+    }, undefined, target !== undefined);
   }
   out.raw('],"priceCalculationType":').string(type);
   writeInvalid(out, invalid);
