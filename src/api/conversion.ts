@@ -9,13 +9,17 @@ export interface ConversionTarget {
   unit?: string;
 }
 
-/** Kilograms in one of each mass unit (exact by definition: the pound is 0.45359237 kg). */
+/** Size of each unit in its dimension's base (kilogram, cubic metre); exact by definition (the pound is 0.45359237 kg). */
 const POUND_KG = 0.45359237;
-export const MASS_UNIT_KG: Readonly<Record<string, number>> = {
-  MT: 1000,
-  KG: 1,
-  LB: POUND_KG,
-  ST: 2000 * POUND_KG,
+/** A board foot is 144 cubic inches (nominal board measure, as the lumber trade quotes it). */
+const BOARD_FOOT_M3 = 144 * 0.0254 ** 3;
+export const UNIT_SIZES: Readonly<Record<string, { dimension: "mass" | "volume"; size: number }>> = {
+  MT: { dimension: "mass", size: 1000 },
+  KG: { dimension: "mass", size: 1 },
+  LB: { dimension: "mass", size: POUND_KG },
+  ST: { dimension: "mass", size: 2000 * POUND_KG },
+  M3: { dimension: "volume", size: 1 },
+  MBF: { dimension: "volume", size: 1000 * BOARD_FOOT_M3 },
 };
 
 /** Kilograms in one bushel, by commodity id: the trade's standard bushel weights (60, 56 and 60 lb). */
@@ -26,21 +30,24 @@ export const BUSHEL_KG: Readonly<Record<string, number>> = {
 };
 export const BUSHEL = "BU";
 
-function kilogramsIn(unit: string, commodityId: string): number | undefined {
-  if (unit === BUSHEL) return BUSHEL_KG[commodityId];
-  return MASS_UNIT_KG[unit];
+function sizeOf(unit: string, commodityId: string): { dimension: string; size: number } | undefined {
+  if (unit === BUSHEL) {
+    const kg = BUSHEL_KG[commodityId];
+    return kg === undefined ? undefined : { dimension: "mass", size: kg };
+  }
+  return UNIT_SIZES[unit];
 }
 
 /**
  * The factor that turns a price per `from` into a price per `to` for an instrument of `commodityId`, or
- * undefined where no honest factor exists (dry and wet tonnes, metal units, mass and volume).
+ * undefined where no honest factor exists (dry and wet tonnes, metal units, area, mass and volume).
  */
 export function unitFactor(from: string, to: string, commodityId: string): number | undefined {
   if (from === to) return 1;
-  const fromKg = kilogramsIn(from, commodityId);
-  const toKg = kilogramsIn(to, commodityId);
-  if (fromKg === undefined || toKg === undefined) return undefined;
-  return toKg / fromKg;
+  const fromSize = sizeOf(from, commodityId);
+  const toSize = sizeOf(to, commodityId);
+  if (fromSize === undefined || toSize === undefined || fromSize.dimension !== toSize.dimension) return undefined;
+  return toSize.size / fromSize.size;
 }
 
 /** Units `unit` converts into for at least one commodity: what a unit's `availableConversionIds` lists. */

@@ -82,6 +82,11 @@ function walk(random: Random, startLevel: number, anchorLevel: number, volatilit
   const to = log(anchorLevel);
   const rates = new Float64Array(lastDay - firstDay + 1);
   for (let i = 0; i < rates.length; i++) {
+    // Weekends carry Friday's rate (the walk stands still, but the bridge's drift would not).
+    if (i > 0 && isoWeekday(firstDay + i) > 4) {
+      rates[i] = rates[i - 1] as number;
+      continue;
+    }
     const w = steps[i] as number;
     const logRate = i <= span ? from + ((to - from - atAnchor) * i) / span + w : to + w - atAnchor;
     rates[i] = significant(exp(logRate));
