@@ -9,14 +9,14 @@ import { type PlannedRequest, checkBatch, planRequests } from "./batches";
 import { MemoryCacheStorage } from "./cache";
 import { CacheUse, DEFAULT_CACHE_POLICY, keyMatcher } from "./cache-use";
 import { createCounters } from "./client-stats";
-import { PricesError } from "./errors";
+import { NotCachedError, PricesError } from "./errors";
 import { type Ask, InFlight } from "./in-flight";
 import { type NormKey, normHistoryKey, normInstrumentKey, normInstrumentsKey, normLineageKey, normPriceKey, normReferenceKey } from "./keys";
 import { Lineage } from "./lineage";
 import { DEFAULT_RETRY_POLICY } from "./retry";
 import { timerScheduler } from "./scheduler";
 import { createTransport, defaultSleep, requestTarget } from "./transport";
-import type { CacheFilter, CachePolicy, ClientStats, KeyLineage, LineageKey, PricesClient, PricesClientOptions } from "./types";
+import type { AskOptions, CacheFilter, CachePolicy, ClientStats, KeyLineage, LineageKey, PricesClient, PricesClientOptions } from "./types";
 import { BatchWindow } from "./window";
 
 export { DEFAULT_CACHE_POLICY } from "./cache-use";
@@ -53,7 +53,7 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
     return Promise.reject(error instanceof Error ? error : new PricesError(String(error)));
   }
 
-  function ask<T>(key: NormKey): Promise<T> {
+  function ask<T>(key: NormKey, cachedOnly: boolean): Promise<T> {
     counters.keysAsked += 1;
     const askedAt = now();
     const stored = cache.read(key.id, askedAt);
@@ -69,6 +69,10 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
       pending.fromCache = true;
       pending.askedAt = askedAt;
       return pending.promise as Promise<T>;
+    }
+    if (cachedOnly) {
+      counters.errors += 1;
+      return Promise.reject(new NotCachedError());
     }
     const opened = inFlight.open(key, askedAt);
     lineage.remember(opened);
@@ -188,22 +192,22 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
   }
 
   /** Normalises a key and asks for it; a key that cannot be normalised is refused with its reason. */
-  function asked<T>(normalise: () => NormKey): Promise<T> {
+  function asked<T>(normalise: () => NormKey, options: AskOptions | undefined): Promise<T> {
     let norm: NormKey;
     try {
       norm = normalise();
     } catch (error) {
       return refuse(error);
     }
-    return ask<T>(norm);
+    return ask<T>(norm, options?.cachedOnly === true);
   }
 
   return {
-    price: (key) => asked(() => normPriceKey(key)),
-    history: (key) => asked(() => normHistoryKey(key)),
-    instrument: (symbol, fields) => asked(() => normInstrumentKey(symbol, fields)),
-    instruments: (fields) => asked(() => normInstrumentsKey(fields)),
-    references: (type) => asked(() => normReferenceKey(type)),
+    price: (key, askOptions) => asked(() => normPriceKey(key), askOptions),
+    history: (key, askOptions) => asked(() => normHistoryKey(key), askOptions),
+    instrument: (symbol, fields, askOptions) => asked(() => normInstrumentKey(symbol, fields), askOptions),
+    instruments: (fields, askOptions) => asked(() => normInstrumentsKey(fields), askOptions),
+    references: (type, askOptions) => asked(() => normReferenceKey(type), askOptions),
     invalidate,
     stats,
     lineage: lineageOf,
