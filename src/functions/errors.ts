@@ -61,6 +61,7 @@ export function describeFailure(error: unknown): Failure {
     case "InvalidKeyError":
       return { code: "#VALUE!", message };
     case "NotAvailableError":
+    case "NotCachedError":
       return { code: "#N/A", message };
     case "AuthError":
       return { code: "#N/A", message: SIGN_IN_MESSAGE };

@@ -6,6 +6,7 @@
 import { todayIso } from "../api/dates";
 import { createPricesClient } from "../prices";
 import type { ErrorCodeText } from "./errors";
+import { forInvocation } from "./context";
 import { createAddinHook } from "./hook";
 import * as tables from "./historyFunctions";
 import * as metadata from "./metadataFunctions";
@@ -205,8 +206,8 @@ export enum ReferenceList {
  * @param [dates] Date, YYYY-MM-DD text or a range of them; blank or "latest" for the latest assessment (default). A date without assessment gives the latest earlier one.
  * @returns The low price, or a grid of them.
  */
-export function low(symbols: unknown[][], dates?: unknown[][]): Promise<unknown[][]> {
-  return prices.fixedField(context, "low", symbols, dates);
+export function low(symbols: unknown[][], dates?: unknown[][], invocation?: CustomFunctions.Invocation): Promise<unknown[][]> {
+  return prices.fixedField(forInvocation(context, invocation), "low", symbols, dates);
 }
 
 /**
@@ -216,8 +217,8 @@ export function low(symbols: unknown[][], dates?: unknown[][]): Promise<unknown[
  * @param [dates] Date, YYYY-MM-DD text or a range of them; blank or "latest" for the latest assessment (default). A date without assessment gives the latest earlier one.
  * @returns The mid price, or a grid of them.
  */
-export function mid(symbols: unknown[][], dates?: unknown[][]): Promise<unknown[][]> {
-  return prices.fixedField(context, "mid", symbols, dates);
+export function mid(symbols: unknown[][], dates?: unknown[][], invocation?: CustomFunctions.Invocation): Promise<unknown[][]> {
+  return prices.fixedField(forInvocation(context, invocation), "mid", symbols, dates);
 }
 
 /**
@@ -227,8 +228,8 @@ export function mid(symbols: unknown[][], dates?: unknown[][]): Promise<unknown[
  * @param [dates] Date, YYYY-MM-DD text or a range of them; blank or "latest" for the latest assessment (default). A date without assessment gives the latest earlier one.
  * @returns The high price, or a grid of them.
  */
-export function high(symbols: unknown[][], dates?: unknown[][]): Promise<unknown[][]> {
-  return prices.fixedField(context, "high", symbols, dates);
+export function high(symbols: unknown[][], dates?: unknown[][], invocation?: CustomFunctions.Invocation): Promise<unknown[][]> {
+  return prices.fixedField(forInvocation(context, invocation), "high", symbols, dates);
 }
 
 /**
@@ -247,8 +248,9 @@ export function price(
   field?: PriceField,
   calculation?: Calculation,
   dateFormat?: DateFormat,
+  invocation?: CustomFunctions.Invocation,
 ): Promise<unknown[][]> {
-  return prices.price(context, symbols, dates, field, calculation, dateFormat);
+  return prices.price(forInvocation(context, invocation), symbols, dates, field, calculation, dateFormat);
 }
 
 /**
@@ -275,8 +277,9 @@ export function history(
   calculation?: Calculation,
   order?: SortOrder,
   dateFormat?: DateFormat,
+  invocation?: CustomFunctions.Invocation,
 ): Promise<unknown[][]> {
-  return tables.history(context, symbol, from, to, fields, headers, calendar, calculation, order, dateFormat);
+  return tables.history(forInvocation(context, invocation), symbol, from, to, fields, headers, calendar, calculation, order, dateFormat);
 }
 
 /**
@@ -288,8 +291,8 @@ export function history(
  * @param [field] low, mid (default), high, or another price field such as assessmentPeriod.
  * @returns The average, or a grid of them.
  */
-export function average(symbols: unknown[][], period: AveragePeriod, dates?: unknown[][], field?: PriceField): Promise<unknown[][]> {
-  return prices.average(context, symbols, period, dates, field);
+export function average(symbols: unknown[][], period: AveragePeriod, dates?: unknown[][], field?: PriceField, invocation?: CustomFunctions.Invocation): Promise<unknown[][]> {
+  return prices.average(forInvocation(context, invocation), symbols, period, dates, field);
 }
 
 /**
@@ -300,8 +303,8 @@ export function average(symbols: unknown[][], period: AveragePeriod, dates?: unk
  * @param [headers] 0 none, 1 column names (default), 2 symbol and date, then column names.
  * @returns The curve table.
  */
-export function curve(symbol: unknown, date?: unknown, headers?: Headers): Promise<unknown[][]> {
-  return tables.curve(context, symbol, date, headers);
+export function curve(symbol: unknown, date?: unknown, headers?: Headers, invocation?: CustomFunctions.Invocation): Promise<unknown[][]> {
+  return tables.curve(forInvocation(context, invocation), symbol, date, headers);
 }
 
 /**
@@ -313,8 +316,8 @@ export function curve(symbol: unknown, date?: unknown, headers?: Headers): Promi
  * @param [dateFormat] serial (Excel dates, default) or text (YYYY-MM-DD).
  * @returns The forecast table.
  */
-export function forecast(symbol: unknown, type?: ForecastType, headers?: Headers, dateFormat?: DateFormat): Promise<unknown[][]> {
-  return tables.forecast(context, symbol, type, headers, dateFormat);
+export function forecast(symbol: unknown, type?: ForecastType, headers?: Headers, dateFormat?: DateFormat, invocation?: CustomFunctions.Invocation): Promise<unknown[][]> {
+  return tables.forecast(forInvocation(context, invocation), symbol, type, headers, dateFormat);
 }
 
 /**
@@ -325,8 +328,8 @@ export function forecast(symbol: unknown, type?: ForecastType, headers?: Headers
  * @param [dateFormat] For launchDate: serial (default) or text.
  * @returns The field's value, a grid of them, or the record.
  */
-export function instrument(symbols: unknown[][], field?: InstrumentField, dateFormat?: DateFormat): Promise<unknown[][]> {
-  return metadata.instrument(context, symbols, field, dateFormat);
+export function instrument(symbols: unknown[][], field?: InstrumentField, dateFormat?: DateFormat, invocation?: CustomFunctions.Invocation): Promise<unknown[][]> {
+  return metadata.instrument(forInvocation(context, invocation), symbols, field, dateFormat);
 }
 
 /**
@@ -338,8 +341,8 @@ export function instrument(symbols: unknown[][], field?: InstrumentField, dateFo
  * @param [dateFormat] For launchDate: serial (default) or text.
  * @returns The instrument table.
  */
-export function instruments(search?: string, fields?: unknown[][], headers?: Headers, dateFormat?: DateFormat): Promise<unknown[][]> {
-  return metadata.instruments(context, search, fields, headers, dateFormat);
+export function instruments(search?: string, fields?: unknown[][], headers?: Headers, dateFormat?: DateFormat, invocation?: CustomFunctions.Invocation): Promise<unknown[][]> {
+  return metadata.instruments(forInvocation(context, invocation), search, fields, headers, dateFormat);
 }
 
 /**
@@ -350,6 +353,6 @@ export function instruments(search?: string, fields?: unknown[][], headers?: Hea
  * @param [headers] For the whole list: 0 none, 1 column names (default), 2 type and column names.
  * @returns The list, or descriptions.
  */
-export function reference(type: ReferenceList, id?: unknown[][], headers?: Headers): Promise<unknown[][]> {
-  return metadata.reference(context, type, id, headers);
+export function reference(type: ReferenceList, id?: unknown[][], headers?: Headers, invocation?: CustomFunctions.Invocation): Promise<unknown[][]> {
+  return metadata.reference(forInvocation(context, invocation), type, id, headers);
 }

@@ -173,6 +173,14 @@ export class InvalidKeyError extends PricesError {
   }
 }
 
+/** A cache-only ask (Excel's value preview while the user types) found nothing kept: no request was sent. */
+export class NotCachedError extends PricesError {
+  override name = "NotCachedError";
+  constructor() {
+    super("not fetched yet: the value preview shows kept values only, and the cell fetches when the formula is entered");
+  }
+}
+
 function isNamed(error: unknown, names: readonly string[]): boolean {
   return typeof error === "object" && error !== null && names.includes(String((error as { name?: unknown }).name));
 }
@@ -186,6 +194,7 @@ const ALL_NAMES = [
   "NoDataError",
   "ResponseFormatError",
   "InvalidKeyError",
+  "NotCachedError",
 ] as const;
 
 export function isPricesError(error: unknown): error is PricesError {

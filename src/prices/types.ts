@@ -160,13 +160,19 @@ export interface ClientStats {
   cacheBytes: number;
 }
 
+/** How one ask may be answered. */
+export interface AskOptions {
+  /** Answer from the cache (or an ask already in flight) only; otherwise reject with NotCachedError, sending nothing. */
+  cachedOnly?: boolean;
+}
+
 export interface PricesClient {
-  price(key: PriceKey): Promise<PriceRecord>;
-  history(key: HistoryKey): Promise<SymbolHistory>;
-  instrument(symbol: string, fields?: readonly string[]): Promise<InstrumentRecord>;
+  price(key: PriceKey, options?: AskOptions): Promise<PriceRecord>;
+  history(key: HistoryKey, options?: AskOptions): Promise<SymbolHistory>;
+  instrument(symbol: string, fields?: readonly string[], options?: AskOptions): Promise<InstrumentRecord>;
   /** All instruments the caller may see. */
-  instruments(fields?: readonly string[]): Promise<InstrumentRecord[]>;
-  references(type: ReferenceType): Promise<ReferenceGroup>;
+  instruments(fields?: readonly string[], options?: AskOptions): Promise<InstrumentRecord[]>;
+  references(type: ReferenceType, options?: AskOptions): Promise<ReferenceGroup>;
   /** Drops cached entries matching the filter (all when absent); returns how many. */
   invalidate(filter?: CacheFilter): number;
   stats(): ClientStats;
