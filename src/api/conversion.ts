@@ -61,9 +61,8 @@ export function isConversion(target: ConversionTarget | undefined): target is Co
   return target !== undefined && (target.currency !== undefined || target.unit !== undefined);
 }
 
-/** `EUR/LB`, `EUR`, `/LB`, or "" for none: a short name of a target in keys and messages. */
+/** `EUR/LB`, `EUR`, `LB`, or "" for none: how messages name a target. */
 export function conversionLabel(target: ConversionTarget | undefined): string {
   if (!isConversion(target)) return "";
-  if (target.unit === undefined) return target.currency ?? "";
-  return `${target.currency ?? ""}/${target.unit}`;
+  return [target.currency, target.unit].filter((id) => id !== undefined).join("/");
 }

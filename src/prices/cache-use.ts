@@ -4,7 +4,7 @@
  * that throws costs the cache, never the key: reads become misses and writes are skipped.
  */
 import { type CacheStorage, type StoredEntry, type StoredError, approximateBytes, priceRecordBytes } from "./cache";
-import { InvalidInstrumentError, NoDataError, PricesError } from "./errors";
+import { ConversionError, InvalidInstrumentError, NoDataError, PricesError } from "./errors";
 import type { NormKey } from "./keys";
 import type { CachePolicy, KeyKind, SymbolHistory } from "./types";
 import type { PriceRecord } from "../api/schemas";
@@ -180,6 +180,11 @@ function storeError(error: Error): StoredError {
     stored.symbol = error.symbol;
     if (error.detail !== undefined) stored.detail = error.detail;
   }
+  if (error instanceof ConversionError) {
+    stored.target = error.target;
+    if (error.symbol !== undefined) stored.symbol = error.symbol;
+    if (error.detail !== undefined) stored.detail = error.detail;
+  }
   if (error instanceof NoDataError) {
     stored.symbol = error.symbol;
     if (error.date !== undefined) stored.date = error.date;
@@ -194,6 +199,7 @@ function restoreError(stored: StoredError): Error {
     if (stored.detail === undefined && stored.message !== error.message) error.message = stored.message;
     return error;
   }
+  if (stored.name === "ConversionError") return new ConversionError(stored.target ?? "", stored.symbol, stored.detail);
   if (stored.name === "NoDataError") return new NoDataError(stored.symbol ?? "", stored.date, stored.message);
   return new PricesError(stored.message);
 }

@@ -130,7 +130,7 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
     } catch (error) {
       counters.failedRequests += 1;
       log.error = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-      failAll(asks, error);
+      failAll(asks, request.refine?.(error) ?? error);
       return;
     } finally {
       counters.attempts += log.attempts;

@@ -136,6 +136,28 @@ export class InvalidInstrumentError extends PricesError {
   }
 }
 
+/**
+ * A conversion (convention 21) the service cannot give: not available for the instrument (`detail` is the
+ * service's message), or not offered at all (the service refused or ignored the parameters).
+ */
+export class ConversionError extends PricesError {
+  override name = "ConversionError";
+  readonly symbol: string | undefined;
+  /** `EUR/LB`, `EUR` or `/LB`. */
+  readonly target: string;
+  readonly detail: string | undefined;
+  constructor(target: string, symbol?: string, detail?: string) {
+    super(
+      symbol === undefined
+        ? `this service does not offer conversion to ${target}`
+        : `${symbol}: conversion to ${target} is not available${detail ? ` (${detail})` : ""}`,
+    );
+    this.symbol = symbol;
+    this.target = target;
+    this.detail = detail;
+  }
+}
+
 /** The instrument exists but has no value for the date asked (before its first assessment). */
 export class NoDataError extends PricesError {
   override name = "NoDataError";
@@ -191,6 +213,7 @@ const ALL_NAMES = [
   ...HTTP_NAMES,
   "AuthError",
   "InvalidInstrumentError",
+  "ConversionError",
   "NoDataError",
   "ResponseFormatError",
   "InvalidKeyError",
@@ -214,6 +237,9 @@ export function isAuthError(error: unknown): error is AuthError {
 }
 export function isInvalidInstrumentError(error: unknown): error is InvalidInstrumentError {
   return error instanceof InvalidInstrumentError || isNamed(error, ["InvalidInstrumentError"]);
+}
+export function isConversionError(error: unknown): error is ConversionError {
+  return error instanceof ConversionError || isNamed(error, ["ConversionError"]);
 }
 export function isNoDataError(error: unknown): error is NoDataError {
   return error instanceof NoDataError || isNamed(error, ["NoDataError"]);

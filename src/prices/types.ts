@@ -19,6 +19,10 @@ export interface PriceKey {
   calculationType?: CalculationType;
   /** Optional price fields of spec 2.5, any letter case. */
   fields?: readonly string[];
+  /** Currency id to convert into (convention 21), any letter case; absent or blank = the instrument's own. */
+  currency?: string;
+  /** Unit of measure id to convert into, any letter case; absent or blank = the instrument's own. */
+  unit?: string;
 }
 
 export interface HistoryKey {
@@ -30,6 +34,8 @@ export interface HistoryKey {
   forecastType?: string;
   calculationType?: CalculationType;
   fields?: readonly string[];
+  currency?: string;
+  unit?: string;
 }
 
 export interface SymbolHistory {
@@ -41,6 +47,9 @@ export interface SymbolHistory {
   /** Days in range on which this instrument's returned values were assessed: `assessedDates.has(p.date)` tells an assessed value from a carried-forward one. */
   assessedDates: ReadonlySet<string>;
   forecast?: Forecast;
+  /** The currency and unit the values are in, when a conversion was asked. */
+  currencyId?: string;
+  unitOfMeasureId?: string;
 }
 
 /** Settings of the response cache; ages in milliseconds. */
