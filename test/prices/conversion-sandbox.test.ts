@@ -39,7 +39,7 @@ describe("conversion against the sandbox", () => {
     const before = client.stats().requestsSent;
     const values = await Promise.all(conversions.map((conversion) => Promise.all(grid.map((key) => client.price({ ...key, ...conversion })))));
     expect(client.stats().requestsSent - before).toBe(3);
-    const params = [{}, { targetCurrency: "EUR" }, { targetCurrency: "EUR", targetUnitOfMeasure: "LB" }];
+    const params: Record<string, string>[] = [{}, { targetCurrency: "EUR" }, { targetCurrency: "EUR", targetUnitOfMeasure: "LB" }];
     for (const [n, extra] of params.entries()) {
       const body = await direct("/Prices", { Symbols: symbols.join(","), Dates: dates.join(","), ...extra });
       const blocks = body.instruments as (Json & { prices: Json[] })[];

@@ -85,7 +85,7 @@ describe("a service without the conversion", () => {
   });
 
   it("keeps a 400 that names other parameters as it is", async () => {
-    const { client, manual, service } = setup({ retry: { maxRetries: 0 } });
+    const { client, manual, service } = setup({ retry: { limit: 1 } });
     service.script.push(() => json({ type: "about:blank", title: "Bad Request", status: 400, detail: "Dates: bad", errors: [{ parameter: "Dates", message: "bad" }] }, 400));
     const [result] = await flushAll(manual, [client.price({ symbol: "S001", date: "2024-03-01", currency: "EUR" })]);
     expect(isConversionError(reasonOf(result))).toBe(false);
@@ -93,7 +93,7 @@ describe("a service without the conversion", () => {
 
   it("does not pass off unconverted values when a service ignores the parameters", async () => {
     const { client, manual } = setup();
-    const [price, history] = await flushAll(manual, [
+    const [price, history] = await flushAll<unknown>(manual, [
       client.price({ symbol: "S001", date: "2024-03-01", unit: "LB" }),
       client.history({ symbol: "S002", fromDate: "2024-03-01", toDate: "2024-03-10", currency: "CNY" }),
     ]);
