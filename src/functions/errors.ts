@@ -73,6 +73,13 @@ export function describeFailure(error: unknown): Failure {
       if (detail !== undefined && !UNKNOWN_SYMBOL_DETAIL.test(detail)) return { code: "#N/A", message: `'${symbol}': ${detail}` };
       return { code: "#N/A", message: `unknown or not permitted symbol '${symbol}'` };
     }
+    case "ConversionError": {
+      // The instrument lacks the conversion (the service's message names it), or the service offers none.
+      const symbol = text(field(error, "symbol"));
+      const detail = text(field(error, "detail"));
+      if (symbol !== undefined && detail !== undefined) return { code: "#N/A", message: `'${symbol}': ${detail}` };
+      return { code: "#N/A", message };
+    }
     case "NoDataError": {
       const symbol = text(field(error, "symbol"));
       const date = text(field(error, "date"));

@@ -204,10 +204,12 @@ export enum ReferenceList {
  * @customfunction LOW
  * @param symbols Instrument symbol, or a range of symbols, e.g. "MB-AL-0004".
  * @param [dates] Date, YYYY-MM-DD text or a range of them; blank or "latest" for the latest assessment (default). A date without assessment gives the latest earlier one.
+ * @param [currency] Currency to convert into, e.g. EUR (any case); blank for the instrument's own (default). PRICES.CONVERSIONS lists what an instrument converts to.
+ * @param [unit] Unit of measure to convert into, e.g. LB (any case); blank for the instrument's own (default).
  * @returns The low price, or a grid of them.
  */
-export function low(symbols: unknown[][], dates?: unknown[][], invocation?: CustomFunctions.Invocation): Promise<unknown[][]> {
-  return prices.fixedField(forInvocation(context, invocation), "low", symbols, dates);
+export function low(symbols: unknown[][], dates?: unknown[][], currency?: string, unit?: string, invocation?: CustomFunctions.Invocation): Promise<unknown[][]> {
+  return prices.fixedField(forInvocation(context, invocation), "low", symbols, dates, currency, unit);
 }
 
 /**
@@ -215,10 +217,12 @@ export function low(symbols: unknown[][], dates?: unknown[][], invocation?: Cust
  * @customfunction MID
  * @param symbols Instrument symbol, or a range of symbols, e.g. "MB-AL-0004".
  * @param [dates] Date, YYYY-MM-DD text or a range of them; blank or "latest" for the latest assessment (default). A date without assessment gives the latest earlier one.
+ * @param [currency] Currency to convert into, e.g. EUR (any case); blank for the instrument's own (default). PRICES.CONVERSIONS lists what an instrument converts to.
+ * @param [unit] Unit of measure to convert into, e.g. LB (any case); blank for the instrument's own (default).
  * @returns The mid price, or a grid of them.
  */
-export function mid(symbols: unknown[][], dates?: unknown[][], invocation?: CustomFunctions.Invocation): Promise<unknown[][]> {
-  return prices.fixedField(forInvocation(context, invocation), "mid", symbols, dates);
+export function mid(symbols: unknown[][], dates?: unknown[][], currency?: string, unit?: string, invocation?: CustomFunctions.Invocation): Promise<unknown[][]> {
+  return prices.fixedField(forInvocation(context, invocation), "mid", symbols, dates, currency, unit);
 }
 
 /**
@@ -226,10 +230,12 @@ export function mid(symbols: unknown[][], dates?: unknown[][], invocation?: Cust
  * @customfunction HIGH
  * @param symbols Instrument symbol, or a range of symbols, e.g. "MB-AL-0004".
  * @param [dates] Date, YYYY-MM-DD text or a range of them; blank or "latest" for the latest assessment (default). A date without assessment gives the latest earlier one.
+ * @param [currency] Currency to convert into, e.g. EUR (any case); blank for the instrument's own (default). PRICES.CONVERSIONS lists what an instrument converts to.
+ * @param [unit] Unit of measure to convert into, e.g. LB (any case); blank for the instrument's own (default).
  * @returns The high price, or a grid of them.
  */
-export function high(symbols: unknown[][], dates?: unknown[][], invocation?: CustomFunctions.Invocation): Promise<unknown[][]> {
-  return prices.fixedField(forInvocation(context, invocation), "high", symbols, dates);
+export function high(symbols: unknown[][], dates?: unknown[][], currency?: string, unit?: string, invocation?: CustomFunctions.Invocation): Promise<unknown[][]> {
+  return prices.fixedField(forInvocation(context, invocation), "high", symbols, dates, currency, unit);
 }
 
 /**
@@ -240,6 +246,8 @@ export function high(symbols: unknown[][], dates?: unknown[][], invocation?: Cus
  * @param [field] low, mid (default), high, date, assessmentDate, revision, appraisalPrice, pricingRationale, assessmentPeriod or a change field.
  * @param [calculation] None (assessed value, default), WeeklyAverage, MonthlyAverage, QuarterlyAverage or YearlyAverage (period to date).
  * @param [dateFormat] For date fields: serial (Excel dates, default) or text (YYYY-MM-DD).
+ * @param [currency] Currency to convert into, e.g. EUR (any case); blank for the instrument's own (default). PRICES.CONVERSIONS lists what an instrument converts to.
+ * @param [unit] Unit of measure to convert into, e.g. LB (any case); blank for the instrument's own (default).
  * @returns The field's value, or a grid of them.
  */
 export function price(
@@ -248,9 +256,11 @@ export function price(
   field?: PriceField,
   calculation?: Calculation,
   dateFormat?: DateFormat,
+  currency?: string,
+  unit?: string,
   invocation?: CustomFunctions.Invocation,
 ): Promise<unknown[][]> {
-  return prices.price(forInvocation(context, invocation), symbols, dates, field, calculation, dateFormat);
+  return prices.price(forInvocation(context, invocation), symbols, dates, field, calculation, dateFormat, currency, unit);
 }
 
 /**
@@ -265,6 +275,8 @@ export function price(
  * @param [calculation] None (default), or WeeklyAverage, MonthlyAverage, QuarterlyAverage, YearlyAverage for one row per period.
  * @param [order] ascending (oldest first, default) or descending.
  * @param [dateFormat] serial (Excel dates, default) or text (YYYY-MM-DD).
+ * @param [currency] Currency to convert into, e.g. EUR (any case); blank for the instrument's own (default); each day converts at its own rate.
+ * @param [unit] Unit of measure to convert into, e.g. LB (any case); blank for the instrument's own (default).
  * @returns The history table.
  */
 export function history(
@@ -277,9 +289,11 @@ export function history(
   calculation?: Calculation,
   order?: SortOrder,
   dateFormat?: DateFormat,
+  currency?: string,
+  unit?: string,
   invocation?: CustomFunctions.Invocation,
 ): Promise<unknown[][]> {
-  return tables.history(forInvocation(context, invocation), symbol, from, to, fields, headers, calendar, calculation, order, dateFormat);
+  return tables.history(forInvocation(context, invocation), symbol, from, to, fields, headers, calendar, calculation, order, dateFormat, currency, unit);
 }
 
 /**
@@ -289,10 +303,20 @@ export function history(
  * @param period Weekly, Monthly, Quarterly or Yearly.
  * @param [dates] Date in the period, or a range of dates; blank or "latest" for the current period (default).
  * @param [field] low, mid (default), high, or another price field such as assessmentPeriod.
+ * @param [currency] Currency to convert into, e.g. EUR (any case); blank for the instrument's own (default); each assessment converts at its own day's rate before averaging.
+ * @param [unit] Unit of measure to convert into, e.g. LB (any case); blank for the instrument's own (default).
  * @returns The average, or a grid of them.
  */
-export function average(symbols: unknown[][], period: AveragePeriod, dates?: unknown[][], field?: PriceField, invocation?: CustomFunctions.Invocation): Promise<unknown[][]> {
-  return prices.average(forInvocation(context, invocation), symbols, period, dates, field);
+export function average(
+  symbols: unknown[][],
+  period: AveragePeriod,
+  dates?: unknown[][],
+  field?: PriceField,
+  currency?: string,
+  unit?: string,
+  invocation?: CustomFunctions.Invocation,
+): Promise<unknown[][]> {
+  return prices.average(forInvocation(context, invocation), symbols, period, dates, field, currency, unit);
 }
 
 /**
@@ -301,10 +325,12 @@ export function average(symbols: unknown[][], period: AveragePeriod, dates?: unk
  * @param symbol One instrument symbol with forward curves.
  * @param [date] Assessment date; blank or "latest" for the latest (default).
  * @param [headers] 0 none, 1 column names (default), 2 symbol and date, then column names.
+ * @param [currency] Currency to convert into, e.g. EUR (any case); blank for the instrument's own (default). PRICES.CONVERSIONS lists what an instrument converts to.
+ * @param [unit] Unit of measure to convert into, e.g. LB (any case); blank for the instrument's own (default).
  * @returns The curve table.
  */
-export function curve(symbol: unknown, date?: unknown, headers?: Headers, invocation?: CustomFunctions.Invocation): Promise<unknown[][]> {
-  return tables.curve(forInvocation(context, invocation), symbol, date, headers);
+export function curve(symbol: unknown, date?: unknown, headers?: Headers, currency?: string, unit?: string, invocation?: CustomFunctions.Invocation): Promise<unknown[][]> {
+  return tables.curve(forInvocation(context, invocation), symbol, date, headers, currency, unit);
 }
 
 /**
@@ -314,10 +340,20 @@ export function curve(symbol: unknown, date?: unknown, headers?: Headers, invoca
  * @param [type] Forecast type; F24M (default).
  * @param [headers] 0 none, 1 column names (default), 2 forecast symbol and column names.
  * @param [dateFormat] serial (Excel dates, default) or text (YYYY-MM-DD).
+ * @param [currency] Currency to convert into, e.g. EUR (any case); blank for the instrument's own (default); forecasts convert at the rate of their publication day.
+ * @param [unit] Unit of measure to convert into, e.g. LB (any case); blank for the instrument's own (default).
  * @returns The forecast table.
  */
-export function forecast(symbol: unknown, type?: ForecastType, headers?: Headers, dateFormat?: DateFormat, invocation?: CustomFunctions.Invocation): Promise<unknown[][]> {
-  return tables.forecast(forInvocation(context, invocation), symbol, type, headers, dateFormat);
+export function forecast(
+  symbol: unknown,
+  type?: ForecastType,
+  headers?: Headers,
+  dateFormat?: DateFormat,
+  currency?: string,
+  unit?: string,
+  invocation?: CustomFunctions.Invocation,
+): Promise<unknown[][]> {
+  return tables.forecast(forInvocation(context, invocation), symbol, type, headers, dateFormat, currency, unit);
 }
 
 /**
@@ -326,10 +362,30 @@ export function forecast(symbol: unknown, type?: ForecastType, headers?: Headers
  * @param symbols Instrument symbol, or a range of symbols (down).
  * @param [field] e.g. description, currencyId, currency (full name), unitOfMeasure, launchDate, hasForwardCurves; blank for the whole record (default).
  * @param [dateFormat] For launchDate: serial (default) or text.
+ * @param [currency] The currency the other functions are asked to convert into: currencyId and currency then report it (#N/A when the instrument lacks the conversion); blank for its own.
+ * @param [unit] The unit the other functions are asked to convert into: unitOfMeasureId and unitOfMeasure then report it; blank for its own.
  * @returns The field's value, a grid of them, or the record.
  */
-export function instrument(symbols: unknown[][], field?: InstrumentField, dateFormat?: DateFormat, invocation?: CustomFunctions.Invocation): Promise<unknown[][]> {
-  return metadata.instrument(forInvocation(context, invocation), symbols, field, dateFormat);
+export function instrument(
+  symbols: unknown[][],
+  field?: InstrumentField,
+  dateFormat?: DateFormat,
+  currency?: string,
+  unit?: string,
+  invocation?: CustomFunctions.Invocation,
+): Promise<unknown[][]> {
+  return metadata.instrument(forInvocation(context, invocation), symbols, field, dateFormat, currency, unit);
+}
+
+/**
+ * What an instrument's values convert to: its currencies, then its units, as kind, id and description rows.
+ * @customfunction CONVERSIONS
+ * @param symbol One instrument symbol.
+ * @param [headers] 0 none, 1 column names (default), 2 symbol with its own currency/unit, then column names.
+ * @returns The conversions table.
+ */
+export function conversions(symbol: unknown, headers?: Headers, invocation?: CustomFunctions.Invocation): Promise<unknown[][]> {
+  return metadata.conversions(forInvocation(context, invocation), symbol, headers);
 }
 
 /**

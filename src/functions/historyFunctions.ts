@@ -17,6 +17,7 @@ import {
   type DateFormat,
 } from "./coerce";
 import { run, type FunctionsContext } from "./context";
+import { conversionTarget, withTarget } from "./conversionArgs";
 import { ArgumentError, NotAvailableError } from "./errors";
 import {
   DEFAULT_HISTORY_FIELDS,
@@ -124,6 +125,8 @@ export function history(
   calculationArg: unknown,
   orderArg: unknown,
   dateFormatArg: unknown,
+  currencyArg?: unknown,
+  unitArg?: unknown,
 ): Promise<Grid> {
   return run(context, async () => {
     const { key, fields, headers, order, format } = historyArguments(
@@ -139,7 +142,8 @@ export function history(
       dateFormatArg,
     );
     const { symbol, fromDate, toDate } = key;
-    const result = await context.client().history(key);
+    const client = context.client();
+    const result = await client.history(withTarget(key, await conversionTarget(client, currencyArg, unitArg)));
     if (result.prices.length === 0) throw new NotAvailableError(`no assessment for '${symbol}' from ${fromDate} to ${toDate}`);
     const records = order === "ascending" ? [...result.prices].reverse() : result.prices;
     const body = records.map((record) => fields.map((field) => cellOf(record, field, format, symbol, result.assessedDates)));
@@ -156,6 +160,8 @@ export function forecast(
   typeArg: unknown,
   headersArg: unknown,
   dateFormatArg: unknown,
+  currencyArg?: unknown,
+  unitArg?: unknown,
 ): Promise<Grid> {
   return run(context, async () => {
     const symbol = requiredSymbol(symbolArg);
@@ -163,11 +169,12 @@ export function forecast(
     const headers = headersOf(headersArg);
     const format = dateFormatOf(dateFormatArg);
     const client = context.client();
+    const target = await conversionTarget(client, currencyArg, unitArg);
     // The service returns a forecast only for a range holding an actual price: start at the latest one.
-    const latest = await client.price({ symbol });
+    const latest = await client.price(withTarget({ symbol }, target));
     const fromDate = latest.date;
     const toDate = addDays(fromDate, FORECAST_HORIZON_DAYS);
-    const result = await client.history({ symbol, fromDate, toDate, forecastType: type });
+    const result = await client.history(withTarget({ symbol, fromDate, toDate, forecastType: type }, target));
     const prices = result.forecast?.forecastPrices ?? [];
     if (prices.length === 0) throw new NotAvailableError(`no forecast '${type}' for '${symbol}'`);
     const body = prices.map((point) => [
@@ -180,12 +187,14 @@ export function forecast(
   });
 }
 
-export function curve(context: FunctionsContext, symbolArg: unknown, dateArg: unknown, headersArg: unknown): Promise<Grid> {
+export function curve(context: FunctionsContext, symbolArg: unknown, dateArg: unknown, headersArg: unknown, currencyArg?: unknown, unitArg?: unknown): Promise<Grid> {
   return run(context, async () => {
     const symbol = requiredSymbol(symbolArg);
     const date = dateOf(scalar(dateArg, "date"), "date");
     const headers = headersOf(headersArg);
-    const record = await context.client().price(date === undefined ? { symbol } : { symbol, date });
+    const client = context.client();
+    const target = await conversionTarget(client, currencyArg, unitArg);
+    const record = await client.price(withTarget(date === undefined ? { symbol } : { symbol, date }, target));
     const points = record.forwardCurves ?? [];
     if (points.length === 0) {
       throw new NotAvailableError(`'${symbol}' has no forward curve${date === undefined ? "" : ` on ${date}`}`);

@@ -10,13 +10,16 @@ import {
   isSingleCell,
   nameList,
   optionalText,
+  requiredSymbol,
   scalar,
   show,
   symbolOf,
   toMatrix,
   type DateFormat,
 } from "./coerce";
+import type { ConversionTarget } from "../api/conversion";
 import { run, type FunctionsContext } from "./context";
+import { conversionsOf, conversionTarget, recordInTarget } from "./conversionArgs";
 import { ArgumentError, NotAvailableError } from "./errors";
 import {
   DEFAULT_INSTRUMENTS_FIELDS,
@@ -40,12 +43,20 @@ function instrumentCell(record: InstrumentRecord, field: InstrumentField, format
  * With a field (or a range of fields): symbols down, fields across. Without: one symbol's whole record
  * as name/value rows, or for a range of symbols one row per symbol under a row of field names.
  */
-export function instrument(context: FunctionsContext, symbolsArg: unknown, fieldArg: unknown, dateFormatArg: unknown): Promise<Grid> {
+export function instrument(
+  context: FunctionsContext,
+  symbolsArg: unknown,
+  fieldArg: unknown,
+  dateFormatArg: unknown,
+  currencyArg?: unknown,
+  unitArg?: unknown,
+): Promise<Grid> {
   return run(context, async () => {
     const format = dateFormatOf(dateFormatArg);
     const symbolMatrix = toMatrix(symbolsArg, "symbols");
     const fieldNames = nameList(fieldArg, "field");
-    if (fieldNames === undefined) return wholeRecords(context, symbolMatrix, format);
+    const target = await conversionTarget(context.client(), currencyArg, unitArg);
+    if (fieldNames === undefined) return wholeRecords(context, symbolMatrix, format, target);
     const fieldMatrix = Array.isArray(fieldArg) ? toMatrix(fieldArg, "field") : [fieldNames];
     const symbolItems = readItems(symbolMatrix, (cell) => symbolOf(cell));
     const fieldItems = readItems(fieldMatrix, (cell) => {
@@ -64,7 +75,7 @@ export function instrument(context: FunctionsContext, symbolsArg: unknown, field
         if (symbol === undefined) throw new ArgumentError("symbol is required: give an instrument symbol such as 'MB-AL-0004'");
         if (field === undefined) throw new ArgumentError("field is required");
         const record = await client.instrument(symbol, requested.length > 0 ? requested : undefined);
-        return instrumentFieldValue(record, field, format);
+        return instrumentFieldValue(await recordInTarget(client, record, target), field, format);
       },
       (symbol, field) => !single && ((symbol.ok && symbol.value === undefined) || (field.ok && field.value === undefined)),
     );
@@ -72,12 +83,12 @@ export function instrument(context: FunctionsContext, symbolsArg: unknown, field
   });
 }
 
-async function wholeRecords(context: FunctionsContext, symbolMatrix: ReturnType<typeof toMatrix>, format: DateFormat): Promise<Grid> {
+async function wholeRecords(context: FunctionsContext, symbolMatrix: ReturnType<typeof toMatrix>, format: DateFormat, target: ConversionTarget): Promise<Grid> {
   const all = requestedInstrumentFields(INSTRUMENT_FIELDS);
   if (isSingleCell(symbolMatrix)) {
     const symbol = symbolOf(symbolMatrix[0]![0]);
     if (symbol === undefined) throw new ArgumentError("symbol is required: give an instrument symbol such as 'MB-AL-0004'");
-    const record = await context.client().instrument(symbol, all);
+    const record = await recordInTarget(context.client(), await context.client().instrument(symbol, all), target);
     return INSTRUMENT_FIELDS.map((field) => [field, instrumentCell(record, field, format)]);
   }
   const symbols = flatten(symbolMatrix);
@@ -88,7 +99,7 @@ async function wholeRecords(context: FunctionsContext, symbolMatrix: ReturnType<
       settle(async () => {
         const symbol = symbolOf(cell);
         if (symbol === undefined) return INSTRUMENT_FIELDS.map(() => "");
-        const record = await client.instrument(symbol, all);
+        const record = await recordInTarget(client, await client.instrument(symbol, all), target);
         return INSTRUMENT_FIELDS.map((field) => instrumentCell(record, field, format));
       }),
     ),
@@ -170,5 +181,24 @@ export function reference(context: FunctionsContext, typeArg: unknown, idArg: un
       (id) => id.ok && id.value === undefined,
     );
     return finish(grid, context.makeError);
+  });
+}
+
+const CONVERSION_COLUMNS = ["kind", "id", "description"];
+
+/** What one instrument's values convert to: its currencies, then its units (kind, id, description). */
+export function conversions(context: FunctionsContext, symbolArg: unknown, headersArg: unknown): Promise<Grid> {
+  return run(context, async () => {
+    const symbol = requiredSymbol(symbolArg);
+    const headers = headersOf(headersArg);
+    const client = context.client();
+    const record = await client.instrument(symbol);
+    const { currencies, units } = await conversionsOf(client, record);
+    const body = [
+      ...currencies.map((item) => ["currency", item.id, item.description]),
+      ...units.map((item) => ["unit", item.id, item.description]),
+    ];
+    if (body.length === 0) throw new NotAvailableError(`'${record.symbol}' converts to no other currency or unit`);
+    return withHeaders(body, CONVERSION_COLUMNS, headers, `${record.symbol} (${record.currencyId}/${record.unitOfMeasureId})`);
   });
 }

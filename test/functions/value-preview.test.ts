@@ -21,7 +21,7 @@ async function configure() {
 describe("value preview", () => {
   it("sends no request while previewing and names why the cell waits", async () => {
     const service = await configure();
-    const error = await F.mid([["MB-AL-0004"]], [["2024-03-01"]], PREVIEW).then(
+    const error = await F.mid([["MB-AL-0004"]], [["2024-03-01"]], OMITTED, OMITTED, PREVIEW).then(
       () => undefined,
       (reason: unknown) => reason,
     );
@@ -33,11 +33,11 @@ describe("value preview", () => {
 
   it("previews a value already fetched without asking the service again", async () => {
     const service = await configure();
-    const entered = await F.mid([["MB-AL-0004"]], [["2024-03-01"]], ENTERED);
+    const entered = await F.mid([["MB-AL-0004"]], [["2024-03-01"]], OMITTED, OMITTED, ENTERED);
     expect(entered).toEqual([[midOf("MB-AL-0004", "2024-03-01")]]);
-    const previewed = await F.mid([["MB-AL-0004"]], [["2024-03-01"]], PREVIEW);
+    const previewed = await F.mid([["MB-AL-0004"]], [["2024-03-01"]], OMITTED, OMITTED, PREVIEW);
     expect(previewed).toEqual(entered);
-    const history = await F.history("MB-AL-0004", "2024-03-01", "2024-03-05", OMITTED, OMITTED, OMITTED, OMITTED, OMITTED, OMITTED, PREVIEW).then(
+    const history = await F.history("MB-AL-0004", "2024-03-01", "2024-03-05", OMITTED, OMITTED, OMITTED, OMITTED, OMITTED, OMITTED, OMITTED, OMITTED, PREVIEW).then(
       () => "value",
       (reason: unknown) => (reason as FakeFunctionError).message,
     );
