@@ -67,7 +67,7 @@ describe("currency and unit arguments", () => {
     const [avg] = await blocks("/Prices/MonthlyAverage", { Symbols: symbol, Dates: "2025-03-14", targetCurrency: "GBP" });
     expect(average).toEqual([[avg?.prices[0]?.mid]]);
 
-    const history = await F.history(symbol, "2025-05-01", "2025-05-31", "date,mid", 0, OMITTED, OMITTED, F.SortOrder.Descending, F.DateFormat.Text, "CNY");
+    const history = await F.history(symbol, "2025-05-01", "2025-05-31", [["date", "mid"]], 0, OMITTED, OMITTED, F.SortOrder.Descending, F.DateFormat.Text, "CNY");
     const [hist] = await blocks("/Prices/History", { Symbols: symbol, FromDate: "2025-05-01", ToDate: "2025-05-31", targetCurrency: "CNY" });
     expect(history).toEqual(hist?.prices.map((p) => [p.date, p.mid]));
 
