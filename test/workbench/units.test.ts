@@ -146,6 +146,8 @@ describe("the pane's Excel stand-in", () => {
       value: (row: number, col: number) => (row === 1 && col === 1 ? 5 : ""),
       enter: (row: number, col: number, content: string | number | boolean) => void state.entered.push([row, col, content]),
       usedRange: () => undefined,
+      spillParent: () => undefined,
+      onSelectionChanged: () => () => undefined,
       recalculate: async () => void (state.recalcs += 1),
     });
   }

@@ -11,11 +11,11 @@ function writeTimestamp(out: JsonWriter, instrument: InstrumentData, index: numb
 }
 
 /**
- * Writes a block: `writeRecords` writes the comma-separated records; `forecast` is written after them when given.
+ * Opens a block up to its `prices` list; the records follow, comma-separated, then `writeBlockEnd`.
  * firstDate and lastDate come from the series; an instrument with no assessment yet shows its launch day.
  * `converted`: the block names the currency and unit its values are in (convention 21).
  */
-export function writePriceBlock(out: JsonWriter, instrument: InstrumentData, writeRecords: () => void, forecast?: unknown, converted = false): void {
+export function writeBlockHead(out: JsonWriter, instrument: InstrumentData, converted = false): void {
   out.raw('{"symbol":').string(instrument.record.symbol);
   if (converted) out.raw(',"currencyId":').string(instrument.record.currencyId).raw(',"unitOfMeasureId":').string(instrument.record.unitOfMeasureId);
   out.raw(',"firstDate":');
@@ -23,7 +23,10 @@ export function writePriceBlock(out: JsonWriter, instrument: InstrumentData, wri
   out.raw(',"lastDate":');
   writeTimestamp(out, instrument, instrument.series.length - 1);
   out.raw(',"prices":[');
-  writeRecords();
+}
+
+/** Closes a block opened by `writeBlockHead`; `forecast` is written after the records when given. */
+export function writeBlockEnd(out: JsonWriter, forecast?: unknown): void {
   out.raw("]");
   if (forecast !== undefined) out.raw(',"forecast":').value(forecast);
   out.raw("}");

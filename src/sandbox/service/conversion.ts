@@ -60,6 +60,14 @@ class ConvertedSeries implements AssessmentSeries {
     return this.base.pricingRationale(index);
   }
 
+  publishedAt(index: number): number {
+    return this.base.publishedAt(index);
+  }
+
+  publishedCount(now: number): number {
+    return Math.min(this.length, this.base.publishedCount(now));
+  }
+
   forwardCurves(index: number): ForwardCurvePoint[] | undefined {
     const factor = this.factorOn(this.days[index] as number);
     return this.base.forwardCurves(index)?.map((point) => ({
@@ -81,7 +89,8 @@ export class Conversions {
   private readonly rates: FxRates;
   private readonly currencies: ReadonlyMap<string, ReferenceItem>;
   private readonly units: ReadonlyMap<string, ReferenceItem>;
-  private readonly kept = new Map<string, InstrumentData>();
+  /** By symbol and target: the converted view and the (published) instrument it was made from. */
+  private readonly kept = new Map<string, { source: InstrumentData; converted: InstrumentData }>();
 
   constructor(data: DataSet) {
     this.rates = data.fxRates ?? NO_RATES;
@@ -138,10 +147,11 @@ export class Conversions {
     const unit = target.unit ?? record.unitOfMeasureId;
     const key = `${record.symbol}|${currency}|${unit}`;
     const kept = this.kept.get(key);
-    if (kept !== undefined) {
+    // A later publication (convention 20) gives a new source: the view is made anew.
+    if (kept !== undefined && kept.source === instrument) {
       this.kept.delete(key);
       this.kept.set(key, kept);
-      return kept;
+      return kept.converted;
     }
     const units = unitFactor(record.unitOfMeasureId, unit, record.commodityId) ?? Number.NaN;
     const factorOn = (day: number): number => (fxRate(this.rates, record.currencyId, currency, day) ?? Number.NaN) * units;
@@ -150,7 +160,8 @@ export class Conversions {
       series: new ConvertedSeries(instrument.series, factorOn),
       forecasts: instrument.forecasts.map((forecast) => convertForecast(forecast, factorOn)),
     };
-    this.kept.set(key, converted);
+    this.kept.delete(key);
+    this.kept.set(key, { source: instrument, converted });
     if (this.kept.size > KEPT_CONVERSIONS) this.kept.delete(this.kept.keys().next().value as string);
     return converted;
   }
