@@ -3,7 +3,7 @@
  * service's reference lists, and an instrument's conversions from the lists of its own currency and unit.
  */
 import { BUSHEL, UNIT_SIZES, unitFactor, type ConversionTarget } from "../api/conversion";
-import type { InstrumentRecord, ReferenceItem } from "../api/schemas";
+import type { InstrumentRecord, ReferenceGroup, ReferenceItem } from "../api/schemas";
 import type { HistoryKey, PriceKey } from "../prices/types";
 import { optionalText } from "./coerce";
 import type { FunctionsClient } from "./context";
@@ -48,13 +48,35 @@ export interface InstrumentConversions {
   units: ReferenceItem[];
 }
 
+type ConvertingRecord = Pick<InstrumentRecord, "currencyId" | "unitOfMeasureId" | "commodityId">;
+
 /**
  * What an instrument's values convert to: the `availableConversionIds` of its currency and of its unit. Between
  * units the add-in knows (convention 21's mass units and bushels) a unit without a factor for the instrument's
  * commodity is left out (bushels of copper); other units are as the service lists them.
  */
-export async function conversionsOf(client: FunctionsClient, record: Pick<InstrumentRecord, "currencyId" | "unitOfMeasureId" | "commodityId">): Promise<InstrumentConversions> {
+export async function conversionsOf(client: FunctionsClient, record: ConvertingRecord): Promise<InstrumentConversions> {
   const [currencyItems, unitItems] = await Promise.all([items(client, "Currency"), items(client, "UnitOfMeasure")]);
+  return conversionChoices(record, currencyItems, unitItems);
+}
+
+/** `conversionsOf` from reference lists already at hand (the pane's). */
+export function conversionsFromLists(record: ConvertingRecord, references: readonly ReferenceGroup[]): InstrumentConversions {
+  const list = (type: ListType) => references.find((group) => group.type === type)?.items ?? [];
+  return conversionChoices(record, list("Currency"), list("UnitOfMeasure"));
+}
+
+/** Reads the `currency` and `unit` arguments as written (upper-cased), without the reference check: how the pane traces a cell. */
+export function targetAsWritten(currencyArg: unknown, unitArg: unknown): ConversionTarget {
+  const target: ConversionTarget = {};
+  const currency = optionalText(currencyArg, "currency");
+  const unit = optionalText(unitArg, "unit");
+  if (currency !== undefined) target.currency = currency.toUpperCase();
+  if (unit !== undefined) target.unit = unit.toUpperCase();
+  return target;
+}
+
+function conversionChoices(record: ConvertingRecord, currencyItems: readonly ReferenceItem[], unitItems: readonly ReferenceItem[]): InstrumentConversions {
   const listed = (all: readonly ReferenceItem[], own: string): ReferenceItem[] => {
     const ids = all.find((item) => item.id === own)?.availableConversionIds ?? [];
     return ids.flatMap((id) => all.filter((item) => item.id === id));
