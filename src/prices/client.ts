@@ -36,6 +36,7 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
     fetch: options.fetch ?? globalThis.fetch.bind(globalThis),
     maxInFlight: options.maxInFlight ?? 4,
     timeoutMs: options.timeoutMs ?? 20_000,
+    ...(options.budgetMs !== undefined ? { budgetMs: options.budgetMs } : {}),
     retry: { ...DEFAULT_RETRY_POLICY, ...options.retry },
     now,
     sleep: options.sleep ?? defaultSleep,
