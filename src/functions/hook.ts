@@ -3,6 +3,7 @@
  * after sign-in (shared runtime), the headless host before it evaluates a book. Until then every
  * function answers #N/A "sign in from the Prices pane".
  */
+import { DEFAULT_REQUEST_BUDGET_MS } from "../prices/transport";
 import type { ClientStats, PricesClient, PricesClientOptions } from "../prices/types";
 import { DEFAULT_DEADLINE_MS, type FunctionsClient, type FunctionsContext } from "./context";
 import { NotAvailableError, SIGN_IN_MESSAGE, type MakeError } from "./errors";
@@ -76,8 +77,10 @@ export function createAddinHook(dependencies: AddinDependencies): AddinHook {
       if (isClientConfiguration(configuration)) {
         client = configuration.client;
       } else {
-        const { deadlineMs: _deadline, recalculate: _recalculate, ...options } = configuration;
-        client = dependencies.createClient(options);
+        const { deadlineMs: deadline, recalculate: _recalculate, ...options } = configuration;
+        // The client gives up (and says why) before the cell's deadline shows the generic timeout.
+        const budgetMs = options.budgetMs ?? Math.min(DEFAULT_REQUEST_BUDGET_MS, Math.floor((deadline ?? DEFAULT_DEADLINE_MS) * 0.75));
+        client = dependencies.createClient({ ...options, budgetMs });
       }
       deadlineMs = configuration.deadlineMs ?? DEFAULT_DEADLINE_MS;
       await announce(configuration.recalculate);
