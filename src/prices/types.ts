@@ -164,6 +164,8 @@ export interface ClientStats {
   errors: number;
   /** Requests that failed as a whole. */
   failedRequests: number;
+  /** Refused requests whose keys were planned again within a limit the service named (learned for the session). */
+  replanned: number;
   inFlight: number;
   cacheEntries: number;
   cacheBytes: number;
