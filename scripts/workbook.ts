@@ -49,9 +49,11 @@ export interface RunnerOptions {
   readonly bookPath: string;
   readonly service: ServiceOptions;
   readonly caPath?: string;
+  /** The book's date system (`--date-system`): serials in and out follow it (default 1900). */
+  readonly dateSystem?: "1900" | "1904";
 }
 
-const USAGE = `usage: npm run workbook -- BOOK.json [--today YYYY-MM-DD] [--api URL [--token-url URL --client-id ID]] [--ca PATH]
+const USAGE = `usage: npm run workbook -- BOOK.json [--today YYYY-MM-DD] [--api URL [--token-url URL --client-id ID]] [--ca PATH] [--date-system 1900|1904]
        with --api: PRICES_TOKEN=<token>, or with --token-url and --client-id: PRICES_CLIENT_SECRET=<secret>`;
 
 /** Where the runner reads secrets (never from its arguments). */
@@ -86,7 +88,7 @@ function secret(env: Readonly<Record<string, string | undefined>>, name: string)
 export function parseArguments(argv: readonly string[], env: Readonly<Record<string, string | undefined>> = process.env): RunnerOptions {
   const values = new Map<string, string>();
   const positional: string[] = [];
-  const known = ["--today", "--api", "--token-url", "--client-id", "--ca"];
+  const known = ["--today", "--api", "--token-url", "--client-id", "--ca", "--date-system"];
   for (let index = 0; index < argv.length; index += 1) {
     const arg = argv[index] ?? "";
     if (!arg.startsWith("--")) {
@@ -131,7 +133,9 @@ export function parseArguments(argv: readonly string[], env: Readonly<Record<str
       service = { kind: "token", apiUrl, token };
     }
   }
-  return caPath === undefined ? { bookPath, service } : { bookPath, service, caPath: resolve(caPath) };
+  const dateSystem = values.get("--date-system");
+  if (dateSystem !== undefined && dateSystem !== "1900" && dateSystem !== "1904") throw new UsageError(`--date-system must be 1900 or 1904, got ${dateSystem}`);
+  return { bookPath, service, ...(caPath === undefined ? {} : { caPath: resolve(caPath) }), ...(dateSystem === undefined ? {} : { dateSystem }) };
 }
 
 /** Reads and checks the book before anything starts. */
@@ -340,15 +344,15 @@ export async function openHostPage(url: string, log: (message: string) => void, 
 }
 
 /** Configures the functions with the API and token, then evaluates the book in the page. */
-export async function evaluateInPage(page: Page, book: unknown, apiUrl: string, token: string): Promise<EvaluationResult> {
+export async function evaluateInPage(page: Page, book: unknown, apiUrl: string, token: string, dateSystem: "1900" | "1904" = "1900"): Promise<EvaluationResult> {
   return page.evaluate(
-    async ({ book: pageBook, apiUrl: baseUrl, token: accessToken }) => {
+    async ({ book: pageBook, apiUrl: baseUrl, token: accessToken, dateSystem: system }) => {
       const host = window.PricesHost;
       if (!host) throw new Error("PricesHost is not ready");
-      await host.configure({ baseUrl, token: accessToken });
+      await host.configure({ baseUrl, token: accessToken, dateSystem: system });
       return host.evaluate(pageBook);
     },
-    { book, apiUrl, token },
+    { book, apiUrl, token, dateSystem },
   );
 }
 
@@ -402,7 +406,7 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
     // The runner's own sandbox allows the page's origin; any other service is reached without CORS checks.
     const browser = await openHostPage(`${pages.origin}/host.html`, log, { allowCrossOrigin: options.service.kind !== "sandbox" });
     resources.add(() => browser.close());
-    return await evaluateInPage(browser.page, book, apiUrl, token);
+    return await evaluateInPage(browser.page, book, apiUrl, token, options.dateSystem);
   } finally {
     await resources.closeAll();
   }

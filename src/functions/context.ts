@@ -1,6 +1,7 @@
 /** What every function needs: the client (or the reason there is none), the error maker, today and a deadline. */
 import type { PricesClient } from "../prices/types";
 import { describeFailure, NotAvailableError, type MakeError } from "./errors";
+import type { DateSystem } from "./excelDates";
 import { CellFailure } from "./shape";
 
 /** The part of the prices client the functions use (tests pass a small recording object). */
@@ -14,6 +15,8 @@ export interface FunctionsContext {
   today(): string;
   /** A call still unanswered after this many ms settles as #N/A, so no cell stays #BUSY!. */
   deadlineMs: number;
+  /** The workbook's date system: serials in arguments and results follow it. */
+  readonly dateSystem: DateSystem;
 }
 
 /** What the functions read of Excel's invocation object (`CustomFunctions.Invocation`). */
@@ -45,6 +48,9 @@ export function forInvocation(context: FunctionsContext, invocation: CallInvocat
     today: () => context.today(),
     get deadlineMs() {
       return context.deadlineMs;
+    },
+    get dateSystem() {
+      return context.dateSystem;
     },
   };
 }

@@ -12,6 +12,7 @@ import * as tables from "./historyFunctions";
 import * as metadata from "./metadataFunctions";
 import * as prices from "./priceFunctions";
 import { requestFullRecalculation } from "./recalc";
+import { followWhenOfficeReady } from "./workbook-date-system";
 
 function makeExcelError(code: ErrorCodeText, message: string): unknown {
   const excelCode = code === "#VALUE!" ? CustomFunctions.ErrorCode.invalidValue : CustomFunctions.ErrorCode.notAvailable;
@@ -21,6 +22,8 @@ function makeExcelError(code: ErrorCodeText, message: string): unknown {
 const hook = createAddinHook({ createClient: createPricesClient, recalculate: requestFullRecalculation });
 globalThis.PricesAddin = hook.addin;
 const context = hook.context(makeExcelError, () => todayIso());
+// In Excel's shared runtime, serials follow the workbook's date system (1900 or 1904).
+followWhenOfficeReady(hook.addin);
 
 /**
  * A price field.

@@ -18,6 +18,7 @@ import {
 } from "./coerce";
 import { run, type FunctionsContext } from "./context";
 import { conversionTarget, withTarget } from "./conversionArgs";
+import type { DateSystem } from "./excelDates";
 import { ArgumentError, NotAvailableError } from "./errors";
 import {
   DEFAULT_HISTORY_FIELDS,
@@ -59,10 +60,10 @@ function historyFieldsOf(value: unknown): HistoryField[] {
   return names === undefined ? [...DEFAULT_HISTORY_FIELDS] : names.map(historyFieldOf);
 }
 
-function cellOf(record: PriceRecord, field: HistoryField, format: DateFormat, symbol: string, assessed: ReadonlySet<string>): unknown {
+function cellOf(record: PriceRecord, field: HistoryField, format: DateFormat, symbol: string, assessed: ReadonlySet<string>, system: DateSystem): unknown {
   if (field === "assessed") return assessed.has(record.date);
   try {
-    return priceFieldValue(record, field, format, symbol);
+    return priceFieldValue(record, field, format, symbol, system);
   } catch {
     // A field missing on one row (an optional field the service left out) leaves that cell blank.
     return "";
@@ -92,10 +93,11 @@ export function historyArguments(
   calculationArg?: unknown,
   orderArg?: unknown,
   dateFormatArg?: unknown,
+  system: DateSystem = "1900",
 ): HistoryArguments {
   const symbol = requiredSymbol(symbolArg);
-  const fromDate = requiredDate(fromArg, "from");
-  const toDate = dateOf(scalar(toArg, "to"), "to") ?? today;
+  const fromDate = requiredDate(fromArg, "from", system);
+  const toDate = dateOf(scalar(toArg, "to"), "to", system) ?? today;
   if (fromDate > toDate) throw new ArgumentError(`from (${fromDate}) is after to (${toDate})`);
   const fields = historyFieldsOf(fieldsArg);
   const headers = headersOf(headersArg);
@@ -140,13 +142,14 @@ export function history(
       calculationArg,
       orderArg,
       dateFormatArg,
+      context.dateSystem,
     );
     const { symbol, fromDate, toDate } = key;
     const client = context.client();
     const result = await client.history(withTarget(key, await conversionTarget(client, currencyArg, unitArg)));
     if (result.prices.length === 0) throw new NotAvailableError(`no assessment for '${symbol}' from ${fromDate} to ${toDate}`);
     const records = order === "ascending" ? [...result.prices].reverse() : result.prices;
-    const body = records.map((record) => fields.map((field) => cellOf(record, field, format, symbol, result.assessedDates)));
+    const body = records.map((record) => fields.map((field) => cellOf(record, field, format, symbol, result.assessedDates, context.dateSystem)));
     return withHeaders(body, fields, headers, symbol);
   });
 }
@@ -178,7 +181,7 @@ export function forecast(
     const prices = result.forecast?.forecastPrices ?? [];
     if (prices.length === 0) throw new NotAvailableError(`no forecast '${type}' for '${symbol}'`);
     const body = prices.map((point) => [
-      format === "text" ? dateOut(point.date.slice(0, 10), "text") : dateTimeOut(point.date, "serial"),
+      format === "text" ? dateOut(point.date.slice(0, 10), "text") : dateTimeOut(point.date, "serial", context.dateSystem),
       point.low,
       point.mid,
       point.high,
@@ -190,7 +193,7 @@ export function forecast(
 export function curve(context: FunctionsContext, symbolArg: unknown, dateArg: unknown, headersArg: unknown, currencyArg?: unknown, unitArg?: unknown): Promise<Grid> {
   return run(context, async () => {
     const symbol = requiredSymbol(symbolArg);
-    const date = dateOf(scalar(dateArg, "date"), "date");
+    const date = dateOf(scalar(dateArg, "date"), "date", context.dateSystem);
     const headers = headersOf(headersArg);
     const client = context.client();
     const target = await conversionTarget(client, currencyArg, unitArg);

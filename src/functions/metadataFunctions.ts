@@ -20,6 +20,7 @@ import {
 import type { ConversionTarget } from "../api/conversion";
 import { run, type FunctionsContext } from "./context";
 import { conversionsOf, conversionTarget, recordInTarget } from "./conversionArgs";
+import type { DateSystem } from "./excelDates";
 import { ArgumentError, NotAvailableError } from "./errors";
 import {
   DEFAULT_INSTRUMENTS_FIELDS,
@@ -31,9 +32,9 @@ import {
 } from "./fields";
 import { checkResultSize, crossLayout, fillGrid, finish, readItems, settle, withHeaders, type Grid } from "./shape";
 
-function instrumentCell(record: InstrumentRecord, field: InstrumentField, format: DateFormat): unknown {
+function instrumentCell(record: InstrumentRecord, field: InstrumentField, format: DateFormat, system: DateSystem): unknown {
   try {
-    return instrumentFieldValue(record, field, format);
+    return instrumentFieldValue(record, field, format, system);
   } catch {
     return "";
   }
@@ -75,7 +76,7 @@ export function instrument(
         if (symbol === undefined) throw new ArgumentError("symbol is required: give an instrument symbol such as 'MB-AL-0004'");
         if (field === undefined) throw new ArgumentError("field is required");
         const record = await client.instrument(symbol, requested.length > 0 ? requested : undefined);
-        return instrumentFieldValue(await recordInTarget(client, record, target), field, format);
+        return instrumentFieldValue(await recordInTarget(client, record, target), field, format, context.dateSystem);
       },
       (symbol, field) => !single && ((symbol.ok && symbol.value === undefined) || (field.ok && field.value === undefined)),
     );
@@ -89,7 +90,7 @@ async function wholeRecords(context: FunctionsContext, symbolMatrix: ReturnType<
     const symbol = symbolOf(symbolMatrix[0]![0]);
     if (symbol === undefined) throw new ArgumentError("symbol is required: give an instrument symbol such as 'MB-AL-0004'");
     const record = await recordInTarget(context.client(), await context.client().instrument(symbol, all), target);
-    return INSTRUMENT_FIELDS.map((field) => [field, instrumentCell(record, field, format)]);
+    return INSTRUMENT_FIELDS.map((field) => [field, instrumentCell(record, field, format, context.dateSystem)]);
   }
   const symbols = flatten(symbolMatrix);
   checkResultSize(symbols.length + 1, INSTRUMENT_FIELDS.length);
@@ -100,7 +101,7 @@ async function wholeRecords(context: FunctionsContext, symbolMatrix: ReturnType<
         const symbol = symbolOf(cell);
         if (symbol === undefined) return INSTRUMENT_FIELDS.map(() => "");
         const record = await recordInTarget(client, await client.instrument(symbol, all), target);
-        return INSTRUMENT_FIELDS.map((field) => instrumentCell(record, field, format));
+        return INSTRUMENT_FIELDS.map((field) => instrumentCell(record, field, format, context.dateSystem));
       }),
     ),
   );
@@ -138,7 +139,7 @@ export function instruments(
     if (found.length === 0) {
       throw new NotAvailableError(search === undefined ? "no instrument is available to you" : `no instrument matches ${show(search)}`);
     }
-    const body = found.map((record) => fields.map((field) => instrumentCell(record, field, format)));
+    const body = found.map((record) => fields.map((field) => instrumentCell(record, field, format, context.dateSystem)));
     return withHeaders(body, fields, headers, search ?? "");
   });
 }

@@ -7,6 +7,7 @@ import {
   dateFormatOf,
   dateOf,
   isBlank,
+  isSingleCell,
   optionalText,
   scalar,
   symbolOf,
@@ -70,13 +71,19 @@ export function priceKeys(request: Pick<PriceRequest, "field" | "calculation" | 
   };
 }
 
+/** A blank cell inside a range of dates: its result cell stays blank (only an omitted date or "latest" means latest). */
+const BLANK_DATE: unique symbol = Symbol("blank date");
+
 /**
  * Symbols down, dates across (or the shape of whichever is a range); each cell settles on its own. `currency`
  * and `unit` are the functions' trailing arguments, checked after symbols and dates.
  */
 export async function priceGrid(context: FunctionsContext, symbols: unknown, dates: unknown, request: PriceRequest, currency?: unknown, unit?: unknown): Promise<Grid> {
+  const system = context.dateSystem;
   const symbolItems = readItems(toMatrix(symbols, "symbols"), (cell) => symbolOf(cell));
-  const dateItems = readItems(toMatrix(dates, "dates"), (cell) => dateOf(cell));
+  const dateMatrix = toMatrix(dates, "dates");
+  const dateRange = !isSingleCell(dateMatrix);
+  const dateItems = readItems(dateMatrix, (cell) => (dateRange && isBlank(cell) ? BLANK_DATE : dateOf(cell, "date", system)));
   const layout = crossLayout(symbolItems, dateItems);
   const single = layout.rows === 1 && layout.cols === 1;
   const client = context.client();
@@ -85,11 +92,12 @@ export async function priceGrid(context: FunctionsContext, symbols: unknown, dat
     layout,
     async (symbol, date) => {
       if (symbol === undefined) throw new ArgumentError("symbol is required: give an instrument symbol such as 'MB-AL-0004'");
+      if (date === BLANK_DATE) return "";
       const record = await client.price(keyOf(symbol, date));
-      return priceFieldValue(record, request.field, request.dateFormat, symbol);
+      return priceFieldValue(record, request.field, request.dateFormat, symbol, system);
     },
-    // A blank symbol cell inside a range stays blank; alone, it is a missing argument.
-    (symbol) => !single && symbol.ok && symbol.value === undefined,
+    // A blank symbol cell inside a range stays blank; alone, it is a missing argument. So does a blank date in a range.
+    (symbol, date) => (!single && symbol.ok && symbol.value === undefined) || (date.ok && date.value === BLANK_DATE),
   );
   return finish(grid, context.makeError);
 }

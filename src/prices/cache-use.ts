@@ -3,6 +3,7 @@
  * kept, how a kept entry becomes an answer again, and which entries an invalidation drops. A storage
  * that throws costs the cache, never the key: reads become misses and writes are skipped.
  */
+import { addDays, dateOfTimestamp } from "../api/dates";
 import { type CacheStorage, type StoredEntry, type StoredError, approximateBytes, priceRecordBytes } from "./cache";
 import { ConversionError, InvalidInstrumentError, NoDataError, PricesError } from "./errors";
 import type { NormKey } from "./keys";
@@ -19,6 +20,9 @@ export const DEFAULT_CACHE_POLICY: Readonly<CachePolicy> = Object.freeze({
   referenceTtlMs: 24 * HOUR,
   errorTtlMs: 60_000,
 });
+
+/** Days after which no assessment is published for a date any more: a value carried into an older date is final. */
+const SETTLING_DAYS = 7;
 
 const KIND_BY_PREFIX: Record<string, KeyKind> = { p: "price", h: "history", i: "instrument", l: "instruments", r: "reference" };
 
@@ -96,11 +100,11 @@ export class CacheUse {
     let stored: StoredEntry;
     if (key.kind === "price") {
       const bytes = priceRecordBytes(value as PriceRecord) + 64 + key.id.length * 2;
-      stored = { kind: "price", symbol: key.symbol, value, storedAt: at, expiresAt: at + this.ttl(key, today), bytes, requestId };
+      stored = { kind: "price", symbol: key.symbol, value, storedAt: at, expiresAt: at + this.ttl(key, value, today), bytes, requestId };
     } else {
       const encoded = encode(key, value);
       const bytes = valueBytes(key, value, encoded) + 64 + key.id.length * 2;
-      stored = { kind: key.kind, storedAt: at, expiresAt: at + this.ttl(key, today), bytes, value: encoded };
+      stored = { kind: key.kind, storedAt: at, expiresAt: at + this.ttl(key, value, today), bytes, value: encoded };
       const symbol = symbolOf(key);
       if (symbol !== undefined) stored.symbol = symbol;
       if (requestId !== undefined) stored.requestId = requestId;
@@ -135,12 +139,21 @@ export class CacheUse {
     }
   }
 
-  private ttl(key: NormKey, today: string): number {
+  /**
+   * How long an answer is kept follows the record, not the calendar: an assessment of its own date (or a
+   * correction of it) lives long; a value carried forward into a date from an earlier assessment, or one
+   * within the last week, briefly (its own assessment may still be published); latest values briefly.
+   */
+  private ttl(key: NormKey, value: unknown, today: string): number {
     switch (key.kind) {
-      case "price":
-        return key.date !== undefined && key.date < today ? this.policy.pastTtlMs : this.policy.recentTtlMs;
+      case "price": {
+        if (key.date === undefined || key.date >= today) return this.policy.recentTtlMs;
+        const record = value as PriceRecord;
+        const carried = dateOfTimestamp(record.assessmentDate) < record.date;
+        return carried && key.date >= addDays(today, -SETTLING_DAYS) ? this.policy.recentTtlMs : this.policy.pastTtlMs;
+      }
       case "history":
-        return key.toDate < today ? this.policy.pastTtlMs : this.policy.recentTtlMs;
+        return key.toDate < addDays(today, -SETTLING_DAYS) ? this.policy.pastTtlMs : this.policy.recentTtlMs;
       default:
         return this.policy.referenceTtlMs;
     }

@@ -16,5 +16,6 @@ export function createCounters(): ClientCounters {
     recordsRequested: 0,
     errors: 0,
     failedRequests: 0,
+    replanned: 0,
   };
 }

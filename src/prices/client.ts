@@ -11,12 +11,15 @@ import { CacheUse, DEFAULT_CACHE_POLICY, keyMatcher } from "./cache-use";
 import { createCounters } from "./client-stats";
 import { NotCachedError, PricesError } from "./errors";
 import { type Ask, InFlight } from "./in-flight";
-import { type NormKey, normHistoryKey, normInstrumentKey, normInstrumentsKey, normLineageKey, normPriceKey, normReferenceKey } from "./keys";
+import { type NormHistoryKey, type NormKey, normHistoryKey, normInstrumentKey, normInstrumentsKey, normLineageKey, normPriceKey, normReferenceKey } from "./keys";
 import { Lineage } from "./lineage";
 import { DEFAULT_RETRY_POLICY } from "./retry";
 import { timerScheduler } from "./scheduler";
 import { createTransport, defaultSleep, requestTarget } from "./transport";
 import type { AskOptions, CacheFilter, CachePolicy, ClientStats, KeyLineage, LineageKey, PricesClient, PricesClientOptions } from "./types";
+import { forecastProbe, historyParts, joinHistories } from "./history-parts";
+import { learnLimits } from "./learned-limits";
+import type { SymbolHistory } from "./types";
 import { BatchWindow } from "./window";
 
 export { DEFAULT_CACHE_POLICY } from "./cache-use";
@@ -24,7 +27,8 @@ export { DEFAULT_CACHE_POLICY } from "./cache-use";
 const MAX_LINEAGE_KEYS = 100_000;
 
 export function createPricesClient(options: PricesClientOptions): PricesClient {
-  const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
+  // Lowered for the session by a refusal that names a limit (learned-limits.ts).
+  let limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
   const policy: CachePolicy = { ...DEFAULT_CACHE_POLICY, ...options.cache };
   const now = options.now ?? Date.now;
   const cache = new CacheUse(options.storage ?? new MemoryCacheStorage({ maxEntries: policy.maxEntries, maxBytes: policy.maxBytes }), policy);
@@ -36,6 +40,7 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
     fetch: options.fetch ?? globalThis.fetch.bind(globalThis),
     maxInFlight: options.maxInFlight ?? 4,
     timeoutMs: options.timeoutMs ?? 20_000,
+    ...(options.budgetMs !== undefined ? { budgetMs: options.budgetMs } : {}),
     retry: { ...DEFAULT_RETRY_POLICY, ...options.retry },
     now,
     sleep: options.sleep ?? defaultSleep,
@@ -46,6 +51,10 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
   const inFlight = new InFlight();
   const lineage = new Lineage({ maxKeys: options.maxLineageKeys ?? MAX_LINEAGE_KEYS, maxRequests: options.maxLineageRequests ?? 1_000 });
   const window = new BatchWindow<Ask>(options.scheduler ?? timerScheduler(2), dispatch, failAll);
+
+  function today(): string {
+    return todayIso(new Date(now()));
+  }
 
   function refuse<T>(error: unknown): Promise<T> {
     counters.keysAsked += 1;
@@ -80,7 +89,9 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
     return opened.promise as Promise<T>;
   }
 
-  function dispatch(asked: Ask[]): void {
+  function dispatch(closed: Ask[]): void {
+    const asked = splitLongHistories(closed);
+    if (asked.length === 0) return;
     // The planner hands back the very asks it was given, grouped into requests.
     let requests: PlannedRequest<Ask>[];
     try {
@@ -98,13 +109,14 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
       const forgotten = asked.filter((item) => !sent.has(item));
       if (forgotten.length > 0) failAll(forgotten, new PricesError(`${forgotten.length} keys were left out of every request`));
     }
+    const plannedWith = limits;
     for (const request of requests) {
       // The catch-all of the batch contract: whatever escapes `send` fails the keys still waiting.
-      send(request).catch((error: unknown) => failAll(request.items, error));
+      send(request, plannedWith).catch((error: unknown) => failAll(request.items, error));
     }
   }
 
-  async function send(request: PlannedRequest<Ask>): Promise<void> {
+  async function send(request: PlannedRequest<Ask>, plannedWith: Limits): Promise<void> {
     const asks = request.items;
     const target = requestTarget(options.baseUrl, request.endpoint, request.params.toString(), maxQueryLength);
     const log = lineage.openRequest({
@@ -130,6 +142,15 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
     } catch (error) {
       counters.failedRequests += 1;
       log.error = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      // Compared with the limits this request was planned with: another request may have taught them already.
+      const learned = learnLimits(error, plannedWith);
+      if (learned) {
+        // The service's limits are smaller than the settings: plan the same keys again within them.
+        limits = lowest(limits, learned);
+        counters.replanned += 1;
+        dispatch(asks.filter((item) => item.waiting));
+        return;
+      }
       failAll(asks, request.refine?.(error) ?? error);
       return;
     } finally {
@@ -149,6 +170,43 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
         settleError(item, error instanceof Error ? error : new PricesError(String(error)), settledAt);
       }
     });
+  }
+
+  /** Histories over `maxRecords` are asked in date-range parts (each an ask of its own) and joined. */
+  function splitLongHistories(asked: Ask[]): Ask[] {
+    let whole: Ask[] | undefined;
+    asked.forEach((item, index) => {
+      const parts = item.key.kind === "history" ? historyParts(item.key, limits.maxRecords, today()) : undefined;
+      if (!parts) {
+        whole?.push(item);
+        return;
+      }
+      whole ??= asked.slice(0, index);
+      askInParts(item, item.key as NormHistoryKey, parts);
+    });
+    return whole ?? asked;
+  }
+
+  function askInParts(item: Ask, key: NormHistoryKey, parts: NormHistoryKey[]): void {
+    const answers = parts.map((part) =>
+      ask<SymbolHistory>(part, false).then(
+        (value): SymbolHistory | Error => value,
+        (error: unknown): Error => (error instanceof Error ? error : new PricesError(String(error))),
+      ),
+    );
+    Promise.all(answers)
+      .then(async (results) => {
+        let joined = joinHistories(key, results);
+        const probe = joined instanceof Error ? undefined : forecastProbe(key, joined);
+        if (probe && !(joined instanceof Error)) {
+          const probed = await ask<SymbolHistory>(probe, false).catch(() => undefined);
+          if (probed?.forecast) joined = { ...joined, forecast: probed.forecast };
+        }
+        const at = now();
+        if (joined instanceof Error) settleError(item, joined, at);
+        else settleValue(item, joined, at, todayIso(new Date(at)));
+      })
+      .catch((error: unknown) => failAll([item], error));
   }
 
   function settleValue(item: Ask, value: unknown, at: number, today: string): void {
@@ -212,4 +270,8 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
     stats,
     lineage: lineageOf,
   };
+}
+
+function lowest(a: Limits, b: Limits): Limits {
+  return { maxSymbols: Math.min(a.maxSymbols, b.maxSymbols), maxDates: Math.min(a.maxDates, b.maxDates), maxRecords: Math.min(a.maxRecords, b.maxRecords) };
 }

@@ -101,27 +101,54 @@ export class TimeoutError extends NetworkError {
   }
 }
 
-export type AuthErrorReason = "not-signed-in" | "rejected" | "forbidden";
+/**
+ * Why there is no usable token: never signed in or signed out; the service rejected the token or refused
+ * the scope (403); the token service is busy (429, or the client's own limit of token requests); renewal
+ * failing for a transient reason (network, timeout, 5xx) while the session is kept and retried.
+ */
+export type AuthErrorReason = "not-signed-in" | "rejected" | "forbidden" | "token-service-busy" | "renewal-failing";
 
-/** No token could be had, or the service rejected it after one forced refresh (or refused the scope). */
+export interface AuthErrorOptions {
+  reason: AuthErrorReason;
+  status?: number;
+  method?: string;
+  url?: string;
+  cause?: unknown;
+  message?: string;
+  /** When the token provider tries again (epoch ms), for "token-service-busy" and "renewal-failing". */
+  retryAt?: number;
+  /** The OAuth `error` code of a refused token request (`invalid_grant`, ...). */
+  code?: string;
+}
+
+/** No token could be had, or the service rejected it after one refresh (or refused the scope). */
 export class AuthError extends PricesError {
   override name = "AuthError";
   readonly reason: AuthErrorReason;
   readonly status: number;
   readonly method: string | undefined;
   readonly url: string | undefined;
-  constructor(options: { reason: AuthErrorReason; status?: number; method?: string; url?: string; cause?: unknown; message?: string }) {
+  readonly retryAt: number | undefined;
+  readonly code: string | undefined;
+  constructor(options: AuthErrorOptions) {
     const where = options.method && options.url ? `: ${options.method} ${pathOf(options.url)}` : "";
-    const what =
-      options.message ??
-      (options.reason === "not-signed-in" ? "not signed in" : options.reason === "forbidden" ? "access to the service not permitted" : "token rejected");
-    super(`${what}${where}`, { cause: options.cause });
+    super(`${options.message ?? AUTH_WORDS[options.reason]}${where}`, { cause: options.cause });
     this.reason = options.reason;
     this.status = options.status ?? 0;
     this.method = options.method;
     this.url = options.url;
+    this.retryAt = options.retryAt;
+    this.code = options.code;
   }
 }
+
+const AUTH_WORDS: Record<AuthErrorReason, string> = {
+  "not-signed-in": "not signed in",
+  rejected: "token rejected",
+  forbidden: "access to the service not permitted",
+  "token-service-busy": "token service busy",
+  "renewal-failing": "token renewal failing",
+};
 
 /** The service listed the symbol in `invalidInstruments`: unknown, not permitted, or lacking the type asked. */
 export class InvalidInstrumentError extends PricesError {

@@ -7,9 +7,16 @@ import type { BatchScheduler } from "./scheduler";
 
 export type { Forecast, InstrumentRecord, PriceRecord, ReferenceGroup, CalculationType, CalendarType, Limits, ReferenceType };
 
+export interface TokenRequestOptions {
+  /** The token the service just rejected (401): a new one is fetched only if the provider still holds it. */
+  rejected?: string;
+  /** A new token whatever is held (without `rejected`). */
+  forceRefresh?: boolean;
+}
+
 export interface TokenProvider {
-  /** Resolves to a bearer token; `forceRefresh` asks for a new one (after a 401). Rejects with AuthError when signed out. */
-  getToken(options?: { forceRefresh?: boolean }): Promise<string>;
+  /** Resolves to a bearer token. Rejects with AuthError: signed out, or renewal failing (with when it retries). */
+  getToken(options?: TokenRequestOptions): Promise<string>;
 }
 
 export interface PriceKey {
@@ -77,6 +84,8 @@ export interface PricesClientOptions {
   maxInFlight?: number;
   /** Per attempt, covering headers and body (default 20,000). */
   timeoutMs?: number;
+  /** Total time of one request: token waits, attempts, backoff and `Retry-After` (default 90,000, below a cell's 120 s deadline). */
+  budgetMs?: number;
   retry?: Partial<RetryPolicy>;
   cache?: Partial<CachePolicy>;
   storage?: CacheStorage;
@@ -164,6 +173,8 @@ export interface ClientStats {
   errors: number;
   /** Requests that failed as a whole. */
   failedRequests: number;
+  /** Refused requests whose keys were planned again within a limit the service named (learned for the session). */
+  replanned: number;
   inFlight: number;
   cacheEntries: number;
   cacheBytes: number;

@@ -64,6 +64,17 @@ describe("conversion against the sandbox", () => {
     expect([history.currencyId, history.unitOfMeasureId]).toEqual(["CNY", block.unitOfMeasureId]);
   });
 
+  it("keeps the conversion in every part of a history split under a small maxRecords", async () => {
+    const [symbol] = massInstruments(1) as [string];
+    const fromDate = weekdaysBefore(today, 120)[119] as string;
+    const small = createPricesClient({ baseUrl: harness.sandbox.apiUrl, tokenProvider: tokens, fetch: harness.fetch, limits: { maxRecords: 40 } });
+    const history = await small.history({ symbol, fromDate, toDate: today, currency: "GBP", unit: "KG" });
+    expect(small.stats().requestsSent).toBeGreaterThan(2);
+    const block = ((await direct("/Prices/History", { Symbols: symbol, FromDate: fromDate, ToDate: today, targetCurrency: "GBP", targetUnitOfMeasure: "KG" })).instruments as Json[])[0] as Json;
+    expect(history.prices).toEqual(block.prices);
+    expect([history.currencyId, history.unitOfMeasureId]).toEqual(["GBP", "KG"]);
+  });
+
   it("rejects a conversion an instrument lacks with a ConversionError naming it", async () => {
     const dry = harness.sandbox.data.instruments.find((item) => item.record.unitOfMeasureId === "DMT");
     expect(dry).toBeDefined();
