@@ -42,9 +42,10 @@ const OFFICE_JS_FILES = [
  * metadata), and the sandbox origin in the manifest's AppDomains when a service URL is given.
  */
 class RewriteOriginPlugin {
-  constructor(baseUrl, serviceOrigin) {
+  constructor(baseUrl, serviceOrigin, serviceUrl) {
     this.baseUrl = baseUrl;
     this.serviceOrigin = serviceOrigin;
+    this.serviceUrl = serviceUrl;
   }
   apply(compiler) {
     compiler.hooks.thisCompilation.tap("RewriteOriginPlugin", (compilation) => {
@@ -62,6 +63,10 @@ class RewriteOriginPlugin {
             rewritten = rewritten.split(DEV_ORIGIN).join(this.baseUrl);
             if (name === "manifest.xml" && this.serviceOrigin) {
               rewritten = rewritten.split(`<AppDomain>${SANDBOX_ORIGIN}</AppDomain>`).join(`<AppDomain>${this.serviceOrigin}</AppDomain>`);
+            }
+            // The pane's default Base URL becomes the service's (a relay's, `npm run relay`, on the add-in's origin).
+            if (name.endsWith(".js") && this.serviceUrl) {
+              rewritten = rewritten.split(`${SANDBOX_ORIGIN}/physical/v2`).join(this.serviceUrl);
             }
             if (rewritten !== text) compilation.updateAsset(name, new sources.RawSource(rewritten));
           }
@@ -120,6 +125,7 @@ module.exports = (env = {}, argv = {}) => {
   const baseUrl = String(env.baseUrl || DEV_ORIGIN).replace(/\/+$/, "");
   if (!/^https:\/\/[^\s"'<>]+$/.test(baseUrl)) throw new Error(`baseUrl must be an https URL, got ${baseUrl}`);
   const serviceOrigin = env.serviceUrl ? new URL(String(env.serviceUrl)).origin : undefined;
+  const serviceUrl = env.serviceUrl ? String(env.serviceUrl).replace(/\/+$/, "") : undefined;
   const serving = Boolean(env.WEBPACK_SERVE);
 
   return {
@@ -207,7 +213,7 @@ module.exports = (env = {}, argv = {}) => {
           })),
         ],
       }),
-      ...(production ? [new RewriteOriginPlugin(baseUrl, serviceOrigin)] : []),
+      ...(production ? [new RewriteOriginPlugin(baseUrl, serviceOrigin, serviceUrl)] : []),
     ],
     devServer: serving
       ? {

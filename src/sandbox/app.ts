@@ -2,15 +2,17 @@
  * The sandbox service as a fastify instance (style: build and listen apart). `server.ts` listens;
  * route tests use `inject`.
  */
+import type http from "node:http";
 import type https from "node:https";
-import Fastify, { type FastifyHttpsOptions, type FastifyError, type FastifyInstance, type FastifyServerOptions, type FastifyReply, type FastifyRequest } from "fastify";
+import Fastify, { type FastifyHttpOptions, type FastifyHttpsOptions, type FastifyError, type FastifyInstance, type FastifyServerOptions, type FastifyReply, type FastifyRequest } from "fastify";
 import { API_BASE_PATH, DEFAULT_LIMITS, DEFAULT_VENDOR, PROBLEM_CONTENT_TYPE, scopeFor, type Limits } from "../api";
 import type { DataSet } from "./data/model";
 import { API_METHODS, API_ROUTES, apiRoutes, type ApiVerifier } from "./routes/api";
 import { Catalog } from "./service/catalog";
 import { toProblemError } from "./service/errors";
 import { createFaultInjector, parseFaultSpec } from "./service/faults";
-import { ProblemError } from "./service/problems";
+import { ProblemError, rawProblemResponse } from "./service/problems";
+import { VENDOR_TOKEN_PATH } from "./auth/service";
 import { createRateLimiter } from "./service/rate-limit";
 
 export interface AppOptions {
@@ -28,6 +30,10 @@ export interface AppOptions {
   corsOrigins?: string[];
   vendor?: string;
   logger?: boolean;
+  /** `--strict-fields`: an unknown `Fields` name is a 400 instead of being ignored (convention 8). */
+  strictFields?: boolean;
+  /** Milliseconds a client has to send a whole request (headers and body); default 30 s. */
+  requestTimeoutMs?: number;
   /** The publication clock's "now" in ms (convention 20); absent = the real time. */
   now?: () => number;
   /** Key and certificate (PEM) to serve HTTPS; absent = plain HTTP (tests use `inject`). */
@@ -36,6 +42,29 @@ export interface AppOptions {
 
 /** Default seed of injected faults when neither the spec nor the options give one. */
 export const DEFAULT_FAULT_SEED = 1;
+/** A client that has not sent its whole request by then gets a 408 and its connection closed. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/** Paths served outside the API prefix, lower-cased, with the methods they take (405 names them). */
+const OTHER_PATHS: Readonly<Record<string, string>> = { [VENDOR_TOKEN_PATH]: "POST" };
+
+/** The path of a request URL as a router would match it: decoded, lower-cased, slashes collapsed; undefined if undecodable. */
+function routablePath(url: string): string | undefined {
+  const raw = url.split("?")[0] ?? "";
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(raw);
+  } catch {
+    return undefined;
+  }
+  return decoded.toLowerCase().replace(/\/+/g, "/").replace(/(.)\/$/, "$1");
+}
+
+/** What a socket-level error (no request object) answers: a problem, written raw. */
+function connectionProblem(code: string, timeoutMs: number): ProblemError {
+  if (code === "ERR_HTTP_REQUEST_TIMEOUT") return new ProblemError(408, `The request was not sent in full within ${timeoutMs / 1000} s`);
+  if (code === "HPE_HEADER_OVERFLOW") return new ProblemError(431, "The request's headers are too large");
+  return new ProblemError(400, "The request could not be read as HTTP/1.1");
+}
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
@@ -47,11 +76,30 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: 1_048_576,
     return503OnClosing: true,
     forceCloseConnections: true,
+    requestTimeout: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    // A URL the router cannot decode (`/Prices/%zz`) is answered as any other bad request: a problem.
+    frameworkErrors: (error, _request, reply) => {
+      const problem = error.code === "FST_ERR_BAD_URL"
+        ? new ProblemError(400, "The request URL could not be read: malformed percent-encoding", [{ parameter: "url", message: "is malformed" }])
+        : toProblemError(error, scope).problem;
+      // Written on the raw response: the generic reply of this hook is typed for no route in particular.
+      reply.hijack();
+      reply.raw.writeHead(problem.status, { ...problem.headers, "content-type": PROBLEM_CONTENT_TYPE }).end(JSON.stringify(problem.toProblem()));
+    },
+    clientErrorHandler: (error, socket) => {
+      if (socket.writable && !socket.destroyed) socket.end(rawProblemResponse(connectionProblem(error.code ?? "", options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS)));
+      else socket.destroy();
+    },
   };
   // fastify types an HTTPS instance apart; the routes do not care which server carries them.
+  // Node takes the request timeout only when the server is made (fastify sets it later, which has no effect), and
+  // checks it every `connectionsCheckingInterval` (30 s by default): a quarter of the timeout keeps a stalled
+  // request from living much past it.
+  const requestTimeout = serverOptions.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const checking = { requestTimeout, connectionsCheckingInterval: Math.max(100, Math.floor(requestTimeout / 4)) };
   const app = (options.https
-    ? Fastify({ ...serverOptions, https: options.https } as FastifyHttpsOptions<https.Server>)
-    : Fastify(serverOptions)) as unknown as FastifyInstance;
+    ? Fastify({ ...serverOptions, https: { ...options.https, ...checking } } as FastifyHttpsOptions<https.Server>)
+    : Fastify({ ...serverOptions, http: checking } as FastifyHttpOptions<http.Server>)) as unknown as FastifyInstance;
   // A GET that carries a form body is read too (convention 2).
   app.addHttpMethod("GET", { hasBody: true, overrideExisting: true });
 
@@ -63,13 +111,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setErrorHandler(answer);
 
   const apiPrefix = API_BASE_PATH.toLowerCase();
+  // Every method on a known path, however its URL is encoded (`/physical/v2/Pr%69ces`), is a 405 naming those served.
   app.setNotFoundHandler((request, reply) => {
-    const path = (request.url.split("?")[0] ?? "").toLowerCase().replace(/\/+/g, "/").replace(/\/$/, "");
-    const known = path.startsWith(apiPrefix) && API_ROUTES.includes(path.slice(apiPrefix.length));
-    const problem = known
-      ? new ProblemError(405, `${request.method} is not served here; use GET or POST`, undefined, { allow: API_METHODS })
+    const path = routablePath(request.url) ?? "";
+    const allow = path.startsWith(apiPrefix) && API_ROUTES.includes(path.slice(apiPrefix.length)) ? API_METHODS : OTHER_PATHS[path];
+    const problem = allow !== undefined
+      ? new ProblemError(405, `${request.method} is not served here; use ${allow.replace(", OPTIONS", "").replace(", ", " or ")}`, undefined, { allow })
       : new ProblemError(404, `No endpoint at this path; the API's paths are under ${API_BASE_PATH}: /Prices, /Prices/History, /Prices/<type>Average, /Instruments, /References`);
     void reply.code(problem.status).headers(problem.headers).type(PROBLEM_CONTENT_TYPE).send(problem.toProblem());
+  });
+
+  // Node closes a CONNECT's connection unanswered unless someone listens: it gets a 405 like any other method.
+  app.server.on("connect", (request: { url?: string; method?: string }, socket: import("node:stream").Duplex) => {
+    socket.end(rawProblemResponse(new ProblemError(405, `${request.method ?? "CONNECT"} is not served here`, undefined, { allow: API_METHODS })));
   });
 
   if (options.tokenService.register) await options.tokenService.register(app);
@@ -77,7 +131,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     prefix: API_BASE_PATH,
     catalog: new Catalog(options.data, undefined, options.now),
     auth: options.tokenService,
-    limits,
+    limits: { ...limits, strictFields: options.strictFields === true },
     corsOrigins: options.corsOrigins ?? [],
     faults,
     rateLimiter: createRateLimiter(options.rateLimit ?? 0),

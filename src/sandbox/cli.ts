@@ -16,13 +16,18 @@ export interface SandboxOptions {
   limits: Limits;
   /** Requests per caller per second; 0 = off. */
   rateLimit: number;
-  tokenTtl: number;
+  /** Access-token lifetime in seconds; absent = the token service's default (3600). */
+  tokenTtl?: number;
+  /** Service-key token lifetime in seconds; absent = 7200 (vendor), whatever `tokenTtl` says. */
+  serviceKeyTtl?: number;
   faults?: string;
   vendor: string;
   certsDir?: string;
   redirectUris?: string[];
   corsOrigins?: string[];
   quiet?: boolean;
+  /** `--strict-fields`: an unknown `Fields` name is a 400 instead of being ignored (convention 8). */
+  strictFields?: boolean;
 }
 
 export const DEFAULT_OPTIONS: SandboxOptions = {
@@ -30,7 +35,6 @@ export const DEFAULT_OPTIONS: SandboxOptions = {
   host: "localhost",
   limits: { ...DEFAULT_LIMITS },
   rateLimit: 0,
-  tokenTtl: 3600,
   vendor: DEFAULT_VENDOR,
 };
 
@@ -59,11 +63,13 @@ export const USAGE = `Usage: npm run sandbox -- [options]
   --limit-records N    most price records per response (default ${DEFAULT_LIMITS.maxRecords})
   --rate-limit N       most API requests per caller per second (default 0 = off)
   --token-ttl S        access token lifetime in seconds (default 3600)
+  --servicekey-ttl S   service-key token lifetime in seconds (default 7200, as the vendor's)
   --faults SPEC        inject faults, e.g. latency=300ms:0.2,500:0.05,503:0.05,429:0.05,drop:0.02,truncate:0.02
   --vendor NAME        vendor prefix of the scope NAME.physicalprices.api (default ${DEFAULT_VENDOR})
   --certs DIR          where the local CA and certificate live (default <repo>/.certs)
   --cors-origin URL    another origin allowed by CORS (repeatable; https://localhost:3000 always is)
   --redirect-uri URL   another exact redirect URI of the add-in's client (repeatable)
+  --strict-fields      answer 400 for an unknown Fields name (default: ignore it, as the real service does)
   --quiet              print only the three lines API, ISSUER and CA
   --help               this text`;
 
@@ -88,7 +94,7 @@ function httpsUrl(flag: string, text: string): string {
 
 const TAKES_VALUE = new Set([
   "--port", "--host", "--today", "--now", "--seed", "--data", "--export", "--limit-symbols", "--limit-dates", "--limit-records",
-  "--rate-limit", "--token-ttl", "--faults", "--vendor", "--certs", "--cors-origin", "--redirect-uri",
+  "--rate-limit", "--token-ttl", "--servicekey-ttl", "--faults", "--vendor", "--certs", "--cors-origin", "--redirect-uri",
 ]);
 
 export function parseCommandLine(argv: readonly string[]): CliCommand {
@@ -125,6 +131,7 @@ export function parseCommandLine(argv: readonly string[]): CliCommand {
       case "--limit-records": options.limits.maxRecords = integer(flag, v, 1); break;
       case "--rate-limit": options.rateLimit = integer(flag, v, 0); break;
       case "--token-ttl": options.tokenTtl = integer(flag, v, 1); break;
+      case "--servicekey-ttl": options.serviceKeyTtl = integer(flag, v, 1); break;
       case "--faults":
         try {
           parseFaultSpec(v);
@@ -141,6 +148,7 @@ export function parseCommandLine(argv: readonly string[]): CliCommand {
       case "--cors-origin": options.corsOrigins = [...(options.corsOrigins ?? []), httpsUrl(flag, v).replace(/\/$/, "")]; break;
       case "--redirect-uri": options.redirectUris = [...(options.redirectUris ?? []), httpsUrl(flag, v)]; break;
       case "--quiet": options.quiet = true; break;
+      case "--strict-fields": options.strictFields = true; break;
       case "--help": case "-h": command.help = true; break;
       default: throw new UsageError(`unknown option "${arg}"`);
     }

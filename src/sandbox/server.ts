@@ -93,8 +93,9 @@ export async function startSandbox(partial: Partial<SandboxOptions> = {}, hooks:
       origin,
       apiUrl,
       vendor: options.vendor,
-      tokenTtl: options.tokenTtl,
     };
+    if (options.tokenTtl !== undefined) tokenOptions.tokenTtl = options.tokenTtl;
+    if (options.serviceKeyTtl !== undefined) tokenOptions.serviceKeyTtl = options.serviceKeyTtl;
     if (options.redirectUris) tokenOptions.redirectUris = options.redirectUris;
     if (options.corsOrigins) tokenOptions.corsOrigins = options.corsOrigins;
     // The signing key lives beside the certificates, so `--certs DIR` keeps the whole trust material together.
@@ -111,6 +112,7 @@ export async function startSandbox(partial: Partial<SandboxOptions> = {}, hooks:
       now: clock.now,
     };
     if (options.faults !== undefined) appOptions.faults = options.faults;
+    if (options.strictFields === true) appOptions.strictFields = true;
     if (options.corsOrigins) appOptions.corsOrigins = options.corsOrigins;
     const app = await buildApp(appOptions);
     try {

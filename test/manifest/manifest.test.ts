@@ -84,6 +84,12 @@ describe("the production build", () => {
     expect(built).not.toContain("<AppDomain>https://localhost:4000</AppDomain>");
   });
 
+  it("points the pane's default Base URL at the given service URL (a relay's, for a deployment)", () => {
+    const script = readFileSync(join(outputDir, "taskpane.js"), "utf8");
+    expect(script).toContain(SERVICE_URL);
+    expect(script).not.toContain("https://localhost:4000/physical/v2");
+  });
+
   it("builds the shared-runtime page with office.js, then functions.js, then taskpane.js", () => {
     const page = readFileSync(join(outputDir, "taskpane.html"), "utf8");
     const office = page.indexOf("office-js/office.js");

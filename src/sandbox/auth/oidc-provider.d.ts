@@ -36,6 +36,12 @@ declare module "oidc-provider" {
     set(name: string, value: string): void;
   }
 
+  /** What a middleware sees: the route the provider matched, and the answer it set. */
+  export interface MiddlewareContext {
+    oidc?: { route?: string };
+    body: unknown;
+  }
+
   export default class Provider {
     constructor(issuer: string, configuration?: Configuration);
     readonly issuer: string;
@@ -58,6 +64,8 @@ declare module "oidc-provider" {
       options?: { mergeWithLastSubmission?: boolean },
     ): Promise<void>;
     on(event: string, listener: (...args: unknown[]) => void): this;
+    /** Koa middleware around every request the provider answers (pre and post `next`). */
+    use(middleware: (ctx: MiddlewareContext, next: () => Promise<void>) => Promise<void>): void;
     /** Adds a grant type to the token endpoint and to discovery's `grant_types_supported`. */
     registerGrantType(name: string, handler: (ctx: GrantContext, next: () => Promise<void>) => Promise<void>, parameters?: string[]): void;
   }

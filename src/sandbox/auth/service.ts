@@ -23,6 +23,8 @@ import {
 import { createVerifier, type Caller, type Verify } from "./verify";
 
 export const AUTH_PREFIX = "/auth";
+/** The vendor's token path on its own host (convention 18): served too, so that scripts change only the host. */
+export const VENDOR_TOKEN_PATH = "/connect/token";
 export const DEFAULT_TOKEN_TTL = 3600;
 /** Vendor: service-key tokens live 7200 s. */
 export const DEFAULT_SERVICE_KEY_TTL = 7200;
@@ -51,7 +53,7 @@ export interface TokenServiceOptions {
   vendor?: string;
   /** Access and ID token lifetime in seconds (`--token-ttl`); default 3600. */
   tokenTtl?: number;
-  /** Service-key token lifetime; default `tokenTtl` when that is given, else 7200. */
+  /** Service-key token lifetime (`--servicekey-ttl`); default 7200 (vendor), whatever `tokenTtl` says. */
   serviceKeyTtl?: number;
   serviceKeyRateLimit?: RateLimit;
   /** Exact redirect URIs of the add-in client, besides the default ones. */
@@ -184,7 +186,7 @@ class SandboxTokenService implements TokenService {
         issuer,
         audience: apiUrl,
         scope,
-        ttlSeconds: options.serviceKeyTtl ?? options.tokenTtl ?? DEFAULT_SERVICE_KEY_TTL,
+        ttlSeconds: options.serviceKeyTtl ?? DEFAULT_SERVICE_KEY_TTL,
         signingKey: this.#signingKey,
         accounts: this.#accounts,
         rateLimit: options.serviceKeyRateLimit ?? DEFAULT_SERVICE_KEY_RATE_LIMIT,
@@ -208,6 +210,15 @@ class SandboxTokenService implements TokenService {
       },
       [...SERVICE_KEY_PARAMETERS],
     );
+    // Discovery lists the OIDC scopes; the API's scope belongs to its resource server, and clients look for it too.
+    provider.use(async (ctx, next) => {
+      await next();
+      const body = ctx.body;
+      if (ctx.oidc?.route !== "discovery" || typeof body !== "object" || body === null) return;
+      const listed = (body as { scopes_supported?: unknown }).scopes_supported;
+      const scopes = Array.isArray(listed) ? listed.filter((item): item is string => typeof item === "string") : [];
+      (body as { scopes_supported: string[] }).scopes_supported = [...new Set([...scopes, scope])];
+    });
     return { provider, providerModule, handle: provider.callback(), verify, serviceKeyGrant, host: new URL(this.#originUrl).host };
   }
 
@@ -223,13 +234,18 @@ class SandboxTokenService implements TokenService {
     return running;
   }
 
-  /** Hands a request to oidc-provider, with the mount prefix stripped as Koa's mount would. */
-  async #forward(request: FastifyRequest, reply: FastifyReply, body?: Buffer): Promise<void> {
+  /**
+   * Hands a request to oidc-provider, with the mount prefix stripped as Koa's mount would; `providerPath` replaces
+   * the whole path (the vendor's `/connect/token` is the provider's `/token`).
+   */
+  async #forward(request: FastifyRequest, reply: FastifyReply, body?: Buffer, providerPath?: string): Promise<void> {
     const running = await this.#prepare(request.raw);
     reply.hijack();
     const req = body === undefined ? request.raw : replay(request.raw, body);
     const url = request.raw.url ?? "/";
-    Object.assign(req, { originalUrl: url, url: url.slice(AUTH_PREFIX.length) || "/" });
+    const query = url.indexOf("?") >= 0 ? url.slice(url.indexOf("?")) : "";
+    const inner = providerPath === undefined ? url.slice(AUTH_PREFIX.length) || "/" : providerPath + query;
+    Object.assign(req, { originalUrl: providerPath === undefined ? url : AUTH_PREFIX + inner, url: inner });
     await running.handle(req, reply.raw);
   }
 
@@ -253,12 +269,12 @@ class SandboxTokenService implements TokenService {
       );
       scope.addContentTypeParser("*", leaveBody);
 
-      scope.post(`${AUTH_PREFIX}/token`, async (request, reply) => {
+      const token = (providerPath: string | undefined) => async (request: FastifyRequest, reply: FastifyReply) => {
         const body = Buffer.isBuffer(request.body) ? request.body : undefined;
         const params = new URLSearchParams(body?.toString("utf8") ?? "");
         const grantTypes = params.getAll("grant_type");
         if (grantTypes.length !== 1 || grantTypes[0] !== SERVICE_KEY_GRANT) {
-          await this.#forward(request, reply, grantTypes[0] === "refresh_token" ? refreshBody(params, body) : body);
+          await this.#forward(request, reply, grantTypes[0] === "refresh_token" ? refreshBody(params, body) : body, providerPath);
           return reply;
         }
         const answer = await (await this.#start()).serviceKeyGrant(params);
@@ -266,7 +282,10 @@ class SandboxTokenService implements TokenService {
         reply.header("vary", "Origin");
         if (origin !== undefined && this.#corsOrigins.has(origin)) reply.header("access-control-allow-origin", origin);
         return reply.code(answer.status).headers(answer.headers).send(answer.body);
-      });
+      };
+      scope.post(`${AUTH_PREFIX}/token`, token(undefined));
+      // Every grant, as at the issuer's own token endpoint; `client_id=service_client` beside a service key is ignored.
+      scope.post(VENDOR_TOKEN_PATH, token("/token"));
 
       registerInteractions(scope, {
         prefix: AUTH_PREFIX,

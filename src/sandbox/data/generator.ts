@@ -265,7 +265,8 @@ function planInstrument(seed: number, symbol: string, combo: Combo, featured = f
     swing,
     beta: rng.float(0.8, 1.15),
     idioSigma: isPrice ? rng.float(0.04, 0.12) : 1,
-    kappa: isPrice ? 1.5 : 2,
+    // A premium reverts to its mean over years, not months (half-life about two years): see premiumCenter.
+    kappa: isPrice ? 1.5 : 0.35,
     decimals: decimalsFor(isPrice ? level : max(abs(level), swing)),
     publishMinute: (sector === "MB" ? 16 * 60 : sector === "AG" ? 17 * 60 : 15 * 60) + rng.int(0, 30),
     appraisalRate: rng.float(0.01, 0.06),
@@ -305,7 +306,9 @@ function planInstruments(seed: number): Plan[] {
 /** A commodity's common log-price factor for every day from FACTOR_START to `lastDay`: daily, forward, seeded. */
 function commodityFactor(seed: number, commodity: CommodityDef, lastDay: EpochDay): Float64Array {
   const rng = new Random(seed).fork(`factor:${commodity.id}`);
-  const kappa = 0.35;
+  // Reversion to the commodity's level within a year or two (half-life about 14 months): short-term moves keep the
+  // commodity's volatility while the long-run range stays near its usual level (95 % within about x0.6..x1.6).
+  const kappa = 0.6;
   const decay = exp(-kappa / 365);
   const stationary = commodity.volatility / sqrt(2 * kappa);
   const step = stationary * sqrt(1 - decay * decay);
@@ -345,10 +348,10 @@ function buildSeries(plan: Plan, endDay: EpochDay, todayDay: EpochDay, now: numb
     let center: number;
     let half: number;
     if (isPrice) {
-      center = level * exp(beta * (factor[day - FACTOR_START] ?? 0) + x);
+      center = level * exp(PRICE_LOG_BOUND * Math.tanh((beta * (factor[day - FACTOR_START] ?? 0) + x) / PRICE_LOG_BOUND));
       half = center * spread * (0.6 + 0.8 * width);
     } else {
-      center = level + swing * (x / idioStd);
+      center = premiumCenter(level, swing, x / idioStd);
       half = swing * spread * (0.6 + 0.8 * width);
     }
     let lo = singleValue ? center : center - half * skew;
@@ -390,6 +393,15 @@ function buildSeries(plan: Plan, endDay: EpochDay, todayDay: EpochDay, now: numb
 function correctionPublished(plan: Plan, index: number, day: EpochDay, now: number): boolean {
   const at = generatedPublication(plan.key, index, day, true, plan.publishMinute);
   return instantOf(at.day, at.minute * 60 + at.second, plan.combo.location.utcOffset) <= now;
+}
+
+/** Premiums stay within 1.5 swings of their mean (a soft bound): no 300 to 40 and back within months. */
+const PREMIUM_BOUND = 1.5;
+/** Prices stay within about x0.58..x1.73 of the commodity's usual level (a soft bound on the log price). */
+const PRICE_LOG_BOUND = 0.55;
+
+function premiumCenter(level: number, swing: number, deviation: number): number {
+  return level + swing * PREMIUM_BOUND * Math.tanh(deviation / PREMIUM_BOUND);
 }
 
 /** The first weekday (not 1 January) of the month of `day`. */

@@ -11,7 +11,6 @@ import {
   PricesResponseSchema,
   ReferencesResponseSchema,
   type CalculationType,
-  type Limits,
 } from "../../api";
 import type { ApiCaller, Catalog } from "../service/catalog";
 import type { FaultInjector } from "../service/faults";
@@ -26,6 +25,7 @@ import {
   parseInstrumentsRequest,
   parsePricesRequest,
   parseReferencesRequest,
+  type RequestRules,
 } from "../service/requests";
 import { parseMultipartForm, parseUrlEncodedForm } from "./forms";
 import { ParametersSchema, responsesWith } from "./schemas";
@@ -37,7 +37,8 @@ export interface ApiVerifier {
 export interface ApiRoutesOptions {
   catalog: Catalog;
   auth: ApiVerifier;
-  limits: Limits;
+  /** Limits, and `strictFields` (`--strict-fields`). */
+  limits: RequestRules;
   corsOrigins: string[];
   faults: FaultInjector | undefined;
   rateLimiter: RateLimiter | undefined;
@@ -204,7 +205,7 @@ export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions)
     schema: schemaOf(ReferencesResponseSchema, "Reference lists"),
     handler: async (request) => {
       callerOf(request);
-      return referencesQuery(catalog, parseReferencesRequest(paramsOf(request)));
+      return referencesQuery(catalog, parseReferencesRequest(paramsOf(request), limits));
     },
   });
 }

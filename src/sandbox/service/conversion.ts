@@ -10,6 +10,7 @@ import type { AssessmentSeries, DataSet, ForecastData, InstrumentData } from "..
 import type { Requirement } from "./catalog";
 import { round } from "./days";
 import { badRequest, type ParameterError } from "./problems";
+import { quote } from "./requests";
 
 /** Converted values are prices as shown: 2 decimal places, as every mid is (convention 10). */
 export const CONVERTED_PLACES = 2;
@@ -78,10 +79,6 @@ class ConvertedSeries implements AssessmentSeries {
       high: round(point.high * factor, CONVERTED_PLACES),
     }));
   }
-}
-
-function quote(value: string): string {
-  return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value);
 }
 
 /** The data set's conversions: reference lists, FX rates, unit factors, and the converted instruments kept. */

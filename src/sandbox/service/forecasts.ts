@@ -16,7 +16,9 @@ function forecastOf(instrument: InstrumentData, type: string): ForecastData | un
 }
 
 export function forecastRequirement(type: string): Requirement {
-  return (instrument) => (forecastOf(instrument, type) === undefined ? `Forecast type ${type} is not available for this instrument` : undefined);
+  // The caller's text, at most 40 characters of it (convention 8a): the message repeats once per instrument.
+  const shown = type.length > 40 ? `${type.slice(0, 40)}...` : type;
+  return (instrument) => (forecastOf(instrument, type) === undefined ? `Forecast type ${shown} is not available for this instrument` : undefined);
 }
 
 /** The forecast when [fromDate, toDate] holds at least one actual assessment and one forecast price. */

@@ -74,3 +74,46 @@ export function dedupe<T>(items: readonly T[], key: (item: T) => string): T[] {
   }
   return kept;
 }
+
+/** Longest single value (one item of a list) read at all (convention 8a). */
+export const MAX_VALUE_LENGTH = 4096;
+/** Most values of a single-valued parameter, and the floor of "far over" a list's limit. */
+const MAX_REPEATS = 100;
+
+/** Items a list may hold before it is refused unread: far over its limit (the limit is checked after reading). */
+export function farOver(limit: number): number {
+  return limit * 4 + MAX_REPEATS;
+}
+
+export interface OversizedParameter {
+  parameter: string;
+  message: string;
+}
+
+/**
+ * Parameters too large to read, found by scanning the raw text once (no split, no copies): an item over
+ * MAX_VALUE_LENGTH, or more items than `maxItems(name)` allows (lists; single-valued parameters count values).
+ * Convention 8a: such a request is refused before any other work.
+ */
+export function oversizedParameters(params: RawParams, maxItems: (lowerName: string) => number): OversizedParameter[] {
+  const found: OversizedParameter[] = [];
+  for (const [key, entry] of params) {
+    const limit = maxItems(key);
+    let items = 0;
+    let longest = 0;
+    for (const value of entry.values) {
+      let start = 0;
+      for (let i = 0; i <= value.length; i++) {
+        if (i < value.length && value.charCodeAt(i) !== 0x2c) continue;
+        const length = i - start;
+        if (length > longest) longest = length;
+        if (length > 0) items++;
+        start = i + 1;
+      }
+    }
+    const name = key.length > 40 ? `${entry.name.slice(0, 40)}...` : entry.name;
+    if (longest > MAX_VALUE_LENGTH) found.push({ parameter: name, message: `has a value of ${longest} characters, over the limit of ${MAX_VALUE_LENGTH}` });
+    else if (items > limit) found.push({ parameter: name, message: `has ${items} items, far over what a request may hold (${limit})` });
+  }
+  return found;
+}

@@ -1,7 +1,7 @@
 /** RFC 9457 problem details (convention 7): the one error shape of the sandbox's API. */
-import type { Problem } from "../../api";
+import { PROBLEM_CONTENT_TYPE, type Problem } from "../../api";
 
-export type ProblemStatus = 400 | 401 | 403 | 404 | 405 | 413 | 415 | 429 | 500 | 503;
+export type ProblemStatus = 400 | 401 | 403 | 404 | 405 | 408 | 413 | 415 | 429 | 431 | 500 | 503;
 
 const TITLES: Record<ProblemStatus, string> = {
   400: "Bad Request",
@@ -9,9 +9,11 @@ const TITLES: Record<ProblemStatus, string> = {
   403: "Forbidden",
   404: "Not Found",
   405: "Method Not Allowed",
+  408: "Request Timeout",
   413: "Content Too Large",
   415: "Unsupported Media Type",
   429: "Too Many Requests",
+  431: "Request Header Fields Too Large",
   500: "Internal Server Error",
   503: "Service Unavailable",
 };
@@ -23,9 +25,11 @@ const TYPES: Record<ProblemStatus, string> = {
   403: "https://localhost/problems/insufficient-scope",
   404: "https://localhost/problems/not-found",
   405: "https://localhost/problems/method-not-allowed",
+  408: "https://localhost/problems/request-timeout",
   413: "https://localhost/problems/content-too-large",
   415: "https://localhost/problems/unsupported-media-type",
   429: "https://localhost/problems/too-many-requests",
+  431: "https://localhost/problems/header-fields-too-large",
   500: "https://localhost/problems/internal-error",
   503: "https://localhost/problems/unavailable",
 };
@@ -65,11 +69,31 @@ export function isProblemError(value: unknown): value is ProblemError {
   return value instanceof ProblemError || (value instanceof Error && value.name === "ProblemError" && "toProblem" in value);
 }
 
-/** 400 naming the parameters at fault. */
+/** Most entries of a problem's `errors` (convention 8a); `detail` says how many more there were. */
+export const MAX_LISTED_ERRORS = 20;
+
+/** 400 naming the parameters at fault: at most 20 errors listed, and the count of the rest. */
 export function badRequest(errors: ParameterError[]): ProblemError {
-  const detail =
+  const listed = errors.slice(0, MAX_LISTED_ERRORS);
+  const more = errors.length - listed.length;
+  const names = [...new Set(listed.map((e) => e.parameter))];
+  let detail =
     errors.length === 1 && errors[0] !== undefined
       ? `${errors[0].parameter}: ${errors[0].message}`
-      : `${errors.length} parameters are invalid: ${errors.map((e) => e.parameter).join(", ")}`;
-  return new ProblemError(400, detail, errors);
+      : `${errors.length} errors in ${names.length === 1 ? "parameter" : "parameters"} ${names.join(", ")}${more > 0 ? ", ..." : ""}`;
+  if (more > 0) detail += `; the first ${listed.length} are listed, ${more} more are not`;
+  return new ProblemError(400, detail, listed);
+}
+
+/**
+ * A whole HTTP/1.1 response carrying a problem, for answers written straight to a socket (a request Node could not
+ * parse, a CONNECT, a timeout): the connection closes after it.
+ */
+export function rawProblemResponse(problem: ProblemError): string {
+  const body = JSON.stringify(problem.toProblem());
+  const headers = Object.entries(problem.headers).map(([name, value]) => `${name}: ${value}\r\n`).join("");
+  return (
+    `HTTP/1.1 ${problem.status} ${TITLES[problem.status]}\r\n` +
+    `content-type: ${PROBLEM_CONTENT_TYPE}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${headers}connection: close\r\n\r\n${body}`
+  );
 }

@@ -6,6 +6,7 @@ import {
   ASSESSMENT_PERIOD_ALIAS,
   CALCULATION_TYPES,
   CALENDAR_TYPES,
+  DEFAULT_LIMITS,
   INSTRUMENT_FIELD_NAMES,
   PARAMETER_NAMES as P,
   PRICE_OPTIONAL_FIELDS,
@@ -20,10 +21,22 @@ import {
   type ReferencesRequest,
 } from "../../api";
 import { badRequest, type ParameterError } from "./problems";
-import { dedupe, listValues, singleValue, type RawParams } from "./params";
+import { dedupe, farOver, listValues, oversizedParameters, singleValue, type RawParams } from "./params";
 
 /** Names accepted in price `Fields`: spec 2.5 plus the second spelling of `assessmentPeriod`. */
 export const PRICE_FIELD_NAMES: readonly string[] = [...PRICE_OPTIONAL_FIELDS, ASSESSMENT_PERIOD_ALIAS];
+/** Fields every price record has: asked for in `Fields` by public clients, and ignored (convention 8). */
+export const ALWAYS_PRICE_FIELDS: readonly string[] = ["date", "assessmentDate", "revision", "low", "mid", "high", "forwardCurves"];
+/** Fields every instrument record has, ignored in `Fields` alike. */
+export const ALWAYS_INSTRUMENT_FIELDS: readonly string[] = [
+  "symbol", "productId", "description", "descriptionShort", "commodityId", "priceType", "locationId", "currencyId",
+  "unitOfMeasureId", "incotermId", "launchDate", "frequency", "sourceId", "status", "priceCalculationTypeIds",
+];
+
+/** Limits, and whether an unknown `Fields` name is a 400 (`--strict-fields`) or ignored (default, convention 8). */
+export interface RequestRules extends Limits {
+  strictFields?: boolean;
+}
 
 export interface ParsedPricesRequest extends PricesRequest {
   symbols: string[];
@@ -55,9 +68,20 @@ class Faults {
   }
 }
 
-function quote(value: string): string {
+/** Caller text as quoted in a message: at most 40 characters of it (convention 8a). */
+export function quote(value: string): string {
   const shown = value.length > 40 ? `${value.slice(0, 40)}...` : value;
   return JSON.stringify(shown);
+}
+
+/** Refuses, before any other work, a request with a parameter too large to read (convention 8a). */
+function refuseOversized(params: RawParams, rules: Limits): void {
+  const oversized = oversizedParameters(params, (name) => {
+    if (name === P.symbols.toLowerCase()) return farOver(rules.maxSymbols);
+    if (name === P.dates.toLowerCase()) return farOver(rules.maxDates);
+    return farOver(0);
+  });
+  if (oversized.length > 0) throw badRequest(oversized);
 }
 
 function symbolsOf(params: RawParams, faults: Faults, required: boolean, limits: Limits): string[] | undefined {
@@ -97,12 +121,16 @@ function dateOf(params: RawParams, name: string, faults: Faults, required: boole
   return servedDate(value, name, faults);
 }
 
-function namesOf(params: RawParams, name: string, known: readonly string[], faults: Faults, what: string): string[] {
+/**
+ * The known names given, canonical and deduplicated. Names in `ignored` are dropped; any other unknown name is a
+ * fault when `strict`, else dropped too (lenient `Fields`, convention 8).
+ */
+function namesOf(params: RawParams, name: string, known: readonly string[], faults: Faults, what: string, ignored: readonly string[] = [], strict = true): string[] {
   const names: string[] = [];
   for (const given of listValues(params, name)) {
     const canonical = matchName(known, given);
-    if (canonical === undefined) faults.add(name, `${quote(given)} is not a known ${what}; known: ${known.join(", ")}`);
-    else names.push(canonical);
+    if (canonical !== undefined) names.push(canonical);
+    else if (strict && matchName(ignored, given) === undefined) faults.add(name, `${quote(given)} is not a known ${what}; known: ${known.join(", ")}`);
   }
   return dedupe(names, (n) => n);
 }
@@ -136,7 +164,8 @@ function targetsOf(params: RawParams, faults: Faults): { targetCurrency?: string
   return targets;
 }
 
-export function parsePricesRequest(params: RawParams, limits: Limits, fromPath?: CalculationType): ParsedPricesRequest {
+export function parsePricesRequest(params: RawParams, limits: RequestRules, fromPath?: CalculationType): ParsedPricesRequest {
+  refuseOversized(params, limits);
   const faults = new Faults();
   const symbols = symbolsOf(params, faults, true, limits) ?? [];
   const dates: string[] = [];
@@ -148,7 +177,7 @@ export function parsePricesRequest(params: RawParams, limits: Limits, fromPath?:
   if (distinctDates.length > limits.maxDates) {
     faults.add(P.dates, `${distinctDates.length} dates is over the limit of ${limits.maxDates} dates per request (maxDates)`);
   }
-  const fields = namesOf(params, P.fields, PRICE_FIELD_NAMES, faults, "price field");
+  const fields = namesOf(params, P.fields, PRICE_FIELD_NAMES, faults, "price field", ALWAYS_PRICE_FIELDS, limits.strictFields === true);
   const priceCalculationType = calculationTypeOf(params, faults, fromPath);
   const targets = targetsOf(params, faults);
   const records = symbols.length * Math.max(1, distinctDates.length);
@@ -182,7 +211,8 @@ function booleanOf(params: RawParams, name: string, faults: Faults): boolean {
   return false;
 }
 
-export function parseHistoryRequest(params: RawParams, limits: Limits, fromPath?: CalculationType): ParsedHistoryRequest {
+export function parseHistoryRequest(params: RawParams, limits: RequestRules, fromPath?: CalculationType): ParsedHistoryRequest {
+  refuseOversized(params, limits);
   const faults = new Faults();
   const symbols = symbolsOf(params, faults, true, limits) ?? [];
   const fromDate = dateOf(params, P.fromDate, faults, true);
@@ -201,7 +231,7 @@ export function parseHistoryRequest(params: RawParams, limits: Limits, fromPath?
   const carryForward = booleanOf(params, P.carryForward, faults);
   const forecast = singleValue(params, P.forecastType);
   if (forecast.conflict) faults.add(P.forecastType, "is given more than once with different values");
-  const fields = namesOf(params, P.fields, PRICE_FIELD_NAMES, faults, "price field");
+  const fields = namesOf(params, P.fields, PRICE_FIELD_NAMES, faults, "price field", ALWAYS_PRICE_FIELDS, limits.strictFields === true);
   const priceCalculationType = calculationTypeOf(params, faults, fromPath);
   const targets = targetsOf(params, faults);
   faults.throwIfAny();
@@ -219,17 +249,19 @@ export function parseHistoryRequest(params: RawParams, limits: Limits, fromPath?
   return request;
 }
 
-export function parseInstrumentsRequest(params: RawParams, limits: Limits): ParsedInstrumentsRequest {
+export function parseInstrumentsRequest(params: RawParams, limits: RequestRules): ParsedInstrumentsRequest {
+  refuseOversized(params, limits);
   const faults = new Faults();
   const symbols = symbolsOf(params, faults, false, limits);
-  const fields = namesOf(params, P.fields, INSTRUMENT_FIELD_NAMES, faults, "instrument field");
+  const fields = namesOf(params, P.fields, INSTRUMENT_FIELD_NAMES, faults, "instrument field", ALWAYS_INSTRUMENT_FIELDS, limits.strictFields === true);
   faults.throwIfAny();
   const request: ParsedInstrumentsRequest = { fields };
   if (symbols !== undefined) request.symbols = symbols;
   return request;
 }
 
-export function parseReferencesRequest(params: RawParams): ReferencesRequest {
+export function parseReferencesRequest(params: RawParams, limits: Limits = DEFAULT_LIMITS): ReferencesRequest {
+  refuseOversized(params, limits);
   const faults = new Faults();
   const types = namesOf(params, P.types, REFERENCE_TYPES, faults, "reference type") as ReferencesRequest["types"][number][];
   if (types.length === 0 && faults.list.length === 0) {

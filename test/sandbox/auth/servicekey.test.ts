@@ -132,11 +132,11 @@ describe("service-key token lifetime", () => {
     expect(await expiresIn({})).toBe(7200);
   });
 
-  it("follows --token-ttl when that is given, so short-lived tokens can be tested", async () => {
-    expect(await expiresIn({ tokenTtl: 5 })).toBe(5);
+  it("stays 7200 s when only the access-token lifetime (--token-ttl) is given", async () => {
+    expect(await expiresIn({ tokenTtl: 5 })).toBe(7200);
   });
 
-  it("follows serviceKeyTtl above all", async () => {
+  it("follows serviceKeyTtl (--servicekey-ttl), so short-lived service-key tokens can be tested", async () => {
     expect(await expiresIn({ tokenTtl: 5, serviceKeyTtl: 60 })).toBe(60);
   });
 });

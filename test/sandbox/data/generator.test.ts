@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { REFERENCE_TYPES, todayIso } from "../../../src/api";
+import { COMMODITIES, CURRENCIES, type ProductDef } from "../../../src/sandbox/data/catalogue";
 import { DEFAULT_SEED, generateDataSet } from "../../../src/sandbox/data/generator";
 import type { DataSet, InstrumentData } from "../../../src/sandbox/data/model";
 import { pointAt } from "../../../src/sandbox/data/series";
@@ -224,9 +225,11 @@ describe("generateDataSet: assessments", () => {
 });
 
 describe("generateDataSet: forward curves and forecasts", () => {
-  it("puts forward curves M1..Mn (n from 3 to 12) on some agricultural instruments only", () => {
+  it("puts forward curves M1..Mn (n from 3 to 12) on some agricultural and metal instruments, MB-AL-0004 always", () => {
     const withCurves = data.instruments.filter((i) => i.record.hasForwardCurves);
     expect(withCurves.length).toBeGreaterThan(5);
+    expect(withCurves.filter((i) => i.record.symbol.startsWith("MB-")).length).toBeGreaterThan(5);
+    expect(withCurves.map((i) => i.record.symbol)).toContain("MB-AL-0004");
     for (const instrument of data.instruments) {
       const { series, record } = instrument;
       if (!record.hasForwardCurves) {
@@ -234,7 +237,7 @@ describe("generateDataSet: forward curves and forecasts", () => {
         expect(series.forwardCurves(series.length - 1)).toBeUndefined();
         continue;
       }
-      expect(record.symbol.startsWith("AG-")).toBe(true);
+      expect(record.symbol.startsWith("AG-") || (record.symbol.startsWith("MB-") && record.frequency !== "Monthly")).toBe(true);
       const n = series.forwardCurves(0)?.length ?? 0;
       expect(n).toBeGreaterThanOrEqual(3);
       expect(n).toBeLessThanOrEqual(12);
@@ -258,7 +261,8 @@ describe("generateDataSet: forward curves and forecasts", () => {
         continue;
       }
       expect(record.forecastTypeIds).toEqual(["F24M"]);
-      expect(record.hasForwardCurves).toBe(false);
+      // Agricultural instruments have one or the other; a metal may have both (MB-AL-0004 does).
+      if (record.symbol.startsWith("AG-")) expect(record.hasForwardCurves).toBe(false);
       expect(forecasts).toHaveLength(1);
       const forecast = forecasts[0];
       if (forecast === undefined) throw new Error("no forecast");
@@ -393,5 +397,46 @@ describe("generateDataSet: determinism", () => {
     expect(generateDataSet({}).today).toBe(todayIso());
     expect(() => generateDataSet({ today: "2025-02-30" })).toThrow(/today/);
     expect(() => generateDataSet({ seed: 1.5 })).toThrow(/seed/);
+  });
+});
+
+describe("generateDataSet: plausible levels and paths", () => {
+  /** The catalogue's product and the instrument's currency rate: its usual level is product.level x rate. */
+  function usual(instrument: InstrumentData): { product: ProductDef; rate: number } {
+    const commodity = COMMODITIES.find((c) => c.id === instrument.record.commodityId);
+    const product = commodity?.products.find((p) => `${commodity.code}-${p.key}` === instrument.record.productId);
+    const rate = CURRENCIES.find((c) => c.id === instrument.record.currencyId)?.perUsd;
+    if (product === undefined || rate === undefined) throw new Error(`no catalogue entry for ${instrument.record.symbol}`);
+    return { product, rate };
+  }
+
+  it("keeps every price within its commodity's usual range for its unit and currency (x0.55 to x1.8 of the level)", () => {
+    const outside: string[] = [];
+    for (const instrument of data.instruments) {
+      const { product, rate } = usual(instrument);
+      if (product.priceType !== "Price") continue;
+      const level = product.level * rate;
+      const mids = Array.from(instrument.series.mid);
+      const [low, high] = [Math.min(...mids) / level, Math.max(...mids) / level];
+      if (low < 0.55 || high > 1.8) outside.push(`${instrument.record.symbol} ${low.toFixed(2)}..${high.toFixed(2)}`);
+    }
+    expect(outside).toEqual([]);
+  });
+
+  it("moves a premium by at most two of its swings within any 90 days", () => {
+    const jumpy: string[] = [];
+    for (const instrument of data.instruments) {
+      const { product, rate } = usual(instrument);
+      if (product.priceType !== "Premium/Discount") continue;
+      const swing = (product.swing ?? 0) * rate;
+      const { days, mid } = instrument.series;
+      let worst = 0;
+      for (let end = 0, start = 0; end < days.length; end++) {
+        while ((days[end] as number) - (days[start] as number) > 90) start++;
+        for (let k = start; k < end; k++) worst = Math.max(worst, Math.abs((mid[end] as number) - (mid[k] as number)) / swing);
+      }
+      if (worst > 2) jumpy.push(`${instrument.record.symbol} ${worst.toFixed(2)} swings`);
+    }
+    expect(jumpy).toEqual([]);
   });
 });

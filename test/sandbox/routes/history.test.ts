@@ -125,7 +125,6 @@ describe("/Prices/History", () => {
     ["calendarType is unknown", "Symbols=MB-AL-0001&FromDate=2024-01-01&ToDate=2024-01-02&calendarType=Moons", "calendarType"],
     ["carryForward is not a boolean", "Symbols=MB-AL-0001&FromDate=2024-01-01&ToDate=2024-01-02&carryForward=yes", "carryForward"],
     ["the calculation type is unknown", "Symbols=MB-AL-0001&FromDate=2024-01-01&ToDate=2024-01-02&priceCalculationType=Daily", "priceCalculationType"],
-    ["Fields holds an unknown name", "Symbols=MB-AL-0001&FromDate=2024-01-01&ToDate=2024-01-02&Fields=colour", "Fields"],
   ])("answers 400 naming the parameter when %s", async (_what, query, parameter) => {
     const answer = await get(app, `/Prices/History?${query}`);
     expect(answer.status).toBe(400);

@@ -1,0 +1,205 @@
+/**
+ * The relay for deployments (issue 10): one origin that serves the built add-in and forwards the API
+ * (`/physical/v2/*`) and the token path (`/connect/token`) to configured upstream URLs, so the browser add-in calls
+ * its own origin and the vendor's service need not allow it by CORS. Forwarding is @fastify/reply-from over an
+ * undici agent of our own (certificates verified, timeouts); only allow-listed paths and methods pass, with an
+ * allow-listed set of headers. `Authorization` is forwarded and never logged. The relay's own errors are problem
+ * bodies (RFC 9457).
+ */
+import { existsSync } from "node:fs";
+import type http from "node:http";
+import type https from "node:https";
+import { rootCertificates } from "node:tls";
+import replyFrom from "@fastify/reply-from";
+import fastifyStatic from "@fastify/static";
+import Fastify, { type FastifyHttpOptions, type FastifyHttpsOptions, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import { Agent } from "undici";
+import { API_BASE_PATH, AVERAGE_TYPES, PROBLEM_CONTENT_TYPE, type Problem } from "../api";
+
+export interface RelayOptions {
+  /** The upstream API base URL, e.g. `https://api.vendor.example/physical/v2`. */
+  apiUrl: string;
+  /** The upstream token endpoint, e.g. `https://api.vendor.example/connect/token`. */
+  tokenUrl: string;
+  /** The built add-in (`dist/`) to serve at `/`; absent = forward only. */
+  staticDir?: string;
+  /** Extra CA certificates (PEM) to trust for the upstreams (a local sandbox's CA); the system's are trusted too. */
+  ca?: string;
+  /** Milliseconds for the upstream's headers and for each gap in its body; default 30 s. */
+  upstreamTimeoutMs?: number;
+  /** Milliseconds a client has to send its whole request; default 30 s. */
+  requestTimeoutMs?: number;
+  /** Largest request body forwarded; default 1 MiB (the service's own limit). */
+  bodyLimit?: number;
+  /** Key and certificate (PEM) to serve HTTPS; absent = plain HTTP (behind a TLS-terminating front). */
+  https?: { key: string; cert: string };
+  /** Where log lines go (one JSON object a line; never a header); absent = no logging. */
+  logStream?: NodeJS.WritableStream;
+}
+
+export const DEFAULT_RELAY_TIMEOUT_MS = 30_000;
+export const DEFAULT_RELAY_BODY_LIMIT = 1_048_576;
+/** The token path on the relay's origin: the vendor's own (convention 18). */
+export const RELAY_TOKEN_PATH = "/connect/token";
+
+/** API paths forwarded, lower-cased (convention 1 matches without regard to case), to the spelling sent upstream. */
+const API_PATHS: ReadonlyMap<string, string> = new Map(
+  ["/Prices", "/Prices/History", ...AVERAGE_TYPES.map((type) => `/Prices/${type}`), "/Instruments", "/References"].map((path) => [
+    path.toLowerCase(),
+    path,
+  ]),
+);
+const API_METHODS = ["GET", "POST"];
+const ALL_METHODS = ["GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"] as const;
+/** Request headers passed upstream; everything else (cookies, forwarding headers, ...) stays at the relay. */
+const FORWARDED_HEADERS = ["authorization", "content-type", "accept", "accept-language", "cache-control", "user-agent"];
+/** Response headers passed back. */
+const RETURNED_HEADERS = ["content-type", "content-length", "retry-after", "www-authenticate", "cache-control", "pragma", "transfer-encoding"];
+
+const TITLES: Record<number, string> = {
+  400: "Bad Request",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  408: "Request Timeout",
+  413: "Content Too Large",
+  502: "Bad Gateway",
+  504: "Gateway Timeout",
+};
+
+function problem(status: number, detail: string): Problem {
+  return { type: `about:blank#relay-${status}`, title: TITLES[status] ?? "Error", status, detail };
+}
+
+function sendProblem(reply: FastifyReply, status: number, detail: string, headers: Record<string, string> = {}): FastifyReply {
+  return reply.code(status).headers(headers).type(PROBLEM_CONTENT_TYPE).send(problem(status, detail));
+}
+
+/** The path of a URL, decoded and with repeated slashes collapsed; undefined when it cannot be decoded. */
+function decodedPath(url: string): string | undefined {
+  try {
+    return decodeURIComponent(url.split("?")[0] ?? "").replace(/\/+/g, "/").replace(/(.)\/$/, "$1");
+  } catch {
+    return undefined;
+  }
+}
+
+function queryOf(url: string): string {
+  const at = url.indexOf("?");
+  return at < 0 ? "" : url.slice(at);
+}
+
+/** Where a request goes upstream, or why it does not. */
+type Route = { url: string } | { status: 404 | 405; allow?: string } | { status: 400 };
+
+function routeOf(request: FastifyRequest, options: RelayOptions): Route | undefined {
+  const path = decodedPath(request.url);
+  if (path === undefined) return { status: 400 };
+  const lower = path.toLowerCase();
+  const prefix = API_BASE_PATH.toLowerCase();
+  if (lower.startsWith(`${prefix}/`)) {
+    const upstreamPath = API_PATHS.get(lower.slice(prefix.length));
+    if (upstreamPath === undefined) return { status: 404 };
+    if (!API_METHODS.includes(request.method)) return { status: 405, allow: API_METHODS.join(", ") };
+    return { url: `${options.apiUrl.replace(/\/+$/, "")}${upstreamPath}${queryOf(request.url)}` };
+  }
+  if (lower === RELAY_TOKEN_PATH) {
+    if (request.method !== "POST") return { status: 405, allow: "POST" };
+    return { url: options.tokenUrl };
+  }
+  return undefined;
+}
+
+function pick(headers: Record<string, unknown>, names: readonly string[]): Record<string, string> {
+  const picked: Record<string, string> = {};
+  for (const name of names) {
+    const value = headers[name];
+    if (typeof value === "string") picked[name] = value;
+    else if (typeof value === "number") picked[name] = String(value);
+  }
+  return picked;
+}
+
+export async function buildRelay(options: RelayOptions): Promise<FastifyInstance> {
+  const timeout = options.upstreamTimeoutMs ?? DEFAULT_RELAY_TIMEOUT_MS;
+  const requestTimeout = options.requestTimeoutMs ?? DEFAULT_RELAY_TIMEOUT_MS;
+  const serverOptions = {
+    // Request lines only (method, path, status, time): reply-from and fastify log no headers, and this keeps it so.
+    logger: options.logStream === undefined ? false : { level: "info", stream: options.logStream, serializers: { req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url.split("?")[0] }) } },
+    bodyLimit: options.bodyLimit ?? DEFAULT_RELAY_BODY_LIMIT,
+    requestTimeout,
+    return503OnClosing: true,
+    forceCloseConnections: true,
+    routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+    // A URL the router cannot decode is the relay's own 400, as a problem (written raw: the hook's reply is generic).
+    frameworkErrors: (_error: Error, _request: unknown, reply: { hijack(): void; raw: http.ServerResponse }) => {
+      reply.hijack();
+      reply.raw
+        .writeHead(400, { "content-type": PROBLEM_CONTENT_TYPE })
+        .end(JSON.stringify(problem(400, "The request URL could not be read: malformed percent-encoding")));
+    },
+  };
+  // Node takes the request timeout only when the server is made, and checks it every connectionsCheckingInterval.
+  const checking = { requestTimeout, connectionsCheckingInterval: Math.max(100, Math.floor(requestTimeout / 4)) };
+  const app = (options.https
+    ? Fastify({ ...serverOptions, https: { ...options.https, ...checking } } as FastifyHttpsOptions<https.Server>)
+    : Fastify({ ...serverOptions, http: checking } as FastifyHttpOptions<http.Server>)) as unknown as FastifyInstance;
+  app.addHttpMethod("GET", { hasBody: true, overrideExisting: true });
+
+  // Bodies pass through unread, as bytes, up to the body limit.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser("*", { parseAs: "buffer" }, (_request, body, done) => done(null, body.length === 0 ? undefined : body));
+
+  const agent = new Agent({
+    connect: { ...(options.ca === undefined ? {} : { ca: [...rootCertificates, options.ca] }), rejectUnauthorized: true },
+    headersTimeout: timeout,
+    bodyTimeout: timeout,
+    connections: 64,
+  });
+  await app.register(replyFrom, { undici: agent });
+  app.addHook("onClose", async () => {
+    await agent.close();
+  });
+
+  app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, _request, reply) => {
+    if (error.statusCode === 413 || error.code === "FST_ERR_CTP_BODY_TOO_LARGE") return sendProblem(reply, 413, "The request body is over the relay's size limit");
+    if (error.code === "FST_ERR_BAD_URL") return sendProblem(reply, 400, "The request URL could not be read: malformed percent-encoding");
+    if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) return sendProblem(reply, 400, "The request could not be read");
+    return sendProblem(reply, 502, "The relay could not forward this request");
+  });
+
+  const forward = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    const route = routeOf(request, options);
+    if (route === undefined) return sendProblem(reply, 404, "Nothing here");
+    if ("status" in route) {
+      if (route.status === 400) return sendProblem(reply, 400, "The request URL could not be read: malformed percent-encoding");
+      if (route.status === 405) return sendProblem(reply, 405, `${request.method} is not forwarded here; use ${route.allow}`, { allow: route.allow ?? "" });
+      return sendProblem(reply, 404, `No such API path; the relay forwards ${API_BASE_PATH}: /Prices, /Prices/History, /Prices/<type>Average, /Instruments, /References`);
+    }
+    const body = Buffer.isBuffer(request.body) ? request.body : undefined;
+    return reply.from(route.url, {
+      // A GET with a form body (convention 2) goes on as the POST it is equivalent to: undici sends no GET body.
+      ...(request.method === "GET" && body !== undefined ? { method: "POST" as const } : {}),
+      rewriteRequestHeaders: (incoming) => {
+        const headers = pick(incoming.headers as Record<string, unknown>, FORWARDED_HEADERS);
+        if (body !== undefined) headers["content-length"] = String(body.length);
+        return headers;
+      },
+      rewriteHeaders: (headers) => pick(headers as Record<string, unknown>, RETURNED_HEADERS),
+      onError: (errorReply, { error }) => {
+        const code = (error as { code?: string }).code ?? "";
+        const timedOut = code === "FST_REPLY_FROM_GATEWAY_TIMEOUT" || /TIMEOUT/i.test(code);
+        if (timedOut) sendProblem(errorReply as FastifyReply, 504, `The upstream did not answer within ${timeout / 1000} s`);
+        else sendProblem(errorReply as FastifyReply, 502, "The upstream could not be reached");
+      },
+    });
+  };
+
+  if (options.staticDir !== undefined && existsSync(options.staticDir)) {
+    await app.register(fastifyStatic, { root: options.staticDir, index: ["taskpane.html"], wildcard: true, serveDotFiles: false });
+  }
+  // Every method reaches the forwarder, which allows GET and POST (API) or POST (token) and answers 405 otherwise.
+  app.route({ method: [...ALL_METHODS], url: `${API_BASE_PATH}/*`, handler: forward, exposeHeadRoute: true });
+  app.route({ method: [...ALL_METHODS], url: RELAY_TOKEN_PATH, handler: forward, exposeHeadRoute: true });
+  app.setNotFoundHandler((request, reply) => sendProblem(reply, 404, `Nothing at ${(decodedPath(request.url) ?? "this path").slice(0, 80)}`));
+  return app;
+}

@@ -1,0 +1,94 @@
+/**
+ * `npm run relay -- --api URL --token URL [--static DIR] [--port N] [--host H] [--ca FILE] [--cert FILE --key FILE]`:
+ * the relay on one origin (see app.ts and README, "Connecting to the real service"). Prints `RELAY <origin>`.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { buildRelay, type RelayOptions } from "./app";
+
+const USAGE = `Usage: npm run relay -- --api URL --token URL [options]
+  --api URL        upstream API base URL, e.g. https://api.vendor.example/physical/v2
+  --token URL      upstream token endpoint, e.g. https://api.vendor.example/connect/token
+  --static DIR     the built add-in to serve at / (default dist)
+  --port N         port (default 8443; 0 = any free port)
+  --host H         interface (default localhost)
+  --ca FILE        extra CA certificate (PEM) to trust for the upstreams, e.g. the sandbox's .certs/ca.crt
+  --cert FILE      certificate (PEM) to serve HTTPS; with --key. Without them: plain HTTP behind a TLS front
+  --key FILE       private key (PEM) of --cert
+  --timeout S      upstream timeout in seconds (default 30)`;
+
+function httpsUrl(flag: string, text: string | undefined): string {
+  if (text === undefined) throw new Error(`${flag} is required`);
+  const url = new URL(text);
+  if (url.protocol !== "https:" && url.protocol !== "http:") throw new Error(`${flag} needs an http(s) URL, got ${text}`);
+  return text;
+}
+
+async function main(argv: string[]): Promise<number> {
+  let options: RelayOptions;
+  let port: number;
+  let host: string;
+  try {
+    const { values } = parseArgs({
+      args: argv,
+      options: {
+        api: { type: "string" },
+        token: { type: "string" },
+        static: { type: "string", default: "dist" },
+        port: { type: "string", default: "8443" },
+        host: { type: "string", default: "localhost" },
+        ca: { type: "string" },
+        cert: { type: "string" },
+        key: { type: "string" },
+        timeout: { type: "string", default: "30" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
+    if (values.help === true) {
+      process.stdout.write(`${USAGE}\n`);
+      return 0;
+    }
+    port = Number(values.port);
+    const timeout = Number(values.timeout);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port needs a port number, got ${values.port}`);
+    if (!(timeout > 0)) throw new Error(`--timeout needs seconds, got ${values.timeout}`);
+    if ((values.cert === undefined) !== (values.key === undefined)) throw new Error("--cert and --key go together");
+    host = values.host;
+    options = {
+      apiUrl: httpsUrl("--api", values.api),
+      tokenUrl: httpsUrl("--token", values.token),
+      staticDir: path.resolve(values.static),
+      upstreamTimeoutMs: timeout * 1000,
+      logStream: process.stdout,
+    };
+    if (values.ca !== undefined) options.ca = readFileSync(values.ca, "utf8");
+    if (values.cert !== undefined && values.key !== undefined) options.https = { cert: readFileSync(values.cert, "utf8"), key: readFileSync(values.key, "utf8") };
+  } catch (error) {
+    process.stderr.write(`relay: ${error instanceof Error ? error.message : String(error)}\n${USAGE}\n`);
+    return 2;
+  }
+  const relay = await buildRelay(options);
+  await relay.listen({ port, host });
+  const address = relay.server.address();
+  const listening = typeof address === "object" && address !== null ? address.port : port;
+  process.stdout.write(`RELAY ${options.https ? "https" : "http"}://${host}:${listening}\n`);
+  await new Promise<void>((resolve) => {
+    const stop = (): void => {
+      relay.close().then(resolve, resolve);
+    };
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+  return 0;
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      process.stderr.write(`relay: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exit(1);
+    },
+  );
+}
