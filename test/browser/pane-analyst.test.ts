@@ -7,11 +7,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
+import { fromEpochDay } from "../../src/api/dates";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/server";
 import { servePages, type PageServer } from "../../scripts/workbook";
 import { launchChromium, type TestBrowser } from "../support/chromium";
 import { EXCEL_STUB } from "./pane-excel-stub";
 import { buildPane, containsText, hasText } from "./pane-page";
+import { londonOffset } from "../../src/taskpane/publication";
 
 jest.setTimeout(240_000);
 
@@ -21,6 +23,17 @@ let server: PageServer;
 let sandbox: RunningSandbox;
 let context: BrowserContext;
 let page: Page;
+
+/**
+ * The sandbox's and the pane's clock: 09:00 London on a weekday ten days or more ago, so today's assessment (made
+ * around 16:30 local time) is not out yet, as on any real morning.
+ */
+const DAY = ((): string => {
+  let day = Date.now() - 10 * 86_400_000;
+  while ([0, 6].includes(new Date(day).getUTCDay())) day -= 86_400_000;
+  return new Date(day).toISOString().slice(0, 10);
+})();
+const NOW = Date.parse(`${DAY}T09:00:00Z`) - londonOffset(DAY) * 60_000;
 
 const settle = (): Promise<void> => page.evaluate(() => (window as unknown as { __excel: { settle(): Promise<void> } }).__excel.settle());
 const cellValue = (address: string): Promise<unknown> => page.evaluate((a) => (window as unknown as { __excel: { value(a: string): unknown } }).__excel.value(a), address);
@@ -60,7 +73,7 @@ beforeAll(async () => {
   distDir = fs.mkdtempSync(path.join(os.tmpdir(), "pane-analyst-dist-"));
   buildPane(distDir);
   server = await servePages(distDir);
-  sandbox = await startSandbox({ port: 0, quiet: true, redirectUris: [`${server.origin}/auth-dialog.html`], corsOrigins: [server.origin] });
+  sandbox = await startSandbox({ port: 0, quiet: true, now: new Date(NOW).toISOString(), redirectUris: [`${server.origin}/auth-dialog.html`], corsOrigins: [server.origin] });
   browser = await launchChromium({ viewport: { width: 360, height: 800 } });
   context = browser.context;
   await context.addInitScript({ content: EXCEL_STUB });
@@ -69,6 +82,7 @@ beforeAll(async () => {
     content: `localStorage.setItem("prices.settings", ${JSON.stringify(JSON.stringify({ environment: { kind: "service", baseUrl: sandbox.apiUrl, authority: sandbox.issuer, clientId: "prices-excel-addin", scope: "sandbox.physicalprices.api" } }))});
 localStorage.setItem("prices.confirmedApi", ${JSON.stringify(JSON.stringify(sandbox.apiUrl))});`,
   });
+  await context.clock.setFixedTime(NOW);
   page = context.pages()[0] ?? (await context.newPage());
   await page.goto(`${server.origin}/taskpane.html`);
   await page.waitForFunction(() => "PricesPane" in window && "PricesAddin" in window);
@@ -138,8 +152,8 @@ describe("explaining a spilled cell", () => {
 
   it("explains the element under the cursor three rows down a spilled history, and follows the selection", async () => {
     const { symbol } = metal();
-    const today = new Date().toISOString().slice(0, 10);
-    const from = new Date(Date.now() - 90 * 86_400_000).toISOString().slice(0, 10);
+    const today = DAY;
+    const from = new Date(NOW - 90 * 86_400_000).toISOString().slice(0, 10);
     await typeFormula("C2", `=PRICES.HISTORY("${symbol}","${from}","${today}")`);
     const spilled = (await cellValue("C2")) as unknown[][];
     expect(spilled[0]).toEqual(["date", "low", "mid", "high"]);
@@ -201,5 +215,40 @@ describe("the formula builder", () => {
     await hasText(page.locator("#preview"), '=PRICES.HISTORY("MB-AL-0004",TODAY()-365,,"date,low,mid")');
     await hasText(page.locator("#build-error"), "");
     expect(await page.locator("#panel-build").textContent()).not.toMatch(/spec \d/);
+  });
+});
+
+describe("publication", () => {
+  /** A daily metal of a London market (its offset is London's) whose assessment of DAY is made after 09:00. */
+  const londonDaily = (): { symbol: string; previous: string } => {
+    const offset = londonOffset(DAY);
+    const zone = offset === 0 ? /(\+00:00|Z)$/ : /\+01:00$/;
+    for (const i of sandbox.data.instruments) {
+      if (!/^MB-/.test(i.record.symbol) || i.record.frequency !== "Daily" || i.record.status !== "Active") continue;
+      const n = i.series.length;
+      if (n < 30 || fromEpochDay(i.series.days[n - 1] as number) !== DAY) continue;
+      const made = i.series.assessmentDate(n - 1);
+      if (!zone.test(made) || !made.startsWith(DAY)) continue;
+      return { symbol: i.record.symbol, previous: fromEpochDay(i.series.days[n - 2] as number) };
+    }
+    throw new Error(`the sandbox has no daily London metal assessed on ${DAY}`);
+  };
+
+  it("says at 09:00 that today's assessment is awaited, in the search detail and in the explanation", async () => {
+    const { symbol, previous } = londonDaily();
+    await signInAs("trial");
+    await page.getByRole("tab", { name: "Search" }).click();
+    await hasText(page.locator("#result-count"), /of \d+ instruments/, 30_000);
+    await page.locator("#search-text").fill(symbol);
+    await page.locator("#results li").first().locator(".symbol").click();
+    const line = page.locator("#detail .publication");
+    await containsText(line, "Awaiting today's assessment, usually published around ", 30_000);
+    await containsText(line, " London. The latest is " + previous + "'s");
+
+    await typeFormula("J1", `=PRICES.MID("${symbol}")`);
+    await page.getByRole("tab", { name: "Cell & refresh" }).click();
+    await page.locator("#trace").click();
+    await containsText(page.locator("#diagnostics .publication"), "Awaiting today's assessment", 30_000);
+    await containsText(page.locator("#diagnostics"), `Assessment${previous}`);
   });
 });

@@ -15,6 +15,7 @@ import { launchChromium, type TestBrowser } from "../support/chromium";
 import { sandboxGet, sandboxToken } from "../support/service";
 import { EXCEL_STUB } from "./pane-excel-stub";
 import { buildPane, containsText, hasText } from "./pane-page";
+import { SEARCHED_FIELDS } from "../../src/functions/instrument-search";
 
 jest.setTimeout(240_000);
 
@@ -231,7 +232,7 @@ describe("task pane in Chromium", () => {
     const target = pick();
     const word = target.record.description.split(/\s+/).find((w) => w.length > 4) ?? target.record.symbol;
     await page.locator("#search-text").fill(word);
-    const expected = sandbox.data.instruments.filter((i) => `${i.record.symbol}\n${i.record.description}\n${i.record.descriptionShort}`.toLowerCase().includes(word.toLowerCase()));
+    const expected = sandbox.data.instruments.filter((i) => SEARCHED_FIELDS.map((f) => String(i.record[f])).join("\n").toLowerCase().includes(word.toLowerCase()));
     await hasText(page.locator("#result-count"), new RegExp(`^${expected.length} of ${sandbox.data.instruments.length}`));
     await page.locator("#filters-box summary").click();
     await page.locator("#f-currencyId").selectOption(target.record.currencyId);
@@ -413,9 +414,14 @@ describe("task pane in Chromium", () => {
     await containsText(out, "targetCurrency");
   });
 
-  it("signs out: tokens and cache dropped, functions back to #N/A", async () => {
+  it("signs out: tokens and cache dropped, functions back to #N/A, and the token service's session ended", async () => {
+    const logoutPromise = context.waitForEvent("page");
     await page.locator("#sign-out").click();
-    await hasText(page.locator("#auth-status"), /Not signed in/);
+    await hasText(page.locator("#auth-status"), /^Signed out of the add-in\. Ending the session at the token service/);
+    const logout = await logoutPromise;
+    await logout.waitForSelector("button[name=logout]", { timeout: 60_000 });
+    await logout.locator("button[name=logout]").click();
+    await hasText(page.locator("#auth-status"), /^Signed out of the add-in and of the token service\. Sign in asks for an account\./, 30_000);
     await settle();
     expect(String(await cellValue("B2"))).toMatch(/^#N\/A: .*sign in from the Prices pane/i);
     const stats = await page.evaluate(() => (window as unknown as { PricesPane: { client(): { stats(): { cacheEntries: number } } } }).PricesPane.client().stats().cacheEntries);

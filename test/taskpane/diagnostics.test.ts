@@ -82,6 +82,8 @@ describe("cellText", () => {
 describe("plainWords", () => {
   it("uses the words a cell shows, as a sentence, with the pane's next step", () => {
     expect(plainWords(new InvalidInstrumentError("MB-X"))).toBe("Unknown or not permitted symbol 'MB-X'. Check the symbol in Search.");
+    // a known symbol lacking what was asked: the symbol is right, Search would not help
+    expect(plainWords(new InvalidInstrumentError("MB-X", "does not have forecast type F24M"))).toBe("'MB-X': does not have forecast type F24M.");
     expect(plainWords(new NoDataError("MB-X", "2001-01-01"))).toBe("No assessment for 'MB-X' on or before 2001-01-01.");
     expect(plainWords(new AuthError({ reason: "rejected" }))).toBe("Sign in from the Prices pane.");
     expect(plainWords(new NetworkError({ method: "GET", url: "https://x/Prices", reason: "refused" }))).toMatch(

@@ -19,7 +19,7 @@ export function countersPanel(context: PaneContext): void {
     const list = context.errors();
     replace(
       byId("errors"),
-      ...(list.length === 0 ? [h("li", { class: "muted" }, "No errors.")] : list.map((e) => h("li", { class: "error" }, `${new Date(e.at).toLocaleTimeString()} · ${e.where}: ${e.text}`))),
+      ...(list.length === 0 ? [h("li", { class: "muted" }, "No errors.")] : list.map((e) => h("li", { class: "error" }, `${new Date(e.at).toLocaleTimeString()} · ${e.where}: ${e.text}${e.count > 1 ? ` (${e.count} times)` : ""}`))),
     );
   }
 

@@ -12,6 +12,7 @@ import { byId, h, replace } from "../dom";
 import type { CellSelection } from "../excel-host";
 import type { PaneContext } from "../pane-context";
 import { plainWords } from "../plain-errors";
+import { publicationOf } from "../publication-lookup";
 
 /** A selection change waits this long for the next one (arrow keys held down) before explaining. */
 const FOLLOW_DELAY_MS = 150;
@@ -70,7 +71,7 @@ export function explainCellPanel(context: PaneContext): void {
         return;
       }
       if (element.key) {
-        show(...head, await explainKey(client, element.key, element));
+        show(...head, await explainKey(client, element.key, element), await publicationBlock(element.key));
         return;
       }
       // a cell the element reader cannot pin down: every key of the call, as before
@@ -109,6 +110,17 @@ export function explainCellPanel(context: PaneContext): void {
       }
     }
     return table(`Lineage of ${describeKey(key)}`, rows);
+  }
+
+  /** When the element's instrument is assessed and whether today's is out (price, history and curve keys). */
+  async function publicationBlock(key: LineageKey): Promise<HTMLElement | null> {
+    if (!("symbol" in key)) return null;
+    try {
+      const publication = await publicationOf(context, key.symbol);
+      return h("p", { class: `publication ${publication.state}` }, h("strong", {}, "Publication: "), publication.text);
+    } catch (error) {
+      return h("p", { class: "publication muted" }, `Publication: not known (${plainWords(error)})`);
+    }
   }
 
   function clear(reason: string): void {

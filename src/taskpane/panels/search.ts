@@ -5,8 +5,13 @@ import { buildFormula } from "../formula";
 import type { PaneContext } from "../pane-context";
 import { FILTER_KEYS, FILTER_LABELS, facetOptions, searchInstruments, type Filters } from "../search";
 import { renderInstrumentDetail } from "./instrument-detail";
+import { noMatchReason } from "../../functions/instrument-search";
+import { plainWords } from "../plain-errors";
+import { publicationOf } from "../publication-lookup";
 
 const RESULT_LIMIT = 50;
+
+const sentence = (text: string): string => `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
 
 export function searchPanel(context: PaneContext): void {
   const filters: Filters = {};
@@ -38,7 +43,7 @@ export function searchPanel(context: PaneContext): void {
   }
 
   function renderResults(): void {
-    const { instruments } = context.lists();
+    const { instruments, references } = context.lists();
     const query = byId<HTMLInputElement>("search-text").value;
     const found = searchInstruments(instruments, query, filters);
     const shown = found.slice(0, RESULT_LIMIT);
@@ -48,6 +53,12 @@ export function searchPanel(context: PaneContext): void {
           ? ""
           : "Sign in to search instruments."
         : `${found.length} of ${instruments.length} instruments${found.length > shown.length ? `, first ${shown.length} shown` : ""}`;
+    const why = byId("no-match");
+    const filtered = FILTER_KEYS.some((key) => filters[key]);
+    why.textContent =
+      instruments.length > 0 && found.length === 0 && query.trim() !== ""
+        ? `${sentence(noMatchReason(instruments, query, references.find((g) => g.type === "Commodity")))}${filtered ? " Filters are on: clear them to search everything." : ""}`
+        : "";
     replace(
       byId("results"),
       ...shown.map((i) =>
@@ -69,8 +80,24 @@ export function searchPanel(context: PaneContext): void {
     );
   }
 
+  let shownSymbol: string | undefined;
   function showDetail(instrument: InstrumentRecord | undefined): void {
-    renderInstrumentDetail(byId("detail"), instrument, context.lists().references, { insert });
+    const detail = byId("detail");
+    renderInstrumentDetail(detail, instrument, context.lists().references, { insert });
+    shownSymbol = instrument?.symbol;
+    if (!instrument) return;
+    // when its assessment is due and whether today's is out: one small history request, filled in when it answers
+    const line = h("p", { class: "publication muted", "aria-live": "polite" }, "Publication: reading recent assessments…");
+    detail.querySelector("table")?.before(line);
+    publicationOf(context, instrument.symbol)
+      .then((publication) => {
+        if (shownSymbol !== instrument.symbol) return;
+        line.className = `publication ${publication.state}`;
+        replace(line, h("strong", {}, "Publication: "), publication.text);
+      })
+      .catch((error: unknown) => {
+        if (shownSymbol === instrument.symbol) line.textContent = `Publication: not known (${plainWords(error)})`;
+      });
   }
 
   byId("search-text").addEventListener("input", () => renderResults());
