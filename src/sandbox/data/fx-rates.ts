@@ -3,7 +3,7 @@
  * FX_START to the data's today, weekends carrying Friday's rate. Generated from a seed, exported and loaded
  * with the rest of the data (fx-file.ts).
  */
-import { fromEpochDay, isoWeekday, toEpochDay } from "../../api";
+import { isoWeekday, toEpochDay } from "../../api";
 import { CURRENCIES } from "./catalogue";
 import { Random } from "./random";
 
@@ -51,11 +51,6 @@ export function fxRate(rates: FxRates, from: string, to: string, day: number): n
 
 export function hasCurrency(rates: FxRates, id: string): boolean {
   return rates.perUsd.has(id);
-}
-
-/** The date of the table's index `i`. */
-export function fxDate(rates: FxRates, index: number): string {
-  return fromEpochDay(rates.firstDay + index);
 }
 
 function significant(value: number): number {

@@ -3,8 +3,8 @@
  * says why an instrument cannot convert, and gives each instrument as it reads in the target currency and unit
  * (a converted view of its series, curves and forecasts), so that the record writers need not know.
  */
-import { isConversion, unitFactor, type ConversionTarget, type ForwardCurvePoint, type ReferenceItem } from "../../api";
-import { fxRate, type FxRates } from "../data/fx-rates";
+import { dateOfTimestamp, isConversion, toEpochDay, unitFactor, type ConversionTarget, type ForwardCurvePoint, type ReferenceItem } from "../../api";
+import { fxRate, hasCurrency, type FxRates } from "../data/fx-rates";
 import type { JsonWriter } from "../data/json";
 import type { AssessmentSeries, DataSet, ForecastData, InstrumentData } from "../data/model";
 import type { Requirement } from "./catalog";
@@ -121,7 +121,7 @@ export class Conversions {
       const { currencyId, unitOfMeasureId, commodityId, commodity } = instrument.record;
       if (target.currency !== undefined && target.currency !== currencyId) {
         const listed = this.currencies.get(currencyId.toUpperCase())?.availableConversionIds.includes(target.currency) ?? false;
-        if (!listed || fxRate(this.rates, currencyId, target.currency, this.rates.firstDay) === undefined) {
+        if (!listed || !hasCurrency(this.rates, currencyId) || !hasCurrency(this.rates, target.currency)) {
           return `Conversion from ${currencyId} to ${target.currency} is not available for this instrument`;
         }
       }
@@ -166,7 +166,7 @@ export class Conversions {
 
 /** A forecast's prices lie ahead of any rate: they convert at the rate of the forecast's publication day. */
 function convertForecast(forecast: ForecastData, factorOn: (day: number) => number): ForecastData {
-  const factor = factorOn(Math.floor(Date.parse(forecast.publicationDate) / 86_400_000));
+  const factor = factorOn(toEpochDay(dateOfTimestamp(forecast.publicationDate)));
   return {
     ...forecast,
     prices: forecast.prices.map((price) => ({
