@@ -154,12 +154,12 @@ export function normInstrumentFields(fields: readonly string[] | undefined): Ins
 /** The end of a price key's id without fields or calculation type. */
 const PLAIN_TAIL = "|None|";
 
-/** A currency or unit id: letters and digits (any case, blanks around dropped); blank = none. */
+/** A currency or unit id (any case, blanks around dropped; no blank, comma, `|` or `/` inside: the key's separators); blank = none. */
 function normTarget(value: unknown, argument: "currency" | "unit"): string | undefined {
   if (value === undefined || value === null) return undefined;
   const text = typeof value === "string" ? value.trim().toUpperCase() : undefined;
   if (text === "") return undefined;
-  if (text === undefined || !/^[A-Z0-9]{1,12}$/.test(text)) {
+  if (text === undefined || !/^[^\s,|/]{1,40}$/.test(text)) {
     throw new InvalidKeyError(argument, `Invalid ${argument}: ${JSON.stringify(value)} (expected an id such as ${argument === "currency" ? "EUR" : "LB"})`);
   }
   return text;
