@@ -33,6 +33,7 @@ const EXAMPLES: Readonly<Record<string, readonly Example[]>> = {
   MID: [
     { formula: '=PRICES.MID("MB-AL-0004")', result: "the latest mid price" },
     { formula: "=PRICES.MID(A2:A6, B1:E1)", result: "a grid: the symbols in A2:A6 down, the dates in B1:E1 across" },
+    { formula: '=PRICES.MID("MB-AL-0004", , "EUR", "LB")', result: "the latest mid in euros per pound, at the rate of the assessment's day" },
   ],
   HIGH: [{ formula: '=PRICES.HIGH("MB-AL-0004", "2024-03-01")', result: "the high of 1 March 2024 (or the latest earlier assessment)" }],
   PRICE: [
@@ -55,6 +56,7 @@ const EXAMPLES: Readonly<Record<string, readonly Example[]>> = {
     { formula: '=PRICES.INSTRUMENT("MB-AL-0004", "currency")', result: "the currency's full name, e.g. US Dollar" },
     { formula: '=PRICES.INSTRUMENT("MB-AL-0004")', result: "the whole record as name/value rows" },
   ],
+  CONVERSIONS: [{ formula: '=PRICES.CONVERSIONS("MB-AL-0004")', result: "kind, id, description of every currency and unit MB-AL-0004's values convert to" }],
   INSTRUMENTS: [
     { formula: '=PRICES.INSTRUMENTS("aluminium")', result: "every instrument you may see whose symbol, descriptions or ids contain aluminium (not other fields: \"weekly\" finds weekly products by their description, not every instrument assessed weekly)" },
     { formula: '=PRICES.INSTRUMENTS("copper cif", "symbol,description,locationId", 0)', result: "copper instruments delivered CIF, three columns, no header row" },
@@ -73,13 +75,19 @@ const DATE_ERRORS = [
   "`#VALUE!` dates must be a date or YYYY-MM-DD, got '2024-13-01': not a date",
   "`#N/A` no assessment for 'X' on or before DATE: the date is before the instrument's first assessment",
 ];
+const CONVERSION_ERRORS = [
+  "`#VALUE!` currency 'XYZ' is not a currency id; valid: USD, EUR, …: an id the service's Currency (or UnitOfMeasure) list does not hold",
+  "`#N/A` 'X': Conversion from MT to BU is not available for this instrument: the instrument's values do not convert to that currency or unit (see PRICES.CONVERSIONS)",
+  "`#N/A` this service does not offer conversion to EUR: the service refused or ignored the conversion",
+];
 const ERRORS: Readonly<Record<string, readonly string[]>> = {
-  LOW: [...SYMBOL_ERRORS, ...DATE_ERRORS],
-  MID: [...SYMBOL_ERRORS, ...DATE_ERRORS],
-  HIGH: [...SYMBOL_ERRORS, ...DATE_ERRORS],
+  LOW: [...SYMBOL_ERRORS, ...DATE_ERRORS, ...CONVERSION_ERRORS],
+  MID: [...SYMBOL_ERRORS, ...DATE_ERRORS, ...CONVERSION_ERRORS],
+  HIGH: [...SYMBOL_ERRORS, ...DATE_ERRORS, ...CONVERSION_ERRORS],
   PRICE: [
     ...SYMBOL_ERRORS,
     ...DATE_ERRORS,
+    ...CONVERSION_ERRORS,
     "`#VALUE!` field must be one of …: an unknown field name",
     "`#N/A` assessmentPeriod is given only for averages: set calculation",
     "`#N/A` the service sent no FIELD for 'X': an optional field the service did not return",
@@ -91,11 +99,13 @@ const ERRORS: Readonly<Record<string, readonly string[]>> = {
     "`#VALUE!` headers must be 0 (none), 1 (names) or 2 (symbol and names)",
     "`#VALUE!` the result would have N cells …: the table is larger than a sheet can hold; shorten the period",
     "`#N/A` no assessment for 'X' from FROM to TO: nothing in the period",
+    ...CONVERSION_ERRORS,
   ],
-  AVERAGE: [...SYMBOL_ERRORS, ...DATE_ERRORS, "`#VALUE!` period is required: WeeklyAverage, MonthlyAverage, QuarterlyAverage or YearlyAverage"],
-  CURVE: [...SYMBOL_ERRORS, "`#N/A` 'X' has no forward curve (on DATE): the instrument has no forward curves, or none that day"],
-  FORECAST: [...SYMBOL_ERRORS, "`#N/A` no forecast 'F24M' for 'X': the instrument has no forecast of that type"],
-  INSTRUMENT: [...SYMBOL_ERRORS, "`#VALUE!` field must be one of …: an unknown field name"],
+  AVERAGE: [...SYMBOL_ERRORS, ...DATE_ERRORS, "`#VALUE!` period is required: WeeklyAverage, MonthlyAverage, QuarterlyAverage or YearlyAverage", ...CONVERSION_ERRORS],
+  CURVE: [...SYMBOL_ERRORS, "`#N/A` 'X' has no forward curve (on DATE): the instrument has no forward curves, or none that day", ...CONVERSION_ERRORS],
+  FORECAST: [...SYMBOL_ERRORS, "`#N/A` no forecast 'F24M' for 'X': the instrument has no forecast of that type", ...CONVERSION_ERRORS],
+  INSTRUMENT: [...SYMBOL_ERRORS, "`#VALUE!` field must be one of …: an unknown field name", "`#VALUE!` currency 'XYZ' is not a currency id; valid: …", "`#N/A` 'X': no conversion from USD to XYZ"],
+  CONVERSIONS: [...SYMBOL_ERRORS, "`#N/A` 'X' converts to no other currency or unit"],
   INSTRUMENTS: [
     "`#N/A` no instrument you may see matches 'TEXT'; nothing holds 'WORD': did you mean …?: a word found in none of your instruments, with the close words they hold (a typo)",
     "`#N/A` … 'WORD' is the commodity NAME, which your account does not see: it sees N instruments of … only: the word names a commodity outside your entitlement (a trial account sees metals only)",

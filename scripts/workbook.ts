@@ -57,6 +57,8 @@ export interface RunnerOptions {
   readonly out?: string;
   /** With `out`: PRICES formulas become values, plus the `Prices provenance` sheet. */
   readonly freeze?: boolean;
+  /** The book's date system (`--date-system`): serials in and out follow it (default 1900). */
+  readonly dateSystem?: "1900" | "1904";
 }
 
 /** What the runner prints for an .xlsx book: the copy written, every sheet's cells as for a JSON book, how many formulas were frozen. */
@@ -67,7 +69,7 @@ export interface XlsxRunResult {
   readonly stats: EvaluationResult["stats"];
 }
 
-const USAGE = `usage: npm run workbook -- BOOK.json [--today YYYY-MM-DD] [--api URL [--token-url URL --client-id ID]] [--ca PATH]
+const USAGE = `usage: npm run workbook -- BOOK.json [--today YYYY-MM-DD] [--api URL [--token-url URL --client-id ID]] [--ca PATH] [--date-system 1900|1904]
        npm run workbook -- MODEL.xlsx --out REFRESHED.xlsx [--freeze] [the same service options]
        with --api: PRICES_TOKEN=<token>, or with --token-url and --client-id: PRICES_CLIENT_SECRET=<secret>`;
 
@@ -103,7 +105,7 @@ function secret(env: Readonly<Record<string, string | undefined>>, name: string)
 export function parseArguments(argv: readonly string[], env: Readonly<Record<string, string | undefined>> = process.env): RunnerOptions {
   const values = new Map<string, string>();
   const positional: string[] = [];
-  const known = ["--today", "--api", "--token-url", "--client-id", "--ca", "--out"];
+  const known = ["--today", "--api", "--token-url", "--client-id", "--ca", "--out", "--date-system"];
   let freeze = false;
   for (let index = 0; index < argv.length; index += 1) {
     const arg = argv[index] ?? "";
@@ -163,7 +165,9 @@ export function parseArguments(argv: readonly string[], env: Readonly<Record<str
       service = { kind: "token", apiUrl, token };
     }
   }
-  return caPath === undefined ? { bookPath, service, ...files } : { bookPath, service, caPath: resolve(caPath), ...files };
+  const dateSystem = values.get("--date-system");
+  if (dateSystem !== undefined && dateSystem !== "1900" && dateSystem !== "1904") throw new UsageError(`--date-system must be 1900 or 1904, got ${dateSystem}`);
+  return { bookPath, service, ...files, ...(caPath === undefined ? {} : { caPath: resolve(caPath) }), ...(dateSystem === undefined ? {} : { dateSystem }) };
 }
 
 function isXlsxPath(path: string): boolean {
@@ -385,15 +389,22 @@ export async function openHostPage(url: string, log: (message: string) => void, 
 }
 
 /** Configures the functions with the API and token (and the day TODAY() gives, for a frozen sandbox), then evaluates the book in the page. */
-export async function evaluateInPage(page: Page, book: unknown, apiUrl: string, token: string, today?: string): Promise<EvaluationResult> {
+export async function evaluateInPage(
+  page: Page,
+  book: unknown,
+  apiUrl: string,
+  token: string,
+  today?: string,
+  dateSystem: "1900" | "1904" = "1900",
+): Promise<EvaluationResult> {
   return page.evaluate(
-    async ({ book: pageBook, apiUrl: baseUrl, token: accessToken, today: day }) => {
+    async ({ book: pageBook, apiUrl: baseUrl, token: accessToken, today: day, dateSystem: system }) => {
       const host = window.PricesHost;
       if (!host) throw new Error("PricesHost is not ready");
-      await host.configure(day === null ? { baseUrl, token: accessToken } : { baseUrl, token: accessToken, today: day });
+      await host.configure(day === null ? { baseUrl, token: accessToken, dateSystem: system } : { baseUrl, token: accessToken, today: day, dateSystem: system });
       return host.evaluate(pageBook);
     },
-    { book, apiUrl, token, today: today ?? null },
+    { book, apiUrl, token, today: today ?? null, dateSystem },
   );
 }
 
@@ -405,15 +416,16 @@ export async function evaluateWorkbookInPage(
   token: string,
   provenance: boolean,
   today?: string,
+  dateSystem: "1900" | "1904" = "1900",
 ): Promise<WorkbookResult> {
   return page.evaluate(
-    async ({ sheets: pageSheets, apiUrl: baseUrl, token: accessToken, provenance: withProvenance, today: day }) => {
+    async ({ sheets: pageSheets, apiUrl: baseUrl, token: accessToken, provenance: withProvenance, today: day, dateSystem: system }) => {
       const host = window.PricesHost;
       if (!host) throw new Error("PricesHost is not ready");
-      await host.configure(day === null ? { baseUrl, token: accessToken } : { baseUrl, token: accessToken, today: day });
+      await host.configure(day === null ? { baseUrl, token: accessToken, dateSystem: system } : { baseUrl, token: accessToken, today: day, dateSystem: system });
       return host.evaluateWorkbook(pageSheets, { provenance: withProvenance });
     },
-    { sheets, apiUrl, token, provenance, today: today ?? null },
+    { sheets, apiUrl, token, provenance, today: today ?? null, dateSystem },
   );
 }
 
@@ -474,11 +486,11 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
     resources.add(() => browser.close());
     // the runner's own sandbox frozen at --today: TODAY() in formulas is that day too
     const today = options.service.kind === "sandbox" ? options.service.today : undefined;
-    if (!xlsx || options.out === undefined) return await evaluateInPage(browser.page, book, apiUrl, token, today);
+    if (!xlsx || options.out === undefined) return await evaluateInPage(browser.page, book, apiUrl, token, today, options.dateSystem);
     const freeze = options.freeze ?? false;
     const evaluating = Date.now();
     log(`workbook: evaluating ${xlsx.sheets.length} sheets in the host page`);
-    const result = await evaluateWorkbookInPage(browser.page, xlsx.sheets, apiUrl, token, freeze, today);
+    const result = await evaluateWorkbookInPage(browser.page, xlsx.sheets, apiUrl, token, freeze, today, options.dateSystem);
     log(`workbook: evaluated in ${((Date.now() - evaluating) / 1000).toFixed(1)} s, ${result.stats.requests} service requests`);
     const { frozen } = applyResults(xlsx, result, { freeze });
     await writeWorkbookFile(xlsx, options.out);

@@ -7,6 +7,10 @@ export interface PricesRequest {
   dates?: readonly string[];
   fields?: readonly string[];
   priceCalculationType?: CalculationType;
+  /** Currency id to convert values into (convention 21); none means the instrument's own. */
+  targetCurrency?: string;
+  /** Unit id to convert values into (convention 21); none means the instrument's own. */
+  targetUnitOfMeasure?: string;
 }
 
 export interface HistoryRequest {
@@ -18,6 +22,8 @@ export interface HistoryRequest {
   forecastType?: string;
   fields?: readonly string[];
   priceCalculationType?: CalculationType;
+  targetCurrency?: string;
+  targetUnitOfMeasure?: string;
 }
 
 export interface InstrumentsRequest {
@@ -40,6 +46,8 @@ export const PARAMETER_NAMES = {
   carryForward: "carryForward",
   forecastType: "forecastType",
   priceCalculationType: "priceCalculationType",
+  targetCurrency: "targetCurrency",
+  targetUnitOfMeasure: "targetUnitOfMeasure",
   types: "Types",
 } as const;
 

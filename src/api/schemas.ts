@@ -56,6 +56,9 @@ export type Forecast = Static<typeof ForecastSchema>;
 
 export const InstrumentPriceBlockSchema = Type.Object({
   symbol: Type.String(),
+  /** The currency and unit the values are in, when a conversion was asked (convention 21). */
+  currencyId: Type.Optional(Type.String()),
+  unitOfMeasureId: Type.Optional(Type.String()),
   firstDate: DateTimeWithOffset,
   lastDate: DateTimeWithOffset,
   prices: Type.Array(PriceRecordSchema),

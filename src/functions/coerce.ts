@@ -5,7 +5,7 @@
  */
 import { parseIsoDate } from "../api/dates";
 import { ArgumentError } from "./errors";
-import { serialToIsoDate } from "./excelDates";
+import { serialToIsoDate, type DateSystem } from "./excelDates";
 
 export type Matrix = readonly (readonly unknown[])[];
 
@@ -99,11 +99,11 @@ export function requiredSymbol(value: unknown, name = "symbol"): string {
  * A date from a cell: an Excel serial, `YYYY-MM-DD` text (or `2024-3-1`), or blank / "latest" which
  * give undefined (the latest assessment).
  */
-export function dateOf(value: unknown, name = "date"): string | undefined {
+export function dateOf(value: unknown, name = "date", system: DateSystem = "1900"): string | undefined {
   if (isBlank(value)) return undefined;
   const wrong = (): ArgumentError => new ArgumentError(`${name} must be a date or YYYY-MM-DD, got ${show(value)}`);
   if (typeof value === "number") {
-    const iso = serialToIsoDate(value);
+    const iso = serialToIsoDate(value, system);
     if (iso === undefined) throw wrong();
     return iso;
   }
@@ -117,9 +117,9 @@ export function dateOf(value: unknown, name = "date"): string | undefined {
   throw wrong();
 }
 
-export function requiredDate(value: unknown, name: string): string {
+export function requiredDate(value: unknown, name: string, system: DateSystem = "1900"): string {
   const single = scalar(value, name);
-  const iso = dateOf(single, name);
+  const iso = dateOf(single, name, system);
   if (iso === undefined) {
     if (isBlank(single)) throw new ArgumentError(`${name} is required: give a date or YYYY-MM-DD`);
     throw new ArgumentError(`${name} must be a date or YYYY-MM-DD, got ${show(single)}`);

@@ -1,6 +1,7 @@
 /** What every function needs: the client (or the reason there is none), the error maker, today and a deadline. */
 import type { PricesClient } from "../prices/types";
 import { describeFailure, NotAvailableError, type MakeError } from "./errors";
+import type { DateSystem } from "./excelDates";
 import { CellFailure } from "./shape";
 
 /** The part of the prices client the functions use (tests pass a small recording object). */
@@ -14,6 +15,44 @@ export interface FunctionsContext {
   today(): string;
   /** A call still unanswered after this many ms settles as #N/A, so no cell stays #BUSY!. */
   deadlineMs: number;
+  /** The workbook's date system: serials in arguments and results follow it. */
+  readonly dateSystem: DateSystem;
+}
+
+/** What the functions read of Excel's invocation object (`CustomFunctions.Invocation`). */
+export interface CallInvocation {
+  /** True while Excel shows the formula's value preview as the user types: no request may be sent then. (Office's typings say string.) */
+  isInValuePreview?: boolean | string;
+}
+
+/**
+ * The context of one call: in Excel's value preview, a client that answers from its cache only (a key in
+ * flight is joined), so typing a formula never sends a request.
+ */
+export function forInvocation(context: FunctionsContext, invocation: CallInvocation | undefined): FunctionsContext {
+  const preview = invocation?.isInValuePreview;
+  if (preview !== true && preview !== "true") return context;
+  const cachedOnly = { cachedOnly: true };
+  return {
+    client() {
+      const client = context.client();
+      return {
+        price: (key) => client.price(key, cachedOnly),
+        history: (key) => client.history(key, cachedOnly),
+        instrument: (symbol, fields) => client.instrument(symbol, fields, cachedOnly),
+        instruments: (fields) => client.instruments(fields, cachedOnly),
+        references: (type) => client.references(type, cachedOnly),
+      };
+    },
+    makeError: context.makeError,
+    today: () => context.today(),
+    get deadlineMs() {
+      return context.deadlineMs;
+    },
+    get dateSystem() {
+      return context.dateSystem;
+    },
+  };
 }
 
 /** Default deadline: longer than the client's own timeouts and retries, so it only catches what slips through. */

@@ -13,6 +13,8 @@ export type MakeError = (code: ErrorCodeText, message: string) => unknown;
 const UNKNOWN_SYMBOL_DETAIL = /unknown|not permitted|permission|entitle|may view|not one you/i;
 
 export const SIGN_IN_MESSAGE = "sign in from the Prices pane";
+export const NO_PERMISSION_MESSAGE = "no permission: the service refused this account access (403); ask your administrator for access to Physical Prices";
+export const REJECTED_MESSAGE = "the service rejected the sign-in even after a renewal (401): sign in again from the Prices pane";
 
 /** A bad argument: becomes #VALUE! with this message. */
 export class ArgumentError extends Error {
@@ -50,6 +52,24 @@ function causeChain(error: unknown): string {
 }
 
 /**
+ * An AuthError by its reason: signed out; no permission (403); rejected after a renewal; token service
+ * busy or renewal failing, whose own messages say the cause and when the token provider retries.
+ */
+function authMessage(error: unknown, message: string): string {
+  switch (field(error, "reason")) {
+    case "forbidden":
+      return NO_PERMISSION_MESSAGE;
+    case "rejected":
+      return REJECTED_MESSAGE;
+    case "token-service-busy":
+    case "renewal-failing":
+      return `still signed in, but ${message}; recalculate after that`;
+    default:
+      return SIGN_IN_MESSAGE;
+  }
+}
+
+/**
  * Maps anything a function or the prices client throws to a code and message. Client errors are
  * recognised by `name` (the client's guards do the same), so this module does not import the client.
  */
@@ -61,9 +81,10 @@ export function describeFailure(error: unknown): Failure {
     case "InvalidKeyError":
       return { code: "#VALUE!", message };
     case "NotAvailableError":
+    case "NotCachedError":
       return { code: "#N/A", message };
     case "AuthError":
-      return { code: "#N/A", message: SIGN_IN_MESSAGE };
+      return { code: "#N/A", message: authMessage(error, message) };
     case "InvalidInstrumentError": {
       const symbol = text(field(error, "symbol"));
       const detail = text(field(error, "detail"));
@@ -71,6 +92,13 @@ export function describeFailure(error: unknown): Failure {
       // A known symbol that lacks the calculation or forecast type asked: say that, not "unknown".
       if (detail !== undefined && !UNKNOWN_SYMBOL_DETAIL.test(detail)) return { code: "#N/A", message: `'${symbol}': ${detail}` };
       return { code: "#N/A", message: `unknown or not permitted symbol '${symbol}'` };
+    }
+    case "ConversionError": {
+      // The instrument lacks the conversion (the service's message names it), or the service offers none.
+      const symbol = text(field(error, "symbol"));
+      const detail = text(field(error, "detail"));
+      if (symbol !== undefined && detail !== undefined) return { code: "#N/A", message: `'${symbol}': ${detail}` };
+      return { code: "#N/A", message };
     }
     case "NoDataError": {
       const symbol = text(field(error, "symbol"));
@@ -85,7 +113,8 @@ export function describeFailure(error: unknown): Failure {
     }
     case "HTTPError": {
       const status = field(error, "status");
-      if (status === 401 || status === 403) return { code: "#N/A", message: SIGN_IN_MESSAGE };
+      if (status === 401) return { code: "#N/A", message: SIGN_IN_MESSAGE };
+      if (status === 403) return { code: "#N/A", message: NO_PERMISSION_MESSAGE };
       if (status === 400) return { code: "#VALUE!", message: `the service refused the request: ${causeChain(error)}` };
       return { code: "#N/A", message: `service unreachable: ${causeChain(error)}` };
     }

@@ -7,7 +7,7 @@ import {
   type PriceOptionalField,
 } from "../api/vocabulary";
 import { ArgumentError, NotAvailableError } from "./errors";
-import { dateTimeToSerial, isoDateToSerial } from "./excelDates";
+import { dateTimeToSerial, isoDateToSerial, type DateSystem } from "./excelDates";
 import { show, squash, type DateFormat } from "./coerce";
 
 export const PRICE_BASE_FIELDS = ["low", "mid", "high", "date", "assessmentDate", "revision"] as const;
@@ -49,17 +49,17 @@ export function requestedPriceFields(fields: readonly HistoryField[]): string[] 
   return [...new Set(fields.filter((field) => optional.has(field)))];
 }
 
-export function dateOut(isoDate: string, format: DateFormat): number | string {
-  return format === "text" ? isoDate : isoDateToSerial(isoDate);
+export function dateOut(isoDate: string, format: DateFormat, system: DateSystem = "1900"): number | string {
+  return format === "text" ? isoDate : isoDateToSerial(isoDate, system);
 }
 
 /** Date-times become serials with the UTC time of day as fraction, or stay text as served. */
-export function dateTimeOut(value: string, format: DateFormat): number | string {
+export function dateTimeOut(value: string, format: DateFormat, system: DateSystem = "1900"): number | string {
   if (format === "text") return value;
-  return dateTimeToSerial(value) ?? value;
+  return dateTimeToSerial(value, system) ?? value;
 }
 
-export function priceFieldValue(record: PriceRecord, field: PriceField, format: DateFormat, symbol: string): unknown {
+export function priceFieldValue(record: PriceRecord, field: PriceField, format: DateFormat, symbol: string, system: DateSystem = "1900"): unknown {
   switch (field) {
     case "low":
     case "mid":
@@ -67,9 +67,9 @@ export function priceFieldValue(record: PriceRecord, field: PriceField, format: 
     case "revision":
       return record[field];
     case "date":
-      return dateOut(record.date, format);
+      return dateOut(record.date, format, system);
     case "assessmentDate":
-      return dateTimeOut(record.assessmentDate, format);
+      return dateTimeOut(record.assessmentDate, format, system);
     case "assessmentPeriod": {
       const period = record.assessmentPeriod ?? record.evaluationPeriod;
       if (period === undefined) {
@@ -123,10 +123,10 @@ export function requestedInstrumentFields(fields: readonly InstrumentField[]): s
   return names;
 }
 
-export function instrumentFieldValue(record: InstrumentRecord, field: InstrumentField, format: DateFormat): unknown {
+export function instrumentFieldValue(record: InstrumentRecord, field: InstrumentField, format: DateFormat, system: DateSystem = "1900"): unknown {
   const value: unknown = record[field];
   if (value === undefined) throw new NotAvailableError(`the service sent no ${field} for '${record.symbol}'`);
-  if (field === "launchDate" && typeof value === "string") return dateOut(value, format);
+  if (field === "launchDate" && typeof value === "string") return dateOut(value, format, system);
   if (Array.isArray(value)) return value.join(", ");
   return value;
 }

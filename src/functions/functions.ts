@@ -6,11 +6,13 @@
 import { todayIso } from "../api/dates";
 import { createPricesClient } from "../prices";
 import type { ErrorCodeText } from "./errors";
+import { forInvocation } from "./context";
 import { createAddinHook } from "./hook";
 import * as tables from "./historyFunctions";
 import * as metadata from "./metadataFunctions";
 import * as prices from "./priceFunctions";
 import { requestFullRecalculation } from "./recalc";
+import { followWhenOfficeReady } from "./workbook-date-system";
 
 function makeExcelError(code: ErrorCodeText, message: string): unknown {
   const excelCode = code === "#VALUE!" ? CustomFunctions.ErrorCode.invalidValue : CustomFunctions.ErrorCode.notAvailable;
@@ -20,6 +22,8 @@ function makeExcelError(code: ErrorCodeText, message: string): unknown {
 const hook = createAddinHook({ createClient: createPricesClient, recalculate: requestFullRecalculation });
 globalThis.PricesAddin = hook.addin;
 const context = hook.context(makeExcelError, () => todayIso());
+// In Excel's shared runtime, serials follow the workbook's date system (1900 or 1904).
+followWhenOfficeReady(hook.addin);
 
 /**
  * A price field.
@@ -203,10 +207,12 @@ export enum ReferenceList {
  * @customfunction LOW
  * @param symbols Instrument symbol, or a range of symbols, e.g. "MB-AL-0004".
  * @param [dates] Date, YYYY-MM-DD text or a range of them; blank or "latest" for the latest assessment (default). A date without assessment gives the latest earlier one.
+ * @param [currency] Currency to convert into, e.g. EUR (any case); blank for the instrument's own (default). PRICES.CONVERSIONS lists what an instrument converts to.
+ * @param [unit] Unit of measure to convert into, e.g. LB (any case); blank for the instrument's own (default).
  * @returns The low price, or a grid of them.
  */
-export function low(symbols: unknown[][], dates?: unknown[][]): Promise<unknown[][]> {
-  return prices.fixedField(context, "low", symbols, dates);
+export function low(symbols: unknown[][], dates?: unknown[][], currency?: string, unit?: string, invocation?: CustomFunctions.Invocation): Promise<unknown[][]> {
+  return prices.fixedField(forInvocation(context, invocation), "low", symbols, dates, currency, unit);
 }
 
 /**
@@ -214,10 +220,12 @@ export function low(symbols: unknown[][], dates?: unknown[][]): Promise<unknown[
  * @customfunction MID
  * @param symbols Instrument symbol, or a range of symbols, e.g. "MB-AL-0004".
  * @param [dates] Date, YYYY-MM-DD text or a range of them; blank or "latest" for the latest assessment (default). A date without assessment gives the latest earlier one.
+ * @param [currency] Currency to convert into, e.g. EUR (any case); blank for the instrument's own (default). PRICES.CONVERSIONS lists what an instrument converts to.
+ * @param [unit] Unit of measure to convert into, e.g. LB (any case); blank for the instrument's own (default).
  * @returns The mid price, or a grid of them.
  */
-export function mid(symbols: unknown[][], dates?: unknown[][]): Promise<unknown[][]> {
-  return prices.fixedField(context, "mid", symbols, dates);
+export function mid(symbols: unknown[][], dates?: unknown[][], currency?: string, unit?: string, invocation?: CustomFunctions.Invocation): Promise<unknown[][]> {
+  return prices.fixedField(forInvocation(context, invocation), "mid", symbols, dates, currency, unit);
 }
 
 /**
@@ -225,10 +233,12 @@ export function mid(symbols: unknown[][], dates?: unknown[][]): Promise<unknown[
  * @customfunction HIGH
  * @param symbols Instrument symbol, or a range of symbols, e.g. "MB-AL-0004".
  * @param [dates] Date, YYYY-MM-DD text or a range of them; blank or "latest" for the latest assessment (default). A date without assessment gives the latest earlier one.
+ * @param [currency] Currency to convert into, e.g. EUR (any case); blank for the instrument's own (default). PRICES.CONVERSIONS lists what an instrument converts to.
+ * @param [unit] Unit of measure to convert into, e.g. LB (any case); blank for the instrument's own (default).
  * @returns The high price, or a grid of them.
  */
-export function high(symbols: unknown[][], dates?: unknown[][]): Promise<unknown[][]> {
-  return prices.fixedField(context, "high", symbols, dates);
+export function high(symbols: unknown[][], dates?: unknown[][], currency?: string, unit?: string, invocation?: CustomFunctions.Invocation): Promise<unknown[][]> {
+  return prices.fixedField(forInvocation(context, invocation), "high", symbols, dates, currency, unit);
 }
 
 /**
@@ -239,6 +249,8 @@ export function high(symbols: unknown[][], dates?: unknown[][]): Promise<unknown
  * @param [field] low, mid (default), high, date, assessmentDate, revision, appraisalPrice, pricingRationale, assessmentPeriod or a change field.
  * @param [calculation] None (assessed value, default), WeeklyAverage, MonthlyAverage, QuarterlyAverage or YearlyAverage (period to date).
  * @param [dateFormat] For date fields: serial (Excel dates, default) or text (YYYY-MM-DD).
+ * @param [currency] Currency to convert into, e.g. EUR (any case); blank for the instrument's own (default). PRICES.CONVERSIONS lists what an instrument converts to.
+ * @param [unit] Unit of measure to convert into, e.g. LB (any case); blank for the instrument's own (default).
  * @returns The field's value, or a grid of them.
  */
 export function price(
@@ -247,8 +259,11 @@ export function price(
   field?: PriceField,
   calculation?: Calculation,
   dateFormat?: DateFormat,
+  currency?: string,
+  unit?: string,
+  invocation?: CustomFunctions.Invocation,
 ): Promise<unknown[][]> {
-  return prices.price(context, symbols, dates, field, calculation, dateFormat);
+  return prices.price(forInvocation(context, invocation), symbols, dates, field, calculation, dateFormat, currency, unit);
 }
 
 /**
@@ -263,6 +278,8 @@ export function price(
  * @param [calculation] None (default), or WeeklyAverage, MonthlyAverage, QuarterlyAverage, YearlyAverage for one row per period.
  * @param [order] ascending (oldest first, default) or descending.
  * @param [dateFormat] serial (Excel dates, default) or text (YYYY-MM-DD).
+ * @param [currency] Currency to convert into, e.g. EUR (any case); blank for the instrument's own (default); each day converts at its own rate.
+ * @param [unit] Unit of measure to convert into, e.g. LB (any case); blank for the instrument's own (default).
  * @returns The history table.
  */
 export function history(
@@ -275,8 +292,11 @@ export function history(
   calculation?: Calculation,
   order?: SortOrder,
   dateFormat?: DateFormat,
+  currency?: string,
+  unit?: string,
+  invocation?: CustomFunctions.Invocation,
 ): Promise<unknown[][]> {
-  return tables.history(context, symbol, from, to, fields, headers, calendar, calculation, order, dateFormat);
+  return tables.history(forInvocation(context, invocation), symbol, from, to, fields, headers, calendar, calculation, order, dateFormat, currency, unit);
 }
 
 /**
@@ -286,10 +306,20 @@ export function history(
  * @param period WeeklyAverage, MonthlyAverage, QuarterlyAverage or YearlyAverage (Weekly, Monthly, Quarterly and Yearly for short).
  * @param [dates] Date in the period, or a range of dates; blank or "latest" for the current period (default).
  * @param [field] low, mid (default), high, or another price field such as assessmentPeriod.
+ * @param [currency] Currency to convert into, e.g. EUR (any case); blank for the instrument's own (default); each assessment converts at its own day's rate before averaging.
+ * @param [unit] Unit of measure to convert into, e.g. LB (any case); blank for the instrument's own (default).
  * @returns The average, or a grid of them.
  */
-export function average(symbols: unknown[][], period: AveragePeriod, dates?: unknown[][], field?: PriceField): Promise<unknown[][]> {
-  return prices.average(context, symbols, period, dates, field);
+export function average(
+  symbols: unknown[][],
+  period: AveragePeriod,
+  dates?: unknown[][],
+  field?: PriceField,
+  currency?: string,
+  unit?: string,
+  invocation?: CustomFunctions.Invocation,
+): Promise<unknown[][]> {
+  return prices.average(forInvocation(context, invocation), symbols, period, dates, field, currency, unit);
 }
 
 /**
@@ -298,10 +328,12 @@ export function average(symbols: unknown[][], period: AveragePeriod, dates?: unk
  * @param symbol One instrument symbol with forward curves.
  * @param [date] Assessment date; blank or "latest" for the latest (default).
  * @param [headers] 0 none, 1 column names (default), 2 symbol and date, then column names.
+ * @param [currency] Currency to convert into, e.g. EUR (any case); blank for the instrument's own (default). PRICES.CONVERSIONS lists what an instrument converts to.
+ * @param [unit] Unit of measure to convert into, e.g. LB (any case); blank for the instrument's own (default).
  * @returns The curve table.
  */
-export function curve(symbol: unknown, date?: unknown, headers?: Headers): Promise<unknown[][]> {
-  return tables.curve(context, symbol, date, headers);
+export function curve(symbol: unknown, date?: unknown, headers?: Headers, currency?: string, unit?: string, invocation?: CustomFunctions.Invocation): Promise<unknown[][]> {
+  return tables.curve(forInvocation(context, invocation), symbol, date, headers, currency, unit);
 }
 
 /**
@@ -311,10 +343,20 @@ export function curve(symbol: unknown, date?: unknown, headers?: Headers): Promi
  * @param [type] Forecast type; F24M (default).
  * @param [headers] 0 none, 1 column names (default), 2 forecast symbol and column names.
  * @param [dateFormat] serial (Excel dates, default) or text (YYYY-MM-DD).
+ * @param [currency] Currency to convert into, e.g. EUR (any case); blank for the instrument's own (default); forecasts convert at the rate of their publication day.
+ * @param [unit] Unit of measure to convert into, e.g. LB (any case); blank for the instrument's own (default).
  * @returns The forecast table.
  */
-export function forecast(symbol: unknown, type?: ForecastType, headers?: Headers, dateFormat?: DateFormat): Promise<unknown[][]> {
-  return tables.forecast(context, symbol, type, headers, dateFormat);
+export function forecast(
+  symbol: unknown,
+  type?: ForecastType,
+  headers?: Headers,
+  dateFormat?: DateFormat,
+  currency?: string,
+  unit?: string,
+  invocation?: CustomFunctions.Invocation,
+): Promise<unknown[][]> {
+  return tables.forecast(forInvocation(context, invocation), symbol, type, headers, dateFormat, currency, unit);
 }
 
 /**
@@ -323,10 +365,30 @@ export function forecast(symbol: unknown, type?: ForecastType, headers?: Headers
  * @param symbols Instrument symbol, or a range of symbols (down).
  * @param [field] e.g. description, currencyId, currency (full name), unitOfMeasure, launchDate, hasForwardCurves; blank for the whole record (default).
  * @param [dateFormat] For launchDate: serial (default) or text.
+ * @param [currency] The currency the other functions are asked to convert into: currencyId and currency then report it (#N/A when the instrument lacks the conversion); blank for its own.
+ * @param [unit] The unit the other functions are asked to convert into: unitOfMeasureId and unitOfMeasure then report it; blank for its own.
  * @returns The field's value, a grid of them, or the record.
  */
-export function instrument(symbols: unknown[][], field?: InstrumentField, dateFormat?: DateFormat): Promise<unknown[][]> {
-  return metadata.instrument(context, symbols, field, dateFormat);
+export function instrument(
+  symbols: unknown[][],
+  field?: InstrumentField,
+  dateFormat?: DateFormat,
+  currency?: string,
+  unit?: string,
+  invocation?: CustomFunctions.Invocation,
+): Promise<unknown[][]> {
+  return metadata.instrument(forInvocation(context, invocation), symbols, field, dateFormat, currency, unit);
+}
+
+/**
+ * What an instrument's values convert to: its currencies, then its units, as kind, id and description rows.
+ * @customfunction CONVERSIONS
+ * @param symbol One instrument symbol.
+ * @param [headers] 0 none, 1 column names (default), 2 symbol with its own currency/unit, then column names.
+ * @returns The conversions table.
+ */
+export function conversions(symbol: unknown, headers?: Headers, invocation?: CustomFunctions.Invocation): Promise<unknown[][]> {
+  return metadata.conversions(forInvocation(context, invocation), symbol, headers);
 }
 
 /**
@@ -338,8 +400,8 @@ export function instrument(symbols: unknown[][], field?: InstrumentField, dateFo
  * @param [dateFormat] For launchDate: serial (default) or text.
  * @returns The instrument table.
  */
-export function instruments(search?: string, fields?: unknown[][], headers?: Headers, dateFormat?: DateFormat): Promise<unknown[][]> {
-  return metadata.instruments(context, search, fields, headers, dateFormat);
+export function instruments(search?: string, fields?: unknown[][], headers?: Headers, dateFormat?: DateFormat, invocation?: CustomFunctions.Invocation): Promise<unknown[][]> {
+  return metadata.instruments(forInvocation(context, invocation), search, fields, headers, dateFormat);
 }
 
 /**
@@ -350,6 +412,6 @@ export function instruments(search?: string, fields?: unknown[][], headers?: Hea
  * @param [headers] For the whole list: 0 none, 1 column names (default), 2 type and column names.
  * @returns The list, or descriptions.
  */
-export function reference(type: ReferenceList, id?: unknown[][], headers?: Headers): Promise<unknown[][]> {
-  return metadata.reference(context, type, id, headers);
+export function reference(type: ReferenceList, id?: unknown[][], headers?: Headers, invocation?: CustomFunctions.Invocation): Promise<unknown[][]> {
+  return metadata.reference(forInvocation(context, invocation), type, id, headers);
 }

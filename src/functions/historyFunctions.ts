@@ -17,6 +17,8 @@ import {
   type DateFormat,
 } from "./coerce";
 import { run, type FunctionsContext } from "./context";
+import { conversionTarget, withTarget } from "./conversionArgs";
+import type { DateSystem } from "./excelDates";
 import { ArgumentError, NotAvailableError } from "./errors";
 import {
   DEFAULT_HISTORY_FIELDS,
@@ -58,10 +60,10 @@ function historyFieldsOf(value: unknown): HistoryField[] {
   return names === undefined ? [...DEFAULT_HISTORY_FIELDS] : names.map(historyFieldOf);
 }
 
-function cellOf(record: PriceRecord, field: HistoryField, format: DateFormat, symbol: string, assessed: ReadonlySet<string>): unknown {
+function cellOf(record: PriceRecord, field: HistoryField, format: DateFormat, symbol: string, assessed: ReadonlySet<string>, system: DateSystem): unknown {
   if (field === "assessed") return assessed.has(record.date);
   try {
-    return priceFieldValue(record, field, format, symbol);
+    return priceFieldValue(record, field, format, symbol, system);
   } catch {
     // A field missing on one row (an optional field the service left out) leaves that cell blank.
     return "";
@@ -91,10 +93,11 @@ export function historyArguments(
   calculationArg?: unknown,
   orderArg?: unknown,
   dateFormatArg?: unknown,
+  system: DateSystem = "1900",
 ): HistoryArguments {
   const symbol = requiredSymbol(symbolArg);
-  const fromDate = requiredDate(fromArg, "from");
-  const toDate = dateOf(scalar(toArg, "to"), "to") ?? today;
+  const fromDate = requiredDate(fromArg, "from", system);
+  const toDate = dateOf(scalar(toArg, "to"), "to", system) ?? today;
   if (fromDate > toDate) throw new ArgumentError(`from (${fromDate}) is after to (${toDate})`);
   const fields = historyFieldsOf(fieldsArg);
   const headers = headersOf(headersArg);
@@ -124,6 +127,8 @@ export function history(
   calculationArg: unknown,
   orderArg: unknown,
   dateFormatArg: unknown,
+  currencyArg?: unknown,
+  unitArg?: unknown,
 ): Promise<Grid> {
   return run(context, async () => {
     const { key, fields, headers, order, format } = historyArguments(
@@ -137,12 +142,14 @@ export function history(
       calculationArg,
       orderArg,
       dateFormatArg,
+      context.dateSystem,
     );
     const { symbol, fromDate, toDate } = key;
-    const result = await context.client().history(key);
+    const client = context.client();
+    const result = await client.history(withTarget(key, await conversionTarget(client, currencyArg, unitArg)));
     if (result.prices.length === 0) throw new NotAvailableError(`no assessment for '${symbol}' from ${fromDate} to ${toDate}`);
     const records = order === "ascending" ? [...result.prices].reverse() : result.prices;
-    const body = records.map((record) => fields.map((field) => cellOf(record, field, format, symbol, result.assessedDates)));
+    const body = records.map((record) => fields.map((field) => cellOf(record, field, format, symbol, result.assessedDates, context.dateSystem)));
     return withHeaders(body, fields, headers, symbol);
   });
 }
@@ -156,6 +163,8 @@ export function forecast(
   typeArg: unknown,
   headersArg: unknown,
   dateFormatArg: unknown,
+  currencyArg?: unknown,
+  unitArg?: unknown,
 ): Promise<Grid> {
   return run(context, async () => {
     const symbol = requiredSymbol(symbolArg);
@@ -163,15 +172,16 @@ export function forecast(
     const headers = headersOf(headersArg);
     const format = dateFormatOf(dateFormatArg);
     const client = context.client();
+    const target = await conversionTarget(client, currencyArg, unitArg);
     // The service returns a forecast only for a range holding an actual price: start at the latest one.
-    const latest = await client.price({ symbol });
+    const latest = await client.price(withTarget({ symbol }, target));
     const fromDate = latest.date;
     const toDate = addDays(fromDate, FORECAST_HORIZON_DAYS);
-    const result = await client.history({ symbol, fromDate, toDate, forecastType: type });
+    const result = await client.history(withTarget({ symbol, fromDate, toDate, forecastType: type }, target));
     const prices = result.forecast?.forecastPrices ?? [];
     if (prices.length === 0) throw new NotAvailableError(`no forecast '${type}' for '${symbol}'`);
     const body = prices.map((point) => [
-      format === "text" ? dateOut(point.date.slice(0, 10), "text") : dateTimeOut(point.date, "serial"),
+      format === "text" ? dateOut(point.date.slice(0, 10), "text") : dateTimeOut(point.date, "serial", context.dateSystem),
       point.low,
       point.mid,
       point.high,
@@ -180,12 +190,14 @@ export function forecast(
   });
 }
 
-export function curve(context: FunctionsContext, symbolArg: unknown, dateArg: unknown, headersArg: unknown): Promise<Grid> {
+export function curve(context: FunctionsContext, symbolArg: unknown, dateArg: unknown, headersArg: unknown, currencyArg?: unknown, unitArg?: unknown): Promise<Grid> {
   return run(context, async () => {
     const symbol = requiredSymbol(symbolArg);
-    const date = dateOf(scalar(dateArg, "date"), "date");
+    const date = dateOf(scalar(dateArg, "date"), "date", context.dateSystem);
     const headers = headersOf(headersArg);
-    const record = await context.client().price(date === undefined ? { symbol } : { symbol, date });
+    const client = context.client();
+    const target = await conversionTarget(client, currencyArg, unitArg);
+    const record = await client.price(withTarget(date === undefined ? { symbol } : { symbol, date }, target));
     const points = record.forwardCurves ?? [];
     if (points.length === 0) {
       throw new NotAvailableError(`'${symbol}' has no forward curve${date === undefined ? "" : ` on ${date}`}`);

@@ -3,13 +3,17 @@
  * after sign-in (shared runtime), the headless host before it evaluates a book. Until then every
  * function answers #N/A "sign in from the Prices pane".
  */
+import { DEFAULT_REQUEST_BUDGET_MS } from "../prices/transport";
 import type { ClientStats, PricesClient, PricesClientOptions } from "../prices/types";
 import { DEFAULT_DEADLINE_MS, type FunctionsClient, type FunctionsContext } from "./context";
 import { NotAvailableError, SIGN_IN_MESSAGE, type MakeError } from "./errors";
+import type { DateSystem } from "./excelDates";
 
 export interface ConfigureOptions extends PricesClientOptions {
   /** A call unanswered after this many ms shows #N/A (default 120,000). */
   deadlineMs?: number;
+  /** The workbook's date system, for hosts that know it (the headless runner's option); Excel's is read by the runtime. */
+  dateSystem?: DateSystem;
   /** Ask Excel to recalculate every formula once configured (default true; no-op outside Excel). */
   recalculate?: boolean;
 }
@@ -18,6 +22,7 @@ export interface ConfigureOptions extends PricesClientOptions {
 export interface ClientConfiguration {
   client: FunctionsClient & Partial<Pick<PricesClient, "stats" | "invalidate">>;
   deadlineMs?: number;
+  dateSystem?: DateSystem;
   recalculate?: boolean;
 }
 
@@ -38,6 +43,10 @@ export interface PricesAddin {
   stats(): ClientStats | undefined;
   /** Asks Excel for a full recalculation (no-op outside Excel). */
   recalculate(): Promise<void>;
+  /** The workbook's date system (1900 unless a host or the workbook says otherwise). */
+  readonly dateSystem: DateSystem;
+  /** A new date system (the workbook's setting changed): serials read and written from the next call on. */
+  setDateSystem(system: DateSystem): void;
 }
 
 export interface AddinDependencies {
@@ -58,6 +67,7 @@ function isClientConfiguration(configuration: Configuration): configuration is C
 export function createAddinHook(dependencies: AddinDependencies): AddinHook {
   let client: (FunctionsClient & Partial<Pick<PricesClient, "stats" | "invalidate">>) | undefined;
   let deadlineMs = DEFAULT_DEADLINE_MS;
+  let dateSystem: DateSystem = "1900";
   const listeners = new Set<ConfiguredListener>();
 
   const announce = async (recalculate: boolean | undefined): Promise<void> => {
@@ -76,10 +86,13 @@ export function createAddinHook(dependencies: AddinDependencies): AddinHook {
       if (isClientConfiguration(configuration)) {
         client = configuration.client;
       } else {
-        const { deadlineMs: _deadline, recalculate: _recalculate, ...options } = configuration;
-        client = dependencies.createClient(options);
+        const { deadlineMs: deadline, recalculate: _recalculate, dateSystem: _dateSystem, ...options } = configuration;
+        // The client gives up (and says why) before the cell's deadline shows the generic timeout.
+        const budgetMs = options.budgetMs ?? Math.min(DEFAULT_REQUEST_BUDGET_MS, Math.floor((deadline ?? DEFAULT_DEADLINE_MS) * 0.75));
+        client = dependencies.createClient({ ...options, budgetMs });
       }
       deadlineMs = configuration.deadlineMs ?? DEFAULT_DEADLINE_MS;
+      if (configuration.dateSystem !== undefined) dateSystem = configuration.dateSystem;
       await announce(configuration.recalculate);
     },
     async reset(options) {
@@ -103,6 +116,12 @@ export function createAddinHook(dependencies: AddinDependencies): AddinHook {
     recalculate() {
       return safely(dependencies.recalculate);
     },
+    get dateSystem() {
+      return dateSystem;
+    },
+    setDateSystem(system) {
+      dateSystem = system;
+    },
   };
 
   return {
@@ -117,6 +136,9 @@ export function createAddinHook(dependencies: AddinDependencies): AddinHook {
         today,
         get deadlineMs() {
           return deadlineMs;
+        },
+        get dateSystem() {
+          return dateSystem;
         },
       };
     },

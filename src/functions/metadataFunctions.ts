@@ -10,13 +10,17 @@ import {
   isSingleCell,
   nameList,
   optionalText,
+  requiredSymbol,
   scalar,
   show,
   symbolOf,
   toMatrix,
   type DateFormat,
 } from "./coerce";
+import type { ConversionTarget } from "../api/conversion";
 import { run, type FunctionsContext } from "./context";
+import { conversionsOf, conversionTarget, recordInTarget } from "./conversionArgs";
+import type { DateSystem } from "./excelDates";
 import { ArgumentError, NotAvailableError } from "./errors";
 import { matchesWords, noMatchReason, searchWords } from "./instrument-search";
 import {
@@ -29,9 +33,9 @@ import {
 } from "./fields";
 import { checkResultSize, crossLayout, fillGrid, finish, readItems, settle, withHeaders, type Grid } from "./shape";
 
-function instrumentCell(record: InstrumentRecord, field: InstrumentField, format: DateFormat): unknown {
+function instrumentCell(record: InstrumentRecord, field: InstrumentField, format: DateFormat, system: DateSystem): unknown {
   try {
-    return instrumentFieldValue(record, field, format);
+    return instrumentFieldValue(record, field, format, system);
   } catch {
     return "";
   }
@@ -41,12 +45,20 @@ function instrumentCell(record: InstrumentRecord, field: InstrumentField, format
  * With a field (or a range of fields): symbols down, fields across. Without: one symbol's whole record
  * as name/value rows, or for a range of symbols one row per symbol under a row of field names.
  */
-export function instrument(context: FunctionsContext, symbolsArg: unknown, fieldArg: unknown, dateFormatArg: unknown): Promise<Grid> {
+export function instrument(
+  context: FunctionsContext,
+  symbolsArg: unknown,
+  fieldArg: unknown,
+  dateFormatArg: unknown,
+  currencyArg?: unknown,
+  unitArg?: unknown,
+): Promise<Grid> {
   return run(context, async () => {
     const format = dateFormatOf(dateFormatArg);
     const symbolMatrix = toMatrix(symbolsArg, "symbols");
     const fieldNames = nameList(fieldArg, "field");
-    if (fieldNames === undefined) return wholeRecords(context, symbolMatrix, format);
+    const target = await conversionTarget(context.client(), currencyArg, unitArg);
+    if (fieldNames === undefined) return wholeRecords(context, symbolMatrix, format, target);
     const fieldMatrix = Array.isArray(fieldArg) ? toMatrix(fieldArg, "field") : [fieldNames];
     const symbolItems = readItems(symbolMatrix, (cell) => symbolOf(cell));
     const fieldItems = readItems(fieldMatrix, (cell) => {
@@ -65,7 +77,7 @@ export function instrument(context: FunctionsContext, symbolsArg: unknown, field
         if (symbol === undefined) throw new ArgumentError("symbol is required: give an instrument symbol such as 'MB-AL-0004'");
         if (field === undefined) throw new ArgumentError("field is required");
         const record = await client.instrument(symbol, requested.length > 0 ? requested : undefined);
-        return instrumentFieldValue(record, field, format);
+        return instrumentFieldValue(await recordInTarget(client, record, target), field, format, context.dateSystem);
       },
       (symbol, field) => !single && ((symbol.ok && symbol.value === undefined) || (field.ok && field.value === undefined)),
     );
@@ -73,13 +85,13 @@ export function instrument(context: FunctionsContext, symbolsArg: unknown, field
   });
 }
 
-async function wholeRecords(context: FunctionsContext, symbolMatrix: ReturnType<typeof toMatrix>, format: DateFormat): Promise<Grid> {
+async function wholeRecords(context: FunctionsContext, symbolMatrix: ReturnType<typeof toMatrix>, format: DateFormat, target: ConversionTarget): Promise<Grid> {
   const all = requestedInstrumentFields(INSTRUMENT_FIELDS);
   if (isSingleCell(symbolMatrix)) {
     const symbol = symbolOf(symbolMatrix[0]![0]);
     if (symbol === undefined) throw new ArgumentError("symbol is required: give an instrument symbol such as 'MB-AL-0004'");
-    const record = await context.client().instrument(symbol, all);
-    return INSTRUMENT_FIELDS.map((field) => [field, instrumentCell(record, field, format)]);
+    const record = await recordInTarget(context.client(), await context.client().instrument(symbol, all), target);
+    return INSTRUMENT_FIELDS.map((field) => [field, instrumentCell(record, field, format, context.dateSystem)]);
   }
   const symbols = flatten(symbolMatrix);
   checkResultSize(symbols.length + 1, INSTRUMENT_FIELDS.length);
@@ -89,8 +101,8 @@ async function wholeRecords(context: FunctionsContext, symbolMatrix: ReturnType<
       settle(async () => {
         const symbol = symbolOf(cell);
         if (symbol === undefined) return INSTRUMENT_FIELDS.map(() => "");
-        const record = await client.instrument(symbol, all);
-        return INSTRUMENT_FIELDS.map((field) => instrumentCell(record, field, format));
+        const record = await recordInTarget(client, await client.instrument(symbol, all), target);
+        return INSTRUMENT_FIELDS.map((field) => instrumentCell(record, field, format, context.dateSystem));
       }),
     ),
   );
@@ -122,7 +134,7 @@ export function instruments(
       const commodities = search === undefined ? undefined : await context.client().references("Commodity").catch(() => undefined);
       throw new NotAvailableError(search === undefined ? "no instrument is available to you" : noMatchReason(all, search, commodities));
     }
-    const body = found.map((record) => fields.map((field) => instrumentCell(record, field, format)));
+    const body = found.map((record) => fields.map((field) => instrumentCell(record, field, format, context.dateSystem)));
     return withHeaders(body, fields, headers, search ?? "");
   });
 }
@@ -165,5 +177,24 @@ export function reference(context: FunctionsContext, typeArg: unknown, idArg: un
       (id) => id.ok && id.value === undefined,
     );
     return finish(grid, context.makeError);
+  });
+}
+
+const CONVERSION_COLUMNS = ["kind", "id", "description"];
+
+/** What one instrument's values convert to: its currencies, then its units (kind, id, description). */
+export function conversions(context: FunctionsContext, symbolArg: unknown, headersArg: unknown): Promise<Grid> {
+  return run(context, async () => {
+    const symbol = requiredSymbol(symbolArg);
+    const headers = headersOf(headersArg);
+    const client = context.client();
+    const record = await client.instrument(symbol);
+    const { currencies, units } = await conversionsOf(client, record);
+    const body = [
+      ...currencies.map((item) => ["currency", item.id, item.description]),
+      ...units.map((item) => ["unit", item.id, item.description]),
+    ];
+    if (body.length === 0) throw new NotAvailableError(`'${record.symbol}' converts to no other currency or unit`);
+    return withHeaders(body, CONVERSION_COLUMNS, headers, `${record.symbol} (${record.currencyId}/${record.unitOfMeasureId})`);
   });
 }

@@ -1,4 +1,5 @@
 /** LOW, MID, HIGH, PRICE and AVERAGE: one price field per (symbol, date), as a value or a grid. */
+import type { ConversionTarget } from "../api/conversion";
 import type { AverageType, CalculationType } from "../api/vocabulary";
 import type { PriceKey } from "../prices/types";
 import {
@@ -6,6 +7,7 @@ import {
   dateFormatOf,
   dateOf,
   isBlank,
+  isSingleCell,
   optionalText,
   scalar,
   symbolOf,
@@ -14,6 +16,7 @@ import {
   type DateFormat,
 } from "./coerce";
 import { run, type FunctionsContext } from "./context";
+import { conversionTarget, withTarget } from "./conversionArgs";
 import { ArgumentError } from "./errors";
 import { priceFieldOf, priceFieldValue, requestedPriceFields, type PriceField } from "./fields";
 import { crossLayout, fillGrid, finish, readItems, type Grid } from "./shape";
@@ -42,6 +45,8 @@ export interface PriceRequest {
   field: PriceField;
   calculation: CalculationType;
   dateFormat: DateFormat;
+  /** The currency and unit asked (convention 21); none set = the instrument's own. */
+  target?: ConversionTarget;
 }
 
 /** PRICE's field, calculation and date format, read in that order (the first bad one is the message). */
@@ -55,40 +60,50 @@ export function averageRequest(period: unknown, field: unknown): PriceRequest {
 }
 
 /** The client key each (symbol, date) of a request asks for; the pane traces a cell with the same keys. */
-export function priceKeys(request: Pick<PriceRequest, "field" | "calculation">): (symbol: string, date: string | undefined) => PriceKey {
+export function priceKeys(request: Pick<PriceRequest, "field" | "calculation" | "target">): (symbol: string, date: string | undefined) => PriceKey {
   const fields = requestedPriceFields([request.field]);
   return (symbol, date) => {
     const key: PriceKey = { symbol };
     if (date !== undefined) key.date = date;
     if (request.calculation !== "None") key.calculationType = request.calculation;
     if (fields.length > 0) key.fields = fields;
-    return key;
+    return withTarget(key, request.target);
   };
 }
 
-/** Symbols down, dates across (or the shape of whichever is a range); each cell settles on its own. */
-export async function priceGrid(context: FunctionsContext, symbols: unknown, dates: unknown, request: PriceRequest): Promise<Grid> {
+/** A blank cell inside a range of dates: its result cell stays blank (only an omitted date or "latest" means latest). */
+const BLANK_DATE: unique symbol = Symbol("blank date");
+
+/**
+ * Symbols down, dates across (or the shape of whichever is a range); each cell settles on its own. `currency`
+ * and `unit` are the functions' trailing arguments, checked after symbols and dates.
+ */
+export async function priceGrid(context: FunctionsContext, symbols: unknown, dates: unknown, request: PriceRequest, currency?: unknown, unit?: unknown): Promise<Grid> {
+  const system = context.dateSystem;
   const symbolItems = readItems(toMatrix(symbols, "symbols"), (cell) => symbolOf(cell));
-  const dateItems = readItems(toMatrix(dates, "dates"), (cell) => dateOf(cell));
+  const dateMatrix = toMatrix(dates, "dates");
+  const dateRange = !isSingleCell(dateMatrix);
+  const dateItems = readItems(dateMatrix, (cell) => (dateRange && isBlank(cell) ? BLANK_DATE : dateOf(cell, "date", system)));
   const layout = crossLayout(symbolItems, dateItems);
   const single = layout.rows === 1 && layout.cols === 1;
-  const keyOf = priceKeys(request);
   const client = context.client();
+  const keyOf = priceKeys({ ...request, target: await conversionTarget(client, currency, unit) });
   const grid = await fillGrid(
     layout,
     async (symbol, date) => {
       if (symbol === undefined) throw new ArgumentError("symbol is required: give an instrument symbol such as 'MB-AL-0004'");
+      if (date === BLANK_DATE) return "";
       const record = await client.price(keyOf(symbol, date));
-      return priceFieldValue(record, request.field, request.dateFormat, symbol);
+      return priceFieldValue(record, request.field, request.dateFormat, symbol, system);
     },
-    // A blank symbol cell inside a range stays blank; alone, it is a missing argument.
-    (symbol) => !single && symbol.ok && symbol.value === undefined,
+    // A blank symbol cell inside a range stays blank; alone, it is a missing argument. So does a blank date in a range.
+    (symbol, date) => (!single && symbol.ok && symbol.value === undefined) || (date.ok && date.value === BLANK_DATE),
   );
   return finish(grid, context.makeError);
 }
 
-export function fixedField(context: FunctionsContext, field: PriceField, symbols: unknown, dates: unknown): Promise<Grid> {
-  return run(context, () => priceGrid(context, symbols, dates, { field, calculation: "None", dateFormat: "serial" }));
+export function fixedField(context: FunctionsContext, field: PriceField, symbols: unknown, dates: unknown, currency?: unknown, unit?: unknown): Promise<Grid> {
+  return run(context, () => priceGrid(context, symbols, dates, { field, calculation: "None", dateFormat: "serial" }, currency, unit));
 }
 
 export function price(
@@ -98,10 +113,12 @@ export function price(
   field: unknown,
   calculation: unknown,
   dateFormat: unknown,
+  currency?: unknown,
+  unit?: unknown,
 ): Promise<Grid> {
-  return run(context, () => priceGrid(context, symbols, dates, priceRequest(field, calculation, dateFormat)));
+  return run(context, () => priceGrid(context, symbols, dates, priceRequest(field, calculation, dateFormat), currency, unit));
 }
 
-export function average(context: FunctionsContext, symbols: unknown, period: unknown, dates: unknown, field: unknown): Promise<Grid> {
-  return run(context, () => priceGrid(context, symbols, dates, averageRequest(period, field)));
+export function average(context: FunctionsContext, symbols: unknown, period: unknown, dates: unknown, field: unknown, currency?: unknown, unit?: unknown): Promise<Grid> {
+  return run(context, () => priceGrid(context, symbols, dates, averageRequest(period, field), currency, unit));
 }

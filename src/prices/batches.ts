@@ -6,7 +6,8 @@ import { dateOfTimestamp, toEpochDay } from "../api/dates";
 import { PATHS, type CalculationType, type InstrumentFieldName, type Limits } from "../api/vocabulary";
 import { encodeParams } from "../api/requests";
 import type { InstrumentRecord, PriceRecord } from "../api/schemas";
-import { InvalidInstrumentError, NoDataError, PricesError, ResponseFormatError } from "./errors";
+import { conversionLabel, type ConversionTarget } from "../api/conversion";
+import { ConversionError, HTTPError, InvalidInstrumentError, NoDataError, PricesError, ResponseFormatError } from "./errors";
 import type { NormHistoryKey, NormInstrumentKey, NormInstrumentsKey, NormKey, NormPriceKey, NormReferenceKey } from "./keys";
 import { type Envelope, type PriceBlock, type RequestRef, checkCalculationType, projectInstrument, projectPrice, readEnvelope, readInstrument, readPriceBlock, readReferences } from "./parse";
 import { chunk, planDateLists } from "./plan";
@@ -26,6 +27,8 @@ export interface PlannedRequest<T extends Keyed = Keyed> {
   recordsRequested: number;
   /** One value or Error per key, in order. `records` counts what the body held. */
   answer(body: unknown, request: RequestRef): { results: (unknown | Error)[]; records: number };
+  /** How a failure of the whole request reads for its keys, when it says more than the failure (a refused conversion). */
+  refine?(error: unknown): unknown;
 }
 
 export interface PlanSettings {
@@ -45,16 +48,17 @@ export function checkBatch(results: unknown, keys: number): (unknown | Error)[] 
 export function planRequests<T extends Keyed>(items: readonly T[], settings: PlanSettings): PlannedRequest<T>[] {
   // The common window, a sheet of dated prices of one calculation type, is planned as given (no copy).
   if (allDatedOfOneType(items)) return planDated(items as readonly Keyed<NormKey>[] as readonly Keyed<NormPriceKey>[], settings) as unknown as PlannedRequest<T>[];
-  const dated = new Map<CalculationType, Keyed<NormPriceKey>[]>();
-  const latest = new Map<CalculationType, Keyed<NormPriceKey>[]>();
+  // Price keys group by calculation type and conversion (`group`).
+  const dated = new Map<string, Keyed<NormPriceKey>[]>();
+  const latest = new Map<string, Keyed<NormPriceKey>[]>();
   const histories = new Map<string, Keyed<NormHistoryKey>[]>();
   const instruments: Keyed<NormInstrumentKey>[] = [];
   const lists: Keyed<NormInstrumentsKey>[] = [];
   const references: Keyed<NormReferenceKey>[] = [];
   // The last price group used: a window's price keys mostly share one calculation type and kind.
   let group: Keyed<NormPriceKey>[] = [];
-  let groupOf: Map<CalculationType, Keyed<NormPriceKey>[]> | undefined;
-  let groupType: CalculationType | undefined;
+  let groupOf: Map<string, Keyed<NormPriceKey>[]> | undefined;
+  let groupType: string | undefined;
   // Index loops in the per-window code: it runs too rarely to be optimised, and unoptimised `for...of`
   // allocates an iterator result per element (10,000 keys, 0.6 MB here alone).
   for (let position = 0; position < items.length; position += 1) {
@@ -63,9 +67,9 @@ export function planRequests<T extends Keyed>(items: readonly T[], settings: Pla
     switch (key.kind) {
       case "price": {
         const map = key.date === undefined ? latest : dated;
-        if (map !== groupOf || key.calculationType !== groupType) {
+        if (map !== groupOf || key.group !== groupType) {
           groupOf = map;
-          groupType = key.calculationType;
+          groupType = key.group;
           const found = map.get(groupType);
           if (found) group = found;
           else map.set(groupType, (group = []));
@@ -103,7 +107,7 @@ function allDatedOfOneType(items: readonly Keyed[]): boolean {
   if (first?.kind !== "price" || first.date === undefined) return false;
   for (let position = 1; position < items.length; position += 1) {
     const key = (items[position] as Keyed).key;
-    if (key.kind !== "price" || key.date === undefined || key.calculationType !== first.calculationType) return false;
+    if (key.kind !== "price" || key.date === undefined || key.group !== first.group) return false;
   }
   return true;
 }
@@ -126,6 +130,44 @@ function unionFields<F extends string>(items: readonly Keyed<NormKey & { fields:
 
 function calcParam(type: CalculationType): CalculationType | undefined {
   return type === "None" ? undefined : type;
+}
+
+/** The conversion a group of keys asks (all keys of a request ask the same), or undefined. */
+function targetOf(key: NormPriceKey | NormHistoryKey | undefined): ConversionTarget | undefined {
+  if (key === undefined || (key.currency === undefined && key.unit === undefined)) return undefined;
+  const target: ConversionTarget = {};
+  if (key.currency !== undefined) target.currency = key.currency;
+  if (key.unit !== undefined) target.unit = key.unit;
+  return target;
+}
+
+function targetParams(target: ConversionTarget | undefined): { targetCurrency?: string; targetUnitOfMeasure?: string } {
+  return { targetCurrency: target?.currency, targetUnitOfMeasure: target?.unit };
+}
+
+const TARGET_PARAMETERS = ["targetcurrency", "targetunitofmeasure"];
+
+/** A 400 that names the conversion parameters: the service does not offer the conversion at all. */
+function refineRefusal(target: ConversionTarget | undefined): ((error: unknown) => unknown) | undefined {
+  if (target === undefined) return undefined;
+  return (error) => {
+    if (!(error instanceof HTTPError) || error.status !== 400) return error;
+    const named = (error.problem?.errors ?? []).some((item) => TARGET_PARAMETERS.includes(item.parameter.toLowerCase()));
+    const inDetail = /targetCurrency|targetUnitOfMeasure/i.test(error.problem?.detail ?? "");
+    return named || inDetail ? new ConversionError(conversionLabel(target)) : error;
+  };
+}
+
+/** Whether a block is in the target asked: a service that ignores the parameters must not pass unconverted values off as converted. */
+function inTarget(block: { currencyId?: string; unitOfMeasureId?: string }, target: ConversionTarget): boolean {
+  const same = (given: string | undefined, asked: string | undefined) => asked === undefined || given?.toUpperCase() === asked;
+  return same(block.currencyId, target.currency) && same(block.unitOfMeasureId, target.unit) && (block.currencyId !== undefined || block.unitOfMeasureId !== undefined);
+}
+
+/** The error of a symbol listed in `invalidInstruments`: a conversion it lacks reads as such. */
+function invalidError(symbol: string, message: string, target: ConversionTarget | undefined): Error {
+  if (target !== undefined && /conversion/i.test(message)) return new ConversionError(conversionLabel(target), symbol, message);
+  return new InvalidInstrumentError(symbol, message || undefined);
 }
 
 /** Parses blocks on first use, once, remembering failures so that only that symbol's keys fail. */
@@ -169,6 +211,8 @@ interface DatedRow {
 function planDated(items: readonly Keyed<NormPriceKey>[], settings: PlanSettings): PlannedRequest[] {
   const fields = unionFields(items);
   const calculationType = items[0]?.key.calculationType ?? "None";
+  const target = targetOf(items[0]?.key);
+  const refine = refineRefusal(target);
   const columns = new Map<string, number>();
   const rows = new Map<string, DatedRow>();
   const datesBySymbol = new Map<string, string[]>();
@@ -224,14 +268,16 @@ function planDated(items: readonly Keyed<NormPriceKey>[], settings: PlanSettings
       }
     }
     if (served.length === 0) continue;
-    const params = encodeParams({ symbols: tile.symbols, dates: tile.dates, fields, priceCalculationType: calcParam(calculationType) });
-    requests.push({
+    const params = encodeParams({ symbols: tile.symbols, dates: tile.dates, fields, priceCalculationType: calcParam(calculationType), ...targetParams(target) });
+    const planned: PlannedRequest = {
       endpoint: PATHS.prices,
       params,
       items: served,
       recordsRequested: tile.symbols.length * tile.dates.length,
-      answer: (body, request) => answerPrices(body, request, served, fields.length, calculationType),
-    });
+      answer: (body, request) => answerPrices(body, request, served, fields.length, calculationType, target),
+    };
+    if (refine !== undefined) planned.refine = refine;
+    requests.push(planned);
   }
   return requests;
 }
@@ -295,7 +341,14 @@ export class RecordFinder {
  * One result per item. Items of one symbol mostly come together, so the symbol's state (invalid,
  * parsed block, finder) is looked up once per run of items rather than once per item.
  */
-function answerPrices(body: unknown, request: RequestRef, items: readonly Keyed<NormPriceKey>[], unionSize: number, calculationType: CalculationType): { results: (unknown | Error)[]; records: number } {
+function answerPrices(
+  body: unknown,
+  request: RequestRef,
+  items: readonly Keyed<NormPriceKey>[],
+  unionSize: number,
+  calculationType: CalculationType,
+  target: ConversionTarget | undefined,
+): { results: (unknown | Error)[]; records: number } {
   const envelope = readEnvelope(body, request);
   checkCalculationType(envelope, calculationType, request);
   const block = blockReader(envelope);
@@ -320,8 +373,9 @@ function answerPrices(body: unknown, request: RequestRef, items: readonly Keyed<
         }
       }
     }
-    if (invalid !== undefined) results[position] = new InvalidInstrumentError(symbol, invalid || undefined);
+    if (invalid !== undefined) results[position] = invalidError(symbol, invalid, target);
     else if (parsed instanceof Error) results[position] = parsed;
+    else if (target !== undefined && parsed !== undefined && !inTarget(parsed, target)) results[position] = new ConversionError(conversionLabel(target));
     else {
       const record = finder === undefined ? undefined : key.date === undefined ? finder.latest() : finder.find(key.date);
       results[position] = record ? projectPrice(record, key.fields, unionSize) : new NoDataError(symbol, key.date);
@@ -333,17 +387,21 @@ function answerPrices(body: unknown, request: RequestRef, items: readonly Keyed<
 function planLatest(items: readonly Keyed<NormPriceKey>[], limits: Limits): PlannedRequest[] {
   const fields = unionFields(items);
   const calculationType = items[0]?.key.calculationType ?? "None";
+  const target = targetOf(items[0]?.key);
+  const refine = refineRefusal(target);
   const bySymbol = new Map<string, Keyed<NormPriceKey>[]>();
   for (const item of items) push(bySymbol, item.key.symbol, item);
   return chunk([...bySymbol.keys()], Math.min(limits.maxSymbols, limits.maxRecords)).map((symbols): PlannedRequest => {
     const served = symbols.flatMap((symbol) => bySymbol.get(symbol) ?? []);
-    return {
+    const planned: PlannedRequest = {
       endpoint: PATHS.prices,
-      params: encodeParams({ symbols, fields, priceCalculationType: calcParam(calculationType) }),
+      params: encodeParams({ symbols, fields, priceCalculationType: calcParam(calculationType), ...targetParams(target) }),
       items: served,
       recordsRequested: symbols.length,
-      answer: (body, request) => answerPrices(body, request, served, fields.length, calculationType),
+      answer: (body, request) => answerPrices(body, request, served, fields.length, calculationType, target),
     };
+    if (refine !== undefined) planned.refine = refine;
+    return planned;
   });
 }
 
@@ -364,6 +422,8 @@ function planHistory(items: readonly Keyed<NormHistoryKey>[], limits: Limits): P
   const bySymbol = new Map<string, Keyed<NormHistoryKey>[]>();
   for (const item of items) push(bySymbol, item.key.symbol, item);
   const perSymbol = estimateHistoryRecords(first);
+  const target = targetOf(first);
+  const refine = refineRefusal(target);
   const size = Math.max(1, Math.min(limits.maxSymbols, Math.floor(limits.maxRecords / perSymbol)));
   return chunk([...bySymbol.keys()], size).map((symbols): PlannedRequest => {
     const served = symbols.flatMap((symbol) => bySymbol.get(symbol) ?? []);
@@ -376,18 +436,27 @@ function planHistory(items: readonly Keyed<NormHistoryKey>[], limits: Limits): P
       forecastType: first.forecastType,
       fields,
       priceCalculationType: calcParam(first.calculationType),
+      ...targetParams(target),
     });
-    return {
+    const planned: PlannedRequest = {
       endpoint: PATHS.history,
       params,
       items: served,
       recordsRequested: symbols.length * perSymbol,
-      answer: (body, request) => answerHistory(body, request, served, fields.length),
+      answer: (body, request) => answerHistory(body, request, served, fields.length, target),
     };
+    if (refine !== undefined) planned.refine = refine;
+    return planned;
   });
 }
 
-function answerHistory(body: unknown, request: RequestRef, items: readonly Keyed<NormHistoryKey>[], unionSize: number): { results: (unknown | Error)[]; records: number } {
+function answerHistory(
+  body: unknown,
+  request: RequestRef,
+  items: readonly Keyed<NormHistoryKey>[],
+  unionSize: number,
+  target: ConversionTarget | undefined,
+): { results: (unknown | Error)[]; records: number } {
   const envelope = readEnvelope(body, request, "calendar");
   const calculationType = items[0]?.key.calculationType ?? "None";
   checkCalculationType(envelope, calculationType, request);
@@ -397,9 +466,10 @@ function answerHistory(body: unknown, request: RequestRef, items: readonly Keyed
   const block = blockReader(envelope);
   const results = items.map(({ key }): SymbolHistory | Error => {
     const invalid = envelope.invalid.get(key.symbol);
-    if (invalid !== undefined) return new InvalidInstrumentError(key.symbol, invalid || undefined);
+    if (invalid !== undefined) return invalidError(key.symbol, invalid, target);
     const parsed = block(key.symbol);
     if (parsed instanceof Error) return parsed;
+    if (target !== undefined && parsed !== undefined && !inTarget(parsed, target)) return new ConversionError(conversionLabel(target));
     if (!parsed) return new NoDataError(key.symbol, key.toDate, `${key.symbol}: no assessment from ${key.fromDate} to ${key.toDate}`);
     const assessedDates = calculationType === "None" ? assessedDatesOf(parsed.prices, calendar, alone) : new Set(parsed.prices.map((item) => item.date));
     const history: SymbolHistory = {
@@ -410,6 +480,8 @@ function answerHistory(body: unknown, request: RequestRef, items: readonly Keyed
       assessedDates,
     };
     if (key.forecastType !== undefined && parsed.forecast) history.forecast = parsed.forecast;
+    if (parsed.currencyId !== undefined) history.currencyId = parsed.currencyId;
+    if (parsed.unitOfMeasureId !== undefined) history.unitOfMeasureId = parsed.unitOfMeasureId;
     return history;
   });
   return { results, records: countPriceRecords(envelope) };

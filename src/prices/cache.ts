@@ -13,6 +13,8 @@ export interface StoredError {
   status?: number;
   /** The service's own message of an `InvalidInstrumentError` (e.g. a calculation type the instrument lacks). */
   detail?: string;
+  /** The conversion a `ConversionError` names (`EUR/LB`). */
+  target?: string;
 }
 
 export interface StoredEntry {

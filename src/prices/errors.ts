@@ -101,27 +101,54 @@ export class TimeoutError extends NetworkError {
   }
 }
 
-export type AuthErrorReason = "not-signed-in" | "rejected" | "forbidden";
+/**
+ * Why there is no usable token: never signed in or signed out; the service rejected the token or refused
+ * the scope (403); the token service is busy (429, or the client's own limit of token requests); renewal
+ * failing for a transient reason (network, timeout, 5xx) while the session is kept and retried.
+ */
+export type AuthErrorReason = "not-signed-in" | "rejected" | "forbidden" | "token-service-busy" | "renewal-failing";
 
-/** No token could be had, or the service rejected it after one forced refresh (or refused the scope). */
+export interface AuthErrorOptions {
+  reason: AuthErrorReason;
+  status?: number;
+  method?: string;
+  url?: string;
+  cause?: unknown;
+  message?: string;
+  /** When the token provider tries again (epoch ms), for "token-service-busy" and "renewal-failing". */
+  retryAt?: number;
+  /** The OAuth `error` code of a refused token request (`invalid_grant`, ...). */
+  code?: string;
+}
+
+/** No token could be had, or the service rejected it after one refresh (or refused the scope). */
 export class AuthError extends PricesError {
   override name = "AuthError";
   readonly reason: AuthErrorReason;
   readonly status: number;
   readonly method: string | undefined;
   readonly url: string | undefined;
-  constructor(options: { reason: AuthErrorReason; status?: number; method?: string; url?: string; cause?: unknown; message?: string }) {
+  readonly retryAt: number | undefined;
+  readonly code: string | undefined;
+  constructor(options: AuthErrorOptions) {
     const where = options.method && options.url ? `: ${options.method} ${pathOf(options.url)}` : "";
-    const what =
-      options.message ??
-      (options.reason === "not-signed-in" ? "not signed in" : options.reason === "forbidden" ? "access to the service not permitted" : "token rejected");
-    super(`${what}${where}`, { cause: options.cause });
+    super(`${options.message ?? AUTH_WORDS[options.reason]}${where}`, { cause: options.cause });
     this.reason = options.reason;
     this.status = options.status ?? 0;
     this.method = options.method;
     this.url = options.url;
+    this.retryAt = options.retryAt;
+    this.code = options.code;
   }
 }
+
+const AUTH_WORDS: Record<AuthErrorReason, string> = {
+  "not-signed-in": "not signed in",
+  rejected: "token rejected",
+  forbidden: "access to the service not permitted",
+  "token-service-busy": "token service busy",
+  "renewal-failing": "token renewal failing",
+};
 
 /** The service listed the symbol in `invalidInstruments`: unknown, not permitted, or lacking the type asked. */
 export class InvalidInstrumentError extends PricesError {
@@ -132,6 +159,28 @@ export class InvalidInstrumentError extends PricesError {
   constructor(symbol: string, detail?: string) {
     super(`${symbol}: unknown or not permitted${detail ? ` (${detail})` : ""}`);
     this.symbol = symbol;
+    this.detail = detail;
+  }
+}
+
+/**
+ * A conversion (convention 21) the service cannot give: not available for the instrument (`detail` is the
+ * service's message), or not offered at all (the service refused or ignored the parameters).
+ */
+export class ConversionError extends PricesError {
+  override name = "ConversionError";
+  readonly symbol: string | undefined;
+  /** `EUR/LB`, `EUR` or `/LB`. */
+  readonly target: string;
+  readonly detail: string | undefined;
+  constructor(target: string, symbol?: string, detail?: string) {
+    super(
+      symbol === undefined
+        ? `this service does not offer conversion to ${target}`
+        : `${symbol}: conversion to ${target} is not available${detail ? ` (${detail})` : ""}`,
+    );
+    this.symbol = symbol;
+    this.target = target;
     this.detail = detail;
   }
 }
@@ -173,6 +222,14 @@ export class InvalidKeyError extends PricesError {
   }
 }
 
+/** A cache-only ask (Excel's value preview while the user types) found nothing kept: no request was sent. */
+export class NotCachedError extends PricesError {
+  override name = "NotCachedError";
+  constructor() {
+    super("not fetched yet: the value preview shows kept values only, and the cell fetches when the formula is entered");
+  }
+}
+
 function isNamed(error: unknown, names: readonly string[]): boolean {
   return typeof error === "object" && error !== null && names.includes(String((error as { name?: unknown }).name));
 }
@@ -183,9 +240,11 @@ const ALL_NAMES = [
   ...HTTP_NAMES,
   "AuthError",
   "InvalidInstrumentError",
+  "ConversionError",
   "NoDataError",
   "ResponseFormatError",
   "InvalidKeyError",
+  "NotCachedError",
 ] as const;
 
 export function isPricesError(error: unknown): error is PricesError {
@@ -205,6 +264,9 @@ export function isAuthError(error: unknown): error is AuthError {
 }
 export function isInvalidInstrumentError(error: unknown): error is InvalidInstrumentError {
   return error instanceof InvalidInstrumentError || isNamed(error, ["InvalidInstrumentError"]);
+}
+export function isConversionError(error: unknown): error is ConversionError {
+  return error instanceof ConversionError || isNamed(error, ["ConversionError"]);
 }
 export function isNoDataError(error: unknown): error is NoDataError {
   return error instanceof NoDataError || isNamed(error, ["NoDataError"]);

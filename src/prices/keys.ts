@@ -28,6 +28,11 @@ export interface NormPriceKey {
   date: string | undefined;
   calculationType: CalculationType;
   fields: PriceOptionalField[];
+  /** Target currency and unit ids, upper-case; undefined = the instrument's own. */
+  currency: string | undefined;
+  unit: string | undefined;
+  /** Calculation type and conversion: keys of one group can share a request. */
+  group: string;
 }
 
 export interface NormHistoryKey {
@@ -41,6 +46,8 @@ export interface NormHistoryKey {
   forecastType: string | undefined;
   calculationType: CalculationType;
   fields: PriceOptionalField[];
+  currency: string | undefined;
+  unit: string | undefined;
   /** Everything but symbol and fields: keys with equal options share a request. */
   options: string;
 }
@@ -147,15 +154,35 @@ export function normInstrumentFields(fields: readonly string[] | undefined): Ins
 /** The end of a price key's id without fields or calculation type. */
 const PLAIN_TAIL = "|None|";
 
+/** A currency or unit id (any case, blanks around dropped; no blank, comma, `|` or `/` inside: the key's separators); blank = none. */
+function normTarget(value: unknown, argument: "currency" | "unit"): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  const text = typeof value === "string" ? value.trim().toUpperCase() : undefined;
+  if (text === "") return undefined;
+  if (text === undefined || !/^[^\s,|/]{1,40}$/.test(text)) {
+    throw new InvalidKeyError(argument, `Invalid ${argument}: ${JSON.stringify(value)} (expected an id such as ${argument === "currency" ? "EUR" : "LB"})`);
+  }
+  return text;
+}
+
+/** `|EUR/LB`, or "" for no conversion: the part of an id and a group that names the conversion. */
+function conversionPart(currency: string | undefined, unit: string | undefined): string {
+  return currency === undefined && unit === undefined ? "" : "|" + (currency ?? "") + "/" + (unit ?? "");
+}
+
 export function normPriceKey(key: PriceKey): NormPriceKey {
   const symbol = normSymbol(key?.symbol);
   const date = key.date === undefined || key.date === null || key.date === "" ? undefined : normDate(key.date);
   const calculationType = normCalculationType(key.calculationType);
   const fields = normPriceFields(key.fields);
+  const currency = normTarget(key.currency, "currency");
+  const unit = normTarget(key.unit, "unit");
+  const conversion = conversionPart(currency, unit);
   // Plain concatenation with the common tail as one constant: fewer intermediate strings for a call made once per cell.
   const tail = fields.length === 0 && calculationType === "None" ? PLAIN_TAIL : "|" + calculationType + "|" + fields.join(",");
-  const id = "p|" + symbol + "|" + (date === undefined ? "latest" : date) + tail;
-  return { kind: "price", id, symbol, date, calculationType, fields };
+  const id = "p|" + symbol + "|" + (date === undefined ? "latest" : date) + tail + conversion;
+  const group = conversion === "" ? calculationType : calculationType + conversion;
+  return { kind: "price", id, symbol, date, calculationType, fields, currency, unit, group };
 }
 
 export function normHistoryKey(key: HistoryKey): NormHistoryKey {
@@ -173,7 +200,9 @@ export function normHistoryKey(key: HistoryKey): NormHistoryKey {
   const forecastType = typeof key.forecastType === "string" && key.forecastType.trim() !== "" ? key.forecastType.trim() : undefined;
   const calculationType = normCalculationType(key.calculationType);
   const fields = normPriceFields(key.fields);
-  const options = `${fromDate}|${toDate}|${calendarType}|${carryForward}|${forecastType ?? ""}|${calculationType}`;
+  const currency = normTarget(key.currency, "currency");
+  const unit = normTarget(key.unit, "unit");
+  const options = `${fromDate}|${toDate}|${calendarType}|${carryForward}|${forecastType ?? ""}|${calculationType}${conversionPart(currency, unit)}`;
   return {
     kind: "history",
     id: `h|${symbol}|${options}|${fields.join(",")}`,
@@ -185,6 +214,8 @@ export function normHistoryKey(key: HistoryKey): NormHistoryKey {
     forecastType,
     calculationType,
     fields,
+    currency,
+    unit,
     options,
   };
 }

@@ -131,6 +131,9 @@ export interface PriceBlock {
   lastDate: string;
   prices: PriceRecord[];
   forecast?: Forecast;
+  /** The currency and unit of the values, when the service converted them (convention 21). */
+  currencyId?: string;
+  unitOfMeasureId?: string;
 }
 
 /** Parses one instrument price block, keeping every optional field present (projection is per key). */
@@ -150,6 +153,8 @@ export function readPriceBlock(envelope: Envelope, raw: unknown, index: number):
     prices,
   };
   if (block.forecast !== undefined && block.forecast !== null) result.forecast = readForecast(reader, block.forecast, `${at}.forecast`);
+  if (block.currencyId !== undefined) result.currencyId = reader.string(block.currencyId, `${at}.currencyId`);
+  if (block.unitOfMeasureId !== undefined) result.unitOfMeasureId = reader.string(block.unitOfMeasureId, `${at}.unitOfMeasureId`);
   return result;
 }
 

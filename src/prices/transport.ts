@@ -1,12 +1,18 @@
 /**
- * HTTP for the client: GET with query (POST with a form body when the query is long), a bearer token, a
+ * HTTP for the client: GET with query (POST with a form body when the query is long), a bearer token
+ * taken inside the connection slot (so a refreshed token is used by every request still waiting), a
  * timeout on every attempt and on every token wait, a cap on requests in flight, retries by the policy,
- * and one forced token refresh after a 401, counted within the attempts. Every call settles.
+ * and after a 401 one more attempt with the provider's token (it refreshes only if it still holds the one
+ * rejected). All of it within one total budget per request, below a cell's deadline, so a failure is
+ * reported with its own cause. Every call settles.
  */
 import type { Problem } from "../api/schemas";
 import { AuthError, HTTPError, NetworkError, PricesError, TimeoutError, isAuthError, isHTTPError } from "./errors";
 import { type RetryPolicy, isRetryableStatus, parseRetryAfter, retryAfterTooLong, retryDelay } from "./retry";
 import type { TokenProvider } from "./types";
+
+/** Total time one request may take, token waits, attempts, backoff and `Retry-After` included (the cell deadline is 120 s). */
+export const DEFAULT_REQUEST_BUDGET_MS = 90_000;
 
 /** Longest query sent with GET: beyond it the URL (with the token header) nears servers' 8-16 KB header limits. */
 export const DEFAULT_MAX_QUERY_LENGTH = 4_096;
@@ -17,6 +23,8 @@ export interface TransportOptions {
   fetch: typeof fetch;
   maxInFlight: number;
   timeoutMs: number;
+  /** Total time of one request, every attempt and wait included (default DEFAULT_REQUEST_BUDGET_MS). */
+  budgetMs?: number;
   retry: RetryPolicy;
   now: () => number;
   sleep: (ms: number) => Promise<void>;
@@ -60,18 +68,16 @@ export function createTransport(options: TransportOptions): Transport {
   const slots = createSemaphore(Math.max(1, options.maxInFlight));
   const policy = options.retry;
   const maxQueryLength = options.maxQueryLength ?? DEFAULT_MAX_QUERY_LENGTH;
+  const budgetMs = options.budgetMs ?? DEFAULT_REQUEST_BUDGET_MS;
 
-  /** The provider's token, raced against the timeout: a provider that never answers must not hold a cell. */
-  async function token(forceRefresh: boolean, method: string, url: string): Promise<string> {
+  /** The provider's token, raced against the time left: a provider that never answers must not hold a cell. */
+  async function token(rejected: string | undefined, method: string, url: string, waitMs: number): Promise<string> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new TimeoutError({ method, url, timeoutMs: options.timeoutMs, reason: `no token from the token provider within ${options.timeoutMs} ms` })),
-        options.timeoutMs,
-      );
+      timer = setTimeout(() => reject(new TimeoutError({ method, url, timeoutMs: waitMs, reason: `no token from the token provider within ${waitMs} ms` })), waitMs);
     });
     try {
-      return await Promise.race([options.tokenProvider.getToken(forceRefresh ? { forceRefresh: true } : undefined), expired]);
+      return await Promise.race([options.tokenProvider.getToken(rejected !== undefined ? { rejected } : undefined), expired]);
     } catch (error) {
       if (isAuthError(error) || isHTTPError(error)) throw error;
       throw new AuthError({ reason: "not-signed-in", cause: error });
@@ -85,17 +91,22 @@ export function createTransport(options: TransportOptions): Transport {
     const { method, url } = requestTarget(options.baseUrl, path, query, maxQueryLength);
     const body = method === "POST" ? query : undefined;
     log.method = method;
-    let refreshed = false;
-    let forceRefresh = false;
-    // A 401's refresh-and-retry is one of the policy's attempts, so no request makes more than `limit`.
+    const deadline = options.now() + budgetMs;
+    let rejected: string | undefined;
+    let lastFailure: PricesError | undefined;
+    // A 401's retry is one of the policy's attempts, so no request makes more than `limit`.
     for (let attempt = 1; ; attempt += 1) {
       let failure: PricesError;
       let retryAfterMs: number | undefined;
       try {
-        const bearer = await token(forceRefresh, method, url);
-        forceRefresh = false;
-        log.attempts += 1;
-        const { status, statusText, headers, text } = await slots.run(() => exchange(method, url, body, bearer));
+        const answer = await slots.run(async () => {
+          const left = deadline - options.now();
+          if (left <= 0) throw overBudget(method, url, lastFailure);
+          const bearer = await token(rejected, method, url, Math.min(options.timeoutMs, left));
+          log.attempts += 1;
+          return { bearer, ...(await exchange(method, url, body, bearer, Math.min(options.timeoutMs, Math.max(1, deadline - options.now())))) };
+        });
+        const { status, statusText, headers, text } = answer;
         log.status = status;
         if (status >= 200 && status < 300) {
           try {
@@ -104,43 +115,50 @@ export function createTransport(options: TransportOptions): Transport {
             throw new NetworkError({ method, url, cause, reason: "truncated or invalid JSON body" });
           }
         }
-        if (status === 401 && !refreshed && attempt < policy.limit) {
-          refreshed = true;
-          forceRefresh = true;
+        const problem = readProblem(text);
+        if (status === 401 && rejected === undefined && attempt < policy.limit) {
+          rejected = answer.bearer;
+          lastFailure = new AuthError({ reason: "rejected", status, method, url, cause: problem });
           continue;
         }
-        const problem = readProblem(text);
         if (status === 401) throw new AuthError({ reason: "rejected", status, method, url, cause: problem });
         if (status === 403) throw new AuthError({ reason: "forbidden", status, method, url, cause: problem });
         retryAfterMs = parseRetryAfter(headers.get("retry-after"), options.now());
         failure = new HTTPError({ status, statusText, method, url, ...(problem ? { problem } : {}), ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) });
       } catch (error) {
         failure = error instanceof PricesError ? error : new NetworkError({ method, url, cause: error });
+        if (isAuthError(error) && error.retryAt !== undefined) retryAfterMs = Math.max(0, error.retryAt - options.now());
       }
-      // A longer wait than the policy allows is not shortened: retrying early would only be refused again.
-      if (attempt >= policy.limit || !isRetryable(failure) || retryAfterTooLong(policy, retryAfterMs)) throw failure;
-      const delay = retryDelay(policy, attempt, retryAfterMs, options.random);
+      lastFailure = failure;
+      const left = deadline - options.now();
+      // A longer wait than the policy (or the budget) allows is not shortened: retrying early would only be refused again.
+      if (attempt >= policy.limit || !isRetryable(failure) || left <= 0) throw failure;
+      if (!(failure instanceof AuthError) && retryAfterTooLong(policy, retryAfterMs)) throw failure;
+      const delay = failure instanceof AuthError ? (retryAfterMs ?? 0) : retryDelay(policy, attempt, retryAfterMs, options.random);
+      if (delay >= left) throw failure;
       log.retryDelaysMs.push(delay);
       if (delay > 0) await options.sleep(delay);
     }
   }
 
   function isRetryable(error: PricesError): boolean {
+    // The token provider keeps its session through a transient failure and says when it tries again.
+    if (error instanceof AuthError) return error.reason === "renewal-failing" || error.reason === "token-service-busy";
     if (error instanceof TimeoutError) return policy.retryTimeouts;
     if (error instanceof NetworkError) return policy.retryNetworkErrors;
     if (error instanceof HTTPError) return isRetryableStatus(policy, error.status);
     return false;
   }
 
-  async function exchange(method: "GET" | "POST", url: string, body: string | undefined, bearer: string): Promise<Exchanged> {
+  async function exchange(method: "GET" | "POST", url: string, body: string | undefined, bearer: string, timeoutMs: number): Promise<Exchanged> {
     const controller = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
     // A race as well as an abort, so a fetch that ignores its signal still settles.
     const expired = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         controller.abort();
-        reject(new TimeoutError({ method, url, timeoutMs: options.timeoutMs }));
-      }, options.timeoutMs);
+        reject(new TimeoutError({ method, url, timeoutMs }));
+      }, timeoutMs);
     });
     expired.catch(() => undefined);
     const headers: Record<string, string> = { authorization: `Bearer ${bearer}`, accept: "application/json" };
@@ -151,7 +169,7 @@ export function createTransport(options: TransportOptions): Transport {
       return { status: response.status, statusText: response.statusText, headers: response.headers, text };
     } catch (error) {
       if (error instanceof TimeoutError) throw error;
-      if (controller.signal.aborted) throw new TimeoutError({ method, url, timeoutMs: options.timeoutMs });
+      if (controller.signal.aborted) throw new TimeoutError({ method, url, timeoutMs });
       throw new NetworkError({ method, url, cause: error });
     } finally {
       clearTimeout(timer);
@@ -164,6 +182,11 @@ export function createTransport(options: TransportOptions): Transport {
       return slots.active;
     },
   };
+}
+
+/** The request's budget ran out before another attempt: the last failure is the cause. */
+function overBudget(method: string, url: string, last: PricesError | undefined): PricesError {
+  return last ?? new TimeoutError({ method, url, timeoutMs: 0, reason: "the request's time budget ran out while it waited for a connection slot" });
 }
 
 function readProblem(text: string): Problem | undefined {

@@ -7,9 +7,16 @@ import type { BatchScheduler } from "./scheduler";
 
 export type { Forecast, InstrumentRecord, PriceRecord, ReferenceGroup, CalculationType, CalendarType, Limits, ReferenceType };
 
+export interface TokenRequestOptions {
+  /** The token the service just rejected (401): a new one is fetched only if the provider still holds it. */
+  rejected?: string;
+  /** A new token whatever is held (without `rejected`). */
+  forceRefresh?: boolean;
+}
+
 export interface TokenProvider {
-  /** Resolves to a bearer token; `forceRefresh` asks for a new one (after a 401). Rejects with AuthError when signed out. */
-  getToken(options?: { forceRefresh?: boolean }): Promise<string>;
+  /** Resolves to a bearer token. Rejects with AuthError: signed out, or renewal failing (with when it retries). */
+  getToken(options?: TokenRequestOptions): Promise<string>;
 }
 
 export interface PriceKey {
@@ -19,6 +26,10 @@ export interface PriceKey {
   calculationType?: CalculationType;
   /** Optional price fields of spec 2.5, any letter case. */
   fields?: readonly string[];
+  /** Currency id to convert into (convention 21), any letter case; absent or blank = the instrument's own. */
+  currency?: string;
+  /** Unit of measure id to convert into, any letter case; absent or blank = the instrument's own. */
+  unit?: string;
 }
 
 export interface HistoryKey {
@@ -30,6 +41,8 @@ export interface HistoryKey {
   forecastType?: string;
   calculationType?: CalculationType;
   fields?: readonly string[];
+  currency?: string;
+  unit?: string;
 }
 
 export interface SymbolHistory {
@@ -41,6 +54,9 @@ export interface SymbolHistory {
   /** Days in range on which this instrument's returned values were assessed: `assessedDates.has(p.date)` tells an assessed value from a carried-forward one. */
   assessedDates: ReadonlySet<string>;
   forecast?: Forecast;
+  /** The currency and unit the values are in, when a conversion was asked. */
+  currencyId?: string;
+  unitOfMeasureId?: string;
 }
 
 /** Settings of the response cache; ages in milliseconds. */
@@ -68,6 +84,8 @@ export interface PricesClientOptions {
   maxInFlight?: number;
   /** Per attempt, covering headers and body (default 20,000). */
   timeoutMs?: number;
+  /** Total time of one request: token waits, attempts, backoff and `Retry-After` (default 90,000, below a cell's 120 s deadline). */
+  budgetMs?: number;
   retry?: Partial<RetryPolicy>;
   cache?: Partial<CachePolicy>;
   storage?: CacheStorage;
@@ -155,18 +173,26 @@ export interface ClientStats {
   errors: number;
   /** Requests that failed as a whole. */
   failedRequests: number;
+  /** Refused requests whose keys were planned again within a limit the service named (learned for the session). */
+  replanned: number;
   inFlight: number;
   cacheEntries: number;
   cacheBytes: number;
 }
 
+/** How one ask may be answered. */
+export interface AskOptions {
+  /** Answer from the cache (or an ask already in flight) only; otherwise reject with NotCachedError, sending nothing. */
+  cachedOnly?: boolean;
+}
+
 export interface PricesClient {
-  price(key: PriceKey): Promise<PriceRecord>;
-  history(key: HistoryKey): Promise<SymbolHistory>;
-  instrument(symbol: string, fields?: readonly string[]): Promise<InstrumentRecord>;
+  price(key: PriceKey, options?: AskOptions): Promise<PriceRecord>;
+  history(key: HistoryKey, options?: AskOptions): Promise<SymbolHistory>;
+  instrument(symbol: string, fields?: readonly string[], options?: AskOptions): Promise<InstrumentRecord>;
   /** All instruments the caller may see. */
-  instruments(fields?: readonly string[]): Promise<InstrumentRecord[]>;
-  references(type: ReferenceType): Promise<ReferenceGroup>;
+  instruments(fields?: readonly string[], options?: AskOptions): Promise<InstrumentRecord[]>;
+  references(type: ReferenceType, options?: AskOptions): Promise<ReferenceGroup>;
   /** Drops cached entries matching the filter (all when absent); returns how many. */
   invalidate(filter?: CacheFilter): number;
   stats(): ClientStats;

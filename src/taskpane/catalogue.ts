@@ -3,7 +3,7 @@ import { AVERAGE_TYPES, CALCULATION_TYPES, CALENDAR_TYPES, FORECAST_TYPES, REFER
 
 export const NAMESPACE = "PRICES";
 
-export type ParameterKind = "symbol" | "symbols" | "date" | "text" | "number" | "choice" | "fields";
+export type ParameterKind = "symbol" | "symbols" | "date" | "text" | "number" | "choice" | "fields" | "currency" | "unit";
 
 export interface ParameterSpec {
   name: string;
@@ -25,6 +25,9 @@ const symbol: ParameterSpec = { name: "symbol", kind: "symbol", optional: false,
 const dates: ParameterSpec = { name: "dates", kind: "date", optional: true, help: "Date (YYYY-MM-DD) or range of dates (blank = latest)" };
 const date: ParameterSpec = { name: "date", kind: "date", optional: true, help: "Date, YYYY-MM-DD (blank = latest)" };
 const headers: ParameterSpec = { name: "headers", kind: "choice", optional: true, help: "0 none, 1 names, 2 symbol and names", choices: [0, 1, 2] };
+/** Convention 21: the builder offers the conversions of the instrument in the first argument. */
+const currency: ParameterSpec = { name: "currency", kind: "currency", optional: true, help: "Currency to convert into (blank = the instrument's own)" };
+const unit: ParameterSpec = { name: "unit", kind: "unit", optional: true, help: "Unit of measure to convert into (blank = the instrument's own)" };
 const calculation: ParameterSpec = { name: "calculation", kind: "choice", optional: true, help: "Calculation type (averages)", choices: CALCULATION_TYPES };
 
 export const PRICE_FIELD_CHOICES = [
@@ -49,13 +52,13 @@ export const INSTRUMENT_FIELD_CHOICES = [
 const dateFormat: ParameterSpec = { name: "dateFormat", kind: "choice", optional: true, help: "Dates as serial (Excel dates) or text", choices: ["serial", "text"] };
 
 export const FUNCTIONS: readonly FunctionSpec[] = [
-  { name: "MID", help: "Mid price: one value, or a grid of symbols down and dates across", parameters: [symbols, dates] },
-  { name: "LOW", help: "Low price", parameters: [symbols, dates] },
-  { name: "HIGH", help: "High price", parameters: [symbols, dates] },
+  { name: "MID", help: "Mid price: one value, or a grid of symbols down and dates across", parameters: [symbols, dates, currency, unit] },
+  { name: "LOW", help: "Low price", parameters: [symbols, dates, currency, unit] },
+  { name: "HIGH", help: "High price", parameters: [symbols, dates, currency, unit] },
   {
     name: "PRICE",
     help: "Any price field, optional fields included, and averages",
-    parameters: [symbols, dates, { name: "field", kind: "choice", optional: true, help: "Price field", choices: PRICE_FIELD_CHOICES }, calculation, dateFormat],
+    parameters: [symbols, dates, { name: "field", kind: "choice", optional: true, help: "Price field", choices: PRICE_FIELD_CHOICES }, calculation, dateFormat, currency, unit],
   },
   {
     name: "HISTORY",
@@ -70,6 +73,8 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
       calculation,
       { name: "order", kind: "choice", optional: true, help: "Order of rows", choices: ["ascending", "descending"] },
       dateFormat,
+      currency,
+      unit,
     ],
   },
   {
@@ -80,19 +85,22 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
       { name: "period", kind: "choice", optional: false, help: "Average type", choices: AVERAGE_TYPES },
       dates,
       { name: "field", kind: "choice", optional: true, help: "Price field (default mid)", choices: PRICE_FIELD_CHOICES },
+      currency,
+      unit,
     ],
   },
-  { name: "CURVE", help: "Forward curve: code, month, low, mid, high", parameters: [symbol, date, headers] },
+  { name: "CURVE", help: "Forward curve: code, month, low, mid, high", parameters: [symbol, date, headers, currency, unit] },
   {
     name: "FORECAST",
     help: "Forecast prices: date, low, mid, high",
-    parameters: [symbol, { name: "type", kind: "choice", optional: true, help: "Forecast type", choices: FORECAST_TYPES }, headers, dateFormat],
+    parameters: [symbol, { name: "type", kind: "choice", optional: true, help: "Forecast type", choices: FORECAST_TYPES }, headers, dateFormat, currency, unit],
   },
   {
     name: "INSTRUMENT",
     help: "One metadata field, or the whole record as a table",
-    parameters: [symbols, { name: "field", kind: "choice", optional: true, help: "Instrument field (blank = whole record)", choices: INSTRUMENT_FIELD_CHOICES }, dateFormat],
+    parameters: [symbols, { name: "field", kind: "choice", optional: true, help: "Instrument field (blank = whole record)", choices: INSTRUMENT_FIELD_CHOICES }, dateFormat, currency, unit],
   },
+  { name: "CONVERSIONS", help: "The currencies and units an instrument's values convert to", parameters: [symbol, headers] },
   {
     name: "INSTRUMENTS",
     help: "The instruments you may see, filtered by text",

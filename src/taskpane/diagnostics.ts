@@ -11,6 +11,8 @@ import type { PriceField } from "../functions/fields";
 import { historyArguments } from "../functions/historyFunctions";
 import { referenceTypeOf } from "../functions/metadataFunctions";
 import { averageRequest, priceKeys, priceRequest } from "../functions/priceFunctions";
+import { targetAsWritten, withTarget } from "../functions/conversionArgs";
+import type { ConversionTarget } from "../api";
 import { crossLayout, readItems } from "../functions/shape";
 import { scalarText } from "../formula/text";
 import { parseCall, type FormulaArg, type ParsedCall } from "./formula";
@@ -36,6 +38,24 @@ function asTheFunctionsRead<T>(read: () => T): { value: T } | undefined {
 }
 
 const FIXED_FIELDS: ReadonlyMap<string, PriceField> = new Map<string, PriceField>([["LOW", "low"], ["MID", "mid"], ["HIGH", "high"]]);
+
+/** Where each converting function takes its `currency` and `unit` arguments (0-based). */
+const CONVERSION_ARGUMENTS: ReadonlyMap<string, readonly [number, number]> = new Map<string, readonly [number, number]>([
+  ["LOW", [2, 3]],
+  ["MID", [2, 3]],
+  ["HIGH", [2, 3]],
+  ["PRICE", [5, 6]],
+  ["AVERAGE", [4, 5]],
+  ["HISTORY", [9, 10]],
+  ["CURVE", [3, 4]],
+]);
+
+/** The conversion a call asks, as written (undefined when none, or when an argument is refused). */
+function callTarget(name: string, first: (index: number) => unknown): ConversionTarget | undefined {
+  const at = CONVERSION_ARGUMENTS.get(name);
+  if (at === undefined) return undefined;
+  return asTheFunctionsRead(() => targetAsWritten(first(at[0]), first(at[1])))?.value;
+}
 
 export interface TracedCall {
   call: ParsedCall;
@@ -74,7 +94,7 @@ export async function traceFormula(formula: string, resolve: ResolveRef, today: 
             : averageRequest(first(1), first(3)),
       );
       if (!request) break;
-      const keyOf = priceKeys(request.value);
+      const keyOf = priceKeys({ ...request.value, target: callTarget(call.name, first) });
       const dateValues = values[call.name === "AVERAGE" ? 2 : 1] ?? [];
       // A refused date fills only its own cell; the others still ask.
       const dates = dateValues.length > 0 ? dateValues.flatMap((value) => asTheFunctionsRead(() => dateOf(value)) ?? []) : [{ value: undefined }];
@@ -84,13 +104,13 @@ export async function traceFormula(formula: string, resolve: ResolveRef, today: 
     case "HISTORY": {
       const fieldsArg = values[3] !== undefined && values[3].length > 0 ? values[3] : undefined;
       const read = asTheFunctionsRead(() => historyArguments(today, first(0), first(1), first(2), fieldsArg, first(4), first(5), first(6), first(7), first(8)));
-      if (read) push(read.value.key);
+      if (read) push(withTarget(read.value.key, callTarget(call.name, first)));
       break;
     }
     case "CURVE": {
       const symbol = texts(0)[0];
       const date = asTheFunctionsRead(() => dateOf(first(1)));
-      if (symbol && date) push(date.value ? { symbol, date: date.value } : { symbol });
+      if (symbol && date) push(withTarget(date.value ? { symbol, date: date.value } : { symbol }, callTarget(call.name, first)));
       break;
     }
     case "INSTRUMENT":
@@ -156,13 +176,14 @@ export async function traceElement(formula: string, resolve: ResolveRef, today: 
       if (!layout || row >= layout.value.rows || col >= layout.value.cols) return none;
       const [symbol, date] = layout.value.at(row, col);
       if (!symbol.ok || !date.ok || symbol.value === undefined) return none;
-      return { call, key: priceKeys(request.value)(symbol.value, date.value), header: false };
+      return { call, key: priceKeys({ ...request.value, target: callTarget(call.name, first) })(symbol.value, date.value), header: false };
     }
     case "HISTORY": {
       const fieldsArg = values[3] !== undefined && values[3].length > 0 ? values[3] : undefined;
       const read = asTheFunctionsRead(() => historyArguments(today, first(0), first(1), first(2), fieldsArg, first(4), first(5), first(6), first(7), first(8)));
       if (!read) return none;
-      const { key, headers, order } = read.value;
+      const { headers, order } = read.value;
+      const key = withTarget(read.value.key, callTarget(call.name, first));
       return row < headers ? { call, key, header: true } : { call, key, header: false, dataRow: row - headers, order };
     }
     case "CURVE": {
@@ -198,11 +219,23 @@ export function describeKey(key: LineageKey): string {
   if ("reference" in key) return `reference list ${key.reference}`;
   if ("instruments" in key) return "instrument list";
   if ("instrument" in key) return `instrument ${key.instrument}`;
-  if ("fromDate" in key) return `${key.symbol} history ${key.fromDate} to ${key.toDate}`;
+  const converted = key.currency || key.unit ? ` · in ${[key.currency, key.unit].filter((id) => id).join("/")}` : "";
+  if ("fromDate" in key) return `${key.symbol} history ${key.fromDate} to ${key.toDate}${converted}`;
   const parts = [key.symbol, key.date ?? "latest"];
   if (key.calculationType) parts.push(key.calculationType);
   if (key.fields?.length) parts.push(`fields ${key.fields.join(", ")}`);
-  return parts.join(" · ");
+  return parts.join(" · ") + converted;
+}
+
+/**
+ * The conversion a key asks, from the instrument's own currency and unit (when the pane knows the instrument) to the
+ * target: "from USD/MT to EUR/LB"; undefined for a key without one. The service states no rate, so none is shown.
+ */
+export function describeConversion(key: LineageKey, own: { currencyId: string; unitOfMeasureId: string } | undefined): string | undefined {
+  if (!("symbol" in key) || (!key.currency && !key.unit)) return undefined;
+  const from = own === undefined ? "its own currency and unit" : `${own.currencyId}/${own.unitOfMeasureId}`;
+  const to = `${key.currency || own?.currencyId || "own currency"}/${key.unit || own?.unitOfMeasureId || "own unit"}`;
+  return `from ${from} to ${to}, each value at the rate of its assessment's day (the service states no rate)`;
 }
 
 /**

@@ -4,7 +4,9 @@
  */
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { cachedTokenEndpoint, discoverTokenEndpoint, requestToken, TokenRequestError } from "../../src/auth/token-response";
+import { cachedTokenEndpoint, discoverTokenEndpoint, TokenRequestError } from "../../src/auth/token-response";
+import { TimeoutError } from "../../src/prices/errors";
+import { requestToken } from "../../src/prices/token-request";
 import { createTokenStore } from "../../src/auth/token-store";
 
 type Mode = "hang" | "stall-body" | "answer" | "fail";
@@ -77,23 +79,25 @@ async function failure(promise: Promise<unknown>): Promise<TokenRequestError> {
 }
 
 describe("token requests", () => {
+  const form = (fields: Record<string, string>) => new URLSearchParams(fields);
+
   it("fail with a timeout when the token endpoint never answers", async () => {
-    const error = await failure(requestToken(fetch, `${origin}/auth/token`, { grant_type: "refresh_token", refresh_token: "secret-refresh" }, FAST));
-    expect(error.code).toBe("timeout");
-    expect(error.status).toBe(0);
-    expect(error.message).toBe("the token service did not answer within 1 s");
-    expect(error.message).not.toContain("secret-refresh");
+    const error = await requestToken({ fetch, url: `${origin}/auth/token`, form: form({ grant_type: "refresh_token", refresh_token: "secret-refresh" }), timeoutMs: 300 }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect((error as TimeoutError).status).toBe(0);
+    expect((error as TimeoutError).message).toBe("Request failed (timed out after 300 ms): POST /auth/token");
+    expect((error as TimeoutError).message).not.toContain("secret-refresh");
   }, 10_000);
 
   it("fail with a timeout when the endpoint sends headers and then stalls the body", async () => {
     service.mode = "stall-body";
-    const error = await failure(requestToken(fetch, `${origin}/auth/token`, { grant_type: "servicekey" }, FAST));
-    expect(error.code).toBe("timeout");
+    const error = await requestToken({ fetch, url: `${origin}/auth/token`, form: form({ grant_type: "servicekey" }), timeoutMs: 300 }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TimeoutError);
   }, 10_000);
 
   it("still answer normally within the timeout", async () => {
     service.mode = "answer";
-    await expect(requestToken(fetch, `${origin}/auth/token`, { grant_type: "servicekey" }, FAST)).resolves.toEqual({ accessToken: "fresh-token", expiresIn: 3600 });
+    await expect(requestToken({ fetch, url: `${origin}/auth/token`, form: form({ grant_type: "servicekey" }), timeoutMs: 300 })).resolves.toEqual({ accessToken: "fresh-token", lifetimeMs: 3_600_000 });
   });
 });
 
@@ -121,11 +125,13 @@ describe("discovery", () => {
 });
 
 describe("the token store with a hung token endpoint", () => {
-  it("settles a renewal as signed out with the reason instead of waiting forever", async () => {
+  it("settles a renewal as failing, keeps the user signed in while the token is valid, and says when it retries", async () => {
     const store = createTokenStore({ tokenUrl: async () => `${origin}/auth/token`, clientId: "prices-excel-addin", scope: "sandbox.physicalprices.api", fetch, timeoutMs: 300, timer: idleTimer });
     store.acceptUserTokens({ accessToken: "old-access", expiresIn: 3600, refreshToken: "old-refresh" }, "analyst");
     await expect(store.renew()).resolves.toBe(false);
-    expect(store.state()).toEqual({ status: "signed-out", reason: "renewal failed: the token service did not answer within 1 s" });
+    const state = store.state();
+    expect(state).toMatchObject({ status: "signed-in", renewal: { reason: "renewal-failing", message: expect.stringMatching(/timed out after 300 ms.*retrying in \d+ s/) } });
+    await expect(store.getToken()).resolves.toBe("old-access");
     store.signOut();
   }, 10_000);
 
@@ -134,8 +140,9 @@ describe("the token store with a hung token endpoint", () => {
     const store = createTokenStore({ tokenUrl, clientId: "prices-excel-addin", scope: "sandbox.physicalprices.api", fetch, timeoutMs: 300, timer: idleTimer });
     store.acceptUserTokens({ accessToken: "old-access", expiresIn: 3600, refreshToken: "old-refresh" }, "analyst");
     await expect(store.renew()).resolves.toBe(false);
-    expect(store.state()).toMatchObject({ status: "signed-out", reason: expect.stringMatching(/discovery did not answer/) });
+    expect(store.state()).toMatchObject({ status: "signed-in", renewal: { message: expect.stringMatching(/discovery did not answer/) } });
     service.mode = "answer";
     await expect(tokenUrl()).resolves.toBe("https://tokens.example/auth/token");
+    store.signOut();
   }, 10_000);
 });

@@ -379,6 +379,41 @@ describe("task pane in Chromium", () => {
     expect(options.sort()).toEqual([...sandbox.data.references.map((g) => g.type)].sort());
   });
 
+  it("shows conversions: References lists them, the builder offers the instrument's, the cell explanation names them", async () => {
+    const metal = sandbox.data.instruments.find((i) => i.record.status === "Active" && /^MB-AL-/.test(i.record.symbol) && i.record.currencyId === "USD" && i.record.unitOfMeasureId === "MT");
+    if (!metal) throw new Error("the sandbox data has no active aluminium instrument in USD/MT");
+    const symbol = metal.record.symbol;
+    await page.getByRole("tab", { name: "References" }).click();
+    await page.locator("#ref-type").selectOption("UnitOfMeasure");
+    await page.locator("#ref-text").fill("Metric tonne");
+    await containsText(page.locator("#ref-table"), "KG, LB, ST, BU");
+
+    await page.getByRole("tab", { name: "Build" }).click();
+    await page.locator("#fn").selectOption("MID");
+    await page.locator("#arg-0").fill(symbol);
+    const units = await page.locator("#arg-3 option").evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
+    expect(units).toEqual(["", "KG", "LB", "ST"]);
+    const currencies = await page.locator("#arg-2 option").evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
+    expect(currencies).toEqual(["", ...(sandbox.data.references.find((g) => g.type === "Currency")?.items.map((item) => item.id).filter((id) => id !== "USD") ?? [])]);
+    await page.locator("#arg-2").selectOption("EUR");
+    await page.locator("#arg-3").selectOption("LB");
+    const formula = `=PRICES.MID("${symbol}",,"EUR","LB")`;
+    await hasText(page.locator("#preview"), formula);
+    await selectCell("F4");
+    await page.locator("#insert").click();
+    await settle();
+    expect((await excelState()).inserted.at(-1)).toEqual({ address: "Sheet1!F4", formula });
+    const value = ((await cellValue("F4")) as unknown[][])[0]?.[0];
+    expect(typeof value).toBe("number");
+
+    await page.getByRole("tab", { name: "Cell & refresh" }).click();
+    await page.locator("#trace").click();
+    const out = page.locator("#diagnostics");
+    await containsText(out, `Asked for${symbol} · latest · in EUR/LB`);
+    await containsText(out, "Conversionfrom USD/MT to EUR/LB");
+    await containsText(out, "targetCurrency");
+  });
+
   it("signs out: tokens and cache dropped, functions back to #N/A, and the token service's session ended", async () => {
     const logoutPromise = context.waitForEvent("page");
     await page.locator("#sign-out").click();

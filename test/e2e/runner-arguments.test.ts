@@ -30,6 +30,12 @@ describe("the workbook runner's arguments", () => {
     expect(message).toBe("--client-secret is no longer accepted: a secret on the command line shows in ps and the shell history; set PRICES_CLIENT_SECRET in the environment instead");
   });
 
+  it("takes the book's date system, 1900 or 1904", () => {
+    expect(parseArguments([BOOK, "--date-system", "1904"], {}).dateSystem).toBe("1904");
+    expect(parseArguments([BOOK], {}).dateSystem).toBeUndefined();
+    expect(refusal([BOOK, "--date-system", "1905"])).toBe("--date-system must be 1900 or 1904, got 1905");
+  });
+
   it("takes the bearer token from PRICES_TOKEN", () => {
     expect(parseArguments([BOOK, "--api", API], { PRICES_TOKEN: " tok-1\n" })).toEqual({ bookPath: resolve(BOOK), service: { kind: "token", apiUrl: API, token: "tok-1" } });
   });

@@ -108,7 +108,7 @@ describe("error mapping", () => {
     });
     expect(describeFailure(new NoDataError("XX", "2001-01-01"))).toEqual({ code: "#N/A", message: "no assessment for 'XX' on or before 2001-01-01" });
     expect(describeFailure(new NoDataError("XX", undefined))).toEqual({ code: "#N/A", message: "no assessment for 'XX'" });
-    expect(describeFailure(new AuthError({ reason: "rejected" }))).toEqual({ code: "#N/A", message: "sign in from the Prices pane" });
+    expect(describeFailure(new AuthError({ reason: "not-signed-in" }))).toEqual({ code: "#N/A", message: "sign in from the Prices pane" });
     expect(describeFailure(new TimeoutError({ method: "GET", url: "https://x/Prices", timeoutMs: 5 })).message).toBe(
       "service unreachable: Request failed (timed out after 5 ms): GET /Prices",
     );

@@ -20,11 +20,11 @@ function recordingHook() {
 describe("PricesAddin hook", () => {
   const tokenProvider = { getToken: async () => "token" };
 
-  it("builds the client from options without the hook's own settings, and asks for a recalculation", async () => {
+  it("builds the client from options without the hook's own settings, its budget below the deadline, and asks for a recalculation", async () => {
     const { hook, created, recalculations } = recordingHook();
     expect(hook.addin.configured).toBe(false);
     await hook.addin.configure({ baseUrl: "https://localhost:4000/physical/v2", tokenProvider, deadlineMs: 50, maxInFlight: 2 });
-    expect(created).toEqual([{ baseUrl: "https://localhost:4000/physical/v2", tokenProvider, maxInFlight: 2 }]);
+    expect(created).toEqual([{ baseUrl: "https://localhost:4000/physical/v2", tokenProvider, maxInFlight: 2, budgetMs: 37 }]);
     expect(hook.addin.configured).toBe(true);
     expect(recalculations()).toBe(1);
     const context = hook.context(() => new Error("x"), () => "2024-01-01");

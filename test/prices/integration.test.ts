@@ -224,7 +224,7 @@ describe("a token that expires between calls (tokenTtl 2 s)", () => {
     let stale: string | undefined;
     const lazy: TokenProvider = {
       async getToken(options) {
-        if (options?.forceRefresh || stale === undefined) stale = await real.getToken({ forceRefresh: true });
+        if (options?.rejected !== undefined || stale === undefined) stale = await real.getToken({ forceRefresh: true });
         return stale;
       },
     };

@@ -41,6 +41,11 @@ function tokenEndpoint(expiresIn: unknown = 3600, tokenFor: (n: number) => strin
   };
 }
 
+/** Lets a background token request finish. */
+async function settled(): Promise<void> {
+  for (let round = 0; round < 10; round += 1) await new Promise((resolve) => setImmediate(resolve));
+}
+
 describe("client credentials token provider", () => {
   const base = { tokenUrl: "https://auth.test/auth/token", clientId: "sandbox-full", clientSecret: "sandbox-full-secret", scope: "sandbox.physicalprices.api", resource: "https://api.test/physical/v2" };
 
@@ -55,16 +60,20 @@ describe("client credentials token provider", () => {
     expect(call?.authorization).toBe(`Basic ${Buffer.from("sandbox-full:sandbox-full-secret").toString("base64")}`);
   });
 
-  it("caches the token until shortly before expiry", async () => {
+  it("hands out the token until renewal is due, then renews it in the background while it is still valid", async () => {
     const endpoint = tokenEndpoint(600);
     let now = 0;
     const provider = clientCredentialsTokenProvider({ ...base, fetch: endpoint.fetch, now: () => now });
     await provider.getToken();
-    now = 539_000;
+    now = 299_000;
     expect(await provider.getToken()).toBe("token-1");
-    now = 541_000;
-    expect(await provider.getToken()).toBe("token-2");
+    expect(endpoint.calls).toHaveLength(1);
+    now = 301_000;
+    expect(await provider.getToken()).toBe("token-1");
+    await settled();
     expect(endpoint.calls).toHaveLength(2);
+    expect(await provider.getToken()).toBe("token-2");
+    expect(provider.state()).toEqual({ status: "active", expiresAt: 901_000 });
   });
 
   it("shares one token request among concurrent callers", async () => {
@@ -96,22 +105,32 @@ describe("client credentials token provider", () => {
     expect(await provider.getToken({ forceRefresh: true })).toBe("token-11");
   });
 
-  it("times out a token endpoint that never answers, and the next call asks again", async () => {
+  it("times out a token endpoint that never answers, names the renewal failing, and asks again after its backoff", async () => {
     const endpoint = tokenEndpoint();
-    const provider = clientCredentialsTokenProvider({ ...base, fetch: endpoint.fetch, timeoutMs: 20 });
+    let now = 0;
+    const provider = clientCredentialsTokenProvider({ ...base, fetch: endpoint.fetch, timeoutMs: 20, now: () => now });
     endpoint.script.push("hang");
     const error = await within(5_000, provider.getToken().then(() => undefined, (caught: unknown) => caught));
-    expect(error).toBeInstanceOf(TimeoutError);
-    expect((error as TimeoutError).message).toBe("Request failed (timed out after 20 ms): POST /auth/token");
+    expect(error).toBeInstanceOf(AuthError);
+    expect((error as AuthError).reason).toBe("renewal-failing");
+    expect((error as AuthError).cause).toBeInstanceOf(TimeoutError);
+    expect((error as AuthError).message).toMatch(/^token renewal failing \(Request failed \(timed out after 20 ms\): POST \/auth\/token\); retrying in 1 s$/);
+    // Within the backoff nothing is sent; after it, the next call asks again.
+    await expect(provider.getToken()).rejects.toMatchObject({ reason: "renewal-failing" });
+    expect(endpoint.calls).toHaveLength(1);
+    now = (error as AuthError).retryAt ?? 0;
     expect(await within(5_000, provider.getToken())).toBe("token-2");
     expect(endpoint.calls).toHaveLength(2);
   });
 
-  it("drops a failed refresh, so the next call asks again", async () => {
+  it("keeps no failed answer: a 503 is retried after its backoff", async () => {
     const endpoint = tokenEndpoint();
-    const provider = clientCredentialsTokenProvider({ ...base, fetch: endpoint.fetch });
+    let now = 0;
+    const provider = clientCredentialsTokenProvider({ ...base, fetch: endpoint.fetch, now: () => now });
     endpoint.script.push(503);
-    await expect(provider.getToken()).rejects.toBeInstanceOf(HTTPError);
+    const error = (await provider.getToken().catch((caught: unknown) => caught)) as AuthError;
+    expect(error.cause).toBeInstanceOf(HTTPError);
+    now = error.retryAt ?? 0;
     expect(await provider.getToken()).toBe("token-2");
   });
 
@@ -122,39 +141,25 @@ describe("client credentials token provider", () => {
     ["zero", 0],
   ])("keeps a token for an hour when expires_in is %s", async (_, expiresIn) => {
     const endpoint = tokenEndpoint(expiresIn);
-    let now = 0;
-    const provider = clientCredentialsTokenProvider({ ...base, fetch: endpoint.fetch, now: () => now });
+    const provider = clientCredentialsTokenProvider({ ...base, fetch: endpoint.fetch, now: () => 0 });
     await provider.getToken();
-    now = 3_539_000;
-    expect(await provider.getToken()).toBe("token-1");
-    now = 3_541_000;
-    expect(await provider.getToken()).toBe("token-2");
-    expect(endpoint.calls).toHaveLength(2);
+    expect(provider.state()).toEqual({ status: "active", expiresAt: 3_600_000 });
   });
 
   it("reads expires_in given as a numeric string", async () => {
     const endpoint = tokenEndpoint("600");
-    let now = 0;
-    const provider = clientCredentialsTokenProvider({ ...base, fetch: endpoint.fetch, now: () => now });
+    const provider = clientCredentialsTokenProvider({ ...base, fetch: endpoint.fetch, now: () => 0 });
     await provider.getToken();
-    now = 539_000;
-    expect(await provider.getToken()).toBe("token-1");
-    now = 541_000;
-    expect(await provider.getToken()).toBe("token-2");
+    expect(provider.state()).toEqual({ status: "active", expiresAt: 600_000 });
   });
 
   it("takes the lifetime from the JWT's exp when expires_in is missing", async () => {
     const segment = (value: object): string => Buffer.from(JSON.stringify(value)).toString("base64url");
-    // exp 1,200 s after the epoch the test's clock starts at: refresh 60 s before it.
     const jwt = (n: number): string => `${segment({ alg: "RS256", typ: "at+jwt" })}.${segment({ exp: 1_200, n })}.signature`;
     const endpoint = tokenEndpoint(OMIT, jwt);
-    let now = 0;
-    const provider = clientCredentialsTokenProvider({ ...base, fetch: endpoint.fetch, now: () => now });
-    await provider.getToken();
-    now = 1_139_000;
+    const provider = clientCredentialsTokenProvider({ ...base, fetch: endpoint.fetch, now: () => 0 });
     expect(await provider.getToken()).toBe(jwt(1));
-    now = 1_141_000;
-    expect(await provider.getToken()).toBe(jwt(2));
+    expect(provider.state()).toEqual({ status: "active", expiresAt: 1_200_000 });
   });
 
   it("reports a refused token request as AuthError without the secret", async () => {

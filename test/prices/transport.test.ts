@@ -1,4 +1,4 @@
-import { AuthError, HTTPError, NetworkError, REDACTED, TimeoutError, isHTTPError, isNetworkError, parseRetryAfter, retryAfterTooLong, retryDelay, DEFAULT_RETRY_POLICY, type TokenProvider } from "../../src/prices";
+import { AuthError, HTTPError, NetworkError, REDACTED, TimeoutError, isHTTPError, isNetworkError, parseRetryAfter, retryAfterTooLong, retryDelay, DEFAULT_RETRY_POLICY, type TokenProvider, type TokenRequestOptions } from "../../src/prices";
 import { json, midOf, problem } from "./fake-service";
 import { BASE, TOKEN, flushAll, reasonOf, setup, valueOf, within } from "./setup";
 
@@ -147,13 +147,13 @@ describe("retry policy", () => {
 });
 
 describe("authorization", () => {
-  function countingProvider(tokens: string[]): TokenProvider & { calls: ({ forceRefresh?: boolean } | undefined)[] } {
-    const calls: ({ forceRefresh?: boolean } | undefined)[] = [];
+  function countingProvider(tokens: string[]): TokenProvider & { calls: (TokenRequestOptions | undefined)[] } {
+    const calls: (TokenRequestOptions | undefined)[] = [];
     return {
       calls,
       getToken(options) {
         calls.push(options);
-        return Promise.resolve(options?.forceRefresh ? (tokens[1] ?? "none") : (tokens[0] ?? "none"));
+        return Promise.resolve(options?.rejected === tokens[0] ? (tokens[1] ?? "none") : (tokens[0] ?? "none"));
       },
     };
   }
@@ -164,12 +164,12 @@ describe("authorization", () => {
     expect(calls[0]?.authorization).toBe(`Bearer ${TOKEN}`);
   });
 
-  it("on a 401 forces one refresh and retries once", async () => {
+  it("on a 401 names the rejected token to the provider and retries once", async () => {
     const provider = countingProvider(["stale", "fresh"]);
     const { client, manual, calls } = setup({ tokenProvider: provider, fake: { validTokens: ["fresh"] } });
     const [result] = await flushAll(manual, [client.price(key)]);
     expect(valueOf(result).date).toBe("2024-03-01");
-    expect(provider.calls).toEqual([undefined, { forceRefresh: true }]);
+    expect(provider.calls).toEqual([undefined, { rejected: "stale" }]);
     expect(calls.map((call) => call.authorization)).toEqual(["Bearer stale", "Bearer fresh"]);
   });
 
@@ -181,7 +181,7 @@ describe("authorization", () => {
     expect((reasonOf(result) as HTTPError).status).toBe(503);
     expect(service.calls).toHaveLength(3);
     expect(service.calls.slice(0, 2).map((call) => call.authorization)).toEqual(["Bearer stale", "Bearer fresh"]);
-    expect(provider.calls).toEqual([undefined, { forceRefresh: true }, undefined]);
+    expect(provider.calls).toEqual([undefined, { rejected: "stale" }, { rejected: "stale" }]);
     expect(client.lineage(key)?.request?.attempts).toBe(3);
   });
 

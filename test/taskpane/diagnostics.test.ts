@@ -1,6 +1,6 @@
 import { AuthError, InvalidInstrumentError, NetworkError, NoDataError } from "../../src/prices/errors";
 import type { PriceRecord } from "../../src/prices/types";
-import { assessedOrCarried, cellText, traceElement, traceFormula, type ResolveRef } from "../../src/taskpane/diagnostics";
+import { assessedOrCarried, cellText, describeConversion, traceElement, traceFormula, type ResolveRef } from "../../src/taskpane/diagnostics";
 import { plainWords } from "../../src/taskpane/plain-errors";
 
 const TODAY = "2025-06-30";
@@ -128,5 +128,25 @@ describe("traceElement", () => {
     const formula = '=PRICES.HISTORY("MB-X","2024-01-01","2024-02-01",,2,,,"ascending")';
     expect(await traceElement(formula, resolveCells, "2024-06-01", 1, 0)).toMatchObject({ header: true });
     expect(await traceElement(formula, resolveCells, "2024-06-01", 4, 2)).toMatchObject({ header: false, dataRow: 2, order: "ascending", key: { symbol: "MB-X", fromDate: "2024-01-01", toDate: "2024-02-01" } });
+  });
+});
+
+describe("tracing a converted cell", () => {
+  it("puts the currency and unit arguments in the keys, as the functions ask them", async () => {
+    expect(await keysOf('=PRICES.MID(A1, B1, "eur", "lb")')).toEqual([{ symbol: "MB-AL-0004", date: "2024-03-01", currency: "EUR", unit: "LB" }]);
+    expect(await keysOf('=PRICES.PRICE(A1, , "low", , , "CNY")')).toEqual([{ symbol: "MB-AL-0004", currency: "CNY" }]);
+    expect(await keysOf('=PRICES.AVERAGE(A1, "Monthly", B1, , , "KG")')).toEqual([{ symbol: "MB-AL-0004", date: "2024-03-01", calculationType: "MonthlyAverage", unit: "KG" }]);
+    expect(await keysOf('=PRICES.HISTORY(A1, B1, "2024-03-31", , , , , , , "GBP")')).toEqual([{ symbol: "MB-AL-0004", fromDate: "2024-03-01", toDate: "2024-03-31", currency: "GBP" }]);
+    expect(await keysOf('=PRICES.CURVE(A1, , , "JPY")')).toEqual([{ symbol: "MB-AL-0004", currency: "JPY" }]);
+    const element = await traceElement('=PRICES.MID(A1:A2, B1, "EUR")', resolve, TODAY, 1, 0);
+    expect(element?.key).toEqual({ symbol: "MB-CU-0001", date: "2024-03-01", currency: "EUR" });
+  });
+
+  it("explains the conversion from the instrument's own currency and unit", () => {
+    expect(describeConversion({ symbol: "MB-AL-0004", currency: "EUR", unit: "LB" }, { currencyId: "USD", unitOfMeasureId: "MT" })).toBe(
+      "from USD/MT to EUR/LB, each value at the rate of its assessment's day (the service states no rate)",
+    );
+    expect(describeConversion({ symbol: "MB-AL-0004", currency: "EUR" }, { currencyId: "USD", unitOfMeasureId: "MT" })).toMatch(/^from USD\/MT to EUR\/MT/);
+    expect(describeConversion({ symbol: "MB-AL-0004" }, { currencyId: "USD", unitOfMeasureId: "MT" })).toBeUndefined();
   });
 });

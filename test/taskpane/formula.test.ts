@@ -34,7 +34,7 @@ describe("formula building", () => {
     expect(() => buildFormula("HISTORY", [text("X")])).toThrow(FormulaError);
     expect(() => buildFormula("HISTORY", [text("X"), omitted, text("2024-01-01")])).toThrow("from is required");
     expect(() => buildFormula("WEBSERVICE", [text("x")])).toThrow("unknown function");
-    expect(() => buildFormula("MID", [text("a"), text("b"), text("c")])).toThrow("at most 2");
+    expect(() => buildFormula("MID", [text("a"), text("b"), text("EUR"), text("LB"), text("c")])).toThrow("at most 4");
   });
 
   it("refuses text Excel cannot hold and references that are not A1", () => {

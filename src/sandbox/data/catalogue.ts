@@ -19,7 +19,7 @@ export interface UnitDef {
   id: string;
   description: string;
   sign: string;
-  /** Units of the same dimension convert into each other. */
+  /** What the unit measures; which units convert, and by what factor, is api/conversion.ts's to say. */
   dimension: "mass" | "volume" | "area" | "metal unit";
   /** How the unit reads in a description: `tonne` in `$/tonne`. */
   text: string;

@@ -17,6 +17,8 @@ import {
   type ReferenceItem,
   type ReferenceType,
 } from "../../api";
+import { FX_BASE } from "./fx-rates";
+import { FX_FILE, fxRatesText, loadFxRates } from "./fx-file";
 import type { DataSet, ForecastData, InstrumentData } from "./model";
 import { calculationTypeReference } from "./references";
 import { DataError, readSeries, seriesToPoints, type AssessmentPoint } from "./series";
@@ -207,6 +209,8 @@ export async function exportDataSet(data: DataSet, dir: string): Promise<void> {
     if (instrument.forecasts.length > 0) forecasts[instrument.record.symbol] = instrument.forecasts;
   }
   await writeFile(join(dir, FORECASTS_FILE), pretty(forecasts));
+  if (data.fxRates !== undefined) await writeFile(join(dir, FX_FILE), fxRatesText(data.fxRates, FX_BASE));
+  else await rm(join(dir, FX_FILE), { force: true });
   for (const instrument of data.instruments) {
     await writeFile(join(assessmentsDir, `${instrument.record.symbol}.json`), assessmentsText(seriesToPoints(instrument.series)));
   }
@@ -424,5 +428,7 @@ export async function loadDataSet(dir: string): Promise<DataSet> {
     instruments.push({ record: record as Required<InstrumentRecord>, series, forecasts: instrumentForecasts });
   }
   instruments.sort((a, b) => (a.record.symbol < b.record.symbol ? -1 : a.record.symbol > b.record.symbol ? 1 : 0));
-  return { today, instruments, references };
+  const fxFile: unknown = await readJson(dir, FX_FILE, true);
+  if (fxFile === undefined) return { today, instruments, references };
+  return { today, instruments, references, fxRates: loadFxRates(fxFile) };
 }

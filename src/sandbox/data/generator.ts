@@ -32,6 +32,7 @@ import {
 import type { DataSet, ForecastData, InstrumentData } from "./model";
 import { hashInts, hashString, Random, unitOf } from "./random";
 import { rationaleWriter } from "./rationale";
+import { generateFxRates } from "./fx-rates";
 import { generatedReferences } from "./references";
 import { isAssessmentDay, isHoliday, firstAssessmentDayFrom } from "./schedule";
 import { endOfDay, utcDateOf } from "./clock";
@@ -488,5 +489,5 @@ export function generateDataSet(options: GenerateOptions = {}): DataSet {
     const record: Required<InstrumentRecord> = { ...plan.record, status: discontinued ? "Discontinued" : "Active" };
     instruments.push({ record, series, forecasts: plan.hasForecast ? [buildForecast(plan, series, now)] : [] });
   }
-  return { today, instruments, references: generatedReferences() };
+  return { today, instruments, references: generatedReferences(), fxRates: generateFxRates(seed, today) };
 }

@@ -3,6 +3,7 @@
  * Assessments are stored by column (typed arrays) so that 300+ instruments from 2005 stay small.
  */
 import type { ForwardCurvePoint, InstrumentRecord, ReferenceGroup } from "../../api";
+import type { FxRates } from "./fx-rates";
 import type { JsonWriter } from "./json";
 
 /** One instrument's assessments, ascending by day; index i is one assessment. */
@@ -60,4 +61,6 @@ export interface DataSet {
   instruments: InstrumentData[];
   /** All six reference types of spec 4.5, consistent with the instruments' ids. */
   references: ReferenceGroup[];
+  /** Daily FX rates (convention 21); without them no currency converts. */
+  fxRates?: FxRates;
 }

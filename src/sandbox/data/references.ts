@@ -1,5 +1,5 @@
 /** The six reference lists of spec 4.5 for the generated data, built from the catalogue. */
-import { CALCULATION_TYPES, REFERENCE_TYPES, type CalculationType, type ReferenceGroup, type ReferenceItem, type ReferenceType } from "../../api";
+import { CALCULATION_TYPES, REFERENCE_TYPES, unitConversionIds, type CalculationType, type ReferenceGroup, type ReferenceItem, type ReferenceType } from "../../api";
 import { COMMODITIES, CURRENCIES, INCOTERMS, SOURCES, UNITS } from "./catalogue";
 
 const CALCULATION_TYPE_TEXT: Readonly<Record<CalculationType, { description: string; sign: string }>> = {
@@ -21,7 +21,7 @@ export function calculationTypeReference(): ReferenceGroup {
 function items(type: ReferenceType): ReferenceItem[] {
   switch (type) {
     case "Currency":
-      // Any currency converts into every other one.
+      // Any currency converts into every other one: the generated FX table (fx-rates.ts) holds them all.
       return CURRENCIES.map(({ id, description, sign }) => ({
         id,
         description,
@@ -29,12 +29,12 @@ function items(type: ReferenceType): ReferenceItem[] {
         availableConversionIds: CURRENCIES.filter((other) => other.id !== id).map((other) => other.id),
       }));
     case "UnitOfMeasure":
-      // A unit converts into the others of its dimension (mass into mass, volume into volume).
-      return UNITS.map(({ id, description, sign, dimension }) => ({
+      // Exactly the units with a factor (api/conversion.ts): mass units, and bushels where a commodity has a bushel weight.
+      return UNITS.map(({ id, description, sign }) => ({
         id,
         description,
         sign,
-        availableConversionIds: UNITS.filter((other) => other.id !== id && other.dimension === dimension).map((other) => other.id),
+        availableConversionIds: unitConversionIds(id, UNITS.map((unit) => unit.id)),
       }));
     case "PriceCalculationType":
       return calculationTypeReference().items;

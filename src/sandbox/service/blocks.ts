@@ -13,9 +13,12 @@ function writeTimestamp(out: JsonWriter, instrument: InstrumentData, index: numb
 /**
  * Opens a block up to its `prices` list; the records follow, comma-separated, then `writeBlockEnd`.
  * firstDate and lastDate come from the series; an instrument with no assessment yet shows its launch day.
+ * `converted`: the block names the currency and unit its values are in (convention 21).
  */
-export function writeBlockHead(out: JsonWriter, instrument: InstrumentData): void {
-  out.raw('{"symbol":').string(instrument.record.symbol).raw(',"firstDate":');
+export function writeBlockHead(out: JsonWriter, instrument: InstrumentData, converted = false): void {
+  out.raw('{"symbol":').string(instrument.record.symbol);
+  if (converted) out.raw(',"currencyId":').string(instrument.record.currencyId).raw(',"unitOfMeasureId":').string(instrument.record.unitOfMeasureId);
+  out.raw(',"firstDate":');
   writeTimestamp(out, instrument, 0);
   out.raw(',"lastDate":');
   writeTimestamp(out, instrument, instrument.series.length - 1);

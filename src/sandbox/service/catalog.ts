@@ -2,6 +2,7 @@
 import type { InvalidInstrument } from "../../api";
 import type { DataSet, InstrumentData } from "../data/model";
 import { PublishedInstruments } from "../data/published";
+import { Conversions } from "./conversion";
 import { RecordBytesCache } from "./record-bytes";
 
 /** What the API needs of a verified caller (the token service's `Caller` fits). */
@@ -27,6 +28,8 @@ export class Catalog {
   readonly recordBytes: RecordBytesCache;
   /** The publication clock (convention 20): answers show only what was published by `now()`. */
   readonly now: () => number;
+  /** Targets, FX rates and unit factors of convention 21. */
+  readonly conversions: Conversions;
   private readonly bySymbol = new Map<string, InstrumentData>();
   private readonly published = new PublishedInstruments();
 
@@ -34,6 +37,7 @@ export class Catalog {
     this.data = data;
     this.now = now;
     this.recordBytes = new RecordBytesCache(recordBytesBudget);
+    this.conversions = new Conversions(data);
     for (const instrument of data.instruments) this.bySymbol.set(instrument.record.symbol.toUpperCase(), instrument);
   }
 
@@ -67,6 +71,13 @@ export class Catalog {
 /** `invalidInstruments` is written only when it holds something. */
 export function withInvalid<T extends object>(body: T, invalid: InvalidInstrument[]): T & { invalidInstruments?: InvalidInstrument[] } {
   return invalid.length > 0 ? { ...body, invalidInstruments: invalid } : body;
+}
+
+/** Both requirements (the first one's reason first); either may be absent. */
+export function bothRequirements(a: Requirement | undefined, b: Requirement | undefined): Requirement | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return (instrument) => a(instrument) ?? b(instrument);
 }
 
 export function calculationRequirement(type: string): Requirement | undefined {

@@ -8,7 +8,7 @@ import { JsonWriter } from "../data/json";
 import type { InstrumentData } from "../data/model";
 import { answerFrom, full, PIECE_BYTES, WHOLE_ANSWER_BYTES, type BodyWriter } from "./answer";
 import { writeBlockEnd, writeBlockHead, writeInvalid } from "./blocks";
-import { calculationRequirement, type ApiCaller, type Catalog, type Requirement } from "./catalog";
+import { bothRequirements, calculationRequirement, type ApiCaller, type Catalog } from "./catalog";
 import { dayString, firstIndexOnOrAfter, lastIndexOnOrBefore } from "./days";
 import { forecastFor, forecastRequirement } from "./forecasts";
 import { periodOf } from "./periods";
@@ -132,12 +132,6 @@ function overLimit(records: number, maxRecords: number): ProblemError {
   );
 }
 
-function both(a: Requirement | undefined, b: Requirement | undefined): Requirement | undefined {
-  if (a === undefined) return b;
-  if (b === undefined) return a;
-  return (instrument) => a(instrument) ?? b(instrument);
-}
-
 /** Bytes per record to reserve: a plain record, and the forward curves of instruments that have them. */
 const RECORD_BYTES = 170;
 const CURVES_BYTES = 1000;
@@ -163,7 +157,7 @@ function expectedBytes(found: readonly InstrumentData[], plans: readonly Plan[],
 const RUN_LIMIT = 256;
 
 /** Writes plain history records, pausing between records once a piece is full (see answer.ts). */
-function* plainBody(out: JsonWriter, catalog: Catalog, found: readonly InstrumentData[], plans: readonly Plan[], sel: FieldSelection, forecastOf: ForecastOf): BodyWriter {
+function* plainBody(out: JsonWriter, catalog: Catalog, found: readonly InstrumentData[], plans: readonly Plan[], sel: FieldSelection, forecastOf: ForecastOf, converted: boolean): BodyWriter {
   const optional = sel.appraisalPrice || sel.pricingRationale || sel.change;
   for (let n = 0; n < found.length; n++) {
     const instrument = found[n] as InstrumentData;
@@ -174,7 +168,7 @@ function* plainBody(out: JsonWriter, catalog: Catalog, found: readonly Instrumen
     if (n > 0) out.raw(",");
     // A record on the assessment's own day without optional fields is a kept record as it stands.
     const plain = (k: number): boolean => !optional && plan.days[k] === series.days[plan.indexes[k] as number];
-    writeBlockHead(out, instrument);
+    writeBlockHead(out, instrument, converted);
     let k = 0;
     while (k < plan.length) {
       if (k > 0) out.raw(",");
@@ -191,11 +185,20 @@ function* plainBody(out: JsonWriter, catalog: Catalog, found: readonly Instrumen
 }
 
 /** Writes averaged history records, pausing between records once a piece is full. */
-function* averagesBody(out: JsonWriter, found: readonly InstrumentData[], plans: readonly Average[][], type: AverageType, to: number, sel: FieldSelection, forecastOf: ForecastOf): BodyWriter {
+function* averagesBody(
+  out: JsonWriter,
+  found: readonly InstrumentData[],
+  plans: readonly Average[][],
+  type: AverageType,
+  to: number,
+  sel: FieldSelection,
+  forecastOf: ForecastOf,
+  converted: boolean,
+): BodyWriter {
   for (let n = 0; n < found.length; n++) {
     const instrument = found[n] as InstrumentData;
     if (n > 0) out.raw(",");
-    writeBlockHead(out, instrument);
+    writeBlockHead(out, instrument, converted);
     const averages = plans[n] as Average[];
     for (let k = 0; k < averages.length; k++) {
       if (k > 0) out.raw(",");
@@ -227,8 +230,15 @@ function* historyBody(out: JsonWriter, records: BodyWriter, found: readonly Inst
 /** The `/Prices/History` body (HistoryResponse) as JSON: whole, or streamed when large. Limits are checked first. */
 export function historyQuery(catalog: Catalog, caller: ApiCaller, request: ParsedHistoryRequest, maxRecords: number): string | Buffer | Readable {
   const type = request.priceCalculationType;
-  const requirement = both(calculationRequirement(type), request.forecastType === undefined ? undefined : forecastRequirement(request.forecastType));
-  const { found, invalid } = catalog.resolve(request.symbols, caller, requirement);
+  const target = catalog.conversions.target(request.targetCurrency, request.targetUnitOfMeasure);
+  const requirement = bothRequirements(
+    bothRequirements(calculationRequirement(type), request.forecastType === undefined ? undefined : forecastRequirement(request.forecastType)),
+    catalog.conversions.requirement(target),
+  );
+  const resolved = catalog.resolve(request.symbols, caller, requirement);
+  const found = resolved.found.map((instrument) => catalog.conversions.apply(instrument, target));
+  const invalid = resolved.invalid;
+  const converted = target !== undefined;
   const from = toEpochDay(request.fromDate);
   const to = toEpochDay(request.toDate);
   const today = toEpochDay(catalog.data.today);
@@ -250,13 +260,13 @@ export function historyQuery(catalog: Catalog, caller: ApiCaller, request: Parse
     // a range of centuries costs nothing up front).
     const calendarDates = min(max(0, to - from + 1), found.reduce((sum, instrument) => sum + instrument.series.length, 0));
     writer = out(expectedBytes(found, plans, kept) + found.length * 256 + calendarDates * 13 + 4096);
-    records = plainBody(writer, catalog, found, plans, sel, forecastOf);
+    records = plainBody(writer, catalog, found, plans, sel, forecastOf, converted);
   } else {
     const plans = found.map((instrument) => planAverages(instrument, type, from, to));
     const total = plans.reduce((sum, plan) => sum + plan.length, 0);
     if (total > maxRecords) throw overLimit(total, maxRecords);
     writer = out(total * RECORD_BYTES + 4096);
-    records = averagesBody(writer, found, plans, type, to, sel, forecastOf);
+    records = averagesBody(writer, found, plans, type, to, sel, forecastOf, converted);
   }
   return answerFrom(writer, historyBody(writer, records, found, invalid, type, from, to));
 }

@@ -8,7 +8,7 @@ import { JsonWriter } from "../data/json";
 import type { InstrumentData } from "../data/model";
 import { answerFrom, full, PIECE_BYTES, WHOLE_ANSWER_BYTES, type BodyWriter } from "./answer";
 import { writeBlockEnd, writeBlockHead, writeInvalid } from "./blocks";
-import { calculationRequirement, type ApiCaller, type Catalog } from "./catalog";
+import { bothRequirements, calculationRequirement, type ApiCaller, type Catalog } from "./catalog";
 import { dayString, firstIndexOnOrAfter, lastIndexOnOrBefore } from "./days";
 import { periodOf } from "./periods";
 import { averageOver, selectFields, writeAssessment, writeAverage, type FieldSelection } from "./records";
@@ -53,12 +53,13 @@ function* pricesBody(out: JsonWriter, catalog: Catalog, found: readonly Instrume
   const sel = selectFields(request.fields);
   const dates = request.dates;
   const days = dates?.map(toEpochDay);
+  const converted = request.targetCurrency !== undefined || request.targetUnitOfMeasure !== undefined;
   out.raw('{"instruments":[');
   for (let n = 0; n < found.length; n++) {
     const instrument = found[n] as InstrumentData;
     if (n > 0) out.raw(",");
     const cached = type === "None" ? catalog.recordBytes.of(instrument.series) : undefined;
-    writeBlockHead(out, instrument);
+    writeBlockHead(out, instrument, converted);
     const count = dates === undefined || days === undefined ? 1 : dates.length;
     let written = 0;
     for (let i = 0; i < count; i++) {
@@ -80,7 +81,11 @@ function* pricesBody(out: JsonWriter, catalog: Catalog, found: readonly Instrume
 
 /** The `/Prices` body (PricesResponse) as JSON: whole, or streamed when large. */
 export function pricesQuery(catalog: Catalog, caller: ApiCaller, request: ParsedPricesRequest): string | Buffer | Readable {
-  const { found, invalid } = catalog.resolve(request.symbols, caller, calculationRequirement(request.priceCalculationType));
+  const target = catalog.conversions.target(request.targetCurrency, request.targetUnitOfMeasure);
+  const requirement = bothRequirements(calculationRequirement(request.priceCalculationType), catalog.conversions.requirement(target));
+  const resolved = catalog.resolve(request.symbols, caller, requirement);
+  const found = resolved.found.map((instrument) => catalog.conversions.apply(instrument, target));
+  const invalid = resolved.invalid;
   const expected = found.length * (request.dates?.length ?? 1) * 160 + 256;
   const out = new JsonWriter(Math.min(expected, WHOLE_ANSWER_BYTES + PIECE_BYTES), true);
   return answerFrom(out, pricesBody(out, catalog, found, invalid, request));

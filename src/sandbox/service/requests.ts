@@ -153,6 +153,17 @@ function calculationTypeOf(params: RawParams, faults: Faults, fromPath: Calculat
   return type;
 }
 
+/** `targetCurrency` and `targetUnitOfMeasure` (convention 21) as given, upper-cased; the catalog checks the ids. */
+function targetsOf(params: RawParams, faults: Faults): { targetCurrency?: string; targetUnitOfMeasure?: string } {
+  const targets: { targetCurrency?: string; targetUnitOfMeasure?: string } = {};
+  for (const name of [P.targetCurrency, P.targetUnitOfMeasure] as const) {
+    const { value, conflict } = singleValue(params, name, (text) => text.toUpperCase());
+    if (conflict) faults.add(name, "is given more than once with different values");
+    else if (value !== undefined) targets[name] = value;
+  }
+  return targets;
+}
+
 export function parsePricesRequest(params: RawParams, limits: RequestRules, fromPath?: CalculationType): ParsedPricesRequest {
   refuseOversized(params, limits);
   const faults = new Faults();
@@ -168,12 +179,13 @@ export function parsePricesRequest(params: RawParams, limits: RequestRules, from
   }
   const fields = namesOf(params, P.fields, PRICE_FIELD_NAMES, faults, "price field", ALWAYS_PRICE_FIELDS, limits.strictFields === true);
   const priceCalculationType = calculationTypeOf(params, faults, fromPath);
+  const targets = targetsOf(params, faults);
   const records = symbols.length * Math.max(1, distinctDates.length);
   if (faults.list.length === 0 && records > limits.maxRecords) {
     faults.add(P.symbols, `${symbols.length} symbols x ${distinctDates.length} dates is over the limit of ${limits.maxRecords} price records per response (maxRecords)`);
   }
   faults.throwIfAny();
-  const request: ParsedPricesRequest = { symbols, fields, priceCalculationType };
+  const request: ParsedPricesRequest = { symbols, fields, priceCalculationType, ...targets };
   if (distinctDates.length > 0) request.dates = distinctDates;
   return request;
 }
@@ -221,8 +233,10 @@ export function parseHistoryRequest(params: RawParams, limits: RequestRules, fro
   if (forecast.conflict) faults.add(P.forecastType, "is given more than once with different values");
   const fields = namesOf(params, P.fields, PRICE_FIELD_NAMES, faults, "price field", ALWAYS_PRICE_FIELDS, limits.strictFields === true);
   const priceCalculationType = calculationTypeOf(params, faults, fromPath);
+  const targets = targetsOf(params, faults);
   faults.throwIfAny();
   const request: ParsedHistoryRequest = {
+    ...targets,
     symbols,
     fromDate: fromDate as string,
     toDate: toDate as string,

@@ -5,6 +5,7 @@
 import { PRICE_OPTIONAL_FIELDS, todayIso } from "../../api";
 import { checkDateOrder, orderedFields, readDateInput, readFieldsInput } from "../builder-input";
 import { FUNCTIONS, findFunction, type FunctionSpec, type ParameterSpec } from "../catalogue";
+import { conversionsFromLists } from "../../functions/conversionArgs";
 import { byId, h, replace } from "../dom";
 import { argFromInput, buildFormula, FormulaError, type FormulaArg } from "../formula";
 import type { PaneContext } from "../pane-context";
@@ -25,12 +26,40 @@ export function builderPanel(context: PaneContext): void {
     return findFunction(fnSelect.value) ?? (FUNCTIONS[0] as FunctionSpec);
   }
 
+  /**
+   * The ids a currency or unit argument offers: the conversions of the instrument typed in the first argument, or
+   * every id of the reference list while no single known instrument is named.
+   */
+  function conversionChoices(kind: "currency" | "unit"): { id: string; description: string }[] {
+    const lists = context.lists();
+    const first = document.querySelector<HTMLInputElement>('#args [data-index="0"]');
+    const symbol = first && !first.dataset["ref"] ? first.value.trim().toUpperCase() : "";
+    const record = lists.instruments.find((item) => item.symbol.toUpperCase() === symbol);
+    if (record !== undefined) {
+      const { currencies, units } = conversionsFromLists(record, lists.references);
+      return kind === "currency" ? currencies : units;
+    }
+    return lists.references.find((group) => group.type === (kind === "currency" ? "Currency" : "UnitOfMeasure"))?.items ?? [];
+  }
+
+  /** Fills the currency and unit selects for the instrument now named; a choice still offered stays chosen. */
+  function refreshConversionChoices(): void {
+    for (const select of document.querySelectorAll<HTMLSelectElement>("#args select[data-conversion]")) {
+      const kind = select.dataset["conversion"] === "currency" ? "currency" : "unit";
+      const chosen = select.value;
+      replace(select, h("option", { value: "" }, "(the instrument's own)"), ...conversionChoices(kind).map((item) => h("option", { value: item.id }, `${item.id} · ${item.description}`)));
+      select.value = [...select.options].some((option) => option.value === chosen) ? chosen : "";
+    }
+  }
+
   function argInput(parameter: ParameterSpec, index: number): HTMLElement {
     const id = `arg-${index}`;
     const label = h("label", { for: id }, `${parameter.name}${parameter.optional ? " (optional)" : ""}`);
     const help = h("span", { class: "sr-only", id: `${id}-help` }, parameter.help);
     let control: HTMLInputElement | HTMLSelectElement;
-    if (parameter.kind === "choice" && parameter.choices) {
+    if (parameter.kind === "currency" || parameter.kind === "unit") {
+      control = h("select", { id, "data-index": index, "data-conversion": parameter.kind, "aria-describedby": `${id}-help` });
+    } else if (parameter.kind === "choice" && parameter.choices) {
       control = h("select", { id, "data-index": index, "aria-describedby": `${id}-help` }, h("option", { value: "" }, parameter.optional ? "(default)" : "Choose…"), ...parameter.choices.map((c) => h("option", { value: String(c) }, String(c))));
     } else {
       control = h("input", { id, "data-index": index, placeholder: parameter.help, "aria-describedby": `${id}-help`, autocomplete: "off", spellcheck: "false" });
@@ -59,6 +88,8 @@ export function builderPanel(context: PaneContext): void {
     const spec = currentSpec();
     byId("fn-help").textContent = spec.help;
     replace(byId("args"), ...spec.parameters.map((p, i) => argInput(p, i)));
+    refreshConversionChoices();
+    document.querySelector('#args [data-index="0"]')?.addEventListener("input", refreshConversionChoices);
     const fieldsParameter = spec.parameters.findIndex((p) => p.kind === "fields");
     const box = byId("fields-box");
     const isPrice = spec.name === "PRICE";
@@ -115,7 +146,7 @@ export function builderPanel(context: PaneContext): void {
       if (parameter.kind === "fields") return raw.trim() === "" && ticked.length > 0 ? { kind: "text", value: orderedFields(parameter.choices ?? [], ticked).join(",") } : readFieldsInput(parameter, raw);
       if (parameter.kind === "date") return readDateInput(parameter, raw);
       if (parameter.kind === "choice" && typeof parameter.choices?.[0] === "number") return argFromInput(raw, "number");
-      if (parameter.kind === "symbol" || parameter.kind === "symbols" || parameter.kind === "choice" || parameter.kind === "text") {
+      if (["symbol", "symbols", "choice", "text", "currency", "unit"].includes(parameter.kind)) {
         return raw.trim() === "" ? { kind: "omitted" } : { kind: "text", value: raw.trim() };
       }
       return argFromInput(raw);
@@ -142,6 +173,7 @@ export function builderPanel(context: PaneContext): void {
     const first = document.querySelector<HTMLInputElement>('#args [data-index="0"]');
     if (first && first.tagName === "INPUT") {
       first.value = symbol;
+      refreshConversionChoices();
       updatePreview();
       first.focus();
     }
@@ -153,5 +185,6 @@ export function builderPanel(context: PaneContext): void {
     if (formula) void context.insert(formula);
   });
   context.events.on("build", useInBuilder);
+  context.events.on("lists", refreshConversionChoices);
   renderBuilder();
 }

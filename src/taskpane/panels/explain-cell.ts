@@ -7,7 +7,7 @@ import { todayIso } from "../../api";
 import type { AuthState } from "../../auth/token-store";
 import type { LineageKey, PricesClient } from "../../prices/types";
 import { findFunction } from "../catalogue";
-import { assessedOrCarried, cellText, describeKey, describeLineage, historySummary, traceElement, traceFormula, type TracedElement } from "../diagnostics";
+import { assessedOrCarried, cellText, describeConversion, describeKey, describeLineage, historySummary, traceElement, traceFormula, type TracedElement } from "../diagnostics";
 import { byId, h, replace } from "../dom";
 import type { CellSelection } from "../excel-host";
 import type { PaneContext } from "../pane-context";
@@ -88,6 +88,9 @@ export function explainCellPanel(context: PaneContext): void {
     // lineage first: asking for the value below would itself count as a cache hit
     const line = describeLineage(client.lineage(key), context.now());
     const rows: Rows = [["Asked for", describeKey(key)], ["Source", line.source], ["Request", line.request], ["Age", line.age]];
+    const symbol = "symbol" in key ? key.symbol.toUpperCase() : undefined;
+    const conversion = describeConversion(key, context.lists().instruments.find((item) => item.symbol.toUpperCase() === symbol));
+    if (conversion !== undefined) rows.splice(1, 0, ["Conversion", conversion]);
     if (line.request) {
       try {
         if ("fromDate" in key) {

@@ -20,8 +20,14 @@ export function referencesPanel(context: PaneContext): void {
     byId("ref-count").textContent = `${items.length} of ${group.items.length} ${group.type} items`;
     replace(
       table,
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Id"), h("th", { scope: "col" }, "Description"), h("th", { scope: "col" }, "Sign"))),
-      h("tbody", {}, ...items.map((item) => h("tr", {}, h("td", {}, item.id), h("td", {}, item.description), h("td", {}, item.sign)))),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Id"), h("th", { scope: "col" }, "Description"), h("th", { scope: "col" }, "Sign"), h("th", { scope: "col" }, "Converts to"))),
+      h(
+        "tbody",
+        {},
+        ...items.map((item) =>
+          h("tr", {}, h("td", {}, item.id), h("td", {}, item.description), h("td", {}, item.sign), h("td", { class: "conversions" }, item.availableConversionIds.join(", ") || "—")),
+        ),
+      ),
     );
   }
 
