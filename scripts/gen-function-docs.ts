@@ -42,16 +42,23 @@ const EXAMPLES: Readonly<Record<string, readonly Example[]>> = {
   HISTORY: [
     { formula: '=PRICES.HISTORY("MB-AL-0004", "2024-01-01")', result: "date, low, mid, high from 1 January 2024 to today, oldest first, with a header row" },
     { formula: '=PRICES.HISTORY("MB-AL-0004", "2024-01-01", "2024-12-31", "date,mid", 0, "Weekdays", , "descending")', result: "every weekday of 2024 (carried forward where not assessed), newest first, no headers" },
-    { formula: '=PRICES.HISTORY(A2, "2023-01-01", , "date,mid", 1, , "MonthlyAverage")', result: "one row per month with its average" },
+    { formula: '=PRICES.HISTORY(A2, "2023-01-01", , "date,mid", 1, , "MonthlyAverage")', result: "one row per month with its average (A2 holds a symbol)" },
+    { formula: '=PRICES.HISTORY("MB-AL-0004", TODAY()-365)', result: "a rolling year: `to` blank is today, so the table moves forward every day" },
   ],
-  AVERAGE: [{ formula: '=PRICES.AVERAGE("MB-AL-0004", "Monthly")', result: "the current month's average mid to date" }],
+  AVERAGE: [
+    { formula: '=PRICES.AVERAGE("MB-AL-0004", "MonthlyAverage")', result: "the current month's average mid to date" },
+    { formula: '=PRICES.AVERAGE("MB-AL-0004", "Monthly", "2024-03-15")', result: "the March 2024 average to the 15th (Monthly is short for MonthlyAverage)" },
+  ],
   CURVE: [{ formula: '=PRICES.CURVE("MB-AL-0004")', result: "the latest forward curve: code, month, low, mid, high" }],
   FORECAST: [{ formula: '=PRICES.FORECAST("MB-AL-0004")', result: "the F24M forecast: date, low, mid, high" }],
   INSTRUMENT: [
     { formula: '=PRICES.INSTRUMENT("MB-AL-0004", "currency")', result: "the currency's full name, e.g. US Dollar" },
     { formula: '=PRICES.INSTRUMENT("MB-AL-0004")', result: "the whole record as name/value rows" },
   ],
-  INSTRUMENTS: [{ formula: '=PRICES.INSTRUMENTS("aluminium")', result: "every instrument you may see whose symbol, description or ids contain aluminium" }],
+  INSTRUMENTS: [
+    { formula: '=PRICES.INSTRUMENTS("aluminium")', result: "every instrument you may see whose symbol, descriptions or ids contain aluminium (not other fields: \"weekly\" finds weekly products by their description, not every instrument assessed weekly)" },
+    { formula: '=PRICES.INSTRUMENTS("copper cif", "symbol,description,locationId", 0)', result: "copper instruments delivered CIF, three columns, no header row" },
+  ],
   REFERENCE: [
     { formula: '=PRICES.REFERENCE("Currency")', result: "the currency list: id, description, sign, conversions" },
     { formula: '=PRICES.REFERENCE("UnitOfMeasure", "MT")', result: "the description of one unit" },
@@ -85,11 +92,16 @@ const ERRORS: Readonly<Record<string, readonly string[]>> = {
     "`#VALUE!` the result would have N cells …: the table is larger than a sheet can hold; shorten the period",
     "`#N/A` no assessment for 'X' from FROM to TO: nothing in the period",
   ],
-  AVERAGE: [...SYMBOL_ERRORS, ...DATE_ERRORS, "`#VALUE!` period is required: Weekly, Monthly, Quarterly or Yearly"],
+  AVERAGE: [...SYMBOL_ERRORS, ...DATE_ERRORS, "`#VALUE!` period is required: WeeklyAverage, MonthlyAverage, QuarterlyAverage or YearlyAverage"],
   CURVE: [...SYMBOL_ERRORS, "`#N/A` 'X' has no forward curve (on DATE): the instrument has no forward curves, or none that day"],
   FORECAST: [...SYMBOL_ERRORS, "`#N/A` no forecast 'F24M' for 'X': the instrument has no forecast of that type"],
   INSTRUMENT: [...SYMBOL_ERRORS, "`#VALUE!` field must be one of …: an unknown field name"],
-  INSTRUMENTS: ["`#N/A` no instrument matches 'TEXT' (or: no instrument is available to you)", "`#VALUE!` fields must name …: an unknown column"],
+  INSTRUMENTS: [
+    "`#N/A` no instrument you may see matches 'TEXT'; nothing holds 'WORD': did you mean …?: a word found in none of your instruments, with the close words they hold (a typo)",
+    "`#N/A` … 'WORD' is the commodity NAME, which your account does not see: it sees N instruments of … only: the word names a commodity outside your entitlement (a trial account sees metals only)",
+    "`#N/A` no instrument is available to you: your account may see no instrument",
+    "`#VALUE!` fields must name …: an unknown column",
+  ],
   REFERENCE: ["`#VALUE!` type is required: one of Currency, UnitOfMeasure, …", "`#N/A` no TYPE with id 'X'", "`#N/A` the TYPE list is empty"],
 };
 
@@ -108,10 +120,30 @@ function isMetadata(value: unknown): value is Metadata {
 export function defaultOf(description: string, values: readonly EnumValue[] = []): string | undefined {
   const marked = values.find((value) => /\(default\)/i.test(value.tooltip ?? ""));
   if (marked) return String(marked.stringValue ?? marked.numberValue ?? marked.name);
+  // `as text "date,low,mid,high" (default)`: the quoted text is the default, commas and all
+  const quoted = /"([^"]*)"\s*\(default\)/i.exec(description);
+  if (quoted?.[1] !== undefined) return quoted[1];
   const inner = /(\S+) \([^()]*,\s*default\)/i.exec(description);
   if (inner?.[1]) return inner[1];
   const plain = /([^,;.()]+?)\s*\(default\)/i.exec(description);
-  return plain?.[1]?.trim().replace(/^(or|and)\s+/i, "");
+  if (plain?.[1]) return plain[1].trim().replace(/^(or|and)\s+/i, "");
+  // `...; default symbol, description, currencyId.`: a default named in words after the word itself
+  const named = /(?:^|[;.]\s*)default ([^;()]+?)\.?$/i.exec(description);
+  return named?.[1]?.trim();
+}
+
+/**
+ * What each value of a parameter's list means for this function. The `headers` list is shared by every table
+ * function, but what its row 2 holds is each function's own (the symbol, the symbol and date, the search text, the
+ * type), so its words come from the parameter's description: `..., 2 search text and column names.`
+ */
+export function valueWords(parameterName: string, description: string, values: readonly EnumValue[]): string[] {
+  const own = parameterName === "headers" ? /\b2 ([^.;]+)/.exec(description)?.[1] : undefined;
+  return values.map((v) => {
+    const value = String(v.stringValue ?? v.numberValue ?? v.name);
+    const tooltip = value === "2" && own !== undefined ? `${own.charAt(0).toUpperCase()}${own.slice(1)}` : v.tooltip?.replace(/\.$/, "");
+    return `\`${value}\`${tooltip ? ` ${tooltip}` : ""}`;
+  });
 }
 
 const cell = (text: string): string => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
@@ -148,7 +180,7 @@ export function renderFunctionDocs(json: unknown): string {
       const values = p.customEnumId ? (enums.get(p.customEnumId) ?? []) : [];
       const type = `${p.type === "any" || p.type === undefined ? "text, number or date" : p.type}${p.dimensionality === "matrix" ? " or a range" : ""}`;
       const fallback = p.optional ? (defaultOf(p.description ?? "", values) ?? "blank") : "";
-      const choices = values.length > 0 ? `<br>Values: ${values.map((v) => `\`${String(v.stringValue ?? v.numberValue ?? v.name)}\`${v.tooltip ? ` ${v.tooltip.replace(/\.$/, "")}` : ""}`).join("; ")}` : "";
+      const choices = values.length > 0 ? `<br>Values: ${valueWords(p.name, p.description ?? "", values).join("; ")}` : "";
       out.push(`| ${p.name} | ${cell(type)} | ${p.optional ? "no" : "yes"} | ${cell(fallback)} | ${cell(p.description ?? "")}${cell(choices)} |`);
     }
     out.push("", "Examples:", "");

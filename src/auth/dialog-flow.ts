@@ -94,8 +94,8 @@ export async function runDialogFlow(page: DialogPage): Promise<void> {
     page.status("Opening the sign-in page…");
     await pca.loginRedirect({
       scopes: [config.scope, "offline_access"],
-      // oidc-provider issues a refresh token for offline_access only with an explicit consent prompt
-      prompt: "consent",
+      // always ask: the token service offers "continue as" its signed-in account or another one (switching accounts)
+      prompt: "login",
     });
   } catch (error) {
     const code = errorCode(error);

@@ -12,14 +12,23 @@ export interface DialogConfig {
 
 export type DialogMessage =
   | { type: "signed-in"; tokens: TokenResponse; account: string }
+  | { type: "signed-out" }
   | { type: "error"; code: string; message: string };
 
-export function dialogUrl(origin: string, config: DialogConfig): string {
+/** What the dialog is opened for: a sign-in, or ending the session at the token service (RP-initiated logout). */
+export type DialogAction = "sign-in" | "sign-out";
+
+export function dialogUrl(origin: string, config: DialogConfig, action: DialogAction = "sign-in"): string {
   const url = new URL(DIALOG_PAGE, origin.endsWith("/") ? origin : `${origin}/`);
   url.searchParams.set("authority", config.authority);
   url.searchParams.set("clientId", config.clientId);
   url.searchParams.set("scope", config.scope);
+  if (action === "sign-out") url.searchParams.set("action", action);
   return url.href;
+}
+
+export function readDialogAction(search: string): DialogAction {
+  return new URLSearchParams(search).get("action") === "sign-out" ? "sign-out" : "sign-in";
 }
 
 export function readDialogConfig(search: string): DialogConfig | undefined {
@@ -56,6 +65,7 @@ export function parseDialogMessage(text: unknown): DialogMessage {
       };
     }
   }
+  if (isRecord(value) && value["type"] === "signed-out") return { type: "signed-out" };
   if (isRecord(value) && value["type"] === "error") {
     return {
       type: "error",

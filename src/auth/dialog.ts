@@ -6,7 +6,8 @@
  */
 import { createCapturingNetworkClient } from "./capture-network";
 import { runDialogFlow } from "./dialog-flow";
-import { readDialogConfig, type DialogConfig, type DialogMessage } from "./dialog-protocol";
+import { readDialogAction, readDialogConfig, type DialogConfig, type DialogMessage } from "./dialog-protocol";
+import { finishSignOut, isSignOutReturn, startSignOut, type SignOutPage } from "./sign-out-flow";
 
 /** Public configuration kept across the redirect (the redirect URI carries no query); never a secret. */
 const CONFIG_KEY = "prices.dialog.config";
@@ -41,7 +42,7 @@ function send(message: DialogMessage): void {
   const parent = officeMessageParent();
   if (parent) parent(text);
   else if (window.opener) (window.opener as Window).postMessage(text, window.location.origin);
-  status(message.type === "signed-in" ? "Signed in. You can close this window." : `Sign-in failed: ${message.message}`);
+  status(message.type === "signed-in" ? "Signed in. You can close this window." : message.type === "signed-out" ? "Signed out. You can close this window." : `Failed: ${message.message}`);
 }
 
 async function officeReady(): Promise<void> {
@@ -52,11 +53,28 @@ async function officeReady(): Promise<void> {
 
 export async function runDialog(): Promise<void> {
   await officeReady();
+  const redirectUri = new URL("auth-dialog.html", window.location.href).href.split("?")[0] ?? "";
+  const signOut: SignOutPage = {
+    search: window.location.search,
+    redirectUri,
+    storage: window.sessionStorage,
+    fetch: (input, init) => fetch(input, init),
+    navigate: (url) => window.location.assign(url),
+    send,
+    status,
+    newState: () => Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join(""),
+  };
+  if (isSignOutReturn(signOut)) return finishSignOut(signOut);
+  if (readDialogAction(window.location.search) === "sign-out") {
+    const config = rememberedConfig();
+    if (!config) return send({ type: "error", code: "bad_config", message: "the sign-out window was opened without its settings" });
+    return startSignOut(signOut, config);
+  }
   await runDialogFlow({
     config: rememberedConfig,
     search: window.location.search,
     hash: window.location.hash,
-    redirectUri: new URL("auth-dialog.html", window.location.href).href.split("?")[0] ?? "",
+    redirectUri,
     send,
     status,
     loadMsal: () => import(/* webpackChunkName: "msal" */ "@azure/msal-browser"),

@@ -1,6 +1,6 @@
-/** The pane's side of a user sign-in: open the dialog, wait for its one answer, hand the tokens to the store. */
+/** The pane's side of the sign-in dialog: sign in (tokens to the store) or sign out at the token service; one answer each. */
 import type { DialogHost } from "./dialog-host";
-import { dialogUrl, parseDialogMessage, type DialogConfig } from "./dialog-protocol";
+import { dialogUrl, parseDialogMessage, type DialogAction, type DialogConfig, type DialogMessage } from "./dialog-protocol";
 import type { TokenStore } from "./token-store";
 
 export class SignInError extends Error {
@@ -13,9 +13,12 @@ export class SignInError extends Error {
   }
 }
 
-/** Resolves with the account name once the store holds the new tokens; rejects with a SignInError otherwise. */
-export function signInWithDialog(host: DialogHost, store: TokenStore, origin: string, config: DialogConfig): Promise<string> {
-  return new Promise<string>((resolve, reject) => {
+/**
+ * Opens the dialog for `action` and settles on its one answer: a message, the user closing the window, or the
+ * window failing to open. The dialog is closed in every case.
+ */
+function runDialog(host: DialogHost, origin: string, config: DialogConfig, action: DialogAction): Promise<DialogMessage> {
+  return new Promise<DialogMessage>((resolve, reject) => {
     let settled = false;
     let dialog: { close(): void } | undefined;
     const finish = (outcome: () => void): void => {
@@ -24,28 +27,38 @@ export function signInWithDialog(host: DialogHost, store: TokenStore, origin: st
       dialog?.close();
       outcome();
     };
+    const what = action === "sign-out" ? "sign-out" : "sign-in";
     host
       .open(
-        dialogUrl(origin, config),
-        (text) => {
-          const message = parseDialogMessage(text);
-          if (message.type === "signed-in") {
-            finish(() => {
-              store.acceptUserTokens(message.tokens, message.account);
-              resolve(message.account);
-            });
-          } else {
-            finish(() => reject(new SignInError(message.message, message.code)));
-          }
-        },
-        () => finish(() => reject(new SignInError("the sign-in window was closed", "closed"))),
+        dialogUrl(origin, config, action),
+        (text) => finish(() => resolve(parseDialogMessage(text))),
+        () => finish(() => reject(new SignInError(`the ${what} window was closed`, "closed"))),
       )
       .then(
         (opened) => {
           dialog = opened;
           if (settled) opened.close();
         },
-        (error: unknown) => finish(() => reject(new SignInError(error instanceof Error ? error.message : "the sign-in window could not open", "open_failed"))),
+        (error: unknown) => finish(() => reject(new SignInError(error instanceof Error ? error.message : `the ${what} window could not open`, "open_failed"))),
       );
   });
+}
+
+/** Resolves with the account name once the store holds the new tokens; rejects with a SignInError otherwise. */
+export async function signInWithDialog(host: DialogHost, store: TokenStore, origin: string, config: DialogConfig): Promise<string> {
+  const message = await runDialog(host, origin, config, "sign-in");
+  if (message.type === "signed-in") {
+    store.acceptUserTokens(message.tokens, message.account);
+    return message.account;
+  }
+  if (message.type === "error") throw new SignInError(message.message, message.code);
+  throw new SignInError("the sign-in window answered a sign-out", "bad_message");
+}
+
+/** Ends the user's session at the token service (its sign-out page, in the dialog); resolves once it confirms. */
+export async function signOutWithDialog(host: DialogHost, origin: string, config: DialogConfig): Promise<void> {
+  const message = await runDialog(host, origin, config, "sign-out");
+  if (message.type === "signed-out") return;
+  if (message.type === "error") throw new SignInError(message.message, message.code);
+  throw new SignInError("the sign-out window answered a sign-in", "bad_message");
 }

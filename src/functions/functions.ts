@@ -103,7 +103,7 @@ export enum Headers {
   None = 0,
   /** One row of column names (default). */
   Names = 1,
-  /** The symbol, then the column names. */
+  /** A title row (what the table is of), then the column names. */
   SymbolAndNames = 2,
 }
 
@@ -289,7 +289,7 @@ export function history(
  * Average price over a week, month, quarter or year to date.
  * @customfunction AVERAGE
  * @param symbols Instrument symbol, or a range of symbols.
- * @param period Weekly, Monthly, Quarterly or Yearly.
+ * @param period WeeklyAverage, MonthlyAverage, QuarterlyAverage or YearlyAverage (Weekly, Monthly, Quarterly and Yearly for short).
  * @param [dates] Date in the period, or a range of dates; blank or "latest" for the current period (default).
  * @param [field] low, mid (default), high, or another price field such as assessmentPeriod.
  * @returns The average, or a grid of them.
@@ -338,7 +338,7 @@ export function instrument(symbols: unknown[][], field?: InstrumentField, dateFo
 /**
  * The instruments you may see, filtered by text, as a table.
  * @customfunction INSTRUMENTS
- * @param [search] Words that must all appear in the symbol, description or ids (any case); blank for all (default).
+ * @param [search] Words that must all appear in the symbol, description, short description or ids (commodity, location, currency, unit, incoterm, source), any case; blank for all (default).
  * @param [fields] Columns, as text or a range of names; default symbol, description, currencyId, unitOfMeasureId, frequency.
  * @param [headers] 0 none, 1 column names (default), 2 search text and column names.
  * @param [dateFormat] For launchDate: serial (default) or text.

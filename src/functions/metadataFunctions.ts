@@ -19,6 +19,7 @@ import {
 import { run, type FunctionsContext } from "./context";
 import type { DateSystem } from "./excelDates";
 import { ArgumentError, NotAvailableError } from "./errors";
+import { matchesWords, noMatchReason, searchWords } from "./instrument-search";
 import {
   DEFAULT_INSTRUMENTS_FIELDS,
   INSTRUMENT_FIELDS,
@@ -99,14 +100,6 @@ async function wholeRecords(context: FunctionsContext, symbolMatrix: ReturnType<
   return finish(withHeaders(body, INSTRUMENT_FIELDS, 1, ""), context.makeError);
 }
 
-function matches(record: InstrumentRecord, words: readonly string[]): boolean {
-  const haystack = Object.values(record)
-    .filter((value): value is string => typeof value === "string")
-    .join("\n")
-    .toLowerCase();
-  return words.every((word) => haystack.includes(word));
-}
-
 export function instruments(
   context: FunctionsContext,
   searchArg: unknown,
@@ -123,10 +116,12 @@ export function instruments(
     const requested = requestedInstrumentFields(fields);
     checkResultSize(1 + headers, fields.length);
     const all = await context.client().instruments(requested.length > 0 ? requested : undefined);
-    const words = search === undefined ? [] : search.toLowerCase().split(/\s+/).filter((word) => word !== "");
-    const found = all.filter((record) => matches(record, words));
+    const words = search === undefined ? [] : searchWords(search);
+    const found = all.filter((record) => matchesWords(record, words));
     if (found.length === 0) {
-      throw new NotAvailableError(search === undefined ? "no instrument is available to you" : `no instrument matches ${show(search)}`);
+      // the Commodity list names every commodity, seen or not: it tells a typo from a word outside the entitlement
+      const commodities = search === undefined ? undefined : await context.client().references("Commodity").catch(() => undefined);
+      throw new NotAvailableError(search === undefined ? "no instrument is available to you" : noMatchReason(all, search, commodities));
     }
     const body = found.map((record) => fields.map((field) => instrumentCell(record, field, format, context.dateSystem)));
     return withHeaders(body, fields, headers, search ?? "");

@@ -34,7 +34,7 @@ export function calculationOf(value: unknown): CalculationType {
 
 export function periodOf(value: unknown): AverageType {
   if (isBlank(scalar(value, "period"))) {
-    throw new ArgumentError("period is required: Weekly, Monthly, Quarterly or Yearly");
+    throw new ArgumentError("period is required: WeeklyAverage, MonthlyAverage, QuarterlyAverage or YearlyAverage");
   }
   return choiceOf<AverageType>(value, "period", PERIOD_CHOICES, "MonthlyAverage");
 }

@@ -126,7 +126,7 @@ export function marshalArguments(metadata: FunctionMetadata, inputs: readonly Ar
   const required = parameters.filter((parameter) => !parameter.optional && !parameter.repeating).length;
   const lastRequired = parameters.reduce((last, parameter, index) => (!parameter.optional && !parameter.repeating ? index : last), -1);
   if (inputs.length <= lastRequired) {
-    return { kind: "error", error: cellError("#VALUE!", `${displayName} needs at least ${required} arguments, got ${inputs.length}`) };
+    return { kind: "error", error: cellError("#VALUE!", `${displayName} needs at least ${required} argument${required === 1 ? "" : "s"}, got ${inputs.length}`) };
   }
   const slots: Slot[] = inputs.map((input, index) => ({ parameter: parameterFor(metadata, index) as ParameterMetadata, input }));
   const acceptErrors = metadata.options.allowErrorForDataTypeAny;

@@ -28,6 +28,8 @@ export interface AppOptions {
   corsOrigins?: string[];
   vendor?: string;
   logger?: boolean;
+  /** The publication clock's "now" in ms (convention 20); absent = the real time. */
+  now?: () => number;
   /** Key and certificate (PEM) to serve HTTPS; absent = plain HTTP (tests use `inject`). */
   https?: { key: string; cert: string };
 }
@@ -73,7 +75,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (options.tokenService.register) await options.tokenService.register(app);
   await app.register(apiRoutes, {
     prefix: API_BASE_PATH,
-    catalog: new Catalog(options.data),
+    catalog: new Catalog(options.data, undefined, options.now),
     auth: options.tokenService,
     limits,
     corsOrigins: options.corsOrigins ?? [],

@@ -1,12 +1,16 @@
 /** The sandbox's command line (`npm run sandbox -- ...`), parsed into options; see docs/sandbox.md. */
 import { DEFAULT_LIMITS, DEFAULT_VENDOR, parseIsoDate, type Limits } from "../api";
+import { parseInstant } from "./data/clock";
 import { parseFaultSpec } from "./service/faults";
 
 export interface SandboxOptions {
   /** 4000 by default; 0 = any free port. */
   port: number;
   host: string;
+  /** Freezes the clock at the end of this day (UTC). */
   today?: string;
+  /** Freezes the clock at this instant (ISO 8601 date-time with offset); wins over `today`. */
+  now?: string;
   seed?: number;
   dataDir?: string;
   limits: Limits;
@@ -44,7 +48,9 @@ export class UsageError extends Error {
 export const USAGE = `Usage: npm run sandbox -- [options]
   --port N             port to listen on (default 4000; 0 = any free port)
   --host H             interface to listen on (default localhost)
-  --today YYYY-MM-DD   freeze "today" of the generated data (default: the real date)
+  --today YYYY-MM-DD   freeze the clock at the end of that day, UTC (default: the real time)
+  --now ISO-TIME       freeze the clock at an instant, e.g. 2025-06-30T09:25:00Z: assessments
+                       published later are not shown yet
   --seed N             seed of the generated data and of injected faults (default: fixed)
   --data DIR           load the data set from DIR (see docs/sandbox-data.md) instead of generating it
   --export DIR         write the data set to DIR in that format and exit
@@ -81,7 +87,7 @@ function httpsUrl(flag: string, text: string): string {
 }
 
 const TAKES_VALUE = new Set([
-  "--port", "--host", "--today", "--seed", "--data", "--export", "--limit-symbols", "--limit-dates", "--limit-records",
+  "--port", "--host", "--today", "--now", "--seed", "--data", "--export", "--limit-symbols", "--limit-dates", "--limit-records",
   "--rate-limit", "--token-ttl", "--faults", "--vendor", "--certs", "--cors-origin", "--redirect-uri",
 ]);
 
@@ -107,6 +113,10 @@ export function parseCommandLine(argv: readonly string[]): CliCommand {
         options.today = today;
         break;
       }
+      case "--now":
+        if (parseInstant(v) === undefined) throw new UsageError(`--now needs an ISO 8601 date-time with offset such as 2025-06-30T09:25:00Z, got "${v}"`);
+        options.now = v;
+        break;
       case "--seed": options.seed = integer(flag, v, 0, 2 ** 32 - 1); break;
       case "--data": options.dataDir = v; break;
       case "--export": command.exportDir = v; break;
@@ -135,5 +145,6 @@ export function parseCommandLine(argv: readonly string[]): CliCommand {
       default: throw new UsageError(`unknown option "${arg}"`);
     }
   }
+  if (options.now !== undefined && options.today !== undefined) throw new UsageError("give --now or --today, not both");
   return command;
 }

@@ -8,6 +8,7 @@ import { API_BASE_PATH, DEFAULT_LIMITS } from "../api";
 import { buildApp } from "./app";
 import { createTokenService, ensureCertificates } from "./auth";
 import { DEFAULT_OPTIONS, parseCommandLine, USAGE, UsageError, type SandboxOptions } from "./cli";
+import { publicationClock } from "./data/clock";
 import { exportDataSet, loadDataSet } from "./data/files";
 import { DEFAULT_SEED, generateDataSet } from "./data/generator";
 import type { DataSet } from "./data/model";
@@ -75,16 +76,15 @@ export interface StartHooks {
   probePort?: (host: string) => Promise<number>;
 }
 
-export async function loadOrGenerate(options: Pick<SandboxOptions, "dataDir" | "seed" | "today">): Promise<DataSet> {
+export async function loadOrGenerate(options: Pick<SandboxOptions, "dataDir" | "seed" | "today" | "now">, clock = publicationClock(options)): Promise<DataSet> {
   if (options.dataDir !== undefined) return loadDataSet(path.resolve(options.dataDir));
-  const generatorOptions: { seed?: number; today?: string } = { seed: options.seed ?? DEFAULT_SEED };
-  if (options.today !== undefined) generatorOptions.today = options.today;
-  return generateDataSet(generatorOptions);
+  return generateDataSet({ seed: options.seed ?? DEFAULT_SEED, today: clock.today, now: clock.now() });
 }
 
 export async function startSandbox(partial: Partial<SandboxOptions> = {}, hooks: StartHooks = {}): Promise<RunningSandbox> {
   const options: SandboxOptions = { ...DEFAULT_OPTIONS, ...partial, limits: { ...DEFAULT_LIMITS, ...partial.limits } };
-  const [data, certificates] = await Promise.all([loadOrGenerate(options), ensureCertificates(options.certsDir)]);
+  const clock = publicationClock(options);
+  const [data, certificates] = await Promise.all([loadOrGenerate(options, clock), ensureCertificates(options.certsDir)]);
   // Issuer and audience name the port, so a port taken between probe and listen means building anew on another.
   const listenOn = async (port: number): Promise<RunningSandbox> => {
     const origin = `https://localhost:${port}`;
@@ -108,6 +108,7 @@ export async function startSandbox(partial: Partial<SandboxOptions> = {}, hooks:
       vendor: options.vendor,
       seed: options.seed ?? DEFAULT_SEED,
       https: { key: certificates.key, cert: certificates.cert },
+      now: clock.now,
     };
     if (options.faults !== undefined) appOptions.faults = options.faults;
     if (options.corsOrigins) appOptions.corsOrigins = options.corsOrigins;

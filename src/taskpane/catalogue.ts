@@ -22,8 +22,8 @@ export interface FunctionSpec {
 
 const symbols: ParameterSpec = { name: "symbols", kind: "symbols", optional: false, help: "Instrument symbol, or a range of symbols" };
 const symbol: ParameterSpec = { name: "symbol", kind: "symbol", optional: false, help: "Instrument symbol" };
-const dates: ParameterSpec = { name: "dates", kind: "date", optional: true, help: "Date or range of dates (blank = latest)" };
-const date: ParameterSpec = { name: "date", kind: "date", optional: true, help: "Date (blank = latest)" };
+const dates: ParameterSpec = { name: "dates", kind: "date", optional: true, help: "Date (YYYY-MM-DD) or range of dates (blank = latest)" };
+const date: ParameterSpec = { name: "date", kind: "date", optional: true, help: "Date, YYYY-MM-DD (blank = latest)" };
 const headers: ParameterSpec = { name: "headers", kind: "choice", optional: true, help: "0 none, 1 names, 2 symbol and names", choices: [0, 1, 2] };
 const calculation: ParameterSpec = { name: "calculation", kind: "choice", optional: true, help: "Calculation type (averages)", choices: CALCULATION_TYPES };
 
@@ -33,8 +33,11 @@ export const PRICE_FIELD_CHOICES = [
   "lowChangeSincePreviousProportion", "midChangeSincePreviousProportion", "highChangeSincePreviousProportion",
 ] as const;
 
-/** History columns: the price fields plus `assessed` (FALSE on a carried-forward day). */
-export const HISTORY_FIELD_CHOICES = [...PRICE_FIELD_CHOICES, "assessed"] as const;
+/**
+ * History columns in the order HISTORY shows them by default (date, low, mid, high), then the other price fields and
+ * `assessed` (FALSE on a carried-forward day); the builder writes ticked fields in this order.
+ */
+export const HISTORY_FIELD_CHOICES = ["date", "low", "mid", "high", ...PRICE_FIELD_CHOICES.filter((f) => !["date", "low", "mid", "high"].includes(f)), "assessed"] as const;
 
 /** Instrument fields of spec 2.6 as the INSTRUMENT and INSTRUMENTS functions name them (full names included). */
 export const INSTRUMENT_FIELD_CHOICES = [
@@ -59,8 +62,8 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
     help: "A table of dates and fields, like STOCKHISTORY",
     parameters: [
       symbol,
-      { name: "from", kind: "date", optional: false, help: "First date" },
-      { name: "to", kind: "date", optional: true, help: "Last date (blank = today)" },
+      { name: "from", kind: "date", optional: false, help: "First date: YYYY-MM-DD, or TODAY()-365 to roll forward" },
+      { name: "to", kind: "date", optional: true, help: "Last date (blank = today, so the table rolls forward)" },
       { name: "fields", kind: "fields", optional: true, help: "Columns, comma-separated (default date,low,mid,high)", choices: HISTORY_FIELD_CHOICES },
       headers,
       { name: "calendar", kind: "choice", optional: true, help: "Calendar", choices: CALENDAR_TYPES },

@@ -3,23 +3,25 @@
  * that served each (endpoint and parameters, never the token), and whether the value was assessed
  * that day or carried forward. Pure: the workbook and the client come in as functions.
  */
-import { dateOfTimestamp } from "../api";
+import { addDays, dateOfTimestamp, todayIso } from "../api";
 import type { KeyLineage, LineageKey, PriceRecord, SymbolHistory } from "../prices/types";
-import { dateOf } from "../functions/coerce";
+import { dateOf, headersOf, symbolOf } from "../functions/coerce";
 import { ArgumentError } from "../functions/errors";
 import type { PriceField } from "../functions/fields";
 import { historyArguments } from "../functions/historyFunctions";
 import { referenceTypeOf } from "../functions/metadataFunctions";
 import { averageRequest, priceKeys, priceRequest } from "../functions/priceFunctions";
+import { crossLayout, readItems } from "../functions/shape";
 import { scalarText } from "../formula/text";
 import { parseCall, type FormulaArg, type ParsedCall } from "./formula";
 
 /** Resolves a reference to its cell values. */
 export type ResolveRef = (address: string) => Promise<unknown[][]>;
 
-async function argValues(arg: FormulaArg | undefined, resolve: ResolveRef): Promise<unknown[]> {
+async function argValues(arg: FormulaArg | undefined, resolve: ResolveRef, today = todayIso()): Promise<unknown[]> {
   if (!arg || arg.kind === "omitted") return [];
   if (arg.kind === "ref") return (await resolve(arg.address)).flat();
+  if (arg.kind === "today") return [addDays(today, arg.offsetDays)];
   return [arg.value];
 }
 
@@ -47,7 +49,7 @@ export interface TracedCall {
 export async function traceFormula(formula: string, resolve: ResolveRef, today: string, limit = 12): Promise<TracedCall | undefined> {
   const call = parseCall(formula);
   if (!call) return undefined;
-  const values = await Promise.all(call.args.map((arg) => argValues(arg, resolve)));
+  const values = await Promise.all(call.args.map((arg) => argValues(arg, resolve, today)));
   const first = (index: number): unknown => values[index]?.[0];
   const texts = (index: number): string[] =>
     (values[index] ?? []).filter((v): v is string => typeof v === "string" && v.trim() !== "").map((v) => v.trim());
@@ -106,6 +108,77 @@ export async function traceFormula(formula: string, resolve: ResolveRef, today: 
       break;
   }
   return { call, keys, truncated: total > keys.length };
+}
+
+async function argMatrix(arg: FormulaArg | undefined, resolve: ResolveRef, today: string): Promise<unknown[][]> {
+  if (!arg || arg.kind === "omitted") return [[null]];
+  if (arg.kind === "ref") return resolve(arg.address);
+  return [await argValues(arg, resolve, today)];
+}
+
+/** One cell of a call's result: the key behind it, and for a table the record row it shows. */
+export interface TracedElement {
+  call: ParsedCall;
+  /** The client key this cell's value came from; undefined when the cell asks nothing (a refused argument, outside the result). */
+  key: LineageKey | undefined;
+  /** The cell is a header row of the table. */
+  header: boolean;
+  /** HISTORY, CURVE: which data row of the table (0 = the first under the headers). */
+  dataRow?: number;
+  /** HISTORY: the order of the rows (the client keeps them newest first). */
+  order?: "ascending" | "descending";
+}
+
+/**
+ * The element at (`row`, `col`) of the result of `formula` (0, 0 = the anchor), read with the functions' own
+ * readers and layouts: a (symbol, date) of a price grid, a row of a history, a month of a curve.
+ */
+export async function traceElement(formula: string, resolve: ResolveRef, today: string, row: number, col: number): Promise<TracedElement | undefined> {
+  const call = parseCall(formula);
+  if (!call) return undefined;
+  const values = await Promise.all(call.args.map((arg) => argValues(arg, resolve, today)));
+  const first = (index: number): unknown => values[index]?.[0];
+  const none: TracedElement = { call, key: undefined, header: false };
+  switch (call.name) {
+    case "LOW":
+    case "MID":
+    case "HIGH":
+    case "PRICE":
+    case "AVERAGE": {
+      const fixed = FIXED_FIELDS.get(call.name);
+      const request = asTheFunctionsRead(() =>
+        fixed !== undefined ? { field: fixed, calculation: "None" as const } : call.name === "PRICE" ? priceRequest(first(2), first(3), first(4)) : averageRequest(first(1), first(3)),
+      );
+      if (!request) return none;
+      const symbols = readItems(await argMatrix(call.args[0], resolve, today), (cell) => symbolOf(cell));
+      const dates = readItems(await argMatrix(call.args[call.name === "AVERAGE" ? 2 : 1], resolve, today), (cell) => dateOf(cell));
+      const layout = asTheFunctionsRead(() => crossLayout(symbols, dates));
+      if (!layout || row >= layout.value.rows || col >= layout.value.cols) return none;
+      const [symbol, date] = layout.value.at(row, col);
+      if (!symbol.ok || !date.ok || symbol.value === undefined) return none;
+      return { call, key: priceKeys(request.value)(symbol.value, date.value), header: false };
+    }
+    case "HISTORY": {
+      const fieldsArg = values[3] !== undefined && values[3].length > 0 ? values[3] : undefined;
+      const read = asTheFunctionsRead(() => historyArguments(today, first(0), first(1), first(2), fieldsArg, first(4), first(5), first(6), first(7), first(8)));
+      if (!read) return none;
+      const { key, headers, order } = read.value;
+      return row < headers ? { call, key, header: true } : { call, key, header: false, dataRow: row - headers, order };
+    }
+    case "CURVE": {
+      const traced = await traceFormula(formula, resolve, today, 1);
+      const headers = asTheFunctionsRead(() => headersOf(first(2)));
+      if (!traced?.keys[0] || !headers) return none;
+      return row < headers.value ? { call, key: traced.keys[0], header: true } : { call, key: traced.keys[0], header: false, dataRow: row - headers.value };
+    }
+    default: {
+      const traced = await traceFormula(formula, resolve, today);
+      if (!traced) return none;
+      // INSTRUMENT: one symbol per row; the lists: one key for the whole table
+      const key = traced.keys.length === 1 ? traced.keys[0] : traced.keys[row];
+      return { call, key, header: false };
+    }
+  }
 }
 
 /** Symbols named in PRICES.* formulas (text arguments and referenced cells), for a targeted cache drop. */

@@ -12,6 +12,17 @@ export interface CellSelection {
   columnCount: number;
   values: unknown[][];
   formulas: unknown[][];
+  /** When the top-left cell is part of a spilled result: the formula that spilled and where the cell sits in it. */
+  spill?: SpillPosition;
+}
+
+export interface SpillPosition {
+  /** The anchor cell holding the formula, sheet-qualified. */
+  anchor: string;
+  formula: string;
+  /** Offset of the selected cell from the anchor (0, 0 is the anchor itself). */
+  row: number;
+  col: number;
 }
 
 export interface WorkbookHost {
@@ -23,6 +34,8 @@ export interface WorkbookHost {
   /** Values of a referenced range (to resolve references in a formula). */
   values(address: string): Promise<unknown[][]>;
   recalculate(scope: RefreshScope): Promise<void>;
+  /** Calls `listener` after each change of selection; resolves to the way to stop. */
+  onSelectionChanged(listener: () => void): Promise<() => void>;
 }
 
 function flatFormulas(grid: unknown[][]): string[] {
@@ -36,8 +49,12 @@ export function excelWorkbookHost(excel: typeof Excel): WorkbookHost {
         const range = context.workbook.getSelectedRange();
         range.load(["address", "rowCount", "columnCount", "values", "formulas"]);
         const cell = range.getCell(0, 0);
-        cell.load("address");
+        cell.load(["address", "rowIndex", "columnIndex"]);
+        // ExcelApi 1.12: the anchor of a dynamic array the cell belongs to
+        const parent = cell.getSpillParentOrNullObject();
+        parent.load(["address", "rowIndex", "columnIndex", "formulas"]);
         await context.sync();
+        const parentFormula = parent.isNullObject ? undefined : (parent.formulas as unknown[][])[0]?.[0];
         return {
           address: range.address,
           cell: cell.address,
@@ -45,6 +62,20 @@ export function excelWorkbookHost(excel: typeof Excel): WorkbookHost {
           columnCount: range.columnCount,
           values: range.values as unknown[][],
           formulas: range.formulas as unknown[][],
+          ...(typeof parentFormula === "string"
+            ? { spill: { anchor: parent.address, formula: parentFormula, row: cell.rowIndex - parent.rowIndex, col: cell.columnIndex - parent.columnIndex } }
+            : {}),
+        };
+      }),
+    onSelectionChanged: (listener) =>
+      excel.run(async (context) => {
+        const handler = context.workbook.onSelectionChanged.add(async () => listener());
+        await context.sync();
+        return () => {
+          void excel.run(handler.context, async (again) => {
+            handler.remove();
+            await again.sync();
+          });
         };
       }),
     insertFormula: (formula) =>

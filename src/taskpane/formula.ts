@@ -12,6 +12,8 @@ export type FormulaArg =
   | { kind: "number"; value: number }
   | { kind: "boolean"; value: boolean }
   | { kind: "ref"; address: string }
+  /** A rolling date: `TODAY()`, `TODAY()-365`; recalculates every day, so a model rolls forward. */
+  | { kind: "today"; offsetDays: number }
   | { kind: "omitted" };
 
 /** Excel refuses text literals longer than 255 characters inside a formula. */
@@ -50,6 +52,9 @@ export function formatArg(arg: FormulaArg): string {
     case "ref":
       if (!isA1Reference(arg.address)) throw new FormulaError(`not a cell reference: ${arg.address}`);
       return arg.address;
+    case "today":
+      if (!Number.isInteger(arg.offsetDays)) throw new FormulaError("a rolling date moves by whole days");
+      return arg.offsetDays === 0 ? "TODAY()" : `TODAY()${arg.offsetDays < 0 ? "-" : "+"}${Math.abs(arg.offsetDays)}`;
     case "omitted":
       return "";
   }

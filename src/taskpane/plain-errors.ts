@@ -8,25 +8,36 @@ const NEXT_STEP: ReadonlyMap<string, string> = new Map([
   ["TimeoutError", "Try again in a moment."],
 ]);
 
+/** Errors of a family that concern other things than the one the next step names (a known symbol lacking a calculation type). */
+const NEXT_STEP_ONLY_WHEN: ReadonlyMap<string, RegExp> = new Map([["InvalidInstrumentError", /unknown or not permitted symbol/i]]);
+
 export function plainWords(error: unknown): string {
   const { message } = describeFailure(error);
   const sentence = `${message.charAt(0).toUpperCase()}${message.slice(1)}${/[.!?]$/.test(message) ? "" : "."}`;
   const name = error instanceof Error ? error.name : undefined;
   const next = name === undefined ? undefined : NEXT_STEP.get(name);
-  return next === undefined ? sentence : `${sentence} ${next}`;
+  const applies = name === undefined || (NEXT_STEP_ONLY_WHEN.get(name)?.test(message) ?? true);
+  return next === undefined || !applies ? sentence : `${sentence} ${next}`;
 }
 
 export interface ErrorEntry {
+  /** The last time it happened. */
   at: number;
   where: string;
   text: string;
+  /** How many times it happened (a cell recalculated, a cached error answered again). */
+  count: number;
 }
 
+/** The last errors, newest first, each listed once: the same error again moves to the top and counts. */
 export class ErrorLog {
   private readonly entries: ErrorEntry[] = [];
   constructor(private readonly max = 10) {}
   add(where: string, error: unknown, at = Date.now()): ErrorEntry {
-    const entry = { at, where, text: plainWords(error) };
+    const text = plainWords(error);
+    const index = this.entries.findIndex((e) => e.where === where && e.text === text);
+    const earlier = index >= 0 ? this.entries.splice(index, 1)[0] : undefined;
+    const entry = { at, where, text, count: (earlier?.count ?? 0) + 1 };
     this.entries.unshift(entry);
     this.entries.length = Math.min(this.entries.length, this.max);
     return entry;

@@ -1,5 +1,6 @@
-/** Instant instrument search on the cached list: text across symbol and descriptions, plus facet filters. */
+/** Instant instrument search on the cached list: text as PRICES.INSTRUMENTS matches it, plus facet filters. */
 import type { InstrumentRecord, ReferenceGroup } from "../api";
+import { matchesWords, searchWords } from "../functions/instrument-search";
 
 export const FILTER_KEYS = ["commodityId", "locationId", "currencyId", "unitOfMeasureId", "frequency", "status"] as const;
 export type FilterKey = (typeof FILTER_KEYS)[number];
@@ -29,16 +30,9 @@ const REFERENCE_OF: Partial<Record<FilterKey, string>> = {
   unitOfMeasureId: "UnitOfMeasure",
 };
 
-function terms(query: string): string[] {
-  return query.toLowerCase().split(/\s+/).filter((t) => t.length > 0);
-}
-
-/** Every term must appear in the symbol, the description or the short description. */
+/** The rule of PRICES.INSTRUMENTS: every word in the symbol, the descriptions or an id (functions/instrument-search.ts). */
 export function matchesText(instrument: InstrumentRecord, query: string): boolean {
-  const words = terms(query);
-  if (words.length === 0) return true;
-  const haystack = `${instrument.symbol}\n${instrument.description}\n${instrument.descriptionShort}`.toLowerCase();
-  return words.every((word) => haystack.includes(word));
+  return matchesWords(instrument, searchWords(query));
 }
 
 export function matchesFilters(instrument: InstrumentRecord, filters: Filters): boolean {
@@ -50,7 +44,7 @@ export function matchesFilters(instrument: InstrumentRecord, filters: Filters): 
 
 /** Filters and ranks: symbols starting with the query first, then alphabetical by symbol. */
 export function searchInstruments(list: readonly InstrumentRecord[], query: string, filters: Filters, limit = Infinity): InstrumentRecord[] {
-  const first = terms(query)[0] ?? "";
+  const first = searchWords(query)[0] ?? "";
   const found = list.filter((i) => matchesText(i, query) && matchesFilters(i, filters));
   found.sort((a, b) => {
     const pa = first !== "" && a.symbol.toLowerCase().startsWith(first) ? 0 : 1;
@@ -87,7 +81,7 @@ export function facetOptions(list: readonly InstrumentRecord[], key: FilterKey, 
 
 /** Reference items matching text in id or description. */
 export function searchReferences(group: ReferenceGroup, query: string): ReferenceGroup["items"] {
-  const words = terms(query);
+  const words = searchWords(query);
   return group.items.filter((item) => {
     const haystack = `${item.id}\n${item.description}\n${item.sign}`.toLowerCase();
     return words.every((word) => haystack.includes(word));

@@ -15,6 +15,7 @@ const noWorkbook: WorkbookHost = {
   formulas: () => Promise.resolve([]),
   values: () => Promise.resolve([]),
   recalculate: () => Promise.resolve(),
+  onSelectionChanged: () => Promise.resolve(() => undefined),
 };
 
 /** Light or dark from the Office theme (body background), else from the browser's preference. */

@@ -12,10 +12,14 @@ export interface ChartData {
   readonly series: readonly ChartSeries[];
 }
 
+/** The price columns a chart draws: on one scale, unlike dates, revisions or changes. */
+const PRICE_COLUMNS = new Set(["low", "mid", "high"]);
+
 /**
  * Reads a history table (the spill's values): header rows are the leading rows without numbers (the last one
- * names the columns), the date column is the one named `date` (else the first), every other column with numbers
- * is a series. Undefined when there is nothing to draw.
+ * names the columns), the date column is the one named `date` (else the first). With named columns only the price
+ * columns (low, mid, high) are series, so an `assessmentDate` or `revision` column does not flatten the prices;
+ * without names, every other column with numbers is. Undefined when there is nothing to draw.
  */
 export function historyChartData(grid: readonly (readonly CellValue[])[], title: string): ChartData | undefined {
   let headerRow = -1;
@@ -26,8 +30,12 @@ export function historyChartData(grid: readonly (readonly CellValue[])[], title:
   const dateColumn = named >= 0 ? named : 0;
   const rows = grid.slice(headerRow + 1);
   const series: ChartSeries[] = [];
+  const isPrice = (col: number): boolean => {
+    const name = names[col];
+    return headerRow < 0 || (typeof name === "string" && PRICE_COLUMNS.has(name.toLowerCase()));
+  };
   for (let col = 0; col < width; col += 1) {
-    if (col === dateColumn) continue;
+    if (col === dateColumn || !isPrice(col)) continue;
     const points: { x: number; y: number }[] = [];
     for (const row of rows) {
       const x = row[dateColumn];

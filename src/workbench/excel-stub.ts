@@ -16,6 +16,10 @@ export interface GridAccess {
   /** Enters what `range.formulas = ...` wrote, then recalculates. */
   enter(row: number, col: number, content: string | number | boolean): void;
   usedRange(): RangeRef | undefined;
+  /** The anchor of the result a cell belongs to (the anchor itself too), when that result spilled past one cell. */
+  spillParent(row: number, col: number): { row: number; col: number } | undefined;
+  /** Calls `listener` after each change of selection; returns the way to stop. */
+  onSelectionChanged(listener: () => void): () => void;
   /** Full recalculation; resolves when every value is back. */
   recalculate(): Promise<void>;
 }
@@ -60,6 +64,16 @@ class RangeStub {
       }),
     );
   }
+  get rowIndex(): number {
+    return this.area.top;
+  }
+  get columnIndex(): number {
+    return this.area.left;
+  }
+  getSpillParentOrNullObject(): RangeStub | NullRange {
+    const parent = this.grid.spillParent(this.area.top, this.area.left);
+    return parent ? new RangeStub(this.grid, { top: parent.row, left: parent.col, bottom: parent.row, right: parent.col }, this.pending) : new NullRange();
+  }
   getCell(row: number, col: number): RangeStub {
     const top = this.area.top + row;
     const left = this.area.left + col;
@@ -88,7 +102,10 @@ function rangeOf(address: string): RangeRef {
 
 /** An `Excel` global: `run(batch)` with `context.workbook` and `context.sync()` (which waits for recalculations). */
 export function createExcelStub(grid: GridAccess): unknown {
-  const run = async <T>(batch: (context: unknown) => Promise<T>): Promise<T> => {
+  // Excel.run(batch), or Excel.run(object, batch) to reuse an earlier object's context (removing an event handler)
+  const run = async <T>(first: unknown, second?: (context: unknown) => Promise<T>): Promise<T> => {
+    const batch = typeof first === "function" ? (first as (context: unknown) => Promise<T>) : second;
+    if (!batch) throw new Error("InvalidArgument: Excel.run needs a batch function");
     const pending: Promise<void>[] = [];
     const sheet = {
       name: SHEET_NAME,
@@ -106,6 +123,12 @@ export function createExcelStub(grid: GridAccess): unknown {
     };
     const workbook = {
       getSelectedRange: () => new RangeStub(grid, grid.selection(), pending),
+      onSelectionChanged: {
+        add: (handler: () => Promise<void>) => {
+          const stop = grid.onSelectionChanged(() => void handler());
+          return { context: {}, remove: stop };
+        },
+      },
       worksheets: {
         items: [sheet],
         getActiveWorksheet: () => sheet,

@@ -2,6 +2,7 @@
 import { generalNumber, scalarText } from "../formula/text";
 import { serialToIsoDate } from "../functions/excelDates";
 import { isCellError, type CellValue } from "../host/values";
+import { parseFormula, type FormulaCall } from "../formula/parse";
 
 const DATE_HEADER = /date|month/i;
 
@@ -11,6 +12,33 @@ const DATE_HEADER = /date|month/i;
  */
 export function isDateCell(header: CellValue, rowName: CellValue): boolean {
   return (typeof header === "string" && DATE_HEADER.test(header)) || (typeof rowName === "string" && DATE_HEADER.test(rowName));
+}
+
+/** The date fields of PRICE (argument 3) and INSTRUMENT (argument 2), whose values are serials unless dateFormat is text. */
+const DATE_FIELDS: Readonly<Record<string, { field: number; format: number; names: readonly string[] }>> = {
+  "PRICES.PRICE": { field: 2, format: 4, names: ["date", "assessmentdate"] },
+  "PRICES.INSTRUMENT": { field: 1, format: 2, names: ["launchdate"] },
+};
+
+/**
+ * Whether a formula's values are dates by what it asks (`=PRICES.PRICE(s,,"date")`, `=PRICES.INSTRUMENT(s,"launchDate")`),
+ * where no header names the column: a single value, or a grid of them.
+ */
+export function formulaShowsDates(formula: string): boolean {
+  let call: FormulaCall;
+  try {
+    call = parseFormula(formula);
+  } catch {
+    return false;
+  }
+  const rule = DATE_FIELDS[call.name.toUpperCase()];
+  if (!rule) return false;
+  const literal = (index: number): string | undefined => {
+    const arg = call.args[index];
+    return arg?.kind === "literal" && typeof arg.value === "string" ? arg.value.trim().toLowerCase() : undefined;
+  };
+  const field = literal(rule.field);
+  return field !== undefined && rule.names.includes(field) && literal(rule.format) !== "text";
 }
 
 /** A serial as `YYYY-MM-DD` (with `HH:MM` when it has a time of day), or undefined when it is not a date. */

@@ -9,7 +9,7 @@ import { columnName, formatCellAddress, formatRangeAddress, parseCellAddress, ty
 import { isCellError, type CellValue } from "../host/values";
 import { entryText, type EntrySheet } from "./cells";
 import type { Calculator } from "./calculator";
-import { displayText, errorText, isDateCell } from "./format";
+import { displayText, errorText, formulaShowsDates, isDateCell } from "./format";
 import { SpillIndex, type SpillInfo } from "./spills";
 
 export interface GridViewOptions {
@@ -43,6 +43,8 @@ export class GridView {
   private readonly topSpacer: HTMLTableCellElement;
   private readonly bottomSpacer: HTMLTableCellElement;
   private rowHeight = 21;
+  /** Widths of the columns the user resized (px); the others are COLUMN_WIDTH. */
+  private readonly widths = new Map<number, number>();
 
   constructor(
     private readonly scroller: HTMLElement,
@@ -304,6 +306,7 @@ export class GridView {
         const th = document.createElement("th");
         th.textContent = columnName(col);
         th.scope = "col";
+        th.appendChild(this.resizeHandle(th, col));
         this.headRow.appendChild(th);
       }
       this.rowElements.forEach((tr, row) => this.addCells(tr, row, this.cols, cols));
@@ -312,6 +315,47 @@ export class GridView {
     }
     if (rows > this.rows) this.last = -1;
     this.rows = Math.max(this.rows, rows);
+  }
+
+  /** The width of a column in px. */
+  columnWidth(col: number): number {
+    return this.widths.get(col) ?? COLUMN_WIDTH;
+  }
+
+  /** Sets a column's width (at least MIN_COLUMN_WIDTH), as dragging its header's right edge does. */
+  resizeColumn(col: number, width: number): void {
+    const px = Math.max(MIN_COLUMN_WIDTH, Math.round(width));
+    this.widths.set(col, px);
+    const th = this.headRow.children[col + 1] as HTMLElement | undefined;
+    if (th) for (const property of ["width", "minWidth", "maxWidth"] as const) th.style[property] = `${px}px`;
+    this.last = -1;
+    this.render();
+  }
+
+  /** A drag handle on the right edge of a column header (pointer events, so mouse, pen and touch alike). */
+  private resizeHandle(th: HTMLElement, col: number): HTMLElement {
+    const handle = document.createElement("span");
+    handle.className = "col-resize";
+    handle.title = `Drag to resize column ${columnName(col)}`;
+    handle.setAttribute("aria-hidden", "true");
+    handle.addEventListener("pointerdown", (event) => {
+      event.preventDefault();
+      event.stopPropagation();
+      const startX = event.clientX;
+      const startWidth = this.columnWidth(col);
+      handle.setPointerCapture(event.pointerId);
+      const move = (next: PointerEvent): void => this.resizeColumn(col, startWidth + next.clientX - startX);
+      const end = (): void => {
+        handle.removeEventListener("pointermove", move);
+        handle.removeEventListener("pointerup", end);
+        handle.removeEventListener("pointercancel", end);
+      };
+      handle.addEventListener("pointermove", move);
+      handle.addEventListener("pointerup", end);
+      handle.addEventListener("pointercancel", end);
+    });
+    th.classList.add("resizable");
+    return handle;
   }
 
   private addCells(tr: HTMLTableRowElement | undefined, row: number, from: number, to: number): void {
@@ -331,7 +375,11 @@ export class GridView {
     const text = this.textAt(row, col);
     // Text runs on over blank neighbours and stops at the first filled one, as in Excel.
     const room = typeof value === "string" && !pending ? this.blankRun(row, col + 1) : 0;
-    paintText(td, text, room);
+    let runWidth = 0;
+    for (let c = col; c <= col + room; c += 1) runWidth += this.columnWidth(c);
+    paintText(td, text, room, runWidth);
+    const maxWidth = this.widths.has(col) ? `${this.columnWidth(col)}px` : "";
+    if (td.style.maxWidth !== maxWidth) td.style.maxWidth = maxWidth;
     const classes: string[] = [];
     if (typeof value === "number" || typeof value === "boolean") classes.push("num");
     if (isCellError(value)) classes.push("err");
@@ -364,7 +412,9 @@ export class GridView {
     if (owner) {
       const header = row > owner.area.top ? this.calculator.value(owner.area.top, col) : null;
       const rowName = col > owner.area.left ? this.calculator.value(row, owner.area.left) : null;
-      asDate = isDateCell(header, rowName);
+      asDate = isDateCell(header, rowName) || formulaShowsDates(entryText(this.sheet.get(owner.anchor)));
+    } else if (typeof value === "number" && isFormula) {
+      asDate = formulaShowsDates(entryText(this.sheet.get({ row, col })));
     }
     return displayText(value, asDate);
   }
@@ -401,14 +451,17 @@ export class GridView {
     const top = HEADER_HEIGHT + position.row * this.rowHeight;
     if (top - HEADER_HEIGHT < scroller.scrollTop) scroller.scrollTop = top - HEADER_HEIGHT;
     else if (scroller.clientHeight > 0 && top + this.rowHeight > scroller.scrollTop + scroller.clientHeight) scroller.scrollTop = top + this.rowHeight - scroller.clientHeight;
-    const left = ROW_HEADER_WIDTH + position.col * COLUMN_WIDTH;
+    let left = ROW_HEADER_WIDTH;
+    for (let col = 0; col < position.col; col += 1) left += this.columnWidth(col);
+    const width = this.columnWidth(position.col);
     if (left - ROW_HEADER_WIDTH < scroller.scrollLeft) scroller.scrollLeft = left - ROW_HEADER_WIDTH;
-    else if (scroller.clientWidth > 0 && left + COLUMN_WIDTH > scroller.scrollLeft + scroller.clientWidth) scroller.scrollLeft = left + COLUMN_WIDTH - scroller.clientWidth;
+    else if (scroller.clientWidth > 0 && left + width > scroller.scrollLeft + scroller.clientWidth) scroller.scrollLeft = left + width - scroller.clientWidth;
     this.render();
   }
 }
 
 const COLUMN_WIDTH = 96;
+const MIN_COLUMN_WIDTH = 24;
 
 function spacerCell(tr: HTMLTableRowElement): HTMLTableCellElement {
   tr.className = "spacer";
@@ -423,12 +476,13 @@ function setHeight(td: HTMLTableCellElement, px: number): void {
   if (td.parentElement && td.parentElement.style.display !== display) td.parentElement.style.display = display;
 }
 
-function paintText(td: HTMLTableCellElement, text: string, room: number): void {
+/** `runWidth`: the px of the cell and the `room` blank cells its text may run over. */
+function paintText(td: HTMLTableCellElement, text: string, room: number, runWidth: number): void {
   if (room === 0) {
     if (td.firstElementChild || td.textContent !== text) td.textContent = text;
     return;
   }
-  const width = `${(room + 1) * COLUMN_WIDTH - 8}px`;
+  const width = `${runWidth - 8}px`;
   const span = td.firstElementChild instanceof HTMLSpanElement ? td.firstElementChild : td.appendChild(document.createElement("span"));
   if (td.childNodes.length > 1) for (const node of [...td.childNodes]) if (node !== span) node.remove();
   if (span.textContent !== text) span.textContent = text;

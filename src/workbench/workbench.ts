@@ -172,9 +172,11 @@ async function start(): Promise<WorkbenchApi> {
     void update();
     return undefined;
   };
+  const selectionListeners = new Set<() => void>();
   view = new GridView(byId("grid"), byId<HTMLInputElement>("formula"), byId("name-box"), byId("cell-message"), sheet, calculator, {
     onEnter: enter,
     onSelect: (_selection, active) => {
+      for (const listener of selectionListeners) listener();
       const spill = view?.spillAt(active.row, active.col);
       const table = spill && !spill.blocked && spill.area.bottom > spill.area.top;
       if (spill && table && /^=\s*PRICES\.HISTORY\s*\(/i.test(entryText(sheet.get(spill.anchor)))) chartAnchor = spill.anchor;
@@ -207,6 +209,14 @@ async function start(): Promise<WorkbenchApi> {
     return isCellError(value) ? value.code : value;
   };
   window.WorkbenchGrid = {
+    spillParent: (row, col) => {
+      const spill = view?.spillAt(row, col);
+      return spill && !spill.blocked && (spill.area.bottom > spill.area.top || spill.area.right > spill.area.left) ? { row: spill.anchor.row, col: spill.anchor.col } : undefined;
+    },
+    onSelectionChanged: (listener) => {
+      selectionListeners.add(listener);
+      return () => selectionListeners.delete(listener);
+    },
     selection: () => view?.currentSelection().selection ?? { top: 0, left: 0, bottom: 0, right: 0 },
     entry: (row, col) => sheet.get({ row, col }) ?? "",
     value: cellValue,

@@ -82,7 +82,7 @@ describe("the sign-in dialog's flow", () => {
     const { page: dialog, sent } = page({ loadMsal: async () => msal.module });
     await runDialogFlow(dialog);
     expect(sent).toEqual([]);
-    expect(requests).toEqual([{ scopes: [CONFIG.scope, "offline_access"], prompt: "consent" }]);
+    expect(requests).toEqual([{ scopes: [CONFIG.scope, "offline_access"], prompt: "login" }]);
     expect(msal.configurations[0]).toMatchObject({ auth: { clientId: CONFIG.clientId, authority: CONFIG.authority, knownAuthorities: ["localhost:4000"] }, cache: { cacheLocation: "sessionStorage" } });
   });
 

@@ -21,6 +21,17 @@ export const EXCEL_STUB = String.raw`
     return { top: Math.min(p.row, q.row), left: Math.min(p.col, q.col), bottom: Math.max(p.row, q.row), right: Math.max(p.col, q.col) };
   };
   const name = (row, col) => colLetters(col) + row;
+  /** The array result covering a cell, as Excel spills it: its anchor and the element there (the anchor itself included). */
+  const spillAt = (row, col) => {
+    for (const [key, cell] of cells) {
+      if (!Array.isArray(cell.value) || typeof cell.formula !== "string") continue;
+      const p = parseCell(key);
+      const r = row - p.row, c = col - p.col;
+      if (r >= 0 && c >= 0 && r < cell.value.length && c < (cell.value[0] || []).length) return { anchor: key, value: cell.value[r][c] ?? "" };
+    }
+    return undefined;
+  };
+  const selectionHandlers = new Set();
 
   function splitArgs(body) {
     const out = []; let cur = ""; let quoted = false;
@@ -75,9 +86,12 @@ export const EXCEL_STUB = String.raw`
     get box() { return area(this.localAddress); }
     get rowCount() { return this.box.bottom - this.box.top + 1; }
     get columnCount() { return this.box.right - this.box.left + 1; }
-    grid(pick) { const b = this.box; const rows = []; for (let r = b.top; r <= b.bottom; r++) { const row = []; for (let c = b.left; c <= b.right; c++) row.push(pick(cells.get(name(r, c)))); rows.push(row); } return rows; }
-    get values() { return this.grid((cell) => { if (!cell) return ""; const v = cell.value; return Array.isArray(v) ? v[0][0] : v ?? ""; }); }
-    get formulas() { return this.grid((cell) => (cell ? cell.formula ?? cell.value ?? "" : "")); }
+    get rowIndex() { return this.box.top - 1; }
+    get columnIndex() { return this.box.left - 1; }
+    get values() { return this.gridAt((r, c) => { const cell = cells.get(name(r, c)); if (cell) { const v = cell.value; return Array.isArray(v) ? v[0][0] : v ?? ""; } const s = spillAt(r, c); return s ? s.value : ""; }); }
+    get formulas() { return this.gridAt((r, c) => { const cell = cells.get(name(r, c)); if (cell) return cell.formula ?? cell.value ?? ""; const s = spillAt(r, c); return s ? s.value : ""; }); }
+    gridAt(pick) { const b = this.box; const rows = []; for (let r = b.top; r <= b.bottom; r++) { const row = []; for (let c = b.left; c <= b.right; c++) row.push(pick(r, c)); rows.push(row); } return rows; }
+    getSpillParentOrNullObject() { const b = this.box; const s = cells.has(name(b.top, b.left)) && !Array.isArray(cells.get(name(b.top, b.left)).value) ? undefined : spillAt(b.top, b.left); return s ? new RangeProxy(s.anchor) : { isNullObject: true, load() { return this; } }; }
     set formulas(grid) {
       const b = this.box;
       grid.forEach((row, i) => row.forEach((f, j) => {
@@ -108,11 +122,12 @@ export const EXCEL_STUB = String.raw`
   const workbook = {
     getSelectedRange: () => new RangeProxy(state.selection),
     worksheets: { getActiveWorksheet: () => sheet, getItem: () => sheet, items: [sheet], load() { return this; } },
+    onSelectionChanged: { add: (handler) => { selectionHandlers.add(handler); return { context: {}, remove: () => selectionHandlers.delete(handler) }; } },
     application: { calculate: (type) => { state.calculations.push({ scope: "workbook", type: String(type) }); state.pending.push(evaluateAll()); } },
   };
   window.Excel = {
     CalculationType: { full: "Full", recalculate: "Recalculate", fullRebuild: "FullRebuild" },
-    run: async (callback) => callback({ workbook, sync: async () => { const pending = state.pending.splice(0); await Promise.all(pending); } }),
+    run: async (first, second) => (typeof first === "function" ? first : second)({ workbook, sync: async () => { const pending = state.pending.splice(0); await Promise.all(pending); } }),
   };
   // office.js replaces associate with its own on load; a setter that ignores it keeps this registry in charge
   const customFunctions = {
@@ -124,7 +139,7 @@ export const EXCEL_STUB = String.raw`
   window.__excel = {
     state,
     registered: () => [...functions.keys()],
-    select: (address) => { state.selection = address; },
+    select: (address) => { state.selection = address; for (const handler of selectionHandlers) handler({ address }); },
     set: (address, value) => { cells.set(address.toUpperCase(), { value }); },
     value: (address) => { const c = cells.get(address.toUpperCase()); return c ? c.value : undefined; },
     settle: async () => { while (running.size) await Promise.all([...running]); },

@@ -4,7 +4,6 @@
  * sign-in through the sandbox's login page in a real popup window standing in for the Office dialog.
  * Screenshots of each state go to docs/screenshots/pane-*.png.
  */
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -15,6 +14,8 @@ import { servePages, type PageServer } from "../../scripts/workbook";
 import { launchChromium, type TestBrowser } from "../support/chromium";
 import { sandboxGet, sandboxToken } from "../support/service";
 import { EXCEL_STUB } from "./pane-excel-stub";
+import { buildPane, containsText, hasText } from "./pane-page";
+import { SEARCHED_FIELDS } from "../../src/functions/instrument-search";
 
 jest.setTimeout(240_000);
 
@@ -30,11 +31,6 @@ let context: BrowserContext;
 let page: Page;
 const consoleTexts: string[] = [];
 const issuedTokens = new Set<string>();
-
-/** Builds the add-in into a temporary folder so a parallel build of dist/ is never disturbed. */
-function buildPane(outDir: string): void {
-  execFileSync(process.execPath, [require.resolve("webpack-cli/bin/cli.js"), "--mode", "development", "--output-path", outDir], { cwd: ROOT, stdio: "pipe" });
-}
 
 async function shot(target: Page, name: string): Promise<void> {
   await target.screenshot({ path: path.join(SHOTS, `pane-${name}.png`), fullPage: true });
@@ -62,20 +58,6 @@ async function captureTokens(browserContext: BrowserContext): Promise<void> {
     },
   );
 }
-
-/** Waits until the element's text equals (string) or matches (RegExp) what is expected; fails with the text seen. */
-async function hasText(locator: Locator, expected: string | RegExp, timeout = 15_000, contain = false): Promise<void> {
-  const deadline = Date.now() + timeout;
-  let seen = "";
-  for (;;) {
-    seen = ((await locator.first().textContent({ timeout }).catch(() => "")) ?? "").trim();
-    const ok = typeof expected === "string" ? (contain ? seen.includes(expected) : seen === expected) : expected.test(seen);
-    if (ok) return;
-    if (Date.now() > deadline) throw new Error(`expected ${String(expected)} ${contain ? "in" : "as"} the text of ${String(locator)}, saw: ${seen.slice(0, 400)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-const containsText = (locator: Locator, expected: string | RegExp, timeout = 15_000): Promise<void> => hasText(locator, expected, timeout, true);
 
 /** The service's own answer for one price (asked directly, not through the pane's client). */
 async function servicePrice(symbol: string, date?: string): Promise<{ date: string; assessmentDate: string; revision: number; mid: number }> {
@@ -250,7 +232,7 @@ describe("task pane in Chromium", () => {
     const target = pick();
     const word = target.record.description.split(/\s+/).find((w) => w.length > 4) ?? target.record.symbol;
     await page.locator("#search-text").fill(word);
-    const expected = sandbox.data.instruments.filter((i) => `${i.record.symbol}\n${i.record.description}\n${i.record.descriptionShort}`.toLowerCase().includes(word.toLowerCase()));
+    const expected = sandbox.data.instruments.filter((i) => SEARCHED_FIELDS.map((f) => String(i.record[f])).join("\n").toLowerCase().includes(word.toLowerCase()));
     await hasText(page.locator("#result-count"), new RegExp(`^${expected.length} of ${sandbox.data.instruments.length}`));
     await page.locator("#filters-box summary").click();
     await page.locator("#f-currencyId").selectOption(target.record.currencyId);

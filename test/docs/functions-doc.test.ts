@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { generateCustomFunctionsMetadata } from "custom-functions-metadata";
-import { defaultOf, FUNCTIONS_DOC, renderFunctionDocs } from "../../scripts/gen-function-docs";
+import { defaultOf, FUNCTIONS_DOC, renderFunctionDocs, valueWords } from "../../scripts/gen-function-docs";
 
 const ROOT = resolve(__dirname, "../..");
 
@@ -46,5 +46,19 @@ describe("docs/functions.md", () => {
     expect(defaultOf("Last date; blank for today (default).")).toBe("blank for today");
     expect(defaultOf("anything", [{ stringValue: "b", tooltip: "B (default)." }])).toBe("b");
     expect(defaultOf("no default here")).toBeUndefined();
+    expect(defaultOf('Columns, as text "date,low,mid,high" (default) or a range of names: date, low, mid, high.')).toBe("date,low,mid,high");
+    expect(defaultOf("Columns, as text or a range of names; default symbol, description, currencyId.")).toBe("symbol, description, currencyId");
+  });
+
+  it("says what row 2 of headers holds for each function, not one function's words for all", () => {
+    const values = [{ numberValue: 0, tooltip: "No header row." }, { numberValue: 1, tooltip: "One row of column names (default)." }, { numberValue: 2, tooltip: "A title row." }];
+    expect(valueWords("headers", "0 none, 1 column names (default), 2 search text and column names.", values)).toEqual(["`0` No header row", "`1` One row of column names (default)", "`2` Search text and column names"]);
+    expect(valueWords("headers", "0 none, 1 column names (default), 2 symbol and date, then column names.", values)[2]).toBe("`2` Symbol and date, then column names");
+    expect(valueWords("order", "ascending or descending", [{ stringValue: "ascending", tooltip: "Oldest first." }])).toEqual(["`ascending` Oldest first"]);
+  });
+
+  it("documents HISTORY's fields default as the whole quoted list, not a fragment of it", () => {
+    expect(generated).toContain("| fields | text, number or date or a range | no | date,low,mid,high |");
+    expect(generated).not.toContain('| high" |');
   });
 });

@@ -271,7 +271,7 @@ describe("AVERAGE", () => {
 
   it("requires a period", async () => {
     await use();
-    expect((await rejection(F.average([[AL]], null as unknown as F.AveragePeriod))).message).toBe("period is required: Weekly, Monthly, Quarterly or Yearly");
+    expect((await rejection(F.average([[AL]], null as unknown as F.AveragePeriod))).message).toBe("period is required: WeeklyAverage, MonthlyAverage, QuarterlyAverage or YearlyAverage");
     expect((await rejection(F.average([[AL]], "None" as F.AveragePeriod))).code).toBe("#VALUE!");
   });
 });
@@ -366,7 +366,14 @@ describe("INSTRUMENTS", () => {
     const { calls } = await use();
     expect(await F.instruments("copper SHANGHAI", [["symbol", "commodity"]], F.Headers.None)).toEqual([[CU, "Aluminium"]]);
     expect(calls[0]!.args).toEqual([["Commodity"]]);
-    expect(await rejection(F.instruments("zinc"))).toEqual(new FakeFunctionError("#N/A", "no instrument matches 'zinc'"));
+    expect(await rejection(F.instruments("zinc"))).toEqual(new FakeFunctionError("#N/A", "no instrument you may see matches 'zinc'; nothing holds 'zinc' (searched: symbol, description and ids)"));
+  });
+
+  it("matches the symbol, descriptions and ids, not the frequency; a typo gets the close word", async () => {
+    await use();
+    expect(await F.instruments("NL-RTM", [["symbol"]], F.Headers.None)).toEqual([[AL]]);
+    expect((await rejection(F.instruments("weekly"))).code).toBe("#N/A");
+    expect((await rejection(F.instruments("alumnium"))).message).toBe("no instrument you may see matches 'alumnium'; nothing holds 'alumnium': did you mean aluminium? (searched: symbol, description and ids)");
   });
 });
 

@@ -53,7 +53,8 @@ beforeAll(async () => {
   expect(exported.stdout).toMatch(new RegExp(`^Exported \\d+ instruments \\(today ${TODAY}\\) to `));
   [generated, loaded] = await Promise.all([
     startTestSandbox({ today: TODAY }),
-    startTestSandbox({ dataDir: exportDir, certsDir }),
+    // The same clock on both sides: the end of TODAY hides what western desks publish after midnight UTC.
+    startTestSandbox({ dataDir: exportDir, certsDir, today: TODAY }),
   ]);
 }, 120_000);
 

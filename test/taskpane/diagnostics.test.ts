@@ -1,6 +1,6 @@
 import { AuthError, InvalidInstrumentError, NetworkError, NoDataError } from "../../src/prices/errors";
 import type { PriceRecord } from "../../src/prices/types";
-import { assessedOrCarried, cellText, traceFormula, type ResolveRef } from "../../src/taskpane/diagnostics";
+import { assessedOrCarried, cellText, traceElement, traceFormula, type ResolveRef } from "../../src/taskpane/diagnostics";
 import { plainWords } from "../../src/taskpane/plain-errors";
 
 const TODAY = "2025-06-30";
@@ -82,6 +82,8 @@ describe("cellText", () => {
 describe("plainWords", () => {
   it("uses the words a cell shows, as a sentence, with the pane's next step", () => {
     expect(plainWords(new InvalidInstrumentError("MB-X"))).toBe("Unknown or not permitted symbol 'MB-X'. Check the symbol in Search.");
+    // a known symbol lacking what was asked: the symbol is right, Search would not help
+    expect(plainWords(new InvalidInstrumentError("MB-X", "does not have forecast type F24M"))).toBe("'MB-X': does not have forecast type F24M.");
     expect(plainWords(new NoDataError("MB-X", "2001-01-01"))).toBe("No assessment for 'MB-X' on or before 2001-01-01.");
     expect(plainWords(new AuthError({ reason: "rejected" }))).toBe("Sign in from the Prices pane.");
     expect(plainWords(new NetworkError({ method: "GET", url: "https://x/Prices", reason: "refused" }))).toMatch(
@@ -109,5 +111,22 @@ describe("assessedOrCarried", () => {
 
   it("never calls a value published after its day carried forward", () => {
     expect(assessedOrCarried(record("2024-03-01", "2024-03-02T09:00:00+00:00", 0))).toBe("assessed on 2024-03-01, published on 2024-03-02");
+  });
+});
+
+describe("traceElement", () => {
+  const cells: Record<string, unknown[][]> = { "A1:A3": [["MB-X"], ["MB-Y"], ["MB-Z"]], "B1:C1": [["2024-05-01", "2024-05-02"]] };
+  const resolveCells: ResolveRef = async (address) => cells[address] ?? [[null]];
+
+  it("finds the (symbol, date) of a price grid cell: symbols down, dates across", async () => {
+    const element = await traceElement('=PRICES.MID(A1:A3,B1:C1)', resolveCells, "2024-06-01", 2, 1);
+    expect(element?.key).toEqual({ symbol: "MB-Z", date: "2024-05-02" });
+    expect(await traceElement('=PRICES.MID(A1:A3,B1:C1)', resolveCells, "2024-06-01", 3, 0)).toMatchObject({ key: undefined });
+  });
+
+  it("tells a history's header rows from its data rows, in the order shown", async () => {
+    const formula = '=PRICES.HISTORY("MB-X","2024-01-01","2024-02-01",,2,,,"ascending")';
+    expect(await traceElement(formula, resolveCells, "2024-06-01", 1, 0)).toMatchObject({ header: true });
+    expect(await traceElement(formula, resolveCells, "2024-06-01", 4, 2)).toMatchObject({ header: false, dataRow: 2, order: "ascending", key: { symbol: "MB-X", fromDate: "2024-01-01", toDate: "2024-02-01" } });
   });
 });

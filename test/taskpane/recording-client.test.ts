@@ -29,6 +29,15 @@ describe("recordingClient", () => {
     expect(log.list()[1]?.text).toBe("No assessment for 'MB-AL-0004' on or before 1990-01-02.");
   });
 
+  it("lists the same error once, newest first, with how many times it happened", async () => {
+    const log = new ErrorLog();
+    const client = recordingClient(fakeClient(), (where, error) => log.add(where, error, 0));
+    for (let i = 0; i < 3; i += 1) await expect(client.price({ symbol: "MB-AL-0004", date: "1990-01-02" })).rejects.toThrow(NoDataError);
+    await expect(client.instrument("X")).rejects.toThrow();
+    await expect(client.price({ symbol: "MB-AL-0004", date: "1990-01-02" })).rejects.toThrow(NoDataError);
+    expect(log.list().map((entry) => [entry.where, entry.count])).toEqual([["MB-AL-0004 · 1990-01-02", 4], ["instrument X", 1]]);
+  });
+
   it("passes statistics, lineage and invalidation through", () => {
     const client = recordingClient(fakeClient(), () => undefined);
     expect(client.stats().errors).toBe(7);

@@ -5,7 +5,7 @@ import { EntrySheet, readEntry } from "../../src/workbench/cells";
 import { historyChartData, lineChartSvg, niceTicks } from "../../src/workbench/chart";
 import { buildDemoSheet } from "../../src/workbench/demo";
 import { createExcelStub, type GridAccess } from "../../src/workbench/excel-stub";
-import { displayText, serialText } from "../../src/workbench/format";
+import { displayText, formulaShowsDates, serialText } from "../../src/workbench/format";
 import { sameSpill, SpillIndex } from "../../src/workbench/spills";
 import { fixtureHost } from "../host/harness";
 
@@ -64,6 +64,18 @@ describe("display", () => {
   });
 });
 
+describe("dates by what a formula asks", () => {
+  it("shows PRICE's date fields and INSTRUMENT's launchDate as dates, unless dateFormat asks for text", () => {
+    expect(formulaShowsDates('=PRICES.PRICE("MB-AL-0004",,"date")')).toBe(true);
+    expect(formulaShowsDates('=PRICES.PRICE(A1:A3,"2024-03-01","assessmentDate")')).toBe(true);
+    expect(formulaShowsDates('=PRICES.INSTRUMENT("MB-AL-0004","launchDate")')).toBe(true);
+    expect(formulaShowsDates('=PRICES.INSTRUMENT("MB-AL-0004","launchDate","text")')).toBe(false);
+    expect(formulaShowsDates('=PRICES.PRICE("MB-AL-0004",,"mid")')).toBe(false);
+    expect(formulaShowsDates('=PRICES.MID("MB-AL-0004")')).toBe(false);
+    expect(formulaShowsDates("=not a formula(")).toBe(false);
+  });
+});
+
 describe("chart", () => {
   const grid: CellValue[][] = [
     ["date", "low", "mid"],
@@ -77,6 +89,18 @@ describe("chart", () => {
     expect(data?.series.map((s) => s.name)).toEqual(["low", "mid"]);
     expect(data?.series[0]?.points).toEqual([{ x: 45292, y: 8 }, { x: 45293, y: 9 }, { x: 45294, y: 7 }]);
     expect(data?.series[1]?.points).toEqual([{ x: 45292, y: 12 }, { x: 45293, y: 10 }]);
+  });
+
+  it("draws only the price columns: an assessmentDate or revision column does not flatten the prices", () => {
+    const wide: CellValue[][] = [
+      ["date", "mid", "assessmentDate", "revision", "midChangeSincePrevious"],
+      [45292, 2300, 45292.7, 0, 5],
+      [45293, 2310, 45293.7, 1, 10],
+    ];
+    expect(historyChartData(wide, "t")?.series.map((s) => s.name)).toEqual(["mid"]);
+    expect(historyChartData([["date", "assessmentDate"], [45292, 45292.7], [45293, 45293.7]], "t")).toBeUndefined();
+    // no header row: no names to go by, every numeric column but the dates
+    expect(historyChartData([[45292, 1, 2], [45293, 3, 4]], "t")?.series).toHaveLength(2);
   });
 
   it("draws one path per series and escapes text", () => {
@@ -146,6 +170,8 @@ describe("the pane's Excel stand-in", () => {
       value: (row: number, col: number) => (row === 1 && col === 1 ? 5 : ""),
       enter: (row: number, col: number, content: string | number | boolean) => void state.entered.push([row, col, content]),
       usedRange: () => undefined,
+      spillParent: () => undefined,
+      onSelectionChanged: () => () => undefined,
       recalculate: async () => void (state.recalcs += 1),
     });
   }

@@ -34,6 +34,7 @@ interface WorkbenchWindow {
     value(address: string): unknown;
     text(address: string): string;
     select(address: string): void;
+    enter(address: string, typed: string): string | undefined;
   };
   WorkbenchReady: Promise<unknown>;
 }
@@ -239,5 +240,49 @@ describe("the workbench (npm start's stack in Chromium)", () => {
     await page.locator('td[data-address="H52"]').click();
     expect(await page.locator("#formula").inputValue()).toBe(`=PRICES.MID("${target}")`);
     await shot("signed-in");
+  });
+});
+
+describe("the workbench as an analyst reads it", () => {
+  const enter = async (address: string, typed: string): Promise<void> => {
+    expect(await wb((w, a) => w.enter(a.split("|")[0] ?? "", a.split("|").slice(1).join("|")), `${address}|${typed}`)).toBeUndefined();
+    await settled();
+  };
+
+  it("shows INSTRUMENT's launchDate and PRICE's date as dates, as tables do, not serials", async () => {
+    const symbols = await wb((w) => w.demo.symbols);
+    const symbol = symbols[0] ?? "";
+    await enter("L60", `=PRICES.INSTRUMENT("${symbol}","launchDate")`);
+    await enter("L61", `=PRICES.PRICE("${symbol}",,"date")`);
+    const record = await service<{ instruments: { launchDate: string }[] }>("/Instruments", { Symbols: symbol });
+    const latest = await service<PriceResponse>("/Prices", { Symbols: symbol });
+    expect(typeof (await valueAt("L60"))).toBe("number");
+    expect(await textAt("L60")).toBe(record.instruments[0]?.launchDate.slice(0, 10));
+    expect(await textAt("L61")).toBe(latest.instruments[0]?.prices[0]?.date.slice(0, 10));
+  });
+
+  it("charts only the price columns of a history that also holds assessment dates and revisions", async () => {
+    const symbols = await wb((w) => w.demo.symbols);
+    const from = await wb((w) => w.demo.fromDate);
+    await enter("A80", `=PRICES.HISTORY("${symbols[0] ?? ""}","${from}",,"date,mid,assessmentDate,revision,high")`);
+    await page.locator('td[data-address="B82"]').click();
+    expect(await page.locator("#chart").getAttribute("data-anchor")).toBe("A80");
+    expect(await page.locator("#chart path.series").evaluateAll((paths) => paths.map((p) => p.getAttribute("data-series")))).toEqual(["mid", "high"]);
+  });
+
+  it("resizes a column by dragging its header's right edge", async () => {
+    const header = page.locator("table.grid thead th", { hasText: /^C$/ });
+    const before = (await header.boundingBox())?.width ?? 0;
+    const handle = header.locator(".col-resize");
+    const box = await handle.boundingBox();
+    if (!box) throw new Error("column C has no resize handle");
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 + 60, box.y + box.height / 2, { steps: 4 });
+    await page.mouse.up();
+    const after = (await header.boundingBox())?.width ?? 0;
+    expect(Math.round(after - before)).toBeGreaterThanOrEqual(55);
+    const cell = (await page.locator('td[data-address="C82"]').boundingBox())?.width ?? 0;
+    expect(Math.abs(cell - after)).toBeLessThan(3);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * The sign-in interaction oidc-provider hands over to: a login page at `/auth/interaction/<uid>`,
- * its form post, and cancel. Consent is granted without a page (see provider.ts `loadExistingGrant`);
+ * its form post, "continue as" the account the browser is still signed in with, and cancel. Consent is granted without a page (see provider.ts `loadExistingGrant`);
  * only an explicit `prompt=consent` reaches here, and passes straight through.
  */
 import type { IncomingMessage } from "node:http";
@@ -27,14 +27,22 @@ export function registerInteractions(scope: FastifyInstance, deps: InteractionDe
   const hint = `Sandbox users: ${deps.accounts.users
     .map((u) => `${u.username} / ${u.password} (${u.entitlement.name})`)
     .join(", ")}.`;
-  const page = (uid: string, extra: { username?: string; error?: string } = {}) =>
-    loginPage({
+  /** The account of the token service's session in this browser, offered as "Continue as" (the add-in asks prompt=login). */
+  const signedInAs = (details: InteractionDetails): string | undefined => {
+    const accountId = details.session?.accountId;
+    return accountId !== undefined && deps.accounts.users.some((u) => u.username === accountId) ? accountId : undefined;
+  };
+  const page = (uid: string, details: InteractionDetails, extra: { username?: string; error?: string } = {}) => {
+    const account = signedInAs(details);
+    return loginPage({
       action: `${deps.prefix}/interaction/${encodeURIComponent(uid)}/login`,
       abortAction: `${deps.prefix}/interaction/${encodeURIComponent(uid)}/abort`,
       clientName: "Physical Prices",
       hint,
+      ...(account ? { continueAs: { action: `${deps.prefix}/interaction/${encodeURIComponent(uid)}/continue`, account } } : {}),
       ...extra,
     });
+  };
 
   /** The interaction of this browser (cookie) when it matches the URL, else an error page is sent. */
   async function interaction(
@@ -72,7 +80,7 @@ export function registerInteractions(scope: FastifyInstance, deps: InteractionDe
   scope.get(base, async (request: UidRequest, reply) => {
     const found = await interaction(request, reply);
     if (!found) return reply;
-    if (found.details.prompt.name === "login") return reply.headers(PAGE_HEADERS).send(page(request.params.uid));
+    if (found.details.prompt.name === "login") return reply.headers(PAGE_HEADERS).send(page(request.params.uid, found.details));
     const grantId = await deps.consent(found.provider, found.details);
     return finish(found.provider, request, reply, { consent: { grantId } });
   });
@@ -86,9 +94,17 @@ export function registerInteractions(scope: FastifyInstance, deps: InteractionDe
     if (!user) {
       return reply
         .headers(PAGE_HEADERS)
-        .send(page(request.params.uid, { username, error: "The username or password is incorrect. Try again." }));
+        .send(page(request.params.uid, found.details, { username, error: "The username or password is incorrect. Try again." }));
     }
     return finish(found.provider, request, reply, { login: { accountId: user.username } });
+  });
+
+  scope.post(base + "/continue", async (request: UidRequest, reply) => {
+    const found = await interaction(request, reply);
+    if (!found) return reply;
+    const account = signedInAs(found.details);
+    if (!account) return reply.headers(PAGE_HEADERS).send(page(request.params.uid, found.details, { error: "The earlier sign-in has ended. Sign in again." }));
+    return finish(found.provider, request, reply, { login: { accountId: account } });
   });
 
   scope.post(base + "/abort", async (request: UidRequest, reply) => {

@@ -60,6 +60,8 @@ export interface LoginPageOptions {
   readonly error?: string;
   /** Test accounts listed under the form (the sandbox's credentials are public). */
   readonly hint?: string;
+  /** The account this browser is still signed in with: offered as one button above the form for another account. */
+  readonly continueAs?: { readonly action: string; readonly account: string };
 }
 
 export function loginPage(options: LoginPageOptions): string {
@@ -68,10 +70,18 @@ export function loginPage(options: LoginPageOptions): string {
     : "";
   const invalid = options.error ? ` aria-invalid="true" aria-describedby="login-error"` : "";
   const hint = options.hint ? `<p class="hint">${escapeHtml(options.hint)}</p>\n` : "";
+  const continueAs = options.continueAs
+    ? `<form method="post" action="${escapeHtml(options.continueAs.action)}" id="continue-form">
+<p>You are signed in to the token service as <strong>${escapeHtml(options.continueAs.account)}</strong>.</p>
+<div class="actions"><button class="primary" type="submit" id="continue">Continue as ${escapeHtml(options.continueAs.account)}</button></div>
+</form>
+<h2 style="font-size:1.1rem;margin:1.5rem 0 0">Or use another account</h2>
+`
+    : "";
   return layout(
     "Sign in",
     `<h1>Sign in to ${escapeHtml(options.clientName)}</h1>
-${error}<form method="post" action="${escapeHtml(options.action)}">
+${continueAs}${error}<form method="post" action="${escapeHtml(options.action)}">
 <label for="username">Username</label>
 <input id="username" name="username" type="text" autocomplete="username" autocapitalize="none" spellcheck="false" required autofocus value="${escapeHtml(options.username ?? "")}"${invalid}>
 <label for="password">Password</label>

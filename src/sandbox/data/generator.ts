@@ -8,7 +8,6 @@ import {
   isoWeekday,
   parseIsoDate,
   toEpochDay,
-  todayIso,
   type AverageType,
   type EpochDay,
   type Frequency,
@@ -35,7 +34,8 @@ import { hashInts, hashString, Random, unitOf } from "./random";
 import { rationaleWriter } from "./rationale";
 import { generatedReferences } from "./references";
 import { isAssessmentDay, isHoliday, firstAssessmentDayFrom } from "./schedule";
-import { correctionDelayDays, GeneratedSeries, lastIndexOnOrBefore, roundTo } from "./series";
+import { endOfDay, utcDateOf } from "./clock";
+import { correctionDelayDays, GeneratedSeries, generatedPublication, instantOf, lastIndexOnOrBefore, MID_PLACES, midOf, roundTo } from "./series";
 
 // Math functions held locally: under jest's vm context every global lookup is slow, and these run millions of times.
 const { exp, sqrt, floor, max, abs } = Math;
@@ -44,8 +44,13 @@ export const DEFAULT_SEED = 20050103;
 
 export interface GenerateOptions {
   seed?: number;
-  /** `YYYY-MM-DD`; defaults to the real UTC date. */
+  /** `YYYY-MM-DD`; defaults to the UTC date of `now`. */
   today?: string;
+  /**
+   * The clock's instant (ms) when the data is made: corrections and forecasts published after it are left out
+   * (convention 20). Defaults to the end of `today`, or the real time when `today` is not given either.
+   */
+  now?: number;
 }
 
 /** Instruments per sector: metals a large minority. */
@@ -150,11 +155,9 @@ function sameCombo(a: Combo, b: Combo): boolean {
   return a.product === b.product && a.market === b.market && a.currency === b.currency;
 }
 
+/** Decimal places of low and high: 2 (as every mid has, convention 10), whole numbers for six-figure prices. */
 function decimalsFor(magnitude: number): number {
-  if (magnitude >= 100_000) return 0;
-  if (magnitude >= 20) return 2;
-  if (magnitude >= 1) return 3;
-  return 4;
+  return magnitude >= 100_000 ? 0 : MID_PLACES;
 }
 
 function describe(combo: Combo, unit: UnitDef): { description: string; descriptionShort: string; subject: string; units: string } {
@@ -187,7 +190,7 @@ function calculationTypes(rng: Random, frequency: Frequency): AverageType[] {
   }
 }
 
-function planInstrument(seed: number, symbol: string, combo: Combo): Plan {
+function planInstrument(seed: number, symbol: string, combo: Combo, featured = false): Plan {
   const { commodity, product, market, location, currency } = combo;
   const unit = byId(UNITS, product.unit, "unit");
   const incoterm = byId(INCOTERMS, market.incoterm, "incoterm");
@@ -200,9 +203,15 @@ function planInstrument(seed: number, symbol: string, combo: Combo): Plan {
   const weeklyDay = rng.pick([0, 1, 2, 2, 3, 3, 4, 4, 4]);
   const launchFrom = FIRST_LAUNCH + floor(rng.next() ** 1.3 * (LAST_LAUNCH - FIRST_LAUNCH));
   const launchDay = firstAssessmentDayFrom(frequency, weeklyDay, launchFrom);
-  const forwardMonths = sector === "AG" && isPrice && (frequency === "Daily" || frequency === "Weekly") && rng.chance(0.4) ? rng.int(3, 12) : 0;
+  const agForwardMonths = sector === "AG" && isPrice && (frequency === "Daily" || frequency === "Weekly") && rng.chance(0.4) ? rng.int(3, 12) : 0;
   const forwardCarry = rng.float(-0.008, 0.012);
-  const hasForecast = sector !== "FP" && isPrice && forwardMonths === 0 && rng.chance(0.14);
+  const drawnForecast = sector !== "FP" && isPrice && agForwardMonths === 0 && rng.chance(0.14);
+  // Metals get forward curves from a generator of their own, so that no other attribute changes with them; the
+  // documented examples' metal (MB-AL-0004) always has curves and a forecast, for every sandbox user.
+  const metal = new Random(key).fork("metal-curves");
+  const metalCurves = sector === "MB" && frequency !== "Monthly" && (featured || metal.chance(0.2));
+  const forwardMonths = metalCurves ? (featured ? 12 : metal.int(3, 12)) : agForwardMonths;
+  const hasForecast = drawnForecast || featured;
   const discontinueSpan = LAST_DISCONTINUATION - launchDay - 365;
   const discontinueDay = !hasForecast && discontinueSpan > 30 && rng.chance(0.09) ? launchDay + 365 + rng.int(0, discontinueSpan) : undefined;
   const sourceId = rng.weighted([
@@ -268,6 +277,9 @@ function planInstrument(seed: number, symbol: string, combo: Combo): Plan {
 /** The first number of these groups is fixed so the symbols the docs and help use as examples always exist. */
 const ANCHOR_NUMBERS: Readonly<Record<string, number>> = { "MB-AL": 4, "AG-WHE": 58, "FP-PLP": 34 };
 
+/** Symbols of the docs' examples that always carry forward curves and a forecast (PRICES.CURVE, PRICES.FORECAST). */
+const FEATURED = new Set(["MB-AL-0004"]);
+
 /** Every instrument the seed defines, sorted by symbol; independent of `today`. */
 function planInstruments(seed: number): Plan[] {
   const rng = new Random(seed);
@@ -281,7 +293,7 @@ function planInstruments(seed: number): Plan[] {
       let number = ANCHOR_NUMBERS[`${sector}-${first.commodity.code}`] ?? drawn;
       for (const combo of group) {
         const symbol = `${sector}-${combo.commodity.code}-${String(number).padStart(4, "0")}`;
-        plans.push(planInstrument(seed, symbol, combo));
+        plans.push(planInstrument(seed, symbol, combo, FEATURED.has(symbol)));
         number += numbering.int(1, 25);
       }
     }
@@ -305,7 +317,7 @@ function commodityFactor(seed: number, commodity: CommodityDef, lastDay: EpochDa
   return path;
 }
 
-function buildSeries(plan: Plan, endDay: EpochDay, todayDay: EpochDay, factor: Float64Array): GeneratedSeries {
+function buildSeries(plan: Plan, endDay: EpochDay, todayDay: EpochDay, now: number, factor: Float64Array): GeneratedSeries {
   const schedule = new Int32Array(max(0, endDay - plan.launchDay + 1));
   let n = 0;
   for (let d = plan.launchDay; d <= endDay; d++) if (isAssessmentDay(plan.frequency, plan.weeklyDay, d)) schedule[n++] = d;
@@ -341,8 +353,8 @@ function buildSeries(plan: Plan, endDay: EpochDay, todayDay: EpochDay, factor: F
     let lo = singleValue ? center : center - half * skew;
     let hi = singleValue ? center : center + half * (2 - skew);
     let rev = 0;
-    // A correction, published a few days later: shown only once that day has come.
-    if (unitOf(hashInts(key, SALT_CORRECTED, i)) < CORRECTION_RATE && day + correctionDelayDays(key, i) <= todayDay) {
+    // A correction, published a few days later: made only once it has been published.
+    if (unitOf(hashInts(key, SALT_CORRECTED, i)) < CORRECTION_RATE && day + correctionDelayDays(key, i) <= todayDay && correctionPublished(plan, i, day, now)) {
       rev = unitOf(hashInts(key, SALT_SECOND_REVISION, i)) < 0.25 ? 2 : 1;
       const size = unitOf(hashInts(key, SALT_CORRECTION_SIZE, i)) - 0.5;
       const shift = isPrice ? center * size * 0.02 : swing * size * 0.1;
@@ -353,7 +365,7 @@ function buildSeries(plan: Plan, endDay: EpochDay, todayDay: EpochDay, factor: F
     const roundedHigh = roundTo(hi, decimals);
     low[i] = roundedLow;
     high[i] = roundedHigh;
-    mid[i] = singleValue ? roundedLow : roundTo((roundedLow + roundedHigh) / 2, decimals);
+    mid[i] = singleValue ? roundedLow : midOf(roundedLow, roundedHigh);
     revision[i] = rev;
   }
   const { subject, units } = describe(plan.combo, plan.unit);
@@ -374,6 +386,11 @@ function buildSeries(plan: Plan, endDay: EpochDay, todayDay: EpochDay, factor: F
   });
 }
 
+function correctionPublished(plan: Plan, index: number, day: EpochDay, now: number): boolean {
+  const at = generatedPublication(plan.key, index, day, true, plan.publishMinute);
+  return instantOf(at.day, at.minute * 60 + at.second, plan.combo.location.utcOffset) <= now;
+}
+
 /** The first weekday (not 1 January) of the month of `day`. */
 function firstWeekdayOfMonth(year: number, month: number): EpochDay {
   let day = toEpochDay(`${String(year).padStart(4, "0")}-${String(month + 1).padStart(2, "0")}-01`);
@@ -385,24 +402,30 @@ function pad(value: number, width = 2): string {
   return String(value).padStart(width, "0");
 }
 
-/** The `F24M` forecast as published on the first weekday of the month of `today` (or of the month before). */
-function buildForecast(plan: Plan, series: GeneratedSeries, todayDay: EpochDay): ForecastData {
-  const today = new Date(todayDay * 86_400_000);
+/** A month's forecast: its day (the first weekday), its time of day, and the generator the prices continue from. */
+function forecastPublication(plan: Plan, year: number, month: number): { publicationDay: EpochDay; time: string; rng: Random } {
+  const publicationDay = firstWeekdayOfMonth(year, month);
+  const rng = new Random(hashInts(plan.key, SALT_FORECAST, year * 12 + month));
+  const time = `${pad(rng.int(6, 9))}:${pad(rng.int(0, 59))}:${pad(rng.int(0, 59))}.${pad(rng.int(0, 999), 3)}`;
+  return { publicationDay, time, rng };
+}
+
+/** The `F24M` forecast as last published by `now`: on the first weekday of now's month, or of the month before. */
+function buildForecast(plan: Plan, series: GeneratedSeries, now: number): ForecastData {
+  const today = new Date(now);
   let year = today.getUTCFullYear();
   let month = today.getUTCMonth();
-  let publicationDay = firstWeekdayOfMonth(year, month);
-  if (publicationDay > todayDay) {
+  let { publicationDay, time, rng } = forecastPublication(plan, year, month);
+  if (Date.parse(`${fromEpochDay(publicationDay)}T${time}Z`) > now) {
     month -= 1;
     if (month < 0) {
       month = 11;
       year -= 1;
     }
-    publicationDay = firstWeekdayOfMonth(year, month);
+    ({ publicationDay, time, rng } = forecastPublication(plan, year, month));
   }
   const monthIndex = year * 12 + month;
   const version = max(1, monthIndex - (FORECAST_VERSION_START.year * 12 + FORECAST_VERSION_START.month) + 1);
-  const rng = new Random(hashInts(plan.key, SALT_FORECAST, monthIndex));
-  const time = `${pad(rng.int(6, 9))}:${pad(rng.int(0, 59))}:${pad(rng.int(0, 59))}.${pad(rng.int(0, 999), 3)}`;
   const at = lastIndexOnOrBefore(series, publicationDay);
   let value = series.mid[max(0, at)] ?? plan.level;
   const drift = rng.float(-0.006, 0.008);
@@ -416,7 +439,7 @@ function buildForecast(plan: Plan, series: GeneratedSeries, todayDay: EpochDay):
     prices.push({
       date: `${pad(floor(target / 12), 4)}-${pad((target % 12) + 1)}-01T00:00:00.000Z`,
       low,
-      mid: roundTo((low + high) / 2, plan.decimals),
+      mid: midOf(low, high),
       high,
     });
   }
@@ -431,9 +454,11 @@ function buildForecast(plan: Plan, series: GeneratedSeries, todayDay: EpochDay):
 export function generateDataSet(options: GenerateOptions = {}): DataSet {
   const seed = options.seed ?? DEFAULT_SEED;
   if (!Number.isInteger(seed)) throw new Error(`seed: expected an integer, got ${String(seed)}`);
-  const today = parseIsoDate(options.today ?? todayIso());
+  const realNow = options.now ?? (options.today === undefined ? Date.now() : undefined);
+  const today = parseIsoDate(options.today ?? utcDateOf(realNow ?? Date.now()));
   if (today === undefined) throw new Error(`today: expected a date YYYY-MM-DD, got ${String(options.today)}`);
   const todayDay = toEpochDay(today);
+  const now = realNow ?? endOfDay(today);
   const factors = new Map<string, Float64Array>();
   const instruments: InstrumentData[] = [];
   for (const plan of planInstruments(seed)) {
@@ -446,10 +471,10 @@ export function generateDataSet(options: GenerateOptions = {}): DataSet {
     }
     const discontinued = plan.discontinueDay !== undefined && plan.discontinueDay < todayDay;
     const endDay = discontinued ? (plan.discontinueDay ?? todayDay) : todayDay;
-    const series = buildSeries(plan, endDay, todayDay, factor);
+    const series = buildSeries(plan, endDay, todayDay, now, factor);
     if (series.length === 0) continue;
     const record: Required<InstrumentRecord> = { ...plan.record, status: discontinued ? "Discontinued" : "Active" };
-    instruments.push({ record, series, forecasts: plan.hasForecast ? [buildForecast(plan, series, todayDay)] : [] });
+    instruments.push({ record, series, forecasts: plan.hasForecast ? [buildForecast(plan, series, now)] : [] });
   }
   return { today, instruments, references: generatedReferences() };
 }

@@ -47,7 +47,7 @@ export class JsonWriter {
       this.buffer = shared;
       this.scratch = true;
     } else {
-      this.buffer = takeLarge(size) ?? Buffer.allocUnsafe(size);
+      this.buffer = Buffer.allocUnsafe(size);
       this.scratch = false;
     }
   }
@@ -85,6 +85,19 @@ export class JsonWriter {
   /** Copies what was written at [start, end) into `target` at `at` (to keep a piece for later answers). */
   copyOut(target: Buffer, at: number, start: number, end: number): void {
     this.buffer.copy(target, at, start, end);
+  }
+
+  /**
+   * Hands over what was written so far as bytes of its own and goes on in a fresh private buffer of `chunkBytes`:
+   * a streamed answer sends one piece while the next is written, and never holds the shared scratch buffer
+   * between pieces (other answers use it meanwhile).
+   */
+  detach(chunkBytes: number): Buffer {
+    const piece = this.bytes();
+    this.buffer = Buffer.allocUnsafe(max(256, chunkBytes));
+    this.scratch = false;
+    this.at = 0;
+    return piece;
   }
 
   /** Drops what was written after `length` (a piece begun and not needed after all). */
@@ -207,29 +220,6 @@ export class JsonWriter {
   text(): string {
     return this.buffer.toString("utf8", 0, this.at);
   }
-}
-
-// One large answer buffer is kept for the next large answer once its response has finished: touching 35 MB of
-// fresh memory for each long history costs more than writing it.
-const LARGE_KEPT_LIMIT = 64 * 1024 * 1024;
-let largeKept: Buffer | undefined;
-
-function takeLarge(size: number): Buffer | undefined {
-  if (largeKept === undefined || largeKept.length < size) return undefined;
-  const taken = largeKept;
-  largeKept = undefined;
-  return taken;
-}
-
-/**
- * Hands an answer's bytes back for reuse by a later large answer. Call it only once the response is finished
- * (Node's `finish`: every byte handed to the system), and never use `answer` afterwards.
- */
-export function releaseAnswer(answer: string | Buffer): void {
-  if (typeof answer === "string" || answer.byteOffset !== 0) return;
-  const whole = answer.buffer.byteLength;
-  if (whole <= SCRATCH_LIMIT || whole > LARGE_KEPT_LIMIT || (largeKept !== undefined && largeKept.length >= whole)) return;
-  largeKept = Buffer.from(answer.buffer, 0, whole);
 }
 
 /** A number as `JSON.stringify` writes it; the integer path of `JsonWriter.number` as a string. */

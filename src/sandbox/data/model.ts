@@ -25,6 +25,15 @@ export interface AssessmentSeries {
   writeForwardCurves?(index: number, out: JsonWriter): boolean;
   /** Optional fast path: writes `assessmentDate(index)` as a JSON string. */
   writeAssessmentDate?(index: number, out: JsonWriter): void;
+  /** The instant (ms since 1970) of `assessmentDate(index)`. */
+  publishedAt(index: number): number;
+  /**
+   * How many leading assessments an answer at `now` may show (convention 20): every one of them was published by
+   * `now`, and so no answer holds an assessment from the future.
+   */
+  publishedCount(now: number): number;
+  /** The whole series when this is a published prefix of it (see data/published.ts). */
+  readonly whole?: AssessmentSeries;
 }
 
 export interface ForecastData {

@@ -100,7 +100,8 @@ export function checkPoint(value: unknown, where: string, previousDay: number | 
   if (typeof appraisalPrice !== "boolean") throw new DataError(`${where}.appraisalPrice`, `expected true or false, got ${describe(appraisalPrice)}`);
   const pricingRationale = value["pricingRationale"] ?? (fillDefaults ? "" : undefined);
   if (typeof pricingRationale !== "string") throw new DataError(`${where}.pricingRationale`, `expected a string, got ${describe(pricingRationale)}`);
-  const point: AssessmentPoint = { date, assessmentDate, revision, low, mid, high, appraisalPrice, pricingRationale };
+  // The file's mid is checked, then replaced by the rounded midpoint: every mid is one (convention 10).
+  const point: AssessmentPoint = { date, assessmentDate, revision, low, mid: midOf(low, high), high, appraisalPrice, pricingRationale };
   const curves = value["forwardCurves"];
   if (curves !== undefined) point.forwardCurves = checkForwardCurves(curves, `${where}.forwardCurves`, date);
   return point;
@@ -123,7 +124,7 @@ function checkForwardCurves(value: unknown, where: string, date: string): Forwar
     const mid = expectNumber(item["mid"], `${at}.mid`);
     const high = expectNumber(item["high"], `${at}.high`);
     checkRange(low, mid, high, `${at}.mid`, date);
-    return { forwardCode, forwardMonth, low, mid, high };
+    return { forwardCode, forwardMonth, low, mid: midOf(low, high), high };
   });
 }
 
@@ -182,6 +183,8 @@ class ColumnSeries implements AssessmentSeries {
   private readonly curveTexts: TextTable;
   private curvesPresent = false;
   private curvesWritten = 0;
+  /** `latestUpTo[i]`: the latest publication instant of assessments 0..i, made when first needed. */
+  private latestUpTo: Float64Array | undefined;
 
   /** An empty series of `n` assessments with `curvePoints` forward-curve points in all; `set` fills it, `finish` seals it. */
   constructor(n: number, curvePoints: number, rationalePrefix = "") {
@@ -300,6 +303,36 @@ class ColumnSeries implements AssessmentSeries {
     else out.quotedAscii(dayString((this.days[index] as number) + delta), this.timeOf(index));
   }
 
+  publishedAt(index: number): number {
+    const delta = this.timestampDays[index];
+    if (delta === undefined) return Number.NaN;
+    if (delta === RAW_TIMESTAMP) return Date.parse(this.rawTimestamps.get(index) ?? "");
+    const offset = offsetSeconds(this.offsets.texts[this.timestampOffsets[index] as number] as string);
+    return (((this.days[index] as number) + delta) * 86_400 + (this.timestampSeconds[index] as number) - offset) * 1000;
+  }
+
+  /** Loaded data may hold a correction published after later assessments: the prefix stops before the first future one. */
+  publishedCount(now: number): number {
+    let latest = this.latestUpTo;
+    if (latest === undefined) {
+      latest = new Float64Array(this.length);
+      let running = Number.NEGATIVE_INFINITY;
+      for (let i = 0; i < this.length; i++) {
+        running = max(running, this.publishedAt(i));
+        latest[i] = running;
+      }
+      this.latestUpTo = latest;
+    }
+    let lo = 0;
+    let hi = this.length;
+    while (lo < hi) {
+      const m = (lo + hi) >> 1;
+      if ((latest[m] as number) <= now) lo = m + 1;
+      else hi = m;
+    }
+    return lo;
+  }
+
   appraisalPrice(index: number): boolean {
     return this.appraisals[index] === 1;
   }
@@ -416,6 +449,18 @@ export function lastIndexOnOrBefore(series: AssessmentSeries, day: number): numb
   return lastDayIndexOnOrBefore(series.days, day);
 }
 
+/** Decimal places of every mid and every average (convention 10, vendor). */
+export const MID_PLACES = 2;
+
+/**
+ * The mid of a low and a high (convention 10): their midpoint rounded to 2 decimals. Only when low and high lie
+ * within one cent of each other (loaded data with finer prices) is it kept inside them, as convention 15 wants.
+ */
+export function midOf(low: number, high: number): number {
+  const mid = roundTo((low + high) / 2, MID_PLACES);
+  return mid < low ? low : mid > high ? high : mid;
+}
+
 /** Rounds half away from zero to `decimals` places; monotone, so it keeps low <= mid <= high. */
 export function roundTo(value: number, decimals: number): number {
   const scale = 10 ** decimals;
@@ -456,6 +501,30 @@ export interface GeneratedSeriesParts {
   decimals: number;
   /** Writes the price reporter's text for an assessment. */
   rationale(series: AssessmentSeries, index: number): string;
+}
+
+/** `+05:30` as seconds east of UTC. */
+export function offsetSeconds(utcOffset: string): number {
+  const sign = utcOffset.startsWith("-") ? -1 : 1;
+  return sign * (Number(utcOffset.slice(1, 3)) * 3600 + Number(utcOffset.slice(4, 6)) * 60);
+}
+
+/** The instant (ms) at `second` of the day `day` (epoch day) in a desk's UTC offset. */
+export function instantOf(day: number, second: number, utcOffset: string): number {
+  return (day * 86_400 + second - offsetSeconds(utcOffset)) * 1000;
+}
+
+/**
+ * When a generated assessment is published: its day at the desk's time (a correction some days later at 10:xx);
+ * the generator and the series' timestamps share it.
+ */
+export function generatedPublication(key: number, index: number, day: number, corrected: boolean, publishMinute: number): { day: number; minute: number; second: number } {
+  const jitter = hashInts(key, SALT_TIME, index);
+  return {
+    day: corrected ? day + correctionDelayDays(key, index) : day,
+    minute: corrected ? 10 * 60 + (jitter % 50) : publishMinute + (jitter % 16),
+    second: (jitter >>> 8) % 60,
+  };
 }
 
 function pad2(value: number): string {
@@ -523,14 +592,22 @@ export class GeneratedSeries implements AssessmentSeries {
   /** The day and time of day an assessment was published (corrections later, at 10:xx), into `published`. */
   private publication(index: number): void {
     const { key, publishMinute, utcOffset } = this.parts;
-    const day = this.days[index] ?? 0;
-    const jitter = hashInts(key, SALT_TIME, index);
-    const corrected = (this.revision[index] ?? 0) > 0;
-    const when = corrected ? day + correctionDelayDays(key, index) : day;
-    const minute = corrected ? 10 * 60 + (jitter % 50) : publishMinute + (jitter % 16);
-    const second = (jitter >>> 8) % 60;
-    this.published.day = dayString(when);
-    this.published.time = timeOfDay(this.times, minute, second, utcOffset);
+    const at = generatedPublication(key, index, this.days[index] ?? 0, (this.revision[index] ?? 0) > 0, publishMinute);
+    this.published.day = dayString(at.day);
+    this.published.time = timeOfDay(this.times, at.minute, at.second, utcOffset);
+  }
+
+  publishedAt(index: number): number {
+    const { key, publishMinute, utcOffset } = this.parts;
+    const at = generatedPublication(key, index, this.days[index] ?? 0, (this.revision[index] ?? 0) > 0, publishMinute);
+    return instantOf(at.day, at.minute * 60 + at.second, utcOffset);
+  }
+
+  /** The generator makes only corrections published by its own "now", so only a tail of first values can be later. */
+  publishedCount(now: number): number {
+    let n = this.length;
+    while (n > 0 && this.publishedAt(n - 1) > now) n--;
+    return n;
   }
 
   assessmentDate(index: number): string {
@@ -563,12 +640,14 @@ export class GeneratedSeries implements AssessmentSeries {
     const curve: ForwardCurvePoint[] = [];
     for (let ahead = 1; ahead <= forwardMonths; ahead++) {
       const factor = this.forwardFactor(prefix, ahead);
+      const curveLow = roundTo(low * factor, decimals);
+      const curveHigh = roundTo(high * factor, decimals);
       curve.push({
         forwardCode: FORWARD_CODES[ahead] as string,
         forwardMonth: MONTH_CODES[(month + ahead) % 12] ?? "JAN",
-        low: roundTo(low * factor, decimals),
-        mid: roundTo(mid * factor, decimals),
-        high: roundTo(high * factor, decimals),
+        low: curveLow,
+        mid: midOf(curveLow, curveHigh),
+        high: curveHigh,
       });
     }
     return curve;
@@ -586,14 +665,16 @@ export class GeneratedSeries implements AssessmentSeries {
     out.raw("[");
     for (let ahead = 1; ahead <= forwardMonths; ahead++) {
       const factor = this.forwardFactor(prefix, ahead);
+      const curveLow = roundTo(low * factor, decimals);
+      const curveHigh = roundTo(high * factor, decimals);
       if (ahead > 1) out.raw(",");
       out
         .raw((FORWARD_HEADS[ahead] as string[])[month] as string)
-        .number(roundTo(low * factor, decimals))
+        .number(curveLow)
         .raw(',"mid":')
-        .number(roundTo(mid * factor, decimals))
+        .number(midOf(curveLow, curveHigh))
         .raw(',"high":')
-        .number(roundTo(high * factor, decimals))
+        .number(curveHigh)
         .raw("}");
     }
     out.raw("]");

@@ -19,7 +19,6 @@ import { historyQuery } from "../service/history";
 import { instrumentsQuery, referencesQuery } from "../service/instruments";
 import { collectParams } from "../service/params";
 import { pricesQuery } from "../service/prices";
-import { releaseAnswer } from "../data/json";
 import { ProblemError } from "../service/problems";
 import type { RateLimiter } from "../service/rate-limit";
 import {
@@ -188,8 +187,6 @@ export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions)
     handler: async (request, reply) => {
       const body = historyQuery(catalog, callerOf(request), parseHistoryRequest(paramsOf(request), limits), limits.maxRecords);
       reply.type(JSON_TYPE);
-      // Once every byte is handed to the system, a large body's buffer serves the next large answer.
-      if (typeof body !== "string") reply.raw.once("finish", () => releaseAnswer(body));
       return body;
     },
   });

@@ -11,16 +11,19 @@ function writeTimestamp(out: JsonWriter, instrument: InstrumentData, index: numb
 }
 
 /**
- * Writes a block: `writeRecords` writes the comma-separated records; `forecast` is written after them when given.
+ * Opens a block up to its `prices` list; the records follow, comma-separated, then `writeBlockEnd`.
  * firstDate and lastDate come from the series; an instrument with no assessment yet shows its launch day.
  */
-export function writePriceBlock(out: JsonWriter, instrument: InstrumentData, writeRecords: () => void, forecast?: unknown): void {
+export function writeBlockHead(out: JsonWriter, instrument: InstrumentData): void {
   out.raw('{"symbol":').string(instrument.record.symbol).raw(',"firstDate":');
   writeTimestamp(out, instrument, 0);
   out.raw(',"lastDate":');
   writeTimestamp(out, instrument, instrument.series.length - 1);
   out.raw(',"prices":[');
-  writeRecords();
+}
+
+/** Closes a block opened by `writeBlockHead`; `forecast` is written after the records when given. */
+export function writeBlockEnd(out: JsonWriter, forecast?: unknown): void {
   out.raw("]");
   if (forecast !== undefined) out.raw(',"forecast":').value(forecast);
   out.raw("}");

@@ -1,6 +1,7 @@
 /** The data set by symbol, and entitlement (conventions 6, 19): what a caller may not see is unknown to it. */
 import type { InvalidInstrument } from "../../api";
 import type { DataSet, InstrumentData } from "../data/model";
+import { PublishedInstruments } from "../data/published";
 import { RecordBytesCache } from "./record-bytes";
 
 /** What the API needs of a verified caller (the token service's `Caller` fits). */
@@ -24,10 +25,14 @@ export class Catalog {
   readonly data: DataSet;
   /** Assessments' JSON written once for long histories (see record-bytes.ts). */
   readonly recordBytes: RecordBytesCache;
+  /** The publication clock (convention 20): answers show only what was published by `now()`. */
+  readonly now: () => number;
   private readonly bySymbol = new Map<string, InstrumentData>();
+  private readonly published = new PublishedInstruments();
 
-  constructor(data: DataSet, recordBytesBudget?: number) {
+  constructor(data: DataSet, recordBytesBudget?: number, now: () => number = Date.now) {
     this.data = data;
+    this.now = now;
     this.recordBytes = new RecordBytesCache(recordBytesBudget);
     for (const instrument of data.instruments) this.bySymbol.set(instrument.record.symbol.toUpperCase(), instrument);
   }
@@ -36,6 +41,7 @@ export class Catalog {
   resolve(symbols: readonly string[], caller: ApiCaller, requirement?: Requirement): Resolved {
     const found: InstrumentData[] = [];
     const invalid: InvalidInstrument[] = [];
+    const now = this.now();
     for (const symbol of symbols) {
       const instrument = this.bySymbol.get(symbol.toUpperCase());
       if (instrument === undefined || !caller.canSee(instrument.record.symbol)) {
@@ -44,14 +50,15 @@ export class Catalog {
       }
       const missing = requirement?.(instrument);
       if (missing !== undefined) invalid.push({ symbol, message: missing });
-      else found.push(instrument);
+      else found.push(this.published.of(instrument, now));
     }
     return { found, invalid };
   }
 
   /** Every instrument the caller may see, by symbol. */
   visible(caller: ApiCaller): InstrumentData[] {
-    return this.data.instruments.filter((instrument) => caller.canSee(instrument.record.symbol));
+    const now = this.now();
+    return this.data.instruments.filter((instrument) => caller.canSee(instrument.record.symbol)).map((instrument) => this.published.of(instrument, now));
   }
 }
 

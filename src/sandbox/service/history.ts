@@ -2,10 +2,12 @@
  * `/Prices/History` (spec 4.2; conventions 10, 12, 13, 14). Each instrument's records are planned first as
  * (day, assessment index) pairs so that the record limit is checked before any record is built.
  */
-import { isoWeekday, toEpochDay, type AverageType } from "../../api";
+import type { Readable } from "node:stream";
+import { isoWeekday, toEpochDay, type AverageType, type Forecast, type InvalidInstrument } from "../../api";
 import { JsonWriter } from "../data/json";
 import type { InstrumentData } from "../data/model";
-import { writeInvalid, writePriceBlock } from "./blocks";
+import { answerFrom, full, PIECE_BYTES, WHOLE_ANSWER_BYTES, type BodyWriter } from "./answer";
+import { writeBlockEnd, writeBlockHead, writeInvalid } from "./blocks";
 import { calculationRequirement, type ApiCaller, type Catalog, type Requirement } from "./catalog";
 import { dayString, firstIndexOnOrAfter, lastIndexOnOrBefore } from "./days";
 import { forecastFor, forecastRequirement } from "./forecasts";
@@ -157,8 +159,73 @@ function expectedBytes(found: readonly InstrumentData[], plans: readonly Plan[],
   return total;
 }
 
-/** The `/Prices/History` body (HistoryResponse) as JSON. */
-export function historyQuery(catalog: Catalog, caller: ApiCaller, request: ParsedHistoryRequest, maxRecords: number): string | Buffer {
+/** Records copied from kept bytes in one go at most: a pause comes at least this often. */
+const RUN_LIMIT = 256;
+
+/** Writes plain history records, pausing between records once a piece is full (see answer.ts). */
+function* plainBody(out: JsonWriter, catalog: Catalog, found: readonly InstrumentData[], plans: readonly Plan[], sel: FieldSelection, forecastOf: ForecastOf): BodyWriter {
+  const optional = sel.appraisalPrice || sel.pricingRationale || sel.change;
+  for (let n = 0; n < found.length; n++) {
+    const instrument = found[n] as InstrumentData;
+    const plan = plans[n] as Plan;
+    const series = instrument.series;
+    // Asked again per instrument: between pauses other answers may have pushed this series' bytes out.
+    const bytes = catalog.recordBytes.of(series);
+    if (n > 0) out.raw(",");
+    // A record on the assessment's own day without optional fields is a kept record as it stands.
+    const plain = (k: number): boolean => !optional && plan.days[k] === series.days[plan.indexes[k] as number];
+    writeBlockHead(out, instrument);
+    let k = 0;
+    while (k < plan.length) {
+      if (k > 0) out.raw(",");
+      if (bytes !== undefined && plain(k)) {
+        k = bytes.writePlainRun(out, plan.indexes, k, min(plan.length, k + RUN_LIMIT), plain);
+      } else {
+        writeAssessment(out, series, plan.indexes[k] as number, dayString(plan.days[k] as number), sel, bytes);
+        k++;
+      }
+      if (full(out)) yield;
+    }
+    writeBlockEnd(out, forecastOf(instrument));
+  }
+}
+
+/** Writes averaged history records, pausing between records once a piece is full. */
+function* averagesBody(out: JsonWriter, found: readonly InstrumentData[], plans: readonly Average[][], type: AverageType, to: number, sel: FieldSelection, forecastOf: ForecastOf): BodyWriter {
+  for (let n = 0; n < found.length; n++) {
+    const instrument = found[n] as InstrumentData;
+    if (n > 0) out.raw(",");
+    writeBlockHead(out, instrument);
+    const averages = plans[n] as Average[];
+    for (let k = 0; k < averages.length; k++) {
+      if (k > 0) out.raw(",");
+      const average = averages[k] as Average;
+      writeAverage(out, instrument.series, type, average, dayString(min(average.period.end, to)), sel);
+      if (full(out)) yield;
+    }
+    writeBlockEnd(out, forecastOf(instrument));
+  }
+}
+
+type ForecastOf = (instrument: InstrumentData) => Forecast | undefined;
+
+function* historyBody(out: JsonWriter, records: BodyWriter, found: readonly InstrumentData[], invalid: readonly InvalidInstrument[], type: string, from: number, to: number): BodyWriter {
+  out.raw('{"instruments":[');
+  yield* records;
+  out.raw('],"calendar":{"type":"AssessmentDays","dates":[');
+  const dates = assessedDays(found, from, to);
+  for (let i = 0; i < dates.length; i++) {
+    if (i > 0) out.raw(",");
+    out.string(dates[i] as string);
+    if (full(out)) yield;
+  }
+  out.raw(']},"priceCalculationType":').string(type);
+  writeInvalid(out, invalid);
+  out.raw("}");
+}
+
+/** The `/Prices/History` body (HistoryResponse) as JSON: whole, or streamed when large. Limits are checked first. */
+export function historyQuery(catalog: Catalog, caller: ApiCaller, request: ParsedHistoryRequest, maxRecords: number): string | Buffer | Readable {
   const type = request.priceCalculationType;
   const requirement = both(calculationRequirement(type), request.forecastType === undefined ? undefined : forecastRequirement(request.forecastType));
   const { found, invalid } = catalog.resolve(request.symbols, caller, requirement);
@@ -167,11 +234,13 @@ export function historyQuery(catalog: Catalog, caller: ApiCaller, request: Parse
   const today = toEpochDay(catalog.data.today);
   const sel: FieldSelection = selectFields(request.fields);
   const forecastType = request.forecastType;
-  const forecastOf = (instrument: InstrumentData) =>
+  const forecastOf: ForecastOf = (instrument) =>
     forecastType === undefined ? undefined : forecastFor(instrument, forecastType, request.fromDate, request.toDate);
 
-  let out: JsonWriter;
-  const optional = sel.appraisalPrice || sel.pricingRationale || sel.change;
+  let records: BodyWriter;
+  let expected: number;
+  const out = (bytes: number): JsonWriter => new JsonWriter(min(bytes, WHOLE_ANSWER_BYTES + PIECE_BYTES), true);
+  let writer: JsonWriter;
   if (type === "None") {
     const plans = found.map((instrument) => planPlain(instrument, request, from, to, today));
     const total = plans.reduce((sum, plan) => sum + plan.length, 0);
@@ -180,50 +249,16 @@ export function historyQuery(catalog: Catalog, caller: ApiCaller, request: Parse
     // Plus each block's head and the calendar (13 bytes a date; at most one a day and one an assessment, so that
     // a range of centuries costs nothing up front).
     const calendarDates = min(max(0, to - from + 1), found.reduce((sum, instrument) => sum + instrument.series.length, 0));
-    out = new JsonWriter(expectedBytes(found, plans, kept) + found.length * 256 + calendarDates * 13 + 4096, true);
-    out.raw('{"instruments":[');
-    found.forEach((instrument, n) => {
-      const plan = plans[n] as Plan;
-      const series = instrument.series;
-      const bytes = kept[n];
-      if (n > 0) out.raw(",");
-      // A record on the assessment's own day without optional fields is a kept record as it stands.
-      const plain = (k: number): boolean => !optional && plan.days[k] === series.days[plan.indexes[k] as number];
-      writePriceBlock(out, instrument, () => {
-        let k = 0;
-        while (k < plan.length) {
-          if (k > 0) out.raw(",");
-          if (bytes !== undefined && plain(k)) {
-            k = bytes.writePlainRun(out, plan.indexes, k, plan.length, plain);
-            continue;
-          }
-          writeAssessment(out, series, plan.indexes[k] as number, dayString(plan.days[k] as number), sel, bytes);
-          k++;
-        }
-      }, forecastOf(instrument));
-    });
+    expected = expectedBytes(found, plans, kept) + found.length * 256 + calendarDates * 13 + 4096;
+    writer = out(expected);
+    records = plainBody(writer, catalog, found, plans, sel, forecastOf);
   } else {
     const plans = found.map((instrument) => planAverages(instrument, type, from, to));
     const total = plans.reduce((sum, plan) => sum + plan.length, 0);
     if (total > maxRecords) throw overLimit(total, maxRecords);
-    out = new JsonWriter(total * RECORD_BYTES + 4096, true);
-    out.raw('{"instruments":[');
-    found.forEach((instrument, n) => {
-      if (n > 0) out.raw(",");
-      writePriceBlock(out, instrument, () => {
-        (plans[n] as Average[]).forEach((average, k) => {
-          if (k > 0) out.raw(",");
-          writeAverage(out, instrument.series, type, average, dayString(min(average.period.end, to)), sel);
-        });
-      }, forecastOf(instrument));
-    });
+    expected = total * RECORD_BYTES + 4096;
+    writer = out(expected);
+    records = averagesBody(writer, found, plans, type, to, sel, forecastOf);
   }
-  out.raw('],"calendar":{"type":"AssessmentDays","dates":[');
-  assessedDays(found, from, to).forEach((date, i) => {
-    if (i > 0) out.raw(",");
-    out.string(date);
-  });
-  out.raw(']},"priceCalculationType":').string(type);
-  writeInvalid(out, invalid);
-  return out.raw("}").result();
+  return answerFrom(writer, historyBody(writer, records, found, invalid, type, from, to));
 }

@@ -2,10 +2,12 @@
  * `/Prices` and its averages (spec 4.1, 4.3; conventions 9, 10). One record per distinct requested date, in
  * the order asked; a date before the first assessment has no record.
  */
-import { toEpochDay, type AverageType } from "../../api";
+import type { Readable } from "node:stream";
+import { toEpochDay, type AverageType, type InvalidInstrument } from "../../api";
 import { JsonWriter } from "../data/json";
 import type { InstrumentData } from "../data/model";
-import { writeInvalid, writePriceBlock } from "./blocks";
+import { answerFrom, full, PIECE_BYTES, WHOLE_ANSWER_BYTES, type BodyWriter } from "./answer";
+import { writeBlockEnd, writeBlockHead, writeInvalid } from "./blocks";
 import { calculationRequirement, type ApiCaller, type Catalog } from "./catalog";
 import { dayString, firstIndexOnOrAfter, lastIndexOnOrBefore } from "./days";
 import { periodOf } from "./periods";
@@ -45,34 +47,41 @@ function averagedRecord(
   return true;
 }
 
-/** The `/Prices` body (PricesResponse) as JSON. */
-export function pricesQuery(catalog: Catalog, caller: ApiCaller, request: ParsedPricesRequest): string | Buffer {
+/** Writes the `/Prices` body, pausing between records once a piece is full (see answer.ts). */
+function* pricesBody(out: JsonWriter, catalog: Catalog, found: readonly InstrumentData[], invalid: readonly InvalidInstrument[], request: ParsedPricesRequest): BodyWriter {
   const type = request.priceCalculationType;
-  const { found, invalid } = catalog.resolve(request.symbols, caller, calculationRequirement(type));
   const sel = selectFields(request.fields);
   const dates = request.dates;
   const days = dates?.map(toEpochDay);
-  const out = new JsonWriter(found.length * (dates?.length ?? 1) * 160 + 256, true);
   out.raw('{"instruments":[');
   for (let n = 0; n < found.length; n++) {
     const instrument = found[n] as InstrumentData;
     if (n > 0) out.raw(",");
     const cached = type === "None" ? catalog.recordBytes.of(instrument.series) : undefined;
-    writePriceBlock(out, instrument, () => {
-      const count = dates === undefined || days === undefined ? 1 : dates.length;
-      let written = 0;
-      for (let i = 0; i < count; i++) {
-        const mark = out.length;
-        if (written > 0) out.raw(",");
-        const day = days?.[i];
-        const date = dates?.[i];
-        const ok = type === "None" ? plainRecord(out, instrument, day, date, sel, cached) : averagedRecord(out, instrument, type, day, date, sel);
-        if (ok) written++;
-        else out.truncate(mark);
-      }
-    });
+    writeBlockHead(out, instrument);
+    const count = dates === undefined || days === undefined ? 1 : dates.length;
+    let written = 0;
+    for (let i = 0; i < count; i++) {
+      const mark = out.length;
+      if (written > 0) out.raw(",");
+      const day = days?.[i];
+      const date = dates?.[i];
+      const ok = type === "None" ? plainRecord(out, instrument, day, date, sel, cached) : averagedRecord(out, instrument, type, day, date, sel);
+      if (ok) written++;
+      else out.truncate(mark);
+      if (full(out)) yield;
+    }
+    writeBlockEnd(out);
   }
   out.raw('],"priceCalculationType":').string(type);
   writeInvalid(out, invalid);
-  return out.raw("}").result();
+  out.raw("}");
+}
+
+/** The `/Prices` body (PricesResponse) as JSON: whole, or streamed when large. */
+export function pricesQuery(catalog: Catalog, caller: ApiCaller, request: ParsedPricesRequest): string | Buffer | Readable {
+  const { found, invalid } = catalog.resolve(request.symbols, caller, calculationRequirement(request.priceCalculationType));
+  const expected = found.length * (request.dates?.length ?? 1) * 160 + 256;
+  const out = new JsonWriter(Math.min(expected, WHOLE_ANSWER_BYTES + PIECE_BYTES), true);
+  return answerFrom(out, pricesBody(out, catalog, found, invalid, request));
 }

@@ -170,8 +170,10 @@ export class RecordBytesCache {
   constructor(private readonly budget = DEFAULT_RECORD_BYTES_BUDGET) {}
 
   /** The series' kept parts (made empty when new), or undefined when keeping is off (budget 0). */
-  of(series: AssessmentSeries): SeriesBytes | undefined {
+  of(published: AssessmentSeries): SeriesBytes | undefined {
     if (this.budget <= 0) return undefined;
+    // A published prefix shares the whole series' records: its indexes are the whole's.
+    const series = published.whole ?? published;
     let entry = this.entries.get(series);
     if (entry !== undefined) {
       this.entries.delete(series);

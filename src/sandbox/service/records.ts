@@ -4,13 +4,14 @@
  */
 import type { AverageType } from "../../api";
 import type { AssessmentSeries } from "../data/model";
+import { MID_PLACES } from "../data/series";
 import type { JsonWriter } from "../data/json";
 import { writeFixedPart, type SeriesBytes } from "./record-bytes";
 import { dayString, firstIndexOnOrAfter, round } from "./days";
 import { periodInterval, periodOf, type Period } from "./periods";
 
-/** Decimal places of averages (convention 10) and of changes and proportions (float noise removed). */
-export const AVERAGE_PLACES = 4;
+/** Decimal places of averages (convention 10: 2, as every mid) and of changes and proportions (float noise removed). */
+export const AVERAGE_PLACES = MID_PLACES;
 export const CHANGE_PLACES = 6;
 
 /** The optional fields a request asked for, by canonical name. */

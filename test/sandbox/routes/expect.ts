@@ -8,7 +8,7 @@ export function round(value: number, places: number): number {
 }
 
 export function mean(points: readonly AssessmentPoint[], key: "low" | "mid" | "high"): number {
-  return round(points.reduce((sum, p) => sum + p[key], 0) / points.length, 4);
+  return round(points.reduce((sum, p) => sum + p[key], 0) / points.length, 2);
 }
 
 /** YYYY-MM-DD of the Monday of the ISO week holding `date`. */

@@ -1,0 +1,74 @@
+/**
+ * What an answer at the clock's "now" may show of an instrument (convention 20): its series cut before the first
+ * assessment published later. The cut is a view (typed-array subarrays), kept until the next publication.
+ */
+import type { ForwardCurvePoint } from "../../api";
+import type { JsonWriter } from "./json";
+import type { AssessmentSeries, InstrumentData } from "./model";
+
+/** The first `length` assessments of a series; indexes are the whole series' indexes. */
+class SeriesPrefix implements AssessmentSeries {
+  readonly days: Int32Array;
+  readonly low: Float64Array;
+  readonly mid: Float64Array;
+  readonly high: Float64Array;
+  readonly revision: Uint16Array;
+  readonly writeForwardCurves?: (index: number, out: JsonWriter) => boolean;
+  readonly writeAssessmentDate?: (index: number, out: JsonWriter) => void;
+
+  constructor(
+    readonly whole: AssessmentSeries,
+    readonly length: number,
+  ) {
+    this.days = whole.days.subarray(0, length);
+    this.low = whole.low.subarray(0, length);
+    this.mid = whole.mid.subarray(0, length);
+    this.high = whole.high.subarray(0, length);
+    this.revision = whole.revision.subarray(0, length);
+    if (whole.writeForwardCurves !== undefined) this.writeForwardCurves = whole.writeForwardCurves.bind(whole);
+    if (whole.writeAssessmentDate !== undefined) this.writeAssessmentDate = whole.writeAssessmentDate.bind(whole);
+  }
+
+  assessmentDate(index: number): string {
+    return this.whole.assessmentDate(index);
+  }
+  appraisalPrice(index: number): boolean {
+    return this.whole.appraisalPrice(index);
+  }
+  pricingRationale(index: number): string {
+    return this.whole.pricingRationale(index);
+  }
+  forwardCurves(index: number): ForwardCurvePoint[] | undefined {
+    return this.whole.forwardCurves(index);
+  }
+  publishedAt(index: number): number {
+    return this.whole.publishedAt(index);
+  }
+  publishedCount(now: number): number {
+    return Math.min(this.length, this.whole.publishedCount(now));
+  }
+}
+
+interface Published {
+  view: InstrumentData;
+  /** The instant the next assessment is published (Infinity when all are): the view holds until then. */
+  until: number;
+  /** The instant the view was made for: a clock set back (a test's) makes it anew. */
+  since: number;
+}
+
+/** Each instrument as published at a given instant, made once per publication. */
+export class PublishedInstruments {
+  private readonly views = new WeakMap<InstrumentData, Published>();
+
+  of(instrument: InstrumentData, now: number): InstrumentData {
+    const kept = this.views.get(instrument);
+    if (kept !== undefined && now >= kept.since && now < kept.until) return kept.view;
+    const series = instrument.series;
+    const count = series.publishedCount(now);
+    const view = count === series.length ? instrument : { ...instrument, series: new SeriesPrefix(series, count) };
+    const until = count === series.length ? Number.POSITIVE_INFINITY : series.publishedAt(count);
+    this.views.set(instrument, { view, until, since: now });
+    return view;
+  }
+}

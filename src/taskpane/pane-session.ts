@@ -1,0 +1,108 @@
+/**
+ * The pane's session: settings, the base URL the user trusts, the token store and the client built from them.
+ * Replaced as a whole when settings change; the functions (shared runtime) get the same client on sign-in and are
+ * reset on sign-out.
+ */
+import { confirmedTokenProvider } from "../auth/confirmed-provider";
+import { confirmedBaseUrl, loadSettings, type AddinSettings, type SettingsStorage } from "../auth/settings";
+import { cachedTokenEndpoint } from "../auth/token-response";
+import { createTokenStore, type AuthState, type TokenStore } from "../auth/token-store";
+import type { PricesAddin } from "../functions/hook";
+import type { PricesClient, PricesClientOptions } from "../prices/types";
+import { recordingClient } from "./recording-client";
+
+export interface SessionOptions {
+  settingsStorage: SettingsStorage;
+  addin: () => PricesAddin | undefined;
+  createClient(options: PricesClientOptions): PricesClient;
+  fetch: typeof fetch;
+  now: () => number;
+  /** Every failure the client reports (a cell's value or a request). */
+  onClientError(where: string, error: unknown): void;
+  /** After the session reacted to a change of the token store. */
+  onAuth(state: AuthState): void;
+}
+
+export interface PaneSession {
+  settings(): AddinSettings;
+  store(): TokenStore;
+  client(): PricesClient;
+  /** The base URL the user last confirmed for tokens; the client gets a token only for this one. */
+  trusted(): string;
+  setTrusted(baseUrl: string): void;
+  /** Takes saved settings: a new token store when the environment changed (signing out of the old one), always a new client. */
+  applySettings(saved: AddinSettings): void;
+}
+
+export function createPaneSession(options: SessionOptions): PaneSession {
+  const { fetch: fetchFn, now } = options;
+  let settings = loadSettings(options.settingsStorage);
+  let trusted = confirmedBaseUrl(options.settingsStorage);
+
+  const makeStore = (): TokenStore =>
+    createTokenStore({
+      tokenUrl: cachedTokenEndpoint(fetchFn, settings.environment.authority, { timeoutMs: settings.timeoutMs }),
+      clientId: settings.environment.clientId,
+      scope: settings.environment.scope,
+      fetch: fetchFn,
+      now,
+      timeoutMs: settings.timeoutMs,
+    });
+  const makeClient = (): PricesClient =>
+    recordingClient(
+      options.createClient({
+        baseUrl: settings.environment.baseUrl,
+        tokenProvider: confirmedTokenProvider(store, settings.environment.baseUrl, () => trusted),
+        fetch: fetchFn,
+        limits: settings.limits,
+        maxInFlight: settings.maxInFlight,
+        timeoutMs: settings.timeoutMs,
+        cache: {
+          recentTtlMs: settings.cache.latestSeconds * 1000,
+          pastTtlMs: settings.cache.pastSeconds * 1000,
+          referenceTtlMs: settings.cache.referenceSeconds * 1000,
+        },
+        now,
+      }),
+      options.onClientError,
+    );
+
+  function onStoreChange(state: AuthState): void {
+    const addin = options.addin();
+    if (state.status === "signed-in") {
+      // every sign-in (and each renewal) hands the functions the same client; only a sign-in recalculates
+      if (addin && addin.client !== client) void addin.configure({ client, recalculate: true });
+    } else {
+      client.invalidate();
+      if (addin?.configured) void addin.reset({ recalculate: true });
+    }
+    options.onAuth(state);
+  }
+
+  let store = makeStore();
+  let client = makeClient();
+  let unsubscribe = store.subscribe(onStoreChange);
+
+  return {
+    settings: () => settings,
+    store: () => store,
+    client: () => client,
+    trusted: () => trusted,
+    setTrusted(baseUrl) {
+      trusted = baseUrl;
+    },
+    applySettings(saved) {
+      const environmentChanged = JSON.stringify(saved.environment) !== JSON.stringify(settings.environment);
+      settings = saved;
+      if (environmentChanged) {
+        store.signOut("the environment changed");
+        unsubscribe();
+        store = makeStore();
+        unsubscribe = store.subscribe(onStoreChange);
+      }
+      client = makeClient();
+      const addin = options.addin();
+      if (addin?.configured && store.state().status === "signed-in") void addin.configure({ client, recalculate: true });
+    },
+  };
+}

@@ -1,0 +1,135 @@
+/**
+ * The header: Sign in (Office dialog), Sign out (here at once, then at the token service in the dialog), the
+ * service-key form, the account line, and the trust prompt for a new API host.
+ */
+import { apiHostLabel, confirmBaseUrl } from "../../auth/settings";
+import { signInWithDialog, signOutWithDialog } from "../../auth/sign-in";
+import type { AuthState } from "../../auth/token-store";
+import { byId } from "../dom";
+import type { PaneContext } from "../pane-context";
+
+export function accountPanel(context: PaneContext): void {
+  function renderAuth(state: AuthState): void {
+    const signedIn = state.status === "signed-in";
+    byId("sign-in").hidden = signedIn;
+    byId("sign-out").hidden = !signedIn;
+    byId("signin-extra").hidden = signedIn;
+    const api = `API ${apiHostLabel(context.settings().environment)}`;
+    byId("auth-status").textContent = signedIn
+      ? `Signed in as ${state.account}${state.method === "service-key" ? " (service key)" : ""} · ${api}`
+      : `Not signed in${state.reason ? ` (${state.reason})` : ""}. Functions answer #N/A until you sign in. ${api}.`;
+  }
+
+  let trustQuestion: Promise<boolean> | undefined;
+  /**
+   * Asks in the pane before a token may go to a base URL other than the one last confirmed (settings come from
+   * per-user storage, but a changed or tampered base URL must still be seen and accepted by the user).
+   */
+  function askToTrust(): Promise<boolean> {
+    const baseUrl = context.settings().environment.baseUrl;
+    if (baseUrl === context.session.trusted()) return Promise.resolve(true);
+    trustQuestion ??= new Promise<boolean>((resolve) => {
+      const box = byId("confirm-api");
+      const yes = byId<HTMLButtonElement>("confirm-api-yes");
+      const no = byId<HTMLButtonElement>("confirm-api-no");
+      byId("confirm-api-host").textContent = new URL(baseUrl).host;
+      byId("confirm-api-url").textContent = baseUrl;
+      box.hidden = false;
+      yes.focus();
+      const answer = (ok: boolean): void => {
+        yes.removeEventListener("click", onYes);
+        no.removeEventListener("click", onNo);
+        box.hidden = true;
+        trustQuestion = undefined;
+        if (!ok) return resolve(false);
+        confirmBaseUrl(context.deps.settingsStorage, baseUrl)
+          .then((confirmed) => {
+            context.session.setTrusted(confirmed);
+            resolve(true);
+          })
+          .catch((error: unknown) => {
+            context.recordError("settings", error);
+            resolve(false);
+          });
+      };
+      const onYes = (): void => answer(true);
+      const onNo = (): void => answer(false);
+      yes.addEventListener("click", onYes);
+      no.addEventListener("click", onNo);
+    });
+    return trustQuestion;
+  }
+
+  const notTrusted = (): string => `Sign-in cancelled: ${new URL(context.settings().environment.baseUrl).host} was not confirmed, so no token was requested for it.`;
+
+  byId("sign-in").addEventListener("click", () => {
+    const button = byId<HTMLButtonElement>("sign-in");
+    button.disabled = true;
+    askToTrust()
+      .then(async (ok) => {
+        if (!ok) {
+          byId("auth-status").textContent = notTrusted();
+          return;
+        }
+        byId("auth-status").textContent = "Signing in… complete the sign-in in the window that opened.";
+        const { authority, clientId, scope } = context.settings().environment;
+        const account = await signInWithDialog(context.deps.dialogHost, context.store(), context.deps.pageBase, { authority, clientId, scope });
+        context.announce(`Signed in as ${account}`);
+      })
+      .catch((error: unknown) => {
+        byId("auth-status").textContent = `Sign-in did not complete: ${context.recordError("sign-in", error)}`;
+      })
+      .finally(() => {
+        button.disabled = false;
+      });
+  });
+
+  byId("sign-out").addEventListener("click", () => {
+    const before = context.store().state();
+    context.store().signOut();
+    context.announce("Signed out");
+    const signIn = byId<HTMLButtonElement>("sign-in");
+    signIn.focus();
+    // a service key has no session at the token service; a user's ends there too, so the next sign-in asks again
+    if (before.status !== "signed-in" || before.method !== "user") return;
+    const status = byId("auth-status");
+    const api = `API ${apiHostLabel(context.settings().environment)}`;
+    status.textContent = `Signed out of the add-in. Ending the session at the token service: confirm in the window that opened. ${api}.`;
+    signIn.disabled = true;
+    const { authority, clientId, scope } = context.settings().environment;
+    signOutWithDialog(context.deps.dialogHost, context.deps.pageBase, { authority, clientId, scope })
+      .then(() => {
+        status.textContent = `Signed out of the add-in and of the token service. Sign in asks for an account. ${api}.`;
+        context.announce("Signed out of the token service");
+      })
+      .catch((error: unknown) => {
+        status.textContent = `Signed out of the add-in; the token service's session was not ended (${context.recordError("sign-out", error)}) Sign in still asks which account to use. ${api}.`;
+      })
+      .finally(() => {
+        signIn.disabled = false;
+      });
+  });
+
+  byId<HTMLFormElement>("sk-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const name = byId<HTMLInputElement>("sk-name");
+    const key = byId<HTMLInputElement>("sk-key");
+    const serviceKey = key.value;
+    key.value = ""; // the key lives in the token store's closure only, not in the page
+    askToTrust()
+      .then((ok) => {
+        if (!ok) {
+          byId("auth-status").textContent = notTrusted();
+          return;
+        }
+        return context.store().signInWithServiceKey(name.value, serviceKey);
+      })
+      .catch((error: unknown) => {
+        byId("auth-status").textContent = `Service key sign-in failed: ${context.recordError("service key", error)}`;
+      });
+  });
+
+  context.events.on("auth", renderAuth);
+  context.events.on("settings", () => renderAuth(context.store().state()));
+  renderAuth(context.store().state());
+}

@@ -1,0 +1,157 @@
+/**
+ * The Build tab: pick a function, fill its arguments (typed or from the selection), preview the formula, insert it.
+ * What cannot be right is refused with a sentence saying what to fix (builder-input.ts); HISTORY offers rolling ranges.
+ */
+import { PRICE_OPTIONAL_FIELDS, todayIso } from "../../api";
+import { checkDateOrder, orderedFields, readDateInput, readFieldsInput } from "../builder-input";
+import { FUNCTIONS, findFunction, type FunctionSpec, type ParameterSpec } from "../catalogue";
+import { byId, h, replace } from "../dom";
+import { argFromInput, buildFormula, FormulaError, type FormulaArg } from "../formula";
+import type { PaneContext } from "../pane-context";
+import { plainWords } from "../plain-errors";
+
+/** The rolling ranges HISTORY offers in one click: label and days back from today. */
+const ROLLING_RANGES: readonly [string, number][] = [
+  ["last 30 days", 30],
+  ["last 90 days", 90],
+  ["last year", 365],
+];
+
+export function builderPanel(context: PaneContext): void {
+  const fnSelect = byId<HTMLSelectElement>("fn");
+  replace(fnSelect, ...FUNCTIONS.map((f) => h("option", { value: f.name }, `PRICES.${f.name}`)));
+
+  function currentSpec(): FunctionSpec {
+    return findFunction(fnSelect.value) ?? (FUNCTIONS[0] as FunctionSpec);
+  }
+
+  function argInput(parameter: ParameterSpec, index: number): HTMLElement {
+    const id = `arg-${index}`;
+    const label = h("label", { for: id }, `${parameter.name}${parameter.optional ? " (optional)" : ""}`);
+    const help = h("span", { class: "sr-only", id: `${id}-help` }, parameter.help);
+    let control: HTMLInputElement | HTMLSelectElement;
+    if (parameter.kind === "choice" && parameter.choices) {
+      control = h("select", { id, "data-index": index, "aria-describedby": `${id}-help` }, h("option", { value: "" }, parameter.optional ? "(default)" : "Choose…"), ...parameter.choices.map((c) => h("option", { value: String(c) }, String(c))));
+    } else {
+      control = h("input", { id, "data-index": index, placeholder: parameter.help, "aria-describedby": `${id}-help`, autocomplete: "off", spellcheck: "false" });
+    }
+    control.addEventListener("input", updatePreview);
+    control.addEventListener("change", updatePreview);
+    const fromSelection = h("button", { type: "button", "aria-label": `Fill ${parameter.name} from the selected cells`, title: "Use the selected cells" }, "⤓ Selection");
+    fromSelection.addEventListener("click", () => {
+      context.workbook
+        .selection()
+        .then((selection) => {
+          const input = h("input", { id, "data-index": index, "data-ref": "1", value: selection.address, "aria-describedby": `${id}-help`, autocomplete: "off" });
+          input.addEventListener("input", updatePreview);
+          control.replaceWith(input);
+          control = input;
+          updatePreview();
+        })
+        .catch((error: unknown) => {
+          byId("build-error").textContent = context.recordError("selection", error);
+        });
+    });
+    return h("div", {}, label, help, h("div", { class: "row" }, control, fromSelection));
+  }
+
+  function renderBuilder(): void {
+    const spec = currentSpec();
+    byId("fn-help").textContent = spec.help;
+    replace(byId("args"), ...spec.parameters.map((p, i) => argInput(p, i)));
+    const fieldsParameter = spec.parameters.findIndex((p) => p.kind === "fields");
+    const box = byId("fields-box");
+    const isPrice = spec.name === "PRICE";
+    box.hidden = fieldsParameter < 0 && !isPrice;
+    const choices = fieldsParameter >= 0 ? spec.parameters[fieldsParameter]?.choices ?? [] : PRICE_OPTIONAL_FIELDS;
+    byId("fields-legend").textContent = spec.name === "PRICE" ? "Field" : spec.name === "HISTORY" ? "Columns (written in the table's order)" : "Columns";
+    replace(
+      byId("presets"),
+      ...(spec.name === "HISTORY"
+        ? [
+            h("span", { class: "muted" }, "Rolling range: "),
+            ...ROLLING_RANGES.map(([label, days]) => h("button", { type: "button", class: "link", onclick: () => rollingRange(days) }, label)),
+          ]
+        : []),
+    );
+    replace(
+      byId("fields"),
+      ...choices.map((choice, i) => {
+        const id = `field-${i}`;
+        const box = h("input", { type: "checkbox", id, value: String(choice), name: isPrice && fieldsParameter < 0 ? "price-field" : "fields" });
+        if (isPrice && fieldsParameter < 0) box.setAttribute("type", "radio");
+        box.addEventListener("change", () => {
+          if (isPrice) {
+            const select = document.querySelector<HTMLSelectElement>('#args [data-index="2"]');
+            if (select) select.value = box.value;
+          }
+          updatePreview();
+        });
+        return h("label", { for: id }, box, String(choice));
+      }),
+    );
+    updatePreview();
+  }
+
+  /** `from` = TODAY()-days and `to` blank: the table keeps the last `days` days as time passes. */
+  function rollingRange(days: number): void {
+    const spec = currentSpec();
+    const set = (name: string, value: string): void => {
+      const control = document.querySelector<HTMLInputElement>(`#args [data-index="${spec.parameters.findIndex((p) => p.name === name)}"]`);
+      if (control) control.value = value;
+    };
+    set("from", `TODAY()-${days}`);
+    set("to", "");
+    updatePreview();
+  }
+
+  function builderArgs(): FormulaArg[] {
+    const spec = currentSpec();
+    const ticked = [...document.querySelectorAll<HTMLInputElement>('#fields input[name="fields"]:checked')].map((b) => b.value);
+    const args = spec.parameters.map((parameter, index): FormulaArg => {
+      const control = document.querySelector<HTMLInputElement | HTMLSelectElement>(`#args [data-index="${index}"]`);
+      const raw = control?.value ?? "";
+      if (control?.dataset["ref"]) return raw.trim() === "" ? { kind: "omitted" } : { kind: "ref", address: raw.trim() };
+      if (parameter.kind === "fields") return raw.trim() === "" && ticked.length > 0 ? { kind: "text", value: orderedFields(parameter.choices ?? [], ticked).join(",") } : readFieldsInput(parameter, raw);
+      if (parameter.kind === "date") return readDateInput(parameter, raw);
+      if (parameter.kind === "choice" && typeof parameter.choices?.[0] === "number") return argFromInput(raw, "number");
+      if (parameter.kind === "symbol" || parameter.kind === "symbols" || parameter.kind === "choice" || parameter.kind === "text") {
+        return raw.trim() === "" ? { kind: "omitted" } : { kind: "text", value: raw.trim() };
+      }
+      return argFromInput(raw);
+    });
+    checkDateOrder(spec, args, todayIso(new Date(context.now())));
+    return args;
+  }
+
+  function updatePreview(): string | undefined {
+    try {
+      const formula = buildFormula(currentSpec(), builderArgs());
+      byId("preview").textContent = formula;
+      byId("build-error").textContent = "";
+      return formula;
+    } catch (error) {
+      byId("preview").textContent = "";
+      byId("build-error").textContent = error instanceof FormulaError ? error.message : plainWords(error);
+      return undefined;
+    }
+  }
+
+  function useInBuilder(symbol: string): void {
+    context.selectTab("panel-build");
+    const first = document.querySelector<HTMLInputElement>('#args [data-index="0"]');
+    if (first && first.tagName === "INPUT") {
+      first.value = symbol;
+      updatePreview();
+      first.focus();
+    }
+  }
+
+  fnSelect.addEventListener("change", renderBuilder);
+  byId("insert").addEventListener("click", () => {
+    const formula = updatePreview();
+    if (formula) void context.insert(formula);
+  });
+  context.events.on("build", useInBuilder);
+  renderBuilder();
+}
