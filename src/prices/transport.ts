@@ -132,10 +132,13 @@ export function createTransport(options: TransportOptions): Transport {
       lastFailure = failure;
       const left = deadline - options.now();
       // A longer wait than the policy (or the budget) allows is not shortened: retrying early would only be refused again.
-      if (attempt >= policy.limit || !isRetryable(failure) || left <= 0) throw failure;
+      // Waiting for the token provider's retry is bounded by the budget, not by the attempts: no request was sent.
+      const tokenWait = failure instanceof AuthError && isRetryable(failure);
+      if ((!tokenWait && attempt >= policy.limit) || !isRetryable(failure) || left <= 0) throw failure;
       if (!(failure instanceof AuthError) && retryAfterTooLong(policy, retryAfterMs)) throw failure;
       const delay = failure instanceof AuthError ? (retryAfterMs ?? 0) : retryDelay(policy, attempt, retryAfterMs, options.random);
       if (delay >= left) throw failure;
+      if (tokenWait) attempt -= 1;
       log.retryDelaysMs.push(delay);
       if (delay > 0) await options.sleep(delay);
     }

@@ -83,9 +83,13 @@ describe("client against the sandbox", () => {
     return found;
   }
 
-  /** Days on which the data set holds an assessment of the symbol. */
+  /** Days on which the data set holds an assessment of the symbol published by now (convention 20: none before its assessmentDate). */
   function assessmentDays(symbol: string): Set<string> {
-    return new Set(Array.from(instrumentOf(symbol).series.days, (day) => fromEpochDay(day)));
+    const { series } = instrumentOf(symbol);
+    const now = Date.now();
+    const days = new Set<string>();
+    for (let index = 0; index < series.length; index += 1) if (Date.parse(series.assessmentDate(index)) <= now) days.add(fromEpochDay(series.days[index] as number));
+    return days;
   }
 
   it("tells corrected assessments from carried-forward days for symbols batched in one history request", async () => {
