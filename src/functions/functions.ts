@@ -206,7 +206,7 @@ export enum ReferenceList {
  * Low price of instruments on dates. Symbols run down and dates across; a range of one gives the shape of the other.
  * @customfunction LOW
  * @param symbols Instrument symbol, or a range of symbols, e.g. "MB-AL-0004".
- * @param [dates] Date, YYYY-MM-DD text or a range of them; blank or "latest" for the latest assessment (default). A date without assessment gives the latest earlier one.
+ * @param [dates] Date, YYYY-MM-DD text or a range of them; omitted or "latest" for the latest assessment (default); a blank cell in a range gives a blank. A date without assessment gives the latest earlier one.
  * @returns The low price, or a grid of them.
  */
 export function low(symbols: unknown[][], dates?: unknown[][], invocation?: CustomFunctions.Invocation): Promise<unknown[][]> {
@@ -217,7 +217,7 @@ export function low(symbols: unknown[][], dates?: unknown[][], invocation?: Cust
  * Mid price of instruments on dates. Symbols run down and dates across; a range of one gives the shape of the other.
  * @customfunction MID
  * @param symbols Instrument symbol, or a range of symbols, e.g. "MB-AL-0004".
- * @param [dates] Date, YYYY-MM-DD text or a range of them; blank or "latest" for the latest assessment (default). A date without assessment gives the latest earlier one.
+ * @param [dates] Date, YYYY-MM-DD text or a range of them; omitted or "latest" for the latest assessment (default); a blank cell in a range gives a blank. A date without assessment gives the latest earlier one.
  * @returns The mid price, or a grid of them.
  */
 export function mid(symbols: unknown[][], dates?: unknown[][], invocation?: CustomFunctions.Invocation): Promise<unknown[][]> {
@@ -228,7 +228,7 @@ export function mid(symbols: unknown[][], dates?: unknown[][], invocation?: Cust
  * High price of instruments on dates. Symbols run down and dates across; a range of one gives the shape of the other.
  * @customfunction HIGH
  * @param symbols Instrument symbol, or a range of symbols, e.g. "MB-AL-0004".
- * @param [dates] Date, YYYY-MM-DD text or a range of them; blank or "latest" for the latest assessment (default). A date without assessment gives the latest earlier one.
+ * @param [dates] Date, YYYY-MM-DD text or a range of them; omitted or "latest" for the latest assessment (default); a blank cell in a range gives a blank. A date without assessment gives the latest earlier one.
  * @returns The high price, or a grid of them.
  */
 export function high(symbols: unknown[][], dates?: unknown[][], invocation?: CustomFunctions.Invocation): Promise<unknown[][]> {
@@ -239,7 +239,7 @@ export function high(symbols: unknown[][], dates?: unknown[][], invocation?: Cus
  * Any price field of instruments on dates, assessed or averaged. Symbols run down and dates across.
  * @customfunction PRICE
  * @param symbols Instrument symbol, or a range of symbols.
- * @param [dates] Date, YYYY-MM-DD text or a range of them; blank or "latest" for the latest assessment (default).
+ * @param [dates] Date, YYYY-MM-DD text or a range of them; omitted or "latest" for the latest assessment (default); a blank cell in a range gives a blank.
  * @param [field] low, mid (default), high, date, assessmentDate, revision, appraisalPrice, pricingRationale, assessmentPeriod or a change field.
  * @param [calculation] None (assessed value, default), WeeklyAverage, MonthlyAverage, QuarterlyAverage or YearlyAverage (period to date).
  * @param [dateFormat] For date fields: serial (Excel dates, default) or text (YYYY-MM-DD).
@@ -290,7 +290,7 @@ export function history(
  * @customfunction AVERAGE
  * @param symbols Instrument symbol, or a range of symbols.
  * @param period WeeklyAverage, MonthlyAverage, QuarterlyAverage or YearlyAverage (Weekly, Monthly, Quarterly and Yearly for short).
- * @param [dates] Date in the period, or a range of dates; blank or "latest" for the current period (default).
+ * @param [dates] Date in the period, or a range of dates; omitted or "latest" for the current period (default); a blank cell in a range gives a blank.
  * @param [field] low, mid (default), high, or another price field such as assessmentPeriod.
  * @returns The average, or a grid of them.
  */
