@@ -166,3 +166,28 @@ describe("a renewal that fails", () => {
     await expect(store.getToken()).resolves.toBe("token-2");
   });
 });
+
+describe("a token provider from another bundle (the pane's store in Excel)", () => {
+  it("is waited for when its own copy of AuthError says renewal is failing, and the key gets its value", async () => {
+    // The same error family, another copy of its classes: recognised by name, as across bundles.
+    class ForeignAuthError extends Error {
+      override name = "AuthError";
+      readonly status = 0;
+      constructor(readonly reason: string, readonly retryAt: number) {
+        super(`token renewal failing (network); retrying in 1 s`);
+      }
+    }
+    let calls = 0;
+    const provider = {
+      getToken: async () => {
+        calls += 1;
+        if (calls === 1) throw new ForeignAuthError("renewal-failing", Date.now() + 30);
+        return "token-2";
+      },
+    };
+    const { client, manual } = setup({ tokenProvider: provider, now: Date.now, fake: { validTokens: ["token-2"] } });
+    const [result] = await flushAll(manual, [client.price({ symbol: "S1", date: "2024-03-01" })]);
+    expect(valueOf(result).date).toBe("2024-03-01");
+    expect(calls).toBe(2);
+  });
+});
