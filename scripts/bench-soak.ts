@@ -219,6 +219,28 @@ async function evaluate(functions: Functions, book: Record<string, unknown>): Pr
 }
 
 const round = (value: number, digits = 1): number => Number(value.toFixed(digits));
+
+/** For each cell of a formula's spill in the fault-free pass, the formula's own cell. */
+function spillAnchors(book: Record<string, unknown>, cells: Record<string, PrintedValue>, inputs: ReadonlySet<string>): Map<string, string> {
+  const at = (address: string): [number, number] => {
+    const match = /^([A-Z]+)(\d+)$/.exec(address) as RegExpExecArray;
+    let col = 0;
+    for (const char of match[1] as string) col = col * 26 + (char.charCodeAt(0) - 64);
+    return [Number(match[2]), col];
+  };
+  const anchors = Object.keys(book).filter((address) => !inputs.has(address));
+  const taken = new Set(anchors);
+  const owner = new Map<string, string>();
+  for (const anchor of anchors) {
+    const [row, col] = at(anchor);
+    let width = 1;
+    while (cells[`${column(col + width)}${row}`] !== undefined && !taken.has(`${column(col + width)}${row}`) && !inputs.has(`${column(col + width)}${row}`)) width += 1;
+    let height = 1;
+    while (cells[`${column(col)}${row + height}`] !== undefined && !taken.has(`${column(col)}${row + height}`) && !inputs.has(`${column(col)}${row + height}`)) height += 1;
+    for (let r = 0; r < height; r += 1) for (let c = 0; c < width; c += 1) owner.set(`${column(col + c)}${row + r}`, anchor);
+  }
+  return owner;
+}
 /** An error cell that says why: an error code followed by a message that is not the generic deadline. */
 const NAMED = /^#(N\/A|VALUE!): (?!no answer from the service within)\S/;
 
@@ -242,6 +264,7 @@ async function soak(functions: Functions, seconds: number): Promise<void> {
     await functions.addin.configure({ baseUrl: clean.ready.apiUrl, tokenProvider: credentialsProvider(clean.ready.apiUrl, cleanTokenUrl, cleanFetch.fetch, {}), fetch: cleanFetch.fetch, recalculate: false });
     const expected = (await evaluate(functions, book)).cells;
     const counted = Object.keys(expected).filter((address) => !inputs.has(address));
+    const anchorOf = spillAnchors(book, expected, inputs);
     const expectedErrors = counted.filter((address) => String(expected[address]).startsWith("#"));
     if (expectedErrors.length > 0) throw new Error(`the fault-free pass has ${expectedErrors.length} error cells, e.g. ${expectedErrors[0]}: ${String(expected[expectedErrors[0] as string])}`);
 
@@ -283,9 +306,16 @@ async function soak(functions: Functions, seconds: number): Promise<void> {
       for (const address of counted) {
         const value = pass.cells[address];
         const shown = String(value);
+        // A formula that fails shows its error in its own cell and spills nothing: its other cells are that error's.
+        const anchor = anchorOf.get(address);
+        const failedSpill = value === undefined && anchor !== undefined && String(pass.cells[anchor]).startsWith("#");
+        const shownOrAnchor = failedSpill ? String(pass.cells[anchor as string]) : shown;
         if (value === expected[address]) right += 1;
-        else if (shown.startsWith("#BUSY!")) unsettled += 1;
-        else if (shown.startsWith("#")) {
+        else if (shownOrAnchor.startsWith("#BUSY!")) unsettled += 1;
+        else if (failedSpill) {
+          if (NAMED.test(shownOrAnchor)) named += 1;
+          else unnamed += 1;
+        } else if (shown.startsWith("#")) {
           if (NAMED.test(shown)) named += 1;
           else unnamed += 1;
           const cause = shown.replace(/\d+(\.\d+)?/g, "N").slice(0, 90);
@@ -334,7 +364,8 @@ async function soak(functions: Functions, seconds: number): Promise<void> {
 async function latency(functions: Functions): Promise<void> {
   const slow = await startChild({ faults: "latency=80ms:1" });
   try {
-    const symbols = slow.ready.symbols.filter((item) => item.daily && item.status === "Active" && item.launchDate < "2023-01-01").map((item) => item.symbol).slice(0, 200);
+    const symbols = slow.ready.symbols.filter((item) => item.status === "Active" && item.launchDate < "2023-01-01").map((item) => item.symbol).slice(0, 200);
+    if (symbols.length < 200) throw new Error(`the sandbox has ${symbols.length} active instruments launched before 2023, not 200`);
     const dates = weekdays(addDays(TODAY, -3), 50);
     const book: Record<string, unknown> = {};
     symbols.forEach((symbol, index) => (book[`A${index + 2}`] = symbol));
@@ -388,7 +419,7 @@ function writeSection(date: string, startLoad: string): void {
       ["cells", `${n(soakCase, "cells").toLocaleString("en-US")} (${n(soakCase, "passes")} refreshes of ${n(soakCase, "cellsPerPass").toLocaleString("en-US")} PRICES cells)`, ">= 20,000 per sheet", yes(n(soakCase, "cellsPerPass") >= 20_000)],
       ["cells right (equal to the fault-free run)", String(n(soakCase, "right")), "-", "-"],
       ["cells wrong", String(n(soakCase, "wrong")), "0", yes(n(soakCase, "wrong") === 0)],
-      ["cells with a named error", `${n(soakCase, "namedErrors")}${soakCase.errorCauses ? ` (${String(soakCase.errorCauses).replace(/\|/g, "/")})` : ""}`, "every error names its cause", yes(n(soakCase, "unnamedErrors") === 0)],
+      ["cells with a named error (a failed formula's spill counts as its error)", `${n(soakCase, "namedErrors")}${soakCase.errorCauses ? ` (${String(soakCase.errorCauses).replace(/\|/g, "/")})` : ""}`, "every error names its cause", yes(n(soakCase, "unnamedErrors") === 0)],
       ["cells with an error naming no cause", String(n(soakCase, "unnamedErrors")), "0", yes(n(soakCase, "unnamedErrors") === 0)],
       ["cells never settled", String(n(soakCase, "unsettled")), "0", yes(n(soakCase, "unsettled") === 0)],
       ["token requests (answered by the token service; attempts in all)", `${n(soakCase, "tokenRequests")} (${n(soakCase, "tokenAttempts")})`, `<= ${n(soakCase, "tokenRequestsAllowed")} (1 + one per expiry + one per outage)`, yes(n(soakCase, "tokenRequests") <= n(soakCase, "tokenRequestsAllowed"))],
