@@ -50,7 +50,7 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
   const counters = createCounters();
   const inFlight = new InFlight();
   const lineage = new Lineage({ maxKeys: options.maxLineageKeys ?? MAX_LINEAGE_KEYS, maxRequests: options.maxLineageRequests ?? 1_000 });
-  const window = new BatchWindow<Ask>(options.scheduler ?? timerScheduler(2), dispatch, failAll);
+  const batchWindow = new BatchWindow<Ask>(options.scheduler ?? timerScheduler(2), dispatch, failAll);
 
   function today(): string {
     return todayIso(new Date(now()));
@@ -85,7 +85,7 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
     }
     const opened = inFlight.open(key, askedAt);
     lineage.remember(opened);
-    window.add(opened);
+    batchWindow.add(opened);
     return opened.promise as Promise<T>;
   }
 

@@ -29,16 +29,16 @@ export interface TokenPolicy {
   backoffMaxMs: number;
   /** End the session once its token expired without a renewal (a user's refresh token); a credential grant keeps trying. */
   endOnExpiry: boolean;
-  /** Token requests per window (the vendor's 10 per 5 minutes); beyond it the session waits as for a 429. */
+  /** Token requests answered per window (the vendor's 10 per 5 minutes; a refused connection never reached it); beyond it the session waits as for a 429. */
   maxRequests: number;
   windowMs: number;
 }
 
 export const DEFAULT_TOKEN_POLICY: Readonly<TokenPolicy> = Object.freeze({
-  renewShare: 0.5,
-  renewMinMs: 10_000,
+  renewShare: 0.1,
+  renewMinMs: 5_000,
   renewMaxMs: 300_000,
-  expiryMarginMs: 5_000,
+  expiryMarginMs: 2_000,
   transientStatuses: Object.freeze([0, 408, 429]),
   backoffBaseMs: 1_000,
   backoffMaxMs: 30_000,
@@ -101,7 +101,7 @@ export interface TokenSession extends TokenProvider {
   /** Ends the session: the token is dropped, timers stop, and a token request still in flight is ignored. */
   end(reason: string): void;
   state(): TokenSessionState;
-  /** Token requests sent (counted before they are answered). */
+  /** Token requests sent, answered or not. */
   readonly requests: number;
 }
 
@@ -211,7 +211,6 @@ export function createTokenSession(options: TokenSessionOptions): TokenSession {
       changed();
       return Promise.reject(transientError());
     }
-    sentAt.push(at);
     requests += 1;
     const started = generation;
     let grant: Promise<TokenGrant>;
@@ -222,12 +221,15 @@ export function createTokenSession(options: TokenSessionOptions): TokenSession {
     }
     const pending: Promise<string> = grant.then(
       (granted) => {
+        sentAt.push(at);
         if (generation !== started) throw endedError();
         if (inFlight === pending) inFlight = undefined;
         install(granted);
         return granted.accessToken;
       },
       (error: unknown) => {
+        // Only an answer counts against the token service's limit: a refused connection never reached it.
+        if (statusOf(error) !== 0) sentAt.push(at);
         if (generation !== started) throw endedError();
         if (inFlight === pending) inFlight = undefined;
         throw failed(error);

@@ -7,7 +7,7 @@
  * reported with its own cause. Every call settles.
  */
 import type { Problem } from "../api/schemas";
-import { AuthError, HTTPError, NetworkError, PricesError, TimeoutError, isAuthError, isHTTPError } from "./errors";
+import { AuthError, HTTPError, NetworkError, PricesError, TimeoutError, isAuthError, isHTTPError, isNetworkError, isPricesError, isTimeoutError } from "./errors";
 import { type RetryPolicy, isRetryableStatus, parseRetryAfter, retryAfterTooLong, retryDelay } from "./retry";
 import type { TokenProvider } from "./types";
 
@@ -126,16 +126,20 @@ export function createTransport(options: TransportOptions): Transport {
         retryAfterMs = parseRetryAfter(headers.get("retry-after"), options.now());
         failure = new HTTPError({ status, statusText, method, url, ...(problem ? { problem } : {}), ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) });
       } catch (error) {
-        failure = error instanceof PricesError ? error : new NetworkError({ method, url, cause: error });
-        if (isAuthError(error) && error.retryAt !== undefined) retryAfterMs = Math.max(0, error.retryAt - options.now());
+        // By name, not class: a token provider from another bundle (the pane's store) throws its own copies.
+        failure = isPricesError(error) ? error : new NetworkError({ method, url, cause: error });
+        if (isAuthError(error) && typeof error.retryAt === "number") retryAfterMs = Math.max(0, error.retryAt - options.now());
       }
       lastFailure = failure;
       const left = deadline - options.now();
       // A longer wait than the policy (or the budget) allows is not shortened: retrying early would only be refused again.
-      if (attempt >= policy.limit || !isRetryable(failure) || left <= 0) throw failure;
-      if (!(failure instanceof AuthError) && retryAfterTooLong(policy, retryAfterMs)) throw failure;
-      const delay = failure instanceof AuthError ? (retryAfterMs ?? 0) : retryDelay(policy, attempt, retryAfterMs, options.random);
+      // Waiting for the token provider's retry is bounded by the budget, not by the attempts: no request was sent.
+      const tokenWait = isAuthError(failure) && isRetryable(failure);
+      if ((!tokenWait && attempt >= policy.limit) || !isRetryable(failure) || left <= 0) throw failure;
+      if (!tokenWait && retryAfterTooLong(policy, retryAfterMs)) throw failure;
+      const delay = tokenWait ? (retryAfterMs ?? 0) : retryDelay(policy, attempt, retryAfterMs, options.random);
       if (delay >= left) throw failure;
+      if (tokenWait) attempt -= 1;
       log.retryDelaysMs.push(delay);
       if (delay > 0) await options.sleep(delay);
     }
@@ -143,10 +147,10 @@ export function createTransport(options: TransportOptions): Transport {
 
   function isRetryable(error: PricesError): boolean {
     // The token provider keeps its session through a transient failure and says when it tries again.
-    if (error instanceof AuthError) return error.reason === "renewal-failing" || error.reason === "token-service-busy";
-    if (error instanceof TimeoutError) return policy.retryTimeouts;
-    if (error instanceof NetworkError) return policy.retryNetworkErrors;
-    if (error instanceof HTTPError) return isRetryableStatus(policy, error.status);
+    if (isAuthError(error)) return error.reason === "renewal-failing" || error.reason === "token-service-busy";
+    if (isTimeoutError(error)) return policy.retryTimeouts;
+    if (isNetworkError(error)) return policy.retryNetworkErrors;
+    if (isHTTPError(error)) return isRetryableStatus(policy, error.status);
     return false;
   }
 

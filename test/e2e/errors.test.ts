@@ -230,7 +230,9 @@ describe("no service: #N/A that says why, never #BUSY!", () => {
 
   it("asks to sign in again when the service refuses the token", async () => {
     const result = await e2e.evaluate(book, { token: "not-a-token" });
-    expect(result.cells).toEqual(Object.fromEntries(Object.keys(book).map((at) => [at, "#N/A: sign in from the Prices pane"])));
+    expect(result.cells).toEqual(
+      Object.fromEntries(Object.keys(book).map((at) => [at, "#N/A: the service rejected the sign-in even after a renewal (401): sign in again from the Prices pane"])),
+    );
   });
 
   it("says the service is unreachable, with the cause, when nothing listens at the API URL", async () => {
@@ -244,7 +246,7 @@ describe("no service: #N/A that says why, never #BUSY!", () => {
     expect(result.stats.requests).toBeGreaterThanOrEqual(Object.keys(book).length - 1);
   });
 
-  it("answers #N/A at the functions' deadline when the service accepts but never answers", async () => {
+  it("names the timeout before the functions' deadline when the service accepts but never answers", async () => {
     const open = new Set<Socket>();
     const silent = createServer((socket) => {
       open.add(socket);
@@ -259,14 +261,19 @@ describe("no service: #N/A that says why, never #BUSY!", () => {
         async ({ cells, baseUrl, token }) => {
           const host = window.PricesHost;
           if (!host) throw new Error("no PricesHost");
-          // A deadline far below the client's own timeout, so the deadline is what settles the cells.
+          // A deadline far below the client's own timeout: the client's budget (3/4 of it) ends first, with the cause.
           await host.configure({ baseUrl, token, deadlineMs: 1_500 });
           return host.evaluate({ cells });
         },
         { cells: book, baseUrl: `https://localhost:${port}/physical/v2`, token: e2e.token },
       );
       expectSettled(result);
-      expect(result.cells).toEqual(Object.fromEntries(Object.keys(book).map((at) => [at, "#N/A: no answer from the service within 2 s; recalculate to try again"])));
+      for (const at of Object.keys(book)) {
+        expect([at, result.cells[at]]).toEqual([
+          at,
+          expect.stringMatching(/^#N\/A: service unreachable: Request failed \((timed out after \d+ ms|the request's time budget ran out while it waited for a connection slot)\): GET \/(Prices|Instruments|References)\b/),
+        ]);
+      }
     } finally {
       for (const socket of open) socket.destroy();
       await new Promise<void>((done) => silent.close(() => done()));

@@ -4,7 +4,7 @@
  */
 import { createTokenStore, type AuthState } from "../../src/auth/token-store";
 import { AuthError, clientCredentialsTokenProvider } from "../../src/prices";
-import { createTokenSession, type Timer } from "../../src/prices/token-session";
+import { createTokenSession, renewLead, type Timer } from "../../src/prices/token-session";
 import { flushAll, setup, valueOf } from "./setup";
 
 /** A token endpoint answering from a script: a status (with optional Retry-After), "drop" (connection refused), or a token. */
@@ -105,8 +105,7 @@ describe("a renewal that fails", () => {
 
   it("for a network error keeps the user signed in, serves the valid token, and retries with backoff", async () => {
     const { store, time, endpoint, states } = userStore(["drop", "drop"]);
-    // Renewal is due 300 s before expiry (half of 600 s).
-    await time.advance(300_000);
+    await time.advance(600_000 - renewLead(600_000));
     expect(endpoint.calls).toHaveLength(1);
     expect(store.state()).toMatchObject({ status: "signed-in", renewal: { reason: "renewal-failing", failures: 1, retryAt: time.now() + 500 } });
     await expect(store.getToken()).resolves.toBe("at-1");
@@ -124,7 +123,7 @@ describe("a renewal that fails", () => {
 
   it("for a busy token service (429) waits as long as Retry-After says", async () => {
     const { store, time, endpoint } = userStore([{ status: 429, retryAfter: "42" }]);
-    await time.advance(300_000);
+    await time.advance(600_000 - renewLead(600_000));
     expect(store.state()).toMatchObject({ status: "signed-in", renewal: { reason: "token-service-busy", retryAt: time.now() + 42_000 } });
     await time.advance(41_999);
     expect(endpoint.calls).toHaveLength(1);
@@ -145,7 +144,7 @@ describe("a renewal that fails", () => {
 
   it("signs out at once on invalid_grant", async () => {
     const { store, time, states } = userStore([400]);
-    await time.advance(300_000);
+    await time.advance(600_000 - renewLead(600_000));
     expect(store.state()).toMatchObject({ status: "signed-out", reason: expect.stringMatching(/invalid_grant/) });
     expect(states.map((state) => state.status)).toEqual(["signed-in", "signed-out"]);
     await expect(store.getToken()).rejects.toBeInstanceOf(AuthError);
@@ -165,5 +164,30 @@ describe("a renewal that fails", () => {
     script.length = 0;
     await time.advance((error.retryAt ?? 0) - time.now());
     await expect(store.getToken()).resolves.toBe("token-2");
+  });
+});
+
+describe("a token provider from another bundle (the pane's store in Excel)", () => {
+  it("is waited for when its own copy of AuthError says renewal is failing, and the key gets its value", async () => {
+    // The same error family, another copy of its classes: recognised by name, as across bundles.
+    class ForeignAuthError extends Error {
+      override name = "AuthError";
+      readonly status = 0;
+      constructor(readonly reason: string, readonly retryAt: number) {
+        super(`token renewal failing (network); retrying in 1 s`);
+      }
+    }
+    let calls = 0;
+    const provider = {
+      getToken: async () => {
+        calls += 1;
+        if (calls === 1) throw new ForeignAuthError("renewal-failing", Date.now() + 30);
+        return "token-2";
+      },
+    };
+    const { client, manual } = setup({ tokenProvider: provider, now: Date.now, fake: { validTokens: ["token-2"] } });
+    const [result] = await flushAll(manual, [client.price({ symbol: "S1", date: "2024-03-01" })]);
+    expect(valueOf(result).date).toBe("2024-03-01");
+    expect(calls).toBe(2);
   });
 });

@@ -1,4 +1,5 @@
 import { AuthError, HTTPError, TimeoutError, clientCredentialsTokenProvider, serviceKeyTokenProvider } from "../../src/prices";
+import { renewLead } from "../../src/prices/token-session";
 import { within } from "./setup";
 
 interface TokenCall {
@@ -65,15 +66,16 @@ describe("client credentials token provider", () => {
     let now = 0;
     const provider = clientCredentialsTokenProvider({ ...base, fetch: endpoint.fetch, now: () => now });
     await provider.getToken();
-    now = 299_000;
+    const due = 600_000 - renewLead(600_000);
+    now = due - 1_000;
     expect(await provider.getToken()).toBe("token-1");
     expect(endpoint.calls).toHaveLength(1);
-    now = 301_000;
+    now = due + 1_000;
     expect(await provider.getToken()).toBe("token-1");
     await settled();
     expect(endpoint.calls).toHaveLength(2);
     expect(await provider.getToken()).toBe("token-2");
-    expect(provider.state()).toEqual({ status: "active", expiresAt: 901_000 });
+    expect(provider.state()).toEqual({ status: "active", expiresAt: due + 1_000 + 600_000 });
   });
 
   it("shares one token request among concurrent callers", async () => {

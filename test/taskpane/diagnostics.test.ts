@@ -85,7 +85,7 @@ describe("plainWords", () => {
     // a known symbol lacking what was asked: the symbol is right, Search would not help
     expect(plainWords(new InvalidInstrumentError("MB-X", "does not have forecast type F24M"))).toBe("'MB-X': does not have forecast type F24M.");
     expect(plainWords(new NoDataError("MB-X", "2001-01-01"))).toBe("No assessment for 'MB-X' on or before 2001-01-01.");
-    expect(plainWords(new AuthError({ reason: "rejected" }))).toBe("Sign in from the Prices pane.");
+    expect(plainWords(new AuthError({ reason: "not-signed-in" }))).toBe("Sign in from the Prices pane.");
     expect(plainWords(new NetworkError({ method: "GET", url: "https://x/Prices", reason: "refused" }))).toMatch(
       /^Service unreachable: .+ Check your connection or the service address in Settings\.$/,
     );

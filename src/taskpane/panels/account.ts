@@ -5,6 +5,7 @@
 import { apiHostLabel, confirmBaseUrl } from "../../auth/settings";
 import { signInWithDialog, signOutWithDialog } from "../../auth/sign-in";
 import type { AuthState } from "../../auth/token-store";
+import { authStatusText } from "../auth-status";
 import { byId } from "../dom";
 import type { PaneContext } from "../pane-context";
 
@@ -15,9 +16,9 @@ export function accountPanel(context: PaneContext): void {
     byId("sign-out").hidden = !signedIn;
     byId("signin-extra").hidden = signedIn;
     const api = `API ${apiHostLabel(context.settings().environment)}`;
-    byId("auth-status").textContent = signedIn
-      ? `Signed in as ${state.account}${state.method === "service-key" ? " (service key)" : ""} · ${api}`
-      : `Not signed in${state.reason ? ` (${state.reason})` : ""}. Functions answer #N/A until you sign in. ${api}.`;
+    const status = byId("auth-status");
+    status.textContent = authStatusText(state, api, Date.now());
+    status.classList.toggle("warning", signedIn && state.renewal !== undefined);
   }
 
   let trustQuestion: Promise<boolean> | undefined;

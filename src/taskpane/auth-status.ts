@@ -1,0 +1,11 @@
+/** The account line's words: signed in (and, while renewal fails, that it is retrying), or why not. */
+import type { AuthState } from "../auth/token-store";
+
+export function authStatusText(state: AuthState, api: string, now: number): string {
+  if (state.status !== "signed-in") return `Not signed in${state.reason ? ` (${state.reason})` : ""}. Functions answer #N/A until you sign in. ${api}.`;
+  const who = `Signed in as ${state.account}${state.method === "service-key" ? " (service key)" : ""} · ${api}`;
+  if (!state.renewal) return who;
+  const inSeconds = Math.max(1, Math.ceil((state.renewal.retryAt - now) / 1000));
+  const what = state.renewal.reason === "token-service-busy" ? "token service busy" : "renewal failing";
+  return `${who} · ${what}, retrying in ${inSeconds} s (still signed in until ${new Date(state.expiresAt).toISOString().slice(11, 16)} UTC)`;
+}
