@@ -57,7 +57,7 @@ export interface RunnerOptions {
   readonly out?: string;
   /** With `out`: PRICES formulas become values, plus the `Prices provenance` sheet. */
   readonly freeze?: boolean;
-  /** The book's date system (`--date-system`): serials in and out follow it (default 1900). */
+  /** The book's date system (`--date-system`): serials in and out follow it (default 1900; an .xlsx says its own). */
   readonly dateSystem?: "1900" | "1904";
 }
 
@@ -445,7 +445,11 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
   if (xlsx) {
     const formulas = [...xlsx.formulas.values()].reduce((sum, sheet) => sum + sheet.size, 0);
     log(`workbook: read ${options.bookPath}: ${xlsx.sheets.length} sheets, ${xlsx.cellCount} cells, ${formulas} formulas`);
+    if (options.dateSystem !== undefined && options.dateSystem !== xlsx.dateSystem) {
+      throw new UsageError(`--date-system ${options.dateSystem} contradicts ${options.bookPath}, which is written in the ${xlsx.dateSystem} date system`);
+    }
   }
+  const dateSystem = xlsx?.dateSystem ?? options.dateSystem;
   const book = xlsx ? undefined : loadBookFile(options.bookPath);
   const ca = options.caPath === undefined ? undefined : readFileSync(options.caPath, "utf8");
   try {
@@ -486,11 +490,11 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
     resources.add(() => browser.close());
     // the runner's own sandbox frozen at --today: TODAY() in formulas is that day too
     const today = options.service.kind === "sandbox" ? options.service.today : undefined;
-    if (!xlsx || options.out === undefined) return await evaluateInPage(browser.page, book, apiUrl, token, today, options.dateSystem);
+    if (!xlsx || options.out === undefined) return await evaluateInPage(browser.page, book, apiUrl, token, today, dateSystem);
     const freeze = options.freeze ?? false;
     const evaluating = Date.now();
     log(`workbook: evaluating ${xlsx.sheets.length} sheets in the host page`);
-    const result = await evaluateWorkbookInPage(browser.page, xlsx.sheets, apiUrl, token, freeze, today, options.dateSystem);
+    const result = await evaluateWorkbookInPage(browser.page, xlsx.sheets, apiUrl, token, freeze, today, dateSystem);
     log(`workbook: evaluated in ${((Date.now() - evaluating) / 1000).toFixed(1)} s, ${result.stats.requests} service requests`);
     const { frozen } = applyResults(xlsx, result, { freeze });
     await writeWorkbookFile(xlsx, options.out);

@@ -1,7 +1,7 @@
 /** The page API (`window.PricesHost`): load a book, evaluate it, read the grid and the request statistics. */
 import { todayIso } from "../api/dates";
 import { formatRangeAddress, parseCellAddress } from "../formula/a1";
-import { isoDateToSerial } from "../functions/excelDates";
+import { type DateSystem, isoDateToSerial } from "../functions/excelDates";
 import { readBook } from "./book";
 import { WorkbookEngine } from "./engine";
 import type { FunctionMetadata } from "./metadata";
@@ -20,6 +20,8 @@ export interface HostConfiguration {
   readonly token?: string;
   /** The day TODAY() gives (YYYY-MM-DD), for a service whose data stops at a frozen day; else the machine's date. */
   readonly today?: string;
+  /** The book's date system (default 1900): the functions read serials in it, TODAY() gives one in it. */
+  readonly dateSystem?: DateSystem;
   readonly tokenProvider?: TokenProviderLike;
   readonly [option: string]: unknown;
 }
@@ -100,9 +102,12 @@ export interface HostDependencies {
 
 export function createHostApi(dependencies: HostDependencies): PricesHostApi {
   let frozenToday: string | undefined;
-  const today = (): number => isoDateToSerial(frozenToday ?? todayIso());
+  let system: DateSystem = "1900";
+  const dateSystem = (): DateSystem => system;
+  const today = (): number => isoDateToSerial(frozenToday ?? todayIso(), system);
   const engine = new WorkbookEngine({
     today,
+    dateSystem,
     runtime: dependencies.runtime,
     metadata: dependencies.metadata,
     ...(dependencies.timeoutMs === undefined ? {} : { timeoutMs: dependencies.timeoutMs }),
@@ -126,6 +131,7 @@ export function createHostApi(dependencies: HostDependencies): PricesHostApi {
       if (!hook) throw new Error("functions.js did not define globalThis.PricesAddin.configure");
       const { token, tokenProvider, today: day, ...rest } = configuration;
       frozenToday = day;
+      system = configuration.dateSystem ?? "1900";
       const provider: TokenProviderLike | undefined =
         tokenProvider ?? (token === undefined ? undefined : { getToken: () => Promise.resolve(token) });
       if (!provider) throw new Error("configure needs a token or a tokenProvider");
@@ -150,6 +156,7 @@ export function createHostApi(dependencies: HostDependencies): PricesHostApi {
           metadata: dependencies.metadata,
           sheetName: sheet.name,
           today,
+          dateSystem,
           ...(dependencies.timeoutMs === undefined ? {} : { timeoutMs: dependencies.timeoutMs }),
           ...(dependencies.log ? { log: dependencies.log } : {}),
         });

@@ -5,7 +5,7 @@
  */
 import { type CellPosition, type RangeRef, formatCellAddress, formatRangeAddress, rangeContains } from "../formula/a1";
 import type { Expression, ReferenceExpression } from "../formula/parse";
-import { isoDateToSerial } from "../functions/excelDates";
+import { type DateSystem, isoDateToSerial } from "../functions/excelDates";
 import { todayIso } from "../api/dates";
 import { SHEET_NAME, cellKey, positionOfKey } from "./addresses";
 import type { FormulaCellSource, LiteralCell, ParsedBook } from "./book";
@@ -35,8 +35,10 @@ export interface EngineOptions {
   readonly onPlaced?: () => void;
   /** The sheet's name: references to another sheet are #REF!. */
   readonly sheetName?: string;
-  /** Today as an Excel serial for TODAY() and NOW() (default: the machine's date). */
+  /** Today as an Excel serial for TODAY() and NOW() (default: the machine's date in `dateSystem`). */
   readonly today?: () => number;
+  /** The book's date system, read at each evaluation (default 1900). */
+  readonly dateSystem?: () => DateSystem;
 }
 
 /** Worksheet functions that give a new value on every recalculation. */
@@ -445,9 +447,11 @@ export class WorkbookEngine {
 
   private async compute(formula: FormulaCell, generation: number): Promise<ResultGrid> {
     const whole = formula.expression;
+    const dateSystem = this.options.dateSystem?.() ?? "1900";
     const context: EvaluationContext = {
       reference: (reference) => this.readReference(reference),
-      today: this.options.today ?? (() => isoDateToSerial(todayIso())),
+      dateSystem,
+      today: this.options.today ?? (() => isoDateToSerial(todayIso(), dateSystem)),
       custom: (name) => {
         if (!name.startsWith(`${this.namespace}.`)) return undefined;
         return async (inputs) => {

@@ -7,7 +7,7 @@
 import { canonicalName } from "../formula/functions";
 import type { Expression, ReferenceExpression } from "../formula/parse";
 import { generalNumber } from "../formula/text";
-import { isoDateToSerial } from "../functions/excelDates";
+import { type DateSystem, isoDateToSerial } from "../functions/excelDates";
 import { parseIsoDate } from "../api/dates";
 import type { ArgumentInput } from "./marshal";
 import type { ResultGrid } from "./results";
@@ -20,8 +20,10 @@ export interface EvaluationContext {
   reference(reference: ReferenceExpression): ArrayValue | CellError;
   /** A custom function's runner for a canonical name (`PRICES.MID`), or undefined when the name is not one. */
   custom(name: string): ((inputs: readonly ArgumentInput[]) => Promise<ResultGrid>) | undefined;
-  /** Today as an Excel serial (TODAY, NOW). */
+  /** Today as an Excel serial in the book's date system (TODAY, NOW). */
   today(): number;
+  /** The book's date system: `YYYY-MM-DD` text in arithmetic becomes a serial in it. */
+  readonly dateSystem: DateSystem;
 }
 
 export async function evaluate(expression: Expression, context: EvaluationContext, namespace: string): Promise<Value> {
@@ -41,11 +43,11 @@ export async function evaluate(expression: Expression, context: EvaluationContex
       return cellError("#NAME?", `defined names are not supported by the host: ${expression.name}`);
     case "unary": {
       const operand = await recurse(expression.operand);
-      return mapValues([operand], ([value]) => unary(expression.operator, value ?? null));
+      return mapValues([operand], ([value]) => unary(expression.operator, value ?? null, context.dateSystem));
     }
     case "binary": {
       const [left, right] = await Promise.all([recurse(expression.left), recurse(expression.right)]);
-      return mapValues([left, right], ([a, b]) => binary(expression.operator, a ?? null, b ?? null));
+      return mapValues([left, right], ([a, b]) => binary(expression.operator, a ?? null, b ?? null, context.dateSystem));
     }
     case "call":
       return call(canonicalName(expression.name, namespace), expression.args, context, recurse);
@@ -127,8 +129,8 @@ export function mapValues(values: readonly Value[], fn: (cells: readonly (CellVa
   return arrayOf(rows);
 }
 
-/** Excel's number coercion: blank 0, TRUE 1, numeric or YYYY-MM-DD text; anything else #VALUE!. */
-export function toNumber(value: CellValue): number | CellError {
+/** Excel's number coercion: blank 0, TRUE 1, numeric or YYYY-MM-DD text (a serial in `system`); anything else #VALUE!. */
+export function toNumber(value: CellValue, system: DateSystem = "1900"): number | CellError {
   if (isCellError(value)) return value;
   if (value === null) return 0;
   if (typeof value === "number") return value;
@@ -136,7 +138,7 @@ export function toNumber(value: CellValue): number | CellError {
   const trimmed = value.trim();
   if (trimmed !== "" && Number.isFinite(Number(trimmed))) return Number(trimmed);
   const iso = parseIsoDate(trimmed);
-  if (iso !== undefined) return isoDateToSerial(iso);
+  if (iso !== undefined) return isoDateToSerial(iso, system);
   return cellError("#VALUE!", `expected a number, got ${JSON.stringify(value)}`);
 }
 
@@ -163,8 +165,8 @@ function finite(value: number): number | CellError {
   return Number.isFinite(value) ? value : cellError("#NUM!");
 }
 
-function unary(operator: string, value: CellValue): CellValue {
-  const number = toNumber(value);
+function unary(operator: string, value: CellValue, system: DateSystem): CellValue {
+  const number = toNumber(value, system);
   if (isCellError(number)) return number;
   if (operator === "-") return -number;
   if (operator === "+") return number;
@@ -172,14 +174,14 @@ function unary(operator: string, value: CellValue): CellValue {
   return cellError("#VALUE!", `unknown operator ${operator}`);
 }
 
-function binary(operator: string, left: CellValue, right: CellValue): CellValue {
+function binary(operator: string, left: CellValue, right: CellValue, system: DateSystem): CellValue {
   if (isCellError(left)) return left;
   if (isCellError(right)) return right;
   if (operator === "&") return `${toText(left) as string}${toText(right) as string}`;
   if (["=", "<>", "<", ">", "<=", ">="].includes(operator)) return compareWith(operator, compare(left, right));
-  const a = toNumber(left);
+  const a = toNumber(left, system);
   if (isCellError(a)) return a;
-  const b = toNumber(right);
+  const b = toNumber(right, system);
   if (isCellError(b)) return b;
   switch (operator) {
     case "+":

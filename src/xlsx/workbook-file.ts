@@ -16,7 +16,7 @@ import { dirname, join, basename } from "node:path";
 import ExcelJS from "exceljs";
 import { type RangeRef, formatCellAddress, parseCellAddress, parseRangeAddress } from "../formula/a1";
 import { type Expression, FormulaSyntaxError, parseExpression } from "../formula/parse";
-import { isoDateToSerial } from "../functions/excelDates";
+import { type DateSystem, isoDateToSerial } from "../functions/excelDates";
 import type { SheetInput, WorkbookResult } from "../host/api";
 import { callsNamespace } from "../formula/functions";
 import { PROVENANCE_SHEET, provenanceTable } from "../prices/provenance";
@@ -44,6 +44,8 @@ export interface LoadedWorkbook {
   /** The areas saved dynamic arrays covered, by sheet (cleared before the fresh results are written). */
   readonly savedSpills: ReadonlyMap<string, readonly RangeRef[]>;
   readonly cellCount: number;
+  /** The workbook's date system (`<workbookPr date1904="1"/>` makes it 1904): serials in the file count in it. */
+  readonly dateSystem: DateSystem;
 }
 
 const ZIP = [0x50, 0x4b, 0x03, 0x04];
@@ -79,11 +81,12 @@ export function formulaText(fileText: string): string {
   return `=${fileText.replace(/\[\d+\]!(?=_xldudf_)/gi, "")}`;
 }
 
-function literalOf(value: ExcelJS.CellValue): string | number | boolean | undefined {
+function literalOf(value: ExcelJS.CellValue, system: DateSystem): string | number | boolean | undefined {
   if (value === null || value === undefined) return undefined;
   if (typeof value === "number" || typeof value === "boolean") return value;
   if (typeof value === "string") return value.startsWith("=") || value.startsWith("'") ? `'${value}` : value;
-  if (value instanceof Date) return isoDateToSerial(value.toISOString().slice(0, 10)) + (value.getTime() % 86_400_000) / 86_400_000;
+  // exceljs turns a date-formatted serial into a Date (in the file's system); back to a serial of that system
+  if (value instanceof Date) return isoDateToSerial(value.toISOString().slice(0, 10), system) + (value.getTime() % 86_400_000) / 86_400_000;
   if ("richText" in value) return value.richText.map((part) => part.text).join("");
   if ("error" in value) return value.error;
   if ("text" in value && typeof value.text === "string") return value.text;
@@ -98,6 +101,7 @@ export async function readWorkbookFile(path: string): Promise<LoadedWorkbook> {
   } catch (error) {
     throw new WorkbookFileError(`${path} is a corrupt .xlsx file: ${error instanceof Error ? error.message : String(error)}`);
   }
+  const dateSystem: DateSystem = workbook.properties.date1904 ? "1904" : "1900";
   const sheets: SheetInput[] = [];
   const formulas = new Map<string, Map<string, FormulaSource>>();
   const savedSpills = new Map<string, RangeRef[]>();
@@ -129,7 +133,7 @@ export async function readWorkbookFile(path: string): Promise<LoadedWorkbook> {
           if (area && (area.bottom > area.top || area.right > area.left)) spills.push(area);
           return;
         }
-        const literal = literalOf(cell.value);
+        const literal = literalOf(cell.value, dateSystem);
         if (literal !== undefined) cells[cell.address] = literal;
       });
     });
@@ -146,7 +150,7 @@ export async function readWorkbookFile(path: string): Promise<LoadedWorkbook> {
     formulas.set(worksheet.name, sheetFormulas);
     savedSpills.set(worksheet.name, spills);
   }
-  return { workbook, sheets, formulas, savedSpills, cellCount };
+  return { workbook, sheets, formulas, savedSpills, cellCount, dateSystem };
 }
 
 function excelValue(value: CellValue | undefined): ExcelJS.CellValue {

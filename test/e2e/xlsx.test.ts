@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import ExcelJS from "exceljs";
 import { fromEpochDay } from "../../src/api/dates";
+import { isoDateToSerial } from "../../src/functions/excelDates";
 import type { RunningSandbox } from "../../src/sandbox/server";
 import { main } from "../../scripts/workbook";
 import { libreOfficeSheets, shown } from "../support/libreoffice";
@@ -207,6 +208,41 @@ describe("npm run workbook with an .xlsx model", () => {
     expect(sheet?.getCell("C2").formula).toBe("B2/B3-1");
     expect(sheet?.getCell("F2").value).toBe(expected.history[1]?.date);
     expect(serialOf(DATE)).toBeGreaterThan(0);
+  });
+
+  it("evaluates a workbook saved in the 1904 date system in that system: its date cells, TODAY() and date text", async () => {
+    const [symbol] = chosen;
+    const input = join(dir, "model-1904.xlsx");
+    const workbook = new ExcelJS.Workbook();
+    workbook.properties.date1904 = true;
+    const sheet = workbook.addWorksheet("Model");
+    sheet.getCell("A1").value = symbol ?? "";
+    // a date cell as Excel stores it in such a book: the 1904 serial of DATE, formatted as a date
+    sheet.getCell("B1").value = new Date(`${DATE}T00:00:00Z`);
+    sheet.getCell("B1").numFmt = "yyyy-mm-dd";
+    sheet.getCell("C1").value = { formula: "_xldudf_PRICES_MID(A1,B1)" };
+    sheet.getCell("D1").value = { formula: `PRICES.MID(A1,"${DATE}"+0)` };
+    sheet.getCell("E1").value = { formula: "TODAY()" };
+    sheet.getCell("F1").value = { formula: `PRICES.HISTORY(A1,"${FROM}","${TO}","date",0)` };
+    await workbook.xlsx.writeFile(input);
+
+    const out = join(dir, "refreshed-1904.xlsx");
+    const result = await run([input, "--out", out, "--today", TODAY]);
+    expect(result.code).toBe(0);
+    const cells = (JSON.parse(result.printed) as { sheets: Record<string, Record<string, unknown>> }).sheets.Model ?? {};
+    expect([cells.C1, cells.D1]).toEqual([expected.mids[0], expected.mids[0]]);
+    expect(cells.E1).toBe(isoDateToSerial(TODAY, "1904"));
+    // a date the functions return is a serial of the book's system too
+    expect(cells.F1).toBe(isoDateToSerial(expected.history[0]?.date ?? "", "1904"));
+
+    const written = new ExcelJS.Workbook();
+    await written.xlsx.readFile(out);
+    expect(written.properties.date1904).toBe(true);
+    expect((written.getWorksheet("Model")?.getCell("C1").value as { result?: unknown }).result).toBe(expected.mids[0]);
+
+    const refused = await run([input, "--out", join(dir, "never-1904.xlsx"), "--date-system", "1900"]);
+    expect(refused.code).toBe(2);
+    expect(refused.errors).toMatch(/--date-system 1900 contradicts .* 1904 date system/);
   });
 
   it.each([

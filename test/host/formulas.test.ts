@@ -52,6 +52,16 @@ describe("worksheet functions (Excel's documented examples)", () => {
     expect(await host.evaluate({ A1: "=TODAY()-1", A2: '=TEXT(TODAY(),"yyyy-mm-dd")' })).toEqual({ A1: serial("2024-03-03"), A2: "2024-03-04" });
   });
 
+  it("in a 1904 book TODAY() and date text in arithmetic are serials of the 1904 system", async () => {
+    const host = fixtureHost({ dateSystem: "1904" });
+    const today = new Date().toISOString().slice(0, 10);
+    const cells = await host.evaluate({ A1: "=TODAY()", A2: '="2024-03-04"-1', A3: '="2024-03-04"+0' });
+    // guard against the day turning over between the evaluation and this line
+    expect([isoDateToSerial(today, "1904"), isoDateToSerial(new Date().toISOString().slice(0, 10), "1904")]).toContain(cells.A1);
+    expect([cells.A2, cells.A3]).toEqual([isoDateToSerial("2024-03-03", "1904"), isoDateToSerial("2024-03-04", "1904")]);
+    expect(cells.A3).toBe(serial("2024-03-04") - 1462);
+  });
+
   it("INDEX and MATCH", async () => {
     const host = fixtureHost();
     const cells = await host.evaluate({

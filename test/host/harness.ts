@@ -1,6 +1,7 @@
 /** Runs the fixture bundle under the host engine in Node, as host.html does in a browser. */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { DateSystem } from "../../src/functions/excelDates";
 import { readBook } from "../../src/host/book";
 import { WorkbookEngine } from "../../src/host/engine";
 import { parseFunctionsMetadata } from "../../src/host/metadata";
@@ -25,7 +26,7 @@ export interface FixtureHost {
   evaluate(cells: Record<string, unknown>): Promise<Record<string, PrintedValue>>;
 }
 
-export function fixtureHost(options: { timeoutMs?: number; today?: () => number } = {}): FixtureHost {
+export function fixtureHost(options: { timeoutMs?: number; today?: () => number; dateSystem?: DateSystem } = {}): FixtureHost {
   const runtime = createCustomFunctionsRuntime();
   const scope = globalThis as unknown as Record<string, unknown>;
   scope.CustomFunctions = runtime.global;
@@ -49,6 +50,7 @@ export function fixtureHost(options: { timeoutMs?: number; today?: () => number 
     log: (message) => logged.push(message),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(options.today === undefined ? {} : { today: options.today }),
+    ...(options.dateSystem === undefined ? {} : { dateSystem: () => options.dateSystem ?? "1900" }),
   });
   return {
     engine,
