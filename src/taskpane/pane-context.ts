@@ -5,12 +5,15 @@ import type { TokenStore } from "../auth/token-store";
 import type { PricesAddin } from "../functions/hook";
 import type { PricesClient, PricesClientOptions } from "../prices/types";
 import type { WorkbookHost } from "./excel-host";
+import type { FreezeWorkbook } from "./freeze";
 import type { PaneEvents, PaneLists } from "./pane-events";
 import type { PaneSession } from "./pane-session";
 import type { ErrorEntry } from "./plain-errors";
 
 export interface PaneDependencies {
   workbook: WorkbookHost;
+  /** What Freeze/Unfreeze edit: Excel through `excelFreezeWorkbook`, or the workbench's stand-in answering the same calls. */
+  freezeWorkbook: FreezeWorkbook;
   settingsStorage: SettingsStorage;
   dialogHost: DialogHost;
   /** Folder URL of the pane page; the dialog page sits beside it. */

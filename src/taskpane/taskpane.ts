@@ -6,6 +6,8 @@ import { createPricesClient } from "../prices";
 import { defaultDialogHost } from "../auth/dialog-host";
 import { startPane, type Pane } from "./app";
 import { excelWorkbookHost, type WorkbookHost } from "./excel-host";
+import { excelFreezeWorkbook } from "./excel-freeze";
+import type { FreezeWorkbook } from "./freeze";
 import { userSettingsStorage } from "./settings-storage";
 
 /** A workbook that is not there (the pane opened in a plain browser without a host stub). */
@@ -16,6 +18,17 @@ const noWorkbook: WorkbookHost = {
   values: () => Promise.resolve([]),
   recalculate: () => Promise.resolve(),
   onSelectionChanged: () => Promise.resolve(() => undefined),
+};
+
+const noWorkbookToFreeze = (): Promise<never> => Promise.reject(new Error("no workbook: open the pane inside Excel"));
+const noFreezeWorkbook: FreezeWorkbook = {
+  formulaResults: noWorkbookToFreeze,
+  writeValues: noWorkbookToFreeze,
+  restoreFormula: noWorkbookToFreeze,
+  readSheet: noWorkbookToFreeze,
+  writeSheet: noWorkbookToFreeze,
+  deleteSheet: noWorkbookToFreeze,
+  scopeArea: noWorkbookToFreeze,
 };
 
 /** Light or dark from the Office theme (body background), else from the browser's preference. */
@@ -47,8 +60,10 @@ async function main(): Promise<void> {
   await officeReady();
   applyTheme();
   const excel = (globalThis as { Excel?: typeof Excel }).Excel;
+  const inExcel = excel !== undefined && typeof excel.run === "function";
   globalThis.PricesPane = startPane({
-    workbook: excel && typeof excel.run === "function" ? excelWorkbookHost(excel) : noWorkbook,
+    workbook: inExcel ? excelWorkbookHost(excel) : noWorkbook,
+    freezeWorkbook: inExcel ? excelFreezeWorkbook(excel) : noFreezeWorkbook,
     // per-user storage only: settings saved in a shared workbook must not decide where the token goes
     settingsStorage: userSettingsStorage(window),
     dialogHost: defaultDialogHost(),

@@ -3,7 +3,6 @@ import { todayIso } from "../../api";
 import { traceElement } from "../diagnostics";
 import { byId } from "../dom";
 import type { RefreshScope } from "../excel-host";
-import { excelFreezeWorkbook } from "../excel-freeze";
 import { describeWithTrace, freeze, unfreeze } from "../freeze";
 import type { PaneContext } from "../pane-context";
 
@@ -14,7 +13,7 @@ function chosenScope(): RefreshScope {
 
 export function freezePanel(context: PaneContext): void {
   const result = byId("freeze-result");
-  const workbook = (): ReturnType<typeof excelFreezeWorkbook> => excelFreezeWorkbook(Excel);
+  const workbook = context.deps.freezeWorkbook;
 
   async function run(action: "freeze" | "unfreeze"): Promise<void> {
     const scope = chosenScope();
@@ -30,10 +29,10 @@ export function freezePanel(context: PaneContext): void {
           client,
           serviceUrl: context.settings().environment.baseUrl,
         });
-        const count = await freeze(workbook(), scope, describe);
+        const count = await freeze(workbook, scope, describe);
         result.textContent = count === 0 ? `No PRICES formulas in the ${scope}.` : `Froze ${count} ${count === 1 ? "formula" : "formulas"} in the ${scope}; see the sheet "Prices provenance".`;
       } else {
-        const count = await unfreeze(workbook(), scope);
+        const count = await unfreeze(workbook, scope);
         result.textContent = count === 0 ? `Nothing frozen in the ${scope}.` : `Restored ${count} ${count === 1 ? "formula" : "formulas"} in the ${scope}.`;
       }
       context.announce(result.textContent);
