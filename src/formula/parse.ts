@@ -36,7 +36,9 @@ export type FormulaArgument =
   | { readonly kind: "missing" }
   | { readonly kind: "literal"; readonly value: Scalar }
   | { readonly kind: "array"; readonly rows: readonly (readonly Scalar[])[] }
-  | { readonly kind: "reference"; readonly range: RangeRef; readonly text: string; readonly whole?: "columns" | "rows" };
+  | { readonly kind: "reference"; readonly range: RangeRef; readonly text: string; readonly whole?: "columns" | "rows" }
+  /** A rolling date: `TODAY()`, `TODAY()-365`, `TODAY()+7` (whole days). */
+  | { readonly kind: "today"; readonly offsetDays: number };
 
 export interface FormulaCall {
   /** As written, e.g. `PRICES.MID`. */
@@ -159,7 +161,8 @@ function narrowReference(written: string, kind: string, formula: string, wholeLi
 
 /**
  * Reads a formula that is one call whose arguments are constants (a negative number included), array constants,
- * references or empty, as the pane traces `=PRICES.MID(A2, "2024-03-01")`; throws FormulaSyntaxError otherwise.
+ * references, rolling dates (`TODAY()-365`) or empty, as the pane traces `=PRICES.MID(A2, "2024-03-01")`; throws
+ * FormulaSyntaxError otherwise.
  */
 export function parseFormula(formula: string, options: ParseOptions = {}): FormulaCall {
   const expression = parseExpression(formula, options);
@@ -167,7 +170,19 @@ export function parseFormula(formula: string, options: ParseOptions = {}): Formu
   return { name: expression.name, args: expression.args.map((arg) => simpleArgument(arg, formula)) };
 }
 
+/** `TODAY()` alone, or plus or minus a whole number of days: its offset; undefined for anything else. */
+function todayOffset(arg: Expression): number | undefined {
+  const isToday = (inner: Expression): boolean => inner.kind === "call" && inner.name.toUpperCase() === "TODAY" && inner.args.length === 0;
+  if (isToday(arg)) return 0;
+  if (arg.kind !== "binary" || (arg.operator !== "-" && arg.operator !== "+") || !isToday(arg.left)) return undefined;
+  const days = arg.right.kind === "literal" ? arg.right.value : undefined;
+  if (typeof days !== "number" || !Number.isInteger(days)) return undefined;
+  return arg.operator === "-" ? -days : days;
+}
+
 function simpleArgument(arg: Expression, formula: string): FormulaArgument {
+  const offsetDays = todayOffset(arg);
+  if (offsetDays !== undefined) return { kind: "today", offsetDays };
   switch (arg.kind) {
     case "missing":
     case "literal":

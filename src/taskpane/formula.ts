@@ -96,8 +96,9 @@ export interface ParsedCall {
 const PRICES_NAME = new RegExp(`^(?:_xldudf_)?${NAMESPACE}\\.([A-Za-z]+)$`, "i");
 
 /**
- * Reads `=PRICES.NAME(arg, ...)` where each argument is a literal, a reference or empty; anything
- * else (nested calls, operators, array constants) gives undefined, and the diagnostics say it cannot be traced.
+ * Reads `=PRICES.NAME(arg, ...)` where each argument is a literal, a reference, a rolling date (`TODAY()-365`, as the
+ * builder writes) or empty; anything else (other nested calls, operators, array constants) gives undefined, and the
+ * diagnostics say it cannot be traced.
  */
 export function parseCall(formula: string): ParsedCall | undefined {
   let call: FormulaCall;
@@ -123,6 +124,8 @@ function formulaArgOf(arg: Exclude<FormulaArgument, { kind: "array" }>): Formula
       return { kind: "omitted" };
     case "reference":
       return { kind: "ref", address: arg.text };
+    case "today":
+      return arg;
     case "literal":
       if (typeof arg.value === "string") return { kind: "text", value: arg.value };
       if (typeof arg.value === "number") return { kind: "number", value: arg.value };

@@ -56,6 +56,17 @@ describe("traceFormula", () => {
     ]);
   });
 
+  it("traces the rolling formulas the builder writes: TODAY() and TODAY()-N read as that day", async () => {
+    expect(await keysOf('=PRICES.HISTORY("MB-AL-0004",TODAY()-365)')).toEqual([{ symbol: "MB-AL-0004", fromDate: "2024-06-30", toDate: TODAY }]);
+    expect(await keysOf("=PRICES.MID(A1, TODAY() - 1)")).toEqual([{ symbol: "MB-AL-0004", date: "2025-06-29" }]);
+    expect(await keysOf("=PRICES.MID(A1, TODAY())")).toEqual([{ symbol: "MB-AL-0004", date: TODAY }]);
+    const element = await traceElement('=PRICES.HISTORY("MB-AL-0004",TODAY()-365)', resolve, TODAY, 3, 1);
+    expect(element?.key).toEqual({ symbol: "MB-AL-0004", fromDate: "2024-06-30", toDate: TODAY });
+    // other arithmetic on TODAY() is still not something the trace reads
+    expect(await traceFormula("=PRICES.MID(A1, TODAY()*2)", resolve, TODAY)).toBeUndefined();
+    expect(await traceFormula("=PRICES.MID(A1, TODAY()-0.5)", resolve, TODAY)).toBeUndefined();
+  });
+
   it("names curves, instruments and reference lists", async () => {
     expect(await keysOf("=PRICES.CURVE(A1,B1)")).toEqual([{ symbol: "MB-AL-0004", date: "2024-03-01" }]);
     expect(await keysOf("=PRICES.INSTRUMENT(A1:A2)")).toEqual([{ instrument: "MB-AL-0004" }, { instrument: "MB-CU-0001" }]);
