@@ -2,7 +2,8 @@
 import { generalNumber, scalarText } from "../formula/text";
 import { serialToIsoDate } from "../functions/excelDates";
 import { isCellError, type CellValue } from "../host/values";
-import { parseFormula, type FormulaCall } from "../formula/parse";
+import { canonicalName } from "../formula/functions";
+import { type Expression, parseExpression, parseFormula, type FormulaCall } from "../formula/parse";
 
 const DATE_HEADER = /date|month/i;
 
@@ -20,11 +21,27 @@ const DATE_FIELDS: Readonly<Record<string, { field: number; format: number; name
   "PRICES.INSTRUMENT": { field: 1, format: 2, names: ["launchdate"] },
 };
 
+/** Worksheet functions whose result Excel formats as a date by itself. */
+const DATE_MAKERS = new Set(["TODAY", "NOW", "DATE"]);
+
+/** `TODAY()`, `DATE(2024,3,1)`, and those plus or minus a number of days (`TODAY()-1`): Excel shows a date. */
+function makesDate(expression: Expression): boolean {
+  if (expression.kind === "call") return DATE_MAKERS.has(canonicalName(expression.name, "PRICES"));
+  if (expression.kind !== "binary" || (expression.operator !== "+" && expression.operator !== "-")) return false;
+  const days = (side: Expression): boolean => side.kind === "literal" && typeof side.value === "number";
+  return (makesDate(expression.left) && days(expression.right)) || (expression.operator === "+" && days(expression.left) && makesDate(expression.right));
+}
+
 /**
  * Whether a formula's values are dates by what it asks (`=PRICES.PRICE(s,,"date")`, `=PRICES.INSTRUMENT(s,"launchDate")`),
- * where no header names the column: a single value, or a grid of them.
+ * or as Excel formats `=TODAY()-1` and `=DATE(...)`, where no header names the column: a single value, or a grid of them.
  */
 export function formulaShowsDates(formula: string): boolean {
+  try {
+    if (makesDate(parseExpression(formula))) return true;
+  } catch {
+    return false;
+  }
   let call: FormulaCall;
   try {
     call = parseFormula(formula);

@@ -73,6 +73,13 @@ describe("dates by what a formula asks", () => {
     expect(formulaShowsDates('=PRICES.PRICE("MB-AL-0004",,"mid")')).toBe(false);
     expect(formulaShowsDates('=PRICES.MID("MB-AL-0004")')).toBe(false);
     expect(formulaShowsDates("=not a formula(")).toBe(false);
+    // as Excel formats TODAY() and DATE() and a number of days from them
+    expect(formulaShowsDates("=TODAY()")).toBe(true);
+    expect(formulaShowsDates("=TODAY()-1")).toBe(true);
+    expect(formulaShowsDates("=7+DATE(2024,3,1)")).toBe(true);
+    expect(formulaShowsDates("=TODAY()-A1")).toBe(false);
+    expect(formulaShowsDates("=TODAY()-DATE(2024,1,1)")).toBe(false);
+    expect(formulaShowsDates('=PRICES.MID("MB-AL-0004", TODAY()-1)')).toBe(false);
   });
 });
 
