@@ -96,9 +96,11 @@ export function publicationStatus(recent: readonly Assessed[], frequency: string
   const gap = gaps.length > 0 ? median(gaps) : /daily/i.test(frequency) ? 1 : 7;
   let dueToday: boolean;
   let next: string;
+  // the weekdays it was assessed on, in week order (a twice-weekly Tuesday/Thursday market has a median gap of 2)
+  const observed = [...new Set(days.map(weekday))].sort((a, b) => a - b);
   if (gap <= 7) {
     // daily and weekly patterns: the weekdays the instrument is assessed on (every weekday for a daily one)
-    const onDays = new Set(gap <= 3 ? [0, 1, 2, 3, 4] : days.map(weekday));
+    const onDays = new Set(gap <= 1 ? [0, 1, 2, 3, 4] : observed);
     dueToday = onDays.has(weekday(today));
     next = addDays(today, 1);
     while (!onDays.has(weekday(next))) next = addDays(next, 1);
@@ -110,6 +112,8 @@ export function publicationStatus(recent: readonly Assessed[], frequency: string
   }
   if (dueToday && nowMinutes < usual) return { state: "awaiting", text: `Awaiting today's assessment, usually published around ${at}. ${latestSaid}` };
   if (dueToday) return { state: "late", text: `Today's assessment is not out yet, though usually published around ${at}: it may be late or skipped (a holiday). ${latestSaid}` };
-  const pattern = gap <= 3 ? "on weekdays" : gap <= 7 ? `on ${[...new Set(days.map((d) => WEEKDAYS[weekday(d)]))].join(" and ")}s` : `about every ${gap} days`;
+  const plural = observed.map((index) => `${WEEKDAYS[index] ?? ""}s`);
+  const onWeekdays = plural.length > 1 ? `${plural.slice(0, -1).join(", ")} and ${plural.at(-1) ?? ""}` : (plural[0] ?? "");
+  const pattern = gap <= 1 ? "on weekdays" : gap <= 7 ? `on ${onWeekdays}` : `about every ${gap} days`;
   return { state: "not-due", text: `No assessment due today (assessed ${pattern}); the next is due ${gap <= 7 ? dayName(next) : `around ${next}`}, usually around ${at}. ${latestSaid}` };
 }

@@ -42,6 +42,16 @@ describe("publication", () => {
     expect(publicationStatus(fridays, "Weekly", Date.parse("2025-07-04T02:00:00Z"), BST).state).toBe("awaiting");
   });
 
+  it("a twice-weekly Tuesday and Thursday market is not due on a Friday, however its gaps fall", () => {
+    const days = ["2025-06-10", "2025-06-12", "2025-06-17", "2025-06-19", "2025-06-24", "2025-06-26", "2025-07-01", "2025-07-03"];
+    const assessed = ["2025-06-03", "2025-06-05", ...days].map((date) => ({ date, assessmentDate: `${date}T16:30:00+01:00` }));
+    // the median gap of these ten is 2 days (five gaps of 2, four of 5): still not every weekday
+    const friday = publicationStatus(assessed, "Twice weekly", Date.parse("2025-07-04T17:00:00Z"), BST);
+    expect(friday.state).toBe("not-due");
+    expect(friday.text).toContain("No assessment due today (assessed on Tuesdays and Thursdays); the next is due Tuesday 2025-07-08");
+    expect(publicationStatus(assessed.slice(0, 9), "Twice weekly", Date.parse("2025-07-03T08:00:00Z"), BST).state).toBe("awaiting");
+  });
+
   it("says so when there is nothing recent", () => {
     expect(publicationStatus([], "Monthly", Date.now()).state).toBe("unknown");
   });
