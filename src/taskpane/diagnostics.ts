@@ -65,6 +65,21 @@ export interface TracedCall {
   truncated: boolean;
 }
 
+/** What LOW/MID/HIGH/PRICE/AVERAGE ask (field and calculation) as the functions read it, or undefined where they refuse it. */
+function priceRequestOf(name: string, first: (index: number) => unknown) {
+  const fixed = FIXED_FIELDS.get(name);
+  return asTheFunctionsRead(() =>
+    fixed !== undefined ? { field: fixed, calculation: "None" as const } : name === "PRICE" ? priceRequest(first(2), first(3), first(4)) : averageRequest(first(1), first(3)),
+  );
+}
+
+/** HISTORY's arguments as the function reads them (a range of fields passed whole), or undefined where it refuses them. */
+function historyArgumentsOf(values: readonly unknown[][], today: string) {
+  const first = (index: number): unknown => values[index]?.[0];
+  const fieldsArg = values[3] !== undefined && values[3].length > 0 ? values[3] : undefined;
+  return asTheFunctionsRead(() => historyArguments(today, first(0), first(1), first(2), fieldsArg, first(4), first(5), first(6), first(7), first(8)));
+}
+
 /** Symbols x dates of LOW/MID/HIGH/PRICE/AVERAGE, a history, an instrument or a reference list, read by the functions' own readers. */
 export async function traceFormula(formula: string, resolve: ResolveRef, today: string, limit = 12): Promise<TracedCall | undefined> {
   const call = parseCall(formula);
@@ -85,14 +100,7 @@ export async function traceFormula(formula: string, resolve: ResolveRef, today: 
     case "HIGH":
     case "PRICE":
     case "AVERAGE": {
-      const fixed = FIXED_FIELDS.get(call.name);
-      const request = asTheFunctionsRead(() =>
-        fixed !== undefined
-          ? { field: fixed, calculation: "None" as const }
-          : call.name === "PRICE"
-            ? priceRequest(first(2), first(3), first(4))
-            : averageRequest(first(1), first(3)),
-      );
+      const request = priceRequestOf(call.name, first);
       if (!request) break;
       const keyOf = priceKeys({ ...request.value, target: callTarget(call.name, first) });
       const dateValues = values[call.name === "AVERAGE" ? 2 : 1] ?? [];
@@ -102,8 +110,7 @@ export async function traceFormula(formula: string, resolve: ResolveRef, today: 
       break;
     }
     case "HISTORY": {
-      const fieldsArg = values[3] !== undefined && values[3].length > 0 ? values[3] : undefined;
-      const read = asTheFunctionsRead(() => historyArguments(today, first(0), first(1), first(2), fieldsArg, first(4), first(5), first(6), first(7), first(8)));
+      const read = historyArgumentsOf(values, today);
       if (read) push(withTarget(read.value.key, callTarget(call.name, first)));
       break;
     }
@@ -165,10 +172,7 @@ export async function traceElement(formula: string, resolve: ResolveRef, today: 
     case "HIGH":
     case "PRICE":
     case "AVERAGE": {
-      const fixed = FIXED_FIELDS.get(call.name);
-      const request = asTheFunctionsRead(() =>
-        fixed !== undefined ? { field: fixed, calculation: "None" as const } : call.name === "PRICE" ? priceRequest(first(2), first(3), first(4)) : averageRequest(first(1), first(3)),
-      );
+      const request = priceRequestOf(call.name, first);
       if (!request) return none;
       const symbols = readItems(await argMatrix(call.args[0], resolve, today), (cell) => symbolOf(cell));
       const dates = readItems(await argMatrix(call.args[call.name === "AVERAGE" ? 2 : 1], resolve, today), (cell) => dateOf(cell));
@@ -179,8 +183,7 @@ export async function traceElement(formula: string, resolve: ResolveRef, today: 
       return { call, key: priceKeys({ ...request.value, target: callTarget(call.name, first) })(symbol.value, date.value), header: false };
     }
     case "HISTORY": {
-      const fieldsArg = values[3] !== undefined && values[3].length > 0 ? values[3] : undefined;
-      const read = asTheFunctionsRead(() => historyArguments(today, first(0), first(1), first(2), fieldsArg, first(4), first(5), first(6), first(7), first(8)));
+      const read = historyArgumentsOf(values, today);
       if (!read) return none;
       const { headers, order } = read.value;
       const key = withTarget(read.value.key, callTarget(call.name, first));
