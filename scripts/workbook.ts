@@ -445,6 +445,10 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
   if (xlsx) {
     const formulas = [...xlsx.formulas.values()].reduce((sum, sheet) => sum + sheet.size, 0);
     log(`workbook: read ${options.bookPath}: ${xlsx.sheets.length} sheets, ${xlsx.cellCount} cells, ${formulas} formulas`);
+    if (xlsx.kept.length > 0) {
+      const named = xlsx.kept.slice(0, 5).map((formula) => `${formula.sheet}!${formula.address} (${formula.reason})`);
+      log(`workbook: ${xlsx.kept.length} formulas the host cannot evaluate are kept as saved, their saved results read by the others: ${named.join("; ")}${xlsx.kept.length > 5 ? "; …" : ""}`);
+    }
     if (options.dateSystem !== undefined && options.dateSystem !== xlsx.dateSystem) {
       throw new UsageError(`--date-system ${options.dateSystem} contradicts ${options.bookPath}, which is written in the ${xlsx.dateSystem} date system`);
     }

@@ -36,6 +36,14 @@ export interface FormulaSource {
   readonly callsPrices: boolean;
 }
 
+/** A formula the host cannot read (a table reference, a whole column, another workbook): kept as saved, its saved result read in its place. */
+export interface KeptFormula {
+  readonly sheet: string;
+  readonly address: string;
+  /** Why the host cannot read it. */
+  readonly reason: string;
+}
+
 export interface LoadedWorkbook {
   readonly workbook: ExcelJS.Workbook;
   readonly sheets: readonly SheetInput[];
@@ -44,6 +52,8 @@ export interface LoadedWorkbook {
   /** The areas saved dynamic arrays covered, by sheet (cleared before the fresh results are written). */
   readonly savedSpills: ReadonlyMap<string, readonly RangeRef[]>;
   readonly cellCount: number;
+  /** Formulas left as the file holds them (text and cached result), which the sheets' other formulas read as values. */
+  readonly kept: readonly KeptFormula[];
   /** The workbook's date system (`<workbookPr date1904="1"/>` makes it 1904): serials in the file count in it. */
   readonly dateSystem: DateSystem;
 }
@@ -104,6 +114,7 @@ export async function readWorkbookFile(path: string): Promise<LoadedWorkbook> {
   const dateSystem: DateSystem = workbook.properties.date1904 ? "1904" : "1900";
   const sheets: SheetInput[] = [];
   const formulas = new Map<string, Map<string, FormulaSource>>();
+  const kept: KeptFormula[] = [];
   const savedSpills = new Map<string, RangeRef[]>();
   let cellCount = 0;
   for (const worksheet of workbook.worksheets) {
@@ -119,15 +130,20 @@ export async function readWorkbookFile(path: string): Promise<LoadedWorkbook> {
           const fileText = cell.formula;
           if (!fileText) return;
           const text = formulaText(fileText);
-          let expression: Expression | undefined;
+          let expression: Expression;
           try {
             expression = parseExpression(text, { wholeRowsAndColumns: false });
           } catch (error) {
             if (!(error instanceof FormulaSyntaxError)) throw error;
+            // Excel wrote it, so it is a formula the host lacks (=SUM(A:A), =Table1[Price]): the copy keeps it as saved
+            // and the rest of the sheet reads its saved result, rather than the whole refresh failing.
+            kept.push({ sheet: worksheet.name, address: cell.address, reason: error.message });
+            const saved = literalOf(cell.result as ExcelJS.CellValue, dateSystem);
+            if (saved !== undefined) cells[cell.address] = saved;
+            return;
           }
-          // A formula the host cannot read still goes to the engine, whose book check names it.
           cells[cell.address] = text;
-          sheetFormulas.set(cell.address, { text: fileText, callsPrices: expression !== undefined && callsNamespace(expression, "PRICES") });
+          sheetFormulas.set(cell.address, { text: fileText, callsPrices: callsNamespace(expression, "PRICES") });
           const model = cell.value as { shareType?: string; ref?: string };
           const area = model.shareType === "array" && model.ref ? parseRangeAddress(model.ref) : undefined;
           if (area && (area.bottom > area.top || area.right > area.left)) spills.push(area);
@@ -150,7 +166,7 @@ export async function readWorkbookFile(path: string): Promise<LoadedWorkbook> {
     formulas.set(worksheet.name, sheetFormulas);
     savedSpills.set(worksheet.name, spills);
   }
-  return { workbook, sheets, formulas, savedSpills, cellCount, dateSystem };
+  return { workbook, sheets, formulas, savedSpills, cellCount, kept, dateSystem };
 }
 
 function excelValue(value: CellValue | undefined): ExcelJS.CellValue {

@@ -210,6 +210,34 @@ describe("npm run workbook with an .xlsx model", () => {
     expect(serialOf(DATE)).toBeGreaterThan(0);
   });
 
+  it("keeps a formula the host cannot evaluate (a whole column, a table) as saved, and the others read its saved result", async () => {
+    const [symbol] = chosen;
+    const input = join(dir, "model-kept.xlsx");
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet("Model");
+    sheet.getCell("A1").value = symbol ?? "";
+    sheet.getCell("B1").value = { formula: `_xldudf_PRICES_MID(A1,"${DATE}")` };
+    [1, 2, 3].forEach((value, index) => (sheet.getCell(`D${index + 1}`).value = value));
+    sheet.getCell("E1").value = { formula: "SUM(D:D)", result: 6 };
+    sheet.getCell("E2").value = { formula: "Prices[Mid]", result: 7 };
+    sheet.getCell("F1").value = { formula: "E1*2+E2" };
+    await workbook.xlsx.writeFile(input);
+
+    const out = join(dir, "refreshed-kept.xlsx");
+    const result = await run([input, "--out", out, "--today", TODAY]);
+    expect(result.code).toBe(0);
+    expect(result.errors).toMatch(/2 formulas the host cannot evaluate are kept as saved.*Model!E1 .*whole rows and columns.*Model!E2/);
+    const cells = (JSON.parse(result.printed) as { sheets: Record<string, Record<string, unknown>> }).sheets.Model ?? {};
+    expect([cells.B1, cells.E1, cells.E2, cells.F1]).toEqual([expected.mids[0], 6, 7, 19]);
+
+    const written = new ExcelJS.Workbook();
+    await written.xlsx.readFile(out);
+    const model = written.getWorksheet("Model");
+    expect(model?.getCell("E1").value).toEqual({ formula: "SUM(D:D)", result: 6 });
+    expect(model?.getCell("E2").value).toEqual({ formula: "Prices[Mid]", result: 7 });
+    expect(model?.getCell("F1").value).toEqual({ formula: "E1*2+E2", result: 19 });
+  });
+
   it("evaluates a workbook saved in the 1904 date system in that system: its date cells, TODAY() and date text", async () => {
     const [symbol] = chosen;
     const input = join(dir, "model-1904.xlsx");
