@@ -73,8 +73,8 @@ export interface PricesHostApi {
   evaluate(book?: unknown): Promise<EvaluationResult>;
   cells(): Record<string, PrintedValue>;
   /**
-   * Evaluates every sheet of a workbook at once (their PRICES calls batch together), each on its own: a reference to
-   * another sheet is #REF!. Progress goes to the log every few seconds.
+   * Evaluates every sheet of a workbook: sheets that read no other sheet at once (their PRICES calls batch together),
+   * a sheet that reads others (`Inputs!A2`) after them. Progress goes to the log every few seconds.
    */
   evaluateWorkbook(sheets: readonly SheetInput[], options?: { provenance?: boolean }): Promise<WorkbookResult>;
   stats(): HostStats;
@@ -150,26 +150,51 @@ export function createHostApi(dependencies: HostDependencies): PricesHostApi {
     },
     cells: () => engine.cells(),
     async evaluateWorkbook(sheets, options = {}) {
+      const byName = new Map<string, WorkbookEngine>();
+      /** Sheet -> the sheets it may read: those evaluated before it (a reference back along a cycle is refused). */
+      const readable = new Map<WorkbookEngine, Set<WorkbookEngine>>();
       const engines = sheets.map((sheet) => {
-        const sheetEngine = new WorkbookEngine({
+        const sheetEngine: WorkbookEngine = new WorkbookEngine({
           runtime: dependencies.runtime,
           metadata: dependencies.metadata,
           sheetName: sheet.name,
+          otherSheet: (name) => {
+            const other = byName.get(name.toLowerCase());
+            if (!other) return `the workbook has no sheet '${name}'`;
+            return readable.get(sheetEngine)?.has(other) ? other : `'${name}' also reads this sheet: the host evaluates one sheet after another, so references between two sheets go one way only`;
+          },
           today,
           dateSystem,
           ...(dependencies.timeoutMs === undefined ? {} : { timeoutMs: dependencies.timeoutMs }),
           ...(dependencies.log ? { log: dependencies.log } : {}),
         });
         sheetEngine.load(readBook(sheet.book));
+        byName.set(sheet.name.toLowerCase(), sheetEngine);
         return sheetEngine;
       });
+      // A sheet starts once the sheets it reads are done; sheets that read no other sheet run together (their PRICES calls batch).
+      const finished = new Map<WorkbookEngine, Promise<void>>();
+      const visiting = new Set<WorkbookEngine>();
+      const evaluateAfterItsInputs = (sheetEngine: WorkbookEngine): Promise<void> => {
+        const known = finished.get(sheetEngine);
+        if (known) return known;
+        visiting.add(sheetEngine);
+        const inputs = [...sheetEngine.otherSheetsRead()]
+          .map((name) => byName.get(name))
+          .filter((other): other is WorkbookEngine => other !== undefined && other !== sheetEngine && !visiting.has(other));
+        readable.set(sheetEngine, new Set(inputs));
+        const done = Promise.all(inputs.map(evaluateAfterItsInputs)).then(() => sheetEngine.evaluate());
+        visiting.delete(sheetEngine);
+        finished.set(sheetEngine, done);
+        return done;
+      };
       const started = Date.now();
       const progress = setInterval(() => {
         const remaining = engines.filter((sheetEngine) => sheetEngine.evaluating).length;
         dependencies.log?.(`workbook: evaluating, ${sheets.length - remaining} of ${sheets.length} sheets done after ${Math.round((Date.now() - started) / 1000)} s`);
       }, 5000);
       try {
-        await Promise.all(engines.map((sheetEngine) => sheetEngine.evaluate()));
+        await Promise.all(engines.map(evaluateAfterItsInputs));
       } finally {
         clearInterval(progress);
       }

@@ -33,8 +33,13 @@ export interface EngineOptions {
   readonly onChange?: () => void;
   /** Called when a formula's result was placed (or #SPILL! shown), so a view can redraw as values arrive. */
   readonly onPlaced?: () => void;
-  /** The sheet's name: references to another sheet are #REF!. */
+  /** The sheet's name: a reference to it by name is a reference to this sheet. */
   readonly sheetName?: string;
+  /**
+   * Another sheet of the workbook by name (already evaluated, so its values are final), or a reason it cannot be read;
+   * without it, references to other sheets are #REF!.
+   */
+  readonly otherSheet?: (name: string) => WorkbookEngine | string;
   /** Today as an Excel serial for TODAY() and NOW() (default: the machine's date in `dateSystem`). */
   readonly today?: () => number;
   /** The book's date system, read at each evaluation (default 1900). */
@@ -221,9 +226,10 @@ export class WorkbookEngine {
   private addFormula(source: FormulaCellSource): void {
     const formula: FormulaCell = {
       ...source,
-      references: referencesOf(source.expression).map((reference) =>
-        reference.spill ? cellRange(reference.range.top, reference.range.left) : reference.range,
-      ),
+      // what it waits for on this sheet (another sheet's values are final before this one starts)
+      references: referencesOf(source.expression)
+        .filter((reference) => this.isOwnSheet(reference))
+        .map((reference) => (reference.spill ? cellRange(reference.range.top, reference.range.left) : reference.range)),
       volatile: this.isVolatile(source.expression),
       state: "pending",
       evaluations: 0,
@@ -431,12 +437,28 @@ export class WorkbookEngine {
     return { metadata, implementation };
   }
 
+  /** The names of the other sheets its formulas read, in lower case. */
+  otherSheetsRead(): Set<string> {
+    const names = new Set<string>();
+    for (const formula of this.formulas) {
+      for (const reference of referencesOf(formula.expression)) if (!this.isOwnSheet(reference)) names.add((reference.sheet ?? "").toLowerCase());
+    }
+    return names;
+  }
+
+  private isOwnSheet(reference: ReferenceExpression): boolean {
+    return reference.sheet === undefined || reference.sheet.toLowerCase() === (this.options.sheetName ?? SHEET_NAME).toLowerCase();
+  }
+
   /** The values a reference reads: a range, or the whole result of the formula a spill reference (`A1#`) names. */
   private readReference(reference: ReferenceExpression): ArrayValue | CellError {
-    const sheetName = this.options.sheetName ?? SHEET_NAME;
-    if (reference.sheet !== undefined && reference.sheet.toLowerCase() !== sheetName.toLowerCase()) {
-      return cellError("#REF!", `${reference.text}: the host evaluates each sheet on its own; references to other sheets are not supported`);
-    }
+    if (this.isOwnSheet(reference)) return this.readOwn(reference);
+    const other = this.options.otherSheet?.(reference.sheet ?? "") ?? "the host evaluates each sheet on its own; references to other sheets are not supported";
+    return typeof other === "string" ? cellError("#REF!", `${reference.text}: ${other}`) : other.readOwn(reference);
+  }
+
+  /** A reference read on this sheet, whatever sheet name it carries. */
+  private readOwn(reference: ReferenceExpression): ArrayValue | CellError {
     if (!reference.spill) return arrayOf(this.sheet.rangeValues(reference.range), reference.range);
     const { top: row, left: col } = reference.range;
     const area = this.byKey.has(cellKey(row, col)) ? this.sheet.areaOf(row, col) : undefined;

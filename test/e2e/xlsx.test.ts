@@ -238,6 +238,24 @@ describe("npm run workbook with an .xlsx model", () => {
     expect(model?.getCell("F1").value).toEqual({ formula: "E1*2+E2", result: 19 });
   });
 
+  it("evaluates a sheet that reads another sheet after it, with its final values", async () => {
+    const input = join(dir, "model-sheets.xlsx");
+    const workbook = new ExcelJS.Workbook();
+    const model = workbook.addWorksheet("Model");
+    const inputs = workbook.addWorksheet("Price inputs");
+    model.getCell("A1").value = { formula: `_xldudf_PRICES_MID('Price inputs'!A1,'Price inputs'!B1)` };
+    model.getCell("A2").value = { formula: "A1/'Price inputs'!C1-1" };
+    inputs.getCell("A1").value = chosen[0] ?? "";
+    inputs.getCell("B1").value = DATE;
+    inputs.getCell("C1").value = { formula: `_xldudf_PRICES_MID(A1,"${DATE}")` };
+    await workbook.xlsx.writeFile(input);
+
+    const result = await run([input, "--out", join(dir, "refreshed-sheets.xlsx"), "--today", TODAY]);
+    expect(result.code).toBe(0);
+    const cells = (JSON.parse(result.printed) as { sheets: Record<string, Record<string, unknown>> }).sheets.Model ?? {};
+    expect([cells.A1, cells.A2]).toEqual([expected.mids[0], 0]);
+  });
+
   it("evaluates a workbook saved in the 1904 date system in that system: its date cells, TODAY() and date text", async () => {
     const [symbol] = chosen;
     const input = join(dir, "model-1904.xlsx");
