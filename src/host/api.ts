@@ -174,6 +174,7 @@ export function createHostApi(dependencies: HostDependencies): PricesHostApi {
       });
       // A sheet starts once the sheets it reads are done; sheets that read no other sheet run together (their PRICES calls batch).
       const finished = new Map<WorkbookEngine, Promise<void>>();
+      const evaluated = new Set<WorkbookEngine>();
       const visiting = new Set<WorkbookEngine>();
       const evaluateAfterItsInputs = (sheetEngine: WorkbookEngine): Promise<void> => {
         const known = finished.get(sheetEngine);
@@ -183,15 +184,16 @@ export function createHostApi(dependencies: HostDependencies): PricesHostApi {
           .map((name) => byName.get(name))
           .filter((other): other is WorkbookEngine => other !== undefined && other !== sheetEngine && !visiting.has(other));
         readable.set(sheetEngine, new Set(inputs));
-        const done = Promise.all(inputs.map(evaluateAfterItsInputs)).then(() => sheetEngine.evaluate());
+        const done = Promise.all(inputs.map(evaluateAfterItsInputs))
+          .then(() => sheetEngine.evaluate())
+          .then(() => void evaluated.add(sheetEngine));
         visiting.delete(sheetEngine);
         finished.set(sheetEngine, done);
         return done;
       };
       const started = Date.now();
       const progress = setInterval(() => {
-        const remaining = engines.filter((sheetEngine) => sheetEngine.evaluating).length;
-        dependencies.log?.(`workbook: evaluating, ${sheets.length - remaining} of ${sheets.length} sheets done after ${Math.round((Date.now() - started) / 1000)} s`);
+        dependencies.log?.(`workbook: evaluating, ${evaluated.size} of ${sheets.length} sheets done after ${Math.round((Date.now() - started) / 1000)} s`);
       }, 5000);
       try {
         await Promise.all(engines.map(evaluateAfterItsInputs));
