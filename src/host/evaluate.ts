@@ -15,6 +15,8 @@ import { type ArrayValue, type Value, arrayOf, isArray, toGrid } from "./value-a
 import { type CellError, type CellValue, cellError, isCellError, isErrorText } from "./values";
 import { callWorksheetFunction } from "./worksheet";
 
+const MS_PER_DAY = 86_400_000;
+
 export interface EvaluationContext {
   /** The values a reference covers (a spill reference: its anchor's result), or the error reading it gives. */
   reference(reference: ReferenceExpression): ArrayValue | CellError;
@@ -91,8 +93,11 @@ async function call(name: string, args: readonly Expression[], context: Evaluati
       return mapValues([value, fallback], ([v, f]) => (caught(v ?? null) ? (f ?? 0) : (v ?? null)));
     }
     case "TODAY":
-    case "NOW":
-      return args.length === 0 ? context.today() : cellError("#VALUE!", `${name} takes no arguments`);
+    case "NOW": {
+      if (args.length > 0) return cellError("#VALUE!", `${name} takes no arguments`);
+      // NOW is today's serial plus the time of day (UTC, as TODAY's day is)
+      return name === "NOW" ? context.today() + (Date.now() % MS_PER_DAY) / MS_PER_DAY : context.today();
+    }
     default: {
       const values = await Promise.all(args.map((arg) => (arg.kind === "missing" ? Promise.resolve(undefined) : recurse(arg))));
       return callWorksheetFunction(name, values);

@@ -52,6 +52,15 @@ describe("worksheet functions (Excel's documented examples)", () => {
     expect(await host.evaluate({ A1: "=TODAY()-1", A2: '=TEXT(TODAY(),"yyyy-mm-dd")' })).toEqual({ A1: serial("2024-03-03"), A2: "2024-03-04" });
   });
 
+  it("NOW() is today plus the time of day, so NOW()-TODAY() is the fraction of the day gone", async () => {
+    const host = fixtureHost({ today: () => serial("2024-03-04") });
+    const cells = await host.evaluate({ A1: "=NOW()-TODAY()", A2: "=INT(NOW())" });
+    expect(cells.A1).toBeGreaterThanOrEqual(0);
+    expect(cells.A1).toBeLessThan(1);
+    expect(cells.A1).toBeCloseTo((Date.now() % 86_400_000) / 86_400_000, 2);
+    expect(cells.A2).toBe(serial("2024-03-04"));
+  });
+
   it("in a 1904 book TODAY() and date text in arithmetic are serials of the 1904 system", async () => {
     const host = fixtureHost({ dateSystem: "1904" });
     const today = new Date().toISOString().slice(0, 10);
