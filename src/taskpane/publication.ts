@@ -88,8 +88,10 @@ export function publicationStatus(recent: readonly Assessed[], frequency: string
   const today = localNow.slice(0, 10);
   const nowMinutes = localMinutes(localNow);
   const at = usualTime(usual, offset, today, london);
-  const latestSaid = `The latest is ${latest.date}'s, published ${latest.assessmentDate.slice(0, 10)} at ${clock(localMinutes(latest.assessmentDate))}.`;
-  if (latest.date >= today) return { state: "published", text: `Today's assessment is out: published at ${clock(localMinutes(latest.assessmentDate))} (usually around ${at}).` };
+  // the time it was published, in the same zone words as the usual time ("16:31 London", "16:10 UTC+08:00 (09:10 London)")
+  const publishedAt = usualTime(localMinutes(latest.assessmentDate), offset, latest.assessmentDate.slice(0, 10), london);
+  const latestSaid = `The latest is ${latest.date}'s, published ${latest.assessmentDate.slice(0, 10)} at ${publishedAt}.`;
+  if (latest.date >= today) return { state: "published", text: `Today's assessment is out: published at ${publishedAt} (usually around ${at}).` };
 
   const days = sample.map((r) => r.date);
   const gaps = days.slice(1).map((d, i) => toEpochDay(days[i] as string) - toEpochDay(d));

@@ -19,14 +19,14 @@ describe("publication", () => {
     const status = publicationStatus(dailyLondon("2025-06-30"), "Daily", Date.parse("2025-06-30T08:00:00Z"), BST);
     expect(status.state).toBe("awaiting");
     const latest = dailyLondon("2025-06-30").at(-1) as Assessed;
-    expect(status.text).toBe(`Awaiting today's assessment, usually published around 16:30 London. The latest is 2025-06-27's, published 2025-06-27 at ${latest.assessmentDate.slice(11, 16)}.`);
+    expect(status.text).toBe(`Awaiting today's assessment, usually published around 16:30 London. The latest is 2025-06-27's, published 2025-06-27 at ${latest.assessmentDate.slice(11, 16)} London.`);
   });
 
   it("after the usual time without today's: late; with today's: out", () => {
     expect(publicationStatus(dailyLondon("2025-06-30"), "Daily", Date.parse("2025-06-30T17:00:00Z"), BST).state).toBe("late");
     const withToday = publicationStatus(dailyLondon("2025-07-01"), "Daily", Date.parse("2025-06-30T17:00:00Z"), BST);
     const today = dailyLondon("2025-07-01").at(-1) as Assessed;
-    expect(withToday).toEqual({ state: "published", text: `Today's assessment is out: published at ${today.assessmentDate.slice(11, 16)} (usually around 16:30 London).` });
+    expect(withToday).toEqual({ state: "published", text: `Today's assessment is out: published at ${today.assessmentDate.slice(11, 16)} London (usually around 16:30 London).` });
   });
 
   it("on a Saturday nothing is due, and the next is Monday", () => {
@@ -40,6 +40,8 @@ describe("publication", () => {
     const monday = publicationStatus(fridays, "Weekly", Date.parse("2025-06-30T02:00:00Z"), BST);
     expect(monday.text).toContain("assessed on Fridays); the next is due Friday 2025-07-04, usually around 16:20 UTC+08:00 (09:20 London)");
     expect(publicationStatus(fridays, "Weekly", Date.parse("2025-07-04T02:00:00Z"), BST).state).toBe("awaiting");
+    // when the latest was published, in the same words: the market's time and London's
+    expect(monday.text).toContain("The latest is 2025-06-27's, published 2025-06-27 at 16:20 UTC+08:00 (09:20 London).");
   });
 
   it("a twice-weekly Tuesday and Thursday market is not due on a Friday, however its gaps fall", () => {
