@@ -5,17 +5,10 @@
  */
 import { formatCellAddress, parseCellAddress } from "../formula/a1";
 import { serialToIsoDate } from "../functions/excelDates";
+import { datesArgument, isPriceCall, priceCallKeys } from "../functions/call-keys";
+import type { PriceKey } from "../prices/types";
 import { type ProvenanceClient, type ProvenanceRow, describePrice } from "../prices/provenance";
 import type { CustomCallRecord } from "./engine";
-
-/** The functions whose first arguments are symbols and dates (positions in functions.json order). */
-const PRICE_ARGUMENTS: Readonly<Record<string, { readonly dates: number }>> = {
-  LOW: { dates: 1 },
-  MID: { dates: 1 },
-  HIGH: { dates: 1 },
-  PRICE: { dates: 1 },
-  AVERAGE: { dates: 2 },
-};
 
 interface Cell {
   readonly value: unknown;
@@ -53,6 +46,18 @@ function pairs(symbols: Cell[], dates: Cell[]): { symbol: Cell; date: Cell; row:
   });
 }
 
+/**
+ * The key each (symbol, date) of a price call asked (average, field and conversion included, so the described record
+ * is the one the cell showed, from the cache), or undefined where the function refused its arguments.
+ */
+function keysOfCall(name: string, args: readonly unknown[]): ((symbol: string, date: string | undefined) => PriceKey) | undefined {
+  try {
+    return priceCallKeys(name, (index) => cellsOf(args[index])[0]?.value);
+  } catch {
+    return undefined;
+  }
+}
+
 export interface FormulaCalls {
   readonly text: string;
   readonly calls: readonly CustomCallRecord[];
@@ -71,22 +76,23 @@ export async function provenanceOf(
     const origin = parseCellAddress(anchor) ?? { row: 0, col: 0 };
     for (const call of calls) {
       const base = { sheet, formula: text, resultRange, assessmentDate: "", revision: "" as const, carried: "" as const, retrievedAt: "", serviceUrl: "" };
-      const shape = PRICE_ARGUMENTS[call.name.toUpperCase()];
-      if (!shape) {
+      const name = call.name.toUpperCase();
+      const keyOf = isPriceCall(name) ? keysOfCall(name, call.args) : undefined;
+      if (!keyOf) {
         const [first, second, third] = call.args;
-        const asked = call.name.toUpperCase() === "HISTORY" ? `${isoDateOf(second) ?? ""}..${isoDateOf(third) ?? "today"}` : "";
+        const asked = name === "HISTORY" ? `${isoDateOf(second) ?? ""}..${isoDateOf(third) ?? "today"}` : "";
         const symbol = cellsOf(first).map((cell) => String(cell.value ?? "")).join(", ");
         rows.push(Promise.resolve({ ...base, address: anchor, symbol, dateAsked: asked }));
         continue;
       }
-      for (const pair of pairs(cellsOf(call.args[0]), cellsOf(call.args[shape.dates]))) {
+      for (const pair of pairs(cellsOf(call.args[0]), cellsOf(call.args[datesArgument(name)]))) {
         const address = call.whole ? formatCellAddress({ row: origin.row + call.row + pair.row, col: origin.col + call.col + pair.col }) : anchor;
         const symbol = String(pair.symbol.value ?? "");
         const date = isoDateOf(pair.date.value);
         const row: ProvenanceRow = { ...base, address, symbol, dateAsked: date ?? "latest" };
         rows.push(
           client && symbol !== ""
-            ? describePrice(client, date === undefined ? { symbol } : { symbol, date }, serviceUrl).then((described) => ({ ...row, ...described }))
+            ? describePrice(client, keyOf(symbol, date), serviceUrl).then((described) => ({ ...row, ...described }))
             : Promise.resolve(row),
         );
       }

@@ -7,11 +7,11 @@ import { addDays, dateOfTimestamp, todayIso } from "../api";
 import type { KeyLineage, LineageKey, PriceRecord, SymbolHistory } from "../prices/types";
 import { dateOf, headersOf, symbolOf } from "../functions/coerce";
 import { ArgumentError } from "../functions/errors";
-import type { PriceField } from "../functions/fields";
 import { historyArguments } from "../functions/historyFunctions";
 import { referenceTypeOf } from "../functions/metadataFunctions";
-import { averageRequest, priceKeys, priceRequest } from "../functions/priceFunctions";
-import { targetAsWritten, withTarget } from "../functions/conversionArgs";
+import { priceKeys } from "../functions/priceFunctions";
+import { type ArgumentAt, callTarget, datesArgument, priceCallRequest } from "../functions/call-keys";
+import { withTarget } from "../functions/conversionArgs";
 import type { ConversionTarget } from "../api";
 import { crossLayout, readItems } from "../functions/shape";
 import { scalarText } from "../formula/text";
@@ -37,24 +37,9 @@ function asTheFunctionsRead<T>(read: () => T): { value: T } | undefined {
   }
 }
 
-const FIXED_FIELDS: ReadonlyMap<string, PriceField> = new Map<string, PriceField>([["LOW", "low"], ["MID", "mid"], ["HIGH", "high"]]);
-
-/** Where each converting function takes its `currency` and `unit` arguments (0-based). */
-const CONVERSION_ARGUMENTS: ReadonlyMap<string, readonly [number, number]> = new Map<string, readonly [number, number]>([
-  ["LOW", [2, 3]],
-  ["MID", [2, 3]],
-  ["HIGH", [2, 3]],
-  ["PRICE", [5, 6]],
-  ["AVERAGE", [4, 5]],
-  ["HISTORY", [9, 10]],
-  ["CURVE", [3, 4]],
-]);
-
 /** The conversion a call asks, as written (undefined when none, or when an argument is refused). */
-function callTarget(name: string, first: (index: number) => unknown): ConversionTarget | undefined {
-  const at = CONVERSION_ARGUMENTS.get(name);
-  if (at === undefined) return undefined;
-  return asTheFunctionsRead(() => targetAsWritten(first(at[0]), first(at[1])))?.value;
+function targetOf(name: string, first: ArgumentAt): ConversionTarget | undefined {
+  return asTheFunctionsRead(() => callTarget(name, first))?.value;
 }
 
 export interface TracedCall {
@@ -66,11 +51,8 @@ export interface TracedCall {
 }
 
 /** What LOW/MID/HIGH/PRICE/AVERAGE ask (field and calculation) as the functions read it, or undefined where they refuse it. */
-function priceRequestOf(name: string, first: (index: number) => unknown) {
-  const fixed = FIXED_FIELDS.get(name);
-  return asTheFunctionsRead(() =>
-    fixed !== undefined ? { field: fixed, calculation: "None" as const } : name === "PRICE" ? priceRequest(first(2), first(3), first(4)) : averageRequest(first(1), first(3)),
-  );
+function priceRequestOf(name: string, first: ArgumentAt) {
+  return asTheFunctionsRead(() => priceCallRequest(name, first));
 }
 
 /** HISTORY's arguments as the function reads them (a range of fields passed whole), or undefined where it refuses them. */
@@ -102,8 +84,8 @@ export async function traceFormula(formula: string, resolve: ResolveRef, today: 
     case "AVERAGE": {
       const request = priceRequestOf(call.name, first);
       if (!request) break;
-      const keyOf = priceKeys({ ...request.value, target: callTarget(call.name, first) });
-      const dateValues = values[call.name === "AVERAGE" ? 2 : 1] ?? [];
+      const keyOf = priceKeys({ ...request.value, target: targetOf(call.name, first) });
+      const dateValues = values[datesArgument(call.name)] ?? [];
       // A refused date fills only its own cell; the others still ask.
       const dates = dateValues.length > 0 ? dateValues.flatMap((value) => asTheFunctionsRead(() => dateOf(value)) ?? []) : [{ value: undefined }];
       for (const symbol of texts(0)) for (const date of dates) push(keyOf(symbol, date.value));
@@ -111,13 +93,13 @@ export async function traceFormula(formula: string, resolve: ResolveRef, today: 
     }
     case "HISTORY": {
       const read = historyArgumentsOf(values, today);
-      if (read) push(withTarget(read.value.key, callTarget(call.name, first)));
+      if (read) push(withTarget(read.value.key, targetOf(call.name, first)));
       break;
     }
     case "CURVE": {
       const symbol = texts(0)[0];
       const date = asTheFunctionsRead(() => dateOf(first(1)));
-      if (symbol && date) push(withTarget(date.value ? { symbol, date: date.value } : { symbol }, callTarget(call.name, first)));
+      if (symbol && date) push(withTarget(date.value ? { symbol, date: date.value } : { symbol }, targetOf(call.name, first)));
       break;
     }
     case "INSTRUMENT":
@@ -175,18 +157,18 @@ export async function traceElement(formula: string, resolve: ResolveRef, today: 
       const request = priceRequestOf(call.name, first);
       if (!request) return none;
       const symbols = readItems(await argMatrix(call.args[0], resolve, today), (cell) => symbolOf(cell));
-      const dates = readItems(await argMatrix(call.args[call.name === "AVERAGE" ? 2 : 1], resolve, today), (cell) => dateOf(cell));
+      const dates = readItems(await argMatrix(call.args[datesArgument(call.name)], resolve, today), (cell) => dateOf(cell));
       const layout = asTheFunctionsRead(() => crossLayout(symbols, dates));
       if (!layout || row >= layout.value.rows || col >= layout.value.cols) return none;
       const [symbol, date] = layout.value.at(row, col);
       if (!symbol.ok || !date.ok || symbol.value === undefined) return none;
-      return { call, key: priceKeys({ ...request.value, target: callTarget(call.name, first) })(symbol.value, date.value), header: false };
+      return { call, key: priceKeys({ ...request.value, target: targetOf(call.name, first) })(symbol.value, date.value), header: false };
     }
     case "HISTORY": {
       const read = historyArgumentsOf(values, today);
       if (!read) return none;
       const { headers, order } = read.value;
-      const key = withTarget(read.value.key, callTarget(call.name, first));
+      const key = withTarget(read.value.key, targetOf(call.name, first));
       return row < headers ? { call, key, header: true } : { call, key, header: false, dataRow: row - headers, order };
     }
     case "CURVE": {
