@@ -94,6 +94,16 @@ export interface ProvenanceClient {
 
 export type PriceProvenance = Pick<ProvenanceRow, "assessmentDate" | "revision" | "carried" | "retrievedAt" | "serviceUrl">;
 
+/** When the request behind a key left and the endpoint that served it, from the client's lineage (no request sent). */
+export function describeRetrieval(client: Pick<ProvenanceClient, "lineage">, key: LineageKey, serviceUrl: string): Pick<ProvenanceRow, "retrievedAt" | "serviceUrl"> {
+  const lineage = client.lineage?.(key);
+  const sentAt = lineage?.request?.sentAt ?? lineage?.askedAt;
+  return {
+    retrievedAt: sentAt === undefined ? "" : new Date(sentAt).toISOString(),
+    serviceUrl: lineage?.request ? `${serviceUrl.replace(/\/+$/, "")}${lineage.request.endpoint}` : serviceUrl,
+  };
+}
+
 /**
  * The assessment behind a price key, as the client already holds it (asking again is a cache hit): the day it was
  * assessed, its revision, carried when that day is before the date asked, when its request left, and the endpoint.
@@ -101,16 +111,8 @@ export type PriceProvenance = Pick<ProvenanceRow, "assessmentDate" | "revision" 
 export async function describePrice(client: ProvenanceClient, key: PriceKey, serviceUrl: string): Promise<PriceProvenance> {
   try {
     const record = await client.price(key);
-    const lineage = client.lineage?.(key);
     const assessed = dateOfTimestamp(record.assessmentDate);
-    const sentAt = lineage?.request?.sentAt ?? lineage?.askedAt;
-    return {
-      assessmentDate: assessed,
-      revision: record.revision,
-      carried: assessed < record.date,
-      retrievedAt: sentAt === undefined ? "" : new Date(sentAt).toISOString(),
-      serviceUrl: lineage?.request ? `${serviceUrl.replace(/\/+$/, "")}${lineage.request.endpoint}` : serviceUrl,
-    };
+    return { assessmentDate: assessed, revision: record.revision, carried: assessed < record.date, ...describeRetrieval(client, key, serviceUrl) };
   } catch (error) {
     // The cell shows this error too; the row says so instead of an assessment.
     return { assessmentDate: error instanceof Error ? error.message : String(error), revision: "", carried: "", retrievedAt: "", serviceUrl };

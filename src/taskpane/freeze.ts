@@ -14,6 +14,7 @@ import {
   type ProvenanceClient,
   type ProvenanceRow,
   describePrice,
+  describeRetrieval,
   frozenFormulas,
   provenanceTable,
 } from "../prices/provenance";
@@ -124,7 +125,7 @@ export function describeWithTrace(options: {
         const address = origin ? formatCellAddress({ row: origin.top + r, col: origin.left + c }) : result.address;
         const base = { sheet: result.sheet, address, formula: result.formula, resultRange: result.resultRange };
         if ("fromDate" in key) {
-          rows.push({ ...base, symbol: key.symbol, dateAsked: `${key.fromDate}..${key.toDate}`, assessmentDate: "", revision: "", carried: "", retrievedAt: "", serviceUrl: "" });
+          rows.push({ ...base, symbol: key.symbol, dateAsked: `${key.fromDate}..${key.toDate}`, assessmentDate: "", revision: "", carried: "", ...describeRetrieval(options.client, key, options.serviceUrl) });
           // every cell of a history table comes from this one key
           return rows;
         } else if ("symbol" in key) {

@@ -87,6 +87,11 @@ function setUp(selection: RangeRef = { top: 0, left: 0, bottom: 0, right: 0 }) {
         asked.push(key);
         return { date: "2024-03-01", assessmentDate: "2024-02-29T16:00:00.000+00:00", revision: 1, low: 1, mid: 152.02, high: 3 };
       },
+      // the history's request is in the lineage: its row says when it left and which endpoint served it
+      lineage: (key) =>
+        "fromDate" in key
+          ? { key: "h", kind: "history" as const, fromCache: false, requestId: 3, askedAt: 1, request: { id: 3, endpoint: "/Prices/History", method: "GET" as const, params: {}, sentAt: Date.UTC(2024, 2, 8, 9), attempts: 1, retryDelaysMs: [], keys: 1 } }
+          : undefined,
     },
     serviceUrl: "https://svc/physical/v2",
   });
@@ -103,7 +108,7 @@ describe("freeze and unfreeze", () => {
     expect(table?.[0]).toEqual(["Sheet", "Address", "Formula", "Symbol", "Date asked", "Assessment date", "Revision", "Carried", "Retrieved at", "Service URL", "Result range"]);
     expect(table?.slice(1)).toEqual([
       ["Sheet1", "B1", '=PRICES.MID(A1,"2024-03-01")', "MB-AL-0004", "2024-03-01", "2024-02-29", 1, true, "", "https://svc/physical/v2", "B1"],
-      ["Sheet1", "A3", '=PRICES.HISTORY(A1,"2024-03-01","2024-03-08","mid",0)', "MB-AL-0004", "2024-03-01..2024-03-08", "", "", "", "", "", "A3:A5"],
+      ["Sheet1", "A3", '=PRICES.HISTORY(A1,"2024-03-01","2024-03-08","mid",0)', "MB-AL-0004", "2024-03-01..2024-03-08", "", "", "", "2024-03-08T09:00:00.000Z", "https://svc/physical/v2/Prices/History", "A3:A5"],
     ]);
   });
 
