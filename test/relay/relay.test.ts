@@ -119,6 +119,56 @@ describe("the relay", () => {
   });
 });
 
+describe("the relay's sign-in for the pane (Authority https://<relay>/auth)", () => {
+  const PUBLIC = "https://prices.example.test";
+
+  it("serves the upstream's discovery with the issuer and token endpoint on its own origin, the sign-in pages upstream", async () => {
+    const signing = await buildRelay({ apiUrl: sandbox.apiUrl, tokenUrl: `${sandbox.origin}/connect/token`, authority: sandbox.issuer, publicOrigin: PUBLIC, ca: sandbox.ca });
+    const answer = await signing.inject({ method: "GET", url: "/auth/.well-known/openid-configuration" });
+    const upstream = (await (await caFetch(sandbox.ca)(`${sandbox.issuer}/.well-known/openid-configuration`)).json()) as Record<string, unknown>;
+    const posted = await signing.inject({ method: "POST", url: "/auth/.well-known/openid-configuration" });
+    await signing.close();
+    expect(answer.statusCode).toBe(200);
+    const document = answer.json() as Record<string, unknown>;
+    // MSAL accepts a discovered issuer only on the Authority's host; the token endpoint is fetched (CORS) by the pane.
+    expect(document["issuer"]).toBe(`${PUBLIC}/auth`);
+    expect(document["token_endpoint"]).toBe(`${PUBLIC}/connect/token`);
+    // The browser navigates to these, so they stay the upstream's.
+    expect(document["authorization_endpoint"]).toBe(upstream["authorization_endpoint"]);
+    expect(document["end_session_endpoint"]).toBe(upstream["end_session_endpoint"]);
+    expect(document["scopes_supported"]).toEqual(upstream["scopes_supported"]);
+    expect(posted.statusCode).toBe(405);
+    expect(posted.headers["content-type"]).toMatch(/^application\/problem\+json/);
+  });
+
+  it("names its origin from the request's Host (https behind a TLS front) when none is configured", async () => {
+    const signing = await buildRelay({ apiUrl: sandbox.apiUrl, tokenUrl: `${sandbox.origin}/connect/token`, authority: `${sandbox.issuer}/`, ca: sandbox.ca });
+    const answer = await signing.inject({ method: "GET", url: "/auth/.well-known/openid-configuration", headers: { host: "relay.example.test:8443", "x-forwarded-proto": "https" } });
+    await signing.close();
+    expect(answer.json()).toMatchObject({ issuer: "https://relay.example.test:8443/auth", token_endpoint: "https://relay.example.test:8443/connect/token" });
+  });
+
+  it("redeems the pane's grants at the discovered token endpoint: a refresh token through the relay", async () => {
+    const signing = await buildRelay({ apiUrl: sandbox.apiUrl, tokenUrl: `${sandbox.origin}/connect/token`, authority: sandbox.issuer, publicOrigin: PUBLIC, ca: sandbox.ca });
+    const document = (await signing.inject({ method: "GET", url: "/auth/.well-known/openid-configuration" })).json() as { token_endpoint: string };
+    const tokenPath = new URL(document.token_endpoint).pathname;
+    const answer = await signing.inject({ method: "POST", url: tokenPath, headers: FORM, payload: "grant_type=refresh_token&refresh_token=not-a-real-one&client_id=prices-excel-addin" });
+    await signing.close();
+    // The upstream's own OAuth answer (not a relay 404/405): the grant reached the token service.
+    expect(answer.statusCode).toBe(400);
+    expect(answer.json()).toMatchObject({ error: "invalid_grant" });
+  });
+
+  it("answers 502 as a problem when the upstream's discovery cannot be read, and 404 without --authority", async () => {
+    const broken = await buildRelay({ apiUrl: sandbox.apiUrl, tokenUrl: `${sandbox.origin}/connect/token`, authority: "https://127.0.0.1:1/auth" });
+    const down = await broken.inject({ method: "GET", url: "/auth/.well-known/openid-configuration" });
+    await broken.close();
+    expect(down.statusCode).toBe(502);
+    expect(down.json()).toMatchObject({ status: 502 });
+    expect((await relay.inject({ method: "GET", url: "/auth/.well-known/openid-configuration" })).statusCode).toBe(404);
+  });
+});
+
 describe("the relay when the upstream fails", () => {
   it("answers 502 when the upstream is unreachable and 504 when it does not answer in time", async () => {
     const unreachable = await buildRelay({ apiUrl: "https://127.0.0.1:1/physical/v2", tokenUrl: "https://127.0.0.1:1/connect/token" });
