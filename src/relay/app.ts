@@ -75,6 +75,7 @@ const TITLES: Record<number, string> = {
   405: "Method Not Allowed",
   408: "Request Timeout",
   413: "Content Too Large",
+  431: "Request Header Fields Too Large",
   502: "Bad Gateway",
   504: "Gateway Timeout",
 };
@@ -85,6 +86,20 @@ function problem(status: number, detail: string): Problem {
 
 function sendProblem(reply: FastifyReply, status: number, detail: string, headers: Record<string, string> = {}): FastifyReply {
   return reply.code(status).headers(headers).type(PROBLEM_CONTENT_TYPE).send(problem(status, detail));
+}
+
+/** A whole HTTP/1.1 response carrying a problem, for what has no request object (a CONNECT, unreadable HTTP); closes. */
+function rawProblem(status: number, detail: string, headers: Record<string, string> = {}): string {
+  const body = JSON.stringify(problem(status, detail));
+  const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join("");
+  return `HTTP/1.1 ${status} ${TITLES[status] ?? "Error"}\r\ncontent-type: ${PROBLEM_CONTENT_TYPE}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extra}connection: close\r\n\r\n${body}`;
+}
+
+/** What a socket-level error answers (Node's own answer would be fastify's JSON or nothing). */
+function connectionProblem(code: string, timeoutMs: number): string {
+  if (code === "ERR_HTTP_REQUEST_TIMEOUT") return rawProblem(408, `The request was not sent in full within ${timeoutMs / 1000} s`);
+  if (code === "HPE_HEADER_OVERFLOW") return rawProblem(431, "The request's headers are too large");
+  return rawProblem(400, "The request could not be read as HTTP/1.1");
 }
 
 /** The path of a URL, decoded and with repeated slashes collapsed; undefined when it cannot be decoded. */
@@ -175,6 +190,10 @@ export async function buildRelay(options: RelayOptions): Promise<FastifyInstance
         .writeHead(400, { "content-type": PROBLEM_CONTENT_TYPE })
         .end(JSON.stringify(problem(400, "The request URL could not be read: malformed percent-encoding")));
     },
+    clientErrorHandler: (error: Error & { code?: string }, socket: import("node:net").Socket) => {
+      if (socket.writable && !socket.destroyed) socket.end(connectionProblem(error.code ?? "", requestTimeout));
+      else socket.destroy();
+    },
   };
   // Node takes the request timeout only when the server is made, and checks it every connectionsCheckingInterval.
   const checking = { requestTimeout, connectionsCheckingInterval: Math.max(100, Math.floor(requestTimeout / 4)) };
@@ -182,6 +201,10 @@ export async function buildRelay(options: RelayOptions): Promise<FastifyInstance
     ? Fastify({ ...serverOptions, https: { ...options.https, ...checking } } as FastifyHttpsOptions<https.Server>)
     : Fastify({ ...serverOptions, http: checking } as FastifyHttpOptions<http.Server>)) as unknown as FastifyInstance;
   app.addHttpMethod("GET", { hasBody: true, overrideExisting: true });
+  // Node closes a CONNECT's connection unanswered unless someone listens.
+  app.server.on("connect", (_request: http.IncomingMessage, socket: import("node:stream").Duplex) => {
+    socket.end(rawProblem(405, "CONNECT is not served here"));
+  });
 
   // Bodies pass through unread, as bytes, up to the body limit.
   app.removeAllContentTypeParsers();
@@ -277,6 +300,13 @@ export async function buildRelay(options: RelayOptions): Promise<FastifyInstance
   // Every method reaches the forwarder, which allows GET and POST (API) or POST (token) and answers 405 otherwise.
   app.route({ method: [...ALL_METHODS], url: `${API_BASE_PATH}/*`, handler: forward, exposeHeadRoute: true });
   app.route({ method: [...ALL_METHODS], url: RELAY_TOKEN_PATH, handler: forward, exposeHeadRoute: true });
-  app.setNotFoundHandler((request, reply) => sendProblem(reply, 404, `Nothing at ${(decodedPath(request.url) ?? "this path").slice(0, 80)}`));
+  // A method no route lists (TRACE, PROPFIND, ...) on a forwarded path is a 405 too, however the path is encoded.
+  app.setNotFoundHandler((request, reply) => {
+    const route = routeOf(request, options);
+    if (route !== undefined && "status" in route && route.status === 405) {
+      return sendProblem(reply, 405, `${request.method} is not forwarded here; use ${route.allow}`, { allow: route.allow ?? "" });
+    }
+    return sendProblem(reply, 404, `Nothing at ${(decodedPath(request.url) ?? "this path").slice(0, 80)}`);
+  });
   return app;
 }

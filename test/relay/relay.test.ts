@@ -119,6 +119,44 @@ describe("the relay", () => {
   });
 });
 
+/** One raw HTTP/1.1 exchange with a listening server: the whole answer as text. */
+async function rawExchange(port: number, request: string): Promise<string> {
+  const { connect } = await import("node:net");
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1", () => socket.write(request));
+    const chunks: Buffer[] = [];
+    socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+    socket.on("error", reject);
+    socket.on("close", () => resolve(Buffer.concat(chunks).toString()));
+    socket.setTimeout(5000, () => socket.destroy());
+  });
+}
+
+describe("the relay's answers at the HTTP level", () => {
+  it("answers every method on a forwarded path, CONNECT included, and oversized headers with a problem", async () => {
+    const listening = await buildRelay({ apiUrl: sandbox.apiUrl, tokenUrl: `${sandbox.origin}/connect/token`, ca: sandbox.ca });
+    await listening.listen({ port: 0, host: "127.0.0.1" });
+    const address = listening.server.address();
+    const port = typeof address === "object" && address !== null ? address.port : 0;
+    try {
+      const connectAnswer = await rawExchange(port, "CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n");
+      expect(connectAnswer).toMatch(/^HTTP\/1\.1 405 /);
+      expect(connectAnswer).toContain("application/problem+json");
+      for (const method of ["TRACE", "PROPFIND"]) {
+        const answer = await rawExchange(port, `${method} /physical/v2/Pr%69ces HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+        expect({ method, line: answer.split("\r\n")[0] }).toEqual({ method, line: "HTTP/1.1 405 Method Not Allowed" });
+        expect(answer.toLowerCase()).toContain("allow: get, post");
+        expect(answer).toContain("application/problem+json");
+      }
+      const big = await rawExchange(port, `GET /physical/v2/Prices HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(100_000)}\r\n\r\n`);
+      expect(big).toMatch(/^HTTP\/1\.1 431 /);
+      expect(big).toContain("application/problem+json");
+    } finally {
+      await listening.close();
+    }
+  });
+});
+
 describe("the relay's sign-in for the pane (Authority https://<relay>/auth)", () => {
   const PUBLIC = "https://prices.example.test";
 
