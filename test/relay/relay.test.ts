@@ -161,7 +161,8 @@ describe("the relay's sign-in for the pane (Authority https://<relay>/auth)", ()
   const PUBLIC = "https://prices.example.test";
 
   it("serves the upstream's discovery with the issuer and token endpoint on its own origin, the sign-in pages upstream", async () => {
-    const signing = await buildRelay({ apiUrl: sandbox.apiUrl, tokenUrl: `${sandbox.origin}/connect/token`, authority: sandbox.issuer, publicOrigin: PUBLIC, ca: sandbox.ca });
+    // Beside the built add-in, as deployed: the static files' wildcard does not shadow discovery.
+    const signing = await buildRelay({ apiUrl: sandbox.apiUrl, tokenUrl: `${sandbox.origin}/connect/token`, authority: sandbox.issuer, publicOrigin: PUBLIC, ca: sandbox.ca, staticDir });
     const answer = await signing.inject({ method: "GET", url: "/auth/.well-known/openid-configuration" });
     const upstream = (await (await caFetch(sandbox.ca)(`${sandbox.issuer}/.well-known/openid-configuration`)).json()) as Record<string, unknown>;
     const posted = await signing.inject({ method: "POST", url: "/auth/.well-known/openid-configuration" });
