@@ -3,18 +3,16 @@
  * Starts the sandbox CLI as its own process (so its resident memory is its own), and writes the sections
  * "Sandbox under maximal and hostile requests" and "Relay" of docs/benchmarks.md.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { loadavg } from "node:os";
-import path from "node:path";
-import { createInterface } from "node:readline";
 import { Agent, request } from "undici";
 import { toEpochDay } from "../src/api";
 import { buildRelay } from "../src/relay/app";
 import { generateDataSet } from "../src/sandbox/data/generator";
 import { writeSection } from "./bench-section";
+import { startSandboxCli, stopSandboxCli } from "./sandbox-cli";
 
-const ROOT = path.resolve(__dirname, "..");
 const TODAY = "2025-06-30";
 const FROM = "2005-01-01";
 const MAX_RECORDS = 100_000;
@@ -33,28 +31,6 @@ const relayRows: Row[] = [];
 function report(into: Row[], name: string, result: Record<string, number | string>, figure: string, target: string, met: boolean): void {
   process.stdout.write(`${JSON.stringify({ case: name, ...result, target, met })}\n`);
   into.push({ case: name, figure, target, met });
-}
-
-async function startCli(): Promise<{ child: ChildProcess; apiUrl: string; origin: string; ca: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/sandbox/server.ts", "--port", "0", "--today", TODAY, "--quiet"], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
-  const lines: string[] = [];
-  await new Promise<void>((resolve, reject) => {
-    if (child.stdout === null) throw new Error("no stdout");
-    const reader = createInterface({ input: child.stdout });
-    reader.on("line", (line) => {
-      lines.push(line);
-      if (lines.length === 3) resolve();
-    });
-    child.once("exit", (code) => reject(new Error(`sandbox exited with ${code}`)));
-  });
-  const apiUrl = (lines[0] ?? "").slice(4);
-  return { child, apiUrl, origin: new URL(apiUrl).origin, ca: await readFile((lines[2] ?? "").slice(3), "utf8") };
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  await exited;
 }
 
 async function residentMb(pid: number | undefined): Promise<{ rss: number; peak: number }> {
@@ -186,7 +162,7 @@ async function relayCases(sandbox: { apiUrl: string; origin: string; ca: string 
 
 async function main(): Promise<void> {
   const loadAtStart = loadavg();
-  const sandbox = await startCli();
+  const sandbox = await startSandboxCli(TODAY);
   const dispatcher = new Agent({ connect: { ca: sandbox.ca }, connections: CONCURRENT });
   try {
     const tokenResponse = await request(`${sandbox.origin}/connect/token`, {
@@ -200,7 +176,7 @@ async function main(): Promise<void> {
     await relayCases(sandbox, token);
   } finally {
     await dispatcher.close();
-    await stop(sandbox.child);
+    await stopSandboxCli(sandbox.child);
   }
   const when = `${new Date().toISOString().slice(0, 10)}, Node ${process.version}, load average ${loadAtStart.map((l) => l.toFixed(1)).join(" ")} at the start and ${loadavg().map((l) => l.toFixed(1)).join(" ")} at the end`;
   const table = (list: Row[]): string => ["| case | figure | target | met |", "| --- | --- | --- | --- |", ...list.map((r) => `| ${r.case} | ${r.figure} | ${r.target} | ${r.met ? "yes" : "NO"} |`)].join("\n");

@@ -3,13 +3,11 @@
  * loopback with autocannon, start time and resident memory of the real CLI. Prints one JSON line per case and
  * writes the table into docs/benchmarks.md's "Sandbox" section.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { loadavg } from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
-import { createInterface } from "node:readline";
 import autocannon from "autocannon";
 import Fastify, { type FastifyInstance } from "fastify";
 import { DEFAULT_LIMITS, INSTRUMENT_FIELD_NAMES, fromEpochDay, toEpochDay } from "../src/api";
@@ -21,6 +19,7 @@ import { historyQuery } from "../src/sandbox/service/history";
 import { collectParams } from "../src/sandbox/service/params";
 import { parseHistoryRequest } from "../src/sandbox/service/requests";
 import { caFetch, clientCredentialsToken } from "../test/helpers/sandbox";
+import { startSandboxCli, stopSandboxCli } from "./sandbox-cli";
 
 const ROOT = path.resolve(__dirname, "..");
 const TODAY = "2025-06-30";
@@ -180,29 +179,6 @@ async function buildHistoryBody(data: ReturnType<typeof generateDataSet>, symbol
   return { first: ms2(first), p50: ms2(percentile(times, 50)), p99: ms2(percentile(times, 99)) };
 }
 
-/** Starts the CLI; resolves with the three lines and the milliseconds until they were printed. */
-async function startCli(): Promise<{ child: ChildProcess; lines: string[]; ms: number }> {
-  const started = Date.now();
-  const child = spawn(process.execPath, ["--import", "tsx", "src/sandbox/server.ts", "--port", "0", "--today", TODAY, "--quiet"], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
-  const lines: string[] = [];
-  await new Promise<void>((resolve, reject) => {
-    if (child.stdout === null) throw new Error("no stdout");
-    const reader = createInterface({ input: child.stdout });
-    reader.on("line", (line) => {
-      lines.push(line);
-      if (lines.length === 3) resolve();
-    });
-    child.once("exit", (code) => reject(new Error(`sandbox exited with ${code}`)));
-  });
-  return { child, lines, ms: Date.now() - started };
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  await exited;
-}
-
 /** user + system CPU milliseconds a process has used so far. */
 async function cpuMsOf(pid: number | undefined): Promise<number> {
   const fields = (await readFile(`/proc/${pid}/stat`, "utf8")).split(") ")[1]?.split(" ") ?? [];
@@ -212,11 +188,11 @@ async function cpuMsOf(pid: number | undefined): Promise<number> {
 async function overHttps(): Promise<void> {
   const starts: number[] = [];
   for (let i = 0; i < START_RUNS - 1; i++) {
-    const { child, ms } = await startCli();
+    const { child, ms } = await startSandboxCli(TODAY);
     starts.push(ms);
-    await stop(child);
+    await stopSandboxCli(child);
   }
-  const { child, lines, ms: lastStart } = await startCli();
+  const { child, lines, ms: lastStart } = await startSandboxCli(TODAY);
   starts.push(lastStart);
   const startMs = [...starts].sort((a, b) => a - b)[Math.floor(starts.length / 2)] ?? lastStart;
   try {
@@ -251,7 +227,7 @@ async function overHttps(): Promise<void> {
     const hwmKb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? "0");
     report("resident memory of the CLI after the load", { rssMB: Math.round(rssKb / 1024), peakMB: Math.round(hwmKb / 1024) }, `${Math.round(rssKb / 1024)} MB (peak ${Math.round(hwmKb / 1024)} MB)`, "<= 300 MB", hwmKb / 1024 <= 300);
   } finally {
-    await stop(child);
+    await stopSandboxCli(child);
   }
 }
 

@@ -21,6 +21,14 @@ export interface RelayOptions {
   apiUrl: string;
   /** The upstream token endpoint, e.g. `https://api.vendor.example/connect/token`. */
   tokenUrl: string;
+  /**
+   * The upstream OpenID Connect issuer, e.g. `https://api.vendor.example`: the relay then serves its discovery
+   * document at `/auth/.well-known/openid-configuration` with the relay's own token path, so the pane's sign-in
+   * (Authority `https://<relay>/auth`) makes no cross-origin call. Absent = no discovery (scripts only).
+   */
+  authority?: string;
+  /** The relay's origin as browsers see it, e.g. `https://prices.example.com`; default from the request's Host. */
+  publicOrigin?: string;
   /** The built add-in (`dist/`) to serve at `/`; absent = forward only. */
   staticDir?: string;
   /** Extra CA certificates (PEM) to trust for the upstreams (a local sandbox's CA); the system's are trusted too. */
@@ -41,6 +49,11 @@ export const DEFAULT_RELAY_TIMEOUT_MS = 30_000;
 export const DEFAULT_RELAY_BODY_LIMIT = 1_048_576;
 /** The token path on the relay's origin: the vendor's own (convention 18). */
 export const RELAY_TOKEN_PATH = "/connect/token";
+/** The Authority the pane uses behind the relay: `https://<relay>/auth`. */
+export const RELAY_AUTHORITY_PATH = "/auth";
+const DISCOVERY_PATH = "/.well-known/openid-configuration";
+/** How long an upstream discovery document is reused (a failed fetch is not kept). */
+const DISCOVERY_TTL_MS = 5 * 60_000;
 
 /** API paths forwarded, lower-cased (convention 1 matches without regard to case), to the spelling sent upstream. */
 const API_PATHS: ReadonlyMap<string, string> = new Map(
@@ -62,6 +75,7 @@ const TITLES: Record<number, string> = {
   405: "Method Not Allowed",
   408: "Request Timeout",
   413: "Content Too Large",
+  431: "Request Header Fields Too Large",
   502: "Bad Gateway",
   504: "Gateway Timeout",
 };
@@ -72,6 +86,20 @@ function problem(status: number, detail: string): Problem {
 
 function sendProblem(reply: FastifyReply, status: number, detail: string, headers: Record<string, string> = {}): FastifyReply {
   return reply.code(status).headers(headers).type(PROBLEM_CONTENT_TYPE).send(problem(status, detail));
+}
+
+/** A whole HTTP/1.1 response carrying a problem, for what has no request object (a CONNECT, unreadable HTTP); closes. */
+function rawProblem(status: number, detail: string, headers: Record<string, string> = {}): string {
+  const body = JSON.stringify(problem(status, detail));
+  const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join("");
+  return `HTTP/1.1 ${status} ${TITLES[status] ?? "Error"}\r\ncontent-type: ${PROBLEM_CONTENT_TYPE}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extra}connection: close\r\n\r\n${body}`;
+}
+
+/** What a socket-level error answers (Node's own answer would be fastify's JSON or nothing). */
+function connectionProblem(code: string, timeoutMs: number): string {
+  if (code === "ERR_HTTP_REQUEST_TIMEOUT") return rawProblem(408, `The request was not sent in full within ${timeoutMs / 1000} s`);
+  if (code === "HPE_HEADER_OVERFLOW") return rawProblem(431, "The request's headers are too large");
+  return rawProblem(400, "The request could not be read as HTTP/1.1");
 }
 
 /** The path of a URL, decoded and with repeated slashes collapsed; undefined when it cannot be decoded. */
@@ -109,6 +137,11 @@ function routeOf(request: FastifyRequest, options: RelayOptions): Route | undefi
   return undefined;
 }
 
+function splitUrl(url: string): { origin: string; path: string } {
+  const parsed = new URL(url);
+  return { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` };
+}
+
 function pick(headers: Record<string, unknown>, names: readonly string[]): Record<string, string> {
   const picked: Record<string, string> = {};
   for (const name of names) {
@@ -117,6 +150,26 @@ function pick(headers: Record<string, unknown>, names: readonly string[]): Recor
     else if (typeof value === "number") picked[name] = String(value);
   }
   return picked;
+}
+
+/**
+ * The relay's origin as the browser sees it: the configured one, else the Host it was asked at (https when the relay
+ * serves TLS or a TLS front says so).
+ */
+function originOf(request: FastifyRequest, options: RelayOptions): string {
+  if (options.publicOrigin !== undefined) return options.publicOrigin.replace(/\/+$/, "");
+  const forwarded = request.headers["x-forwarded-proto"];
+  const secure = options.https !== undefined || (typeof forwarded === "string" && forwarded.split(",")[0]?.trim() === "https");
+  return `${secure ? "https" : "http"}://${request.headers.host ?? "localhost"}`;
+}
+
+/**
+ * The upstream's discovery document as the relay serves it: the issuer and the token endpoint on the relay's origin
+ * (MSAL accepts an issuer only on the Authority's host; the token endpoint is a CORS call), everything else (the
+ * sign-in and sign-out pages, keys) the upstream's own, since the browser navigates to those.
+ */
+export function relayedDiscovery(upstream: Record<string, unknown>, origin: string): Record<string, unknown> {
+  return { ...upstream, issuer: `${origin}${RELAY_AUTHORITY_PATH}`, token_endpoint: `${origin}${RELAY_TOKEN_PATH}` };
 }
 
 export async function buildRelay(options: RelayOptions): Promise<FastifyInstance> {
@@ -137,6 +190,10 @@ export async function buildRelay(options: RelayOptions): Promise<FastifyInstance
         .writeHead(400, { "content-type": PROBLEM_CONTENT_TYPE })
         .end(JSON.stringify(problem(400, "The request URL could not be read: malformed percent-encoding")));
     },
+    clientErrorHandler: (error: Error & { code?: string }, socket: import("node:net").Socket) => {
+      if (socket.writable && !socket.destroyed) socket.end(connectionProblem(error.code ?? "", requestTimeout));
+      else socket.destroy();
+    },
   };
   // Node takes the request timeout only when the server is made, and checks it every connectionsCheckingInterval.
   const checking = { requestTimeout, connectionsCheckingInterval: Math.max(100, Math.floor(requestTimeout / 4)) };
@@ -144,6 +201,10 @@ export async function buildRelay(options: RelayOptions): Promise<FastifyInstance
     ? Fastify({ ...serverOptions, https: { ...options.https, ...checking } } as FastifyHttpsOptions<https.Server>)
     : Fastify({ ...serverOptions, http: checking } as FastifyHttpOptions<http.Server>)) as unknown as FastifyInstance;
   app.addHttpMethod("GET", { hasBody: true, overrideExisting: true });
+  // Node closes a CONNECT's connection unanswered unless someone listens.
+  app.server.on("connect", (_request: http.IncomingMessage, socket: import("node:stream").Duplex) => {
+    socket.end(rawProblem(405, "CONNECT is not served here"));
+  });
 
   // Bodies pass through unread, as bytes, up to the body limit.
   app.removeAllContentTypeParsers();
@@ -194,12 +255,58 @@ export async function buildRelay(options: RelayOptions): Promise<FastifyInstance
     });
   };
 
+  const authority = options.authority?.replace(/\/+$/, "");
+  if (authority !== undefined) {
+    let kept: { at: number; document: Promise<Record<string, unknown>> } | undefined;
+    const upstreamDiscovery = (): Promise<Record<string, unknown>> => {
+      if (kept !== undefined && Date.now() - kept.at < DISCOVERY_TTL_MS) return kept.document;
+      const document = (async () => {
+        const answer = await agent.request({ ...splitUrl(`${authority}${DISCOVERY_PATH}`), method: "GET", headers: { accept: "application/json" } });
+        if (answer.statusCode !== 200) {
+          await answer.body.dump();
+          throw new Error(`status ${answer.statusCode}`);
+        }
+        const body: unknown = await answer.body.json();
+        if (typeof body !== "object" || body === null || Array.isArray(body)) throw new Error("not a JSON object");
+        return body as Record<string, unknown>;
+      })();
+      const entry = { at: Date.now(), document };
+      kept = entry;
+      document.catch(() => {
+        if (kept === entry) kept = undefined;
+      });
+      return document;
+    };
+    app.route({
+      method: [...ALL_METHODS],
+      url: `${RELAY_AUTHORITY_PATH}${DISCOVERY_PATH}`,
+      exposeHeadRoute: true,
+      handler: async (request, reply) => {
+        if (request.method !== "GET" && request.method !== "HEAD") return sendProblem(reply, 405, `${request.method} is not served here; use GET`, { allow: "GET, HEAD" });
+        let upstream: Record<string, unknown>;
+        try {
+          upstream = await upstreamDiscovery();
+        } catch {
+          return sendProblem(reply, 502, "The upstream's OpenID Connect discovery could not be read");
+        }
+        return reply.header("cache-control", "no-store").type("application/json").send(relayedDiscovery(upstream, originOf(request, options)));
+      },
+    });
+  }
+
   if (options.staticDir !== undefined && existsSync(options.staticDir)) {
     await app.register(fastifyStatic, { root: options.staticDir, index: ["taskpane.html"], wildcard: true, serveDotFiles: false });
   }
   // Every method reaches the forwarder, which allows GET and POST (API) or POST (token) and answers 405 otherwise.
   app.route({ method: [...ALL_METHODS], url: `${API_BASE_PATH}/*`, handler: forward, exposeHeadRoute: true });
   app.route({ method: [...ALL_METHODS], url: RELAY_TOKEN_PATH, handler: forward, exposeHeadRoute: true });
-  app.setNotFoundHandler((request, reply) => sendProblem(reply, 404, `Nothing at ${(decodedPath(request.url) ?? "this path").slice(0, 80)}`));
+  // A method no route lists (TRACE, PROPFIND, ...) on a forwarded path is a 405 too, however the path is encoded.
+  app.setNotFoundHandler((request, reply) => {
+    const route = routeOf(request, options);
+    if (route !== undefined && "status" in route && route.status === 405) {
+      return sendProblem(reply, 405, `${request.method} is not forwarded here; use ${route.allow}`, { allow: route.allow ?? "" });
+    }
+    return sendProblem(reply, 404, `Nothing at ${(decodedPath(request.url) ?? "this path").slice(0, 80)}`);
+  });
   return app;
 }

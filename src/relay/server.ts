@@ -1,5 +1,5 @@
 /**
- * `npm run relay -- --api URL --token URL [--static DIR] [--port N] [--host H] [--ca FILE] [--cert FILE --key FILE]`:
+ * `npm run relay -- --api URL --token URL [--authority URL] [--static DIR] [--port N] [--host H] [--ca FILE] [--cert FILE --key FILE]`:
  * the relay on one origin (see app.ts and README, "Connecting to the real service"). Prints `RELAY <origin>`.
  */
 import { readFileSync } from "node:fs";
@@ -10,6 +10,9 @@ import { buildRelay, type RelayOptions } from "./app";
 const USAGE = `Usage: npm run relay -- --api URL --token URL [options]
   --api URL        upstream API base URL, e.g. https://api.vendor.example/physical/v2
   --token URL      upstream token endpoint, e.g. https://api.vendor.example/connect/token
+  --authority URL  upstream OpenID Connect issuer, e.g. https://api.vendor.example: the relay serves its
+                   discovery at /auth with its own token path, so the pane signs in with Authority https://<relay>/auth
+  --public-origin URL  the relay's origin as browsers see it (default: from each request's Host)
   --static DIR     the built add-in to serve at / (default dist)
   --port N         port (default 8443; 0 = any free port)
   --host H         interface (default localhost)
@@ -40,6 +43,8 @@ async function main(argv: string[]): Promise<number> {
       options: {
         api: { type: "string" },
         token: { type: "string" },
+        authority: { type: "string" },
+        "public-origin": { type: "string" },
         static: { type: "string", default: "dist" },
         port: { type: "string", default: "8443" },
         host: { type: "string", default: "localhost" },
@@ -67,6 +72,8 @@ async function main(argv: string[]): Promise<number> {
       upstreamTimeoutMs: timeout * 1000,
       logStream: process.stdout,
     };
+    if (values.authority !== undefined) options.authority = httpsUrl("--authority", values.authority);
+    if (values["public-origin"] !== undefined) options.publicOrigin = new URL(httpsUrl("--public-origin", values["public-origin"])).origin;
     if (values.ca !== undefined) options.ca = readFileSync(values.ca, "utf8");
     if (values.cert !== undefined && values.key !== undefined) options.https = { cert: readFileSync(values.cert, "utf8"), key: readFileSync(values.key, "utf8") };
   } catch (error) {

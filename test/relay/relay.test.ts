@@ -119,6 +119,95 @@ describe("the relay", () => {
   });
 });
 
+/** One raw HTTP/1.1 exchange with a listening server: the whole answer as text. */
+async function rawExchange(port: number, request: string): Promise<string> {
+  const { connect } = await import("node:net");
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1", () => socket.write(request));
+    const chunks: Buffer[] = [];
+    socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+    socket.on("error", reject);
+    socket.on("close", () => resolve(Buffer.concat(chunks).toString()));
+    socket.setTimeout(5000, () => socket.destroy());
+  });
+}
+
+describe("the relay's answers at the HTTP level", () => {
+  it("answers every method on a forwarded path, CONNECT included, and oversized headers with a problem", async () => {
+    const listening = await buildRelay({ apiUrl: sandbox.apiUrl, tokenUrl: `${sandbox.origin}/connect/token`, ca: sandbox.ca });
+    await listening.listen({ port: 0, host: "127.0.0.1" });
+    const address = listening.server.address();
+    const port = typeof address === "object" && address !== null ? address.port : 0;
+    try {
+      const connectAnswer = await rawExchange(port, "CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n");
+      expect(connectAnswer).toMatch(/^HTTP\/1\.1 405 /);
+      expect(connectAnswer).toContain("application/problem+json");
+      for (const method of ["TRACE", "PROPFIND"]) {
+        const answer = await rawExchange(port, `${method} /physical/v2/Pr%69ces HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+        expect({ method, line: answer.split("\r\n")[0] }).toEqual({ method, line: "HTTP/1.1 405 Method Not Allowed" });
+        expect(answer.toLowerCase()).toContain("allow: get, post");
+        expect(answer).toContain("application/problem+json");
+      }
+      const big = await rawExchange(port, `GET /physical/v2/Prices HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(100_000)}\r\n\r\n`);
+      expect(big).toMatch(/^HTTP\/1\.1 431 /);
+      expect(big).toContain("application/problem+json");
+    } finally {
+      await listening.close();
+    }
+  });
+});
+
+describe("the relay's sign-in for the pane (Authority https://<relay>/auth)", () => {
+  const PUBLIC = "https://prices.example.test";
+
+  it("serves the upstream's discovery with the issuer and token endpoint on its own origin, the sign-in pages upstream", async () => {
+    // Beside the built add-in, as deployed: the static files' wildcard does not shadow discovery.
+    const signing = await buildRelay({ apiUrl: sandbox.apiUrl, tokenUrl: `${sandbox.origin}/connect/token`, authority: sandbox.issuer, publicOrigin: PUBLIC, ca: sandbox.ca, staticDir });
+    const answer = await signing.inject({ method: "GET", url: "/auth/.well-known/openid-configuration" });
+    const upstream = (await (await caFetch(sandbox.ca)(`${sandbox.issuer}/.well-known/openid-configuration`)).json()) as Record<string, unknown>;
+    const posted = await signing.inject({ method: "POST", url: "/auth/.well-known/openid-configuration" });
+    await signing.close();
+    expect(answer.statusCode).toBe(200);
+    const document = answer.json() as Record<string, unknown>;
+    // MSAL accepts a discovered issuer only on the Authority's host; the token endpoint is fetched (CORS) by the pane.
+    expect(document["issuer"]).toBe(`${PUBLIC}/auth`);
+    expect(document["token_endpoint"]).toBe(`${PUBLIC}/connect/token`);
+    // The browser navigates to these, so they stay the upstream's.
+    expect(document["authorization_endpoint"]).toBe(upstream["authorization_endpoint"]);
+    expect(document["end_session_endpoint"]).toBe(upstream["end_session_endpoint"]);
+    expect(document["scopes_supported"]).toEqual(upstream["scopes_supported"]);
+    expect(posted.statusCode).toBe(405);
+    expect(posted.headers["content-type"]).toMatch(/^application\/problem\+json/);
+  });
+
+  it("names its origin from the request's Host (https behind a TLS front) when none is configured", async () => {
+    const signing = await buildRelay({ apiUrl: sandbox.apiUrl, tokenUrl: `${sandbox.origin}/connect/token`, authority: `${sandbox.issuer}/`, ca: sandbox.ca });
+    const answer = await signing.inject({ method: "GET", url: "/auth/.well-known/openid-configuration", headers: { host: "relay.example.test:8443", "x-forwarded-proto": "https" } });
+    await signing.close();
+    expect(answer.json()).toMatchObject({ issuer: "https://relay.example.test:8443/auth", token_endpoint: "https://relay.example.test:8443/connect/token" });
+  });
+
+  it("redeems the pane's grants at the discovered token endpoint: a refresh token through the relay", async () => {
+    const signing = await buildRelay({ apiUrl: sandbox.apiUrl, tokenUrl: `${sandbox.origin}/connect/token`, authority: sandbox.issuer, publicOrigin: PUBLIC, ca: sandbox.ca });
+    const document = (await signing.inject({ method: "GET", url: "/auth/.well-known/openid-configuration" })).json() as { token_endpoint: string };
+    const tokenPath = new URL(document.token_endpoint).pathname;
+    const answer = await signing.inject({ method: "POST", url: tokenPath, headers: FORM, payload: "grant_type=refresh_token&refresh_token=not-a-real-one&client_id=prices-excel-addin" });
+    await signing.close();
+    // The upstream's own OAuth answer (not a relay 404/405): the grant reached the token service.
+    expect(answer.statusCode).toBe(400);
+    expect(answer.json()).toMatchObject({ error: "invalid_grant" });
+  });
+
+  it("answers 502 as a problem when the upstream's discovery cannot be read, and 404 without --authority", async () => {
+    const broken = await buildRelay({ apiUrl: sandbox.apiUrl, tokenUrl: `${sandbox.origin}/connect/token`, authority: "https://127.0.0.1:1/auth" });
+    const down = await broken.inject({ method: "GET", url: "/auth/.well-known/openid-configuration" });
+    await broken.close();
+    expect(down.statusCode).toBe(502);
+    expect(down.json()).toMatchObject({ status: 502 });
+    expect((await relay.inject({ method: "GET", url: "/auth/.well-known/openid-configuration" })).statusCode).toBe(404);
+  });
+});
+
 describe("the relay when the upstream fails", () => {
   it("answers 502 when the upstream is unreachable and 504 when it does not answer in time", async () => {
     const unreachable = await buildRelay({ apiUrl: "https://127.0.0.1:1/physical/v2", tokenUrl: "https://127.0.0.1:1/connect/token" });

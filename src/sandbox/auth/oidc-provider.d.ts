@@ -40,6 +40,9 @@ declare module "oidc-provider" {
   export interface MiddlewareContext {
     oidc?: { route?: string };
     body: unknown;
+    status: number;
+    /** Koa's content type of the answer. */
+    type: string;
   }
 
   export default class Provider {

@@ -7,7 +7,8 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type Provider from "oidc-provider";
-import { API_BASE_PATH, DEFAULT_VENDOR, scopeFor } from "../../api";
+import { API_BASE_PATH, DEFAULT_VENDOR, PROBLEM_CONTENT_TYPE, scopeFor } from "../../api";
+import { ProblemError } from "../service/problems";
 import { ADDIN_CLIENT_ID, SANDBOX_ACCOUNTS, checkAccounts, type Accounts } from "./accounts";
 import { defaultCertificatesDir } from "./certs";
 import { registerInteractions } from "./interactions";
@@ -218,6 +219,14 @@ class SandboxTokenService implements TokenService {
       const listed = (body as { scopes_supported?: unknown }).scopes_supported;
       const scopes = Array.isArray(listed) ? listed.filter((item): item is string => typeof item === "string") : [];
       (body as { scopes_supported: string[] }).scopes_supported = [...new Set([...scopes, scope])];
+    });
+    // A path the provider does not serve is a problem like any other 404 of the sandbox (convention 8a), not Koa's text.
+    provider.use(async (ctx, next) => {
+      await next();
+      if (ctx.status !== 404 || (ctx.body !== undefined && ctx.body !== null)) return;
+      ctx.status = 404;
+      ctx.type = PROBLEM_CONTENT_TYPE;
+      ctx.body = JSON.stringify(new ProblemError(404, `No endpoint at this path of the token service; discovery is at ${AUTH_PREFIX}/.well-known/openid-configuration`).toProblem());
     });
     return { provider, providerModule, handle: provider.callback(), verify, serviceKeyGrant, host: new URL(this.#originUrl).host };
   }

@@ -21,7 +21,7 @@ import { FX_BASE } from "./fx-rates";
 import { FX_FILE, fxRatesText, loadFxRates } from "./fx-file";
 import type { DataSet, ForecastData, InstrumentData } from "./model";
 import { calculationTypeReference } from "./references";
-import { DataError, readSeries, seriesToPoints, type AssessmentPoint } from "./series";
+import { DataError, midOf, readSeries, seriesToPoints, type AssessmentPoint } from "./series";
 
 export const DATA_FORMAT = "physical-prices-sandbox-data/1";
 export const DATASET_FILE = "dataset.json";
@@ -291,7 +291,8 @@ function loadForecasts(value: unknown): Map<string, ForecastData[]> {
           const mid = num(price, "mid", pat);
           const high = num(price, "high", pat);
           if (!(low <= mid && mid <= high)) fail(`${pat}.mid`, `expected low <= mid <= high, got low ${low}, mid ${mid}, high ${high}`);
-          return { date, low, mid, high };
+          // Checked, then replaced by the rounded midpoint, as assessments' and curves' mids are (convention 10).
+          return { date, low, mid: midOf(low, high), high };
         });
         return { type, version, publicationDate, prices };
       }),

@@ -14,8 +14,12 @@ import { quote } from "./requests";
 
 /** Converted values are prices as shown: 2 decimal places, as every mid is (convention 10). */
 export const CONVERTED_PLACES = 2;
-/** Converted instruments kept for the next request (a series of twenty years is a few hundred kilobytes). */
-const KEPT_CONVERSIONS = 64;
+/**
+ * Converted assessments kept for later requests, counted by assessment (24 bytes each: about 48 MB). Bounded by size,
+ * not by instrument: a count of 64 made every converted request for more symbols rebuild each series (200 symbols:
+ * about 50 ms and 7 MB of garbage per request); this holds several targets of a whole generated catalogue.
+ */
+export const KEPT_ASSESSMENTS = 2_000_000;
 
 const NO_RATES: FxRates = { firstDay: 0, length: 0, perUsd: new Map() };
 
@@ -88,6 +92,7 @@ export class Conversions {
   private readonly units: ReadonlyMap<string, ReferenceItem>;
   /** By symbol and target: the converted view and the (published) instrument it was made from. */
   private readonly kept = new Map<string, { source: InstrumentData; converted: InstrumentData }>();
+  private keptAssessments = 0;
 
   constructor(data: DataSet) {
     this.rates = data.fxRates ?? NO_RATES;
@@ -150,6 +155,7 @@ export class Conversions {
       this.kept.set(key, kept);
       return kept.converted;
     }
+    if (kept !== undefined) this.forget(key, kept.converted);
     const units = unitFactor(record.unitOfMeasureId, unit, record.commodityId) ?? Number.NaN;
     const factorOn = (day: number): number => (fxRate(this.rates, record.currencyId, currency, day) ?? Number.NaN) * units;
     const converted: InstrumentData = {
@@ -157,10 +163,24 @@ export class Conversions {
       series: new ConvertedSeries(instrument.series, factorOn),
       forecasts: instrument.forecasts.map((forecast) => convertForecast(forecast, factorOn)),
     };
-    this.kept.delete(key);
     this.kept.set(key, { source: instrument, converted });
-    if (this.kept.size > KEPT_CONVERSIONS) this.kept.delete(this.kept.keys().next().value as string);
+    this.keptAssessments += converted.series.length;
+    // Least recently used first (a Map iterates in insertion order; a hit moves its entry to the end).
+    for (const [oldest, entry] of this.kept) {
+      if (this.keptAssessments <= KEPT_ASSESSMENTS || oldest === key) break;
+      this.forget(oldest, entry.converted);
+    }
     return converted;
+  }
+
+  /** How many converted instruments and assessments are kept (for tests and benchmarks). */
+  get keptSize(): { instruments: number; assessments: number } {
+    return { instruments: this.kept.size, assessments: this.keptAssessments };
+  }
+
+  private forget(key: string, converted: InstrumentData): void {
+    this.kept.delete(key);
+    this.keptAssessments -= converted.series.length;
   }
 }
 

@@ -51,6 +51,15 @@ describe("discovery", () => {
     expect(keys[0]).toMatchObject({ kty: "RSA", alg: "RS256", use: "sig" });
     expect(keys[0]).not.toHaveProperty("d");
   });
+
+  it("answers a path the token service does not serve with a 404 problem", async () => {
+    for (const [method, path] of [["GET", "/auth/nonexistent"], ["POST", "/auth/jwks"], ["DELETE", "/auth/token"]] as const) {
+      const response = await server.request(path, { method });
+      expect({ method, path, status: response.status }).toEqual({ method, path, status: 404 });
+      expect(response.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+      expect(await response.json()).toMatchObject({ status: 404, title: "Not Found" });
+    }
+  });
 });
 
 describe("client credentials", () => {

@@ -1,6 +1,6 @@
 /** The publication clock (convention 20): no answer holds an assessment published after the sandbox's "now". */
 import type { FastifyInstance } from "fastify";
-import type { HistoryResponse, PricesResponse } from "../../../src/api";
+import { toEpochDay, type HistoryResponse, type PricesResponse } from "../../../src/api";
 import { endOfDay, parseInstant, publicationClock } from "../../../src/sandbox/data/clock";
 import { generateDataSet } from "../../../src/sandbox/data/generator";
 import { parseCommandLine, UsageError } from "../../../src/sandbox/cli";
@@ -74,6 +74,33 @@ describe("publication clock", () => {
     expect(Math.max(...stamps)).toBeLessThanOrEqual(now);
     // Some desks (east of UTC) have published by 09:25 UTC, so the day is not simply cut off.
     expect(stamps.some((stamp) => stamp >= Date.parse("2025-06-30T00:00:00Z"))).toBe(true);
+  });
+});
+
+describe("publication clock and conversion", () => {
+  it("converts only what is published by now, and a clock set back is not served a view made for later", async () => {
+    let now = Date.parse("2025-06-30T23:59:59Z");
+    const morningAt = Date.parse("2025-06-30T06:00:00Z");
+    const data = generateDataSet({ today: "2025-06-30", now });
+    const app = await buildApp({ data, tokenService: stubTokenService, now: () => now });
+    // A dollar instrument assessed on the day, published after the morning.
+    const instrument = must(
+      data.instruments.find(({ record, series }) => record.currencyId === "USD" && series.length > 1 && series.days[series.length - 1] === toEpochDay("2025-06-30") && series.publishedAt(series.length - 1) > morningAt),
+      "a USD instrument assessed on 2025-06-30 after 06:00 UTC",
+    );
+    const { series } = instrument;
+    const latest = async (): Promise<string[]> => {
+      const answer = await get(app, `/Prices?Symbols=${instrument.record.symbol}&targetCurrency=EUR`);
+      const block = must((answer.body as PricesResponse).instruments[0]);
+      expect(block.currencyId).toBe("EUR");
+      return block.prices.map((p) => p.assessmentDate);
+    };
+    const evening = await latest();
+    now = morningAt;
+    const morning = await latest();
+    await app.close();
+    expect(evening).toEqual([series.assessmentDate(series.length - 1)]);
+    expect(morning).toEqual([series.assessmentDate(series.length - 2)]);
   });
 });
 

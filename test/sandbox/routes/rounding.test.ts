@@ -1,8 +1,12 @@
 /** Convention 10: every mid is the midpoint of low and high rounded to 2 decimals, and so is every average. */
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import type { HistoryResponse, PricesResponse } from "../../../src/api";
 import { buildApp } from "../../../src/sandbox/app";
 import { generateDataSet } from "../../../src/sandbox/data/generator";
+import { exportDataSet, FORECASTS_FILE, loadDataSet } from "../../../src/sandbox/data/files";
 import { createSeries, midOf } from "../../../src/sandbox/data/series";
 import { stubTokenService } from "../service/fixtures";
 
@@ -66,5 +70,24 @@ describe("rounding to 2 decimals", () => {
     // Within one cent no 2-decimal value lies between low and high: the mid stays inside them (convention 15).
     expect(series.mid[1]).toBe(0.3773);
     expect(midOf(10, 10.01)).toBe(10.01);
+  });
+
+  it("replaces a loaded forecast's mid by the rounded midpoint of its low and high", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "sandbox-rounding-"));
+    try {
+      await exportDataSet(data, dir);
+      const file = path.join(dir, FORECASTS_FILE);
+      const forecasts = JSON.parse(await readFile(file, "utf8")) as Record<string, { prices: { low: number; mid: number; high: number }[] }[]>;
+      const [symbol, list] = Object.entries(forecasts)[0] ?? [];
+      const price = list?.[0]?.prices[0];
+      if (symbol === undefined || price === undefined) throw new Error("the generated data has no forecast");
+      Object.assign(price, { low: 100, mid: 100.1234, high: 100.25 });
+      await writeFile(file, JSON.stringify(forecasts));
+      const loaded = await loadDataSet(dir);
+      const forecast = loaded.instruments.find((i) => i.record.symbol === symbol)?.forecasts[0];
+      expect(forecast?.prices[0]).toMatchObject({ low: 100, mid: 100.13, high: 100.25 });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
