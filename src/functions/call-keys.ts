@@ -4,8 +4,9 @@
  * (average, field and conversion included) and find it in the client's cache.
  */
 import type { ConversionTarget } from "../api";
-import type { PriceKey } from "../prices/types";
-import { targetAsWritten } from "./conversionArgs";
+import type { HistoryKey, PriceKey } from "../prices/types";
+import { targetAsWritten, withTarget } from "./conversionArgs";
+import { historyArguments } from "./historyFunctions";
 import type { PriceField } from "./fields";
 import { type PriceRequest, averageRequest, priceKeys, priceRequest } from "./priceFunctions";
 
@@ -51,4 +52,11 @@ export function callTarget(name: string, arg: ArgumentAt): ConversionTarget | un
 /** The key each (symbol, date) of a price call asks; throws where the function refuses its field, calculation or conversion. */
 export function priceCallKeys(name: string, arg: ArgumentAt): (symbol: string, date: string | undefined) => PriceKey {
   return priceKeys({ ...priceCallRequest(name, arg), target: callTarget(name, arg) });
+}
+
+/** The key a HISTORY call asks (range, calendar, average, fields, conversion); throws where the function refuses its arguments. */
+export function historyCallKey(args: readonly unknown[], today: string): HistoryKey {
+  const [symbol, from, to, fields, headers, calendar, calculation, order, dateFormat] = args;
+  const key = historyArguments(today, symbol, from, to, fields ?? undefined, headers, calendar, calculation, order, dateFormat).key;
+  return withTarget(key, callTarget("HISTORY", (index) => args[index]));
 }

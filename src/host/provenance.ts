@@ -1,13 +1,15 @@
 /**
  * Provenance of the runner's frozen cells: from the custom calls the engine recorded for each formula, the price keys
  * behind each cell (symbols down, dates across, as the functions lay them out), described by the client's cache and
- * lineage (src/prices/provenance.ts). A HISTORY or other table gets one row naming its symbol and range of dates.
+ * lineage (src/prices/provenance.ts). A HISTORY or other table gets one row naming its symbol and range of dates (and, for
+ * a HISTORY, when its request left and which endpoint served it).
  */
 import { formatCellAddress, parseCellAddress } from "../formula/a1";
 import { serialToIsoDate } from "../functions/excelDates";
-import { datesArgument, isPriceCall, priceCallKeys } from "../functions/call-keys";
-import type { PriceKey } from "../prices/types";
-import { type ProvenanceClient, type ProvenanceRow, describePrice } from "../prices/provenance";
+import { todayIso } from "../api/dates";
+import { datesArgument, historyCallKey, isPriceCall, priceCallKeys } from "../functions/call-keys";
+import type { HistoryKey, PriceKey } from "../prices/types";
+import { type ProvenanceClient, type ProvenanceRow, describePrice, describeRetrieval } from "../prices/provenance";
 import type { CustomCallRecord } from "./engine";
 
 interface Cell {
@@ -58,6 +60,15 @@ function keysOfCall(name: string, args: readonly unknown[]): ((symbol: string, d
   }
 }
 
+/** The key a HISTORY call asked, or undefined where the function refused its arguments. */
+function historyKeyOf(args: readonly unknown[]): HistoryKey | undefined {
+  try {
+    return historyCallKey(args, todayIso());
+  } catch {
+    return undefined;
+  }
+}
+
 export interface FormulaCalls {
   readonly text: string;
   readonly calls: readonly CustomCallRecord[];
@@ -80,9 +91,11 @@ export async function provenanceOf(
       const keyOf = isPriceCall(name) ? keysOfCall(name, call.args) : undefined;
       if (!keyOf) {
         const [first, second, third] = call.args;
-        const asked = name === "HISTORY" ? `${isoDateOf(second) ?? ""}..${isoDateOf(third) ?? "today"}` : "";
+        const history = name === "HISTORY" ? historyKeyOf(call.args) : undefined;
+        const asked = history ? `${history.fromDate}..${history.toDate}` : name === "HISTORY" ? `${isoDateOf(second) ?? ""}..${isoDateOf(third) ?? "today"}` : "";
         const symbol = cellsOf(first).map((cell) => String(cell.value ?? "")).join(", ");
-        rows.push(Promise.resolve({ ...base, address: anchor, symbol, dateAsked: asked }));
+        const fetched = history && client ? describeRetrieval(client, history, serviceUrl) : {};
+        rows.push(Promise.resolve({ ...base, address: anchor, symbol, dateAsked: asked, ...fetched }));
         continue;
       }
       for (const pair of pairs(cellsOf(call.args[0]), cellsOf(call.args[datesArgument(name)]))) {

@@ -1,5 +1,5 @@
 import { provenanceOf } from "../../src/host/provenance";
-import type { PriceKey } from "../../src/prices/types";
+import type { LineageKey, PriceKey } from "../../src/prices/types";
 import type { PriceRecord } from "../../src/api/schemas";
 
 /** A client that answers every key with one record and returns the keys it was asked, as the runner's cache would be. */
@@ -46,5 +46,22 @@ describe("the runner's provenance of frozen price cells", () => {
     expect(asked).toEqual([]);
     expect(rows).toHaveLength(1);
     expect(rows[0]?.symbol).toBe("MB-AL-0004");
+  });
+
+  it("says when a HISTORY's request left and which endpoint served it, found by the key the call asked", async () => {
+    const looked: LineageKey[] = [];
+    const client = {
+      price: async (): Promise<PriceRecord> => {
+        throw new Error("a history row asks no price");
+      },
+      lineage: (key: LineageKey) => {
+        looked.push(key);
+        return { key: "h", kind: "history" as const, fromCache: false, requestId: 2, askedAt: 1, request: { id: 2, endpoint: "/Prices/History", method: "GET" as const, params: {}, sentAt: Date.UTC(2024, 2, 8, 9), attempts: 1, retryDelaysMs: [], keys: 1 } };
+      },
+    };
+    const args = ["MB-AL-0004", "2024-03-01", "2024-03-08", null, null, null, "MonthlyAverage", null, null, "cny", null];
+    const [row] = await provenanceOf("Sheet1", calls('=PRICES.HISTORY("MB-AL-0004","2024-03-01","2024-03-08",,,,"MonthlyAverage",,,"cny")', "HISTORY", args), client, "https://svc/physical/v2");
+    expect(looked).toEqual([{ symbol: "MB-AL-0004", fromDate: "2024-03-01", toDate: "2024-03-08", calculationType: "MonthlyAverage", currency: "CNY" }]);
+    expect(row).toMatchObject({ dateAsked: "2024-03-01..2024-03-08", retrievedAt: "2024-03-08T09:00:00.000Z", serviceUrl: "https://svc/physical/v2/Prices/History" });
   });
 });
