@@ -1,5 +1,5 @@
 /** What every function needs: the client (or the reason there is none), the error maker, today and a deadline. */
-import type { PricesClient } from "../prices/types";
+import type { AskOptions, PricesClient } from "../prices/types";
 import { describeFailure, NotAvailableError, type MakeError } from "./errors";
 import type { DateSystem } from "./excelDates";
 import { CellFailure } from "./shape";
@@ -25,23 +25,28 @@ export interface CallInvocation {
   isInValuePreview?: boolean | string;
 }
 
+/** The share of a cell's deadline its requests may spend, so that a slow failure is named before the deadline shows. */
+export const CLIENT_SHARE_OF_DEADLINE = 0.75;
+
 /**
- * The context of one call: in Excel's value preview, a client that answers from its cache only (a key in
- * flight is joined), so typing a formula never sends a request.
+ * The context of one call. Every key it asks settles within the client's share of the cell's deadline counted
+ * from the call's start, however many asks it makes one after another (FORECAST: references, latest price,
+ * history). In Excel's value preview, a client that answers from its cache only (a key in flight is joined),
+ * so typing a formula never sends a request.
  */
-export function forInvocation(context: FunctionsContext, invocation: CallInvocation | undefined): FunctionsContext {
+export function forInvocation(context: FunctionsContext, invocation: CallInvocation | undefined, now: () => number = Date.now): FunctionsContext {
   const preview = invocation?.isInValuePreview;
-  if (preview !== true && preview !== "true") return context;
-  const cachedOnly = { cachedOnly: true };
+  const deadline = now() + Math.floor(context.deadlineMs * CLIENT_SHARE_OF_DEADLINE);
+  const options: AskOptions = preview === true || preview === "true" ? { cachedOnly: true, deadline } : { deadline };
   return {
     client() {
       const client = context.client();
       return {
-        price: (key) => client.price(key, cachedOnly),
-        history: (key) => client.history(key, cachedOnly),
-        instrument: (symbol, fields) => client.instrument(symbol, fields, cachedOnly),
-        instruments: (fields) => client.instruments(fields, cachedOnly),
-        references: (type) => client.references(type, cachedOnly),
+        price: (key) => client.price(key, options),
+        history: (key) => client.history(key, options),
+        instrument: (symbol, fields) => client.instrument(symbol, fields, options),
+        instruments: (fields) => client.instruments(fields, options),
+        references: (type) => client.references(type, options),
       };
     },
     makeError: context.makeError,

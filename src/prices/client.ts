@@ -65,7 +65,7 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
     return Promise.reject(error instanceof Error ? error : new PricesError(String(error)));
   }
 
-  /** `deadline`: a part of another key's answer spends that key's time (default: the budget from now). */
+  /** `deadline`: the caller's (a cell's), or the whole key's for a part of its answer; never later than the budget from now. */
   function ask<T>(key: NormKey, cachedOnly: boolean, deadline?: number): Promise<T> {
     counters.keysAsked += 1;
     const askedAt = now();
@@ -87,7 +87,7 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
       counters.errors += 1;
       return Promise.reject(new NotCachedError());
     }
-    const opened = inFlight.open(key, askedAt, deadline ?? askedAt + budgetMs);
+    const opened = inFlight.open(key, askedAt, Math.min(askedAt + budgetMs, deadline ?? Number.POSITIVE_INFINITY));
     lineage.remember(opened);
     batchWindow.add(opened);
     return opened.promise as Promise<T>;
@@ -269,7 +269,7 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
     } catch (error) {
       return refuse(error);
     }
-    return ask<T>(norm, options?.cachedOnly === true);
+    return ask<T>(norm, options?.cachedOnly === true, options?.deadline);
   }
 
   return {

@@ -184,6 +184,11 @@ export interface ClientStats {
 export interface AskOptions {
   /** Answer from the cache (or an ask already in flight) only; otherwise reject with NotCachedError, sending nothing. */
   cachedOnly?: boolean;
+  /**
+   * Epoch ms, by the client's clock (`now`, Date.now unless set): the key settles by then at the latest, with its
+   * cause, when that is earlier than its own budget. A cell's calls made one after another share the cell's time.
+   */
+  deadline?: number;
 }
 
 export interface PricesClient {
