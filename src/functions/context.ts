@@ -36,17 +36,21 @@ export const CLIENT_SHARE_OF_DEADLINE = 0.75;
  */
 export function forInvocation(context: FunctionsContext, invocation: CallInvocation | undefined, now: () => number = Date.now): FunctionsContext {
   const preview = invocation?.isInValuePreview;
+  const cachedOnly = preview === true || preview === "true";
   const deadline = now() + Math.floor(context.deadlineMs * CLIENT_SHARE_OF_DEADLINE);
-  const options: AskOptions = preview === true || preview === "true" ? { cachedOnly: true, deadline } : { deadline };
+  const askOptions = (): AskOptions => {
+    const timeLeftMs = deadline - now();
+    return cachedOnly ? { cachedOnly, timeLeftMs } : { timeLeftMs };
+  };
   return {
     client() {
       const client = context.client();
       return {
-        price: (key) => client.price(key, options),
-        history: (key) => client.history(key, options),
-        instrument: (symbol, fields) => client.instrument(symbol, fields, options),
-        instruments: (fields) => client.instruments(fields, options),
-        references: (type) => client.references(type, options),
+        price: (key) => client.price(key, askOptions()),
+        history: (key) => client.history(key, askOptions()),
+        instrument: (symbol, fields) => client.instrument(symbol, fields, askOptions()),
+        instruments: (fields) => client.instruments(fields, askOptions()),
+        references: (type) => client.references(type, askOptions()),
       };
     },
     makeError: context.makeError,

@@ -269,7 +269,8 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
     } catch (error) {
       return refuse(error);
     }
-    return ask<T>(norm, options?.cachedOnly === true, options?.deadline);
+    const timeLeft = options?.timeLeftMs;
+    return ask<T>(norm, options?.cachedOnly === true, timeLeft === undefined ? undefined : now() + timeLeft);
   }
 
   return {

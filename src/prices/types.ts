@@ -185,10 +185,10 @@ export interface AskOptions {
   /** Answer from the cache (or an ask already in flight) only; otherwise reject with NotCachedError, sending nothing. */
   cachedOnly?: boolean;
   /**
-   * Epoch ms, by the client's clock (`now`, Date.now unless set): the key settles by then at the latest, with its
-   * cause, when that is earlier than its own budget. A cell's calls made one after another share the cell's time.
+   * Milliseconds from now within which the key settles, with its cause, when that is less than its own budget:
+   * a cell's asks made one after another share the cell's time. Relative, so the caller's clock need not be the client's.
    */
-  deadline?: number;
+  timeLeftMs?: number;
 }
 
 export interface PricesClient {
