@@ -113,9 +113,12 @@ export class CacheUse {
     this.write(key.id, stored);
   }
 
-  /** Keeps an unknown symbol or a date without data for a short while; network and 5xx errors never. */
+  /**
+   * Keeps an unknown symbol, an instrument's missing conversion (listed with the unknown ones, convention 21) or a
+   * date without data for a short while; network and 5xx errors, and a service refusing conversion outright, never.
+   */
   keepError(key: NormKey, error: Error, at: number, requestId: number | undefined): void {
-    const cacheable = error instanceof InvalidInstrumentError || error instanceof NoDataError;
+    const cacheable = error instanceof InvalidInstrumentError || error instanceof NoDataError || (error instanceof ConversionError && error.symbol !== undefined);
     if (!cacheable || this.policy.errorTtlMs <= 0) return;
     const stored: StoredEntry = { kind: key.kind, storedAt: at, expiresAt: at + this.policy.errorTtlMs, bytes: 128 + error.message.length * 2, error: storeError(error) };
     const symbol = symbolOf(key);
