@@ -12,11 +12,10 @@
  */
 import { Random } from "../src/sandbox/data/random";
 import { fork, type ChildProcess } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
-import path from "node:path";
 import { Agent, fetch as undiciFetch } from "undici";
 import { fromEpochDay, toEpochDay } from "../src/api/dates";
+import { writeSection } from "./bench-section";
 import { baselineRequests, clientCredentialsTokenProvider, createPricesClient, staticTokenProvider, type PricesClient, type TokenProvider } from "../src/prices";
 
 interface Ready {
@@ -66,7 +65,7 @@ function emit(record: Case): void {
 }
 
 /** Rewrites the "Client" section of docs/benchmarks.md (other sections belong to other scripts). */
-function writeSection(today: string): void {
+async function writeClientSection(today: string): Promise<void> {
   const byName = new Map(cases.map((item) => [String(item.case), item]));
   const get = (name: string, field: string): number => Number(byName.get(name)?.[field] ?? NaN);
   const yes = (ok: boolean): string => (ok ? "yes" : "NO");
@@ -87,9 +86,7 @@ function writeSection(today: string): void {
     ["scatter 10,000 pairs, 500 symbols x 2,000 days", `${get("scatter", "requests")} requests (bound ${get("scatter", "boundRequests")}: per date ${get("scatter", "perDateRequests")}, per symbol ${get("scatter", "perSymbolRequests")}), over-fetch ${get("scatter", "overfetch")}, ${get("scatter", "wallMs")} ms`, "requests <= bound, over-fetch <= 4", yes(get("scatter", "requests") <= get("scatter", "boundRequests") && get("scatter", "overfetch") <= 4)],
     ["history 100 symbols x 10 years", `${get("history", "requests")} requests, ${get("history", "records")} records, ${get("history", "wallMs")} ms`, "-", "-"],
   ];
-  const section = [
-    "## Client",
-    "",
+  const body = [
     `Written by \`npm run bench:client\` (scripts/bench-client.ts) on ${today}, Node ${process.version}, load average ${startLoad} at the start and ${loadavg().map((value) => value.toFixed(1)).join(" ")} at the end (1, 5 and 15 minutes; other work on the machine inflates wall times). The sandbox runs in a child process over HTTPS on loopback; every cell of a simulated sheet asks the client in one window. Scatter uses 500 symbol names of which ${get("scatter", "symbolsInData")} are in the data set.`,
     "",
     "| case | figure | target | met |",
@@ -103,21 +100,7 @@ function writeSection(today: string): void {
     "```",
     "",
   ].join("\n");
-  const file = path.join(__dirname, "..", "docs", "benchmarks.md");
-  let text = "";
-  try {
-    text = readFileSync(file, "utf8");
-  } catch {
-    text = "# Benchmarks\n\nFigures measured on the project's 2-core machine; each section is written by its script.\n";
-  }
-  const start = text.indexOf("\n## Client\n");
-  if (start >= 0) {
-    const next = text.indexOf("\n## ", start + 1);
-    text = `${text.slice(0, start + 1)}${section}${next >= 0 ? text.slice(next + 1) : ""}`;
-  } else {
-    text = `${text.replace(/\n*$/, "\n\n")}${section}`;
-  }
-  writeFileSync(file, text);
+  await writeSection("Client", body);
 }
 
 async function measure<T>(run: () => Promise<T>): Promise<{ result: T; wallMs: number; cpuUs: number }> {
@@ -376,7 +359,7 @@ async function main(): Promise<void> {
     cpuUsPerKey: round(history.cpuUs / historySymbols.length),
   });
 
-  if (!process.argv.includes("--no-write")) writeSection(new Date().toISOString().slice(0, 10));
+  if (!process.argv.includes("--no-write")) await writeClientSection(new Date().toISOString().slice(0, 10));
   child.send("stop");
   await new Promise((resolve) => child.once("exit", resolve));
   await agent.close();

@@ -12,7 +12,7 @@
  *                 10,000 cells asked one request per cell (6 in flight, as a browser allows per host).
  */
 import { fork, type ChildProcess } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createServer, connect, type Server, type Socket } from "node:net";
 import { loadavg } from "node:os";
 import path from "node:path";
@@ -27,6 +27,7 @@ import { createCustomFunctionsRuntime } from "../src/host/runtime";
 import type { PrintedValue } from "../src/host/values";
 import { renewLead } from "../src/prices/token-session";
 import { clientCredentialsTokenProvider } from "../src/prices/tokens";
+import { writeSection } from "./bench-section";
 import { DIST, ensureBuilt } from "./workbook";
 
 const TODAY = "2025-06-30";
@@ -408,7 +409,8 @@ async function latency(functions: Functions): Promise<void> {
   }
 }
 
-function writeSection(date: string, startLoad: string): void {
+/** The "Soak" section of docs/benchmarks.md, written by the benchmarks' one section writer. */
+async function writeSoakSection(date: string, startLoad: string): Promise<void> {
   const soakCase = cases.find((item) => item.case === "soak");
   const lat = cases.find((item) => item.case === "soak-latency");
   const n = (record: Record<string, string | number> | undefined, field: string): number => Number(record?.[field] ?? NaN);
@@ -434,9 +436,7 @@ function writeSection(date: string, startLoad: string): void {
       ["80 ms latency: ratio", `${n(lat, "ratio")}x`, ">= 300x", yes(n(lat, "ratio") >= 300)],
     );
   }
-  const section = [
-    "## Soak",
-    "",
+  const body = [
     `Written by \`npm run bench:soak\` (scripts/bench-soak.ts) on ${date}, Node ${process.version}, load average ${startLoad} at the start and ${loadavg().map((value) => value.toFixed(1)).join(" ")} at the end. The real functions bundle (dist/functions.js, as the headless runner loads it) runs in the host engine in Node; the sandboxes run in child processes over HTTPS on loopback, with data to ${TODAY}. Faults: \`${FAULTS}\`, tokens of ${TOKEN_TTL_S} s (client credentials, the default token policy), and the token service unreachable for ${OUTAGE_MS / 1000} s in the middle, from 3 s before a renewal is due until after that token's expiry (a TCP proxy in front of it closed). Each refresh drops the client's cache and evaluates the whole sheet again; every cell is compared with one fault-free pass. An error cell "names its cause" when its message is not the cell deadline's generic one.`,
     "",
     "| case | figure | target | met |",
@@ -450,16 +450,7 @@ function writeSection(date: string, startLoad: string): void {
     "```",
     "",
   ].join("\n");
-  const file = path.join(__dirname, "..", "docs", "benchmarks.md");
-  let text = readFileSync(file, "utf8");
-  const start = text.indexOf("\n## Soak\n");
-  if (start >= 0) {
-    const next = text.indexOf("\n## ", start + 1);
-    text = `${text.slice(0, start + 1)}${section}${next >= 0 ? text.slice(next + 1) : ""}`;
-  } else {
-    text = `${text.replace(/\n*$/, "\n\n")}${section}`;
-  }
-  writeFileSync(file, text);
+  await writeSection("Soak", body);
 }
 
 async function main(): Promise<void> {
@@ -471,7 +462,7 @@ async function main(): Promise<void> {
   const functions = loadFunctions();
   if (values.only !== "latency") await soak(functions, seconds);
   if (values.only !== "soak") await latency(functions);
-  if (!values["no-write"]) writeSection(new Date().toISOString().slice(0, 10), startLoad);
+  if (!values["no-write"]) await writeSoakSection(new Date().toISOString().slice(0, 10), startLoad);
 }
 
 if (process.argv[2] === "--serve") {

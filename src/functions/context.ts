@@ -1,5 +1,5 @@
 /** What every function needs: the client (or the reason there is none), the error maker, today and a deadline. */
-import type { PricesClient } from "../prices/types";
+import type { AskOptions, PricesClient } from "../prices/types";
 import { describeFailure, NotAvailableError, type MakeError } from "./errors";
 import type { DateSystem } from "./excelDates";
 import { CellFailure } from "./shape";
@@ -25,23 +25,32 @@ export interface CallInvocation {
   isInValuePreview?: boolean | string;
 }
 
+/** The share of a cell's deadline its requests may spend, so that a slow failure is named before the deadline shows. */
+export const CLIENT_SHARE_OF_DEADLINE = 0.75;
+
 /**
- * The context of one call: in Excel's value preview, a client that answers from its cache only (a key in
- * flight is joined), so typing a formula never sends a request.
+ * The context of one call. Every key it asks settles within the client's share of the cell's deadline counted
+ * from the call's start, however many asks it makes one after another (FORECAST: references, latest price,
+ * history). In Excel's value preview, a client that answers from its cache only (a key in flight is joined),
+ * so typing a formula never sends a request.
  */
-export function forInvocation(context: FunctionsContext, invocation: CallInvocation | undefined): FunctionsContext {
+export function forInvocation(context: FunctionsContext, invocation: CallInvocation | undefined, now: () => number = Date.now): FunctionsContext {
   const preview = invocation?.isInValuePreview;
-  if (preview !== true && preview !== "true") return context;
-  const cachedOnly = { cachedOnly: true };
+  const cachedOnly = preview === true || preview === "true";
+  const deadline = now() + Math.floor(context.deadlineMs * CLIENT_SHARE_OF_DEADLINE);
+  const askOptions = (): AskOptions => {
+    const timeLeftMs = deadline - now();
+    return cachedOnly ? { cachedOnly, timeLeftMs } : { timeLeftMs };
+  };
   return {
     client() {
       const client = context.client();
       return {
-        price: (key) => client.price(key, cachedOnly),
-        history: (key) => client.history(key, cachedOnly),
-        instrument: (symbol, fields) => client.instrument(symbol, fields, cachedOnly),
-        instruments: (fields) => client.instruments(fields, cachedOnly),
-        references: (type) => client.references(type, cachedOnly),
+        price: (key) => client.price(key, askOptions()),
+        history: (key) => client.history(key, askOptions()),
+        instrument: (symbol, fields) => client.instrument(symbol, fields, askOptions()),
+        instruments: (fields) => client.instruments(fields, askOptions()),
+        references: (type) => client.references(type, askOptions()),
       };
     },
     makeError: context.makeError,

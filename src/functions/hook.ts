@@ -5,7 +5,7 @@
  */
 import { DEFAULT_REQUEST_BUDGET_MS } from "../prices/transport";
 import type { ClientStats, PricesClient, PricesClientOptions } from "../prices/types";
-import { DEFAULT_DEADLINE_MS, type FunctionsClient, type FunctionsContext } from "./context";
+import { CLIENT_SHARE_OF_DEADLINE, DEFAULT_DEADLINE_MS, type FunctionsClient, type FunctionsContext } from "./context";
 import { NotAvailableError, SIGN_IN_MESSAGE, type MakeError } from "./errors";
 import type { DateSystem } from "./excelDates";
 
@@ -88,7 +88,7 @@ export function createAddinHook(dependencies: AddinDependencies): AddinHook {
       } else {
         const { deadlineMs: deadline, recalculate: _recalculate, dateSystem: _dateSystem, ...options } = configuration;
         // The client gives up (and says why) before the cell's deadline shows the generic timeout.
-        const budgetMs = options.budgetMs ?? Math.min(DEFAULT_REQUEST_BUDGET_MS, Math.floor((deadline ?? DEFAULT_DEADLINE_MS) * 0.75));
+        const budgetMs = options.budgetMs ?? Math.min(DEFAULT_REQUEST_BUDGET_MS, Math.floor((deadline ?? DEFAULT_DEADLINE_MS) * CLIENT_SHARE_OF_DEADLINE));
         client = dependencies.createClient({ ...options, budgetMs });
       }
       deadlineMs = configuration.deadlineMs ?? DEFAULT_DEADLINE_MS;

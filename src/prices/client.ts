@@ -15,7 +15,7 @@ import { type NormHistoryKey, type NormKey, normHistoryKey, normInstrumentKey, n
 import { Lineage } from "./lineage";
 import { DEFAULT_RETRY_POLICY } from "./retry";
 import { timerScheduler } from "./scheduler";
-import { createTransport, defaultSleep, requestTarget } from "./transport";
+import { DEFAULT_REQUEST_BUDGET_MS, createTransport, defaultSleep, requestTarget } from "./transport";
 import type { AskOptions, CacheFilter, CachePolicy, ClientStats, KeyLineage, LineageKey, PricesClient, PricesClientOptions } from "./types";
 import { forecastProbe, historyParts, joinHistories } from "./history-parts";
 import { learnLimits } from "./learned-limits";
@@ -34,13 +34,16 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
   const cache = new CacheUse(options.storage ?? new MemoryCacheStorage({ maxEntries: policy.maxEntries, maxBytes: policy.maxBytes }), policy);
   const maxOverfetch = options.maxOverfetch ?? 4;
   const maxQueryLength = options.maxQueryLength;
+  // Per key, from its ask: the parts of a long history, its forecast probe and a request planned again
+  // after a refusal all spend the one budget, so a key settles with its cause before a cell's deadline.
+  const budgetMs = options.budgetMs ?? DEFAULT_REQUEST_BUDGET_MS;
   const transport = createTransport({
     baseUrl: options.baseUrl,
     tokenProvider: options.tokenProvider,
     fetch: options.fetch ?? globalThis.fetch.bind(globalThis),
     maxInFlight: options.maxInFlight ?? 4,
     timeoutMs: options.timeoutMs ?? 20_000,
-    ...(options.budgetMs !== undefined ? { budgetMs: options.budgetMs } : {}),
+    budgetMs,
     retry: { ...DEFAULT_RETRY_POLICY, ...options.retry },
     now,
     sleep: options.sleep ?? defaultSleep,
@@ -62,7 +65,8 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
     return Promise.reject(error instanceof Error ? error : new PricesError(String(error)));
   }
 
-  function ask<T>(key: NormKey, cachedOnly: boolean): Promise<T> {
+  /** `deadline`: the caller's (a cell's), or the whole key's for a part of its answer; never later than the budget from now. */
+  function ask<T>(key: NormKey, cachedOnly: boolean, deadline?: number): Promise<T> {
     counters.keysAsked += 1;
     const askedAt = now();
     const stored = cache.read(key.id, askedAt);
@@ -83,7 +87,7 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
       counters.errors += 1;
       return Promise.reject(new NotCachedError());
     }
-    const opened = inFlight.open(key, askedAt);
+    const opened = inFlight.open(key, askedAt, Math.min(askedAt + budgetMs, deadline ?? Number.POSITIVE_INFINITY));
     lineage.remember(opened);
     batchWindow.add(opened);
     return opened.promise as Promise<T>;
@@ -132,9 +136,11 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
     counters.requestsSent += 1;
     counters.keysRequested += asks.length;
     counters.recordsRequested += request.recordsRequested;
+    let until = Number.POSITIVE_INFINITY;
+    for (const item of asks) if (item.deadline < until) until = item.deadline;
     let results: (unknown | Error)[];
     try {
-      const body = await transport.getJson(request.endpoint, request.params, log);
+      const body = await transport.getJson(request.endpoint, request.params, log, until);
       const answer = request.answer(body, { method: log.method, url: target.url });
       log.records = answer.records;
       counters.recordsReceived += answer.records;
@@ -148,6 +154,12 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
         // The service's limits are smaller than the settings: plan the same keys again within them.
         limits = lowest(limits, learned);
         counters.replanned += 1;
+        // A key whose time is up keeps the refusal as its cause rather than a request that never starts.
+        const at = now();
+        failAll(
+          asks.filter((item) => item.deadline <= at),
+          request.refine?.(error) ?? error,
+        );
         dispatch(asks.filter((item) => item.waiting));
         return;
       }
@@ -189,7 +201,7 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
 
   function askInParts(item: Ask, key: NormHistoryKey, parts: NormHistoryKey[]): void {
     const answers = parts.map((part) =>
-      ask<SymbolHistory>(part, false).then(
+      ask<SymbolHistory>(part, false, item.deadline).then(
         (value): SymbolHistory | Error => value,
         (error: unknown): Error => (error instanceof Error ? error : new PricesError(String(error))),
       ),
@@ -199,7 +211,7 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
         let joined = joinHistories(key, results);
         const probe = joined instanceof Error ? undefined : forecastProbe(key, joined);
         if (probe && !(joined instanceof Error)) {
-          const probed = await ask<SymbolHistory>(probe, false).catch(() => undefined);
+          const probed = await ask<SymbolHistory>(probe, false, item.deadline).catch(() => undefined);
           if (probed?.forecast) joined = { ...joined, forecast: probed.forecast };
         }
         const at = now();
@@ -257,7 +269,8 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
     } catch (error) {
       return refuse(error);
     }
-    return ask<T>(norm, options?.cachedOnly === true);
+    const timeLeft = options?.timeLeftMs;
+    return ask<T>(norm, options?.cachedOnly === true, timeLeft === undefined ? undefined : now() + timeLeft);
   }
 
   return {

@@ -12,6 +12,8 @@ export interface Ask extends LineageRecord {
   resolve: ((value: unknown) => void) | undefined;
   reject: ((error: Error) => void) | undefined;
   stale: boolean;
+  /** When the key's time is up (epoch ms): every request that carries it gives up by then, with its own cause. */
+  deadline: number;
 }
 
 export class InFlight {
@@ -21,14 +23,14 @@ export class InFlight {
     return this.asks.get(id);
   }
 
-  open(key: NormKey, askedAt: number): Ask {
+  open(key: NormKey, askedAt: number, deadline: number): Ask {
     let resolve: ((value: unknown) => void) | undefined;
     let reject: ((error: Error) => void) | undefined;
     const promise = new Promise<unknown>((settle, fail) => {
       resolve = settle;
       reject = fail;
     });
-    const ask: Ask = { key, kind: key.kind, fromCache: false, requestId: undefined, askedAt, waiting: true, promise, resolve, reject, stale: false };
+    const ask: Ask = { key, kind: key.kind, fromCache: false, requestId: undefined, askedAt, waiting: true, promise, resolve, reject, stale: false, deadline };
     this.asks.set(key.id, ask);
     return ask;
   }

@@ -42,7 +42,8 @@ export interface ExchangeLog {
 }
 
 export interface Transport {
-  getJson(path: string, params: URLSearchParams, log: ExchangeLog): Promise<unknown>;
+  /** `until` (epoch ms, by `now`) ends the request's budget earlier than `budgetMs` would: its keys' own deadline. */
+  getJson(path: string, params: URLSearchParams, log: ExchangeLog, until?: number): Promise<unknown>;
   readonly inFlight: number;
 }
 
@@ -86,12 +87,12 @@ export function createTransport(options: TransportOptions): Transport {
     }
   }
 
-  async function getJson(path: string, params: URLSearchParams, log: ExchangeLog): Promise<unknown> {
+  async function getJson(path: string, params: URLSearchParams, log: ExchangeLog, until?: number): Promise<unknown> {
     const query = params.toString();
     const { method, url } = requestTarget(options.baseUrl, path, query, maxQueryLength);
     const body = method === "POST" ? query : undefined;
     log.method = method;
-    const deadline = options.now() + budgetMs;
+    const deadline = Math.min(options.now() + budgetMs, until ?? Number.POSITIVE_INFINITY);
     let rejected: string | undefined;
     let lastFailure: PricesError | undefined;
     // A 401's retry is one of the policy's attempts, so no request makes more than `limit`.

@@ -184,6 +184,11 @@ export interface ClientStats {
 export interface AskOptions {
   /** Answer from the cache (or an ask already in flight) only; otherwise reject with NotCachedError, sending nothing. */
   cachedOnly?: boolean;
+  /**
+   * Milliseconds from now within which the key settles, with its cause, when that is less than its own budget:
+   * a cell's asks made one after another share the cell's time. Relative, so the caller's clock need not be the client's.
+   */
+  timeLeftMs?: number;
 }
 
 export interface PricesClient {

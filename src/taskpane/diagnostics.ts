@@ -5,7 +5,8 @@
  */
 import { addDays, dateOfTimestamp, todayIso } from "../api";
 import type { KeyLineage, LineageKey, PriceRecord, SymbolHistory } from "../prices/types";
-import { dateOf, headersOf, symbolOf } from "../functions/coerce";
+import { dateOf, headersOf, isBlank, isSingleCell, symbolOf } from "../functions/coerce";
+import type { DateSystem } from "../functions/excelDates";
 import { ArgumentError } from "../functions/errors";
 import { historyArguments } from "../functions/historyFunctions";
 import { referenceTypeOf } from "../functions/metadataFunctions";
@@ -56,14 +57,17 @@ function priceRequestOf(name: string, first: ArgumentAt) {
 }
 
 /** HISTORY's arguments as the function reads them (a range of fields passed whole), or undefined where it refuses them. */
-function historyArgumentsOf(values: readonly unknown[][], today: string) {
+function historyArgumentsOf(values: readonly unknown[][], today: string, system: DateSystem) {
   const first = (index: number): unknown => values[index]?.[0];
   const fieldsArg = values[3] !== undefined && values[3].length > 0 ? values[3] : undefined;
-  return asTheFunctionsRead(() => historyArguments(today, first(0), first(1), first(2), fieldsArg, first(4), first(5), first(6), first(7), first(8)));
+  return asTheFunctionsRead(() => historyArguments(today, first(0), first(1), first(2), fieldsArg, first(4), first(5), first(6), first(7), first(8), system));
 }
 
-/** Symbols x dates of LOW/MID/HIGH/PRICE/AVERAGE, a history, an instrument or a reference list, read by the functions' own readers. */
-export async function traceFormula(formula: string, resolve: ResolveRef, today: string, limit = 12): Promise<TracedCall | undefined> {
+/**
+ * Symbols x dates of LOW/MID/HIGH/PRICE/AVERAGE, a history, an instrument or a reference list, read by the functions' own readers.
+ * `system` is the workbook's date system, as the functions read serials (`PricesAddin.dateSystem`).
+ */
+export async function traceFormula(formula: string, resolve: ResolveRef, today: string, limit = 12, system: DateSystem = "1900"): Promise<TracedCall | undefined> {
   const call = parseCall(formula);
   if (!call) return undefined;
   const values = await Promise.all(call.args.map((arg) => argValues(arg, resolve, today)));
@@ -86,19 +90,20 @@ export async function traceFormula(formula: string, resolve: ResolveRef, today: 
       if (!request) break;
       const keyOf = priceKeys({ ...request.value, target: targetOf(call.name, first) });
       const dateValues = values[datesArgument(call.name)] ?? [];
-      // A refused date fills only its own cell; the others still ask.
-      const dates = dateValues.length > 0 ? dateValues.flatMap((value) => asTheFunctionsRead(() => dateOf(value)) ?? []) : [{ value: undefined }];
+      // A refused date fills only its own cell, and a blank one in a range stays blank; the others still ask.
+      const asked = dateValues.length > 1 ? dateValues.filter((value) => !isBlank(value)) : dateValues;
+      const dates = dateValues.length > 0 ? asked.flatMap((value) => asTheFunctionsRead(() => dateOf(value, "date", system)) ?? []) : [{ value: undefined }];
       for (const symbol of texts(0)) for (const date of dates) push(keyOf(symbol, date.value));
       break;
     }
     case "HISTORY": {
-      const read = historyArgumentsOf(values, today);
+      const read = historyArgumentsOf(values, today, system);
       if (read) push(withTarget(read.value.key, targetOf(call.name, first)));
       break;
     }
     case "CURVE": {
       const symbol = texts(0)[0];
-      const date = asTheFunctionsRead(() => dateOf(first(1)));
+      const date = asTheFunctionsRead(() => dateOf(first(1), "date", system));
       if (symbol && date) push(withTarget(date.value ? { symbol, date: date.value } : { symbol }, targetOf(call.name, first)));
       break;
     }
@@ -142,7 +147,7 @@ export interface TracedElement {
  * The element at (`row`, `col`) of the result of `formula` (0, 0 = the anchor), read with the functions' own
  * readers and layouts: a (symbol, date) of a price grid, a row of a history, a month of a curve.
  */
-export async function traceElement(formula: string, resolve: ResolveRef, today: string, row: number, col: number): Promise<TracedElement | undefined> {
+export async function traceElement(formula: string, resolve: ResolveRef, today: string, row: number, col: number, system: DateSystem = "1900"): Promise<TracedElement | undefined> {
   const call = parseCall(formula);
   if (!call) return undefined;
   const values = await Promise.all(call.args.map((arg) => argValues(arg, resolve, today)));
@@ -157,28 +162,31 @@ export async function traceElement(formula: string, resolve: ResolveRef, today: 
       const request = priceRequestOf(call.name, first);
       if (!request) return none;
       const symbols = readItems(await argMatrix(call.args[0], resolve, today), (cell) => symbolOf(cell));
-      const dates = readItems(await argMatrix(call.args[datesArgument(call.name)], resolve, today), (cell) => dateOf(cell));
+      const dateMatrix = await argMatrix(call.args[datesArgument(call.name)], resolve, today);
+      const dateRange = !isSingleCell(dateMatrix);
+      // As the functions read it: a blank date in a range is a blank cell that asks nothing.
+      const dates = readItems(dateMatrix, (cell) => (dateRange && isBlank(cell) ? null : dateOf(cell, "date", system)));
       const layout = asTheFunctionsRead(() => crossLayout(symbols, dates));
       if (!layout || row >= layout.value.rows || col >= layout.value.cols) return none;
       const [symbol, date] = layout.value.at(row, col);
-      if (!symbol.ok || !date.ok || symbol.value === undefined) return none;
+      if (!symbol.ok || !date.ok || symbol.value === undefined || date.value === null) return none;
       return { call, key: priceKeys({ ...request.value, target: targetOf(call.name, first) })(symbol.value, date.value), header: false };
     }
     case "HISTORY": {
-      const read = historyArgumentsOf(values, today);
+      const read = historyArgumentsOf(values, today, system);
       if (!read) return none;
       const { headers, order } = read.value;
       const key = withTarget(read.value.key, targetOf(call.name, first));
       return row < headers ? { call, key, header: true } : { call, key, header: false, dataRow: row - headers, order };
     }
     case "CURVE": {
-      const traced = await traceFormula(formula, resolve, today, 1);
+      const traced = await traceFormula(formula, resolve, today, 1, system);
       const headers = asTheFunctionsRead(() => headersOf(first(2)));
       if (!traced?.keys[0] || !headers) return none;
       return row < headers.value ? { call, key: traced.keys[0], header: true } : { call, key: traced.keys[0], header: false, dataRow: row - headers.value };
     }
     default: {
-      const traced = await traceFormula(formula, resolve, today);
+      const traced = await traceFormula(formula, resolve, today, 12, system);
       if (!traced) return none;
       // INSTRUMENT: one symbol per row; the lists: one key for the whole table
       const key = traced.keys.length === 1 ? traced.keys[0] : traced.keys[row];

@@ -71,3 +71,29 @@ describe("a slow failure", () => {
     expect(error.message).toBe("service unreachable: Request failed (timed out after 200 ms): GET /Prices");
   });
 });
+
+describe("a cell whose asks come one after another", () => {
+  it("shares the cell's time: a slow first answer leaves the next ask only what is left, and the cause shows", async () => {
+    // CURVE in EUR asks the Currency list (answered after 350 ms), then the latest price (the service never
+    // answers). With a fresh 750 ms budget the price's second attempt would run past the 1 s deadline; the
+    // cell's share (750 ms from the call) ends its first attempt early enough to name the cause.
+    const references = { references: [{ type: "Currency", items: [{ id: "EUR", description: "Euro", sign: "€", availableConversionIds: [] }] }] };
+    const slowThenHanging = ((input: string | URL | Request) =>
+      String(input).includes("/References")
+        ? new Promise<Response>((resolve) => setTimeout(() => resolve(new Response(JSON.stringify(references), { status: 200 })), 350))
+        : new Promise<Response>(() => undefined)) as typeof fetch;
+    await globalThis.PricesAddin!.configure({
+      baseUrl: "https://prices.test/physical/v2",
+      tokenProvider: { getToken: async () => "t" },
+      fetch: slowThenHanging,
+      timeoutMs: 400,
+      retry: { backoffBaseMs: 1, backoffMaxMs: 1 },
+      scheduler: timerScheduler(1),
+      deadlineMs: 1_000,
+      recalculate: false,
+    });
+    const error = await cellError(F.curve("MB-AL-0004", undefined, undefined, "EUR"));
+    expect(error.code).toBe("#N/A");
+    expect(error.message).toMatch(/^service unreachable: Request failed \(timed out after \d+ ms\): GET \/Prices$/);
+  });
+});

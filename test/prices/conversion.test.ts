@@ -112,4 +112,18 @@ describe("a service without the conversion", () => {
     expect(reason).toBeInstanceOf(ConversionError);
     expect([reason.symbol, reason.target, reason.detail]).toEqual(["S001", "BU", "Conversion from MT to BU is not available for this instrument"]);
   });
+
+  it("keeps an instrument's missing conversion for a while, as it keeps an unknown symbol: a recalculation asks nothing", async () => {
+    const { client, manual, service } = setup();
+    service.script.push(() =>
+      json({ priceCalculationType: "None", instruments: [], invalidInstruments: [{ symbol: "S001", message: "Conversion from MT to BU is not available for this instrument" }] }),
+    );
+    const key = { symbol: "S001", date: "2024-03-01", unit: "bu" };
+    await flushAll(manual, [client.price(key)]);
+    const [again] = await flushAll(manual, [client.price(key)]);
+    const reason = reasonOf(again) as ConversionError;
+    expect(reason).toBeInstanceOf(ConversionError);
+    expect([reason.symbol, reason.target, reason.detail]).toEqual(["S001", "BU", "Conversion from MT to BU is not available for this instrument"]);
+    expect(service.calls).toHaveLength(1);
+  });
 });

@@ -146,6 +146,63 @@ describe("retry policy", () => {
   });
 });
 
+describe("one budget per key", () => {
+  /** A clock that only the client's sleeps move: every wait is counted against the key's budget. */
+  function timed(options: Parameters<typeof setup>[0] = {}) {
+    const context = setup({ budgetMs: 10_000, ...options, sleep: async (ms) => void (context.clock.now += ms) });
+    return context;
+  }
+  const limitRefusal = (): Response =>
+    json({ type: "about:blank", title: "Bad Request", status: 400, detail: "1 symbols x 1 dates is over the limit of 0 price records", errors: [{ parameter: "Symbols", message: "2 symbols is over the limit of 1 symbols per request (maxSymbols)" }] }, 400);
+
+  it("spans the request planned again after a refusal that names a limit: the key fails with its cause within the budget", async () => {
+    const { client, manual, service, clock } = timed();
+    const started = clock.now;
+    // 8 s of Retry-After, then a refusal naming a smaller limit; the requests planned again meet a busy service.
+    service.script.push(problem(503, { "retry-after": "4" }), problem(503, { "retry-after": "4" }), limitRefusal(), problem(503, { "retry-after": "4" }), problem(503, { "retry-after": "4" }));
+    const results = await flushAll(manual, [client.price(key), client.price({ ...key, symbol: "BBB" })]);
+    for (const result of results) expect((reasonOf(result) as HTTPError).status).toBe(503);
+    expect(clock.now - started).toBeLessThanOrEqual(10_000);
+    // One request of two keys (3 attempts), then one per key: no time is left to wait for a retry.
+    expect(service.calls.map((call) => call.symbols.length)).toEqual([2, 2, 2, 1, 1]);
+  });
+
+  it("keeps the refusal as the cause of a key whose time ran out before it could be planned again", async () => {
+    const { client, manual, service, clock } = timed({ budgetMs: 8_500 });
+    const slowRefusal = (): Response => {
+      clock.now += 1_000;
+      return limitRefusal();
+    };
+    service.script.push(problem(503, { "retry-after": "4" }), problem(503, { "retry-after": "4" }), slowRefusal);
+    const results = await flushAll(manual, [client.price(key), client.price({ ...key, symbol: "BBB" })]);
+    for (const result of results) expect((reasonOf(result) as HTTPError).status).toBe(400);
+    expect(service.calls).toHaveLength(3);
+  });
+
+  it("is spent by the parts of a long history and then by its forecast probe, which gives up in time", async () => {
+    const { client, manual, service, clock } = timed({ limits: { maxRecords: 10 }, maxInFlight: 1 });
+    const started = clock.now;
+    // Two parts wait out 4 s of Retry-After each (one clock): the probe for a forecast then has 2 s left, too little for 4 s.
+    service.script.push(problem(503, { "retry-after": "4" }), problem(503, { "retry-after": "4" }));
+    const asked = client.history({ symbol: "AAA", fromDate: "2024-01-01", toDate: "2024-01-30", forecastType: "F24M" });
+    let settled = false;
+    void asked.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
+    while (!settled) {
+      manual.flush();
+      if (service.calls.length === 5) service.script.push(problem(503, { "retry-after": "4" }), problem(503, { "retry-after": "4" }));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect((await asked).prices.length).toBeGreaterThan(0);
+    // Three parts (two of them tried twice), then the probe once: it is not retried past the key's budget.
+    expect(service.calls).toHaveLength(6);
+    expect(service.calls[5]?.params.ToDate).toBe("2024-01-30");
+    expect(clock.now - started).toBeLessThanOrEqual(10_000);
+  });
+});
+
 describe("authorization", () => {
   function countingProvider(tokens: string[]): TokenProvider & { calls: (TokenRequestOptions | undefined)[] } {
     const calls: (TokenRequestOptions | undefined)[] = [];

@@ -142,6 +142,27 @@ describe("traceElement", () => {
   });
 });
 
+describe("tracing as the functions read dates", () => {
+  // 2024-03-01 is serial 45352 in the 1900 system and 43890 in the 1904 one.
+  const cells: Record<string, unknown[][]> = { A1: [["MB-X"]], B1: [[43890]], "B1:D1": [[43890, null, "2024-03-04"]] };
+  const resolveCells: ResolveRef = async (address) => cells[address] ?? [[null]];
+
+  it("reads serials in the workbook's date system (1904), in price grids and histories", async () => {
+    expect((await traceElement("=PRICES.MID(A1,B1)", resolveCells, TODAY, 0, 0, "1904"))?.key).toEqual({ symbol: "MB-X", date: "2024-03-01" });
+    expect((await traceFormula('=PRICES.HISTORY(A1,B1,"2024-03-31")', resolveCells, TODAY, 12, "1904"))?.keys).toEqual([{ symbol: "MB-X", fromDate: "2024-03-01", toDate: "2024-03-31" }]);
+    expect((await traceFormula("=PRICES.CURVE(A1,B1)", resolveCells, TODAY, 12, "1904"))?.keys).toEqual([{ symbol: "MB-X", date: "2024-03-01" }]);
+  });
+
+  it("traces a blank date inside a range as a blank cell, never as the latest price", async () => {
+    expect(await traceElement("=PRICES.MID(A1,B1:D1)", resolveCells, TODAY, 0, 1, "1904")).toMatchObject({ key: undefined });
+    expect((await traceElement("=PRICES.MID(A1,B1:D1)", resolveCells, TODAY, 0, 2, "1904"))?.key).toEqual({ symbol: "MB-X", date: "2024-03-04" });
+    expect((await traceFormula("=PRICES.MID(A1,B1:D1)", resolveCells, TODAY, 12, "1904"))?.keys).toEqual([
+      { symbol: "MB-X", date: "2024-03-01" },
+      { symbol: "MB-X", date: "2024-03-04" },
+    ]);
+  });
+});
+
 describe("tracing a converted cell", () => {
   it("puts the currency and unit arguments in the keys, as the functions ask them", async () => {
     expect(await keysOf('=PRICES.MID(A1, B1, "eur", "lb")')).toEqual([{ symbol: "MB-AL-0004", date: "2024-03-01", currency: "EUR", unit: "LB" }]);

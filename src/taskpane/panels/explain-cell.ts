@@ -54,7 +54,8 @@ export function explainCellPanel(context: PaneContext): void {
       }
       const today = todayIso(new Date(context.now()));
       const resolve = (address: string): Promise<unknown[][]> => context.workbook.values(address);
-      const element = await traceElement(found.formula, resolve, today, found.row, found.col);
+      const system = context.deps.addin()?.dateSystem ?? "1900";
+      const element = await traceElement(found.formula, resolve, today, found.row, found.col, system);
       if (!element) {
         show(h("p", {}, `${selection.cell}: `, h("code", {}, found.formula)), h("p", {}, "This is not a single PRICES call with plain arguments, so it cannot be traced."));
         return;
@@ -75,7 +76,7 @@ export function explainCellPanel(context: PaneContext): void {
         return;
       }
       // a cell the element reader cannot pin down: every key of the call, as before
-      const traced = await traceFormula(found.formula, resolve, today);
+      const traced = await traceFormula(found.formula, resolve, today, 12, system);
       const blocks: HTMLElement[] = [];
       for (const key of traced?.keys ?? []) blocks.push(await explainKey(client, key));
       show(...head, ...blocks, traced?.truncated ? h("p", { class: "muted" }, `Only the first ${traced.keys.length} values are explained.`) : null);

@@ -24,8 +24,9 @@ export function freezePanel(context: PaneContext): void {
       if (action === "freeze") {
         const client = context.client();
         const today = todayIso(new Date(context.now()));
+        const system = context.deps.addin()?.dateSystem ?? "1900";
         const describe = describeWithTrace({
-          trace: async (formula, row, col) => (await traceElement(formula, (address) => context.workbook.values(address), today, row, col))?.key,
+          trace: async (formula, row, col) => (await traceElement(formula, (address) => context.workbook.values(address), today, row, col, system))?.key,
           client,
           serviceUrl: context.settings().environment.baseUrl,
         });
