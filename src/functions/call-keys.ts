@@ -6,6 +6,7 @@
 import type { ConversionTarget } from "../api";
 import type { HistoryKey, PriceKey } from "../prices/types";
 import { targetAsWritten, withTarget } from "./conversionArgs";
+import type { DateSystem } from "./excelDates";
 import { historyArguments } from "./historyFunctions";
 import type { PriceField } from "./fields";
 import { type PriceRequest, averageRequest, priceKeys, priceRequest } from "./priceFunctions";
@@ -55,8 +56,8 @@ export function priceCallKeys(name: string, arg: ArgumentAt): (symbol: string, d
 }
 
 /** The key a HISTORY call asks (range, calendar, average, fields, conversion); throws where the function refuses its arguments. */
-export function historyCallKey(args: readonly unknown[], today: string): HistoryKey {
+export function historyCallKey(args: readonly unknown[], today: string, system: DateSystem = "1900"): HistoryKey {
   const [symbol, from, to, fields, headers, calendar, calculation, order, dateFormat] = args;
-  const key = historyArguments(today, symbol, from, to, fields ?? undefined, headers, calendar, calculation, order, dateFormat).key;
+  const key = historyArguments(today, symbol, from, to, fields ?? undefined, headers, calendar, calculation, order, dateFormat, system).key;
   return withTarget(key, callTarget("HISTORY", (index) => args[index]));
 }

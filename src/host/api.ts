@@ -210,7 +210,7 @@ export function createHostApi(dependencies: HostDependencies): PricesHostApi {
         return { name: sheets[index]?.name ?? "", values, spills };
       });
       const provenance = options.provenance
-        ? (await Promise.all(engines.map((sheetEngine, index) => provenanceOf(sheets[index]?.name ?? "", sheetEngine.customCalls(), provenanceClient(), serviceUrl)))).flat()
+        ? (await Promise.all(engines.map((sheetEngine, index) => provenanceOf(sheets[index]?.name ?? "", sheetEngine.customCalls(), provenanceClient(), serviceUrl, system)))).flat()
         : [];
       return { sheets: results, provenance, stats: stats() };
     },

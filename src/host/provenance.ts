@@ -5,7 +5,8 @@
  * a HISTORY, when its request left and which endpoint served it).
  */
 import { formatCellAddress, parseCellAddress } from "../formula/a1";
-import { serialToIsoDate } from "../functions/excelDates";
+import { dateOf, isBlank } from "../functions/coerce";
+import type { DateSystem } from "../functions/excelDates";
 import { todayIso } from "../api/dates";
 import { datesArgument, historyCallKey, isPriceCall, priceCallKeys } from "../functions/call-keys";
 import type { HistoryKey, PriceKey } from "../prices/types";
@@ -23,11 +24,18 @@ function cellsOf(arg: unknown): Cell[] {
   return (arg as unknown[]).flatMap((row, r) => (Array.isArray(row) ? row.map((value: unknown, c) => ({ value, row: r, col: c })) : [{ value: row, row: r, col: 0 }]));
 }
 
-/** A date argument as the service is asked: an ISO date, or undefined for the latest. */
-function isoDateOf(value: unknown): string | undefined {
-  if (typeof value === "number") return serialToIsoDate(value);
-  if (typeof value !== "string" || value.trim() === "" || value.trim().toLowerCase() === "latest") return undefined;
-  return value.trim();
+/** A date argument as the functions read it in the book's date system: an ISO date, or undefined for the latest; not ok where refused. */
+function readDate(value: unknown, system: DateSystem): { ok: true; value: string | undefined } | { ok: false } {
+  try {
+    return { ok: true, value: dateOf(value, "date", system) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+function isoDateOf(value: unknown, system: DateSystem): string | undefined {
+  const date = readDate(value, system);
+  return date.ok ? date.value : undefined;
 }
 
 function pairs(symbols: Cell[], dates: Cell[]): { symbol: Cell; date: Cell; row: number; col: number }[] {
@@ -61,9 +69,9 @@ function keysOfCall(name: string, args: readonly unknown[]): ((symbol: string, d
 }
 
 /** The key a HISTORY call asked, or undefined where the function refused its arguments. */
-function historyKeyOf(args: readonly unknown[]): HistoryKey | undefined {
+function historyKeyOf(args: readonly unknown[], system: DateSystem): HistoryKey | undefined {
   try {
-    return historyCallKey(args, todayIso());
+    return historyCallKey(args, todayIso(), system);
   } catch {
     return undefined;
   }
@@ -81,6 +89,7 @@ export async function provenanceOf(
   formulas: ReadonlyMap<string, FormulaCalls>,
   client: ProvenanceClient | undefined,
   serviceUrl: string,
+  system: DateSystem = "1900",
 ): Promise<ProvenanceRow[]> {
   const rows: Promise<ProvenanceRow>[] = [];
   for (const [anchor, { text, calls, resultRange }] of formulas) {
@@ -91,21 +100,24 @@ export async function provenanceOf(
       const keyOf = isPriceCall(name) ? keysOfCall(name, call.args) : undefined;
       if (!keyOf) {
         const [first, second, third] = call.args;
-        const history = name === "HISTORY" ? historyKeyOf(call.args) : undefined;
-        const asked = history ? `${history.fromDate}..${history.toDate}` : name === "HISTORY" ? `${isoDateOf(second) ?? ""}..${isoDateOf(third) ?? "today"}` : "";
+        const history = name === "HISTORY" ? historyKeyOf(call.args, system) : undefined;
+        const asked = history ? `${history.fromDate}..${history.toDate}` : name === "HISTORY" ? `${isoDateOf(second, system) ?? ""}..${isoDateOf(third, system) ?? "today"}` : "";
         const symbol = cellsOf(first).map((cell) => String(cell.value ?? "")).join(", ");
         const fetched = history && client ? describeRetrieval(client, history, serviceUrl) : {};
         rows.push(Promise.resolve({ ...base, address: anchor, symbol, dateAsked: asked, ...fetched }));
         continue;
       }
-      for (const pair of pairs(cellsOf(call.args[0]), cellsOf(call.args[datesArgument(name)]))) {
+      const dates = cellsOf(call.args[datesArgument(name)]);
+      for (const pair of pairs(cellsOf(call.args[0]), dates)) {
+        // As the functions read it: a blank date inside a range is a blank cell, a refused one an error; neither asked anything.
+        if (dates.length > 1 && isBlank(pair.date.value)) continue;
         const address = call.whole ? formatCellAddress({ row: origin.row + call.row + pair.row, col: origin.col + call.col + pair.col }) : anchor;
         const symbol = String(pair.symbol.value ?? "");
-        const date = isoDateOf(pair.date.value);
-        const row: ProvenanceRow = { ...base, address, symbol, dateAsked: date ?? "latest" };
+        const date = readDate(pair.date.value, system);
+        const row: ProvenanceRow = { ...base, address, symbol, dateAsked: date.ok ? (date.value ?? "latest") : String(pair.date.value) };
         rows.push(
-          client && symbol !== ""
-            ? describePrice(client, keyOf(symbol, date), serviceUrl).then((described) => ({ ...row, ...described }))
+          client && symbol !== "" && date.ok
+            ? describePrice(client, keyOf(symbol, date.value), serviceUrl).then((described) => ({ ...row, ...described }))
             : Promise.resolve(row),
         );
       }

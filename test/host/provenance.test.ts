@@ -64,4 +64,15 @@ describe("the runner's provenance of frozen price cells", () => {
     expect(looked).toEqual([{ symbol: "MB-AL-0004", fromDate: "2024-03-01", toDate: "2024-03-08", calculationType: "MonthlyAverage", currency: "CNY" }]);
     expect(row).toMatchObject({ dateAsked: "2024-03-01..2024-03-08", retrievedAt: "2024-03-08T09:00:00.000Z", serviceUrl: "https://svc/physical/v2/Prices/History" });
   });
+
+  it("reads date serials in the book's date system, skips a blank date inside a range and asks nothing for a refused date", async () => {
+    const [client, asked] = recordingClient();
+    // 45352 is 2024-03-01 in the 1900 system; in the 1904 system the same day is 45352 - 1462
+    const args = ["MB-AL-0004", [[45352 - 1462, null, "2024-13-01"]]];
+    const rows = await provenanceOf("Sheet1", calls("=PRICES.MID(A1,B1:D1)", "MID", args), client, "https://svc/physical/v2", "1904");
+    expect(asked).toEqual([{ symbol: "MB-AL-0004", date: "2024-03-01" }]);
+    expect(rows.map((row) => row.dateAsked)).toEqual(["2024-03-01", "2024-13-01"]);
+    expect(rows[1]?.assessmentDate).toBe("");
+  });
 });
+
