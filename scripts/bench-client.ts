@@ -15,7 +15,7 @@ import { fork, type ChildProcess } from "node:child_process";
 import { loadavg } from "node:os";
 import { Agent, fetch as undiciFetch } from "undici";
 import { fromEpochDay, toEpochDay } from "../src/api/dates";
-import { writeSection } from "./bench-section";
+import { rawLines, targetTable, writeSection } from "./bench-section";
 import { baselineRequests, clientCredentialsTokenProvider, createPricesClient, staticTokenProvider, type PricesClient, type TokenProvider } from "../src/prices";
 
 interface Ready {
@@ -89,16 +89,9 @@ async function writeClientSection(today: string): Promise<void> {
   const body = [
     `Written by \`npm run bench:client\` (scripts/bench-client.ts) on ${today}, Node ${process.version}, load average ${startLoad} at the start and ${loadavg().map((value) => value.toFixed(1)).join(" ")} at the end (1, 5 and 15 minutes; other work on the machine inflates wall times). The sandbox runs in a child process over HTTPS on loopback; every cell of a simulated sheet asks the client in one window. Scatter uses 500 symbol names of which ${get("scatter", "symbolsInData")} are in the data set.`,
     "",
-    "| case | figure | target | met |",
-    "| --- | --- | --- | --- |",
-    ...rows.map((row) => `| ${row.join(" | ")} |`),
+    targetTable(rows),
     "",
-    "Raw lines:",
-    "",
-    "```",
-    ...cases.map((item) => JSON.stringify(item)),
-    "```",
-    "",
+    rawLines(cases),
   ].join("\n");
   await writeSection("Client", body);
 }

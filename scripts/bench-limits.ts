@@ -10,7 +10,7 @@ import { Agent, request } from "undici";
 import { toEpochDay } from "../src/api";
 import { buildRelay } from "../src/relay/app";
 import { generateDataSet } from "../src/sandbox/data/generator";
-import { writeSection } from "./bench-section";
+import { targetTable, writeSection } from "./bench-section";
 import { startSandboxCli, stopSandboxCli } from "./sandbox-cli";
 
 const TODAY = "2025-06-30";
@@ -179,7 +179,7 @@ async function main(): Promise<void> {
     await stopSandboxCli(sandbox.child);
   }
   const when = `${new Date().toISOString().slice(0, 10)}, Node ${process.version}, load average ${loadAtStart.map((l) => l.toFixed(1)).join(" ")} at the start and ${loadavg().map((l) => l.toFixed(1)).join(" ")} at the end`;
-  const table = (list: Row[]): string => ["| case | figure | target | met |", "| --- | --- | --- | --- |", ...list.map((r) => `| ${r.case} | ${r.figure} | ${r.target} | ${r.met ? "yes" : "NO"} |`)].join("\n");
+  const table = (list: Row[]): string => targetTable(list.map((r) => [r.case, r.figure, r.target, r.met ? "yes" : "NO"]));
   await writeSection(
     "Sandbox under maximal and hostile requests",
     `Written by \`npm run bench:limits\` (scripts/bench-limits.ts) on ${when}. The sandbox CLI runs as its own process with data to ${TODAY}; resident memory is sampled from /proc every 20 ms while the answers are read. Answers over 2 MB are streamed in 64 KB pieces (service/answer.ts); oversized parameters are refused before any work (convention 8a).\n\n${table(rows)}\n`,

@@ -3,10 +3,8 @@
  * loopback with autocannon, start time and resident memory of the real CLI. Prints one JSON line per case and
  * writes the table into docs/benchmarks.md's "Sandbox" section.
  */
-import { existsSync } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { loadavg } from "node:os";
-import path from "node:path";
 import { Readable } from "node:stream";
 import autocannon from "autocannon";
 import Fastify, { type FastifyInstance } from "fastify";
@@ -19,9 +17,9 @@ import { historyQuery } from "../src/sandbox/service/history";
 import { collectParams } from "../src/sandbox/service/params";
 import { parseHistoryRequest } from "../src/sandbox/service/requests";
 import { caFetch, clientCredentialsToken } from "../test/helpers/sandbox";
+import { targetTable, writeSection } from "./bench-section";
 import { startSandboxCli, stopSandboxCli } from "./sandbox-cli";
 
-const ROOT = path.resolve(__dirname, "..");
 const TODAY = "2025-06-30";
 const HISTORY_RECORD_LIMIT = 1_000_000;
 const START_RUNS = 3;
@@ -232,26 +230,12 @@ async function overHttps(): Promise<void> {
 }
 
 async function writeTable(): Promise<void> {
-  const file = path.join(ROOT, "docs", "benchmarks.md");
-  const existing = existsSync(file) ? await readFile(file, "utf8") : "# Benchmarks\n\nFigures measured on the project's 2-core machine; each section is written by its script.\n";
-  const table = [
-    "## Sandbox",
-    "",
+  const body = [
     `Written by \`npm run bench:sandbox\` (scripts/bench-sandbox.ts) on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, data generated to ${TODAY}; load average ${loadAtStart.map((l) => l.toFixed(1)).join(" ")} at the start and ${loadavg().map((l) => l.toFixed(1)).join(" ")} at the end (the machine is shared: wall times move with the load, CPU times less; CPU counts every thread of the process, GC included). In-process cases go through \`inject\` with a real token and read the body as a stream of bytes, as an HTTP client would; p50/p99 after 5 warm-up requests. An assessment's JSON is written the first time an answer needs it and copied afterwards (service/record-bytes.ts, 64 MB at most), so repeated requests are faster than first ones: both are shown. The history case raises the record limit to ${HISTORY_RECORD_LIMIT.toLocaleString("en")} (the default of 100,000 would refuse it). On this shared machine the p50s of one run and the next differ by up to two times (history 139-175 ms, /Prices 4.0-7.2 ms, 6,500-11,800 req/s in three runs at load averages 4 to 9 on 2026-11-21), so a "met" is this run's.`,
     "",
-    "| case | figure | target | met |",
-    "| --- | --- | --- | --- |",
-    ...rows.map((r) => `| ${r.case} | ${r.figure} | ${r.target} | ${r.met ? "yes" : "NO"} |`),
-    "",
+    targetTable(rows.map((r) => [r.case, r.figure, r.target, r.met ? "yes" : "NO"])),
   ].join("\n");
-  const start = existing.indexOf("## Sandbox");
-  let next: string;
-  if (start < 0) next = `${existing.trimEnd()}\n\n${table}`;
-  else {
-    const after = existing.indexOf("\n## ", start + 1);
-    next = `${existing.slice(0, start)}${table}${after < 0 ? "" : `\n${existing.slice(after + 1)}`}`;
-  }
-  await writeFile(file, next.endsWith("\n") ? next : `${next}\n`);
+  await writeSection("Sandbox", body);
 }
 
 async function main(): Promise<void> {

@@ -17,3 +17,13 @@ export async function writeSection(title: string, body: string): Promise<void> {
   const next = existing.indexOf("\n## ", start + 1);
   await writeFile(FILE, `${existing.slice(0, start + 1)}${section}${next < 0 ? "" : existing.slice(next)}`);
 }
+
+/** A "case | figure | target | met" table, one row per case. */
+export function targetTable(rows: readonly (readonly string[])[]): string {
+  return ["| case | figure | target | met |", "| --- | --- | --- | --- |", ...rows.map((row) => `| ${row.join(" | ")} |`)].join("\n");
+}
+
+/** The JSON lines a benchmark printed, fenced, under "Raw lines:". */
+export function rawLines(cases: readonly unknown[]): string {
+  return ["Raw lines:", "", "```", ...cases.map((item) => JSON.stringify(item)), "```"].join("\n");
+}

@@ -27,7 +27,7 @@ import { createCustomFunctionsRuntime } from "../src/host/runtime";
 import type { PrintedValue } from "../src/host/values";
 import { renewLead } from "../src/prices/token-session";
 import { clientCredentialsTokenProvider } from "../src/prices/tokens";
-import { writeSection } from "./bench-section";
+import { rawLines, targetTable, writeSection } from "./bench-section";
 import { DIST, ensureBuilt } from "./workbook";
 
 const TODAY = "2025-06-30";
@@ -439,16 +439,9 @@ async function writeSoakSection(date: string, startLoad: string): Promise<void> 
   const body = [
     `Written by \`npm run bench:soak\` (scripts/bench-soak.ts) on ${date}, Node ${process.version}, load average ${startLoad} at the start and ${loadavg().map((value) => value.toFixed(1)).join(" ")} at the end. The real functions bundle (dist/functions.js, as the headless runner loads it) runs in the host engine in Node; the sandboxes run in child processes over HTTPS on loopback, with data to ${TODAY}. Faults: \`${FAULTS}\`, tokens of ${TOKEN_TTL_S} s (client credentials, the default token policy), and the token service unreachable for ${OUTAGE_MS / 1000} s in the middle, from 3 s before a renewal is due until after that token's expiry (a TCP proxy in front of it closed). Each refresh drops the client's cache and evaluates the whole sheet again; every cell is compared with one fault-free pass. An error cell "names its cause" when its message is not the cell deadline's generic one.`,
     "",
-    "| case | figure | target | met |",
-    "| --- | --- | --- | --- |",
-    ...rows.map((row) => `| ${row.join(" | ")} |`),
+    targetTable(rows),
     "",
-    "Raw lines:",
-    "",
-    "```",
-    ...cases.map((item) => JSON.stringify(item)),
-    "```",
-    "",
+    rawLines(cases),
   ].join("\n");
   await writeSection("Soak", body);
 }

@@ -3,12 +3,12 @@
  * the host in headless Chromium against the runner's own sandbox, written back), as `npm run workbook -- model.xlsx
  * --out refreshed.xlsx` does. Prints one JSON line and rewrites the "## Workbook files" section of docs/benchmarks.md.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import ExcelJS from "exceljs";
 import { columnName } from "../src/formula/a1";
-import { replaceSection } from "./bundle-size";
+import { writeSection } from "./bench-section";
 import { ensureBuilt, runWorkbook } from "./workbook";
 
 const SYMBOLS = 200;
@@ -96,8 +96,6 @@ async function main(): Promise<void> {
     };
     process.stdout.write(`${JSON.stringify(line)}\n`);
     const section = [
-      "## Workbook files",
-      "",
       `Written by \`npm run bench:xlsx\` (scripts/bench-xlsx.ts) on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, load average ${startLoad} at the start and ${loadavg().map((value) => value.toFixed(1)).join(" ")} at the end. The runner's whole path as \`npm run workbook -- model.xlsx --out refreshed.xlsx\` takes it: its own sandbox, Chromium (dist/ built before the clock starts), the page, exceljs reading and writing.`,
       "",
       "| case | figure |",
@@ -111,8 +109,7 @@ async function main(): Promise<void> {
       "```",
       "",
     ].join("\n");
-    const docs = join(__dirname, "..", "docs", "benchmarks.md");
-    writeFileSync(docs, replaceSection(readFileSync(docs, "utf8"), section, "Workbook files"));
+    await writeSection("Workbook files", section);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

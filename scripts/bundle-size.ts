@@ -4,11 +4,12 @@
  *   npm run bench:bundle            report and update docs/benchmarks.md
  *   npm run bench:bundle -- --no-docs
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import webpack, { type Configuration, type StatsCompilation } from "webpack";
+import { writeSection } from "./bench-section";
 
 /** What must load before the first value (functions.js and the client inside it, not office.js). */
 export const FIRST_VALUE_BUDGET_BYTES = 60 * 1024;
@@ -93,8 +94,6 @@ export function bundleSection(report: BundleReport, date: string): string {
     (chunk) => `| ${chunk.name} | ${chunk.kind} | ${chunk.files.join(", ")} | ${kb(chunk.bytes)} | ${kb(chunk.gzipBytes)} | ${chunk.msal ? "yes" : "no"} |`,
   );
   return [
-    "## Bundle",
-    "",
     `Measured ${date} by \`npm run bench:bundle\` (production build, gzip level 9, office.js excluded).`,
     "",
     `- Before the first value (functions.js with the prices client): **${kb(report.firstValueGzipBytes)} KB gzip**; budget ${kb(report.budgetBytes)} KB (${report.firstValueGzipBytes <= report.budgetBytes ? "within" : "OVER"}).`,
@@ -105,16 +104,6 @@ export function bundleSection(report: BundleReport, date: string): string {
     ...rows,
     "",
   ].join("\n");
-}
-
-/** Replaces (or appends) the "## <heading>" section (default Bundle), leaving the other helpers' sections alone. */
-export function replaceSection(document: string, section: string, heading = "Bundle"): string {
-  const start = document.search(new RegExp(`^## ${heading}\\s*$`, "m"));
-  if (start < 0) return `${document.trimEnd()}${document.trim() === "" ? "" : "\n\n"}${section}`;
-  const rest = document.slice(start + 1);
-  const next = rest.search(/^## /m);
-  const end = next < 0 ? document.length : start + 1 + next;
-  return `${document.slice(0, start)}${section}${next < 0 ? "" : "\n"}${document.slice(end)}`;
 }
 
 async function main(): Promise<void> {
@@ -132,9 +121,7 @@ async function main(): Promise<void> {
       }),
     );
     if (!process.argv.includes("--no-docs")) {
-      const docs = join(__dirname, "..", "docs", "benchmarks.md");
-      const before = existsSync(docs) ? readFileSync(docs, "utf8") : "# Benchmarks\n";
-      writeFileSync(docs, replaceSection(before, bundleSection(report, new Date().toISOString().slice(0, 10))));
+      await writeSection("Bundle", bundleSection(report, new Date().toISOString().slice(0, 10)));
     }
   } finally {
     rmSync(outputDir, { recursive: true, force: true });
