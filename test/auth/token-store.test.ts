@@ -1,44 +1,6 @@
-import { createTokenStore, renewLead, type Timer, type AuthState } from "../../src/auth/token-store";
+import { createTokenStore, renewLead, type AuthState } from "../../src/auth/token-store";
 import { isAuthError } from "../../src/prices/errors";
-
-/** A clock and timer moved by hand. */
-function manualTime(start = 1_000_000) {
-  let now = start;
-  const pending = new Map<number, { at: number; fn: () => void }>();
-  let next = 1;
-  const timer: Timer = {
-    set(fn, delay) {
-      const id = next++;
-      pending.set(id, { at: now + delay, fn });
-      return id;
-    },
-    clear(handle) {
-      pending.delete(handle as number);
-    },
-  };
-  return {
-    timer,
-    now: () => now,
-    pending: () => [...pending.values()].map((p) => p.at),
-    /** Moves the clock without firing timers, as a suspended machine would. */
-    jump(ms: number) {
-      now += ms;
-    },
-    /** Moves the clock, firing due timers in order. */
-    async advance(ms: number) {
-      const target = now + ms;
-      for (;;) {
-        const due = [...pending.entries()].filter(([, p]) => p.at <= target).sort((a, b) => a[1].at - b[1].at)[0];
-        if (!due) break;
-        pending.delete(due[0]);
-        now = due[1].at;
-        due[1].fn();
-        await new Promise((r) => setImmediate(r));
-      }
-      now = target;
-    },
-  };
-}
+import { manualTime } from "../helpers/manual-time";
 
 interface Call {
   url: string;

@@ -4,8 +4,9 @@
  */
 import { createTokenStore, type AuthState } from "../../src/auth/token-store";
 import { AuthError, clientCredentialsTokenProvider } from "../../src/prices";
-import { createTokenSession, renewLead, type Timer } from "../../src/prices/token-session";
+import { createTokenSession, renewLead } from "../../src/prices/token-session";
 import { flushAll, setup, valueOf } from "./setup";
+import { manualTime } from "../helpers/manual-time";
 
 /** A token endpoint answering from a script: a status (with optional Retry-After), "drop" (connection refused), or a token. */
 function tokenEndpoint(script: (number | "drop" | { status: number; retryAfter: string })[] = []) {
@@ -21,38 +22,6 @@ function tokenEndpoint(script: (number | "drop" | { status: number; retryAfter: 
     return new Response(JSON.stringify({ access_token: `token-${issued}`, expires_in: 3600, token_type: "Bearer" }), { status: 200 });
   }) as typeof fetch;
   return { fetch: fetchImpl, calls };
-}
-
-function manualTime(start = 1_000_000) {
-  let now = start;
-  const pending = new Map<number, { at: number; fn: () => void }>();
-  let next = 1;
-  const timer: Timer = {
-    set(fn, delay) {
-      const id = next++;
-      pending.set(id, { at: now + delay, fn });
-      return id;
-    },
-    clear(handle) {
-      pending.delete(handle as number);
-    },
-  };
-  return {
-    timer,
-    now: () => now,
-    async advance(ms: number) {
-      const target = now + ms;
-      for (;;) {
-        const due = [...pending.entries()].filter(([, p]) => p.at <= target).sort((a, b) => a[1].at - b[1].at)[0];
-        if (!due) break;
-        pending.delete(due[0]);
-        now = due[1].at;
-        due[1].fn();
-        for (let round = 0; round < 10; round += 1) await new Promise((resolve) => setImmediate(resolve));
-      }
-      now = target;
-    },
-  };
 }
 
 const symbols = (count: number) => Array.from({ length: count }, (_, index) => `S${String(index).padStart(2, "0")}`);
@@ -94,7 +63,7 @@ describe("concurrent 401s on one token", () => {
 
 describe("a renewal that fails", () => {
   function userStore(script: Parameters<typeof tokenEndpoint>[0]) {
-    const time = manualTime();
+    const time = manualTime(1_000_000, 10);
     const endpoint = tokenEndpoint(script);
     const store = createTokenStore({ tokenUrl: async () => "https://auth.test/connect/token", clientId: "addin", scope: "x", fetch: endpoint.fetch, now: time.now, timer: time.timer, random: () => 0 });
     const states: AuthState[] = [];
@@ -151,7 +120,7 @@ describe("a renewal that fails", () => {
   });
 
   it("keeps a service-key session past expiry and gets a token once the service is back", async () => {
-    const time = manualTime();
+    const time = manualTime(1_000_000, 10);
     const script: Parameters<typeof tokenEndpoint>[0] = [];
     const endpoint = tokenEndpoint(script);
     const store = createTokenStore({ tokenUrl: async () => "https://auth.test/connect/token", clientId: "addin", scope: "x", fetch: endpoint.fetch, now: time.now, timer: time.timer, random: () => 0 });
