@@ -18,7 +18,8 @@ import { loadavg } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { Agent, fetch as undiciFetch } from "undici";
-import { addDays, fromEpochDay, isoWeekday, toEpochDay } from "../src/api/dates";
+import { addDays } from "../src/api/dates";
+import { columnName } from "../src/formula/a1";
 import type { PricesAddin } from "../src/functions/hook";
 import { readBook } from "../src/host/book";
 import { WorkbookEngine } from "../src/host/engine";
@@ -28,6 +29,7 @@ import type { PrintedValue } from "../src/host/values";
 import { renewLead } from "../src/prices/token-session";
 import { clientCredentialsTokenProvider } from "../src/prices/tokens";
 import { rawLines, targetTable, writeSection } from "./bench-section";
+import { weekdays } from "../test/helpers/weekdays";
 import { DIST, ensureBuilt } from "./workbook";
 
 const TODAY = "2025-06-30";
@@ -149,17 +151,8 @@ function loadFunctions(): Functions {
   return { addin, engine };
 }
 
-function column(index: number): string {
-  let name = "";
-  for (let n = index; n > 0; n = Math.floor((n - 1) / 26)) name = String.fromCharCode(65 + ((n - 1) % 26)) + name;
-  return name;
-}
-
-function weekdays(end: string, count: number): string[] {
-  const out: string[] = [];
-  for (let day = toEpochDay(end); out.length < count; day -= 1) if (isoWeekday(day) < 5) out.push(fromEpochDay(day));
-  return out.reverse();
-}
+/** A column's letters, counting from 1 as the sheet's layout here does. */
+const column = (index: number): string => columnName(index - 1);
 
 /** The soak's sheet: inputs, and the PRICES formulas whose spilled cells are counted. */
 function soakBook(symbols: string[]): { cells: Record<string, unknown>; inputs: Set<string> } {

@@ -3,10 +3,12 @@
  * client learns the limit from the first 400, plans the refused keys again, and every cell is filled, equal to
  * the same book against a sandbox with the default limits.
  */
-import { addDays, fromEpochDay, isoWeekday, toEpochDay } from "../../src/api/dates";
+import { addDays } from "../../src/api/dates";
+import { columnName } from "../../src/formula/a1";
 import type { RunningSandbox } from "../../src/sandbox/server";
 import { DIST, ensureBuilt, evaluateInPage, openHostPage, servePages, type HostBrowser, type PageServer } from "../../scripts/workbook";
 import { sandboxToken } from "../support/service";
+import { weekdays } from "../helpers/weekdays";
 import { TODAY } from "./support";
 
 jest.setTimeout(240_000);
@@ -33,17 +35,8 @@ afterAll(async () => {
   await pages?.close();
 });
 
-function column(index: number): string {
-  let name = "";
-  for (let n = index; n > 0; n = Math.floor((n - 1) / 26)) name = String.fromCharCode(65 + ((n - 1) % 26)) + name;
-  return name;
-}
-
-function weekdays(end: string, count: number): string[] {
-  const out: string[] = [];
-  for (let day = toEpochDay(end); out.length < count; day -= 1) if (isoWeekday(day) < 5) out.push(fromEpochDay(day));
-  return out.reverse();
-}
+/** A column's letters, counting from 1 as the sheet's layout here does. */
+const column = (index: number): string => columnName(index - 1);
 
 it("fills a 100 x 50 grid and a 10-year daily history that each exceed the service's 2,000 records", async () => {
   const symbols = limited.data.instruments.filter((item) => item.record.launchDate < "2015-01-01" && item.record.status === "Active").slice(0, 100).map((item) => item.record.symbol);
