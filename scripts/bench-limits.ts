@@ -10,7 +10,7 @@ import { Agent, request } from "undici";
 import { toEpochDay } from "../src/api";
 import { buildRelay } from "../src/relay/app";
 import { generateDataSet } from "../src/sandbox/data/generator";
-import { targetTable, writeSection } from "./bench-section";
+import { type TargetRow, reportCase as report, targetTable, writeSection } from "./bench-section";
 import { startSandboxCli, stopSandboxCli } from "./sandbox-cli";
 
 const TODAY = "2025-06-30";
@@ -19,19 +19,8 @@ const MAX_RECORDS = 100_000;
 const CONCURRENT = 16;
 const RELAY_RUNS = 400;
 
-interface Row {
-  case: string;
-  figure: string;
-  target: string;
-  met: boolean;
-}
-const rows: Row[] = [];
-const relayRows: Row[] = [];
-
-function report(into: Row[], name: string, result: Record<string, number | string>, figure: string, target: string, met: boolean): void {
-  process.stdout.write(`${JSON.stringify({ case: name, ...result, target, met })}\n`);
-  into.push({ case: name, figure, target, met });
-}
+const rows: TargetRow[] = [];
+const relayRows: TargetRow[] = [];
 
 async function residentMb(pid: number | undefined): Promise<{ rss: number; peak: number }> {
   const status = await readFile(`/proc/${pid}/status`, "utf8");
@@ -179,12 +168,11 @@ async function main(): Promise<void> {
     await stopSandboxCli(sandbox.child);
   }
   const when = `${new Date().toISOString().slice(0, 10)}, Node ${process.version}, load average ${loadAtStart.map((l) => l.toFixed(1)).join(" ")} at the start and ${loadavg().map((l) => l.toFixed(1)).join(" ")} at the end`;
-  const table = (list: Row[]): string => targetTable(list.map((r) => [r.case, r.figure, r.target, r.met ? "yes" : "NO"]));
   await writeSection(
     "Sandbox under maximal and hostile requests",
-    `Written by \`npm run bench:limits\` (scripts/bench-limits.ts) on ${when}. The sandbox CLI runs as its own process with data to ${TODAY}; resident memory is sampled from /proc every 20 ms while the answers are read. Answers over 2 MB are streamed in 64 KB pieces (service/answer.ts); oversized parameters are refused before any work (convention 8a).\n\n${table(rows)}\n`,
+    `Written by \`npm run bench:limits\` (scripts/bench-limits.ts) on ${when}. The sandbox CLI runs as its own process with data to ${TODAY}; resident memory is sampled from /proc every 20 ms while the answers are read. Answers over 2 MB are streamed in 64 KB pieces (service/answer.ts); oversized parameters are refused before any work (convention 8a).\n\n${targetTable(rows)}\n`,
   );
-  await writeSection("Relay", `Written by \`npm run bench:limits\` on ${when}: the relay (src/relay) in the benchmark's process, the sandbox CLI as upstream.\n\n${table(relayRows)}\n`);
+  await writeSection("Relay", `Written by \`npm run bench:limits\` on ${when}: the relay (src/relay) in the benchmark's process, the sandbox CLI as upstream.\n\n${targetTable(relayRows)}\n`);
 }
 
 main().catch((error: unknown) => {

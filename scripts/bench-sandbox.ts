@@ -17,7 +17,7 @@ import { historyQuery } from "../src/sandbox/service/history";
 import { collectParams } from "../src/sandbox/service/params";
 import { parseHistoryRequest } from "../src/sandbox/service/requests";
 import { caFetch, clientCredentialsToken } from "../test/helpers/sandbox";
-import { targetTable, writeSection } from "./bench-section";
+import { type TargetRow, reportCase, targetTable, writeSection } from "./bench-section";
 import { startSandboxCli, stopSandboxCli } from "./sandbox-cli";
 
 const TODAY = "2025-06-30";
@@ -25,17 +25,10 @@ const HISTORY_RECORD_LIMIT = 1_000_000;
 const START_RUNS = 3;
 const loadAtStart = loadavg();
 
-interface Row {
-  case: string;
-  figure: string;
-  target: string;
-  met: boolean;
-}
-const rows: Row[] = [];
+const rows: TargetRow[] = [];
 
 function report(name: string, result: Record<string, number | string>, figure: string, target: string, met: boolean): void {
-  process.stdout.write(`${JSON.stringify({ case: name, ...result, target, met })}\n`);
-  rows.push({ case: name, figure, target, met });
+  reportCase(rows, name, result, figure, target, met);
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -233,7 +226,7 @@ async function writeTable(): Promise<void> {
   const body = [
     `Written by \`npm run bench:sandbox\` (scripts/bench-sandbox.ts) on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, data generated to ${TODAY}; load average ${loadAtStart.map((l) => l.toFixed(1)).join(" ")} at the start and ${loadavg().map((l) => l.toFixed(1)).join(" ")} at the end (the machine is shared: wall times move with the load, CPU times less; CPU counts every thread of the process, GC included). In-process cases go through \`inject\` with a real token and read the body as a stream of bytes, as an HTTP client would; p50/p99 after 5 warm-up requests. An assessment's JSON is written the first time an answer needs it and copied afterwards (service/record-bytes.ts, 64 MB at most), so repeated requests are faster than first ones: both are shown. The history case raises the record limit to ${HISTORY_RECORD_LIMIT.toLocaleString("en")} (the default of 100,000 would refuse it). On this shared machine the p50s of one run and the next differ by up to two times (history 139-175 ms, /Prices 4.0-7.2 ms, 6,500-11,800 req/s in three runs at load averages 4 to 9 on 2026-11-21), so a "met" is this run's.`,
     "",
-    targetTable(rows.map((r) => [r.case, r.figure, r.target, r.met ? "yes" : "NO"])),
+    targetTable(rows),
   ].join("\n");
   await writeSection("Sandbox", body);
 }

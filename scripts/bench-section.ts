@@ -18,9 +18,24 @@ export async function writeSection(title: string, body: string): Promise<void> {
   await writeFile(FILE, `${existing.slice(0, start + 1)}${section}${next < 0 ? "" : existing.slice(next)}`);
 }
 
-/** A "case | figure | target | met" table, one row per case. */
-export function targetTable(rows: readonly (readonly string[])[]): string {
-  return ["| case | figure | target | met |", "| --- | --- | --- | --- |", ...rows.map((row) => `| ${row.join(" | ")} |`)].join("\n");
+/** One measured case against its target, as a table row. */
+export interface TargetRow {
+  case: string;
+  figure: string;
+  target: string;
+  met: boolean;
+}
+
+/** Prints a case's JSON line (the figures and whether the target was met) and keeps its table row in `into`. */
+export function reportCase(into: TargetRow[], name: string, result: Record<string, number | string>, figure: string, target: string, met: boolean): void {
+  process.stdout.write(`${JSON.stringify({ case: name, ...result, target, met })}\n`);
+  into.push({ case: name, figure, target, met });
+}
+
+/** A "case | figure | target | met" table, one row per case (cells as written, or a TargetRow). */
+export function targetTable(rows: readonly (readonly string[] | TargetRow)[]): string {
+  const cells = (row: readonly string[] | TargetRow): readonly string[] => ("case" in row ? [row.case, row.figure, row.target, row.met ? "yes" : "NO"] : row);
+  return ["| case | figure | target | met |", "| --- | --- | --- | --- |", ...rows.map((row) => `| ${cells(row).join(" | ")} |`)].join("\n");
 }
 
 /** The JSON lines a benchmark printed, fenced, under "Raw lines:". */
