@@ -10,6 +10,7 @@ import { conversionLabel, type ConversionTarget } from "../api/conversion";
 import { ConversionError, HTTPError, InvalidInstrumentError, NoDataError, PricesError, ResponseFormatError } from "./errors";
 import type { NormHistoryKey, NormInstrumentKey, NormInstrumentsKey, NormKey, NormPriceKey, NormReferenceKey } from "./keys";
 import { type Envelope, type PriceBlock, type RequestRef, checkCalculationType, projectInstrument, projectPrice, readEnvelope, readInstrument, readPriceBlock, readReferences } from "./parse";
+import type { RequestSize } from "./learned-limits";
 import { chunk, planDateLists } from "./plan";
 import type { SymbolHistory } from "./types";
 
@@ -25,6 +26,10 @@ export interface PlannedRequest<T extends Keyed = Keyed> {
   items: T[];
   /** Price records asked of the service (symbols x dates, or an estimate for histories). */
   recordsRequested: number;
+  /** What the request asks in each of the service's three limits (learned-limits.ts). */
+  size: RequestSize;
+  /** True when `size.records` is an upper estimate (a history), not a count. */
+  recordsEstimated?: boolean;
   /** One value or Error per key, in order. `records` counts what the body held. */
   answer(body: unknown, request: RequestRef): { results: (unknown | Error)[]; records: number };
   /** How a failure of the whole request reads for its keys, when it says more than the failure (a refused conversion). */
@@ -274,6 +279,7 @@ function planDated(items: readonly Keyed<NormPriceKey>[], settings: PlanSettings
       params,
       items: served,
       recordsRequested: tile.symbols.length * tile.dates.length,
+      size: { symbols: tile.symbols.length, dates: tile.dates.length, records: tile.symbols.length * tile.dates.length },
       answer: (body, request) => answerPrices(body, request, served, fields.length, calculationType, target),
     };
     if (refine !== undefined) planned.refine = refine;
@@ -398,6 +404,7 @@ function planLatest(items: readonly Keyed<NormPriceKey>[], limits: Limits): Plan
       params: encodeParams({ symbols, fields, priceCalculationType: calcParam(calculationType), ...targetParams(target) }),
       items: served,
       recordsRequested: symbols.length,
+      size: { symbols: symbols.length, dates: 0, records: symbols.length },
       answer: (body, request) => answerPrices(body, request, served, fields.length, calculationType, target),
     };
     if (refine !== undefined) planned.refine = refine;
@@ -443,6 +450,8 @@ function planHistory(items: readonly Keyed<NormHistoryKey>[], limits: Limits): P
       params,
       items: served,
       recordsRequested: symbols.length * perSymbol,
+      size: { symbols: symbols.length, dates: 0, records: symbols.length * perSymbol },
+      recordsEstimated: true,
       answer: (body, request) => answerHistory(body, request, served, fields.length, target),
     };
     if (refine !== undefined) planned.refine = refine;
@@ -531,6 +540,7 @@ function planInstruments(items: readonly Keyed<NormInstrumentKey>[], limits: Lim
       params: encodeParams({ symbols, fields }),
       items: served,
       recordsRequested: 0,
+      size: { symbols: symbols.length, dates: 0, records: 0 },
       answer: (body, request) => {
         const envelope = readEnvelope(body, request);
         const parsed = new Map<string, InstrumentRecord | Error>();
@@ -563,6 +573,7 @@ function planInstrumentList(items: readonly Keyed<NormInstrumentsKey>[]): Planne
     params: encodeParams({ fields }),
     items: [...items],
     recordsRequested: 0,
+    size: { symbols: 0, dates: 0, records: 0 },
     answer: (body, request) => {
       const envelope = readEnvelope(body, request);
       const all = [...envelope.blocks.values()].sort((a, b) => a.index - b.index).map(({ raw, index }) => readInstrument(envelope, raw, index));
@@ -579,6 +590,7 @@ function planReferences(items: readonly Keyed<NormReferenceKey>[]): PlannedReque
     params: encodeParams({ types }),
     items: [...items],
     recordsRequested: 0,
+    size: { symbols: 0, dates: 0, records: 0 },
     answer: (body, request) => {
       const groups = readReferences(body, request);
       const results = items.map(({ key }) => groups.get(key.type.toLowerCase()) ?? new ResponseFormatError(`references[type=${key.type}]`, "is missing", request));

@@ -9,7 +9,8 @@ import { type PlannedRequest, checkBatch, planRequests } from "./batches";
 import { MemoryCacheStorage } from "./cache";
 import { CacheUse, DEFAULT_CACHE_POLICY, keyMatcher } from "./cache-use";
 import { createCounters } from "./client-stats";
-import { NotCachedError, PricesError } from "./errors";
+import { NotCachedError, PricesError, RequestLimitError } from "./errors";
+import { DEFAULT_GOVERNOR_POLICY, createGovernor } from "./governor";
 import { type Ask, InFlight } from "./in-flight";
 import { type NormHistoryKey, type NormKey, normHistoryKey, normInstrumentKey, normInstrumentsKey, normLineageKey, normPriceKey, normReferenceKey } from "./keys";
 import { Lineage } from "./lineage";
@@ -18,7 +19,8 @@ import { timerScheduler } from "./scheduler";
 import { DEFAULT_REQUEST_BUDGET_MS, createTransport, defaultSleep, requestTarget } from "./transport";
 import type { AskOptions, CacheFilter, CachePolicy, ClientStats, KeyLineage, LineageKey, PricesClient, PricesClientOptions } from "./types";
 import { forecastProbe, historyParts, joinHistories } from "./history-parts";
-import { learnLimits } from "./learned-limits";
+import { DEFAULT_LIMIT_FLOORS, type RequestSize, largest, learnLimits } from "./learned-limits";
+import { withTimeout } from "./timeout";
 import type { SymbolHistory } from "./types";
 import { BatchWindow } from "./window";
 
@@ -37,6 +39,10 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
   // Per key, from its ask: the parts of a long history, its forecast probe and a request planned again
   // after a refusal all spend the one budget, so a key settles with its cause before a cell's deadline.
   const budgetMs = options.budgetMs ?? DEFAULT_REQUEST_BUDGET_MS;
+  const floors: Limits = { ...DEFAULT_LIMIT_FLOORS, ...options.limitFloors };
+  // The largest request the service accepted in this session: no refusal teaches a limit below it.
+  let accepted: RequestSize = { symbols: 0, dates: 0, records: 0 };
+  const governor = createGovernor({ ...DEFAULT_GOVERNOR_POLICY, ...options.governor });
   const transport = createTransport({
     baseUrl: options.baseUrl,
     tokenProvider: options.tokenProvider,
@@ -49,6 +55,7 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
     sleep: options.sleep ?? defaultSleep,
     random: options.random ?? Math.random,
     ...(maxQueryLength !== undefined ? { maxQueryLength } : {}),
+    governor,
   });
   const counters = createCounters();
   const inFlight = new InFlight();
@@ -76,18 +83,26 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
       lineage.cacheHit(key, stored.requestId, askedAt);
       return cache.answer(stored) as Promise<T>;
     }
+    const own = Math.min(askedAt + budgetMs, deadline ?? Number.POSITIVE_INFINITY);
     const pending = inFlight.get(key.id);
     if (pending) {
       counters.joined += 1;
       pending.fromCache = true;
       pending.askedAt = askedAt;
-      return pending.promise as Promise<T>;
+      // Not sent yet: the request may use the later of the two deadlines.
+      if (pending.requestId === undefined && own > pending.deadline) pending.deadline = own;
+      if (own >= pending.deadline) return pending.promise as Promise<T>;
+      // A joiner keeps its own, earlier deadline, and says why it ran out.
+      const seconds = Math.round((own - askedAt) / 1000);
+      return withTimeout(own - askedAt, () => pending.promise as Promise<T>, () => new PricesError(`no answer within this key's ${seconds} s: it joined a request for the same key, still waiting for the service`));
     }
     if (cachedOnly) {
       counters.errors += 1;
       return Promise.reject(new NotCachedError());
     }
-    const opened = inFlight.open(key, askedAt, Math.min(askedAt + budgetMs, deadline ?? Number.POSITIVE_INFINITY));
+    // Nothing was waiting: a new refresh begins for the session's request governor.
+    if (inFlight.size === 0) governor.idle();
+    const opened = inFlight.open(key, askedAt, own);
     lineage.remember(opened);
     batchWindow.add(opened);
     return opened.promise as Promise<T>;
@@ -145,14 +160,22 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
       log.records = answer.records;
       counters.recordsReceived += answer.records;
       results = checkBatch(answer.results, asks.length);
+      // A history's records are estimated: what it returned is what the service is known to accept.
+      accepted = largest(accepted, request.recordsEstimated ? { ...request.size, records: Math.min(request.size.records, answer.records) } : request.size);
     } catch (error) {
       counters.failedRequests += 1;
       log.error = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
       // Compared with the limits this request was planned with: another request may have taught them already.
-      const learned = learnLimits(error, plannedWith);
-      if (learned) {
+      const lesson = learnLimits(error, { plannedWith, size: request.size, accepted, floors });
+      if (lesson?.kind === "below-floor") {
+        const refusal = request.refine?.(error) ?? error;
+        const said = refusal instanceof Error ? refusal.message : String(refusal);
+        failAll(asks, new RequestLimitError(`the service refused the request naming a limit of ${lesson.value} (${lesson.name}), below the lowest the client accepts (${lesson.floor}): ${said}`, { cause: refusal }));
+        return;
+      }
+      if (lesson) {
         // The service's limits are smaller than the settings: plan the same keys again within them.
-        limits = lowest(limits, learned);
+        limits = lowest(limits, lesson.limits);
         counters.replanned += 1;
         // A key whose time is up keeps the refusal as its cause rather than a request that never starts.
         const at = now();

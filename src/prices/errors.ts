@@ -222,6 +222,11 @@ export class InvalidKeyError extends PricesError {
   }
 }
 
+/** The session's governor stopped a request: a refresh spent its requests, or a refusal named a limit below the floor. */
+export class RequestLimitError extends PricesError {
+  override name = "RequestLimitError";
+}
+
 /** A cache-only ask (Excel's value preview while the user types) found nothing kept: no request was sent. */
 export class NotCachedError extends PricesError {
   override name = "NotCachedError";
@@ -245,6 +250,7 @@ const ALL_NAMES = [
   "ResponseFormatError",
   "InvalidKeyError",
   "NotCachedError",
+  "RequestLimitError",
 ] as const;
 
 export function isPricesError(error: unknown): error is PricesError {

@@ -19,6 +19,11 @@ export interface Ask extends LineageRecord {
 export class InFlight {
   private readonly asks = new Map<string, Ask>();
 
+  /** Keys waiting (invalidated ones left out). */
+  get size(): number {
+    return this.asks.size;
+  }
+
   get(id: string): Ask | undefined {
     return this.asks.get(id);
   }

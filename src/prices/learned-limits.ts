@@ -1,36 +1,106 @@
 /**
  * Limits taught by the service (decision 11): the client never relies on its limit settings being the
- * service's. A 400 whose problem body names a limit (symbols, dates or price records per request) lowers
- * that limit for the rest of the session, and the keys of the refused request are planned again within it.
+ * service's. A 400 whose problem body clearly states a limit (symbols, dates or price records per request)
+ * lowers that limit for the rest of the session, and the keys of the refused request are planned again
+ * within it. What a refusal may teach is bounded by what the session already knows, so no answer can
+ * make the client run away:
+ * - only a number stated as the limit that was passed ("over the limit of 2,000 price records", "... (maxRecords)");
+ * - only when the refused request was over that number (a request at or below it cannot have broken it);
+ * - never below the largest request the service accepted in the session;
+ * - never below a floor: below it the client stops and the keys fail with the service's own answer.
  */
 import type { Limits } from "../api/vocabulary";
 
-const TAGGED = /limit of ([\d,]+)[^()]*?\((maxSymbols|maxDates|maxRecords)\)/i;
-const WORDED = /limit of ([\d,]+) (symbols|dates|(?:price )?records)\b/i;
-const BY_WORD: Record<string, keyof Limits> = { symbols: "maxSymbols", dates: "maxDates", records: "maxRecords", "price records": "maxRecords" };
+export type LimitName = keyof Limits;
 
-/** The limits lowered by what a refusal says, or undefined when it names no limit below the current one. */
-export function learnLimits(error: unknown, limits: Readonly<Limits>): Limits | undefined {
+/** What one request asked in each of the three limits (dates 0 for a history, records an upper estimate). */
+export interface RequestSize {
+  symbols: number;
+  dates: number;
+  records: number;
+}
+
+/** The lowest limits the client accepts to learn: a refusal naming less fails its keys instead of splitting them further. */
+export const DEFAULT_LIMIT_FLOORS: Readonly<Limits> = Object.freeze({ maxSymbols: 10, maxDates: 10, maxRecords: 500 });
+
+export type Lesson =
+  /** The limits lowered as the refusal teaches; plan the refused keys again within them. */
+  | { kind: "learned"; limits: Limits }
+  /** The refusal names a limit below the floor: stop, and let the keys fail with the service's answer. */
+  | { kind: "below-floor"; name: LimitName; value: number; floor: number };
+
+const SIZE_OF: Record<LimitName, keyof RequestSize> = { maxSymbols: "symbols", maxDates: "dates", maxRecords: "records" };
+
+/**
+ * A number with thousands separators (",", ".", a space, a no-break or narrow no-break space) or plain
+ * digits, not followed by a decimal part ("2.5" states no whole limit).
+ */
+const NUMBER = String.raw`(\d{1,3}(?:[,. \u00a0\u202f]\d{3})+|\d+)(?![.,]\d)`;
+/** "(over) the limit of N" or "the maximum is N", N then its unit or the limit's name. */
+const PASSED = String.raw`\b(?:maximum|limit|max)\s+(?:of|is)\s+`;
+/** The unit closes the statement: followed by the end, punctuation, "per ..." or the limit's name; "records of type reference" is not this. */
+const UNIT = String.raw`(symbols|dates|(?:price\s+)?records)(?=\s*(?:$|[.,;:)(]|per\b|in\s+(?:a|one|each)\b))`;
+const WORDED = new RegExp(`${PASSED}${NUMBER}\\s+${UNIT}`, "i");
+/** "... over the limit of 2000 (maxRecords)" and "... over the limit of 2000 price records per response (maxRecords)". */
+const TAGGED = new RegExp(`${PASSED}${NUMBER}(?:\\s+[a-z ]{0,40}?)?\\s*\\((maxSymbols|maxDates|maxRecords)\\)`, "i");
+const BY_WORD: Record<string, LimitName> = { symbols: "maxSymbols", dates: "maxDates", records: "maxRecords" };
+
+/** The limits a text clearly states as passed, by name; nothing for anything less clear. */
+export function statedLimits(text: string): [LimitName, number][] {
+  const tagged = TAGGED.exec(text);
+  if (tagged) return [[canonical(tagged[2] as string), readNumber(tagged[1] as string)]];
+  const worded = WORDED.exec(text);
+  if (!worded) return [];
+  const unit = (worded[2] as string).toLowerCase().split(/\s+/).pop() as string;
+  const name = BY_WORD[unit];
+  return name ? [[name, readNumber(worded[1] as string)]] : [];
+}
+
+function canonical(tag: string): LimitName {
+  const lower = tag.toLowerCase();
+  return lower === "maxsymbols" ? "maxSymbols" : lower === "maxdates" ? "maxDates" : "maxRecords";
+}
+
+/** "2,000", "2.000", "2 000" -> 2000: three-digit groups after a separator are thousands. */
+function readNumber(text: string): number {
+  return Number(text.replace(/[,. \u00a0\u202f]/g, ""));
+}
+
+export interface LessonContext {
+  /** The limits the refused request was planned with. */
+  plannedWith: Readonly<Limits>;
+  /** What the refused request asked. */
+  size: Readonly<RequestSize>;
+  /** The largest request of each size the service accepted in this session. */
+  accepted: Readonly<RequestSize>;
+  floors: Readonly<Limits>;
+}
+
+/** What a refusal teaches, or undefined when it teaches nothing (the keys then fail with it). */
+export function learnLimits(error: unknown, context: LessonContext): Lesson | undefined {
   if (!isBadRequest(error)) return undefined;
   const problem = error.problem;
   const texts = [problem?.detail, ...(problem?.errors ?? []).map((item) => item.message)].filter((text): text is string => typeof text === "string");
   let learned: Limits | undefined;
   for (const text of texts) {
-    const named = readLimit(text);
-    if (!named) continue;
-    const [name, value] = named;
-    const current = (learned ?? limits)[name];
-    if (value >= 1 && value < current) learned = { ...(learned ?? limits), [name]: value };
+    for (const [name, stated] of statedLimits(text)) {
+      const asked = context.size[SIZE_OF[name]];
+      // A request already at or below the stated limit cannot have broken it: the statement is not about this request.
+      if (!Number.isFinite(stated) || asked <= stated) continue;
+      // The service already accepted more than it now states: never go below what it took.
+      const value = Math.max(stated, context.accepted[SIZE_OF[name]]);
+      if (value >= asked) continue;
+      if (value < context.floors[name]) return { kind: "below-floor", name, value: stated, floor: context.floors[name] };
+      const current = (learned ?? context.plannedWith)[name];
+      if (value < current) learned = { ...(learned ?? context.plannedWith), [name]: value };
+    }
   }
-  return learned;
+  return learned ? { kind: "learned", limits: learned } : undefined;
 }
 
-function readLimit(text: string): [keyof Limits, number] | undefined {
-  const tagged = TAGGED.exec(text);
-  if (tagged) return [tagged[2] as keyof Limits, Number((tagged[1] as string).replace(/,/g, ""))];
-  const worded = WORDED.exec(text);
-  const name = worded ? BY_WORD[(worded[2] as string).toLowerCase()] : undefined;
-  return worded && name ? [name, Number((worded[1] as string).replace(/,/g, ""))] : undefined;
+/** The larger of each size: what the session knows the service accepts. */
+export function largest(a: Readonly<RequestSize>, b: Readonly<RequestSize>): RequestSize {
+  return { symbols: Math.max(a.symbols, b.symbols), dates: Math.max(a.dates, b.dates), records: Math.max(a.records, b.records) };
 }
 
 interface BadRequest {

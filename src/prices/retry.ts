@@ -25,15 +25,20 @@ export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({
   maxRetryAfterMs: 10_000,
 });
 
-/** Reads `Retry-After` as delta-seconds or an HTTP date; undefined when absent or unreadable. */
-export function parseRetryAfter(header: string | null | undefined, now: number): number | undefined {
+/**
+ * Reads `Retry-After` as delta-seconds or an HTTP date; undefined when absent or unreadable. A date is
+ * read against the answer's own `Date` when it has one (both are the server's clock), else against `now`:
+ * a local clock minutes off must not turn a 2 s wait into 10 minutes.
+ */
+export function parseRetryAfter(header: string | null | undefined, now: number, serverDate?: string | null): number | undefined {
   if (header == null) return undefined;
   const text = header.trim();
   if (text === "") return undefined;
   if (/^\d+(\.\d+)?$/.test(text)) return Number(text) * 1000;
   const at = Date.parse(text);
   if (Number.isNaN(at)) return undefined;
-  return Math.max(0, at - now);
+  const served = serverDate ? Date.parse(serverDate) : NaN;
+  return Math.max(0, at - (Number.isNaN(served) ? now : served));
 }
 
 /** True when the service asks for a longer wait than the policy allows: the caller fails rather than retries early. */

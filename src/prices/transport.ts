@@ -9,6 +9,8 @@
 import type { Problem } from "../api/schemas";
 import { AuthError, HTTPError, NetworkError, PricesError, TimeoutError, isAuthError, isHTTPError, isNetworkError, isPricesError, isTimeoutError } from "./errors";
 import { type RetryPolicy, isRetryableStatus, parseRetryAfter, retryAfterTooLong, retryDelay } from "./retry";
+import type { Governor } from "./governor";
+import { withTimeout } from "./timeout";
 import type { TokenProvider } from "./types";
 
 /** Total time one request may take, token waits, attempts, backoff and `Retry-After` included (the cell deadline is 120 s). */
@@ -31,6 +33,8 @@ export interface TransportOptions {
   random: () => number;
   /** Queries longer than this go as POST with an `application/x-www-form-urlencoded` body (convention 2). */
   maxQueryLength?: number;
+  /** The session's bound on requests per second and per refresh. */
+  governor?: Governor;
 }
 
 /** Filled in as the exchange goes, for lineage and statistics. */
@@ -70,20 +74,43 @@ export function createTransport(options: TransportOptions): Transport {
   const policy = options.retry;
   const maxQueryLength = options.maxQueryLength ?? DEFAULT_MAX_QUERY_LENGTH;
   const budgetMs = options.budgetMs ?? DEFAULT_REQUEST_BUDGET_MS;
+  const governor = options.governor;
+  // Tokens the service refused (401): never sent again, by this request or any queued with it.
+  const refused = new Set<string>();
 
   /** The provider's token, raced against the time left: a provider that never answers must not hold a cell. */
   async function token(rejected: string | undefined, method: string, url: string, waitMs: number): Promise<string> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new TimeoutError({ method, url, timeoutMs: waitMs, reason: `no token from the token provider within ${waitMs} ms` })), waitMs);
-    });
     try {
-      return await Promise.race([options.tokenProvider.getToken(rejected !== undefined ? { rejected } : undefined), expired]);
+      const bearer = await withTimeout(
+        waitMs,
+        () => options.tokenProvider.getToken(rejected !== undefined ? { rejected } : undefined),
+        () => new TimeoutError({ method, url, timeoutMs: waitMs, reason: `no token from the token provider within ${waitMs} ms` }),
+      );
+      if (refused.has(bearer)) throw new AuthError({ reason: "rejected", status: 401, method, url, message: "the service rejected the token and the token provider has no other" });
+      return bearer;
     } catch (error) {
       if (isAuthError(error) || isHTTPError(error)) throw error;
       throw new AuthError({ reason: "not-signed-in", cause: error });
-    } finally {
-      clearTimeout(timer);
+    }
+  }
+
+  /** The first 401 on a token tells the provider at once, so requests queued with it take its successor. */
+  function reject(bearer: string): void {
+    if (refused.has(bearer)) return;
+    refused.add(bearer);
+    options.tokenProvider.getToken({ rejected: bearer }).catch(() => undefined);
+  }
+
+  /** Waits for the session's request governor within the key's time; the wait is named when it does not fit. */
+  async function governed(method: string, url: string, deadline: number): Promise<void> {
+    if (!governor) return;
+    for (;;) {
+      const wait = governor.reserve(options.now());
+      if (wait === 0) return;
+      if (options.now() + wait >= deadline) {
+        throw new TimeoutError({ method, url, timeoutMs: 0, reason: "the key's time ran out while the client held back its requests (the session's request rate limit)" });
+      }
+      await options.sleep(wait);
     }
   }
 
@@ -100,10 +127,11 @@ export function createTransport(options: TransportOptions): Transport {
       let failure: PricesError;
       let retryAfterMs: number | undefined;
       try {
-        const answer = await slots.run(async () => {
+        const answer = await slots.run(deadline - options.now(), () => overBudget(method, url, lastFailure), async () => {
           const left = deadline - options.now();
           if (left <= 0) throw overBudget(method, url, lastFailure);
           const bearer = await token(rejected, method, url, Math.min(options.timeoutMs, left));
+          await governed(method, url, deadline);
           log.attempts += 1;
           return { bearer, ...(await exchange(method, url, body, bearer, Math.min(options.timeoutMs, Math.max(1, deadline - options.now())))) };
         });
@@ -117,6 +145,7 @@ export function createTransport(options: TransportOptions): Transport {
           }
         }
         const problem = readProblem(text);
+        if (status === 401) reject(answer.bearer);
         if (status === 401 && rejected === undefined && attempt < policy.limit) {
           rejected = answer.bearer;
           lastFailure = new AuthError({ reason: "rejected", status, method, url, cause: problem });
@@ -124,7 +153,8 @@ export function createTransport(options: TransportOptions): Transport {
         }
         if (status === 401) throw new AuthError({ reason: "rejected", status, method, url, cause: problem });
         if (status === 403) throw new AuthError({ reason: "forbidden", status, method, url, cause: problem });
-        retryAfterMs = parseRetryAfter(headers.get("retry-after"), options.now());
+        // An HTTP date is read against the server's own clock (its `Date`), so a skewed local clock cannot stretch the wait.
+        retryAfterMs = parseRetryAfter(headers.get("retry-after"), options.now(), headers.get("date"));
         failure = new HTTPError({ status, statusText, method, url, ...(problem ? { problem } : {}), ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) });
       } catch (error) {
         // By name, not class: a token provider from another bundle (the pane's store) throws its own copies.
@@ -156,28 +186,21 @@ export function createTransport(options: TransportOptions): Transport {
   }
 
   async function exchange(method: "GET" | "POST", url: string, body: string | undefined, bearer: string, timeoutMs: number): Promise<Exchanged> {
-    const controller = new AbortController();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    // A race as well as an abort, so a fetch that ignores its signal still settles.
-    const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        controller.abort();
-        reject(new TimeoutError({ method, url, timeoutMs }));
-      }, timeoutMs);
-    });
-    expired.catch(() => undefined);
     const headers: Record<string, string> = { authorization: `Bearer ${bearer}`, accept: "application/json" };
     if (body !== undefined) headers["content-type"] = "application/x-www-form-urlencoded";
     try {
-      const response = await Promise.race([options.fetch(url, { method, headers, signal: controller.signal, ...(body !== undefined ? { body } : {}) }), expired]);
-      const text = await Promise.race([response.text(), expired]);
-      return { status: response.status, statusText: response.statusText, headers: response.headers, text };
+      return await withTimeout(
+        timeoutMs,
+        async (signal) => {
+          const response = await options.fetch(url, { method, headers, signal, ...(body !== undefined ? { body } : {}) });
+          const text = await response.text();
+          return { status: response.status, statusText: response.statusText, headers: response.headers, text };
+        },
+        () => new TimeoutError({ method, url, timeoutMs }),
+      );
     } catch (error) {
       if (error instanceof TimeoutError) throw error;
-      if (controller.signal.aborted) throw new TimeoutError({ method, url, timeoutMs });
       throw new NetworkError({ method, url, cause: error });
-    } finally {
-      clearTimeout(timer);
     }
   }
 
@@ -191,7 +214,7 @@ export function createTransport(options: TransportOptions): Transport {
 
 /** The request's budget ran out before another attempt: the last failure is the cause. */
 function overBudget(method: string, url: string, last: PricesError | undefined): PricesError {
-  return last ?? new TimeoutError({ method, url, timeoutMs: 0, reason: "the request's time budget ran out while it waited for a connection slot" });
+  return last ?? new TimeoutError({ method, url, timeoutMs: 0, reason: "the key's time ran out while its request waited for a connection slot (other requests held them all)" });
 }
 
 function readProblem(text: string): Problem | undefined {
@@ -218,7 +241,8 @@ function readProblem(text: string): Problem | undefined {
 }
 
 interface Semaphore {
-  run<T>(task: () => Promise<T>): Promise<T>;
+  /** Runs `task` in a slot; a wait for the slot longer than `waitMs` fails with `onTimeout()` (the key's time counts it). */
+  run<T>(waitMs: number, onTimeout: () => Error, task: () => Promise<T>): Promise<T>;
   readonly active: number;
 }
 
@@ -231,9 +255,24 @@ function createSemaphore(capacity: number): Semaphore {
     else active -= 1;
   };
   return {
-    async run<T>(task: () => Promise<T>): Promise<T> {
+    async run<T>(waitMs: number, onTimeout: () => Error, task: () => Promise<T>): Promise<T> {
       if (active < capacity) active += 1;
-      else await new Promise<void>((resolve) => waiting.push(resolve));
+      else {
+        let granted: () => void = () => undefined;
+        const turn = new Promise<void>((resolve) => {
+          granted = resolve;
+          waiting.push(resolve);
+        });
+        try {
+          await withTimeout(waitMs, () => turn, onTimeout);
+        } catch (error) {
+          const index = waiting.indexOf(granted);
+          // Given up before its turn: leave the queue. Granted in the same moment: hand the slot on.
+          if (index >= 0) waiting.splice(index, 1);
+          else release();
+          throw error;
+        }
+      }
       try {
         return await task();
       } finally {

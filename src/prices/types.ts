@@ -2,6 +2,7 @@
 import type { Forecast, InstrumentRecord, PriceRecord, ReferenceGroup } from "../api/schemas";
 import type { CalculationType, CalendarType, Limits, ReferenceType } from "../api/vocabulary";
 import type { CacheStorage } from "./cache";
+import type { GovernorPolicy } from "./governor";
 import type { RetryPolicy } from "./retry";
 import type { BatchScheduler } from "./scheduler";
 
@@ -105,6 +106,10 @@ export interface PricesClientOptions {
   random?: () => number;
   /** Longest query string sent with GET; a longer request goes as POST with a form body (default 4,096). */
   maxQueryLength?: number;
+  /** The lowest limits a refusal may teach (default DEFAULT_LIMIT_FLOORS); below them the keys fail with the refusal. */
+  limitFloors?: Partial<Limits>;
+  /** The session's bound on requests per second and per refresh (default DEFAULT_GOVERNOR_POLICY). */
+  governor?: Partial<GovernorPolicy>;
 }
 
 export type KeyKind = "price" | "history" | "instrument" | "instruments" | "reference";
