@@ -82,20 +82,25 @@ export function learnLimits(error: unknown, context: LessonContext): Lesson | un
   const problem = error.problem;
   const texts = [problem?.detail, ...(problem?.errors ?? []).map((item) => item.message)].filter((text): text is string => typeof text === "string");
   let learned: Limits | undefined;
+  let belowFloor: Lesson | undefined;
   for (const text of texts) {
     for (const [name, stated] of statedLimits(text)) {
       const asked = context.size[SIZE_OF[name]];
-      // A request already at or below the stated limit cannot have broken it: the statement is not about this request.
-      if (!Number.isFinite(stated) || asked <= stated) continue;
+      // A request already at or below the stated limit cannot have broken it, and no limit is below 1.
+      if (!Number.isFinite(stated) || stated < 1 || asked <= stated) continue;
       // The service already accepted more than it now states: never go below what it took.
       const value = Math.max(stated, context.accepted[SIZE_OF[name]]);
       if (value >= asked) continue;
-      if (value < context.floors[name]) return { kind: "below-floor", name, value: stated, floor: context.floors[name] };
+      if (value < context.floors[name]) {
+        belowFloor ??= { kind: "below-floor", name, value: stated, floor: context.floors[name] };
+        continue;
+      }
       const current = (learned ?? context.plannedWith)[name];
       if (value < current) learned = { ...(learned ?? context.plannedWith), [name]: value };
     }
   }
-  return learned ? { kind: "learned", limits: learned } : undefined;
+  // One limit the client can work within is enough: it splits along that one.
+  return learned ? { kind: "learned", limits: learned } : belowFloor;
 }
 
 /** The larger of each size: what the session knows the service accepts. */

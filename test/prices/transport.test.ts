@@ -149,7 +149,8 @@ describe("retry policy", () => {
 describe("one budget per key", () => {
   /** A clock that only the client's sleeps move: every wait is counted against the key's budget. */
   function timed(options: Parameters<typeof setup>[0] = {}) {
-    const context = setup({ budgetMs: 10_000, ...options, sleep: async (ms) => void (context.clock.now += ms) });
+    // Floors of 1: these refusals teach a limit of one symbol on purpose.
+    const context = setup({ budgetMs: 10_000, limitFloors: { maxSymbols: 1, maxDates: 1, maxRecords: 1 }, ...options, sleep: async (ms) => void (context.clock.now += ms) });
     return context;
   }
   const limitRefusal = (): Response =>
@@ -226,7 +227,8 @@ describe("authorization", () => {
     const { client, manual, calls } = setup({ tokenProvider: provider, fake: { validTokens: ["fresh"] } });
     const [result] = await flushAll(manual, [client.price(key)]);
     expect(valueOf(result).date).toBe("2024-03-01");
-    expect(provider.calls).toEqual([undefined, { rejected: "stale" }]);
+    // Told at once (so requests queued with the token take its successor), then once more by the retry.
+    expect(provider.calls).toEqual([undefined, { rejected: "stale" }, { rejected: "stale" }]);
     expect(calls.map((call) => call.authorization)).toEqual(["Bearer stale", "Bearer fresh"]);
   });
 
@@ -238,7 +240,7 @@ describe("authorization", () => {
     expect((reasonOf(result) as HTTPError).status).toBe(503);
     expect(service.calls).toHaveLength(3);
     expect(service.calls.slice(0, 2).map((call) => call.authorization)).toEqual(["Bearer stale", "Bearer fresh"]);
-    expect(provider.calls).toEqual([undefined, { rejected: "stale" }, { rejected: "stale" }]);
+    expect(provider.calls).toEqual([undefined, { rejected: "stale" }, { rejected: "stale" }, { rejected: "stale" }]);
     expect(client.lineage(key)?.request?.attempts).toBe(3);
   });
 
