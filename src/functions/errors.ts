@@ -64,6 +64,9 @@ function authMessage(error: unknown, message: string): string {
     case "token-service-busy":
     case "renewal-failing":
       return `still signed in, but ${message}; recalculate after that`;
+    case "sign-in-refused":
+      // The token service's own refusal, named (a proxy's 403, an unregistered client id), not a 401 from the API.
+      return message;
     default:
       return SIGN_IN_MESSAGE;
   }
@@ -116,6 +119,7 @@ export function describeFailure(error: unknown): Failure {
       if (status === 401) return { code: "#N/A", message: SIGN_IN_MESSAGE };
       if (status === 403) return { code: "#N/A", message: NO_PERMISSION_MESSAGE };
       if (status === 400) return { code: "#VALUE!", message: `the service refused the request: ${causeChain(error)}` };
+      if (status === 429) return { code: "#N/A", message: `the service is limiting requests (429): ${causeChain(error)}` };
       return { code: "#N/A", message: `service unreachable: ${causeChain(error)}` };
     }
     case "NetworkError":

@@ -106,7 +106,7 @@ export class TimeoutError extends NetworkError {
  * the scope (403); the token service is busy (429, or the client's own limit of token requests); renewal
  * failing for a transient reason (network, timeout, 5xx) while the session is kept and retried.
  */
-export type AuthErrorReason = "not-signed-in" | "rejected" | "forbidden" | "token-service-busy" | "renewal-failing";
+export type AuthErrorReason = "not-signed-in" | "rejected" | "forbidden" | "token-service-busy" | "renewal-failing" | "sign-in-refused";
 
 export interface AuthErrorOptions {
   reason: AuthErrorReason;
@@ -148,6 +148,7 @@ const AUTH_WORDS: Record<AuthErrorReason, string> = {
   forbidden: "access to the service not permitted",
   "token-service-busy": "token service busy",
   "renewal-failing": "token renewal failing",
+  "sign-in-refused": "the sign-in service refused the token request",
 };
 
 /** The service listed the symbol in `invalidInstruments`: unknown, not permitted, or lacking the type asked. */

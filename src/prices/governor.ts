@@ -37,8 +37,9 @@ export function createGovernor(policy: GovernorPolicy): Governor {
       if (sent >= policy.maxRequestsPerRefresh) {
         throw new RequestLimitError(`the client's limit of ${policy.maxRequestsPerRefresh} requests per refresh was reached; recalculate to ask again`);
       }
-      if (filledAt !== undefined) tokens = Math.min(capacity, tokens + ((at - filledAt) * rate) / 1000);
-      filledAt = at;
+      // The clock never runs backwards for the bucket (a caller's own count of time waited may be ahead of it).
+      if (filledAt !== undefined && at > filledAt) tokens = Math.min(capacity, tokens + ((at - filledAt) * rate) / 1000);
+      if (filledAt === undefined || at > filledAt) filledAt = at;
       if (tokens >= 1) {
         tokens -= 1;
         sent += 1;

@@ -8,8 +8,9 @@
  *   so N concurrent 401s on one token make one token request.
  * - A transient failure (network, timeout, 5xx, 429, the client's own request limit) keeps the session:
  *   the held token is served while valid, and renewal is retried with backoff (or after `Retry-After`).
- * - The session ends only on another 4xx from the token service (`invalid_grant`, `invalid_client`), or,
- *   when the policy says so, once the token expired without a renewal.
+ * - The session ends only on `invalid_grant`, on another refusal once no valid token is held, or, when
+ *   the policy says so, once the token expired without a renewal. Every answered token request, a
+ *   malformed one included, counts toward the vendor's limit; a `Retry-After` is capped.
  */
 import { AuthError, PricesError } from "./errors";
 import type { TokenGrant } from "./token-request";
@@ -32,6 +33,10 @@ export interface TokenPolicy {
   /** Token requests answered per window (the vendor's 10 per 5 minutes; a refused connection never reached it); beyond it the session waits as for a 429. */
   maxRequests: number;
   windowMs: number;
+  /** Longest `Retry-After` from the token service waited for; a longer one is cut to this (the session retries then). */
+  maxRetryAfterMs: number;
+  /** A token living less than this is renewed only when it is no longer handed out (as seldom as its life allows), not ahead of time. */
+  shortLifetimeMs: number;
 }
 
 export const DEFAULT_TOKEN_POLICY: Readonly<TokenPolicy> = Object.freeze({
@@ -45,6 +50,8 @@ export const DEFAULT_TOKEN_POLICY: Readonly<TokenPolicy> = Object.freeze({
   endOnExpiry: false,
   maxRequests: 10,
   windowMs: 300_000,
+  maxRetryAfterMs: 60_000,
+  shortLifetimeMs: 30_000,
 });
 
 /** Milliseconds before expiry at which a token of this lifetime is renewed. */
@@ -109,6 +116,8 @@ interface Held {
   token: string;
   expiresAt: number;
   renewAt: number;
+  /** Not handed out this close to expiry: the policy's margin, or a quarter of a short token's life. */
+  marginMs: number;
   /** The service rejected it (401): never handed out again. */
   rejected: boolean;
 }
@@ -153,13 +162,17 @@ export function createTokenSession(options: TokenSessionOptions): TokenSession {
   }
 
   function usable(at: number): boolean {
-    return held !== undefined && !held.rejected && at < held.expiresAt - policy.expiryMarginMs;
+    return held !== undefined && !held.rejected && at < held.expiresAt - held.marginMs;
   }
 
   function install(grant: TokenGrant): void {
     const at = now();
-    const expiresAt = at + grant.lifetimeMs;
-    held = { token: grant.accessToken, expiresAt, renewAt: expiresAt - renewLead(grant.lifetimeMs, policy), rejected: false };
+    const lifetime = Math.max(0, grant.lifetimeMs);
+    const expiresAt = at + lifetime;
+    const marginMs = Math.min(policy.expiryMarginMs, lifetime / 4);
+    // A short token is renewed when it stops being handed out, not ahead: renewing early would fetch nearly per request.
+    const lead = lifetime < policy.shortLifetimeMs ? marginMs : Math.min(renewLead(lifetime, policy), lifetime / 2);
+    held = { token: grant.accessToken, expiresAt, renewAt: expiresAt - lead, marginMs, rejected: false };
     failure = undefined;
     ended = undefined;
     schedule();
@@ -179,13 +192,16 @@ export function createTokenSession(options: TokenSessionOptions): TokenSession {
 
   function failed(error: unknown): Error {
     const status = statusOf(error);
-    if (status !== undefined && status >= 400 && status < 500 && !policy.transientStatuses.includes(status)) {
+    const at = now();
+    const refused = status !== undefined && status >= 400 && status < 500 && !policy.transientStatuses.includes(status);
+    // Only `invalid_grant` ends the sign-in; any other refusal (a proxy's 403, an HTML 404, invalid_client) keeps it while its token lives.
+    if (refused && (codeOf(error) === "invalid_grant" || !held || held.rejected || at >= held.expiresAt)) {
       end(error instanceof Error ? error.message : "token request refused", error);
       return endedError();
     }
-    const at = now();
     const failures = (failure?.failures ?? 0) + 1;
-    const retryAfterMs = retryAfterOf(error);
+    const asked = retryAfterOf(error);
+    const retryAfterMs = asked === undefined ? undefined : Math.min(asked, policy.maxRetryAfterMs);
     const ceiling = Math.min(policy.backoffMaxMs, policy.backoffBaseMs * 2 ** (failures - 1));
     const delay = retryAfterMs ?? Math.round(ceiling / 2 + (random() * ceiling) / 2);
     failure = { error, busy: status === 429, failures, retryAt: at + delay };
@@ -301,6 +317,11 @@ export function createTokenSession(options: TokenSessionOptions): TokenSession {
 function statusOf(error: unknown): number | undefined {
   const status = typeof error === "object" && error !== null ? (error as { status?: unknown }).status : undefined;
   return typeof status === "number" ? status : undefined;
+}
+
+function codeOf(error: unknown): string | undefined {
+  const code = typeof error === "object" && error !== null ? (error as { code?: unknown }).code : undefined;
+  return typeof code === "string" ? code : undefined;
 }
 
 function retryAfterOf(error: unknown): number | undefined {

@@ -104,13 +104,16 @@ export function createTransport(options: TransportOptions): Transport {
   /** Waits for the session's request governor within the key's time; the wait is named when it does not fit. */
   async function governed(method: string, url: string, deadline: number): Promise<void> {
     if (!governor) return;
+    // Time waited counts even on a clock that did not move (a test's, or a suspended machine's).
+    let at = options.now();
     for (;;) {
-      const wait = governor.reserve(options.now());
+      const wait = governor.reserve(at);
       if (wait === 0) return;
-      if (options.now() + wait >= deadline) {
+      if (at + wait >= deadline) {
         throw new TimeoutError({ method, url, timeoutMs: 0, reason: "the key's time ran out while the client held back its requests (the session's request rate limit)" });
       }
       await options.sleep(wait);
+      at = Math.max(options.now(), at + wait);
     }
   }
 
