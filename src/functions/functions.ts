@@ -206,7 +206,7 @@ export enum ReferenceList {
  * Low price of instruments on dates. Symbols run down and dates across; a range of one gives the shape of the other.
  * @customfunction LOW
  * @param symbols Instrument symbol, or a range of symbols, e.g. "MB-AL-0004".
- * @param [dates] Date, YYYY-MM-DD text or a range of them; omitted or "latest" for the latest assessment (default); a blank cell in a range gives a blank. A date without assessment gives the latest earlier one.
+ * @param [dates] Date, YYYY-MM-DD text or a range of them; omitted or "latest" for the latest assessment (default); a blank date cell, alone or in a range, gives a blank. A date without assessment gives the latest earlier one.
  * @param [currency] Currency to convert into, e.g. EUR (any case); blank for the instrument's own (default). PRICES.CONVERSIONS lists what an instrument converts to.
  * @param [unit] Unit of measure to convert into, e.g. LB (any case); blank for the instrument's own (default).
  * @returns The low price, or a grid of them.
@@ -219,7 +219,7 @@ export function low(symbols: unknown[][], dates?: unknown[][], currency?: string
  * Mid price of instruments on dates. Symbols run down and dates across; a range of one gives the shape of the other.
  * @customfunction MID
  * @param symbols Instrument symbol, or a range of symbols, e.g. "MB-AL-0004".
- * @param [dates] Date, YYYY-MM-DD text or a range of them; omitted or "latest" for the latest assessment (default); a blank cell in a range gives a blank. A date without assessment gives the latest earlier one.
+ * @param [dates] Date, YYYY-MM-DD text or a range of them; omitted or "latest" for the latest assessment (default); a blank date cell, alone or in a range, gives a blank. A date without assessment gives the latest earlier one.
  * @param [currency] Currency to convert into, e.g. EUR (any case); blank for the instrument's own (default). PRICES.CONVERSIONS lists what an instrument converts to.
  * @param [unit] Unit of measure to convert into, e.g. LB (any case); blank for the instrument's own (default).
  * @returns The mid price, or a grid of them.
@@ -232,7 +232,7 @@ export function mid(symbols: unknown[][], dates?: unknown[][], currency?: string
  * High price of instruments on dates. Symbols run down and dates across; a range of one gives the shape of the other.
  * @customfunction HIGH
  * @param symbols Instrument symbol, or a range of symbols, e.g. "MB-AL-0004".
- * @param [dates] Date, YYYY-MM-DD text or a range of them; omitted or "latest" for the latest assessment (default); a blank cell in a range gives a blank. A date without assessment gives the latest earlier one.
+ * @param [dates] Date, YYYY-MM-DD text or a range of them; omitted or "latest" for the latest assessment (default); a blank date cell, alone or in a range, gives a blank. A date without assessment gives the latest earlier one.
  * @param [currency] Currency to convert into, e.g. EUR (any case); blank for the instrument's own (default). PRICES.CONVERSIONS lists what an instrument converts to.
  * @param [unit] Unit of measure to convert into, e.g. LB (any case); blank for the instrument's own (default).
  * @returns The high price, or a grid of them.
@@ -245,7 +245,7 @@ export function high(symbols: unknown[][], dates?: unknown[][], currency?: strin
  * Any price field of instruments on dates, assessed or averaged. Symbols run down and dates across.
  * @customfunction PRICE
  * @param symbols Instrument symbol, or a range of symbols.
- * @param [dates] Date, YYYY-MM-DD text or a range of them; omitted or "latest" for the latest assessment (default); a blank cell in a range gives a blank.
+ * @param [dates] Date, YYYY-MM-DD text or a range of them; omitted or "latest" for the latest assessment (default); a blank date cell, alone or in a range, gives a blank.
  * @param [field] low, mid (default), high, date, assessmentDate, revision, appraisalPrice, pricingRationale, assessmentPeriod or a change field.
  * @param [calculation] None (assessed value, default), WeeklyAverage, MonthlyAverage, QuarterlyAverage or YearlyAverage (period to date).
  * @param [dateFormat] For date fields: serial (Excel dates, default) or text (YYYY-MM-DD).

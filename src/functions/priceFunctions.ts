@@ -7,7 +7,6 @@ import {
   dateFormatOf,
   dateOf,
   isBlank,
-  isSingleCell,
   optionalText,
   scalar,
   symbolOf,
@@ -71,7 +70,7 @@ export function priceKeys(request: Pick<PriceRequest, "field" | "calculation" | 
   };
 }
 
-/** A blank cell inside a range of dates: its result cell stays blank (only an omitted date or "latest" means latest). */
+/** A referenced blank date cell, alone or inside a range: its result cell stays blank (only an omitted date or "latest" means latest). */
 const BLANK_DATE: unique symbol = Symbol("blank date");
 
 /**
@@ -82,8 +81,9 @@ export async function priceGrid(context: FunctionsContext, symbols: unknown, dat
   const system = context.dateSystem;
   const symbolItems = readItems(toMatrix(symbols, "symbols"), (cell) => symbolOf(cell));
   const dateMatrix = toMatrix(dates, "dates");
-  const dateRange = !isSingleCell(dateMatrix);
-  const dateItems = readItems(dateMatrix, (cell) => (dateRange && isBlank(cell) ? BLANK_DATE : dateOf(cell, "date", system)));
+  // An omitted argument arrives as null; a referenced empty cell as a blank inside an array (one rule for one cell and a range).
+  const given = dates !== null && dates !== undefined;
+  const dateItems = readItems(dateMatrix, (cell) => (given && isBlank(cell) ? BLANK_DATE : dateOf(cell, "date", system)));
   const layout = crossLayout(symbolItems, dateItems);
   const single = layout.rows === 1 && layout.cols === 1;
   const client = context.client();

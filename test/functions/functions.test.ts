@@ -70,8 +70,16 @@ describe("LOW, MID, HIGH", () => {
     const mid = expectedMid(AL, LAST);
     expect(await F.low([[AL]])).toEqual([[mid - 1]]);
     expect(await F.mid([[AL]])).toEqual([[mid]]);
-    expect(await F.high([[AL]], [[null]])).toEqual([[mid + 1]]);
+    expect(await F.high([[AL]], OMITTED)).toEqual([[mid + 1]]);
     expect(calls.map((call) => call.args[0])).toEqual([{ symbol: AL }, { symbol: AL }, { symbol: AL }]);
+  });
+
+  it("gives an empty result for a referenced empty date cell, as for a blank inside a range (=PRICES.MID($A2, B$1), B1 empty)", async () => {
+    const { calls } = await use();
+    expect(await F.mid([[AL]], [[null]])).toEqual([[""]]);
+    expect(await F.mid([[AL]], [[""]])).toEqual([[""]]);
+    expect(await F.mid([[AL]], [["2024-01-04", null]])).toEqual([[expectedMid(AL, "2024-01-04"), ""]]);
+    expect(calls.map((call) => call.args[0])).toEqual([{ symbol: AL, date: "2024-01-04" }]);
   });
 
   it("reads dates as serials, YYYY-MM-DD text and 'latest', and returns the latest earlier assessment", async () => {
@@ -165,7 +173,7 @@ describe("PRICE", () => {
     expect(await F.price([[AL]], [["2024-01-04"]], F.PriceField.appraisalPrice)).toEqual([[false]]);
     expect(await F.price([[AL]], [["2024-01-08"]], F.PriceField.midChangeSincePrevious)).toEqual([[1]]);
     expect(await F.price([[AL]], [["2024-01-08"]], F.PriceField.revision)).toEqual([[0]]);
-    expect(await F.price([[AL]], [[null]], "HIGH" as F.PriceField)).toEqual([[expectedMid(AL, LAST) + 1]]);
+    expect(await F.price([[AL]], OMITTED, "HIGH" as F.PriceField)).toEqual([[expectedMid(AL, LAST) + 1]]);
   });
 
   it("returns dates as serials by default and as text on request", async () => {
