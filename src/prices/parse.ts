@@ -5,7 +5,7 @@
  * ResponseFormatError naming its path. Blocks are parsed one instrument at a time, so one bad block
  * fails only the keys of its symbol.
  */
-import { parseIsoDate } from "../api/dates";
+import { daysInMonth, parseIsoDate } from "../api/dates";
 import { INSTRUMENT_BASE_FIELDS, type Forecast, type ForwardCurvePoint, type InstrumentRecord, type PriceRecord, type ReferenceGroup, type ReferenceItem } from "../api/schemas";
 import { INSTRUMENT_OPTIONAL_FIELDS, PRICE_OPTIONAL_FIELDS, type InstrumentFieldName, type PriceOptionalField } from "../api/vocabulary";
 import { ResponseFormatError } from "./errors";
@@ -171,14 +171,19 @@ function isFiniteNumber(value: unknown): value is number {
   return typeof value === "number" && Number.isFinite(value);
 }
 
-/** `YYYY-MM-DD` by shape only (what `^\d{4}-\d{2}-\d{2}$` tests), without a regular expression. */
-function isDateShaped(text: string): boolean {
+/**
+ * `YYYY-MM-DD` of a day that exists, as the careful reader's `parseIsoDate` reads it, without a regular
+ * expression: both readers refuse 2024-02-30 alike.
+ */
+function isCalendarDate(text: string): boolean {
   if (text.length !== 10) return false;
   for (let index = 0; index < 10; index += 1) {
     const code = text.charCodeAt(index);
     if (index === 4 || index === 7 ? code !== 45 : code < 48 || code > 57) return false;
   }
-  return true;
+  const month = (text.charCodeAt(5) - 48) * 10 + text.charCodeAt(6) - 48;
+  const day = (text.charCodeAt(8) - 48) * 10 + text.charCodeAt(9) - 48;
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(Number(text.slice(0, 4)), month);
 }
 
 /** Undefined when absent (or null: a change since a value that does not exist), NaN when not a number. */
@@ -201,7 +206,7 @@ function readPriceRecordFast(value: unknown): PriceRecord | undefined {
   const low = numberOrNaN(raw.low);
   const mid = numberOrNaN(raw.mid);
   const high = numberOrNaN(raw.high);
-  if (typeof date !== "string" || !isDateShaped(date) || typeof assessmentDate !== "string" || !Number.isInteger(revision) || low !== low || mid !== mid || high !== high) {
+  if (typeof date !== "string" || !isCalendarDate(date) || typeof assessmentDate !== "string" || !Number.isInteger(revision) || low !== low || mid !== mid || high !== high) {
     return undefined;
   }
   let asParsed = typeof raw.revision === "number" && typeof raw.low === "number" && typeof raw.mid === "number" && typeof raw.high === "number";

@@ -169,6 +169,18 @@ describe("records kept as parsed or copied", () => {
     expect(valueOf(result)).toStrictEqual(expected);
   });
 
+  it.each([
+    ["alone", [{ ...base, date: "2024-02-30" }]],
+    ["among records a fast reader takes", [base, { ...base, date: "2024-02-30" }]],
+    ["with a numeric string beside it", [{ ...base, date: "2024-02-30", low: "1" }]],
+  ])("refuses a record dated 2024-02-30 %s, naming the field", async (_, prices) => {
+    const { client, manual, service } = setup();
+    service.script.push(answerWith(prices));
+    const [result] = await flushAll(manual, [client.price({ symbol: "AAA", date: "2024-03-01" })]);
+    expect(reasonOf(result).name).toBe("ResponseFormatError");
+    expect(reasonOf(result).message).toContain(`prices[${prices.length - 1}].date" is not a date`);
+  });
+
   it("finds each asked date in a block served in descending order, and fails only the dates it lacks", async () => {
     const { client, manual, service } = setup();
     const days = ["2024-03-08", "2024-03-06", "2024-03-05", "2024-03-01"];
