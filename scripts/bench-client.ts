@@ -12,11 +12,15 @@
  */
 import { Random } from "../src/sandbox/data/random";
 import { fork, type ChildProcess } from "node:child_process";
+import { parseArgs } from "node:util";
 import { loadavg } from "node:os";
 import { Agent, fetch as undiciFetch } from "undici";
 import { fromEpochDay, toEpochDay } from "../src/api/dates";
 import { rawLines, targetTable, writeSection } from "./bench-section";
 import { baselineRequests, clientCredentialsTokenProvider, createPricesClient, staticTokenProvider, type PricesClient, type TokenProvider } from "../src/prices";
+
+/** `--serve` runs the sandbox child; `--no-write` leaves docs/benchmarks.md alone. */
+const { values: args } = parseArgs({ options: { serve: { type: "boolean", default: false }, "no-write": { type: "boolean", default: false } } });
 
 interface Ready {
   apiUrl: string;
@@ -352,13 +356,13 @@ async function main(): Promise<void> {
     cpuUsPerKey: round(history.cpuUs / historySymbols.length),
   });
 
-  if (!process.argv.includes("--no-write")) await writeClientSection(new Date().toISOString().slice(0, 10));
+  if (!args["no-write"]) await writeClientSection(new Date().toISOString().slice(0, 10));
   child.send("stop");
   await new Promise((resolve) => child.once("exit", resolve));
   await agent.close();
 }
 
-if (process.argv.includes("--serve")) {
+if (args.serve) {
   serve().catch((error: unknown) => {
     process.stderr.write(`bench-client sandbox: ${String(error)}\n`);
     process.exit(1);

@@ -439,8 +439,10 @@ async function writeSoakSection(date: string, startLoad: string): Promise<void> 
   await writeSection("Soak", body);
 }
 
+/** The command line: `--serve OPTIONS` runs the sandbox child; otherwise the benchmark. */
+const { values } = parseArgs({ options: { seconds: { type: "string", default: "100" }, "no-write": { type: "boolean", default: false }, only: { type: "string" }, serve: { type: "string" } } });
+
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { seconds: { type: "string", default: "100" }, "no-write": { type: "boolean", default: false }, only: { type: "string" } } });
   const seconds = Number(values.seconds);
   if (!Number.isFinite(seconds) || seconds < 40) throw new Error("--seconds must be at least 40 (two token lifetimes and the outage)");
   const startLoad = loadavg().map((value) => value.toFixed(1)).join(" ");
@@ -451,8 +453,8 @@ async function main(): Promise<void> {
   if (!values["no-write"]) await writeSoakSection(new Date().toISOString().slice(0, 10), startLoad);
 }
 
-if (process.argv[2] === "--serve") {
-  void serve(JSON.parse(process.argv[3] ?? "{}") as ServeOptions);
+if (values.serve !== undefined) {
+  void serve(JSON.parse(values.serve) as ServeOptions);
 } else {
   main().then(
     () => process.exit(0),

@@ -7,6 +7,7 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { parseArgs } from "node:util";
 import { gzipSync } from "node:zlib";
 import webpack, { type Configuration, type StatsCompilation } from "webpack";
 import { writeSection } from "./bench-section";
@@ -120,7 +121,7 @@ async function main(): Promise<void> {
         msalOnlyAsync: report.initialChunksWithMsal.length === 0,
       }),
     );
-    if (!process.argv.includes("--no-docs")) {
+    if (!parseArgs({ options: { "no-docs": { type: "boolean", default: false } } }).values["no-docs"]) {
       await writeSection("Bundle", bundleSection(report, new Date().toISOString().slice(0, 10)));
     }
   } finally {

@@ -8,6 +8,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
 
 const ROOT = resolve(__dirname, "..");
 export const FUNCTIONS_DOC = join(ROOT, "docs/functions.md");
@@ -202,10 +203,11 @@ export function renderFunctionDocs(json: unknown): string {
   return out.join("\n");
 }
 
-function main(argv: readonly string[]): number {
-  const input = argv.find((arg) => !arg.startsWith("--")) ?? join(ROOT, "dist/functions.json");
+function main(argv: string[]): number {
+  const { values, positionals } = parseArgs({ args: argv, options: { check: { type: "boolean", default: false } }, allowPositionals: true });
+  const input = positionals[0] ?? join(ROOT, "dist/functions.json");
   const text = renderFunctionDocs(JSON.parse(readFileSync(input, "utf8")) as unknown);
-  if (argv.includes("--check")) {
+  if (values.check) {
     const current = readFileSync(FUNCTIONS_DOC, "utf8");
     if (current !== text) {
       process.stderr.write("docs/functions.md is stale: run npm run build && npm run docs:functions\n");

@@ -7,6 +7,7 @@ import { lookup } from "node:dns/promises";
 import { readFileSync } from "node:fs";
 import { connect } from "node:tls";
 import { resolve } from "node:path";
+import { parseArgs } from "node:util";
 import { validateManifestSchema } from "./manifest-schema";
 
 export const VALIDATION_HOST = "validationgateway.omex.office.net";
@@ -53,8 +54,9 @@ async function online(path: string): Promise<number> {
   return 1;
 }
 
-async function main(argv: readonly string[]): Promise<number> {
-  const path = resolve(argv[0] ?? "manifest.xml");
+async function main(argv: string[]): Promise<number> {
+  const { positionals } = parseArgs({ args: argv, allowPositionals: true });
+  const path = resolve(positionals[0] ?? "manifest.xml");
   const schema = await validateManifestSchema(readFileSync(path, "utf8"), path);
   if (schema.valid) process.stdout.write(`offline: ${path} is valid against the Office XSDs\n`);
   else for (const error of schema.errors) process.stdout.write(`offline error: ${error}\n`);
