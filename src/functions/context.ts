@@ -3,6 +3,7 @@ import type { AskOptions, PricesClient } from "../prices/types";
 import { describeFailure, NotAvailableError, type MakeError } from "./errors";
 import type { DateSystem } from "./excelDates";
 import { CellFailure } from "./shape";
+import { withTimeout } from "../prices/timeout";
 
 /** The part of the prices client the functions use (tests pass a small recording object). */
 export type FunctionsClient = Pick<PricesClient, "price" | "history" | "instrument" | "instruments" | "references">;
@@ -72,19 +73,11 @@ export const DEFAULT_DEADLINE_MS = 120_000;
  * Settles within `deadlineMs` whatever the client does.
  */
 export async function run<T>(context: FunctionsContext, body: () => Promise<T>): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      reject(new NotAvailableError(`no answer from the service within ${Math.round(context.deadlineMs / 1000)} s; recalculate to try again`));
-    }, context.deadlineMs);
-  });
   try {
-    return await Promise.race([body(), deadline]);
+    return await withTimeout(context.deadlineMs, body, () => new NotAvailableError(`no answer from the service within ${Math.round(context.deadlineMs / 1000)} s; recalculate to try again`));
   } catch (error) {
     const failure = error instanceof CellFailure ? error.failure : describeFailure(error);
     throw context.makeError(failure.code, failure.message);
-  } finally {
-    clearTimeout(timer);
   }
 }
 
