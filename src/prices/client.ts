@@ -85,16 +85,17 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
     }
     const own = Math.min(askedAt + budgetMs, deadline ?? Number.POSITIVE_INFINITY);
     const pending = inFlight.get(key.id);
-    if (pending) {
+    if (pending?.promise) {
       counters.joined += 1;
       pending.fromCache = true;
       pending.askedAt = askedAt;
       // Not sent yet: the request may use the later of the two deadlines.
       if (pending.requestId === undefined && own > pending.deadline) pending.deadline = own;
-      if (own >= pending.deadline) return pending.promise as Promise<T>;
+      const answer = pending.promise;
+      if (own >= pending.deadline) return answer as Promise<T>;
       // A joiner keeps its own, earlier deadline, and says why it ran out.
       const seconds = Math.round((own - askedAt) / 1000);
-      return withTimeout(own - askedAt, () => pending.promise as Promise<T>, () => new PricesError(`no answer within this key's ${seconds} s: it joined a request for the same key, still waiting for the service`));
+      return withTimeout(own - askedAt, () => answer as Promise<T>, () => new PricesError(`no answer within this key's ${seconds} s: it joined a request for the same key, still waiting for the service`));
     }
     if (cachedOnly) {
       counters.errors += 1;

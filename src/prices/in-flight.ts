@@ -7,7 +7,8 @@ import type { LineageRecord } from "./lineage";
 import type { NormKey } from "./keys";
 
 export interface Ask extends LineageRecord {
-  readonly promise: Promise<unknown>;
+  /** The answer for every caller of the key while it waits; dropped once settled, so that lineage (which keeps the ask) does not keep the value alive beside the cache. */
+  promise: Promise<unknown> | undefined;
   /** Dropped once settled, so a settled ask kept by lineage holds no closures. */
   resolve: ((value: unknown) => void) | undefined;
   reject: ((error: Error) => void) | undefined;
@@ -28,14 +29,14 @@ export class InFlight {
     return this.asks.get(id);
   }
 
-  open(key: NormKey, askedAt: number, deadline: number): Ask {
+  open(key: NormKey, askedAt: number, deadline: number): Ask & { promise: Promise<unknown> } {
     let resolve: ((value: unknown) => void) | undefined;
     let reject: ((error: Error) => void) | undefined;
     const promise = new Promise<unknown>((settle, fail) => {
       resolve = settle;
       reject = fail;
     });
-    const ask: Ask = { key, kind: key.kind, fromCache: false, requestId: undefined, askedAt, waiting: true, promise, resolve, reject, stale: false, deadline };
+    const ask: Ask & { promise: Promise<unknown> } = { key, kind: key.kind, fromCache: false, requestId: undefined, askedAt, waiting: true, promise, resolve, reject, stale: false, deadline };
     this.asks.set(key.id, ask);
     return ask;
   }
@@ -68,6 +69,7 @@ export class InFlight {
     if (!ask.waiting) return false;
     ask.waiting = false;
     ask.resolve = ask.reject = undefined;
+    ask.promise = undefined;
     if (this.asks.get(ask.key.id) === ask) this.asks.delete(ask.key.id);
     return true;
   }
