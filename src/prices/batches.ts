@@ -49,72 +49,45 @@ export function checkBatch(results: unknown, keys: number): (unknown | Error)[] 
   return results as (unknown | Error)[];
 }
 
+/** An item whose key is of one kind (the guard narrows the item, not only its key). */
+function keyedAs<K extends NormKey["kind"]>(kind: K) {
+  return <T extends Keyed>(item: T): item is T & Keyed<Extract<NormKey, { kind: K }>> => item.key.kind === kind;
+}
+const isPrice = keyedAs("price");
+const isHistory = keyedAs("history");
+const isInstrument = keyedAs("instrument");
+const isInstrumentList = keyedAs("instruments");
+const isReference = keyedAs("reference");
+
 /** Groups keys by kind and signature and plans the fewest requests for each group; hands back the items given. */
 export function planRequests<T extends Keyed>(items: readonly T[], settings: PlanSettings): PlannedRequest<T>[] {
-  // The common window, a sheet of dated prices of one calculation type, is planned as given (no copy).
-  if (allDatedOfOneType(items)) return planDated(items as readonly Keyed<NormKey>[] as readonly Keyed<NormPriceKey>[], settings) as unknown as PlannedRequest<T>[];
-  // Price keys group by calculation type and conversion (`group`).
-  const dated = new Map<string, Keyed<NormPriceKey>[]>();
-  const latest = new Map<string, Keyed<NormPriceKey>[]>();
-  const histories = new Map<string, Keyed<NormHistoryKey>[]>();
-  const instruments: Keyed<NormInstrumentKey>[] = [];
-  const lists: Keyed<NormInstrumentsKey>[] = [];
-  const references: Keyed<NormReferenceKey>[] = [];
-  // The last price group used: a window's price keys mostly share one calculation type and kind.
-  let group: Keyed<NormPriceKey>[] = [];
-  let groupOf: Map<string, Keyed<NormPriceKey>[]> | undefined;
-  let groupType: string | undefined;
-  // Index loops in the per-window code: it runs too rarely to be optimised, and unoptimised `for...of`
-  // allocates an iterator result per element (10,000 keys, 0.6 MB here alone).
-  for (let position = 0; position < items.length; position += 1) {
-    const item = items[position] as T;
-    const key = item.key;
-    switch (key.kind) {
-      case "price": {
-        const map = key.date === undefined ? latest : dated;
-        if (map !== groupOf || key.group !== groupType) {
-          groupOf = map;
-          groupType = key.group;
-          const found = map.get(groupType);
-          if (found) group = found;
-          else map.set(groupType, (group = []));
-        }
-        group.push(item as Keyed<NormPriceKey>);
-        break;
-      }
-      case "history":
-        push(histories, key.options, item as Keyed<NormHistoryKey>);
-        break;
-      case "instrument":
-        instruments.push(item as Keyed<NormInstrumentKey>);
-        break;
-      case "instruments":
-        lists.push(item as Keyed<NormInstrumentsKey>);
-        break;
-      case "reference":
-        references.push(item as Keyed<NormReferenceKey>);
-        break;
-    }
+  // The common window, a sheet of dated prices of one calculation type, is planned as given (no grouping).
+  const first = items[0];
+  const sameGroup = (item: T): item is T & Keyed<NormPriceKey> => isPrice(item) && item.key.date !== undefined && first !== undefined && isPrice(first) && item.key.group === first.key.group;
+  if (items.every(sameGroup)) return items.length > 0 ? planDated(items, settings) : [];
+  // Price keys group by date or none, then by calculation type and conversion (`group`).
+  const dated = new Map<string, (T & Keyed<NormPriceKey>)[]>();
+  const latest = new Map<string, (T & Keyed<NormPriceKey>)[]>();
+  const histories = new Map<string, (T & Keyed<NormHistoryKey>)[]>();
+  const instruments: (T & Keyed<NormInstrumentKey>)[] = [];
+  const lists: (T & Keyed<NormInstrumentsKey>)[] = [];
+  const references: (T & Keyed<NormReferenceKey>)[] = [];
+  for (const item of items) {
+    if (isPrice(item)) push(item.key.date === undefined ? latest : dated, item.key.group, item);
+    else if (isHistory(item)) push(histories, item.key.options, item);
+    else if (isInstrument(item)) instruments.push(item);
+    else if (isInstrumentList(item)) lists.push(item);
+    else if (isReference(item)) references.push(item);
   }
-  const requests: PlannedRequest[] = [];
+  // Every request's items are objects of `items`, passed through untouched.
+  const requests: PlannedRequest<T>[] = [];
   for (const group of dated.values()) requests.push(...planDated(group, settings));
   for (const group of latest.values()) requests.push(...planLatest(group, settings.limits));
   for (const group of histories.values()) requests.push(...planHistory(group, settings.limits));
   if (instruments.length > 0) requests.push(...planInstruments(instruments, settings.limits));
   if (lists.length > 0) requests.push(planInstrumentList(lists));
   if (references.length > 0) requests.push(planReferences(references));
-  // Every request's items are objects of `items`, passed through untouched.
-  return requests as unknown as PlannedRequest<T>[];
-}
-
-function allDatedOfOneType(items: readonly Keyed[]): boolean {
-  const first = items[0]?.key;
-  if (first?.kind !== "price" || first.date === undefined) return false;
-  for (let position = 1; position < items.length; position += 1) {
-    const key = (items[position] as Keyed).key;
-    if (key.kind !== "price" || key.date === undefined || key.group !== first.group) return false;
-  }
-  return true;
+  return requests;
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
@@ -126,10 +99,7 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 /** Union of fields over the keys: records are the same count whatever the fields, so one request serves all. */
 function unionFields<F extends string>(items: readonly Keyed<NormKey & { fields: readonly F[] }>[]): F[] {
   const union = new Set<F>();
-  for (let position = 0; position < items.length; position += 1) {
-    const fields = (items[position] as Keyed<NormKey & { fields: readonly F[] }>).key.fields;
-    for (let index = 0; index < fields.length; index += 1) union.add(fields[index] as F);
-  }
+  for (const { key } of items) for (const field of key.fields) union.add(field);
   return [...union].sort();
 }
 
@@ -204,8 +174,8 @@ function countPriceRecords(envelope: Envelope): number {
 }
 
 /** One symbol's asks in a window of dated keys: a cell per date column, and the distinct dates asked. */
-interface DatedRow {
-  cells: (Keyed<NormPriceKey> | Keyed<NormPriceKey>[] | undefined)[];
+interface DatedRow<T> {
+  cells: (T | T[] | undefined)[];
   dates: string[];
 }
 
@@ -213,23 +183,22 @@ interface DatedRow {
  * Dates are numbered once per window (a small map of distinct dates), and each symbol keeps its asks in
  * an array indexed by that number: pairs are deduplicated and found again without a map entry per key.
  */
-function planDated(items: readonly Keyed<NormPriceKey>[], settings: PlanSettings): PlannedRequest[] {
+function planDated<T extends Keyed<NormPriceKey>>(items: readonly T[], settings: PlanSettings): PlannedRequest<T>[] {
   const fields = unionFields(items);
   const calculationType = items[0]?.key.calculationType ?? "None";
   const target = targetOf(items[0]?.key);
   const refine = refineRefusal(target);
   const columns = new Map<string, number>();
-  const rows = new Map<string, DatedRow>();
+  const rows = new Map<string, DatedRow<T>>();
   const datesBySymbol = new Map<string, string[]>();
   // Cells come row by row or column by column: remembering the last symbol and date saves most lookups.
   let lastSymbol: string | undefined;
-  let row: DatedRow | undefined;
+  let row: DatedRow<T> | undefined;
   let lastDate: string | undefined;
   let column = 0;
-  for (let position = 0; position < items.length; position += 1) {
-    const item = items[position] as Keyed<NormPriceKey>;
+  for (const item of items) {
     const symbol = item.key.symbol;
-    const date = item.key.date as string;
+    const date = item.key.date ?? "";
     if (date !== lastDate) {
       lastDate = date;
       const known = columns.get(date);
@@ -254,16 +223,15 @@ function planDated(items: readonly Keyed<NormPriceKey>[], settings: PlanSettings
     } else if (Array.isArray(asking)) asking.push(item);
     else row.cells[column] = [asking, item];
   }
-  const requests: PlannedRequest[] = [];
+  const requests: PlannedRequest<T>[] = [];
   const tiles = planDateLists(datesBySymbol, settings.limits, settings.maxOverfetch);
   for (const tile of tiles) {
     const tileColumns = tile.dates.map((date) => columns.get(date) ?? -1);
-    const served: Keyed<NormPriceKey>[] = [];
+    const served: T[] = [];
     for (const symbol of tile.symbols) {
       const cells = rows.get(symbol)?.cells;
       if (!cells) continue;
-      for (let position = 0; position < tileColumns.length; position += 1) {
-        const index = tileColumns[position] as number;
+      for (const index of tileColumns) {
         const asking = cells[index];
         if (asking === undefined) continue;
         if (Array.isArray(asking)) served.push(...asking);
@@ -274,7 +242,7 @@ function planDated(items: readonly Keyed<NormPriceKey>[], settings: PlanSettings
     }
     if (served.length === 0) continue;
     const params = encodeParams({ symbols: tile.symbols, dates: tile.dates, fields, priceCalculationType: calcParam(calculationType), ...targetParams(target) });
-    const planned: PlannedRequest = {
+    const planned: PlannedRequest<T> = {
       endpoint: PATHS.prices,
       params,
       items: served,
@@ -302,11 +270,14 @@ export class RecordFinder {
   constructor(private readonly prices: readonly PriceRecord[]) {
     let ascending = true;
     let descending = true;
-    for (let position = 1; position < prices.length && (ascending || descending); position += 1) {
-      const before = (prices[position - 1] as PriceRecord).date;
-      const after = (prices[position] as PriceRecord).date;
-      if (!(before < after)) ascending = false;
-      if (!(before > after)) descending = false;
+    let before: string | undefined;
+    for (const { date: after } of prices) {
+      if (before !== undefined) {
+        if (!(before < after)) ascending = false;
+        if (!(before > after)) descending = false;
+        if (!ascending && !descending) break;
+      }
+      before = after;
     }
     this.order = ascending ? 1 : descending ? -1 : 0;
   }
@@ -324,8 +295,8 @@ export class RecordFinder {
     let high = prices.length - 1;
     while (low <= high) {
       const middle = (low + high) >>> 1;
-      const record = prices[middle] as PriceRecord;
-      if (record.date === date) return record;
+      const record = prices[middle];
+      if (record === undefined || record.date === date) return record;
       // Move towards the date: right when the middle is before it in ascending order, or after it in descending.
       if (record.date < date === (this.order === 1)) low = middle + 1;
       else high = middle - 1;
@@ -359,13 +330,11 @@ function answerPrices(
   checkCalculationType(envelope, calculationType, request);
   const block = blockReader(envelope);
   const finders = new Map<string, RecordFinder>();
-  const results = new Array<PriceRecord | Error>(items.length);
   let symbol: string | undefined;
   let invalid: string | undefined;
   let parsed: PriceBlock | Error | undefined;
   let finder: RecordFinder | undefined;
-  for (let position = 0; position < items.length; position += 1) {
-    const key = (items[position] as Keyed<NormPriceKey>).key;
+  const results = items.map(({ key }): PriceRecord | Error => {
     if (key.symbol !== symbol) {
       symbol = key.symbol;
       invalid = envelope.invalid.get(symbol);
@@ -379,27 +348,25 @@ function answerPrices(
         }
       }
     }
-    if (invalid !== undefined) results[position] = invalidError(symbol, invalid, target);
-    else if (parsed instanceof Error) results[position] = parsed;
-    else if (target !== undefined && parsed !== undefined && !inTarget(parsed, target)) results[position] = new ConversionError(conversionLabel(target));
-    else {
-      const record = finder === undefined ? undefined : key.date === undefined ? finder.latest() : finder.find(key.date);
-      results[position] = record ? projectPrice(record, key.fields, unionSize) : new NoDataError(symbol, key.date);
-    }
-  }
+    if (invalid !== undefined) return invalidError(key.symbol, invalid, target);
+    if (parsed instanceof Error) return parsed;
+    if (target !== undefined && parsed !== undefined && !inTarget(parsed, target)) return new ConversionError(conversionLabel(target));
+    const record = finder === undefined ? undefined : key.date === undefined ? finder.latest() : finder.find(key.date);
+    return record ? projectPrice(record, key.fields, unionSize) : new NoDataError(key.symbol, key.date);
+  });
   return { results, records: countPriceRecords(envelope) };
 }
 
-function planLatest(items: readonly Keyed<NormPriceKey>[], limits: Limits): PlannedRequest[] {
+function planLatest<T extends Keyed<NormPriceKey>>(items: readonly T[], limits: Limits): PlannedRequest<T>[] {
   const fields = unionFields(items);
   const calculationType = items[0]?.key.calculationType ?? "None";
   const target = targetOf(items[0]?.key);
   const refine = refineRefusal(target);
-  const bySymbol = new Map<string, Keyed<NormPriceKey>[]>();
+  const bySymbol = new Map<string, T[]>();
   for (const item of items) push(bySymbol, item.key.symbol, item);
-  return chunk([...bySymbol.keys()], Math.min(limits.maxSymbols, limits.maxRecords)).map((symbols): PlannedRequest => {
+  return chunk([...bySymbol.keys()], Math.min(limits.maxSymbols, limits.maxRecords)).map((symbols): PlannedRequest<T> => {
     const served = symbols.flatMap((symbol) => bySymbol.get(symbol) ?? []);
-    const planned: PlannedRequest = {
+    const planned: PlannedRequest<T> = {
       endpoint: PATHS.prices,
       params: encodeParams({ symbols, fields, priceCalculationType: calcParam(calculationType), ...targetParams(target) }),
       items: served,
@@ -423,16 +390,17 @@ export function estimateHistoryRecords(key: Pick<NormHistoryKey, "fromDate" | "t
   return Math.max(1, Math.ceil(days / PERIOD_DAYS[key.calculationType]) + (key.calculationType === "None" ? 0 : 1));
 }
 
-function planHistory(items: readonly Keyed<NormHistoryKey>[], limits: Limits): PlannedRequest[] {
-  const first = (items[0] as Keyed<NormHistoryKey>).key;
+function planHistory<T extends Keyed<NormHistoryKey>>(items: readonly T[], limits: Limits): PlannedRequest<T>[] {
+  const first = items[0]?.key;
+  if (first === undefined) return [];
   const fields = unionFields(items);
-  const bySymbol = new Map<string, Keyed<NormHistoryKey>[]>();
+  const bySymbol = new Map<string, T[]>();
   for (const item of items) push(bySymbol, item.key.symbol, item);
   const perSymbol = estimateHistoryRecords(first);
   const target = targetOf(first);
   const refine = refineRefusal(target);
   const size = Math.max(1, Math.min(limits.maxSymbols, Math.floor(limits.maxRecords / perSymbol)));
-  return chunk([...bySymbol.keys()], size).map((symbols): PlannedRequest => {
+  return chunk([...bySymbol.keys()], size).map((symbols): PlannedRequest<T> => {
     const served = symbols.flatMap((symbol) => bySymbol.get(symbol) ?? []);
     const params = encodeParams({
       symbols,
@@ -445,7 +413,7 @@ function planHistory(items: readonly Keyed<NormHistoryKey>[], limits: Limits): P
       priceCalculationType: calcParam(first.calculationType),
       ...targetParams(target),
     });
-    const planned: PlannedRequest = {
+    const planned: PlannedRequest<T> = {
       endpoint: PATHS.history,
       params,
       items: served,
@@ -506,22 +474,16 @@ function answerHistory(
  */
 export function assessedDatesOf(prices: readonly PriceRecord[], calendar: ReadonlySet<string>, alone: boolean): Set<string> {
   const assessed = new Set<string>();
-  let ordered = prices;
-  for (let index = 1; index < prices.length; index += 1) {
-    if ((prices[index - 1] as PriceRecord).date <= (prices[index] as PriceRecord).date) {
-      ordered = [...prices].sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0));
-      break;
-    }
-  }
-  for (let index = 0; index < ordered.length; index += 1) {
-    const record = ordered[index] as PriceRecord;
-    if (!calendar.has(record.date)) continue;
+  const descending = prices.every((record, index) => index === 0 || (prices[index - 1]?.date ?? "") > record.date);
+  const ordered = descending ? prices : [...prices].sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0));
+  ordered.forEach((record, index) => {
+    if (!calendar.has(record.date)) return;
     if (!alone) {
       const older = ordered[index + 1];
-      if (older ? isCopy(record, older) : dateOfTimestamp(record.assessmentDate) < record.date) continue;
+      if (older ? isCopy(record, older) : dateOfTimestamp(record.assessmentDate) < record.date) return;
     }
     assessed.add(record.date);
-  }
+  });
   return assessed;
 }
 
@@ -529,11 +491,11 @@ function isCopy(record: PriceRecord, older: PriceRecord): boolean {
   return record.assessmentDate === older.assessmentDate && record.revision === older.revision && record.low === older.low && record.mid === older.mid && record.high === older.high;
 }
 
-function planInstruments(items: readonly Keyed<NormInstrumentKey>[], limits: Limits): PlannedRequest[] {
+function planInstruments<T extends Keyed<NormInstrumentKey>>(items: readonly T[], limits: Limits): PlannedRequest<T>[] {
   const fields = unionFields<InstrumentFieldName>(items);
-  const bySymbol = new Map<string, Keyed<NormInstrumentKey>[]>();
+  const bySymbol = new Map<string, T[]>();
   for (const item of items) push(bySymbol, item.key.symbol, item);
-  return chunk([...bySymbol.keys()], limits.maxSymbols).map((symbols): PlannedRequest => {
+  return chunk([...bySymbol.keys()], limits.maxSymbols).map((symbols): PlannedRequest<T> => {
     const served = symbols.flatMap((symbol) => bySymbol.get(symbol) ?? []);
     return {
       endpoint: PATHS.instruments,
@@ -566,7 +528,7 @@ function planInstruments(items: readonly Keyed<NormInstrumentKey>[], limits: Lim
   });
 }
 
-function planInstrumentList(items: readonly Keyed<NormInstrumentsKey>[]): PlannedRequest {
+function planInstrumentList<T extends Keyed<NormInstrumentsKey>>(items: readonly T[]): PlannedRequest<T> {
   const fields = unionFields<InstrumentFieldName>(items);
   return {
     endpoint: PATHS.instruments,
@@ -583,7 +545,7 @@ function planInstrumentList(items: readonly Keyed<NormInstrumentsKey>[]): Planne
   };
 }
 
-function planReferences(items: readonly Keyed<NormReferenceKey>[]): PlannedRequest {
+function planReferences<T extends Keyed<NormReferenceKey>>(items: readonly T[]): PlannedRequest<T> {
   const types = [...new Set(items.map((item) => item.key.type))].sort();
   return {
     endpoint: PATHS.references,

@@ -104,9 +104,11 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
     // Nothing was waiting: a new refresh begins for the session's request governor.
     if (inFlight.size === 0) governor.idle();
     const opened = inFlight.open(key, askedAt, own);
+    const answer = opened.promise;
     lineage.remember(opened);
+    // Taken before the window: a scheduler that throws settles the ask at once, which drops its promise.
     batchWindow.add(opened);
-    return opened.promise as Promise<T>;
+    return answer as Promise<T>;
   }
 
   function dispatch(closed: Ask[]): void {
