@@ -17,6 +17,7 @@ import { loadavg } from "node:os";
 import { Agent, fetch as undiciFetch } from "undici";
 import { fromEpochDay, toEpochDay } from "../src/api/dates";
 import { rawLines, targetTable, writeSection } from "./bench-section";
+import { cacheHeapCases, hostileCases } from "./bench-client-limits";
 import { baselineRequests, clientCredentialsTokenProvider, createPricesClient, staticTokenProvider, type PricesClient, type TokenProvider } from "../src/prices";
 
 /** `--serve` runs the sandbox child; `--no-write` leaves docs/benchmarks.md alone. */
@@ -110,6 +111,28 @@ async function measure<T>(run: () => Promise<T>): Promise<{ result: T; wallMs: n
 }
 
 const round = (value: number, digits = 2): number => Number(value.toFixed(digits));
+
+/** Runs `work` over `items`, at most `limit` at once. */
+async function inFlight<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    for (let item = items[next++]; item !== undefined; item = items[next++]) await work(item);
+  };
+  await Promise.all(Array.from({ length: limit }, worker));
+}
+
+/** The requests a client sent for a history, as URL and form body, from its lineage. */
+function historyRequests(apiUrl: string, client: PricesClient, symbols: readonly string[], fromDate: string, toDate: string): { url: string; body?: string }[] {
+  const seen = new Map<number, { url: string; body?: string }>();
+  for (const symbol of symbols) {
+    const request = client.lineage({ symbol, fromDate, toDate })?.request;
+    if (!request || seen.has(request.id)) continue;
+    const query = new URLSearchParams(request.params).toString();
+    const base = `${apiUrl}${request.endpoint}`;
+    seen.set(request.id, request.method === "POST" ? { url: base, body: query } : { url: `${base}?${query}` });
+  }
+  return [...seen.values()];
+}
 
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -355,6 +378,24 @@ async function main(): Promise<void> {
     wallMs: round(history.wallMs),
     cpuUsPerKey: round(history.cpuUs / historySymbols.length),
   });
+
+  // The floor of the same history: its requests as the client sent them, fetched directly (4 in flight, as the client's
+  // default), each body read and parsed with JSON.parse, nothing else.
+  const sent = historyRequests(ready.apiUrl, historyClient, historySymbols, fromDate, end);
+  const floorRuns: number[] = [];
+  for (let run = 0; run < 3; run += 1) {
+    const started = performance.now();
+    await inFlight(sent, 4, async ({ url, body }) => {
+      const response = await fetchImpl(url, { method: body === undefined ? "GET" : "POST", headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/x-www-form-urlencoded" }) }, ...(body === undefined ? {} : { body }) });
+      JSON.parse(await response.text());
+    });
+    floorRuns.push(performance.now() - started);
+  }
+  const floorMs = Math.min(...floorRuns);
+  emit({ case: "history-floor", requests: sent.length, floorMs: round(floorMs), floorMsRuns: floorRuns.map((ms) => round(ms)).join(" "), clientWallMs: round(history.wallMs), ratio: round(history.wallMs / floorMs) });
+
+  for (const record of await hostileCases()) emit(record);
+  for (const record of await cacheHeapCases()) emit(record);
 
   if (!args["no-write"]) await writeClientSection(new Date().toISOString().slice(0, 10));
   child.send("stop");

@@ -30,7 +30,8 @@ const MAX_LINEAGE_KEYS = 100_000;
 
 export function createPricesClient(options: PricesClientOptions): PricesClient {
   // Lowered for the session by a refusal that names a limit (learned-limits.ts).
-  let limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const settings: Limits = { ...DEFAULT_LIMITS, ...options.limits };
+  let limits: Limits = settings;
   const policy: CachePolicy = { ...DEFAULT_CACHE_POLICY, ...options.cache };
   const now = options.now ?? Date.now;
   const cache = new CacheUse(options.storage ?? new MemoryCacheStorage({ maxEntries: policy.maxEntries, maxBytes: policy.maxBytes }), policy);
@@ -169,7 +170,7 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
       counters.failedRequests += 1;
       log.error = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
       // Compared with the limits this request was planned with: another request may have taught them already.
-      const lesson = learnLimits(error, { plannedWith, size: request.size, accepted, floors });
+      const lesson = learnLimits(error, { plannedWith, settings, size: request.size, accepted, floors });
       if (lesson?.kind === "below-floor") {
         const refusal = request.refine?.(error) ?? error;
         const said = refusal instanceof Error ? refusal.message : String(refusal);
@@ -186,7 +187,7 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
           asks.filter((item) => item.deadline <= at),
           request.refine?.(error) ?? error,
         );
-        dispatch(asks.filter((item) => item.waiting));
+        replan(asks.filter((item) => item.waiting));
         return;
       }
       failAll(asks, request.refine?.(error) ?? error);
@@ -208,6 +209,24 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
         settleError(item, error instanceof Error ? error : new PricesError(String(error)), settledAt);
       }
     });
+  }
+
+  /**
+   * Keys of refused requests are planned again together when their refusals come back in one turn of the
+   * event loop: planned one refused request at a time, they would fill more, smaller requests.
+   */
+  let replanning: Ask[] | undefined;
+  function replan(asks: Ask[]): void {
+    if (replanning) {
+      replanning.push(...asks);
+      return;
+    }
+    replanning = asks;
+    setTimeout(() => {
+      const due = replanning ?? [];
+      replanning = undefined;
+      dispatch(due.filter((item) => item.waiting));
+    }, 0);
   }
 
   /** Histories over `maxRecords` are asked in date-range parts (each an ask of its own) and joined. */

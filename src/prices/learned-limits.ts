@@ -7,6 +7,8 @@
  * - only a number stated as the limit that was passed ("over the limit of 2,000 price records", "... (maxRecords)");
  * - only when the refused request was over that number (a request at or below it cannot have broken it);
  * - never below the largest request the service accepted in the session;
+ * - a limit refused again after it was learned is at least halved, so a service stating "(asked - 1)" each
+ *   time reaches the floor in a few rounds;
  * - never below a floor: below it the client stops and the keys fail with the service's own answer.
  */
 import type { Limits } from "../api/vocabulary";
@@ -69,6 +71,8 @@ function readNumber(text: string): number {
 export interface LessonContext {
   /** The limits the refused request was planned with. */
   plannedWith: Readonly<Limits>;
+  /** The client's settings: a limit below them was learned already. */
+  settings: Readonly<Limits>;
   /** What the refused request asked. */
   size: Readonly<RequestSize>;
   /** The largest request of each size the service accepted in this session. */
@@ -88,8 +92,10 @@ export function learnLimits(error: unknown, context: LessonContext): Lesson | un
       const asked = context.size[SIZE_OF[name]];
       // A request already at or below the stated limit cannot have broken it, and no limit is below 1.
       if (!Number.isFinite(stated) || stated < 1 || asked <= stated) continue;
+      // Refused again within a limit it taught: its words are not to be trusted to the unit, so at least halve.
+      const relearned = context.plannedWith[name] < context.settings[name] ? Math.min(stated, Math.floor(context.plannedWith[name] / 2)) : stated;
       // The service already accepted more than it now states: never go below what it took.
-      const value = Math.max(stated, context.accepted[SIZE_OF[name]]);
+      const value = Math.max(relearned, context.accepted[SIZE_OF[name]]);
       if (value >= asked) continue;
       if (value < context.floors[name]) {
         belowFloor ??= { kind: "below-floor", name, value: stated, floor: context.floors[name] };
