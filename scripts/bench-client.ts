@@ -89,7 +89,34 @@ async function writeClientSection(today: string): Promise<void> {
     ["process CPU per key, cold, over HTTPS (TLS, sockets, GC threads and all)", `${get("grid-cold", "cpuUsPerKey")} us`, "-", "-"],
     ["client CPU per key, warm", `${get("grid-warm", "cpuUsPerKey")} us`, "<= 5 us", yes(get("grid-warm", "cpuUsPerKey") <= 5)],
     ["scatter 10,000 pairs, 500 symbols x 2,000 days", `${get("scatter", "requests")} requests (bound ${get("scatter", "boundRequests")}: per date ${get("scatter", "perDateRequests")}, per symbol ${get("scatter", "perSymbolRequests")}), over-fetch ${get("scatter", "overfetch")}, ${get("scatter", "wallMs")} ms`, "requests <= bound, over-fetch <= 4", yes(get("scatter", "requests") <= get("scatter", "boundRequests") && get("scatter", "overfetch") <= 4)],
-    ["history 100 symbols x 10 years", `${get("history", "requests")} requests, ${get("history", "records")} records, ${get("history", "wallMs")} ms`, "-", "-"],
+    ["history 100 symbols x 10 years (best of 3)", `${get("history", "requests")} requests, ${get("history", "records")} records, ${get("history", "wallMs")} ms`, "-", "-"],
+    [
+      "history 100 symbols x 10 years against its floor (the same requests fetched directly, 4 in flight, bodies read and JSON.parse'd; best of 3)",
+      `client ${get("history-floor", "clientWallMs")} ms, floor ${get("history-floor", "floorMs")} ms: ${get("history-floor", "ratio")}x`,
+      "<= 2x the floor",
+      yes(get("history-floor", "ratio") <= 2),
+    ],
+    ...cases
+      .filter((item) => item.case === "hostile-400")
+      .map((item) => {
+        const n = (field: string): number => Number(item[field]);
+        const stopped = n("gridFailedCells") > 0 && n("gridRequests") === 1;
+        const ok = (stopped || n("gridRequests") <= 2 * n("gridMinimal")) && (n("historyFailed") > 0 ? n("historyRequests") === 1 : n("historyRequests") <= 2 * n("historyMinimal"));
+        return [
+          `after the 400 ${String(item.answer)} (service's real limit 2,000 records)`,
+          `grid 100 x 50: ${n("gridRequests")} requests (${n("gridRefused")} refused; minimum ${n("gridMinimal")}), ${n("gridFailedCells")} cells failed; 10-year history: ${n("historyRequests")} requests (minimum ${n("historyMinimal")})${stopped ? `; cells say "${String(item.cellsSay)}"` : ""}`,
+          "<= 2x the minimum, or one request and the cells name the answer",
+          yes(ok),
+        ];
+      }),
+    ...cases
+      .filter((item) => item.case === "cache-heap")
+      .map((item) => [
+        `cache, real heap per key against the estimate: ${String(item.entries)}`,
+        `${String(item.realBytesPerKey)} B real, ${String(item.estimateBytesPerKey)} B estimated (${String(item.realOverEstimate)}x), ${String(item.keys)} keys`,
+        "within 25 %",
+        yes(Math.abs(Number(item.realOverEstimate) - 1) <= 0.25),
+      ]),
   ];
   const body = [
     `Written by \`npm run bench:client\` (scripts/bench-client.ts) on ${today}, Node ${process.version}, load average ${startLoad} at the start and ${loadavg().map((value) => value.toFixed(1)).join(" ")} at the end (1, 5 and 15 minutes; other work on the machine inflates wall times). The sandbox runs in a child process over HTTPS on loopback; every cell of a simulated sheet asks the client in one window. Scatter uses 500 symbol names of which ${get("scatter", "symbolsInData")} are in the data set.`,
@@ -362,10 +389,21 @@ async function main(): Promise<void> {
   });
 
   // History: 100 symbols x 10 years.
-  const historyClient = newClient();
+  // Best of 3, each with a new client, as the floor below is.
   const fromDate = fromEpochDay(toEpochDay(end) - 3652);
   const historySymbols = ready.symbols.slice(0, 100);
-  const history = await measure(() => Promise.allSettled(historySymbols.map((symbol) => historyClient.history({ symbol, fromDate, toDate: end }))));
+  let historyClient = newClient();
+  let history = await measure(() => Promise.allSettled(historySymbols.map((symbol) => historyClient.history({ symbol, fromDate, toDate: end }))));
+  const historyRuns = [history.wallMs];
+  for (let run = 1; run < 3; run += 1) {
+    const again = newClient();
+    const measured = await measure(() => Promise.allSettled(historySymbols.map((symbol) => again.history({ symbol, fromDate, toDate: end }))));
+    historyRuns.push(measured.wallMs);
+    if (measured.wallMs < history.wallMs) {
+      history = measured;
+      historyClient = again;
+    }
+  }
   const historyStats = historyClient.stats();
   emit({
     case: "history",
@@ -376,6 +414,7 @@ async function main(): Promise<void> {
     records: historyStats.recordsReceived,
     failed: history.result.filter((result) => result.status === "rejected").length,
     wallMs: round(history.wallMs),
+    wallMsRuns: historyRuns.map((ms) => round(ms)).join(" "),
     cpuUsPerKey: round(history.cpuUs / historySymbols.length),
   });
 
