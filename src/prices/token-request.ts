@@ -41,7 +41,8 @@ export async function requestToken(request: TokenRequest): Promise<TokenGrant> {
       const retryAfterMs = parseRetryAfter(retryAfter, now(), date);
       throw new HTTPError({ status, statusText, method: "POST", url: request.url, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) });
     }
-    throw new AuthError({ reason: "sign-in-refused", status, method: "POST", url: request.url, message: refusalMessage(request.url, status, code, description, contentType), ...(code ? { code } : {}) });
+    const grant = request.form.get("grant_type") ?? "";
+    throw new AuthError({ reason: "sign-in-refused", status, method: "POST", url: request.url, message: refusalMessage(request.url, grant, status, code, description, contentType), ...(code ? { code } : {}) });
   }
   // An answer that is not a token still reached the token service: it counts toward its limit (a ResponseFormatError, not a network failure).
   let parsed: unknown;
@@ -65,18 +66,19 @@ export async function requestToken(request: TokenRequest): Promise<TokenGrant> {
  * What a refusal by the token service means, in the words a cell and the pane show: only `invalid_grant`
  * says the sign-in itself is over; a proxy's 403, an HTML 404 or a malformed request are named as such.
  */
-function refusalMessage(url: string, status: number, code: string | undefined, description: string | undefined, contentType: string | null): string {
-  const said = description ? `: ${description}` : "";
+function refusalMessage(url: string, grant: string, status: number, code: string | undefined, description: string | undefined, contentType: string | null): string {
+  const said = `${status}${description ? `: ${description}` : ""}`;
   switch (code) {
     case "invalid_grant":
-      return `the sign-in is no longer valid (invalid_grant${said})`;
+      return `the sign-in is no longer valid (invalid_grant, ${said})`;
     case "invalid_client":
     case "unauthorized_client":
-      return `the add-in's client id is not registered with the sign-in service (${code}${said})`;
+      // With a service key the key itself is the client's credential.
+      return grant === "servicekey" ? `the sign-in service refused the service name or key (${code}, ${said})` : `the add-in's client id is not registered with the sign-in service (${code}, ${said})`;
     case "invalid_request":
     case "unsupported_grant_type":
     case "invalid_scope":
-      return `the sign-in service refused the add-in's request (${code}${said})`;
+      return `the sign-in service refused the add-in's request (${code}, ${said})`;
     default: {
       const kind = contentType?.includes("html") ? " with a web page" : "";
       return `sign-in service answered ${status}${kind} from ${hostOf(url)}${code ? ` (${code}${said})` : ""}`;
