@@ -51,45 +51,45 @@ describe("a slow failure", () => {
   });
 
   it("shows the service's own timeout, not the cell deadline, when tokens and attempts are slow", async () => {
-    // Each token takes 150 ms and each attempt times out after 200 ms: three attempts and their backoff outlast the
-    // 1 s deadline, so only a budget below it lets the cell name the cause.
-    const slowTokens: TokenProvider = { getToken: () => new Promise((resolve) => setTimeout(() => resolve("t"), 150)) };
+    // Each token takes 750 ms and each attempt times out after 1 s: three attempts and their backoff outlast the
+    // 5 s deadline, so only a budget below it lets the cell name the cause (times wide enough for a loaded machine).
+    const slowTokens: TokenProvider = { getToken: () => new Promise((resolve) => setTimeout(() => resolve("t"), 750)) };
     const hanging = (() => new Promise<Response>(() => undefined)) as typeof fetch;
     await globalThis.PricesAddin!.configure({
       baseUrl: "https://prices.test/physical/v2",
       tokenProvider: slowTokens,
       fetch: hanging,
-      timeoutMs: 200,
-      retry: { backoffBaseMs: 400, backoffMaxMs: 400 },
+      timeoutMs: 1_000,
+      retry: { backoffBaseMs: 2_000, backoffMaxMs: 2_000 },
       random: () => 1,
       scheduler: timerScheduler(1),
-      deadlineMs: 1_000,
+      deadlineMs: 5_000,
       recalculate: false,
     });
     const error = await cellError(F.mid([["MB-AL-0004"]], [["2024-03-01"]]));
     expect(error.code).toBe("#N/A");
-    expect(error.message).toBe("service unreachable: Request failed (timed out after 200 ms): GET /Prices");
+    expect(error.message).toBe("service unreachable: Request failed (timed out after 1000 ms): GET /Prices");
   });
 });
 
 describe("a cell whose asks come one after another", () => {
   it("shares the cell's time: a slow first answer leaves the next ask only what is left, and the cause shows", async () => {
-    // CURVE in EUR asks the Currency list (answered after 350 ms), then the latest price (the service never
-    // answers). With a fresh 750 ms budget the price's second attempt would run past the 1 s deadline; the
-    // cell's share (750 ms from the call) ends its first attempt early enough to name the cause.
+    // CURVE in EUR asks the Currency list (answered after 1.75 s), then the latest price (the service never
+    // answers). With a fresh 3.75 s budget the price's second attempt would run past the 5 s deadline; the
+    // cell's share (3.75 s from the call) ends its first attempt early enough to name the cause.
     const references = { references: [{ type: "Currency", items: [{ id: "EUR", description: "Euro", sign: "€", availableConversionIds: [] }] }] };
     const slowThenHanging = ((input: string | URL | Request) =>
       String(input).includes("/References")
-        ? new Promise<Response>((resolve) => setTimeout(() => resolve(new Response(JSON.stringify(references), { status: 200 })), 350))
+        ? new Promise<Response>((resolve) => setTimeout(() => resolve(new Response(JSON.stringify(references), { status: 200 })), 1_750))
         : new Promise<Response>(() => undefined)) as typeof fetch;
     await globalThis.PricesAddin!.configure({
       baseUrl: "https://prices.test/physical/v2",
       tokenProvider: { getToken: async () => "t" },
       fetch: slowThenHanging,
-      timeoutMs: 400,
+      timeoutMs: 2_000,
       retry: { backoffBaseMs: 1, backoffMaxMs: 1 },
       scheduler: timerScheduler(1),
-      deadlineMs: 1_000,
+      deadlineMs: 5_000,
       recalculate: false,
     });
     const error = await cellError(F.curve("MB-AL-0004", undefined, undefined, "EUR"));
