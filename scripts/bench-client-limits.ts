@@ -43,6 +43,11 @@ function memoryService(options: { curves?: number; rationale?: boolean; refuse?:
     const url = new URL(String(input));
     const params = typeof init?.body === "string" ? new URLSearchParams(init.body) : url.searchParams;
     const symbols = (params.get("Symbols") ?? "").split(",").filter((item) => item !== "");
+    if (url.pathname.endsWith("/Instruments")) {
+      // Launched before every range asked here: a long history asks its launch first, and is not shortened by it.
+      const base = { productId: "P", description: "d", descriptionShort: "d", commodityId: "C", priceType: "Price", locationId: "L", currencyId: "USD", unitOfMeasureId: "MT", incotermId: "FOB", launchDate: "2010-01-01", frequency: "Daily", sourceId: "S", status: "Active", priceCalculationTypeIds: [] };
+      return new Response(JSON.stringify({ instruments: symbols.map((symbol) => ({ symbol, ...base })) }), { status: 200, headers: { "content-type": "application/json" } });
+    }
     const history = url.pathname.endsWith("/History");
     const dates = history ? weekdaysBetween(params.get("FromDate") ?? TODAY, params.get("ToDate") ?? TODAY) : (params.get("Dates") ?? "").split(",").filter((item) => item !== "");
     const asked: Asked = { symbols, dates, records: symbols.length * dates.length, history };

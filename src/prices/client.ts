@@ -18,10 +18,10 @@ import { DEFAULT_RETRY_POLICY } from "./retry";
 import { timerScheduler } from "./scheduler";
 import { DEFAULT_REQUEST_BUDGET_MS, createTransport, defaultSleep, requestTarget } from "./transport";
 import type { AskOptions, CacheFilter, CachePolicy, ClientStats, KeyLineage, LineageKey, PricesClient, PricesClientOptions } from "./types";
-import { forecastProbe, historyParts, joinHistories } from "./history-parts";
+import { forecastProbe, historyParts, joinHistories, partsFromLaunch } from "./history-parts";
 import { DEFAULT_LIMIT_FLOORS, type RequestSize, largest, learnLimits } from "./learned-limits";
 import { withTimeout } from "./timeout";
-import type { SymbolHistory } from "./types";
+import type { InstrumentRecord, SymbolHistory } from "./types";
 import { BatchWindow } from "./window";
 
 export { DEFAULT_CACHE_POLICY } from "./cache-use";
@@ -244,7 +244,22 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
     return whole ?? asked;
   }
 
+  /** A history of assessments is asked from the instrument's launch (its record, cached a day), if later than its start. */
   function askInParts(item: Ask, key: NormHistoryKey, parts: NormHistoryKey[]): void {
+    if (key.calculationType !== "None") {
+      askParts(item, key, parts);
+      return;
+    }
+    ask<InstrumentRecord>(normInstrumentKey(key.symbol, undefined), false, item.deadline)
+      .then(
+        (instrument) => partsFromLaunch(key, instrument.launchDate, limits.maxRecords, today()) ?? parts,
+        () => parts,
+      )
+      .then((chosen) => askParts(item, key, chosen))
+      .catch((error: unknown) => failAll([item], error));
+  }
+
+  function askParts(item: Ask, key: NormHistoryKey, parts: NormHistoryKey[]): void {
     const answers = parts.map((part) =>
       ask<SymbolHistory>(part, false, item.deadline).then(
         (value): SymbolHistory | Error => value,

@@ -28,6 +28,22 @@ export function historyParts(key: NormHistoryKey, maxRecords: number, today: str
 }
 
 /**
+ * The parts of a history of assessments asked from the instrument's launch on, when it comes after the
+ * history's start: days before it hold nothing, and asking them costs requests (none when it launched after the
+ * history's end). Averages keep their parts, cut at period starts.
+ */
+export function partsFromLaunch(key: NormHistoryKey, launchDate: string, maxRecords: number, today: string): NormHistoryKey[] | undefined {
+  if (key.calculationType !== "None" || launchDate <= key.fromDate) return undefined;
+  if (launchDate > key.toDate) return [];
+  const end = key.toDate < today ? key.toDate : today;
+  if (end < launchDate) return [partKey(key, launchDate, key.toDate)];
+  const ranges = splitRange(launchDate, end, key.calculationType, maxRecords);
+  const last = ranges[ranges.length - 1];
+  if (last) last[1] = key.toDate;
+  return ranges.map(([fromDate, toDate]) => partKey(key, fromDate, toDate));
+}
+
+/**
  * The key that fetches a joined history's forecast when no part brought one: the service returns a
  * forecast only with an actual price in range, and the part holding the forecast's dates may hold none.
  * It runs from the newest actual price to the history's end.

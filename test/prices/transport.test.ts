@@ -182,6 +182,11 @@ describe("one budget per key", () => {
 
   it("is spent by the parts of a long history and then by its forecast probe, which gives up in time", async () => {
     const { client, manual, service, clock } = timed({ limits: { maxRecords: 10 }, maxInFlight: 1 });
+    // A long history first asks its instrument's launch: have it kept, so the calls below are the history's.
+    const instrument = client.instrument("AAA");
+    manual.flush();
+    await instrument;
+    service.calls.length = 0;
     const started = clock.now;
     // Two parts wait out 4 s of Retry-After each (one clock): the probe for a forecast then has 2 s left, too little for 4 s.
     service.script.push(problem(503, { "retry-after": "4" }), problem(503, { "retry-after": "4" }));
