@@ -13,6 +13,7 @@ import webpack, { type Configuration } from "webpack";
 import WebpackDevServer from "webpack-dev-server";
 import { ensureCertificates } from "../src/sandbox/auth";
 import { startSandbox, type RunningSandbox } from "../src/sandbox/server";
+import { demoTokenRoute, type DemoTokenRoute } from "../src/workbench/demo-token-route";
 
 const ROOT = resolve(__dirname, "..");
 export const DEFAULT_ADDIN_PORT = 3000;
@@ -125,6 +126,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         first = false;
       });
     });
+    const demoTokens = demoTokenRoute({ issuer: sandbox.issuer, ca: sandbox.ca });
     const config = { apiUrl: sandbox.apiUrl, issuer: sandbox.issuer, ...(options.today === undefined ? {} : { today: options.today }) };
     server = new WebpackDevServer(
       {
@@ -157,6 +159,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
               response.end();
             },
           });
+          // The demo key's token, held here so page reloads reuse it (src/workbench/demo-token-route.ts).
+          middlewares.unshift({ name: "workbench-token", path: demoTokens.path, middleware: (request: Parameters<DemoTokenRoute["handle"]>[0], response: Parameters<DemoTokenRoute["handle"]>[1]) => demoTokens.handle(request, response) });
           return middlewares;
         },
       },

@@ -27,7 +27,6 @@ export function explainCellPanel(context: PaneContext): void {
   let generation = 0;
   let shownFor: string | undefined;
   let panelShown = false;
-  let explainedOnce = false;
 
   /** Where the formula is and where the cell sits in its result. */
   function locate(selection: CellSelection): { formula: string; anchor: string; row: number; col: number } | undefined {
@@ -38,7 +37,6 @@ export function explainCellPanel(context: PaneContext): void {
 
   async function explainSelection(): Promise<void> {
     const mine = ++generation;
-    explainedOnce = true;
     const client = context.client();
     const show = (...children: (HTMLElement | null)[]): void => {
       if (mine === generation) replace(out, ...children);
@@ -134,7 +132,7 @@ export function explainCellPanel(context: PaneContext): void {
   const follow = byId<HTMLInputElement>("follow-selection");
   void context.workbook
     .onSelectionChanged(() => {
-      if (!follow.checked || !panelShown || !explainedOnce) return;
+      if (!follow.checked || !panelShown) return;
       clearTimeout(timer);
       timer = setTimeout(() => void explainSelection(), FOLLOW_DELAY_MS);
     })
@@ -144,7 +142,10 @@ export function explainCellPanel(context: PaneContext): void {
     });
 
   context.events.on("tab", (panel) => {
+    const opened = panel === "panel-cell" && !panelShown;
     panelShown = panel === "panel-cell";
+    // following from the start: opening the tab explains the cell already selected
+    if (opened && follow.checked) void explainSelection();
   });
   context.events.on("auth", (state) => {
     if (shownFor === undefined) return;
