@@ -134,7 +134,7 @@ describe("the workbench at 1280 x 720, as a newcomer meets it", () => {
     await pane.locator("#fn").selectOption("MID");
     await page.evaluate(() => (window as unknown as WorkbenchWindow).Workbench.select("A4:A8"));
     await pane.getByRole("button", { name: "Fill symbols from the selected cells" }).click();
-    await containsText(pane.locator("#preview"), "=PRICES.MID(A4:A8)");
+    await containsText(pane.locator("#preview"), "=PRICES.MID(Sheet1!A4:A8)");
     // the box filled from the selection takes a typed symbol afterwards
     await pane.locator("#arg-0").fill("MB-AL-0004");
     await containsText(pane.locator("#preview"), '=PRICES.MID("MB-AL-0004")');
