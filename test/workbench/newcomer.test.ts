@@ -10,12 +10,12 @@ import path from "node:path";
 import type { BrowserContext, Frame, Page } from "playwright-core";
 import { startStack, type RunningStack } from "../../scripts/start";
 import { launchChromium, type TestBrowser } from "../support/chromium";
+import { screenshotDir } from "../support/screenshots";
 import { containsText } from "../browser/pane-page";
 
 jest.setTimeout(300_000);
 
-const ROOT = path.resolve(__dirname, "../..");
-const SHOTS = path.join(ROOT, "test-output/screenshots");
+const SHOTS = screenshotDir();
 
 interface WorkbenchWindow {
   Workbench: {

@@ -3,19 +3,19 @@
  * sheet fills without sign-in and matches the service over HTTP, a typed formula spills, errors keep their
  * messages, a HISTORY spill charts, and signing in through the real pane (real sign-in window, analyst) switches
  * the functions to the user's token and inserts a formula from the search into the grid. Screenshots go to
- * docs/screenshots/workbench-*.png.
+ * test-output/screenshots/workbench-*.png (docs/screenshots with npm run screenshots).
  */
 import fs from "node:fs";
 import path from "node:path";
 import type { BrowserContext, Frame, Page } from "playwright-core";
 import { startStack, type RunningStack } from "../../scripts/start";
 import { launchChromium, type TestBrowser } from "../support/chromium";
+import { screenshotDir } from "../support/screenshots";
 import { sandboxGet, sandboxToken } from "../support/service";
 
 jest.setTimeout(240_000);
 
-const ROOT = path.resolve(__dirname, "../..");
-const SHOTS = path.join(ROOT, "docs/screenshots");
+const SHOTS = screenshotDir();
 
 interface PriceRecord {
   date: string;
