@@ -30,12 +30,15 @@ export interface FormulaResult {
   readonly resultRange: string;
   readonly formula: string;
   readonly values: readonly (readonly unknown[])[];
+  /** The result's number formats, kept when it is frozen (so dates stay dates); absent where the host gives none. */
+  readonly numberFormats?: readonly (readonly string[])[];
 }
 
 export interface FreezeWorkbook {
   /** Every formula whose cell is in the scope, with its result. */
   formulaResults(scope: RefreshScope): Promise<FormulaResult[]>;
-  writeValues(sheet: string, range: string, values: readonly (readonly unknown[])[]): Promise<void>;
+  /** Writes values over a range, and its number formats when given. */
+  writeValues(sheet: string, range: string, values: readonly (readonly unknown[])[], numberFormats?: readonly (readonly string[])[]): Promise<void>;
   /** Clears `range` and writes `formula` into its first cell. */
   restoreFormula(sheet: string, range: string, formula: string): Promise<void>;
   /** A sheet's used cells from A1, or undefined when there is no such sheet. */
@@ -75,7 +78,7 @@ export async function freeze(workbook: FreezeWorkbook, scope: RefreshScope, desc
   if (results.length === 0) return 0;
   const described = (await Promise.all(results.map(describe))).flat();
   const before = dataRows(await workbook.readSheet(PROVENANCE_SHEET));
-  for (const result of results) await workbook.writeValues(result.sheet, result.resultRange, result.values);
+  for (const result of results) await workbook.writeValues(result.sheet, result.resultRange, result.values, result.numberFormats);
   const [header, ...added] = provenanceTable(described);
   await workbook.writeSheet(PROVENANCE_SHEET, [header ?? [], ...asCells(before), ...added]);
   return results.length;

@@ -54,6 +54,9 @@ async function officeReady(): Promise<void> {
 declare global {
   // eslint-disable-next-line no-var
   var PricesPane: Pane | undefined;
+  /** Set by a host page that fills the sheet without this pane's sign-in (the workbench's pane bridge). */
+  // eslint-disable-next-line no-var
+  var PricesPaneSignedOutEffect: string | undefined;
 }
 
 async function main(): Promise<void> {
@@ -70,6 +73,7 @@ async function main(): Promise<void> {
     pageBase: new URL(".", window.location.href).href,
     addin: () => globalThis.PricesAddin,
     createClient: createPricesClient,
+    ...(globalThis.PricesPaneSignedOutEffect === undefined ? {} : { signedOutEffect: globalThis.PricesPaneSignedOutEffect }),
   });
 }
 

@@ -49,6 +49,8 @@ export class GridView {
   private readonly fitted = new Map<number, number>();
   private fitGrew = false;
   private readonly measure = textMeasurer();
+  /** Number formats written to cells (Freeze keeps a date column's), by `row,col`; the rest show as General or as dated by their formula. */
+  private readonly formats = new Map<string, string>();
 
   constructor(
     private readonly scroller: HTMLElement,
@@ -438,16 +440,36 @@ export class GridView {
     const isFormula = this.sheet.isFormula({ row, col });
     const value = this.calculator.value(row, col);
     if (isFormula && value === null && this.calculator.evaluating) return "#BUSY!";
-    const owner = typeof value === "number" ? this.spills.at(row, col) : undefined;
-    let asDate = false;
+    return displayText(value, this.showsDate(row, col));
+  }
+
+  /** Whether a number shows as a date: by its number format, else by its table's header or its formula. */
+  private showsDate(row: number, col: number): boolean {
+    const value = this.calculator.value(row, col);
+    if (typeof value !== "number") return false;
+    const format = this.formats.get(`${row},${col}`);
+    if (format !== undefined) return isDateFormat(format);
+    const owner = this.spills.at(row, col);
     if (owner) {
       const header = row > owner.area.top ? this.calculator.value(owner.area.top, col) : null;
       const rowName = col > owner.area.left ? this.calculator.value(row, owner.area.left) : null;
-      asDate = isDateCell(header, rowName) || formulaShowsDates(entryText(this.sheet.get(owner.anchor)));
-    } else if (typeof value === "number" && isFormula) {
-      asDate = formulaShowsDates(entryText(this.sheet.get({ row, col })));
+      return isDateCell(header, rowName) || formulaShowsDates(entryText(this.sheet.get(owner.anchor)));
     }
-    return displayText(value, asDate);
+    return this.sheet.isFormula({ row, col }) && formulaShowsDates(entryText(this.sheet.get({ row, col })));
+  }
+
+  /** The number format Excel's `range.numberFormat` gives: the one written, else a date format where a date shows. */
+  numberFormatAt(row: number, col: number): string {
+    return this.formats.get(`${row},${col}`) ?? (this.showsDate(row, col) ? DATE_FORMAT : "General");
+  }
+
+  /** Writes number formats, as `range.numberFormat = ...` does ("General" drops the cell's). */
+  setNumberFormats(cells: readonly { readonly row: number; readonly col: number; readonly format: string }[]): void {
+    for (const { row, col, format } of cells) {
+      if (format === "" || format === "General") this.formats.delete(`${row},${col}`);
+      else this.formats.set(`${row},${col}`, format);
+    }
+    this.render();
   }
 
   /** How many blank cells follow from `col` on (at most 8). */
@@ -494,6 +516,13 @@ export class GridView {
 }
 
 const COLUMN_WIDTH = 96;
+/** The format a date takes in the workbench (ISO, the functions' own text form). */
+const DATE_FORMAT = "yyyy-mm-dd";
+
+/** A number format that shows a date: it has a day, month or year code outside quotes and brackets. */
+function isDateFormat(format: string): boolean {
+  return /[dmy]/i.test(format.replace(/"[^"]*"|\[[^\]]*\]|\\./g, ""));
+}
 const MIN_COLUMN_WIDTH = 24;
 /** A column fitted to its text grows at most this wide (long descriptions are cut, as in a narrow Excel column). */
 const MAX_FIT_WIDTH = 260;

@@ -23,6 +23,9 @@ import { GridView } from "./grid-view";
 import type { SpillInfo } from "./spills";
 import { loadScript } from "../host/load-script";
 import { demoTokenProvider, firstToken } from "./demo-tokens";
+import { OtherSheets } from "./other-sheets";
+import { sheetTabs } from "./sheet-tabs";
+import { SHEET_NAME } from "../host/addresses";
 
 /** What the browser tests and the screenshot script use. */
 export interface WorkbenchApi {
@@ -105,6 +108,8 @@ async function start(): Promise<WorkbenchApi> {
   await useDemo();
 
   const sheet = new EntrySheet();
+  const otherSheets = new OtherSheets();
+  sheetTabs({ bar: byId("sheet-tabs"), main: [byId("grid")], mainName: SHEET_NAME, other: byId("other-sheet"), sheets: otherSheets });
   let view: GridView | undefined;
   let chartAnchor: CellPosition | undefined;
   const calculator = new Calculator({
@@ -241,6 +246,8 @@ async function start(): Promise<WorkbenchApi> {
     },
     selection: () => view?.currentSelection().selection ?? { top: 0, left: 0, bottom: 0, right: 0 },
     entry: (row, col) => sheet.get({ row, col }) ?? "",
+    numberFormat: (row, col) => view?.numberFormatAt(row, col) ?? "General",
+    setNumberFormats: (cells) => view?.setNumberFormats(cells),
     value: cellValue,
     enter: (row, col, content) => {
       const typed = typeof content === "string" ? content : String(content);
@@ -273,6 +280,7 @@ async function start(): Promise<WorkbenchApi> {
       return range;
     },
     recalculate,
+    sheets: otherSheets,
   };
   const frame = byId<HTMLIFrameElement>("pane");
   frame.addEventListener("load", () => {

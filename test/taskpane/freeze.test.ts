@@ -2,6 +2,7 @@
  * Freeze and Unfreeze (src/taskpane/freeze.ts) through the Excel adapter (excel-freeze.ts) over the workbench's Excel
  * stand-in, with a grid whose formulas show fixed results (Excel itself is the one thing mocked).
  */
+import { OtherSheets } from "../../src/workbench/other-sheets";
 import { type RangeRef, formatCellAddress, parseCellAddress } from "../../src/formula/a1";
 import type { PriceKey } from "../../src/prices/types";
 import { excelFreezeWorkbook } from "../../src/taskpane/excel-freeze";
@@ -60,6 +61,9 @@ function fakeGrid(entries: Record<string, Content>, results: Record<string, Cont
     },
     onSelectionChanged: () => () => undefined,
     recalculate: async () => undefined,
+    numberFormat: () => "General",
+    setNumberFormats: () => undefined,
+    sheets: new OtherSheets(),
   };
 }
 
