@@ -1,10 +1,12 @@
 /**
- * Provenance of the runner's frozen cells: from the custom calls the engine recorded for each formula, the price keys
- * behind each cell (symbols down, dates across, as the functions lay them out), described by the client's cache and
- * lineage (src/prices/provenance.ts). A HISTORY or other table gets one row naming its symbol and range of dates (and, for
- * a HISTORY, when its request left and which endpoint served it).
+ * Provenance of frozen cells, the one implementation behind the runner's --freeze and the pane's Freeze: from the
+ * PRICES calls of each formula (nested ones included) with their arguments as the function read them (the engine's
+ * records in the runner, src/taskpane/formula-calls.ts in the pane), the price keys behind each cell (symbols down,
+ * dates across, as the functions lay them out), described by the client's cache and lineage (src/prices/provenance.ts).
+ * A table (HISTORY, FORECAST, CURVE, INSTRUMENT, REFERENCE, CONVERSIONS, INSTRUMENTS) gets one row per symbol naming
+ * what it asked, when its request left and which endpoint served it. A cell that shows an error gets no assessment.
  */
-import { formatCellAddress, parseCellAddress } from "../formula/a1";
+import { formatCellAddress, parseCellAddress, parseRangeAddress } from "../formula/a1";
 import { dateOf, isBlank } from "../functions/coerce";
 import type { DateSystem } from "../functions/excelDates";
 import { todayIso } from "../api/dates";
@@ -12,6 +14,12 @@ import { datesArgument, historyCallKey, isPriceCall, priceCallKeys } from "../fu
 import type { HistoryKey, PriceKey } from "../prices/types";
 import { type ProvenanceClient, type ProvenanceRow, describePrice, describeRetrieval } from "../prices/provenance";
 import type { CustomCallRecord } from "./engine";
+import { addDays } from "../api/dates";
+import { INSTRUMENT_FIELDS, instrumentFieldOf, requestedInstrumentFields } from "../functions/fields";
+import { callTarget } from "../functions/call-keys";
+import { withTarget } from "../functions/conversionArgs";
+import { referenceTypeOf } from "../functions/metadataFunctions";
+import type { LineageKey } from "../prices/types";
 
 interface Cell {
   readonly value: unknown;
@@ -82,6 +90,110 @@ export interface FormulaCalls {
   readonly calls: readonly CustomCallRecord[];
   /** The range the formula's result covers. */
   readonly resultRange: string;
+  /** What the result shows, from its first cell (when known): a cell showing an error is given no assessment. */
+  readonly values?: readonly (readonly unknown[])[];
+}
+
+/** How FORECAST reads its type (its default) and how far it looks (historyFunctions.ts). */
+const FORECAST_DEFAULT_TYPE = "F24M";
+const FORECAST_HORIZON_DAYS = 3_660;
+
+/** An error as a cell shows it: a CellError-like object, or its code as text (`#N/A`) as Excel's values give it. */
+export function isErrorValue(value: unknown): boolean {
+  if (typeof value === "string") return /^#(N\/A|VALUE!|REF!|NAME\?|NUM!|DIV\/0!|NULL!|SPILL!|CALC!|BUSY!|GETTING_DATA|FIELD!|BLOCKED!|CONNECT!|UNKNOWN!)/.test(value);
+  return typeof value === "object" && value !== null && "code" in value && typeof (value as { code: unknown }).code === "string" && (value as { code: string }).code.startsWith("#");
+}
+
+function firstText(arg: unknown): string {
+  return String(cellsOf(arg)[0]?.value ?? "").trim();
+}
+
+/** The keys a table function may have asked, best first; the first the client's lineage knows tells when it was fetched. */
+async function tableKeys(name: string, args: readonly unknown[], client: ProvenanceClient | undefined, system: DateSystem): Promise<{ symbol: string; dateAsked: string; keys: LineageKey[] }[]> {
+  const target = (): ReturnType<typeof callTarget> => {
+    try {
+      return callTarget(name, (index) => cellsOf(args[index])[0]?.value);
+    } catch {
+      return undefined;
+    }
+  };
+  const symbols = cellsOf(args[0]).map((cell) => String(cell.value ?? "").trim()).filter((symbol) => symbol !== "");
+  switch (name) {
+    case "HISTORY": {
+      const history = historyKeyOf(args, system);
+      const dateAsked = history ? `${history.fromDate}..${history.toDate}` : `${isoDateOf(args[1], system) ?? ""}..${isoDateOf(args[2], system) ?? "today"}`;
+      return [{ symbol: symbols.join(", "), dateAsked, keys: history ? [history] : [] }];
+    }
+    case "CURVE": {
+      const date = isoDateOf(args[1], system);
+      const symbol = firstText(args[0]);
+      return [{ symbol, dateAsked: date ?? "latest", keys: symbol === "" ? [] : [withTarget(date === undefined ? { symbol } : { symbol, date }, target())] }];
+    }
+    case "FORECAST": {
+      const symbol = firstText(args[0]);
+      const type = firstText(args[1]) || FORECAST_DEFAULT_TYPE;
+      // FORECAST asks from the latest assessment on (the client holds it: no request)
+      let keys: LineageKey[] = [];
+      if (client && symbol !== "") {
+        try {
+          const latest = await client.price(withTarget({ symbol }, target()));
+          keys = [withTarget({ symbol, fromDate: latest.date, toDate: addDays(latest.date, FORECAST_HORIZON_DAYS), forecastType: type }, target())];
+        } catch {
+          keys = [];
+        }
+      }
+      return [{ symbol, dateAsked: `forecast ${type}`, keys }];
+    }
+    case "INSTRUMENT":
+    case "CONVERSIONS": {
+      const field = name === "INSTRUMENT" ? firstText(args[1]) : "";
+      let named: string[] | undefined;
+      try {
+        named = field === "" ? undefined : requestedInstrumentFields([instrumentFieldOf(field)]);
+      } catch {
+        named = undefined;
+      }
+      const all = requestedInstrumentFields(INSTRUMENT_FIELDS);
+      return symbols.map((symbol) => ({
+        symbol,
+        dateAsked: "current record",
+        keys: [...(named ? [{ instrument: symbol, fields: named }] : []), { instrument: symbol, fields: all }, { instrument: symbol }],
+      }));
+    }
+    case "INSTRUMENTS":
+      return [{ symbol: "instrument list", dateAsked: "current list", keys: [{ instruments: true }] }];
+    case "REFERENCE": {
+      try {
+        const type = referenceTypeOf(cellsOf(args[0])[0]?.value);
+        return [{ symbol: type, dateAsked: "current list", keys: [{ reference: type }] }];
+      } catch {
+        return [{ symbol: firstText(args[0]), dateAsked: "", keys: [] }];
+      }
+    }
+    default:
+      return [{ symbol: symbols.join(", "), dateAsked: "", keys: [] }];
+  }
+}
+
+/** When and from where the first known key was fetched; the service's own URL when none is known. */
+function retrievalOf(client: ProvenanceClient | undefined, keys: readonly LineageKey[], serviceUrl: string): Pick<ProvenanceRow, "retrievedAt" | "serviceUrl"> {
+  for (const key of keys) {
+    const found = client ? describeRetrieval(client, key, serviceUrl) : undefined;
+    if (found && found.retrievedAt !== "") return found;
+  }
+  return { retrievedAt: "", serviceUrl };
+}
+
+/** The formulas with what each result shows (`value` of a cell), so a cell showing an error is given no assessment. */
+export function withValues(formulas: ReadonlyMap<string, FormulaCalls>, value: (row: number, col: number) => unknown): Map<string, FormulaCalls> {
+  const out = new Map<string, FormulaCalls>();
+  for (const [anchor, formula] of formulas) {
+    const area = parseRangeAddress(formula.resultRange);
+    const values: unknown[][] = [];
+    if (area) for (let row = area.top; row <= area.bottom; row += 1) values.push(Array.from({ length: area.right - area.left + 1 }, (_, i) => value(row, area.left + i)));
+    out.set(anchor, { ...formula, values });
+  }
+  return out;
 }
 
 export async function provenanceOf(
@@ -92,19 +204,20 @@ export async function provenanceOf(
   system: DateSystem = "1900",
 ): Promise<ProvenanceRow[]> {
   const rows: Promise<ProvenanceRow>[] = [];
-  for (const [anchor, { text, calls, resultRange }] of formulas) {
+  for (const [anchor, { text, calls, resultRange, values }] of formulas) {
     const origin = parseCellAddress(anchor) ?? { row: 0, col: 0 };
+    const shows = (row: number, col: number): unknown => values?.[row - origin.row]?.[col - origin.col];
     for (const call of calls) {
       const base = { sheet, formula: text, resultRange, assessmentDate: "", revision: "" as const, carried: "" as const, retrievedAt: "", serviceUrl: "" };
       const name = call.name.toUpperCase();
       const keyOf = isPriceCall(name) ? keysOfCall(name, call.args) : undefined;
       if (!keyOf) {
-        const [first, second, third] = call.args;
-        const history = name === "HISTORY" ? historyKeyOf(call.args, system) : undefined;
-        const asked = history ? `${history.fromDate}..${history.toDate}` : name === "HISTORY" ? `${isoDateOf(second, system) ?? ""}..${isoDateOf(third, system) ?? "today"}` : "";
-        const symbol = cellsOf(first).map((cell) => String(cell.value ?? "")).join(", ");
-        const fetched = history && client ? describeRetrieval(client, history, serviceUrl) : {};
-        rows.push(Promise.resolve({ ...base, address: anchor, symbol, dateAsked: asked, ...fetched }));
+        // a table: one row per symbol, with what it asked and when it was fetched (its cells hold no single assessment)
+        rows.push(
+          ...(await tableKeys(name, call.args, client, system)).map((asked) =>
+            Promise.resolve({ ...base, address: anchor, symbol: asked.symbol, dateAsked: asked.dateAsked, ...retrievalOf(client, asked.keys, serviceUrl) }),
+          ),
+        );
         continue;
       }
       const dates = cellsOf(call.args[datesArgument(name)]);
@@ -115,10 +228,13 @@ export async function provenanceOf(
         const symbol = String(pair.symbol.value ?? "");
         const date = readDate(pair.date.value, system);
         const row: ProvenanceRow = { ...base, address, symbol, dateAsked: date.ok ? (date.value ?? "latest") : String(pair.date.value) };
+        const position = parseCellAddress(address) ?? origin;
+        // a cell showing an error got no price: it says when it was asked, never an assessment
+        const failed = call.whole && isErrorValue(shows(position.row, position.col));
         rows.push(
-          client && symbol !== "" && date.ok
+          client && symbol !== "" && date.ok && !failed
             ? describePrice(client, keyOf(symbol, date.value), serviceUrl).then((described) => ({ ...row, ...described }))
-            : Promise.resolve(row),
+            : Promise.resolve(client && symbol !== "" && date.ok ? { ...row, ...retrievalOf(client, [keyOf(symbol, date.value)], serviceUrl) } : { ...row, serviceUrl }),
         );
       }
     }
