@@ -157,3 +157,85 @@ describe("the workbench at 1280 x 720, as a newcomer meets it", () => {
     expect(tokenRequests.length - before).toBe(0);
   });
 });
+
+describe("signed in, the sheet frozen and unfrozen in the workbench", () => {
+  const enter = async (address: string, typed: string): Promise<void> => {
+    const refusal = await page.evaluate(([a, t]) => (window as unknown as { Workbench: { enter(a: string, t: string): string | undefined } }).Workbench.enter(a ?? "", t ?? ""), [address, typed]);
+    expect(refusal).toBeUndefined();
+    await settled();
+  };
+
+  beforeAll(async () => {
+    const pane = paneFrame();
+    await pane.locator("#tab-search").click();
+    await pane.waitForSelector("#sign-in");
+    // signed out, the pane says what fills the sheet instead of "functions answer #N/A"
+    await containsText(pane.locator("#auth-status"), "demo key");
+    const popupPromise = context.waitForEvent("page");
+    await pane.locator("#sign-in").click();
+    const popup = await popupPromise;
+    // the local sandbox on another port is still the local sandbox: no "send your sign-in to ...?" first
+    expect(await pane.locator("#confirm-api").isHidden()).toBe(true);
+    await popup.waitForSelector("#username", { timeout: 60_000 });
+    await popup.locator("#username").fill("analyst");
+    await popup.locator("#password").fill("analyst");
+    await popup.locator("button[type=submit].primary").click();
+    await containsText(pane.locator("#auth-status"), "Signed in as analyst", 60_000);
+    await waitFor(async () => /pane's sign-in/.test((await page.locator("#source").textContent()) ?? ""), "the workbench to use the pane's client");
+    await settled();
+    await enter("H60", '=AVERAGE(PRICES.HISTORY(A4,"2024-01-01",,"mid",0))');
+    await enter("H61", "=PRICES.CONVERSIONS(A4)");
+  });
+
+  it("keeps dates as dates, lists a complete provenance row for every function, none with an assessment for an error, and shows the provenance sheet as a tab", async () => {
+    const pane = paneFrame();
+    const before = await entries();
+    const historyDate = await textAt("J4");
+    expect(historyDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    const launchRow = await page.evaluate(() => {
+      for (let row = 19; row < 40; row += 1) if ((window as unknown as WorkbenchWindow).Workbench.value(`A${row}`) === "launchDate") return row;
+      return 0;
+    });
+    expect(launchRow).toBeGreaterThan(0);
+    const launchDate = await textAt(`B${launchRow}`);
+    expect(launchDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+
+    await pane.locator("#tab-cell").click();
+    await pane.locator("#freeze-scope-sheet").check();
+    await pane.locator("#freeze").click();
+    await containsText(pane.locator("#freeze-result"), "Froze", 120_000);
+    await settled();
+    const frozen = await entries();
+    expect(typeof frozen["J4"]).toBe("number");
+    expect(await textAt("J4")).toBe(historyDate);
+    expect(await textAt(`B${launchRow}`)).toBe(launchDate);
+
+    await page.locator('#sheet-tabs button[data-sheet="Prices provenance"]').click();
+    const table = await page.locator("#other-sheet table tbody tr").evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll("td")].map((td) => td.textContent ?? "")));
+    await page.screenshot({ path: path.join(SHOTS, "newcomer-provenance.png") });
+    const [header = [], ...rows] = table;
+    const column = (name: string): number => header.indexOf(name);
+    const rowAt = (address: string): string[] | undefined => rows.find((row) => row[column("Address")] === address);
+    // every frozen formula's text is in the sheet
+    const frozenFormulas = Object.entries(before).filter(([address, content]) => typeof content === "string" && /^=.*PRICES\./i.test(content) && !String(frozen[address]).startsWith("="));
+    expect(frozenFormulas.length).toBeGreaterThan(10);
+    expect(frozenFormulas.filter(([, formula]) => !rows.some((row) => row[column("Formula")] === formula))).toEqual([]);
+    // complete for every function, nested calls included
+    for (const address of ["X3", "R3", "A19", "G4", "D19", "H60", "H61", "J3", "O3"]) {
+      const row = rowAt(address);
+      const filled = row ? ["Symbol", "Date asked", "Retrieved at", "Service URL"].map((name) => row[column(name)] !== "") : [];
+      expect({ address, filled }).toEqual({ address, filled: [true, true, true, true] });
+    }
+    // the no-curve cell shows #N/A: never an assessment or a revision
+    const noCurve = rowAt("B14");
+    expect(noCurve?.[column("Assessment date")]).toBe("");
+    expect(noCurve?.[column("Revision")]).toBe("");
+
+    await page.locator('#sheet-tabs button[data-sheet="Sheet1"]').click();
+    await pane.locator("#unfreeze").click();
+    await containsText(pane.locator("#freeze-result"), "Restored", 120_000);
+    await settled();
+    expect(await entries()).toEqual(before);
+    expect(await page.locator('#sheet-tabs button[data-sheet="Prices provenance"]').count()).toBe(0);
+  });
+});
