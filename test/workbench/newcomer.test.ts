@@ -187,6 +187,33 @@ describe("signed in, the sheet frozen and unfrozen in the workbench", () => {
     await enter("H61", "=PRICES.CONVERSIONS(A4)");
   });
 
+  it("explains every PRICES function's cells, dates as dates", async () => {
+    const pane = paneFrame();
+    await pane.locator("#tab-cell").click();
+    const explain = async (address: string): Promise<string> => {
+      await page.locator(`td[data-address="${address}"]`).click();
+      await containsText(pane.locator("#diagnostics"), `Sheet1!${address}`, 30_000);
+      await waitFor(async () => !/Reading the selected cell/.test((await pane.locator("#diagnostics").textContent()) ?? ""), `the explanation of ${address}`);
+      return (await pane.locator("#diagnostics").textContent()) ?? "";
+    };
+    const launchRow = await page.evaluate(() => {
+      for (let row = 19; row < 40; row += 1) if ((window as unknown as WorkbenchWindow).Workbench.value(`A${row}`) === "launchDate") return row;
+      return 0;
+    });
+    expect(await explain(`B${launchRow}`)).toMatch(/Value \d{4}-\d{2}-\d{2}/);
+    expect(await explain("J5")).toMatch(/Value \d{4}-\d{2}-\d{2}/);
+    for (const address of ["G5", `B${launchRow}`, "H61"]) {
+      const text = await explain(address);
+      expect({ address, asked: /not asked yet/.test(text), instrument: /instrument /.test(text) }).toEqual({ address, asked: false, instrument: true });
+    }
+    expect(await explain("D21")).toMatch(/reference list Currency[\s\S]*(fresh from the service|from the cache)/);
+    const forecast = await explain("X5");
+    expect(forecast).toMatch(/Forecast.*forecast prices/);
+    expect(forecast).toMatch(/This row\d{4}-\d{2}-\d{2} · low/);
+    expect(await explain("R5")).toMatch(/history|Service answer|Assessment/);
+    await page.screenshot({ path: path.join(SHOTS, "newcomer-explain.png") });
+  });
+
   it("keeps dates as dates, lists a complete provenance row for every function, none with an assessment for an error, and shows the provenance sheet as a tab", async () => {
     const pane = paneFrame();
     const before = await entries();
