@@ -34,6 +34,8 @@ let context: BrowserContext;
 let page: Page;
 let browser: TestBrowser;
 const tokenRequests: string[] = [];
+/** Every 404 any page or window of the browser met. */
+const notFound: string[] = [];
 
 const settled = (): Promise<void> => page.evaluate(() => (window as unknown as WorkbenchWindow).Workbench.settled());
 const valueAt = (address: string): Promise<unknown> => page.evaluate((a) => (window as unknown as WorkbenchWindow).Workbench.value(a), address);
@@ -71,6 +73,9 @@ beforeAll(async () => {
   stack = await startStack({ port: 0, apiPort: 0 });
   browser = await launchChromium({ viewport: { width: 1280, height: 720 } });
   context = browser.context;
+  context.on("response", (response) => {
+    if (response.status() === 404) notFound.push(response.url());
+  });
   context.on("request", (request) => {
     if (request.url().startsWith(`${stack.sandbox.issuer}/token`)) tokenRequests.push(request.url());
   });
@@ -181,6 +186,8 @@ describe("signed in, the sheet frozen and unfrozen in the workbench", () => {
     await popup.locator("#password").fill("analyst");
     await popup.locator("button[type=submit].primary").click();
     await containsText(pane.locator("#auth-status"), "Signed in as analyst", 60_000);
+    // the sign-in window logs no 404 (a missing icon was one in every sign-in)
+    expect(notFound).toEqual([]);
     await waitFor(async () => /pane's sign-in/.test((await page.locator("#source").textContent()) ?? ""), "the workbench to use the pane's client");
     await settled();
     await enter("H60", '=AVERAGE(PRICES.HISTORY(A4,"2024-01-01",,"mid",0))');
