@@ -70,7 +70,7 @@ async function main(argv: readonly string[]): Promise<number> {
   mkdirSync(SHOTS, { recursive: true });
   if (!values["workbench-only"]) {
     process.stdout.write(`running ${SCREENSHOT_TESTS.join(" and ")} to save the pane's and the signed-in screenshots…\n`);
-    const run = spawnSync(process.execPath, ["--experimental-vm-modules", require.resolve("jest/bin/jest.js"), ...SCREENSHOT_TESTS], {
+    const run = spawnSync(process.execPath, ["--experimental-vm-modules", join(ROOT, "node_modules/jest/bin/jest.js"), ...SCREENSHOT_TESTS], {
       cwd: ROOT,
       stdio: "inherit",
       env: { ...process.env, PRICES_SCREENSHOTS: "docs" },

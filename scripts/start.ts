@@ -116,6 +116,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     redirectUris: ["taskpane.html", "auth-dialog.html", "workbench.html", "workbench-pane.html"].map((page) => `${origin}/${page}`),
   });
   let server: WebpackDevServer | undefined;
+  let demoTokens: DemoTokenRoute | undefined;
   try {
     const compiler = webpack(developmentConfig());
     const firstBuild = new Promise<void>((done) => {
@@ -128,7 +129,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         first = false;
       });
     });
-    const demoTokens = demoTokenRoute({ issuer: sandbox.issuer, ca: sandbox.ca });
+    const tokens = demoTokenRoute({ issuer: sandbox.issuer, ca: sandbox.ca });
+    demoTokens = tokens;
     const config = { apiUrl: sandbox.apiUrl, issuer: sandbox.issuer, ...(options.today === undefined ? {} : { today: options.today }) };
     server = new WebpackDevServer(
       {
@@ -162,7 +164,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
             },
           });
           // The demo key's token, held here so page reloads reuse it (src/workbench/demo-token-route.ts).
-          middlewares.unshift({ name: "workbench-token", path: demoTokens.path, middleware: (request: Parameters<DemoTokenRoute["handle"]>[0], response: Parameters<DemoTokenRoute["handle"]>[1]) => demoTokens.handle(request, response) });
+          middlewares.unshift({ name: "workbench-token", path: tokens.path, middleware: (request: Parameters<DemoTokenRoute["handle"]>[0], response: Parameters<DemoTokenRoute["handle"]>[1]) => tokens.handle(request, response) });
           return middlewares;
         },
       },
@@ -172,6 +174,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     await firstBuild;
   } catch (error) {
     await server?.stop().catch(() => undefined);
+    await demoTokens?.close();
     await sandbox.close();
     throw error;
   }
@@ -184,6 +187,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     close: () =>
       (closing ??= (async () => {
         await running.stop().catch(() => undefined);
+        await demoTokens?.close();
         await sandbox.close();
       })()),
   };

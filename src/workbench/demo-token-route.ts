@@ -16,6 +16,8 @@ export interface DemoTokenRoute {
   handle(request: RouteRequest, response: RouteResponse): void;
   /** Token requests the session sent to the token service. */
   readonly requests: number;
+  /** Drops the token and closes the connections to the token service. */
+  close(): Promise<void>;
 }
 
 interface RouteRequest {
@@ -66,6 +68,10 @@ export function demoTokenRoute(options: { issuer: string; ca: string; now?: () =
     path: DEMO_TOKEN_PATH,
     get requests() {
       return session?.requests ?? 0;
+    },
+    close: async () => {
+      session?.end("the dev server stopped");
+      await dispatcher.close();
     },
     handle(request, response) {
       if (request.method === "GET") return serve(response, undefined);

@@ -98,7 +98,7 @@ async function start(): Promise<WorkbenchApi> {
     status.textContent =
       tokenWait !== undefined
         ? `Waiting for the demo key's token (the sandbox's token service allows a few per minutes): ${tokenWait}. The sheet fills as soon as it arrives.`
-        : `Data: ${config.apiUrl}. The workbench signed itself in with the sandbox's demo service key (${DEMO_SERVICE.name}), so this sheet fills without an account; sign in through the pane to use your own.`;
+        : `Data: ${config.apiUrl}, through the sandbox's demo service key (${DEMO_SERVICE.name}): no account needed; sign in through the pane to use yours.`;
   };
   const useDemo = async (): Promise<void> => {
     source = "demo";

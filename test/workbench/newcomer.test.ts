@@ -272,4 +272,28 @@ describe("signed in, the sheet frozen and unfrozen in the workbench", () => {
     expect(await entries()).toEqual(before);
     expect(await page.locator('#sheet-tabs button[data-sheet="Prices provenance"]').count()).toBe(0);
   });
+
+  it("keeps a Sign in click made while the pane is still loading (taskpane.js held back), and opens the sign-in window", async () => {
+    const early = await context.newPage();
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((done) => (release = done));
+    await early.route("**/taskpane.js", async (route) => {
+      await held;
+      await route.continue();
+    });
+    try {
+      await early.goto(stack.workbenchUrl);
+      const frame = early.frameLocator("iframe#pane");
+      await frame.locator("#sign-in").waitFor();
+      const popupPromise = context.waitForEvent("page");
+      await frame.locator("#sign-in").click();
+      release();
+      const popup = await popupPromise;
+      expect(popup.url()).toContain("auth-dialog.html");
+      await popup.close();
+    } finally {
+      release();
+      await early.close();
+    }
+  });
 });
