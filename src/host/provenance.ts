@@ -15,6 +15,7 @@ import type { HistoryKey, PriceKey } from "../prices/types";
 import { type ProvenanceClient, type ProvenanceRow, describePrice, describeRetrieval } from "../prices/provenance";
 import type { CustomCallRecord } from "./engine";
 import { addDays } from "../api/dates";
+import { FORECAST_DEFAULT_TYPE, FORECAST_HORIZON_DAYS } from "../functions/historyFunctions";
 import { INSTRUMENT_FIELDS, instrumentFieldOf, requestedInstrumentFields } from "../functions/fields";
 import { callTarget } from "../functions/call-keys";
 import { withTarget } from "../functions/conversionArgs";
@@ -94,9 +95,6 @@ export interface FormulaCalls {
   readonly values?: readonly (readonly unknown[])[];
 }
 
-/** How FORECAST reads its type (its default) and how far it looks (historyFunctions.ts). */
-const FORECAST_DEFAULT_TYPE = "F24M";
-const FORECAST_HORIZON_DAYS = 3_660;
 
 /** An error as a cell shows it: a CellError-like object, or its code as text (`#N/A`) as Excel's values give it. */
 export function isErrorValue(value: unknown): boolean {

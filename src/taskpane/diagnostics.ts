@@ -9,7 +9,7 @@ import { INSTRUMENT_FIELDS, instrumentFieldOf, requestedInstrumentFields } from 
 import { dateOf, headersOf, isBlank, isSingleCell, symbolOf } from "../functions/coerce";
 import { type DateSystem, serialToIsoDate } from "../functions/excelDates";
 import { ArgumentError } from "../functions/errors";
-import { historyArguments } from "../functions/historyFunctions";
+import { FORECAST_DEFAULT_TYPE, FORECAST_HORIZON_DAYS, historyArguments } from "../functions/historyFunctions";
 import { referenceTypeOf } from "../functions/metadataFunctions";
 import { priceKeys } from "../functions/priceFunctions";
 import { type ArgumentAt, callTarget, datesArgument, priceCallRequest } from "../functions/call-keys";
@@ -18,6 +18,7 @@ import type { ConversionTarget } from "../api";
 import { crossLayout, readItems } from "../functions/shape";
 import { scalarText } from "../formula/text";
 import { parseCall, type FormulaArg, type ParsedCall } from "./formula";
+import { isDateFormat } from "./number-format";
 
 /** Resolves a reference to its cell values. */
 export type ResolveRef = (address: string) => Promise<unknown[][]>;
@@ -49,9 +50,6 @@ export interface TraceLookups {
   latestDate?: (key: PriceKey) => Promise<string>;
 }
 
-/** How FORECAST reads its type and how far it looks (historyFunctions.ts). */
-const FORECAST_DEFAULT_TYPE = "F24M";
-const FORECAST_HORIZON_DAYS = 3_660;
 
 export interface TracedCall {
   call: ParsedCall;
@@ -299,11 +297,6 @@ export function describeLineage(lineage: KeyLineage | undefined, now: number): L
     request: request ? `${request.method} ${request.endpoint}${params ? `?${params}` : ""}${request.status ? ` → ${request.status}` : ""}` : "request no longer in the log",
     age: request ? `fetched ${age(now - request.sentAt)}` : "",
   };
-}
-
-/** A number format that shows a date: a day, month or year code outside quotes and brackets. */
-export function isDateFormat(format: unknown): boolean {
-  return typeof format === "string" && format !== "General" && /[dmy]/i.test(format.replace(/"[^"]*"|\[[^\]]*\]|\\./g, ""));
 }
 
 /** A cell's value as the pane shows it: numbers to ten significant digits (a date under a date format), booleans as Excel writes them. */

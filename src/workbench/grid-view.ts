@@ -11,6 +11,7 @@ import { entryText, type EntrySheet } from "./cells";
 import type { Calculator } from "./calculator";
 import { displayText, errorText, formulaShowsDates, isDateCell } from "./format";
 import { SpillIndex, type SpillInfo } from "./spills";
+import { isDateFormat } from "../taskpane/number-format";
 
 export interface GridViewOptions {
   /** Stores an entry and recalculates; returns a message when the entry is refused. */
@@ -518,11 +519,6 @@ export class GridView {
 const COLUMN_WIDTH = 96;
 /** The format a date takes in the workbench (ISO, the functions' own text form). */
 const DATE_FORMAT = "yyyy-mm-dd";
-
-/** A number format that shows a date: it has a day, month or year code outside quotes and brackets. */
-function isDateFormat(format: string): boolean {
-  return /[dmy]/i.test(format.replace(/"[^"]*"|\[[^\]]*\]|\\./g, ""));
-}
 const MIN_COLUMN_WIDTH = 24;
 /** A column fitted to its text grows at most this wide (long descriptions are cut, as in a narrow Excel column). */
 const MAX_FIT_WIDTH = 260;
