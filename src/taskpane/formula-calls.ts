@@ -2,13 +2,13 @@
  * The PRICES calls of a formula as the pane can read them without an engine: every call, nested ones included
  * (`=AVERAGE(PRICES.HISTORY(...))`), with each argument read as the function receives it (text, numbers, a blank, the
  * values of a referenced cell or range, `TODAY()-N` as that day). A call with an argument the pane cannot read (another
- * nested formula) is left out rather than guessed. These are the records src/host/provenance.ts describes, as the
+ * nested formula) is left out rather than guessed. These are the records src/functions/frozen-provenance.ts describes, as the
  * runner's engine records them, so the pane's Freeze and the runner's --freeze share one provenance.
  */
 import { addDays } from "../api";
 import { canonicalName } from "../formula/functions";
 import { type Expression, FormulaSyntaxError, parseExpression } from "../formula/parse";
-import type { CustomCallRecord } from "../host/engine";
+import type { PricesCallRecord } from "../functions/frozen-provenance";
 import type { ResolveRef } from "./diagnostics";
 
 const NAMESPACE = "PRICES";
@@ -46,7 +46,7 @@ async function argumentValue(arg: Expression, resolve: ResolveRef, today: string
 }
 
 /** Every PRICES call of `formula`, outermost first; `whole` when the formula is that call alone. */
-export async function pricesCalls(formula: string, resolve: ResolveRef, today: string): Promise<CustomCallRecord[]> {
+export async function pricesCalls(formula: string, resolve: ResolveRef, today: string): Promise<PricesCallRecord[]> {
   let root: Expression;
   try {
     root = parseExpression(formula);
@@ -54,7 +54,7 @@ export async function pricesCalls(formula: string, resolve: ResolveRef, today: s
     if (error instanceof FormulaSyntaxError) return [];
     throw error;
   }
-  const records: CustomCallRecord[] = [];
+  const records: PricesCallRecord[] = [];
   const visit = async (node: Expression): Promise<void> => {
     if (node.kind === "unary") return visit(node.operand);
     if (node.kind === "binary") {

@@ -9,8 +9,7 @@ import { type RangeRef, parseRangeAddress } from "../formula/a1";
 import { callsNamespace } from "../formula/functions";
 import { FormulaSyntaxError, parseExpression } from "../formula/parse";
 import { PROVENANCE_SHEET, type ProvenanceCell, type ProvenanceClient, type ProvenanceRow, frozenFormulas, provenanceTable } from "../prices/provenance";
-import type { CustomCallRecord } from "../host/engine";
-import { provenanceOf } from "../host/provenance";
+import { type PricesCallRecord, provenanceOf } from "../functions/frozen-provenance";
 import type { DateSystem } from "../functions/excelDates";
 import type { RefreshScope } from "./excel-host";
 
@@ -105,10 +104,10 @@ export async function unfreeze(workbook: FreezeWorkbook, scope: RefreshScope): P
 
 /**
  * How the pane describes a frozen formula: its PRICES calls as the pane reads them (formula-calls.ts), described by the
- * one provenance implementation the runner uses too (src/host/provenance.ts), so both write the same rows.
+ * one provenance implementation the runner uses too (src/functions/frozen-provenance.ts), so both write the same rows.
  */
 export function describeWithCalls(options: {
-  readonly calls: (formula: string) => Promise<CustomCallRecord[]>;
+  readonly calls: (formula: string) => Promise<PricesCallRecord[]>;
   readonly client: ProvenanceClient;
   readonly serviceUrl: string;
   readonly system?: DateSystem;
