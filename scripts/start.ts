@@ -9,10 +9,12 @@
  */
 import { createServer } from "node:net";
 import { relative, resolve } from "node:path";
+import { parseArgs } from "node:util";
 import webpack, { type Configuration } from "webpack";
 import WebpackDevServer from "webpack-dev-server";
 import { ensureCertificates } from "../src/sandbox/auth";
 import { startSandbox, type RunningSandbox } from "../src/sandbox/server";
+import { demoTokenRoute, type DemoTokenRoute } from "../src/workbench/demo-token-route";
 
 const ROOT = resolve(__dirname, "..");
 export const DEFAULT_ADDIN_PORT = 3000;
@@ -59,22 +61,23 @@ export const USAGE = `Usage: npm start -- [--port N] [--api-port N] [--today YYY
   --today DATE    freeze the sandbox data's "today"`;
 
 export function parseStartArguments(argv: readonly string[]): StackOptions {
-  const options: StackOptions = { port: DEFAULT_ADDIN_PORT, apiPort: DEFAULT_API_PORT };
-  const port = (text: string | undefined, flag: string): number => {
+  let parsed: { values: { port?: string; "api-port"?: string; today?: string } };
+  try {
+    parsed = parseArgs({ args: [...argv], options: { port: { type: "string" }, "api-port": { type: "string" }, today: { type: "string" } }, strict: true, allowPositionals: false });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message.split("\n")[0] ?? "bad option" : String(error));
+  }
+  const port = (text: string | undefined, flag: string, fallback: number): number => {
+    if (text === undefined) return fallback;
     const value = Number(text);
-    if (text === undefined || !/^\d+$/.test(text) || value > 65535) throw new UsageError(`${flag} needs a port number from 0 to 65535`);
+    if (!/^\d+$/.test(text) || value > 65535) throw new UsageError(`${flag} needs a port number from 0 to 65535`);
     return value;
   };
-  for (let i = 0; i < argv.length; i += 1) {
-    const flag = argv[i];
-    const next = argv[i + 1];
-    if (flag === "--port") options.port = port(next, flag);
-    else if (flag === "--api-port") options.apiPort = port(next, flag);
-    else if (flag === "--today") {
-      if (next === undefined || !/^\d{4}-\d{2}-\d{2}$/.test(next)) throw new UsageError("--today needs a date YYYY-MM-DD");
-      options.today = next;
-    } else throw new UsageError(`unknown option ${String(flag)}`);
-    i += 1;
+  const { values } = parsed;
+  const options: StackOptions = { port: port(values.port, "--port", DEFAULT_ADDIN_PORT), apiPort: port(values["api-port"], "--api-port", DEFAULT_API_PORT) };
+  if (values.today !== undefined) {
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(values.today)) throw new UsageError("--today needs a date YYYY-MM-DD");
+    options.today = values.today;
   }
   return options;
 }
@@ -113,6 +116,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     redirectUris: ["taskpane.html", "auth-dialog.html", "workbench.html", "workbench-pane.html"].map((page) => `${origin}/${page}`),
   });
   let server: WebpackDevServer | undefined;
+  let demoTokens: DemoTokenRoute | undefined;
   try {
     const compiler = webpack(developmentConfig());
     const firstBuild = new Promise<void>((done) => {
@@ -125,6 +129,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         first = false;
       });
     });
+    const tokens = demoTokenRoute({ issuer: sandbox.issuer, ca: sandbox.ca });
+    demoTokens = tokens;
     const config = { apiUrl: sandbox.apiUrl, issuer: sandbox.issuer, ...(options.today === undefined ? {} : { today: options.today }) };
     server = new WebpackDevServer(
       {
@@ -157,6 +163,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
               response.end();
             },
           });
+          // The demo key's token, held here so page reloads reuse it (src/workbench/demo-token-route.ts).
+          middlewares.unshift({ name: "workbench-token", path: tokens.path, middleware: (request: Parameters<DemoTokenRoute["handle"]>[0], response: Parameters<DemoTokenRoute["handle"]>[1]) => tokens.handle(request, response) });
           return middlewares;
         },
       },
@@ -166,6 +174,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     await firstBuild;
   } catch (error) {
     await server?.stop().catch(() => undefined);
+    await demoTokens?.close();
     await sandbox.close();
     throw error;
   }
@@ -178,6 +187,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     close: () =>
       (closing ??= (async () => {
         await running.stop().catch(() => undefined);
+        await demoTokens?.close();
         await sandbox.close();
       })()),
   };

@@ -155,7 +155,9 @@ export function history(
 }
 
 /** How far past the latest assessment FORECAST looks for forecast prices. */
-const FORECAST_HORIZON_DAYS = 3_660;
+export const FORECAST_HORIZON_DAYS = 3_660;
+/** The forecast type FORECAST asks when none is given. */
+export const FORECAST_DEFAULT_TYPE = "F24M";
 
 export function forecast(
   context: FunctionsContext,
@@ -168,7 +170,7 @@ export function forecast(
 ): Promise<Grid> {
   return run(context, async () => {
     const symbol = requiredSymbol(symbolArg);
-    const type = optionalText(typeArg, "type") ?? "F24M";
+    const type = optionalText(typeArg, "type") ?? FORECAST_DEFAULT_TYPE;
     const headers = headersOf(headersArg);
     const format = dateFormatOf(dateFormatArg);
     const client = context.client();

@@ -1,14 +1,14 @@
 /**
  * What PRICES.INSTRUMENTS and the pane's search match, one rule for both: every word of the search must appear
- * (any case) in the symbol, the description, the short description or one of the ids (commodity, location,
- * currency, unit, incoterm, source). Not in the frequency, status or price type: "weekly" finds weekly products by
+ * (any case, US or British spelling: aluminum finds aluminium) in the symbol, the product id, the description, the
+ * short description or one of the ids (commodity, location, currency, unit, incoterm, source). Not in the frequency, status or price type: "weekly" finds weekly products by
  * their description, not every instrument assessed weekly. When nothing matches, `noMatchReason` says why: a likely
  * typo (with the close words the caller's instruments do hold), or a commodity outside the caller's entitlement.
  */
 import type { InstrumentRecord, ReferenceGroup } from "../api";
 
 /** The fields a search looks in, in the words of the documentation. */
-export const SEARCHED_FIELDS = ["symbol", "description", "descriptionShort", "commodityId", "locationId", "currencyId", "unitOfMeasureId", "incotermId", "sourceId"] as const;
+export const SEARCHED_FIELDS = ["symbol", "productId", "description", "descriptionShort", "commodityId", "locationId", "currencyId", "unitOfMeasureId", "incotermId", "sourceId"] as const;
 
 export function searchWords(query: string): string[] {
   return query.toLowerCase().split(/\s+/).filter((word) => word !== "");
@@ -18,11 +18,36 @@ function haystack(record: InstrumentRecord): string {
   return SEARCHED_FIELDS.map((field) => String(record[field] ?? "")).join("\n").toLowerCase();
 }
 
-/** Every word appears in one of the searched fields. */
+/** Spellings that differ between US and British English in commodity names, either way round. */
+const SPELLINGS: readonly (readonly [string, string])[] = [
+  ["aluminum", "aluminium"],
+  ["sulfur", "sulphur"],
+  ["fiber", "fibre"],
+  ["liter", "litre"],
+  ["meter", "metre"],
+  ["gray", "grey"],
+];
+
+/** The word and its other spellings (aluminum, aluminium). */
+export function spellings(word: string): string[] {
+  const found = new Set([word]);
+  for (const [us, uk] of SPELLINGS) {
+    if (word.includes(us)) found.add(word.replace(us, uk));
+    if (word.includes(uk)) found.add(word.replace(uk, us));
+  }
+  return [...found];
+}
+
+/** Every word appears in one of the searched fields (in one of its spellings). */
 export function matchesWords(record: InstrumentRecord, words: readonly string[]): boolean {
   if (words.length === 0) return true;
   const text = haystack(record);
-  return words.every((word) => text.includes(word));
+  return words.every((word) => spellings(word).some((spelling) => text.includes(spelling)));
+}
+
+/** The family of a symbol-like word (`ag-whe-0058` -> `AG-`), or undefined for another word. */
+function symbolFamily(word: string): string | undefined {
+  return /^([a-z]{2,4})-[a-z0-9]+-[a-z0-9]+$/.exec(word)?.[1]?.toUpperCase().concat("-");
 }
 
 /** Optimal string alignment distance (a swap of two neighbours counts one), stopping early past `limit`. */
@@ -82,7 +107,13 @@ export function noMatchReason(list: readonly InstrumentRecord[], query: string, 
   const parts = [`no instrument you may see matches ${quoted(query.trim())}`];
   const seen = new Set(list.map((record) => record.commodityId));
   const nameOf = (id: string): string => commodities?.items.find((item) => item.id === id)?.description ?? id;
+  const families = [...new Set(list.map((record) => /^([A-Za-z]{2,4}-)/.exec(record.symbol)?.[1]?.toUpperCase() ?? ""))].filter((f) => f !== "").sort();
   for (const word of lost) {
+    const family = symbolFamily(word);
+    if (family !== undefined && !families.includes(family)) {
+      parts.push(`${quoted(word.toUpperCase())} is a symbol of the ${family} family, outside your account's entitlement: it sees ${listOf(families.map((f) => `${f} instruments`))} only`);
+      continue;
+    }
     const outside = commodities?.items.find((item) => !seen.has(item.id) && (item.id.toLowerCase().includes(word) || item.description.toLowerCase().includes(word)));
     if (outside) {
       parts.push(`${quoted(word)} is the commodity ${outside.description}, which your account does not see: it sees ${list.length} instruments of ${listOf([...seen].map(nameOf).sort())} only`);

@@ -6,7 +6,7 @@ import { readBook } from "./book";
 import { WorkbookEngine } from "./engine";
 import type { FunctionMetadata } from "./metadata";
 import type { ProvenanceClient, ProvenanceRow } from "../prices/provenance";
-import { provenanceOf } from "./provenance";
+import { provenanceOf, withValues } from "./provenance";
 import type { CustomFunctionsRuntime } from "./runtime";
 import type { CellValue, PrintedValue } from "./values";
 
@@ -210,7 +210,7 @@ export function createHostApi(dependencies: HostDependencies): PricesHostApi {
         return { name: sheets[index]?.name ?? "", values, spills };
       });
       const provenance = options.provenance
-        ? (await Promise.all(engines.map((sheetEngine, index) => provenanceOf(sheets[index]?.name ?? "", sheetEngine.customCalls(), provenanceClient(), serviceUrl, system)))).flat()
+        ? (await Promise.all(engines.map((sheetEngine, index) => provenanceOf(sheets[index]?.name ?? "", withValues(sheetEngine.customCalls(), (row, col) => sheetEngine.value(row, col)), provenanceClient(), serviceUrl, system)))).flat()
         : [];
       return { sheets: results, provenance, stats: stats() };
     },

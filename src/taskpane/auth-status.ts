@@ -1,8 +1,11 @@
 /** The account line's words: signed in (and, while renewal fails, that it is retrying), or why not. */
 import type { AuthState } from "../auth/token-store";
 
-export function authStatusText(state: AuthState, api: string, now: number): string {
-  if (state.status !== "signed-in") return `Not signed in${state.reason ? ` (${state.reason})` : ""}. Functions answer #N/A until you sign in. ${api}.`;
+/** What the functions do while nobody is signed in here; a host that fills them otherwise (the workbench's demo key) says so instead. */
+export const SIGNED_OUT_EFFECT = "Functions answer #N/A until you sign in.";
+
+export function authStatusText(state: AuthState, api: string, now: number, signedOutEffect = SIGNED_OUT_EFFECT): string {
+  if (state.status !== "signed-in") return `Not signed in${state.reason ? ` (${state.reason})` : ""}. ${signedOutEffect} ${api}.`;
   const who = `Signed in as ${state.account}${state.method === "service-key" ? " (service key)" : ""} · ${api}`;
   if (!state.renewal) return who;
   const inSeconds = Math.max(1, Math.ceil((state.renewal.retryAt - now) / 1000));

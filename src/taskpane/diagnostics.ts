@@ -4,11 +4,12 @@
  * that day or carried forward. Pure: the workbook and the client come in as functions.
  */
 import { addDays, dateOfTimestamp, todayIso } from "../api";
-import type { KeyLineage, LineageKey, PriceRecord, SymbolHistory } from "../prices/types";
+import type { KeyLineage, LineageKey, PriceKey, PriceRecord, SymbolHistory } from "../prices/types";
+import { INSTRUMENT_FIELDS, instrumentFieldOf, requestedInstrumentFields } from "../functions/fields";
 import { dateOf, headersOf, isBlank, isSingleCell, symbolOf } from "../functions/coerce";
-import type { DateSystem } from "../functions/excelDates";
+import { type DateSystem, serialToIsoDate } from "../functions/excelDates";
 import { ArgumentError } from "../functions/errors";
-import { historyArguments } from "../functions/historyFunctions";
+import { FORECAST_DEFAULT_TYPE, FORECAST_HORIZON_DAYS, historyArguments } from "../functions/historyFunctions";
 import { referenceTypeOf } from "../functions/metadataFunctions";
 import { priceKeys } from "../functions/priceFunctions";
 import { type ArgumentAt, callTarget, datesArgument, priceCallRequest } from "../functions/call-keys";
@@ -17,6 +18,7 @@ import type { ConversionTarget } from "../api";
 import { crossLayout, readItems } from "../functions/shape";
 import { scalarText } from "../formula/text";
 import { parseCall, type FormulaArg, type ParsedCall } from "./formula";
+import { isDateFormat } from "./number-format";
 
 /** Resolves a reference to its cell values. */
 export type ResolveRef = (address: string) => Promise<unknown[][]>;
@@ -43,6 +45,12 @@ function targetOf(name: string, first: ArgumentAt): ConversionTarget | undefined
   return asTheFunctionsRead(() => callTarget(name, first))?.value;
 }
 
+/** What a trace may ask the client: FORECAST's key starts at the instrument's latest assessment. */
+export interface TraceLookups {
+  latestDate?: (key: PriceKey) => Promise<string>;
+}
+
+
 export interface TracedCall {
   call: ParsedCall;
   /** The client keys the call asks for (at most `limit`), as the functions build them. */
@@ -67,7 +75,7 @@ function historyArgumentsOf(values: readonly unknown[][], today: string, system:
  * Symbols x dates of LOW/MID/HIGH/PRICE/AVERAGE, a history, an instrument or a reference list, read by the functions' own readers.
  * `system` is the workbook's date system, as the functions read serials (`PricesAddin.dateSystem`).
  */
-export async function traceFormula(formula: string, resolve: ResolveRef, today: string, limit = 12, system: DateSystem = "1900"): Promise<TracedCall | undefined> {
+export async function traceFormula(formula: string, resolve: ResolveRef, today: string, limit = 12, system: DateSystem = "1900", lookups: TraceLookups = {}): Promise<TracedCall | undefined> {
   const call = parseCall(formula);
   if (!call) return undefined;
   const values = await Promise.all(call.args.map((arg) => argValues(arg, resolve, today)));
@@ -107,9 +115,25 @@ export async function traceFormula(formula: string, resolve: ResolveRef, today: 
       if (symbol && date) push(withTarget(date.value ? { symbol, date: date.value } : { symbol }, targetOf(call.name, first)));
       break;
     }
-    case "INSTRUMENT":
-      for (const symbol of texts(0)) push({ instrument: symbol });
+    case "INSTRUMENT": {
+      // the key the function asks: the fields it names, or every field for the whole record
+      const field = asTheFunctionsRead(() => (typeof first(1) === "string" && String(first(1)).trim() !== "" ? [instrumentFieldOf(String(first(1)).trim())] : INSTRUMENT_FIELDS));
+      const fields = field ? requestedInstrumentFields(field.value) : [];
+      for (const symbol of texts(0)) push(fields.length > 0 ? { instrument: symbol, fields } : { instrument: symbol });
       break;
+    }
+    case "CONVERSIONS":
+      for (const symbol of texts(0).slice(0, 1)) push({ instrument: symbol });
+      break;
+    case "FORECAST": {
+      // FORECAST asks from the latest assessment on: the pane asks the client for it (a cache hit after the cell's own)
+      const symbol = texts(0)[0];
+      const type = texts(1)[0] ?? FORECAST_DEFAULT_TYPE;
+      const target = targetOf(call.name, first);
+      const latest = symbol && lookups.latestDate ? await lookups.latestDate(withTarget({ symbol }, target)).catch(() => undefined) : undefined;
+      if (symbol && latest) push(withTarget({ symbol, fromDate: latest, toDate: addDays(latest, FORECAST_HORIZON_DAYS), forecastType: type }, target));
+      break;
+    }
     case "INSTRUMENTS":
       push({ instruments: true });
       break;
@@ -147,7 +171,7 @@ export interface TracedElement {
  * The element at (`row`, `col`) of the result of `formula` (0, 0 = the anchor), read with the functions' own
  * readers and layouts: a (symbol, date) of a price grid, a row of a history, a month of a curve.
  */
-export async function traceElement(formula: string, resolve: ResolveRef, today: string, row: number, col: number, system: DateSystem = "1900"): Promise<TracedElement | undefined> {
+export async function traceElement(formula: string, resolve: ResolveRef, today: string, row: number, col: number, system: DateSystem = "1900", lookups: TraceLookups = {}): Promise<TracedElement | undefined> {
   const call = parseCall(formula);
   if (!call) return undefined;
   const values = await Promise.all(call.args.map((arg) => argValues(arg, resolve, today)));
@@ -179,14 +203,15 @@ export async function traceElement(formula: string, resolve: ResolveRef, today: 
       const key = withTarget(read.value.key, targetOf(call.name, first));
       return row < headers ? { call, key, header: true } : { call, key, header: false, dataRow: row - headers, order };
     }
-    case "CURVE": {
-      const traced = await traceFormula(formula, resolve, today, 1, system);
+    case "CURVE":
+    case "FORECAST": {
+      const traced = await traceFormula(formula, resolve, today, 1, system, lookups);
       const headers = asTheFunctionsRead(() => headersOf(first(2)));
       if (!traced?.keys[0] || !headers) return none;
       return row < headers.value ? { call, key: traced.keys[0], header: true } : { call, key: traced.keys[0], header: false, dataRow: row - headers.value };
     }
     default: {
-      const traced = await traceFormula(formula, resolve, today, 12, system);
+      const traced = await traceFormula(formula, resolve, today, 12, system, lookups);
       if (!traced) return none;
       // INSTRUMENT: one symbol per row; the lists: one key for the whole table
       const key = traced.keys.length === 1 ? traced.keys[0] : traced.keys[row];
@@ -274,9 +299,13 @@ export function describeLineage(lineage: KeyLineage | undefined, now: number): L
   };
 }
 
-/** A cell's value as the pane shows it: numbers to ten significant digits, booleans as Excel writes them. */
-export function cellText(value: unknown): string {
+/** A cell's value as the pane shows it: numbers to ten significant digits (a date under a date format), booleans as Excel writes them. */
+export function cellText(value: unknown, numberFormat?: unknown, system: DateSystem = "1900"): string {
   if (value === null || value === undefined || value === "") return "(blank)";
+  if (typeof value === "number" && isDateFormat(numberFormat)) {
+    const day = serialToIsoDate(value, system);
+    if (day !== undefined) return day;
+  }
   if (typeof value === "number" || typeof value === "boolean" || typeof value === "string") return scalarText(value);
   return String(value);
 }

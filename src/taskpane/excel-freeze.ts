@@ -39,9 +39,9 @@ export function excelFreezeWorkbook(excel: typeof Excel): FreezeWorkbook {
             row.forEach((formula, c) => {
               if (typeof formula !== "string" || !formula.startsWith("=")) return;
               const cell = range.getCell(r, c);
-              cell.load(["address", "values"]);
+              cell.load(["address", "values", "numberFormat"]);
               const spill = cell.getSpillingToRangeOrNullObject();
-              spill.load(["address", "values"]);
+              spill.load(["address", "values", "numberFormat"]);
               found.push({ sheet, cell, spill, formula });
             }),
           );
@@ -49,12 +49,17 @@ export function excelFreezeWorkbook(excel: typeof Excel): FreezeWorkbook {
         await context.sync();
         return found.map(({ sheet, cell, spill, formula }): FormulaResult => {
           const source = spill.isNullObject ? cell : spill;
-          return { sheet, address: areaOf(cell.address), resultRange: areaOf(source.address), formula, values: source.values as unknown[][] };
+          const formats: unknown = source.numberFormat;
+          const numberFormats = Array.isArray(formats) ? (formats as string[][]) : undefined;
+          return { sheet, address: areaOf(cell.address), resultRange: areaOf(source.address), formula, values: source.values as unknown[][], ...(numberFormats ? { numberFormats } : {}) };
         });
       }),
-    writeValues: (sheet, range, values) =>
+    writeValues: (sheet, range, values, numberFormats) =>
       excel.run(async (context) => {
-        sheetRange(context, sheet, range).values = values.map((row) => [...row]) as (string | number | boolean)[][];
+        const target = sheetRange(context, sheet, range);
+        target.values = values.map((row) => [...row]) as (string | number | boolean)[][];
+        // a frozen date keeps its date format (the host may have shown it through the format of its result)
+        if (numberFormats) target.numberFormat = numberFormats.map((row) => [...row]);
         await context.sync();
       }),
     restoreFormula: (sheet, range, formula) =>

@@ -12,6 +12,8 @@ export interface CellSelection {
   columnCount: number;
   values: unknown[][];
   formulas: unknown[][];
+  /** Excel's number formats (absent where the host gives none): a date format makes a serial read as a date. */
+  numberFormats?: unknown[][];
   /** When the top-left cell is part of a spilled result: the formula that spilled and where the cell sits in it. */
   spill?: SpillPosition;
 }
@@ -47,7 +49,7 @@ export function excelWorkbookHost(excel: typeof Excel): WorkbookHost {
     selection: () =>
       excel.run(async (context) => {
         const range = context.workbook.getSelectedRange();
-        range.load(["address", "rowCount", "columnCount", "values", "formulas"]);
+        range.load(["address", "rowCount", "columnCount", "values", "formulas", "numberFormat"]);
         const cell = range.getCell(0, 0);
         cell.load(["address", "rowIndex", "columnIndex"]);
         // ExcelApi 1.12: the anchor of a dynamic array the cell belongs to
@@ -62,6 +64,7 @@ export function excelWorkbookHost(excel: typeof Excel): WorkbookHost {
           columnCount: range.columnCount,
           values: range.values as unknown[][],
           formulas: range.formulas as unknown[][],
+          ...(Array.isArray(range.numberFormat) ? { numberFormats: range.numberFormat as unknown[][] } : {}),
           ...(typeof parentFormula === "string"
             ? { spill: { anchor: parent.address, formula: parentFormula, row: cell.rowIndex - parent.rowIndex, col: cell.columnIndex - parent.columnIndex } }
             : {}),

@@ -5,20 +5,12 @@
  * It works against `FreezeWorkbook`: Excel through `excelFreezeWorkbook` (excel-freeze.ts), which the workbench's
  * Excel stand-in also answers.
  */
-import { type RangeRef, formatCellAddress, parseRangeAddress } from "../formula/a1";
+import { type RangeRef, parseRangeAddress } from "../formula/a1";
 import { callsNamespace } from "../formula/functions";
 import { FormulaSyntaxError, parseExpression } from "../formula/parse";
-import {
-  PROVENANCE_SHEET,
-  type ProvenanceCell,
-  type ProvenanceClient,
-  type ProvenanceRow,
-  describePrice,
-  describeRetrieval,
-  frozenFormulas,
-  provenanceTable,
-} from "../prices/provenance";
-import type { LineageKey } from "../prices/types";
+import { PROVENANCE_SHEET, type ProvenanceCell, type ProvenanceClient, type ProvenanceRow, frozenFormulas, provenanceTable } from "../prices/provenance";
+import { type PricesCallRecord, provenanceOf } from "../functions/frozen-provenance";
+import type { DateSystem } from "../functions/excelDates";
 import type { RefreshScope } from "./excel-host";
 
 /** A formula and what its result shows now. */
@@ -30,12 +22,15 @@ export interface FormulaResult {
   readonly resultRange: string;
   readonly formula: string;
   readonly values: readonly (readonly unknown[])[];
+  /** The result's number formats, kept when it is frozen (so dates stay dates); absent where the host gives none. */
+  readonly numberFormats?: readonly (readonly string[])[];
 }
 
 export interface FreezeWorkbook {
   /** Every formula whose cell is in the scope, with its result. */
   formulaResults(scope: RefreshScope): Promise<FormulaResult[]>;
-  writeValues(sheet: string, range: string, values: readonly (readonly unknown[])[]): Promise<void>;
+  /** Writes values over a range, and its number formats when given. */
+  writeValues(sheet: string, range: string, values: readonly (readonly unknown[])[], numberFormats?: readonly (readonly string[])[]): Promise<void>;
   /** Clears `range` and writes `formula` into its first cell. */
   restoreFormula(sheet: string, range: string, formula: string): Promise<void>;
   /** A sheet's used cells from A1, or undefined when there is no such sheet. */
@@ -47,7 +42,7 @@ export interface FreezeWorkbook {
   scopeArea(scope: RefreshScope): Promise<{ sheet?: string; range?: RangeRef }>;
 }
 
-/** The provenance rows of one frozen formula (the pane traces keys; the runner has its own, src/host/provenance.ts). */
+/** The provenance rows of one frozen formula. */
 export type DescribeFormula = (result: FormulaResult) => Promise<ProvenanceRow[]>;
 
 const NAMESPACE = "PRICES";
@@ -75,7 +70,7 @@ export async function freeze(workbook: FreezeWorkbook, scope: RefreshScope, desc
   if (results.length === 0) return 0;
   const described = (await Promise.all(results.map(describe))).flat();
   const before = dataRows(await workbook.readSheet(PROVENANCE_SHEET));
-  for (const result of results) await workbook.writeValues(result.sheet, result.resultRange, result.values);
+  for (const result of results) await workbook.writeValues(result.sheet, result.resultRange, result.values, result.numberFormats);
   const [header, ...added] = provenanceTable(described);
   await workbook.writeSheet(PROVENANCE_SHEET, [header ?? [], ...asCells(before), ...added]);
   return results.length;
@@ -107,38 +102,23 @@ export async function unfreeze(workbook: FreezeWorkbook, scope: RefreshScope): P
   return restoring.length;
 }
 
-/** How the pane describes a frozen formula: each distinct key behind its cells (traced with the functions' readers), once. */
-export function describeWithTrace(options: {
-  readonly trace: (formula: string, row: number, col: number) => Promise<LineageKey | undefined>;
+/**
+ * How the pane describes a frozen formula: its PRICES calls as the pane reads them (formula-calls.ts), described by the
+ * one provenance implementation the runner uses too (src/functions/frozen-provenance.ts), so both write the same rows.
+ */
+export function describeWithCalls(options: {
+  readonly calls: (formula: string) => Promise<PricesCallRecord[]>;
   readonly client: ProvenanceClient;
   readonly serviceUrl: string;
+  readonly system?: DateSystem;
 }): DescribeFormula {
   return async (result) => {
-    const rows: ProvenanceRow[] = [];
-    const seen = new Set<string>();
-    const origin = parseRangeAddress(result.resultRange);
-    for (const [r, line] of result.values.entries()) {
-      for (const c of line.keys()) {
-        const key = await options.trace(result.formula, r, c);
-        if (key === undefined || seen.has(JSON.stringify(key))) continue;
-        seen.add(JSON.stringify(key));
-        const address = origin ? formatCellAddress({ row: origin.top + r, col: origin.left + c }) : result.address;
-        const base = { sheet: result.sheet, address, formula: result.formula, resultRange: result.resultRange };
-        if ("fromDate" in key) {
-          rows.push({ ...base, symbol: key.symbol, dateAsked: `${key.fromDate}..${key.toDate}`, assessmentDate: "", revision: "", carried: "", ...describeRetrieval(options.client, key, options.serviceUrl) });
-          // every cell of a history table comes from this one key
-          return rows;
-        } else if ("symbol" in key) {
-          rows.push({ ...base, symbol: key.symbol, dateAsked: key.date ?? "latest", ...(await describePrice(options.client, key, options.serviceUrl)) });
-        } else {
-          rows.push({ ...base, symbol: "", dateAsked: "", assessmentDate: "", revision: "", carried: "", retrievedAt: "", serviceUrl: "" });
-        }
-      }
-    }
-    // A formula whose cells ask nothing (an error, a refused argument) still gets a row, so Unfreeze can restore it.
-    if (rows.length === 0) {
-      rows.push({ sheet: result.sheet, address: result.address, formula: result.formula, resultRange: result.resultRange, symbol: "", dateAsked: "", assessmentDate: "", revision: "", carried: "", retrievedAt: "", serviceUrl: "" });
-    }
-    return rows;
+    const calls = await options.calls(result.formula);
+    const formulas = new Map([[result.address, { text: result.formula, calls, resultRange: result.resultRange, values: result.values }]]);
+    const rows = await provenanceOf(result.sheet, formulas, options.client, options.serviceUrl, options.system);
+    // A formula whose calls the pane cannot read still gets a row, so Unfreeze can restore it.
+    return rows.length > 0
+      ? rows
+      : [{ sheet: result.sheet, address: result.address, formula: result.formula, resultRange: result.resultRange, symbol: "", dateAsked: "", assessmentDate: "", revision: "", carried: "", retrievedAt: "", serviceUrl: options.serviceUrl }];
   };
 }

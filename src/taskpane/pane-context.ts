@@ -23,6 +23,8 @@ export interface PaneDependencies {
   createClient(options: PricesClientOptions): PricesClient;
   fetch?: typeof fetch;
   now?: () => number;
+  /** What the sheet does while nobody is signed in here, when a host fills it otherwise (the workbench's demo key). */
+  signedOutEffect?: string;
 }
 
 export interface PaneContext {

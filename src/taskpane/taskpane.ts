@@ -54,6 +54,14 @@ async function officeReady(): Promise<void> {
 declare global {
   // eslint-disable-next-line no-var
   var PricesPane: Pane | undefined;
+  /** Set by a host page that fills the sheet without this pane's sign-in (the workbench's pane bridge). */
+  // eslint-disable-next-line no-var
+  var PricesPaneSignedOutEffect: string | undefined;
+  /** Set by taskpane.html's first script: Sign in was clicked before the pane was wired. */
+  // eslint-disable-next-line no-var
+  var PricesPendingSignIn: boolean | undefined;
+  // eslint-disable-next-line no-var
+  var PricesPaneWired: boolean | undefined;
 }
 
 async function main(): Promise<void> {
@@ -70,7 +78,11 @@ async function main(): Promise<void> {
     pageBase: new URL(".", window.location.href).href,
     addin: () => globalThis.PricesAddin,
     createClient: createPricesClient,
+    ...(globalThis.PricesPaneSignedOutEffect === undefined ? {} : { signedOutEffect: globalThis.PricesPaneSignedOutEffect }),
   });
+  // a Sign in click made before the pane was wired (taskpane.html remembers it) is acted on now, not lost
+  globalThis.PricesPaneWired = true;
+  if (globalThis.PricesPendingSignIn === true) document.getElementById("sign-in")?.click();
 }
 
 void main();

@@ -15,8 +15,7 @@ export interface WorkbenchConfig {
   readonly today?: string;
 }
 
-/** The sandbox's demo service account (docs/sandbox-auth.md); never a real credential. */
-export const DEMO_SERVICE = { name: "sandbox-service", key: "sandbox-service-key" } as const;
+export { DEMO_SERVICE } from "./demo-token-protocol";
 
 export const CONFIG_FILE = "workbench-config.json";
 

@@ -2,10 +2,11 @@
  * The slice of `Excel.run` the task pane and the functions use (selection, formulas, values, used range,
  * calculate, spills, clearing, other sheets), over the workbench grid. The pane in the workbench's iframe gets it as
  * its `Excel` global, so its inserts land in the grid and its selection is the grid's. Sheets other than the grid's
- * (the `Prices provenance` sheet Freeze writes) are kept in memory here: the grid shows Sheet1 only.
+ * (the `Prices provenance` sheet Freeze writes) live in the page's OtherSheets, which its sheet tabs show.
  */
 import { formatRangeAddress, parseRangeAddress, sheetPrefix, splitSheet, type RangeRef } from "../formula/a1";
 import { SHEET_NAME } from "../host/addresses";
+import type { OtherSheets } from "./other-sheets";
 
 /** What the workbench offers the stub (plain values only: it may live in another window). */
 export interface GridAccess {
@@ -16,6 +17,9 @@ export interface GridAccess {
   value(row: number, col: number): string | number | boolean;
   /** Enters what `range.formulas = ...` wrote, then recalculates. */
   enter(row: number, col: number, content: string | number | boolean): void;
+  /** The cell's number format as Excel's `range.numberFormat` gives it ("General", or a date format where a date shows). */
+  numberFormat(row: number, col: number): string;
+  setNumberFormats(cells: readonly { readonly row: number; readonly col: number; readonly format: string }[]): void;
   /** Enters a whole range's contents, then recalculates once. */
   enterAll(cells: readonly { readonly row: number; readonly col: number; readonly content: string | number | boolean }[]): void;
   usedRange(): RangeRef | undefined;
@@ -25,6 +29,8 @@ export interface GridAccess {
   spillArea(row: number, col: number): RangeRef | undefined;
   /** Calls `listener` after each change of selection; returns the way to stop. */
   onSelectionChanged(listener: () => void): () => void;
+  /** The workbook's other sheets (the provenance sheet Freeze writes), which the workbench shows as tabs. */
+  readonly sheets: OtherSheets;
   /** Full recalculation; resolves when every value is back. */
   recalculate(): Promise<void>;
 }
@@ -58,6 +64,14 @@ class RangeStub {
   }
   get values(): Matrix {
     return this.read((row, col) => this.grid.value(row, col));
+  }
+  get numberFormat(): string[][] {
+    return this.read((row, col) => this.grid.numberFormat(row, col)) as string[][];
+  }
+  set numberFormat(rows: string[][]) {
+    const cells: { row: number; col: number; format: string }[] = [];
+    rows.forEach((line, i) => line.forEach((format, j) => cells.push({ row: this.area.top + i, col: this.area.left + j, format })));
+    this.grid.setNumberFormats(cells.filter((cell) => cell.row <= this.area.bottom && cell.col <= this.area.right));
   }
   get formulas(): Matrix {
     return this.read((row, col) => this.grid.entry(row, col));
@@ -121,29 +135,28 @@ class NullRange {
   clear(): void {}
 }
 
-/** A sheet other than the grid's: cells in memory, values only. */
+/** A sheet other than the grid's: its cells live in the workbench page's OtherSheets (its tabs show them), values only. */
 class MemorySheet {
   readonly isNullObject = false;
-  readonly cells = new Map<string, string | number | boolean>();
   constructor(
     readonly name: string,
-    private readonly remove: (name: string) => void,
+    private readonly store: OtherSheets,
   ) {}
   getRange(address: string): MemoryRange {
-    return new MemoryRange(this, rangeOf(address));
+    return new MemoryRange(this.name, this.store, rangeOf(address));
   }
   getUsedRangeOrNullObject(): MemoryRange | NullRange {
-    const positions = [...this.cells.keys()].map((key) => key.split(",").map(Number) as [number, number]);
+    const positions = this.store.positions(this.name);
     if (positions.length === 0) return new NullRange();
-    return new MemoryRange(this, {
-      top: Math.min(...positions.map(([row]) => row)),
-      left: Math.min(...positions.map(([, col]) => col)),
-      bottom: Math.max(...positions.map(([row]) => row)),
-      right: Math.max(...positions.map(([, col]) => col)),
+    return new MemoryRange(this.name, this.store, {
+      top: Math.min(...positions.map(({ row }) => row)),
+      left: Math.min(...positions.map(({ col }) => col)),
+      bottom: Math.max(...positions.map(({ row }) => row)),
+      right: Math.max(...positions.map(({ col }) => col)),
     });
   }
   delete(): void {
-    this.remove(this.name);
+    this.store.remove(this.name);
   }
   load(): this {
     return this;
@@ -153,34 +166,29 @@ class MemorySheet {
 class MemoryRange {
   readonly isNullObject = false;
   constructor(
-    private readonly sheet: MemorySheet,
+    private readonly sheet: string,
+    private readonly store: OtherSheets,
     private readonly area: RangeRef,
   ) {}
   get address(): string {
-    return `${sheetPrefix(this.sheet.name)}${formatRangeAddress(this.area)}`;
+    return `${sheetPrefix(this.sheet)}${formatRangeAddress(this.area)}`;
   }
   get values(): Matrix {
     const rows: Matrix = [];
     for (let row = this.area.top; row <= this.area.bottom; row += 1) {
       const cells: (string | number | boolean)[] = [];
-      for (let col = this.area.left; col <= this.area.right; col += 1) cells.push(this.sheet.cells.get(`${row},${col}`) ?? "");
+      for (let col = this.area.left; col <= this.area.right; col += 1) cells.push(this.store.get(this.sheet, row, col));
       rows.push(cells);
     }
     return rows;
   }
   set values(rows: Matrix) {
-    rows.forEach((cells, i) =>
-      cells.forEach((value, j) => {
-        const key = `${this.area.top + i},${this.area.left + j}`;
-        if (value === "") this.sheet.cells.delete(key);
-        else this.sheet.cells.set(key, value);
-      }),
-    );
+    this.store.write(this.sheet, rows.flatMap((cells, i) => cells.map((value, j) => ({ row: this.area.top + i, col: this.area.left + j, value }))));
   }
   clear(): void {
-    for (let row = this.area.top; row <= this.area.bottom; row += 1) {
-      for (let col = this.area.left; col <= this.area.right; col += 1) this.sheet.cells.delete(`${row},${col}`);
-    }
+    const cells: { row: number; col: number; value: string }[] = [];
+    for (let row = this.area.top; row <= this.area.bottom; row += 1) for (let col = this.area.left; col <= this.area.right; col += 1) cells.push({ row, col, value: "" });
+    this.store.write(this.sheet, cells);
   }
   load(): this {
     return this;
@@ -195,8 +203,7 @@ function rangeOf(address: string): RangeRef {
 
 /** An `Excel` global: `run(batch)` with `context.workbook` and `context.sync()` (which waits for recalculations). */
 export function createExcelStub(grid: GridAccess): unknown {
-  const others = new Map<string, MemorySheet>();
-  const removeSheet = (name: string): void => void others.delete(name);
+  const others = grid.sheets;
   // Excel.run(batch), or Excel.run(object, batch) to reuse an earlier object's context (removing an event handler)
   const run = async <T>(first: unknown, second?: (context: unknown) => Promise<T>): Promise<T> => {
     const batch = typeof first === "function" ? (first as (context: unknown) => Promise<T>) : second;
@@ -216,7 +223,7 @@ export function createExcelStub(grid: GridAccess): unknown {
         return this;
       },
     };
-    const itemOrNull = (name: string): typeof sheet | MemorySheet | undefined => (name === SHEET_NAME ? sheet : others.get(name));
+    const itemOrNull = (name: string): typeof sheet | MemorySheet | undefined => (name === SHEET_NAME ? sheet : others.has(name) ? new MemorySheet(name, others) : undefined);
     const workbook = {
       getSelectedRange: () => new RangeStub(grid, grid.selection(), pending),
       onSelectionChanged: {
@@ -227,7 +234,7 @@ export function createExcelStub(grid: GridAccess): unknown {
       },
       worksheets: {
         get items() {
-          return [sheet, ...others.values()];
+          return [sheet, ...others.names().map((name) => new MemorySheet(name, others))];
         },
         getActiveWorksheet: () => sheet,
         getItem: (name: string) => {
@@ -238,9 +245,8 @@ export function createExcelStub(grid: GridAccess): unknown {
         getItemOrNullObject: (name: string) => itemOrNull(name) ?? { isNullObject: true, load: () => undefined },
         add: (name: string) => {
           if (itemOrNull(name)) throw new Error(`ItemAlreadyExists: ${name}`);
-          const added = new MemorySheet(name, removeSheet);
-          others.set(name, added);
-          return added;
+          others.add(name);
+          return new MemorySheet(name, others);
         },
         load() {
           return this;

@@ -11,6 +11,7 @@ import { entryText, type EntrySheet } from "./cells";
 import type { Calculator } from "./calculator";
 import { displayText, errorText, formulaShowsDates, isDateCell } from "./format";
 import { SpillIndex, type SpillInfo } from "./spills";
+import { isDateFormat } from "../taskpane/number-format";
 
 export interface GridViewOptions {
   /** Stores an entry and recalculates; returns a message when the entry is refused. */
@@ -43,8 +44,14 @@ export class GridView {
   private readonly topSpacer: HTMLTableCellElement;
   private readonly bottomSpacer: HTMLTableCellElement;
   private rowHeight = 21;
-  /** Widths of the columns the user resized (px); the others are COLUMN_WIDTH. */
+  /** Widths of the columns the user resized (px); the others fit their content (`fitted`) or are COLUMN_WIDTH. */
   private readonly widths = new Map<number, number>();
+  /** Widths grown to fit the text drawn in a column (up to MAX_FIT_WIDTH), as Excel's AutoFit would. */
+  private readonly fitted = new Map<number, number>();
+  private fitGrew = false;
+  private readonly measure = textMeasurer();
+  /** Number formats written to cells (Freeze keeps a date column's), by `row,col`; the rest show as General or as dated by their formula. */
+  private readonly formats = new Map<string, string>();
 
   constructor(
     private readonly scroller: HTMLElement,
@@ -101,7 +108,8 @@ export class GridView {
     }
     this.spills = new SpillIndex(this.calculator.spills());
     let { bottom, right } = this.spills.extent();
-    for (const position of this.sheet.positions()) {
+    // The active cell counts too, so every cell the keyboard reaches exists and can be typed into.
+    for (const position of [...this.sheet.positions(), this.active]) {
       bottom = Math.max(bottom, position.row);
       right = Math.max(right, position.col);
     }
@@ -117,6 +125,29 @@ export class GridView {
       }
     });
     this.paintFormulaBar();
+    if (this.fitGrew) {
+      // a column grew to fit its text: widen its header, then draw again with the new widths
+      this.fitGrew = false;
+      for (const [col] of this.fitted) this.styleHeader(col);
+      this.last = -1;
+      this.render();
+    }
+  }
+
+  private styleHeader(col: number): void {
+    const th = this.headRow.children[col + 1] as HTMLElement | undefined;
+    const px = `${this.columnWidth(col)}px`;
+    if (th && th.style.width !== px) for (const property of ["width", "minWidth", "maxWidth"] as const) th.style[property] = px;
+  }
+
+  /** Grows a column the user has not sized so that `text` shows whole. */
+  private fit(col: number, text: string): void {
+    if (text === "" || this.widths.has(col)) return;
+    const need = Math.min(MAX_FIT_WIDTH, Math.ceil(this.measure(text) + CELL_PADDING));
+    if (need > this.columnWidth(col)) {
+      this.fitted.set(col, need);
+      this.fitGrew = true;
+    }
   }
 
   /**
@@ -170,7 +201,10 @@ export class GridView {
   }
 
   select(range: RangeRef, active: CellPosition = { row: range.top, col: range.left }): void {
-    this.commitEditor();
+    // as Excel: a refused entry keeps its cell until it is fixed or Escape drops it
+    if (!this.commitEditor()) return;
+    // a refusal from the formula bar belongs to the cell left behind
+    if (this.message.classList.contains("refusal")) this.showMessage("", false);
     this.selection = range;
     this.active = active;
     this.scrollIntoView(active);
@@ -319,15 +353,14 @@ export class GridView {
 
   /** The width of a column in px. */
   columnWidth(col: number): number {
-    return this.widths.get(col) ?? COLUMN_WIDTH;
+    return this.widths.get(col) ?? this.fitted.get(col) ?? COLUMN_WIDTH;
   }
 
   /** Sets a column's width (at least MIN_COLUMN_WIDTH), as dragging its header's right edge does. */
   resizeColumn(col: number, width: number): void {
     const px = Math.max(MIN_COLUMN_WIDTH, Math.round(width));
     this.widths.set(col, px);
-    const th = this.headRow.children[col + 1] as HTMLElement | undefined;
-    if (th) for (const property of ["width", "minWidth", "maxWidth"] as const) th.style[property] = `${px}px`;
+    this.styleHeader(col);
     this.last = -1;
     this.render();
   }
@@ -378,7 +411,8 @@ export class GridView {
     let runWidth = 0;
     for (let c = col; c <= col + room; c += 1) runWidth += this.columnWidth(c);
     paintText(td, text, room, runWidth);
-    const maxWidth = this.widths.has(col) ? `${this.columnWidth(col)}px` : "";
+    if (room === 0 && !pending) this.fit(col, text);
+    const maxWidth = this.columnWidth(col) !== COLUMN_WIDTH ? `${this.columnWidth(col)}px` : "";
     if (td.style.maxWidth !== maxWidth) td.style.maxWidth = maxWidth;
     const classes: string[] = [];
     if (typeof value === "number" || typeof value === "boolean") classes.push("num");
@@ -407,16 +441,36 @@ export class GridView {
     const isFormula = this.sheet.isFormula({ row, col });
     const value = this.calculator.value(row, col);
     if (isFormula && value === null && this.calculator.evaluating) return "#BUSY!";
-    const owner = typeof value === "number" ? this.spills.at(row, col) : undefined;
-    let asDate = false;
+    return displayText(value, this.showsDate(row, col));
+  }
+
+  /** Whether a number shows as a date: by its number format, else by its table's header or its formula. */
+  private showsDate(row: number, col: number): boolean {
+    const value = this.calculator.value(row, col);
+    if (typeof value !== "number") return false;
+    const format = this.formats.get(`${row},${col}`);
+    if (format !== undefined) return isDateFormat(format);
+    const owner = this.spills.at(row, col);
     if (owner) {
       const header = row > owner.area.top ? this.calculator.value(owner.area.top, col) : null;
       const rowName = col > owner.area.left ? this.calculator.value(row, owner.area.left) : null;
-      asDate = isDateCell(header, rowName) || formulaShowsDates(entryText(this.sheet.get(owner.anchor)));
-    } else if (typeof value === "number" && isFormula) {
-      asDate = formulaShowsDates(entryText(this.sheet.get({ row, col })));
+      return isDateCell(header, rowName) || formulaShowsDates(entryText(this.sheet.get(owner.anchor)));
     }
-    return displayText(value, asDate);
+    return this.sheet.isFormula({ row, col }) && formulaShowsDates(entryText(this.sheet.get({ row, col })));
+  }
+
+  /** The number format Excel's `range.numberFormat` gives: the one written, else a date format where a date shows. */
+  numberFormatAt(row: number, col: number): string {
+    return this.formats.get(`${row},${col}`) ?? (this.showsDate(row, col) ? DATE_FORMAT : "General");
+  }
+
+  /** Writes number formats, as `range.numberFormat = ...` does ("General" drops the cell's). */
+  setNumberFormats(cells: readonly { readonly row: number; readonly col: number; readonly format: string }[]): void {
+    for (const { row, col, format } of cells) {
+      if (format === "" || format === "General") this.formats.delete(`${row},${col}`);
+      else this.formats.set(`${row},${col}`, format);
+    }
+    this.render();
   }
 
   /** How many blank cells follow from `col` on (at most 8). */
@@ -447,6 +501,8 @@ export class GridView {
 
   /** Scrolls the least that shows the cell, then draws the rows now in view. */
   private scrollIntoView(position: CellPosition): void {
+    // first grow the sheet to hold the cell, so there is room to scroll to it
+    this.render();
     const scroller = this.scroller;
     const top = HEADER_HEIGHT + position.row * this.rowHeight;
     if (top - HEADER_HEIGHT < scroller.scrollTop) scroller.scrollTop = top - HEADER_HEIGHT;
@@ -461,7 +517,32 @@ export class GridView {
 }
 
 const COLUMN_WIDTH = 96;
+/** The format a date takes in the workbench (ISO, the functions' own text form). */
+const DATE_FORMAT = "yyyy-mm-dd";
 const MIN_COLUMN_WIDTH = 24;
+/** A column fitted to its text grows at most this wide (long descriptions are cut, as in a narrow Excel column). */
+const MAX_FIT_WIDTH = 260;
+/** A cell's padding and border, beside its text. */
+const CELL_PADDING = 12;
+
+/** The width of a text in the grid's font, from a canvas (no layout), remembered per text. */
+function textMeasurer(): (text: string) => number {
+  const known = new Map<string, number>();
+  let context: CanvasRenderingContext2D | null | undefined;
+  return (text) => {
+    const cached = known.get(text);
+    if (cached !== undefined) return cached;
+    if (context === undefined) {
+      context = document.createElement("canvas").getContext("2d");
+      const probe = document.querySelector("table.grid td") ?? document.body;
+      if (context) context.font = getComputedStyle(probe).font || '13px "Segoe UI", system-ui, sans-serif';
+    }
+    const width = context ? context.measureText(text).width : text.length * 8;
+    if (known.size > 20_000) known.clear();
+    known.set(text, width);
+    return width;
+  };
+}
 
 function spacerCell(tr: HTMLTableRowElement): HTMLTableCellElement {
   tr.className = "spacer";

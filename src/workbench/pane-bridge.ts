@@ -17,3 +17,4 @@ const parentGrid = ((): GridAccess | undefined => {
 
 if (parentGrid) globals.Excel = createExcelStub(parentGrid);
 globals.CustomFunctions = createCustomFunctionsRuntime().global;
+if (parentGrid) globals.PricesPaneSignedOutEffect = "The workbench fills its sheet with the sandbox's demo key meanwhile; sign in to use your own account.";

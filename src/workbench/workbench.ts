@@ -16,12 +16,16 @@ import { type BookContent, EntrySheet, entryText } from "./cells";
 import { Calculator } from "./calculator";
 import { historyChartData, lineChartSvg } from "./chart";
 import { alignPaneSettings, DEMO_SERVICE, loadConfig, localSettingsStorage, type WorkbenchConfig } from "./config";
-import { buildDemoSheet, DEMO_INSTRUMENT_FIELDS, type DemoInstrument, type DemoSheet } from "./demo";
+import { buildDemoSheet, DEMO_INSTRUMENT_FIELDS, DEMO_LAYOUT, type DemoInstrument, type DemoSheet } from "./demo";
 import type { GridAccess } from "./excel-stub";
 import { displayText, errorText } from "./format";
 import { GridView } from "./grid-view";
 import type { SpillInfo } from "./spills";
 import { loadScript } from "../host/load-script";
+import { demoTokenProvider, firstToken } from "./demo-tokens";
+import { OtherSheets } from "./other-sheets";
+import { sheetTabs } from "./sheet-tabs";
+import { SHEET_NAME } from "../host/addresses";
 
 /** What the browser tests and the screenshot script use. */
 export interface WorkbenchApi {
@@ -80,10 +84,21 @@ async function start(): Promise<WorkbenchApi> {
   const addin = globalThis.PricesAddin;
   if (!addin) throw new Error("functions.js did not define PricesAddin");
 
-  const demoTokens = serviceKeyTokenProvider({ tokenUrl: `${config.issuer}/token`, serviceName: DEMO_SERVICE.name, serviceKey: DEMO_SERVICE.key });
+  let tokenWait: string | undefined;
+  const demoTokens = demoTokenProvider({
+    fetch: (input, init) => fetch(input, init),
+    fallback: () => serviceKeyTokenProvider({ tokenUrl: `${config.issuer}/token`, serviceName: DEMO_SERVICE.name, serviceKey: DEMO_SERVICE.key }),
+    onWait: (reason) => {
+      tokenWait = reason;
+      if (source === "demo") demoStatus();
+    },
+  });
   let source: "demo" | "pane" = "demo";
   const demoStatus = (): void => {
-    status.textContent = `Data: ${config.apiUrl}. The workbench signed itself in with the sandbox's demo service key (${DEMO_SERVICE.name}), so this sheet fills without an account; sign in through the pane to use your own.`;
+    status.textContent =
+      tokenWait !== undefined
+        ? `Waiting for the demo key's token (the sandbox's token service allows a few per minutes): ${tokenWait}. The sheet fills as soon as it arrives.`
+        : `Data: ${config.apiUrl}, through the sandbox's demo service key (${DEMO_SERVICE.name}): no account needed; sign in through the pane to use yours.`;
   };
   const useDemo = async (): Promise<void> => {
     source = "demo";
@@ -93,6 +108,8 @@ async function start(): Promise<WorkbenchApi> {
   await useDemo();
 
   const sheet = new EntrySheet();
+  const otherSheets = new OtherSheets();
+  sheetTabs({ bar: byId("sheet-tabs"), main: [byId("grid")], mainName: SHEET_NAME, other: byId("other-sheet"), sheets: otherSheets });
   let view: GridView | undefined;
   let chartAnchor: CellPosition | undefined;
   const calculator = new Calculator({
@@ -191,6 +208,7 @@ async function start(): Promise<WorkbenchApi> {
   status.textContent = "Loading the demo sheet…";
   let demo: DemoSheet | undefined;
   try {
+    await firstToken(demoTokens, (ms) => new Promise((done) => setTimeout(done, ms)));
     const client = addin.client;
     if (!client) throw new Error("the functions have no client");
     const instruments = (await client.instruments([...DEMO_INSTRUMENT_FIELDS])) as unknown as DemoInstrument[];
@@ -202,7 +220,9 @@ async function start(): Promise<WorkbenchApi> {
   }
   demoStatus();
   void recalculate();
-  view.select({ top: chartAnchor?.row ?? 0, left: chartAnchor?.col ?? 0, bottom: chartAnchor?.row ?? 0, right: chartAnchor?.col ?? 0 });
+  // The first view starts at column A, on the first latest mid; the chart below already shows the year of history.
+  const first = demo ? position(DEMO_LAYOUT.latestMids) : { row: 0, col: 0 };
+  view.select({ top: first.row, left: first.col, bottom: first.row, right: first.col });
 
   // The pane's Excel: this grid.
   const cellValue = (row: number, col: number): string | number | boolean => {
@@ -226,6 +246,8 @@ async function start(): Promise<WorkbenchApi> {
     },
     selection: () => view?.currentSelection().selection ?? { top: 0, left: 0, bottom: 0, right: 0 },
     entry: (row, col) => sheet.get({ row, col }) ?? "",
+    numberFormat: (row, col) => view?.numberFormatAt(row, col) ?? "General",
+    setNumberFormats: (cells) => view?.setNumberFormats(cells),
     value: cellValue,
     enter: (row, col, content) => {
       const typed = typeof content === "string" ? content : String(content);
@@ -258,6 +280,7 @@ async function start(): Promise<WorkbenchApi> {
       return range;
     },
     recalculate,
+    sheets: otherSheets,
   };
   const frame = byId<HTMLIFrameElement>("pane");
   frame.addEventListener("load", () => {

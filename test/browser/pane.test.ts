@@ -2,7 +2,7 @@
  * The built task pane in real headless Chromium: office.js outside Office, a small Excel stub that
  * records formulas and evaluates them with the real functions.js, the real sandbox, and a real
  * sign-in through the sandbox's login page in a real popup window standing in for the Office dialog.
- * Screenshots of each state go to docs/screenshots/pane-*.png.
+ * Screenshots of each state go to test-output/screenshots/pane-*.png (docs/screenshots with npm run screenshots).
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -12,6 +12,7 @@ import { fromEpochDay } from "../../src/api/dates";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/server";
 import { servePages, type PageServer } from "../../scripts/workbook";
 import { launchChromium, type TestBrowser } from "../support/chromium";
+import { screenshotDir } from "../support/screenshots";
 import { sandboxGet, sandboxToken } from "../support/service";
 import { EXCEL_STUB } from "./pane-excel-stub";
 import { buildPane, containsText, hasText } from "./pane-page";
@@ -19,8 +20,7 @@ import { SEARCHED_FIELDS } from "../../src/functions/instrument-search";
 
 jest.setTimeout(240_000);
 
-const ROOT = path.resolve(__dirname, "../..");
-const SHOTS = path.join(ROOT, "docs/screenshots");
+const SHOTS = screenshotDir();
 
 let distDir: string;
 let browser: TestBrowser;

@@ -25,6 +25,19 @@ describe("matching", () => {
     expect(METALS.filter((r) => matchesWords(r, searchWords("weekly"))).length).toBe(0);
     expect(METALS.filter((r) => matchesWords(r, searchWords(""))).length).toBe(2);
   });
+
+  it("finds the US spelling of a British one and the other way round, and the product id", () => {
+    expect(METALS.filter((r) => matchesWords(r, searchWords("Aluminum"))).map((r) => r.symbol)).toEqual(["MB-AL-0004"]);
+    const us = [record("MB-AL-0009", "Aluminum alloy", "ALUMINIUM")];
+    expect(us.filter((r) => matchesWords(r, searchWords("aluminium"))).length).toBe(1);
+    expect([{ ...METALS[0], productId: "AL-P1020A" } as InstrumentRecord].filter((r) => matchesWords(r, searchWords("al-p1020a"))).length).toBe(1);
+  });
+});
+
+describe("a symbol outside the entitlement", () => {
+  it("names the entitlement instead of saying nothing holds it", () => {
+    expect(noMatchReason(METALS, "AG-WHE-0058", COMMODITIES)).toContain("'AG-WHE-0058' is a symbol of the AG- family, outside your account's entitlement: it sees MB- instruments only");
+  });
 });
 
 describe("an empty search says why", () => {

@@ -1,4 +1,5 @@
 import { provenanceOf } from "../../src/host/provenance";
+import { pricesCalls } from "../../src/taskpane/formula-calls";
 import type { LineageKey, PriceKey } from "../../src/prices/types";
 import type { PriceRecord } from "../../src/api/schemas";
 
@@ -76,3 +77,59 @@ describe("the runner's provenance of frozen price cells", () => {
   });
 });
 
+
+describe("one provenance for the pane and the runner: every PRICES function, nested calls, error cells", () => {
+  const sentAt = Date.UTC(2024, 2, 8, 9);
+  /** A client whose lineage knows every key it is asked about, answering from one request per endpoint kind. */
+  function knowingClient() {
+    const looked: LineageKey[] = [];
+    const client = {
+      price: async (key: PriceKey): Promise<PriceRecord> => ({ date: key.date ?? "2024-03-04", assessmentDate: "2024-03-04T16:30:00.000+00:00", revision: 2, low: 1, mid: 2, high: 3 }),
+      lineage: (key: LineageKey) => {
+        looked.push(key);
+        const endpoint = "reference" in key ? "/References" : "instrument" in key || "instruments" in key ? "/Instruments" : "fromDate" in key ? "/Prices/History" : "/Prices";
+        return { key: "k", kind: "price" as const, fromCache: false, requestId: 1, askedAt: 1, request: { id: 1, endpoint, method: "GET" as const, params: {}, sentAt, attempts: 1, retryDelaysMs: [], keys: 1 } };
+      },
+    };
+    return { client, looked };
+  }
+  const one = (text: string, name: string, args: unknown[], whole = true, values?: unknown[][]) =>
+    new Map([["B2", { text, resultRange: "B2", calls: [{ name, args, row: 0, col: 0, whole }], ...(values ? { values } : {}) }]]);
+
+  it.each([
+    ["FORECAST", '=PRICES.FORECAST("MB-AL-0004")', ["MB-AL-0004", null, null, null], "MB-AL-0004", "forecast F24M", "/Prices/History"],
+    ["CURVE", '=PRICES.CURVE("MB-AL-0004")', ["MB-AL-0004", null], "MB-AL-0004", "latest", "/Prices"],
+    ["INSTRUMENT", '=PRICES.INSTRUMENT("MB-AL-0004","currency")', ["MB-AL-0004", "currency"], "MB-AL-0004", "current record", "/Instruments"],
+    ["CONVERSIONS", '=PRICES.CONVERSIONS("MB-AL-0004")', ["MB-AL-0004", null], "MB-AL-0004", "current record", "/Instruments"],
+    ["REFERENCE", '=PRICES.REFERENCE("currency")', ["currency", null, null], "Currency", "current list", "/References"],
+    ["HISTORY", '=PRICES.HISTORY("MB-AL-0004","2024-03-01","2024-03-08")', ["MB-AL-0004", "2024-03-01", "2024-03-08"], "MB-AL-0004", "2024-03-01..2024-03-08", "/Prices/History"],
+  ])("fills symbol, date asked, retrieved at and service URL for %s", async (name, text, args, symbol, dateAsked, endpoint) => {
+    const { client } = knowingClient();
+    const [row] = await provenanceOf("Sheet1", one(text, name, args), client, "https://svc/physical/v2");
+    expect(row).toMatchObject({ symbol, dateAsked, retrievedAt: new Date(sentAt).toISOString(), serviceUrl: `https://svc/physical/v2${endpoint}`, formula: text });
+  });
+
+  it("describes a HISTORY nested in AVERAGE as the runner's engine records it, read by the pane from the formula", async () => {
+    const text = '=AVERAGE(PRICES.HISTORY(A1,"2024-03-01","2024-03-08","mid",0))';
+    const calls = await pricesCalls(text, async () => [["MB-AL-0004"]], "2024-03-08");
+    expect(calls).toEqual([{ name: "HISTORY", args: ["MB-AL-0004", "2024-03-01", "2024-03-08", "mid", 0], row: 0, col: 0, whole: false }]);
+    const { client } = knowingClient();
+    const rows = await provenanceOf("Sheet1", new Map([["B2", { text, resultRange: "B2", calls }]]), client, "https://svc/physical/v2");
+    expect(rows).toEqual([
+      { sheet: "Sheet1", address: "B2", formula: text, resultRange: "B2", symbol: "MB-AL-0004", dateAsked: "2024-03-01..2024-03-08", assessmentDate: "", revision: "", carried: "", retrievedAt: new Date(sentAt).toISOString(), serviceUrl: "https://svc/physical/v2/Prices/History" },
+    ]);
+  });
+
+  it("never gives an assessment to a cell that shows an error", async () => {
+    const { client } = knowingClient();
+    const [price] = await provenanceOf("Sheet1", one('=PRICES.MID("NO-SUCH")', "MID", ["NO-SUCH"], true, [["#N/A"]]), client, "https://svc/physical/v2");
+    expect(price).toMatchObject({ symbol: "NO-SUCH", assessmentDate: "", revision: "", carried: "" });
+    const [curve] = await provenanceOf("Sheet1", one('=PRICES.CURVE("AG-WHE-0058")', "CURVE", ["AG-WHE-0058"], true, [["#N/A"]]), client, "https://svc/physical/v2");
+    expect(curve).toMatchObject({ symbol: "AG-WHE-0058", assessmentDate: "", revision: "" });
+  });
+
+  it("reads rolling dates and references as the functions receive them, and skips a call it cannot read", async () => {
+    const calls = await pricesCalls('=PRICES.MID(A4:A5, TODAY()-1) + PRICES.MID(INDEX(A:A,2))', async () => [["MB-AL-0004"], ["AG-WHE-0058"]], "2024-03-08");
+    expect(calls).toEqual([{ name: "MID", args: [[["MB-AL-0004"], ["AG-WHE-0058"]], "2024-03-07"], row: 0, col: 0, whole: false }]);
+  });
+});

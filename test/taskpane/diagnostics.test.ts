@@ -1,3 +1,4 @@
+import { INSTRUMENT_FIELDS, requestedInstrumentFields } from "../../src/functions/fields";
 import { AuthError, InvalidInstrumentError, NetworkError, NoDataError } from "../../src/prices/errors";
 import type { PriceRecord } from "../../src/prices/types";
 import { assessedOrCarried, cellText, describeConversion, traceElement, traceFormula, type ResolveRef } from "../../src/taskpane/diagnostics";
@@ -69,7 +70,12 @@ describe("traceFormula", () => {
 
   it("names curves, instruments and reference lists", async () => {
     expect(await keysOf("=PRICES.CURVE(A1,B1)")).toEqual([{ symbol: "MB-AL-0004", date: "2024-03-01" }]);
-    expect(await keysOf("=PRICES.INSTRUMENT(A1:A2)")).toEqual([{ instrument: "MB-AL-0004" }, { instrument: "MB-CU-0001" }]);
+    // by the key the function asks: the whole record asks every field, a base field none, CONVERSIONS the plain record
+    const all = requestedInstrumentFields(INSTRUMENT_FIELDS);
+    expect(await keysOf("=PRICES.INSTRUMENT(A1:A2)")).toEqual([{ instrument: "MB-AL-0004", fields: all }, { instrument: "MB-CU-0001", fields: all }]);
+    expect(await keysOf('=PRICES.INSTRUMENT(A1,"currencyId")')).toEqual([{ instrument: "MB-AL-0004" }]);
+    expect(await keysOf('=PRICES.INSTRUMENT(A1,"currency")')).toEqual([{ instrument: "MB-AL-0004", fields: ["Currency"] }]);
+    expect(await keysOf("=PRICES.CONVERSIONS(A1)")).toEqual([{ instrument: "MB-AL-0004" }]);
     expect(await keysOf('=PRICES.REFERENCE("currency")')).toEqual([{ reference: "Currency" }]);
     expect(await keysOf('=PRICES.REFERENCE("planets")')).toEqual([]);
   });
@@ -80,7 +86,19 @@ describe("traceFormula", () => {
   });
 });
 
+describe("FORECAST", () => {
+  it("is traced from the instrument's latest assessment on, as the function asks", async () => {
+    const traced = await traceFormula("=PRICES.FORECAST(A1)", resolve, TODAY, 12, "1900", { latestDate: async () => "2024-03-04" });
+    expect(traced?.keys).toEqual([{ symbol: "MB-AL-0004", fromDate: "2024-03-04", toDate: "2034-03-12", forecastType: "F24M" }]);
+  });
+});
+
 describe("cellText", () => {
+  it("shows a serial under a date format as the date", () => {
+    expect(cellText(45352, "yyyy-mm-dd")).toBe("2024-03-01");
+    expect(cellText(45352, "General")).toBe("45352");
+  });
+
   it("shows numbers in General format, booleans in capitals and blanks by name", () => {
     expect(cellText(1 / 3)).toBe("0.3333333333");
     expect(cellText(true)).toBe("TRUE");

@@ -2,10 +2,12 @@
  * Freeze and Unfreeze (src/taskpane/freeze.ts) through the Excel adapter (excel-freeze.ts) over the workbench's Excel
  * stand-in, with a grid whose formulas show fixed results (Excel itself is the one thing mocked).
  */
+import { OtherSheets } from "../../src/workbench/other-sheets";
 import { type RangeRef, formatCellAddress, parseCellAddress } from "../../src/formula/a1";
 import type { PriceKey } from "../../src/prices/types";
 import { excelFreezeWorkbook } from "../../src/taskpane/excel-freeze";
-import { describeWithTrace, freeze, unfreeze } from "../../src/taskpane/freeze";
+import { describeWithCalls, freeze, unfreeze } from "../../src/taskpane/freeze";
+import { pricesCalls } from "../../src/taskpane/formula-calls";
 import { type GridAccess, createExcelStub } from "../../src/workbench/excel-stub";
 
 type Content = string | number | boolean;
@@ -60,6 +62,9 @@ function fakeGrid(entries: Record<string, Content>, results: Record<string, Cont
     },
     onSelectionChanged: () => () => undefined,
     recalculate: async () => undefined,
+    numberFormat: () => "General",
+    setNumberFormats: () => undefined,
+    sheets: new OtherSheets(),
   };
 }
 
@@ -80,8 +85,9 @@ function setUp(selection: RangeRef = { top: 0, left: 0, bottom: 0, right: 0 }) {
   const excel = createExcelStub(grid) as typeof Excel;
   const workbook = excelFreezeWorkbook(excel);
   const asked: PriceKey[] = [];
-  const describe = describeWithTrace({
-    trace: async (formula) => (formula.includes("HISTORY") ? { symbol: "MB-AL-0004", fromDate: "2024-03-01", toDate: "2024-03-08" } : { symbol: "MB-AL-0004", date: "2024-03-01" }),
+  // the pane reads each call's arguments from the sheet (A1 holds the symbol)
+  const describe = describeWithCalls({
+    calls: (formula) => pricesCalls(formula, async (address) => [[ENTRIES[address] ?? ""]], "2024-03-08"),
     client: {
       price: async (key) => {
         asked.push(key);

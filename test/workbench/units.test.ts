@@ -1,4 +1,5 @@
 /** The workbench's pure parts in Node: entries, spill read-back, chart data and SVG, the demo layout, the Excel stand-in. */
+import { OtherSheets } from "../../src/workbench/other-sheets";
 import { formatCellAddress, parseCellAddress } from "../../src/formula/a1";
 import { cellError, type CellValue } from "../../src/host/values";
 import { EntrySheet, readEntry } from "../../src/workbench/cells";
@@ -184,6 +185,9 @@ describe("the pane's Excel stand-in", () => {
       spillArea: () => undefined,
       onSelectionChanged: () => () => undefined,
       recalculate: async () => void (state.recalcs += 1),
+      numberFormat: () => "General",
+      setNumberFormats: () => undefined,
+      sheets: new OtherSheets(),
     });
   }
 

@@ -17,7 +17,7 @@ export function accountPanel(context: PaneContext): void {
     byId("signin-extra").hidden = signedIn;
     const api = `API ${apiHostLabel(context.settings().environment)}`;
     const status = byId("auth-status");
-    status.textContent = authStatusText(state, api, Date.now());
+    status.textContent = authStatusText(state, api, Date.now(), context.deps.signedOutEffect);
     status.classList.toggle("warning", signedIn && state.renewal !== undefined);
   }
 

@@ -33,7 +33,7 @@ export function builderPanel(context: PaneContext): void {
   function conversionChoices(kind: "currency" | "unit"): { id: string; description: string }[] {
     const lists = context.lists();
     const first = document.querySelector<HTMLInputElement>('#args [data-index="0"]');
-    const symbol = first && !first.dataset["ref"] ? first.value.trim().toUpperCase() : "";
+    const symbol = first && argFromInput(first.value, "text").kind === "text" ? first.value.trim().toUpperCase() : "";
     const record = lists.instruments.find((item) => item.symbol.toUpperCase() === symbol);
     if (record !== undefined) {
       const { currencies, units } = conversionsFromLists(record, lists.references);
@@ -71,10 +71,16 @@ export function builderPanel(context: PaneContext): void {
       context.workbook
         .selection()
         .then((selection) => {
-          const input = h("input", { id, "data-index": index, "data-ref": "1", value: selection.address, "aria-describedby": `${id}-help`, autocomplete: "off" });
-          input.addEventListener("input", updatePreview);
-          control.replaceWith(input);
-          control = input;
+          // every box reads a typed A1 reference as one, so what is typed here later is read as typed
+          if (control instanceof HTMLInputElement) {
+            control.value = selection.address;
+          } else {
+            const input = h("input", { id, "data-index": index, value: selection.address, "aria-describedby": `${id}-help`, autocomplete: "off" });
+            input.addEventListener("input", updatePreview);
+            control.replaceWith(input);
+            control = input;
+          }
+          if (index === 0) refreshConversionChoices();
           updatePreview();
         })
         .catch((error: unknown) => {
@@ -142,12 +148,12 @@ export function builderPanel(context: PaneContext): void {
     const args = spec.parameters.map((parameter, index): FormulaArg => {
       const control = document.querySelector<HTMLInputElement | HTMLSelectElement>(`#args [data-index="${index}"]`);
       const raw = control?.value ?? "";
-      if (control?.dataset["ref"]) return raw.trim() === "" ? { kind: "omitted" } : { kind: "ref", address: raw.trim() };
       if (parameter.kind === "fields") return raw.trim() === "" && ticked.length > 0 ? { kind: "text", value: orderedFields(parameter.choices ?? [], ticked).join(",") } : readFieldsInput(parameter, raw);
       if (parameter.kind === "date") return readDateInput(parameter, raw);
       if (parameter.kind === "choice" && typeof parameter.choices?.[0] === "number") return argFromInput(raw, "number");
       if (["symbol", "symbols", "choice", "text", "currency", "unit"].includes(parameter.kind)) {
-        return raw.trim() === "" ? { kind: "omitted" } : { kind: "text", value: raw.trim() };
+        // a typed A1 reference (A4:A8, Sheet1!B2) is a reference, as the Selection button writes it; anything else is text
+        return argFromInput(raw, "text");
       }
       return argFromInput(raw);
     });

@@ -5,7 +5,7 @@
  */
 import { todayIso } from "../../api";
 import type { AuthState } from "../../auth/token-store";
-import type { LineageKey, PricesClient } from "../../prices/types";
+import type { LineageKey, PriceKey, PricesClient } from "../../prices/types";
 import { findFunction } from "../catalogue";
 import { assessedOrCarried, cellText, describeConversion, describeKey, describeLineage, historySummary, traceElement, traceFormula, type TracedElement } from "../diagnostics";
 import { byId, h, replace } from "../dom";
@@ -27,7 +27,6 @@ export function explainCellPanel(context: PaneContext): void {
   let generation = 0;
   let shownFor: string | undefined;
   let panelShown = false;
-  let explainedOnce = false;
 
   /** Where the formula is and where the cell sits in its result. */
   function locate(selection: CellSelection): { formula: string; anchor: string; row: number; col: number } | undefined {
@@ -38,7 +37,6 @@ export function explainCellPanel(context: PaneContext): void {
 
   async function explainSelection(): Promise<void> {
     const mine = ++generation;
-    explainedOnce = true;
     const client = context.client();
     const show = (...children: (HTMLElement | null)[]): void => {
       if (mine === generation) replace(out, ...children);
@@ -55,7 +53,8 @@ export function explainCellPanel(context: PaneContext): void {
       const today = todayIso(new Date(context.now()));
       const resolve = (address: string): Promise<unknown[][]> => context.workbook.values(address);
       const system = context.deps.addin()?.dateSystem ?? "1900";
-      const element = await traceElement(found.formula, resolve, today, found.row, found.col, system);
+      const lookups = { latestDate: async (key: PriceKey) => (await client.price(key)).date };
+      const element = await traceElement(found.formula, resolve, today, found.row, found.col, system, lookups);
       if (!element) {
         show(h("p", {}, `${selection.cell}: `, h("code", {}, found.formula)), h("p", {}, "This is not a single PRICES call with plain arguments, so it cannot be traced."));
         return;
@@ -64,7 +63,7 @@ export function explainCellPanel(context: PaneContext): void {
       const where = spilled ? `row ${found.row + 1}, column ${found.col + 1} of the result of ${found.anchor}` : found.anchor === selection.cell ? "" : `the result of ${found.anchor}`;
       const head = [
         h("p", {}, h("strong", {}, selection.cell), where ? ` · ${where}` : "", " · ", h("code", {}, found.formula)),
-        h("p", { class: "cell-value" }, "Value ", h("strong", {}, cellText(selection.values[0]?.[0]))),
+        h("p", { class: "cell-value" }, "Value ", h("strong", {}, cellText(selection.values[0]?.[0], selection.numberFormats?.[0]?.[0], system))),
         h("p", { class: "muted" }, `Function PRICES.${element.call.name}: ${findFunction(element.call.name)?.help ?? ""}`),
       ];
       if (element.header) {
@@ -76,7 +75,7 @@ export function explainCellPanel(context: PaneContext): void {
         return;
       }
       // a cell the element reader cannot pin down: every key of the call, as before
-      const traced = await traceFormula(found.formula, resolve, today, 12, system);
+      const traced = await traceFormula(found.formula, resolve, today, 12, system, lookups);
       const blocks: HTMLElement[] = [];
       for (const key of traced?.keys ?? []) blocks.push(await explainKey(client, key));
       show(...head, ...blocks, traced?.truncated ? h("p", { class: "muted" }, `Only the first ${traced.keys.length} values are explained.`) : null);
@@ -96,8 +95,13 @@ export function explainCellPanel(context: PaneContext): void {
       try {
         if ("fromDate" in key) {
           const history = await client.history(key);
-          rows.push(["Rows", historySummary(history)]);
-          if (element?.dataRow !== undefined) {
+          const forecast = key.forecastType === undefined ? undefined : history.forecast;
+          if (forecast) {
+            rows.push(["Forecast", `${forecast.symbol}: ${forecast.forecastPrices.length} forecast prices from the latest assessment (${key.fromDate}) on`]);
+            const point = element?.dataRow === undefined ? undefined : forecast.forecastPrices[element.dataRow];
+            if (point) rows.push(["This row", `${point.date.slice(0, 10)} · low ${point.low} · mid ${point.mid} · high ${point.high}`]);
+          } else rows.push(["Rows", historySummary(history)]);
+          if (element?.dataRow !== undefined && !forecast) {
             const shown = element.order === "ascending" ? [...history.prices].reverse() : history.prices;
             const record = shown[element.dataRow];
             if (record) rows.push(["This row", `${record.date} · low ${record.low} · mid ${record.mid} · high ${record.high}`], ["Assessment", record.assessmentDate], ["Assessed or carried", assessedOrCarried(record)]);
@@ -134,7 +138,7 @@ export function explainCellPanel(context: PaneContext): void {
   const follow = byId<HTMLInputElement>("follow-selection");
   void context.workbook
     .onSelectionChanged(() => {
-      if (!follow.checked || !panelShown || !explainedOnce) return;
+      if (!follow.checked || !panelShown) return;
       clearTimeout(timer);
       timer = setTimeout(() => void explainSelection(), FOLLOW_DELAY_MS);
     })
@@ -144,7 +148,10 @@ export function explainCellPanel(context: PaneContext): void {
     });
 
   context.events.on("tab", (panel) => {
+    const opened = panel === "panel-cell" && !panelShown;
     panelShown = panel === "panel-cell";
+    // following from the start: opening the tab explains the cell already selected
+    if (opened && follow.checked) void explainSelection();
   });
   context.events.on("auth", (state) => {
     if (shownFor === undefined) return;

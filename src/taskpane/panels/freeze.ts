@@ -1,9 +1,9 @@
 /** Freeze / Unfreeze: the buttons over src/taskpane/freeze.ts, for the selection, the sheet or the workbook. */
 import { todayIso } from "../../api";
-import { traceElement } from "../diagnostics";
+import { pricesCalls } from "../formula-calls";
 import { byId } from "../dom";
 import type { RefreshScope } from "../excel-host";
-import { describeWithTrace, freeze, unfreeze } from "../freeze";
+import { describeWithCalls, freeze, unfreeze } from "../freeze";
 import type { PaneContext } from "../pane-context";
 
 function chosenScope(): RefreshScope {
@@ -25,10 +25,11 @@ export function freezePanel(context: PaneContext): void {
         const client = context.client();
         const today = todayIso(new Date(context.now()));
         const system = context.deps.addin()?.dateSystem ?? "1900";
-        const describe = describeWithTrace({
-          trace: async (formula, row, col) => (await traceElement(formula, (address) => context.workbook.values(address), today, row, col, system))?.key,
+        const describe = describeWithCalls({
+          calls: (formula) => pricesCalls(formula, (address) => context.workbook.values(address), today),
           client,
           serviceUrl: context.settings().environment.baseUrl,
+          system,
         });
         const count = await freeze(workbook, scope, describe);
         result.textContent = count === 0 ? `No PRICES formulas in the ${scope}.` : `Froze ${count} ${count === 1 ? "formula" : "formulas"} in the ${scope}; see the sheet "Prices provenance".`;
