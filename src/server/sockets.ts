@@ -69,16 +69,25 @@ export function limitServer(server: { maxConnections: number }, limits: SocketLi
   server.maxConnections = limits.maxConnections;
 }
 
+/** How long a socket that got an error answer may wait for its client to close it. */
+const ANSWER_LINGER_MS = 2_000;
+
 /**
  * The client-error policy of both servers: a client that sent unreadable HTTP or ran out of time gets a short
- * answer when it can read one, and its socket is destroyed in every case (as Node's own handler does). `end`
- * alone left a socket whose TLS handshake never finished in CLOSE-WAIT forever.
+
+
  */
 export function clientErrorHandler(answer: (code: string) => string): (error: Error & { code?: string }, socket: Socket) => void {
   return (error, socket) => {
     const code = error.code ?? "";
     const readable = code.startsWith("HPE_") || code === "ERR_HTTP_REQUEST_TIMEOUT";
-    if (readable && socket.writable && !socket.destroyed && socket.bytesWritten === 0) socket.write(answer(code));
-    socket.destroy();
+    if (!readable || !socket.writable || socket.destroyed) {
+      socket.destroy();
+      return;
+    }
+    // Ended, not destroyed at once: a destroy with unread input (the rest of oversized headers) resets the
+    // connection and the client loses the answer. Destroyed when the client closes too, or after a short linger.
+    socket.end(answer(code));
+    socket.setTimeout(ANSWER_LINGER_MS, () => socket.destroy());
   };
 }

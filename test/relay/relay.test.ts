@@ -180,11 +180,20 @@ describe("the relay's sign-in for the pane (Authority https://<relay>/auth)", ()
     expect(posted.headers["content-type"]).toMatch(/^application\/problem\+json/);
   });
 
-  it("names its origin from the request's Host (https behind a TLS front) when none is configured", async () => {
-    const signing = await buildRelay({ apiUrl: sandbox.apiUrl, tokenUrl: `${sandbox.origin}/connect/token`, authority: `${sandbox.issuer}/`, ca: sandbox.ca });
-    const answer = await signing.inject({ method: "GET", url: "/auth/.well-known/openid-configuration", headers: { host: "relay.example.test:8443", "x-forwarded-proto": "https" } });
+  it("names its origin from an allowed request Host (https behind a TLS front) when none is configured, and from no other", async () => {
+    const signing = await buildRelay({ apiUrl: sandbox.apiUrl, tokenUrl: `${sandbox.origin}/connect/token`, authority: `${sandbox.issuer}/`, ca: sandbox.ca, allowedHosts: ["relay.example.test"] });
+    const discovery = (host: string) => signing.inject({ method: "GET", url: "/auth/.well-known/openid-configuration", headers: { host, "x-forwarded-proto": "https" } });
+    const answer = await discovery("relay.example.test:8443");
+    const hostile = await discovery('x"y<script>');
+    const other = await discovery("attacker.example.test");
     await signing.close();
     expect(answer.json()).toMatchObject({ issuer: "https://relay.example.test:8443/auth", token_endpoint: "https://relay.example.test:8443/connect/token" });
+    for (const refused of [hostile, other]) {
+      expect(refused.statusCode).toBe(400);
+      expect(refused.headers["content-type"]).toMatch(/^application\/problem\+json/);
+      expect(refused.body).not.toContain("script");
+      expect(refused.body).not.toContain("attacker");
+    }
   });
 
   it("redeems the pane's grants at the discovered token endpoint: a refresh token through the relay", async () => {
