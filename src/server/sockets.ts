@@ -74,8 +74,8 @@ const ANSWER_LINGER_MS = 2_000;
 
 /**
  * The client-error policy of both servers: a client that sent unreadable HTTP or ran out of time gets a short
-
-
+ * answer when it can read one, and its socket is destroyed in every case: `end` alone, on a socket whose TLS
+ * handshake never finished, left it in CLOSE-WAIT forever.
  */
 export function clientErrorHandler(answer: (code: string) => string): (error: Error & { code?: string }, socket: Socket) => void {
   return (error, socket) => {

@@ -23,6 +23,7 @@ beforeAll(async () => {
   sandbox = await startTestSandbox();
   staticDir = await mkdtemp(path.join(tmpdir(), "relay-static-"));
   await writeFile(path.join(staticDir, "taskpane.html"), "<!doctype html><title>pane</title>");
+  await writeFile(path.join(staticDir, ".env"), "SECRET=do-not-serve");
   relay = await buildRelay({
     apiUrl: sandbox.apiUrl,
     tokenUrl: `${sandbox.origin}/connect/token`,
@@ -131,6 +132,40 @@ async function rawExchange(port: number, request: string): Promise<string> {
     socket.setTimeout(5000, () => socket.destroy());
   });
 }
+
+describe("the relay forwards client errors as the upstream answers them", () => {
+  it("passes a JSON body, a malformed query escape and a query holding ../ on as they came", async () => {
+    const auth = { authorization: `Bearer ${await token()}` };
+    const direct = caFetch(sandbox.ca);
+    const cases: { method: "GET" | "POST"; url: string; headers?: Record<string, string>; payload?: string }[] = [
+      { method: "POST", url: "/physical/v2/Prices", headers: { "content-type": "application/json" }, payload: '{"Symbols":"MB-AL-0004"}' },
+      { method: "GET", url: "/physical/v2/Prices?Symbols=MB-AL-0004&x=%zz" },
+      { method: "GET", url: "/physical/v2/Prices?Symbols=../MB-AL-0004" },
+    ];
+    for (const { method, url, headers = {}, payload } of cases) {
+      const relayed = await relay.inject({ method, url, headers: { ...auth, ...headers }, ...(payload === undefined ? {} : { payload }) });
+      const answer = await direct(`${sandbox.origin}${url}`, { method, headers: { ...auth, ...headers }, ...(payload === undefined ? {} : { body: payload }) });
+      const text = await answer.text();
+      expect({ url, status: relayed.statusCode }).toEqual({ url, status: answer.status });
+      expect(relayed.statusCode).toBeLessThan(500);
+      expect(relayed.body).toBe(text);
+    }
+  });
+
+  it("writes no query string in any log line and serves no dotfile", async () => {
+    logs.length = 0;
+    const secret = "eyJsecret-in-a-query";
+    await relay.inject({ method: "GET", url: `/physical/v2/Prices?Symbols=MB-AL-0004&access_token=${secret}` });
+    await relay.inject({ method: "GET", url: `/nothing-here?access_token=${secret}` });
+    const text = logs.join("");
+    expect(text).toContain("/physical/v2/Prices");
+    expect(text).not.toContain(secret);
+    expect(text).not.toContain("Symbols=");
+    const dotfile = await relay.inject({ method: "GET", url: "/.env" });
+    expect(dotfile.statusCode).toBe(404);
+    expect(dotfile.body).not.toContain("do-not-serve");
+  });
+});
 
 describe("the relay's answers at the HTTP level", () => {
   it("answers every method on a forwarded path, CONNECT included, and oversized headers with a problem", async () => {

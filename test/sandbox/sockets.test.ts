@@ -2,38 +2,12 @@
  * The sandbox's sockets on the wire (issue 17): a TLS connection that never handshakes is destroyed, not left
  * half-closed, and an HTTP/1.1 request without Host gets a problem body.
  */
-import { connect, type Socket } from "node:net";
-import type { FastifyInstance } from "fastify";
+import { connect } from "node:net";
 import { ensureCertificates } from "../../src/sandbox/auth";
+import { eventually, openConnections, portOf, silentConnection } from "../helpers/sockets";
 import { fixtureApp } from "./routes/setup";
 
 jest.setTimeout(30_000);
-
-/** Resolves once `check` holds, polling every 20 ms; rejects with `what` after `ms`. */
-export async function eventually(check: () => Promise<boolean>, what: string, ms = 8_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`still not true after ${ms} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-export function portOf(app: FastifyInstance): number {
-  const address = app.server.address();
-  return typeof address === "object" && address !== null ? address.port : 0;
-}
-
-export function openConnections(app: FastifyInstance): Promise<number> {
-  return new Promise((resolve, reject) => app.server.getConnections((error, count) => (error ? reject(error) : resolve(count))));
-}
-
-/** Opens a TCP connection that sends nothing and resolves once it is connected. */
-export function silentConnection(port: number): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const socket = connect({ port, host: "127.0.0.1" }, () => resolve(socket));
-    socket.on("error", reject);
-  });
-}
 
 describe("the sandbox's sockets", () => {
   it("destroys connections that never begin their TLS handshake, after the client has left", async () => {
