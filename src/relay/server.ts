@@ -12,7 +12,12 @@ const USAGE = `Usage: npm run relay -- --api URL --token URL [options]
   --token URL      upstream token endpoint, e.g. https://api.vendor.example/connect/token
   --authority URL  upstream OpenID Connect issuer, e.g. https://api.vendor.example: the relay serves its
                    discovery at /auth with its own token path, so the pane signs in with Authority https://<relay>/auth
-  --public-origin URL  the relay's origin as browsers see it (default: from each request's Host)
+  --public-origin URL  the relay's origin as browsers see it (default: from each request's Host, if allowed)
+  --allowed-host H the Host a discovery document may be named after without --public-origin (repeatable;
+                   default localhost, 127.0.0.1, [::1]); any other Host gets a 400
+  --trust-proxy A  the TLS front's address(es), comma-separated: callers are told apart by X-Forwarded-For
+  --per-caller N   upstream requests one client may have in flight (default 16; past it a 429)
+  --upstream-connections N  upstream requests in flight in all (default 128; past it a 503)
   --static DIR     the built add-in to serve at / (default dist)
   --port N         port (default 8443; 0 = any free port)
   --host H         interface (default localhost)
@@ -45,6 +50,10 @@ async function main(argv: string[]): Promise<number> {
         token: { type: "string" },
         authority: { type: "string" },
         "public-origin": { type: "string" },
+        "allowed-host": { type: "string", multiple: true },
+        "trust-proxy": { type: "string" },
+        "per-caller": { type: "string", default: "16" },
+        "upstream-connections": { type: "string", default: "128" },
         static: { type: "string", default: "dist" },
         port: { type: "string", default: "8443" },
         host: { type: "string", default: "localhost" },
@@ -63,6 +72,10 @@ async function main(argv: string[]): Promise<number> {
     const timeout = Number(values.timeout);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port needs a port number, got ${values.port}`);
     if (!(timeout > 0)) throw new Error(`--timeout needs seconds, got ${values.timeout}`);
+    const perCaller = Number(values["per-caller"]);
+    const total = Number(values["upstream-connections"]);
+    if (!Number.isInteger(perCaller) || perCaller < 1) throw new Error(`--per-caller needs a whole number from 1, got ${values["per-caller"]}`);
+    if (!Number.isInteger(total) || total < perCaller) throw new Error(`--upstream-connections needs a whole number from --per-caller up, got ${values["upstream-connections"]}`);
     if ((values.cert === undefined) !== (values.key === undefined)) throw new Error("--cert and --key go together");
     host = values.host;
     options = {
@@ -71,7 +84,10 @@ async function main(argv: string[]): Promise<number> {
       staticDir: path.resolve(values.static),
       upstreamTimeoutMs: timeout * 1000,
       logStream: process.stdout,
+      upstream: { perCaller, total },
     };
+    if (values["allowed-host"] !== undefined) options.allowedHosts = values["allowed-host"];
+    if (values["trust-proxy"] !== undefined) options.trustProxy = values["trust-proxy"].split(",").map((address) => address.trim());
     if (values.authority !== undefined) options.authority = httpsUrl("--authority", values.authority);
     if (values["public-origin"] !== undefined) options.publicOrigin = new URL(httpsUrl("--public-origin", values["public-origin"])).origin;
     if (values.ca !== undefined) options.ca = readFileSync(values.ca, "utf8");
