@@ -16,6 +16,7 @@ import { createFaultInjector, parseFaultSpec } from "./service/faults";
 import { ProblemError, rawProblemResponse } from "./service/problems";
 import { VENDOR_TOKEN_PATH } from "./auth/service";
 import { createRateLimiter } from "./service/rate-limit";
+import { InFlightBudget, type BudgetLimits } from "../server/budget";
 import { DEFAULT_SOCKET_LIMITS, clientErrorHandler, fastifySocketOptions, limitServer, nodeServerOptions, type SocketLimits } from "../server/sockets";
 
 export interface AppOptions {
@@ -37,12 +38,19 @@ export interface AppOptions {
   strictFields?: boolean;
   /** Request, idle (and write), TLS handshake timeouts and most connections; defaults in DEFAULT_SOCKET_LIMITS. */
   sockets?: Partial<SocketLimits>;
+  /** Large answers (over 256 KB) in flight: `perCaller` at once, `total` bytes in all; defaults in DEFAULT_ANSWER_BUDGET. */
+  answerBudget?: Partial<BudgetLimits>;
   /** The publication clock's "now" in ms (convention 20); absent = the real time. */
   now?: () => number;
   /** Key and certificate (PEM) to serve HTTPS; absent = plain HTTP (tests use `inject`). */
   https?: { key: string; cert: string };
 }
 
+/**
+ * A caller holds at most 4 large answers at once, and all callers 128 MB of them: 256 stalled readers of maximal
+ * answers once held 1.8 GB (issue 17); the full data set itself takes about 500 MB.
+ */
+export const DEFAULT_ANSWER_BUDGET: BudgetLimits = { perCaller: 4, total: 128 * 1024 * 1024 };
 /** Default seed of injected faults when neither the spec nor the options give one. */
 export const DEFAULT_FAULT_SEED = 1;
 /** Paths served outside the API prefix, lower-cased, with the methods they take (405 names them). */
@@ -136,6 +144,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     corsOrigins: options.corsOrigins ?? [],
     faults,
     rateLimiter: createRateLimiter(options.rateLimit ?? 0),
+    answerBudget: new InFlightBudget({ ...DEFAULT_ANSWER_BUDGET, ...options.answerBudget }),
     answerError: answer,
   });
   return app;
