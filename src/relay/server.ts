@@ -24,7 +24,9 @@ const USAGE = `Usage: npm run relay -- --api URL --token URL [options]
   --ca FILE        extra CA certificate (PEM) to trust for the upstreams, e.g. the sandbox's .certs/ca.crt
   --cert FILE      certificate (PEM) to serve HTTPS; with --key. Without them: plain HTTP behind a TLS front
   --key FILE       private key (PEM) of --cert
-  --timeout S      upstream timeout in seconds (default 30)`;
+  --timeout S      upstream timeout in seconds (default 30)
+  --idle-timeout S close a connection that moves no byte for S seconds: idle, or a client that stopped
+                   reading (default 60, and at least twice --timeout)`;
 
 function httpsUrl(flag: string, text: string | undefined): string {
   if (text === undefined) throw new Error(`${flag} is required`);
@@ -61,6 +63,7 @@ async function main(argv: string[]): Promise<number> {
         cert: { type: "string" },
         key: { type: "string" },
         timeout: { type: "string", default: "30" },
+        "idle-timeout": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -86,6 +89,11 @@ async function main(argv: string[]): Promise<number> {
       logStream: process.stdout,
       upstream: { perCaller, total },
     };
+    if (values["idle-timeout"] !== undefined) {
+      const idle = Number(values["idle-timeout"]);
+      if (!(idle > 0)) throw new Error(`--idle-timeout needs seconds, got ${values["idle-timeout"]}`);
+      options.sockets = { idleTimeoutMs: idle * 1000 };
+    }
     if (values["allowed-host"] !== undefined) options.allowedHosts = values["allowed-host"];
     if (values["trust-proxy"] !== undefined) options.trustProxy = values["trust-proxy"].split(",").map((address) => address.trim());
     if (values.authority !== undefined) options.authority = httpsUrl("--authority", values.authority);

@@ -73,6 +73,8 @@ export const USAGE = `Usage: npm run sandbox -- [options]
   --certs DIR          where the local CA and certificate live (default <repo>/.certs)
   --cors-origin URL    another origin allowed by CORS (repeatable; https://localhost:3000 always is)
   --redirect-uri URL   another exact redirect URI of the add-in's client (repeatable)
+  --idle-timeout S     close a connection that moves no byte for S seconds: idle, or a client that stopped
+                       reading (default 60)
   --strict-fields      answer 400 for an unknown Fields name (default: ignore it, as the real service does)
   --quiet              print only the three lines API, ISSUER and CA
   --help               this text`;
@@ -116,6 +118,7 @@ const FLAGS = {
   certs: { type: "string" },
   "cors-origin": { type: "string", multiple: true },
   "redirect-uri": { type: "string", multiple: true },
+  "idle-timeout": { type: "string" },
   "strict-fields": { type: "boolean" },
   quiet: { type: "boolean" },
   help: { type: "boolean", short: "h" },
@@ -169,6 +172,7 @@ export function parseCommandLine(argv: readonly string[]): CliCommand {
   if (values.certs !== undefined) options.certsDir = values.certs;
   if (values["cors-origin"] !== undefined) options.corsOrigins = values["cors-origin"].map((url) => httpsUrl("--cors-origin", url).replace(/\/$/, ""));
   if (values["redirect-uri"] !== undefined) options.redirectUris = values["redirect-uri"].map((url) => httpsUrl("--redirect-uri", url));
+  if (values["idle-timeout"] !== undefined) options.sockets = { idleTimeoutMs: integer("--idle-timeout", values["idle-timeout"], 1, 3600) * 1000 };
   if (values.quiet === true) options.quiet = true;
   if (values["strict-fields"] === true) options.strictFields = true;
   if (options.now !== undefined && options.today !== undefined) throw new UsageError("give --now or --today, not both");
