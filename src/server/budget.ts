@@ -45,6 +45,11 @@ export class InFlightBudget {
     };
   }
 
+  /** Whether `caller` holds all its slots: a server may refuse its next request before doing any work for it. */
+  full(caller: string): boolean {
+    return (this.#byCaller.get(caller) ?? 0) >= this.limits.perCaller;
+  }
+
   /** Callers holding a slot and units held (for tests and benchmarks). */
   get size(): { callers: number; units: number } {
     return { callers: this.#byCaller.size, units: this.#total };
