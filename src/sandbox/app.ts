@@ -47,10 +47,10 @@ export interface AppOptions {
 }
 
 /**
- * A caller holds at most 4 large answers at once, and all callers 128 MB of them: 256 stalled readers of maximal
+ * A caller holds at most 8 large answers at once, and all callers 128 MB of them: 256 stalled readers of maximal
  * answers once held 1.8 GB (issue 17); the full data set itself takes about 500 MB.
  */
-export const DEFAULT_ANSWER_BUDGET: BudgetLimits = { perCaller: 4, total: 128 * 1024 * 1024 };
+export const DEFAULT_ANSWER_BUDGET: BudgetLimits = { perCaller: 8, total: 128 * 1024 * 1024 };
 /** Default seed of injected faults when neither the spec nor the options give one. */
 export const DEFAULT_FAULT_SEED = 1;
 /** Paths served outside the API prefix, lower-cased, with the methods they take (405 names them). */
