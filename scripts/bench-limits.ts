@@ -7,10 +7,9 @@ import type { ChildProcess } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { loadavg } from "node:os";
 import { Agent, request } from "undici";
-import { toEpochDay } from "../src/api";
 import { buildRelay } from "../src/relay/app";
-import { generateDataSet } from "../src/sandbox/data/generator";
 import { type TargetRow, reportCase as report, targetTable, writeSection } from "./bench-section";
+import { maximalSymbols } from "./bench-maximal";
 import { startSandboxCli, stopSandboxCli } from "./sandbox-cli";
 
 const TODAY = "2025-06-30";
@@ -37,30 +36,10 @@ async function fetchBytes(dispatcher: Agent, url: string, init: { method?: "GET"
   return { status: response.statusCode, bytes, ms: performance.now() - started };
 }
 
-/** Symbols whose history from FROM to TODAY holds as many records as the limit allows, curves first (the largest records). */
-function maximalSymbols(): { symbols: string[]; records: number } {
-  const data = generateDataSet({ today: TODAY });
-  const from = toEpochDay(FROM);
-  const counted = data.instruments.map((instrument) => ({
-    symbol: instrument.record.symbol,
-    curves: instrument.record.hasForwardCurves,
-    records: Array.from(instrument.series.days).filter((day) => day >= from).length,
-  }));
-  counted.sort((a, b) => Number(b.curves) - Number(a.curves) || b.records - a.records);
-  const symbols: string[] = [];
-  let records = 0;
-  for (const item of counted) {
-    if (records + item.records > MAX_RECORDS) continue;
-    symbols.push(item.symbol);
-    records += item.records;
-  }
-  return { symbols, records };
-}
-
 async function sandboxCases(sandbox: { child: ChildProcess; apiUrl: string; origin: string }, dispatcher: Agent, token: string): Promise<void> {
   const auth = { authorization: `Bearer ${token}` };
   const form = { ...auth, "content-type": "application/x-www-form-urlencoded" };
-  const { symbols, records } = maximalSymbols();
+  const { symbols, records } = maximalSymbols(TODAY, FROM, MAX_RECORDS);
   const body = `Symbols=${symbols.join(",")}&FromDate=${FROM}&ToDate=${TODAY}`;
   const single = await fetchBytes(dispatcher, `${sandbox.apiUrl}/Prices/History`, { method: "POST", headers: form, body });
   if (single.status !== 200) throw new Error(`the maximal history answered ${single.status}`);

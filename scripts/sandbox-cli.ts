@@ -19,10 +19,10 @@ export interface SandboxProcess {
   ca: string;
 }
 
-/** Starts `src/sandbox/server.ts --port 0 --today TODAY --quiet`; resolves once it has printed its three lines. */
-export async function startSandboxCli(today: string): Promise<SandboxProcess> {
+/** Starts `src/sandbox/server.ts --port 0 --today TODAY --quiet [...extra]`; resolves once it has printed its three lines. */
+export async function startSandboxCli(today: string, extra: readonly string[] = []): Promise<SandboxProcess> {
   const started = Date.now();
-  const child = spawn(process.execPath, ["--import", "tsx", "src/sandbox/server.ts", "--port", "0", "--today", today, "--quiet"], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--import", "tsx", "src/sandbox/server.ts", "--port", "0", "--today", today, "--quiet", ...extra], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
   const lines: string[] = [];
   await new Promise<void>((resolve, reject) => {
     if (child.stdout === null) throw new Error("no stdout");

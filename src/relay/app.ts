@@ -15,6 +15,8 @@ import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyHttpOptions, type FastifyHttpsOptions, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { Agent } from "undici";
 import { API_BASE_PATH, AVERAGE_TYPES, PROBLEM_CONTENT_TYPE, type Problem } from "../api";
+import { InFlightBudget, type BudgetLimits } from "../server/budget";
+import { DEFAULT_SOCKET_LIMITS, clientErrorHandler, fastifySocketOptions, limitServer, nodeServerOptions, type SocketLimits } from "../server/sockets";
 
 export interface RelayOptions {
   /** The upstream API base URL, e.g. `https://api.vendor.example/physical/v2`. */
@@ -29,14 +31,26 @@ export interface RelayOptions {
   authority?: string;
   /** The relay's origin as browsers see it, e.g. `https://prices.example.com`; default from the request's Host. */
   publicOrigin?: string;
+  /**
+   * Hosts (`name` or `name:port`, any letter case) whose `Host` header may name the relay's origin when
+   * `publicOrigin` is not given; default the loopback names. Any other Host gets a 400, never an issuer.
+   */
+  allowedHosts?: readonly string[];
+  /** fastify's `trustProxy` (e.g. the TLS front's address): callers are then told apart by X-Forwarded-For. */
+  trustProxy?: boolean | string | string[];
   /** The built add-in (`dist/`) to serve at `/`; absent = forward only. */
   staticDir?: string;
   /** Extra CA certificates (PEM) to trust for the upstreams (a local sandbox's CA); the system's are trusted too. */
   ca?: string;
   /** Milliseconds for the upstream's headers and for each gap in its body; default 30 s. */
   upstreamTimeoutMs?: number;
-  /** Milliseconds a client has to send its whole request; default 30 s. */
-  requestTimeoutMs?: number;
+  /** Request, idle (and write), TLS handshake timeouts and most connections; defaults in DEFAULT_SOCKET_LIMITS. */
+  sockets?: Partial<SocketLimits>;
+  /**
+   * Upstream requests in flight: `perCaller` for one client address, `total` for all (the upstream pool's size).
+   * Past them a 429 or 503 with Retry-After, at once; default 16 and 128.
+   */
+  upstream?: Partial<BudgetLimits>;
   /** Largest request body forwarded; default 1 MiB (the service's own limit). */
   bodyLimit?: number;
   /** Key and certificate (PEM) to serve HTTPS; absent = plain HTTP (behind a TLS-terminating front). */
@@ -47,6 +61,10 @@ export interface RelayOptions {
 
 export const DEFAULT_RELAY_TIMEOUT_MS = 30_000;
 export const DEFAULT_RELAY_BODY_LIMIT = 1_048_576;
+/** A caller cannot hold more than an eighth of the upstream pool, so a few stalled readers leave it to the others. */
+export const DEFAULT_UPSTREAM_BUDGET: BudgetLimits = { perCaller: 16, total: 128 };
+/** Hosts a discovery document may be named after without `publicOrigin`: the loopback ones. */
+export const DEFAULT_ALLOWED_HOSTS: readonly string[] = ["localhost", "127.0.0.1", "[::1]"];
 /** The token path on the relay's origin: the vendor's own (convention 18). */
 export const RELAY_TOKEN_PATH = "/connect/token";
 /** The Authority the pane uses behind the relay: `https://<relay>/auth`. */
@@ -74,9 +92,11 @@ const TITLES: Record<number, string> = {
   404: "Not Found",
   405: "Method Not Allowed",
   408: "Request Timeout",
+  429: "Too Many Requests",
   413: "Content Too Large",
   431: "Request Header Fields Too Large",
   502: "Bad Gateway",
+  503: "Service Unavailable",
   504: "Gateway Timeout",
 };
 
@@ -111,13 +131,14 @@ function decodedPath(url: string): string | undefined {
   }
 }
 
+/** The query of a URL without its `?`, as written. */
 function queryOf(url: string): string {
   const at = url.indexOf("?");
-  return at < 0 ? "" : url.slice(at);
+  return at < 0 ? "" : url.slice(at + 1);
 }
 
-/** Where a request goes upstream, or why it does not. */
-type Route = { url: string } | { status: 404 | 405; allow?: string } | { status: 400 };
+/** Where a request goes upstream (`url` without query, `query` as written), or why it does not. */
+type Route = { url: string; query: string } | { status: 404 | 405; allow?: string } | { status: 400 };
 
 function routeOf(request: FastifyRequest, options: RelayOptions): Route | undefined {
   const path = decodedPath(request.url);
@@ -128,11 +149,12 @@ function routeOf(request: FastifyRequest, options: RelayOptions): Route | undefi
     const upstreamPath = API_PATHS.get(lower.slice(prefix.length));
     if (upstreamPath === undefined) return { status: 404 };
     if (!API_METHODS.includes(request.method)) return { status: 405, allow: API_METHODS.join(", ") };
-    return { url: `${options.apiUrl.replace(/\/+$/, "")}${upstreamPath}${queryOf(request.url)}` };
+    return { url: `${options.apiUrl.replace(/\/+$/, "")}${upstreamPath}`, query: queryOf(request.url) };
   }
   if (lower === RELAY_TOKEN_PATH) {
     if (request.method !== "POST") return { status: 405, allow: "POST" };
-    return { url: options.tokenUrl };
+    // A token request's parameters go in its body; a client's query string is not passed on.
+    return { url: options.tokenUrl, query: "" };
   }
   return undefined;
 }
@@ -152,15 +174,34 @@ function pick(headers: Record<string, unknown>, names: readonly string[]): Recor
   return picked;
 }
 
+/** Whether a Host header names one of `allowed` (a bare name allows any port of it). */
+export function hostAllowed(host: string | undefined, allowed: readonly string[]): boolean {
+  if (host === undefined) return false;
+  const match = /^([a-z0-9.-]+|\[[0-9a-f:.]+\])(?::(\d{1,5}))?$/i.exec(host);
+  if (match === null) return false;
+  const name = (match[1] ?? "").toLowerCase();
+  return allowed.some((entry) => {
+    const lower = entry.toLowerCase();
+    return lower === name || lower === host.toLowerCase();
+  });
+}
+
 /**
- * The relay's origin as the browser sees it: the configured one, else the Host it was asked at (https when the relay
- * serves TLS or a TLS front says so).
+ * The relay's origin as the browser sees it: the configured one, else the Host it was asked at when the allow-list
+ * holds it (https when the relay serves TLS or a TLS front says so); undefined for any other Host.
  */
-function originOf(request: FastifyRequest, options: RelayOptions): string {
+function originOf(request: FastifyRequest, options: RelayOptions): string | undefined {
   if (options.publicOrigin !== undefined) return options.publicOrigin.replace(/\/+$/, "");
+  const host = request.headers.host;
+  if (!hostAllowed(host, options.allowedHosts ?? DEFAULT_ALLOWED_HOSTS)) return undefined;
   const forwarded = request.headers["x-forwarded-proto"];
   const secure = options.https !== undefined || (typeof forwarded === "string" && forwarded.split(",")[0]?.trim() === "https");
-  return `${secure ? "https" : "http"}://${request.headers.host ?? "localhost"}`;
+  return `${secure ? "https" : "http"}://${host}`;
+}
+
+/** Log lines hold no query string, from any layer (a query may carry a token): cut from every string of the line. */
+function withoutQueries(line: string): string {
+  return line.replace(/\?[^"\s]*/g, "");
 }
 
 /**
@@ -174,12 +215,16 @@ export function relayedDiscovery(upstream: Record<string, unknown>, origin: stri
 
 export async function buildRelay(options: RelayOptions): Promise<FastifyInstance> {
   const timeout = options.upstreamTimeoutMs ?? DEFAULT_RELAY_TIMEOUT_MS;
-  const requestTimeout = options.requestTimeoutMs ?? DEFAULT_RELAY_TIMEOUT_MS;
+  // A client idle (or not reading) longer than the upstream may take to answer is let go.
+  const sockets: SocketLimits = { ...DEFAULT_SOCKET_LIMITS, idleTimeoutMs: Math.max(DEFAULT_SOCKET_LIMITS.idleTimeoutMs, timeout * 2), ...options.sockets };
+  const budgetLimits: BudgetLimits = { ...DEFAULT_UPSTREAM_BUDGET, ...options.upstream };
+  const upstreamBudget = new InFlightBudget(budgetLimits);
   const serverOptions = {
-    // Request lines only (method, path, status, time): reply-from and fastify log no headers, and this keeps it so.
-    logger: options.logStream === undefined ? false : { level: "info", stream: options.logStream, serializers: { req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url.split("?")[0] }) } },
+    // Request lines only (method, path, status, time): reply-from and fastify log no headers, and no line a query.
+    logger: options.logStream === undefined ? false : { level: "info", stream: options.logStream, hooks: { streamWrite: withoutQueries } },
     bodyLimit: options.bodyLimit ?? DEFAULT_RELAY_BODY_LIMIT,
-    requestTimeout,
+    ...fastifySocketOptions(sockets),
+    ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
     return503OnClosing: true,
     forceCloseConnections: true,
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
@@ -190,16 +235,17 @@ export async function buildRelay(options: RelayOptions): Promise<FastifyInstance
         .writeHead(400, { "content-type": PROBLEM_CONTENT_TYPE })
         .end(JSON.stringify(problem(400, "The request URL could not be read: malformed percent-encoding")));
     },
-    clientErrorHandler: (error: Error & { code?: string }, socket: import("node:net").Socket) => {
-      if (socket.writable && !socket.destroyed) socket.end(connectionProblem(error.code ?? "", requestTimeout));
-      else socket.destroy();
-    },
+    clientErrorHandler: clientErrorHandler((code) => connectionProblem(code, sockets.requestTimeoutMs)),
   };
-  // Node takes the request timeout only when the server is made, and checks it every connectionsCheckingInterval.
-  const checking = { requestTimeout, connectionsCheckingInterval: Math.max(100, Math.floor(requestTimeout / 4)) };
   const app = (options.https
-    ? Fastify({ ...serverOptions, https: { ...options.https, ...checking } } as FastifyHttpsOptions<https.Server>)
-    : Fastify({ ...serverOptions, http: checking } as FastifyHttpOptions<http.Server>)) as unknown as FastifyInstance;
+    ? Fastify({ ...serverOptions, https: { ...options.https, ...nodeServerOptions(sockets, true) } } as FastifyHttpsOptions<https.Server>)
+    : Fastify({ ...serverOptions, http: nodeServerOptions(sockets, false) } as FastifyHttpOptions<http.Server>)) as unknown as FastifyInstance;
+  limitServer(app.server, sockets);
+  // HTTP/1.1 requires Host (RFC 9112 3.2); Node's own refusal has no body, this one is a problem (convention 8a).
+  app.addHook("onRequest", (request, reply, done) => {
+    if (request.raw.httpVersion !== "1.1" || request.headers.host !== undefined) return done();
+    void sendProblem(reply.header("connection", "close"), 400, "An HTTP/1.1 request needs a Host header");
+  });
   app.addHttpMethod("GET", { hasBody: true, overrideExisting: true });
   // Node closes a CONNECT's connection unanswered unless someone listens.
   app.server.on("connect", (_request: http.IncomingMessage, socket: import("node:stream").Duplex) => {
@@ -214,9 +260,11 @@ export async function buildRelay(options: RelayOptions): Promise<FastifyInstance
     connect: { ...(options.ca === undefined ? {} : { ca: [...rootCertificates, options.ca] }), rejectUnauthorized: true },
     headersTimeout: timeout,
     bodyTimeout: timeout,
-    connections: 64,
+    // As many upstream connections as requests the budget lets in flight: none waits in undici's queue unbounded.
+    connections: budgetLimits.total,
   });
-  await app.register(replyFrom, { undici: agent });
+  // The request line is the relay's own; reply-from's would repeat it with the upstream URL.
+  await app.register(replyFrom, { undici: agent, disableRequestLogging: true });
   app.addHook("onClose", async () => {
     await agent.close();
   });
@@ -236,10 +284,21 @@ export async function buildRelay(options: RelayOptions): Promise<FastifyInstance
       if (route.status === 405) return sendProblem(reply, 405, `${request.method} is not forwarded here; use ${route.allow}`, { allow: route.allow ?? "" });
       return sendProblem(reply, 404, `No such API path; the relay forwards ${API_BASE_PATH}: /Prices, /Prices/History, /Prices/<type>Average, /Instruments, /References`);
     }
+    const slot = upstreamBudget.take(request.ip);
+    if (slot === "caller") return sendProblem(reply, 429, `At most ${budgetLimits.perCaller} requests of one client at a time pass the relay`, { "retry-after": "1" });
+    if (slot === "total") return sendProblem(reply, 503, "The relay's upstream connections are all busy", { "retry-after": "1" });
+    // Given back when the answer is sent or its client is gone (a stalled reader's socket ends at the idle timeout).
+    reply.raw.once("close", () => slot.release());
     const body = Buffer.isBuffer(request.body) ? request.body : undefined;
     return reply.from(route.url, {
       // A GET with a form body (convention 2) goes on as the POST it is equivalent to: undici sends no GET body.
       ...(request.method === "GET" && body !== undefined ? { method: "POST" as const } : {}),
+      // The body's bytes as they came: reply-from would re-encode a JSON body (and its length would no longer match).
+      ...(body === undefined ? {} : { body, contentType: request.headers["content-type"] ?? "application/octet-stream" }),
+      // The query as the client wrote it, not decoded (reply-from refuses `%zz` and `../` in what it decodes).
+      queryString: () => route.query,
+      // No retries: the add-in's client retries with its own budget, and a vendor meters every request.
+      retryDelay: () => null,
       rewriteRequestHeaders: (incoming) => {
         const headers = pick(incoming.headers as Record<string, unknown>, FORWARDED_HEADERS);
         if (body !== undefined) headers["content-length"] = String(body.length);
@@ -289,13 +348,16 @@ export async function buildRelay(options: RelayOptions): Promise<FastifyInstance
         } catch {
           return sendProblem(reply, 502, "The upstream's OpenID Connect discovery could not be read");
         }
-        return reply.header("cache-control", "no-store").type("application/json").send(relayedDiscovery(upstream, originOf(request, options)));
+        const origin = originOf(request, options);
+        if (origin === undefined) return sendProblem(reply, 400, "This Host is not one the relay serves; start it with --public-origin or --allowed-host");
+        return reply.header("cache-control", "no-store").type("application/json").send(relayedDiscovery(upstream, origin));
       },
     });
   }
 
   if (options.staticDir !== undefined && existsSync(options.staticDir)) {
-    await app.register(fastifyStatic, { root: options.staticDir, index: ["taskpane.html"], wildcard: true, serveDotFiles: false });
+    // The files there at start only (no wildcard: a file added later, or a dotfile, is never served).
+    await app.register(fastifyStatic, { root: options.staticDir, index: ["taskpane.html"], wildcard: false, serveDotFiles: false, dotfiles: "deny" });
   }
   // Every method reaches the forwarder, which allows GET and POST (API) or POST (token) and answers 405 otherwise.
   app.route({ method: [...ALL_METHODS], url: `${API_BASE_PATH}/*`, handler: forward, exposeHeadRoute: true });

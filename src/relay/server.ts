@@ -12,14 +12,21 @@ const USAGE = `Usage: npm run relay -- --api URL --token URL [options]
   --token URL      upstream token endpoint, e.g. https://api.vendor.example/connect/token
   --authority URL  upstream OpenID Connect issuer, e.g. https://api.vendor.example: the relay serves its
                    discovery at /auth with its own token path, so the pane signs in with Authority https://<relay>/auth
-  --public-origin URL  the relay's origin as browsers see it (default: from each request's Host)
+  --public-origin URL  the relay's origin as browsers see it (default: from each request's Host, if allowed)
+  --allowed-host H the Host a discovery document may be named after without --public-origin (repeatable;
+                   default localhost, 127.0.0.1, [::1]); any other Host gets a 400
+  --trust-proxy A  the TLS front's address(es), comma-separated: callers are told apart by X-Forwarded-For
+  --per-caller N   upstream requests one client may have in flight (default 16; past it a 429)
+  --upstream-connections N  upstream requests in flight in all (default 128; past it a 503)
   --static DIR     the built add-in to serve at / (default dist)
   --port N         port (default 8443; 0 = any free port)
   --host H         interface (default localhost)
   --ca FILE        extra CA certificate (PEM) to trust for the upstreams, e.g. the sandbox's .certs/ca.crt
   --cert FILE      certificate (PEM) to serve HTTPS; with --key. Without them: plain HTTP behind a TLS front
   --key FILE       private key (PEM) of --cert
-  --timeout S      upstream timeout in seconds (default 30)`;
+  --timeout S      upstream timeout in seconds (default 30)
+  --idle-timeout S close a connection that moves no byte for S seconds: idle, or a client that stopped
+                   reading (default 60, and at least twice --timeout)`;
 
 function httpsUrl(flag: string, text: string | undefined): string {
   if (text === undefined) throw new Error(`${flag} is required`);
@@ -45,6 +52,10 @@ async function main(argv: string[]): Promise<number> {
         token: { type: "string" },
         authority: { type: "string" },
         "public-origin": { type: "string" },
+        "allowed-host": { type: "string", multiple: true },
+        "trust-proxy": { type: "string" },
+        "per-caller": { type: "string", default: "16" },
+        "upstream-connections": { type: "string", default: "128" },
         static: { type: "string", default: "dist" },
         port: { type: "string", default: "8443" },
         host: { type: "string", default: "localhost" },
@@ -52,6 +63,7 @@ async function main(argv: string[]): Promise<number> {
         cert: { type: "string" },
         key: { type: "string" },
         timeout: { type: "string", default: "30" },
+        "idle-timeout": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -63,6 +75,10 @@ async function main(argv: string[]): Promise<number> {
     const timeout = Number(values.timeout);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port needs a port number, got ${values.port}`);
     if (!(timeout > 0)) throw new Error(`--timeout needs seconds, got ${values.timeout}`);
+    const perCaller = Number(values["per-caller"]);
+    const total = Number(values["upstream-connections"]);
+    if (!Number.isInteger(perCaller) || perCaller < 1) throw new Error(`--per-caller needs a whole number from 1, got ${values["per-caller"]}`);
+    if (!Number.isInteger(total) || total < perCaller) throw new Error(`--upstream-connections needs a whole number from --per-caller up, got ${values["upstream-connections"]}`);
     if ((values.cert === undefined) !== (values.key === undefined)) throw new Error("--cert and --key go together");
     host = values.host;
     options = {
@@ -71,7 +87,15 @@ async function main(argv: string[]): Promise<number> {
       staticDir: path.resolve(values.static),
       upstreamTimeoutMs: timeout * 1000,
       logStream: process.stdout,
+      upstream: { perCaller, total },
     };
+    if (values["idle-timeout"] !== undefined) {
+      const idle = Number(values["idle-timeout"]);
+      if (!(idle > 0)) throw new Error(`--idle-timeout needs seconds, got ${values["idle-timeout"]}`);
+      options.sockets = { idleTimeoutMs: idle * 1000 };
+    }
+    if (values["allowed-host"] !== undefined) options.allowedHosts = values["allowed-host"];
+    if (values["trust-proxy"] !== undefined) options.trustProxy = values["trust-proxy"].split(",").map((address) => address.trim());
     if (values.authority !== undefined) options.authority = httpsUrl("--authority", values.authority);
     if (values["public-origin"] !== undefined) options.publicOrigin = new URL(httpsUrl("--public-origin", values["public-origin"])).origin;
     if (values.ca !== undefined) options.ca = readFileSync(values.ca, "utf8");

@@ -16,6 +16,8 @@ import { createFaultInjector, parseFaultSpec } from "./service/faults";
 import { ProblemError, rawProblemResponse } from "./service/problems";
 import { VENDOR_TOKEN_PATH } from "./auth/service";
 import { createRateLimiter } from "./service/rate-limit";
+import { InFlightBudget, type BudgetLimits } from "../server/budget";
+import { DEFAULT_SOCKET_LIMITS, clientErrorHandler, fastifySocketOptions, limitServer, nodeServerOptions, type SocketLimits } from "../server/sockets";
 
 export interface AppOptions {
   data: DataSet;
@@ -34,18 +36,23 @@ export interface AppOptions {
   logger?: boolean;
   /** `--strict-fields`: an unknown `Fields` name is a 400 instead of being ignored (convention 8). */
   strictFields?: boolean;
-  /** Milliseconds a client has to send a whole request (headers and body); default 30 s. */
-  requestTimeoutMs?: number;
+  /** Request, idle (and write), TLS handshake timeouts and most connections; defaults in DEFAULT_SOCKET_LIMITS. */
+  sockets?: Partial<SocketLimits>;
+  /** Large answers (over 256 KB) in flight: `perCaller` at once, `total` bytes in all; defaults in DEFAULT_ANSWER_BUDGET. */
+  answerBudget?: Partial<BudgetLimits>;
   /** The publication clock's "now" in ms (convention 20); absent = the real time. */
   now?: () => number;
   /** Key and certificate (PEM) to serve HTTPS; absent = plain HTTP (tests use `inject`). */
   https?: { key: string; cert: string };
 }
 
+/**
+ * A caller holds at most 8 large answers at once, and all callers 128 MB of them: 256 stalled readers of maximal
+ * answers once held 1.8 GB (issue 17); the full data set itself takes about 500 MB.
+ */
+export const DEFAULT_ANSWER_BUDGET: BudgetLimits = { perCaller: 8, total: 128 * 1024 * 1024 };
 /** Default seed of injected faults when neither the spec nor the options give one. */
 export const DEFAULT_FAULT_SEED = 1;
-/** A client that has not sent its whole request by then gets a 408 and its connection closed. */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 /** Paths served outside the API prefix, lower-cased, with the methods they take (405 names them). */
 const OTHER_PATHS: Readonly<Record<string, string>> = { [VENDOR_TOKEN_PATH]: "POST" };
 
@@ -72,13 +79,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
   const scope = options.tokenService.scope ?? scopeFor(options.vendor ?? DEFAULT_VENDOR);
   const faults = options.faults ? createFaultInjector(parseFaultSpec(options.faults), options.seed ?? DEFAULT_FAULT_SEED) : undefined;
+  const sockets: SocketLimits = { ...DEFAULT_SOCKET_LIMITS, ...options.sockets };
   const serverOptions: FastifyServerOptions = {
     logger: options.logger ? { level: "warn" } : false,
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
     bodyLimit: 1_048_576,
     return503OnClosing: true,
     forceCloseConnections: true,
-    requestTimeout: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    ...fastifySocketOptions(sockets),
     // A URL the router cannot decode (`/Prices/%zz`) is answered as any other bad request: a problem.
     frameworkErrors: (error, _request, reply) => {
       const problem = error.code === "FST_ERR_BAD_URL"
@@ -88,20 +96,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       reply.hijack();
       reply.raw.writeHead(problem.status, { ...problem.headers, "content-type": PROBLEM_CONTENT_TYPE }).end(JSON.stringify(problem.toProblem()));
     },
-    clientErrorHandler: (error, socket) => {
-      if (socket.writable && !socket.destroyed) socket.end(rawProblemResponse(connectionProblem(error.code ?? "", options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS)));
-      else socket.destroy();
-    },
+    clientErrorHandler: clientErrorHandler((code) => rawProblemResponse(connectionProblem(code, sockets.requestTimeoutMs))),
   };
-  // Node takes the request timeout only when the server is made (fastify sets it later, which has no effect), and
-  // checks it every `connectionsCheckingInterval` (30 s by default): a quarter of the timeout keeps a stalled
-  // request from living much past it.
-  const requestTimeout = serverOptions.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT_MS;
-  const checking = { requestTimeout, connectionsCheckingInterval: Math.max(100, Math.floor(requestTimeout / 4)) };
   // fastify types an HTTPS instance apart; the routes do not care which server carries them.
   const app = (options.https
-    ? Fastify({ ...serverOptions, https: { ...options.https, ...checking } } as FastifyHttpsOptions<https.Server>)
-    : Fastify({ ...serverOptions, http: checking } as FastifyHttpOptions<http.Server>)) as unknown as FastifyInstance;
+    ? Fastify({ ...serverOptions, https: { ...options.https, ...nodeServerOptions(sockets, true) } } as FastifyHttpsOptions<https.Server>)
+    : Fastify({ ...serverOptions, http: nodeServerOptions(sockets, false) } as FastifyHttpOptions<http.Server>)) as unknown as FastifyInstance;
+  limitServer(app.server, sockets);
+  // HTTP/1.1 requires Host (RFC 9112 3.2); Node's own refusal has no body, this one is a problem (convention 8a).
+  app.addHook("onRequest", (request, reply, done) => {
+    if (request.raw.httpVersion !== "1.1" || request.headers.host !== undefined) return done();
+    const problem = new ProblemError(400, "An HTTP/1.1 request needs a Host header");
+    void reply.code(400).header("connection", "close").type(PROBLEM_CONTENT_TYPE).send(problem.toProblem());
+  });
   // A GET that carries a form body is read too (convention 2).
   app.addHttpMethod("GET", { hasBody: true, overrideExisting: true });
 
@@ -137,6 +144,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     corsOrigins: options.corsOrigins ?? [],
     faults,
     rateLimiter: createRateLimiter(options.rateLimit ?? 0),
+    answerBudget: new InFlightBudget({ ...DEFAULT_ANSWER_BUDGET, ...options.answerBudget }),
     answerError: answer,
   });
   return app;

@@ -1,7 +1,9 @@
 /** The sandbox's command line (`npm run sandbox -- ...`), parsed into options; see docs/sandbox.md. */
+import { parseArgs } from "node:util";
 import { DEFAULT_LIMITS, DEFAULT_VENDOR, parseIsoDate, type Limits } from "../api";
 import { parseInstant } from "./data/clock";
 import { parseFaultSpec } from "./service/faults";
+import type { SocketLimits } from "../server/sockets";
 
 export interface SandboxOptions {
   /** 4000 by default; 0 = any free port. */
@@ -28,6 +30,8 @@ export interface SandboxOptions {
   quiet?: boolean;
   /** `--strict-fields`: an unknown `Fields` name is a 400 instead of being ignored (convention 8). */
   strictFields?: boolean;
+  /** Socket timeouts and the connection cap (src/server/sockets.ts); scripts and benchmarks shorten them. */
+  sockets?: Partial<SocketLimits>;
 }
 
 export const DEFAULT_OPTIONS: SandboxOptions = {
@@ -69,6 +73,8 @@ export const USAGE = `Usage: npm run sandbox -- [options]
   --certs DIR          where the local CA and certificate live (default <repo>/.certs)
   --cors-origin URL    another origin allowed by CORS (repeatable; https://localhost:3000 always is)
   --redirect-uri URL   another exact redirect URI of the add-in's client (repeatable)
+  --idle-timeout S     close a connection that moves no byte for S seconds: idle, or a client that stopped
+                       reading (default 60)
   --strict-fields      answer 400 for an unknown Fields name (default: ignore it, as the real service does)
   --quiet              print only the three lines API, ISSUER and CA
   --help               this text`;
@@ -92,67 +98,83 @@ function httpsUrl(flag: string, text: string): string {
   return text;
 }
 
-const TAKES_VALUE = new Set([
-  "--port", "--host", "--today", "--now", "--seed", "--data", "--export", "--limit-symbols", "--limit-dates", "--limit-records",
-  "--rate-limit", "--token-ttl", "--servicekey-ttl", "--faults", "--vendor", "--certs", "--cors-origin", "--redirect-uri",
-]);
+/** The flags, for `node:util` parseArgs (one parser of command lines for every tool; issue 18). */
+const FLAGS = {
+  port: { type: "string" },
+  host: { type: "string" },
+  today: { type: "string" },
+  now: { type: "string" },
+  seed: { type: "string" },
+  data: { type: "string" },
+  export: { type: "string" },
+  "limit-symbols": { type: "string" },
+  "limit-dates": { type: "string" },
+  "limit-records": { type: "string" },
+  "rate-limit": { type: "string" },
+  "token-ttl": { type: "string" },
+  "servicekey-ttl": { type: "string" },
+  faults: { type: "string" },
+  vendor: { type: "string" },
+  certs: { type: "string" },
+  "cors-origin": { type: "string", multiple: true },
+  "redirect-uri": { type: "string", multiple: true },
+  "idle-timeout": { type: "string" },
+  "strict-fields": { type: "boolean" },
+  quiet: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+function parseFlags(argv: readonly string[]) {
+  try {
+    return parseArgs({ args: [...argv], options: FLAGS, strict: true, allowPositionals: false }).values;
+  } catch (error) {
+    // parseArgs says what is wrong (an unknown option, a missing value); it is a usage error like the others.
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
 
 export function parseCommandLine(argv: readonly string[]): CliCommand {
+  const values = parseFlags(argv);
   const options: SandboxOptions = { ...DEFAULT_OPTIONS, limits: { ...DEFAULT_LIMITS } };
-  const command: CliCommand = { options, help: false };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    const eq = arg.indexOf("=");
-    const flag = arg.startsWith("--") && eq > 0 ? arg.slice(0, eq) : arg;
-    let value: string | undefined;
-    if (TAKES_VALUE.has(flag)) {
-      value = eq > 0 && arg.startsWith("--") ? arg.slice(eq + 1) : argv[++i];
-      if (value === undefined) throw new UsageError(`${flag} needs a value`);
-    }
-    const v = value as string;
-    switch (flag) {
-      case "--port": options.port = integer(flag, v, 0, 65535); break;
-      case "--host": options.host = v; break;
-      case "--today": {
-        const today = parseIsoDate(v);
-        if (today === undefined) throw new UsageError(`--today needs a date YYYY-MM-DD, got "${v}"`);
-        options.today = today;
-        break;
-      }
-      case "--now":
-        if (parseInstant(v) === undefined) throw new UsageError(`--now needs an ISO 8601 date-time with offset such as 2025-06-30T09:25:00Z, got "${v}"`);
-        options.now = v;
-        break;
-      case "--seed": options.seed = integer(flag, v, 0, 2 ** 32 - 1); break;
-      case "--data": options.dataDir = v; break;
-      case "--export": command.exportDir = v; break;
-      case "--limit-symbols": options.limits.maxSymbols = integer(flag, v, 1); break;
-      case "--limit-dates": options.limits.maxDates = integer(flag, v, 1); break;
-      case "--limit-records": options.limits.maxRecords = integer(flag, v, 1); break;
-      case "--rate-limit": options.rateLimit = integer(flag, v, 0); break;
-      case "--token-ttl": options.tokenTtl = integer(flag, v, 1); break;
-      case "--servicekey-ttl": options.serviceKeyTtl = integer(flag, v, 1); break;
-      case "--faults":
-        try {
-          parseFaultSpec(v);
-        } catch (error) {
-          throw new UsageError(error instanceof Error ? error.message : String(error));
-        }
-        options.faults = v;
-        break;
-      case "--vendor":
-        if (!/^[a-z0-9][a-z0-9-]*$/i.test(v)) throw new UsageError(`--vendor needs letters, digits or '-', got "${v}"`);
-        options.vendor = v;
-        break;
-      case "--certs": options.certsDir = v; break;
-      case "--cors-origin": options.corsOrigins = [...(options.corsOrigins ?? []), httpsUrl(flag, v).replace(/\/$/, "")]; break;
-      case "--redirect-uri": options.redirectUris = [...(options.redirectUris ?? []), httpsUrl(flag, v)]; break;
-      case "--quiet": options.quiet = true; break;
-      case "--strict-fields": options.strictFields = true; break;
-      case "--help": case "-h": command.help = true; break;
-      default: throw new UsageError(`unknown option "${arg}"`);
-    }
+  const command: CliCommand = { options, help: values.help === true };
+  if (values.port !== undefined) options.port = integer("--port", values.port, 0, 65535);
+  if (values.host !== undefined) options.host = values.host;
+  if (values.today !== undefined) {
+    const today = parseIsoDate(values.today);
+    if (today === undefined) throw new UsageError(`--today needs a date YYYY-MM-DD, got "${values.today}"`);
+    options.today = today;
   }
+  if (values.now !== undefined) {
+    if (parseInstant(values.now) === undefined) throw new UsageError(`--now needs an ISO 8601 date-time with offset such as 2025-06-30T09:25:00Z, got "${values.now}"`);
+    options.now = values.now;
+  }
+  if (values.seed !== undefined) options.seed = integer("--seed", values.seed, 0, 2 ** 32 - 1);
+  if (values.data !== undefined) options.dataDir = values.data;
+  if (values.export !== undefined) command.exportDir = values.export;
+  if (values["limit-symbols"] !== undefined) options.limits.maxSymbols = integer("--limit-symbols", values["limit-symbols"], 1);
+  if (values["limit-dates"] !== undefined) options.limits.maxDates = integer("--limit-dates", values["limit-dates"], 1);
+  if (values["limit-records"] !== undefined) options.limits.maxRecords = integer("--limit-records", values["limit-records"], 1);
+  if (values["rate-limit"] !== undefined) options.rateLimit = integer("--rate-limit", values["rate-limit"], 0);
+  if (values["token-ttl"] !== undefined) options.tokenTtl = integer("--token-ttl", values["token-ttl"], 1);
+  if (values["servicekey-ttl"] !== undefined) options.serviceKeyTtl = integer("--servicekey-ttl", values["servicekey-ttl"], 1);
+  if (values.faults !== undefined) {
+    try {
+      parseFaultSpec(values.faults);
+    } catch (error) {
+      throw new UsageError(error instanceof Error ? error.message : String(error));
+    }
+    options.faults = values.faults;
+  }
+  if (values.vendor !== undefined) {
+    if (!/^[a-z0-9][a-z0-9-]*$/i.test(values.vendor)) throw new UsageError(`--vendor needs letters, digits or '-', got "${values.vendor}"`);
+    options.vendor = values.vendor;
+  }
+  if (values.certs !== undefined) options.certsDir = values.certs;
+  if (values["cors-origin"] !== undefined) options.corsOrigins = values["cors-origin"].map((url) => httpsUrl("--cors-origin", url).replace(/\/$/, ""));
+  if (values["redirect-uri"] !== undefined) options.redirectUris = values["redirect-uri"].map((url) => httpsUrl("--redirect-uri", url));
+  if (values["idle-timeout"] !== undefined) options.sockets = { idleTimeoutMs: integer("--idle-timeout", values["idle-timeout"], 1, 3600) * 1000 };
+  if (values.quiet === true) options.quiet = true;
+  if (values["strict-fields"] === true) options.strictFields = true;
   if (options.now !== undefined && options.today !== undefined) throw new UsageError("give --now or --today, not both");
   return command;
 }

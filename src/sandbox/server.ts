@@ -114,6 +114,7 @@ export async function startSandbox(partial: Partial<SandboxOptions> = {}, hooks:
     if (options.faults !== undefined) appOptions.faults = options.faults;
     if (options.strictFields === true) appOptions.strictFields = true;
     if (options.corsOrigins) appOptions.corsOrigins = options.corsOrigins;
+    if (options.sockets) appOptions.sockets = options.sockets;
     const app = await buildApp(appOptions);
     try {
       await app.listen({ port, host: options.host });

@@ -23,6 +23,7 @@ beforeAll(async () => {
   sandbox = await startTestSandbox();
   staticDir = await mkdtemp(path.join(tmpdir(), "relay-static-"));
   await writeFile(path.join(staticDir, "taskpane.html"), "<!doctype html><title>pane</title>");
+  await writeFile(path.join(staticDir, ".env"), "SECRET=do-not-serve");
   relay = await buildRelay({
     apiUrl: sandbox.apiUrl,
     tokenUrl: `${sandbox.origin}/connect/token`,
@@ -132,6 +133,40 @@ async function rawExchange(port: number, request: string): Promise<string> {
   });
 }
 
+describe("the relay forwards client errors as the upstream answers them", () => {
+  it("passes a JSON body, a malformed query escape and a query holding ../ on as they came", async () => {
+    const auth = { authorization: `Bearer ${await token()}` };
+    const direct = caFetch(sandbox.ca);
+    const cases: { method: "GET" | "POST"; url: string; headers?: Record<string, string>; payload?: string }[] = [
+      { method: "POST", url: "/physical/v2/Prices", headers: { "content-type": "application/json" }, payload: '{"Symbols":"MB-AL-0004"}' },
+      { method: "GET", url: "/physical/v2/Prices?Symbols=MB-AL-0004&x=%zz" },
+      { method: "GET", url: "/physical/v2/Prices?Symbols=../MB-AL-0004" },
+    ];
+    for (const { method, url, headers = {}, payload } of cases) {
+      const relayed = await relay.inject({ method, url, headers: { ...auth, ...headers }, ...(payload === undefined ? {} : { payload }) });
+      const answer = await direct(`${sandbox.origin}${url}`, { method, headers: { ...auth, ...headers }, ...(payload === undefined ? {} : { body: payload }) });
+      const text = await answer.text();
+      expect({ url, status: relayed.statusCode }).toEqual({ url, status: answer.status });
+      expect(relayed.statusCode).toBeLessThan(500);
+      expect(relayed.body).toBe(text);
+    }
+  });
+
+  it("writes no query string in any log line and serves no dotfile", async () => {
+    logs.length = 0;
+    const secret = "eyJsecret-in-a-query";
+    await relay.inject({ method: "GET", url: `/physical/v2/Prices?Symbols=MB-AL-0004&access_token=${secret}` });
+    await relay.inject({ method: "GET", url: `/nothing-here?access_token=${secret}` });
+    const text = logs.join("");
+    expect(text).toContain("/physical/v2/Prices");
+    expect(text).not.toContain(secret);
+    expect(text).not.toContain("Symbols=");
+    const dotfile = await relay.inject({ method: "GET", url: "/.env" });
+    expect(dotfile.statusCode).toBe(404);
+    expect(dotfile.body).not.toContain("do-not-serve");
+  });
+});
+
 describe("the relay's answers at the HTTP level", () => {
   it("answers every method on a forwarded path, CONNECT included, and oversized headers with a problem", async () => {
     const listening = await buildRelay({ apiUrl: sandbox.apiUrl, tokenUrl: `${sandbox.origin}/connect/token`, ca: sandbox.ca });
@@ -180,11 +215,20 @@ describe("the relay's sign-in for the pane (Authority https://<relay>/auth)", ()
     expect(posted.headers["content-type"]).toMatch(/^application\/problem\+json/);
   });
 
-  it("names its origin from the request's Host (https behind a TLS front) when none is configured", async () => {
-    const signing = await buildRelay({ apiUrl: sandbox.apiUrl, tokenUrl: `${sandbox.origin}/connect/token`, authority: `${sandbox.issuer}/`, ca: sandbox.ca });
-    const answer = await signing.inject({ method: "GET", url: "/auth/.well-known/openid-configuration", headers: { host: "relay.example.test:8443", "x-forwarded-proto": "https" } });
+  it("names its origin from an allowed request Host (https behind a TLS front) when none is configured, and from no other", async () => {
+    const signing = await buildRelay({ apiUrl: sandbox.apiUrl, tokenUrl: `${sandbox.origin}/connect/token`, authority: `${sandbox.issuer}/`, ca: sandbox.ca, allowedHosts: ["relay.example.test"] });
+    const discovery = (host: string) => signing.inject({ method: "GET", url: "/auth/.well-known/openid-configuration", headers: { host, "x-forwarded-proto": "https" } });
+    const answer = await discovery("relay.example.test:8443");
+    const hostile = await discovery('x"y<script>');
+    const other = await discovery("attacker.example.test");
     await signing.close();
     expect(answer.json()).toMatchObject({ issuer: "https://relay.example.test:8443/auth", token_endpoint: "https://relay.example.test:8443/connect/token" });
+    for (const refused of [hostile, other]) {
+      expect(refused.statusCode).toBe(400);
+      expect(refused.headers["content-type"]).toMatch(/^application\/problem\+json/);
+      expect(refused.body).not.toContain("script");
+      expect(refused.body).not.toContain("attacker");
+    }
   });
 
   it("redeems the pane's grants at the discovered token endpoint: a refresh token through the relay", async () => {

@@ -17,6 +17,7 @@ import type * as ProviderModule from "./provider";
 import {
   DEFAULT_SERVICE_KEY_RATE_LIMIT,
   SERVICE_KEY_GRANT,
+  SlidingWindowLimiter,
   createServiceKeyGrant,
   type RateLimit,
   type ServiceKeyGrant,
@@ -38,6 +39,10 @@ export const DEFAULT_REDIRECT_URIS: readonly string[] = [
   `${DEFAULT_ADDIN_ORIGIN}/workbench.html`,
 ];
 const SERVICE_KEY_PARAMETERS = ["serviceName", "serviceKey"] as const;
+/** Wrong client secrets a client may send per window before its token requests get a 429 (guessing is slow). */
+export const DEFAULT_CLIENT_SECRET_ATTEMPTS: RateLimit = { requests: 10, windowSeconds: 60 };
+/** The attempt limiter's one key for every client id that is no confidential client's. */
+const UNKNOWN_CLIENT = "\u0000unknown";
 /** oidc-provider reads at most 56 KiB of form body; so does the service-key route. */
 const BODY_LIMIT = 56 * 1024;
 
@@ -57,6 +62,8 @@ export interface TokenServiceOptions {
   /** Service-key token lifetime (`--servicekey-ttl`); default 7200 (vendor), whatever `tokenTtl` says. */
   serviceKeyTtl?: number;
   serviceKeyRateLimit?: RateLimit;
+  /** Wrong client secrets per client and window (`invalid_client` answers); default 10 a minute. */
+  clientSecretAttempts?: RateLimit;
   /** Exact redirect URIs of the add-in client, besides the default ones. */
   redirectUris?: string[];
   /** Browser origins besides https://localhost:3000 (and those of `redirectUris`) allowed at the token endpoint. */
@@ -117,11 +124,14 @@ class SandboxTokenService implements TokenService {
   readonly #corsOrigins: ReadonlySet<string>;
   #origin: string | undefined;
   #running: Promise<Running> | undefined;
+  /** Failed client authentications, per known client id (all unknown ids count as one). */
+  readonly #secretAttempts: SlidingWindowLimiter;
 
   constructor(options: TokenServiceOptions, accounts: Accounts, signingKey: SigningKey) {
     this.#options = options;
     this.#accounts = accounts;
     this.#signingKey = signingKey;
+    this.#secretAttempts = new SlidingWindowLimiter(options.clientSecretAttempts ?? DEFAULT_CLIENT_SECRET_ATTEMPTS, options.now);
     this.scope = scopeFor(options.vendor ?? DEFAULT_VENDOR);
     this.#redirectUris = [...new Set([...DEFAULT_REDIRECT_URIS, ...(options.redirectUris ?? [])])];
     // The add-in redeems the code from the browser, so each redirect URI's origin may call the token endpoint.
@@ -258,6 +268,26 @@ class SandboxTokenService implements TokenService {
     await running.handle(req, reply.raw);
   }
 
+  /** The attempt limiter's key of a token request that authenticates with a client secret; undefined without one. */
+  #secretClient(request: FastifyRequest, params: URLSearchParams): string | undefined {
+    const authorization = request.headers.authorization;
+    let clientId: string | undefined;
+    if (typeof authorization === "string" && /^basic /i.test(authorization)) {
+      const decoded = Buffer.from(authorization.slice(6).trim(), "base64").toString("utf8");
+      const colon = decoded.indexOf(":");
+      try {
+        clientId = decodeURIComponent(colon < 0 ? decoded : decoded.slice(0, colon));
+      } catch {
+        clientId = "";
+      }
+    } else if (params.has("client_secret")) {
+      clientId = params.get("client_id") ?? "";
+    } else {
+      return undefined;
+    }
+    return this.#accounts.clients.some((client) => client.clientId === clientId) ? clientId : UNKNOWN_CLIENT;
+  }
+
   async register(app: FastifyInstance): Promise<void> {
     const leaveBody = (_request: FastifyRequest, _payload: IncomingMessage, done: (err: null) => void) => done(null);
 
@@ -283,6 +313,20 @@ class SandboxTokenService implements TokenService {
         const params = new URLSearchParams(body?.toString("utf8") ?? "");
         const grantTypes = params.getAll("grant_type");
         if (grantTypes.length !== 1 || grantTypes[0] !== SERVICE_KEY_GRANT) {
+          const client = this.#secretClient(request, params);
+          if (client !== undefined) {
+            const wait = this.#secretAttempts.wait(client);
+            if (wait !== undefined) {
+              return reply.code(429).headers({ "cache-control": "no-store", "retry-after": String(wait) }).send({
+                error: "too_many_requests",
+                error_description: `Too many wrong client secrets for this client; retry after ${wait} s`,
+              });
+            }
+            // oidc-provider answers a wrong secret with 401 invalid_client: that answer counts an attempt.
+            reply.raw.once("finish", () => {
+              if (reply.raw.statusCode === 401) this.#secretAttempts.record(client);
+            });
+          }
           await this.#forward(request, reply, grantTypes[0] === "refresh_token" ? refreshBody(params, body) : body, providerPath);
           return reply;
         }

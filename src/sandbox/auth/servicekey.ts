@@ -30,6 +30,8 @@ export interface ServiceKeyGrantSettings {
   readonly rateLimit: RateLimit;
   /** Milliseconds since the epoch; a test may drive it. */
   readonly now?: () => number;
+  /** The limiter to count in (a test reads its size); default a new one of `rateLimit`. */
+  readonly limiter?: SlidingWindowLimiter;
 }
 
 /** What the token endpoint answers: the OAuth JSON body and the headers specific to it. */
@@ -45,7 +47,8 @@ export async function createServiceKeyGrant(settings: ServiceKeyGrantSettings): 
   const privateKey = await importJWK(settings.signingKey.privateJwk, SIGNING_ALG);
   const header = { alg: SIGNING_ALG, typ: "at+jwt", kid: settings.signingKey.kid };
   const now = settings.now ?? Date.now;
-  const limiter = new SlidingWindowLimiter(settings.rateLimit, now);
+  const limiter = settings.limiter ?? new SlidingWindowLimiter(settings.rateLimit, now);
+  const known = new Set(settings.accounts.serviceKeys.map((service) => service.serviceName));
   const encoder = new TextEncoder();
 
   return async (params) => {
@@ -54,7 +57,9 @@ export async function createServiceKeyGrant(settings: ServiceKeyGrantSettings): 
     if (serviceName === undefined || serviceKey === undefined) {
       return oauthError(400, "invalid_request", "serviceName and serviceKey are each required once");
     }
-    const retryAfter = limiter.take(serviceName);
+    // Counted per known service, and all unknown names in one count: the limiter holds one entry per account
+    // whatever names are sent (20,000 distinct names once kept 1.2 GB for the window).
+    const retryAfter = limiter.take(known.has(serviceName) ? serviceName : UNKNOWN_SERVICE);
     if (retryAfter !== undefined) {
       const { requests, windowSeconds } = settings.rateLimit;
       return oauthError(
@@ -91,6 +96,8 @@ export async function createServiceKeyGrant(settings: ServiceKeyGrantSettings): 
 }
 
 const NO_STORE = { "cache-control": "no-store", pragma: "no-cache" };
+/** The limiter's one key for every service name that is no account's. */
+const UNKNOWN_SERVICE = "\u0000unknown";
 
 function oauthError(
   status: number,
@@ -107,9 +114,14 @@ function single(params: URLSearchParams, name: string): string | undefined {
   return values.length === 1 && values[0]!.trim() !== "" ? values[0] : undefined;
 }
 
+/** Keys a limiter keeps at most; past it the least recently used goes (callers key it on a bounded set anyway). */
+export const LIMITER_MAX_KEYS = 10_000;
+
 /**
  * Counts requests per key over a sliding window. Every answered request counts (a bad key too, so
- * guessing is limited); a refused one does not, so a client that waits as told gets through.
+ * guessing is limited); a refused one does not, so a client that waits as told gets through. Each step costs
+ * O(limit): a key's times are pruned when it is used, and the oldest key is dropped when a new one would pass
+ * `maxKeys` (a Map iterates in insertion order and a used key moves to the end), so nothing scans all keys.
  */
 export class SlidingWindowLimiter {
   readonly #times = new Map<string, number[]>();
@@ -118,27 +130,48 @@ export class SlidingWindowLimiter {
   constructor(
     readonly limit: RateLimit,
     private readonly now: () => number = Date.now,
+    readonly maxKeys = LIMITER_MAX_KEYS,
   ) {
     this.#windowMs = limit.windowSeconds * 1000;
   }
 
   /** Records a request; returns undefined when allowed, else the seconds to wait. */
   take(key: string): number | undefined {
-    const now = this.now();
-    if (this.#times.size > 10_000) this.#forgetIdle(now);
-    const times = (this.#times.get(key) ?? []).filter((time) => now - time < this.#windowMs);
-    if (times.length >= this.limit.requests) {
-      this.#times.set(key, times);
-      return Math.max(1, Math.ceil((times[0]! + this.#windowMs - now) / 1000));
-    }
-    times.push(now);
+    return this.wait(key) ?? this.record(key);
+  }
+
+  /** The seconds to wait before `key` may make a request, or undefined when it may now. */
+  wait(key: string): number | undefined {
+    const times = this.#recent(key);
+    if (times.length < this.limit.requests) return undefined;
+    return Math.max(1, Math.ceil((times[0]! + this.#windowMs - this.now()) / 1000));
+  }
+
+  /** Counts a request of `key`; always undefined (so that `take` reads as one expression). */
+  record(key: string): undefined {
+    const times = this.#recent(key);
+    times.push(this.now());
+    this.#times.delete(key);
     this.#times.set(key, times);
+    if (this.#times.size > this.maxKeys) {
+      const oldest = this.#times.keys().next().value;
+      if (oldest !== undefined) this.#times.delete(oldest);
+    }
     return undefined;
   }
 
-  #forgetIdle(now: number): void {
-    for (const [key, times] of this.#times) {
-      if (times.every((time) => now - time >= this.#windowMs)) this.#times.delete(key);
-    }
+  /** Keys held (for tests and benchmarks). */
+  get size(): number {
+    return this.#times.size;
+  }
+
+  #recent(key: string): number[] {
+    const now = this.now();
+    const times = this.#times.get(key);
+    if (times === undefined) return [];
+    const recent = times.filter((time) => now - time < this.#windowMs);
+    if (recent.length === 0) this.#times.delete(key);
+    else if (recent.length !== times.length) this.#times.set(key, recent);
+    return recent;
   }
 }

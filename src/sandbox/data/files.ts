@@ -96,23 +96,29 @@ async function readJson(dir: string, file: string, optional = false): Promise<un
   }
 }
 
-/** One buffer reused for every assessments file: the files are read one at a time. */
-let fileBuffer = Buffer.allocUnsafeSlow(1 << 20);
+/**
+ * One buffer reused for every assessments file of one load: its files are read one at a time. Each load has its
+ * own (a module-level one let two loads at once read each other's bytes).
+ */
+class FileBuffer {
+  #buffer = Buffer.allocUnsafeSlow(1 << 20);
 
-async function readBytes(path: string): Promise<Buffer> {
-  const handle = await open(path, "r");
-  try {
-    const { size } = await handle.stat();
-    if (size > fileBuffer.length) fileBuffer = Buffer.allocUnsafeSlow(size + (size >> 2));
-    let read = 0;
-    while (read < size) {
-      const { bytesRead } = await handle.read(fileBuffer, read, size - read, read);
-      if (bytesRead === 0) break;
-      read += bytesRead;
+  /** The file's bytes, valid until the next read. */
+  async read(path: string): Promise<Buffer> {
+    const handle = await open(path, "r");
+    try {
+      const { size } = await handle.stat();
+      if (size > this.#buffer.length) this.#buffer = Buffer.allocUnsafeSlow(size + (size >> 2));
+      let read = 0;
+      while (read < size) {
+        const { bytesRead } = await handle.read(this.#buffer, read, size - read, read);
+        if (bytesRead === 0) break;
+        read += bytesRead;
+      }
+      return this.#buffer.subarray(0, read);
+    } finally {
+      await handle.close();
     }
-    return fileBuffer.subarray(0, read);
-  } finally {
-    await handle.close();
   }
 }
 
@@ -157,10 +163,10 @@ function parseLines(bytes: Buffer): unknown[] | undefined {
   return items;
 }
 
-async function readAssessments(dir: string, file: string): Promise<unknown> {
+async function readAssessments(dir: string, file: string, buffer: FileBuffer): Promise<unknown> {
   let bytes: Buffer;
   try {
-    bytes = await readBytes(join(dir, file));
+    bytes = await buffer.read(join(dir, file));
   } catch (error) {
     fail(file, `cannot be read in ${dir}: ${(error as Error).message}`);
   }
@@ -397,11 +403,12 @@ export async function loadDataSet(dir: string): Promise<DataSet> {
   }
 
   const instruments: InstrumentData[] = [];
+  const buffer = new FileBuffer();
   for (const [i, record] of loaded.entries()) {
     const where = `${INSTRUMENTS_FILE}[${i}]`;
     const file = `${ASSESSMENTS_DIR}/${record.symbol}.json`;
     if (!files.includes(`${record.symbol}.json`)) fail(file, `missing: every instrument in ${INSTRUMENTS_FILE} needs its assessments`);
-    const raw = await readAssessments(dir, file);
+    const raw = await readAssessments(dir, file, buffer);
     if (!Array.isArray(raw) || raw.length === 0) fail(file, `expected a non-empty array of assessments, got ${show(raw)}`);
     const series = readSeries(raw, file, true);
     const last = series.days[series.length - 1] ?? 0;

@@ -17,7 +17,15 @@ const DIGIT_0 = 0x30;
 const SMALL_ANSWER = 32 * 1024;
 /** Largest buffer kept for reuse between answers. */
 const SCRATCH_LIMIT = 8 * 1024 * 1024;
-let shared = Buffer.allocUnsafe(64 * 1024);
+
+/**
+ * A buffer that writers made with it write into, one at a time (the routes answer synchronously), so that
+ * middle-sized answers allocate once and leave no large garbage. Each catalogue owns one: a module-level buffer
+ * was shared by every server in the process.
+ */
+export class Scratch {
+  buffer = Buffer.allocUnsafe(64 * 1024);
+}
 
 /**
  * Whether `value` takes the integer path: at most 4 decimals and below about 100,000. Such a double is the one
@@ -33,22 +41,21 @@ export class JsonWriter {
   private buffer: Buffer;
   private at = 0;
   private readonly digits = new Uint8Array(12);
-  private scratch: boolean;
+  private scratch: Scratch | undefined;
 
   /**
-   * `expectedBytes` sizes the buffer. A writer made with `scratch` writes into a buffer shared by such writers
-   * (one request at a time, as the routes answer synchronously) and `bytes()` returns an exact copy, so that
-   * middle-sized answers allocate once and leave no large garbage.
+   * `expectedBytes` sizes the buffer. A writer made with a `scratch` writes into its buffer and `bytes()` returns
+   * an exact copy.
    */
-  constructor(expectedBytes = 16 * 1024, scratch = false) {
+  constructor(expectedBytes = 16 * 1024, scratch?: Scratch) {
     const size = max(256, expectedBytes);
-    if (scratch && size <= SCRATCH_LIMIT) {
-      if (shared.length < size) shared = Buffer.allocUnsafe(max(size, shared.length * 2));
-      this.buffer = shared;
-      this.scratch = true;
+    if (scratch !== undefined && size <= SCRATCH_LIMIT) {
+      if (scratch.buffer.length < size) scratch.buffer = Buffer.allocUnsafe(max(size, scratch.buffer.length * 2));
+      this.buffer = scratch.buffer;
+      this.scratch = scratch;
     } else {
       this.buffer = Buffer.allocUnsafe(size);
-      this.scratch = false;
+      this.scratch = undefined;
     }
   }
 
@@ -61,8 +68,8 @@ export class JsonWriter {
       const bigger = Buffer.allocUnsafe(Math.max(this.buffer.length * 2, this.at + bytes + 1024));
       this.buffer.copy(bigger, 0, 0, this.at);
       this.buffer = bigger;
-      if (this.scratch && bigger.length <= SCRATCH_LIMIT) shared = bigger;
-      else this.scratch = false;
+      if (this.scratch !== undefined && bigger.length <= SCRATCH_LIMIT) this.scratch.buffer = bigger;
+      else this.scratch = undefined;
     }
     return this.buffer;
   }
@@ -95,7 +102,7 @@ export class JsonWriter {
   detach(chunkBytes: number): Buffer {
     const piece = this.bytes();
     this.buffer = Buffer.allocUnsafe(max(256, chunkBytes));
-    this.scratch = false;
+    this.scratch = undefined;
     this.at = 0;
     return piece;
   }
@@ -189,7 +196,7 @@ export class JsonWriter {
 
   /** The text written so far: a view of the writer's own buffer, or an exact copy out of the shared one. */
   bytes(): Buffer {
-    if (!this.scratch) return this.buffer.subarray(0, this.at);
+    if (this.scratch === undefined) return this.buffer.subarray(0, this.at);
     const copy = Buffer.allocUnsafe(this.at);
     this.buffer.copy(copy, 0, 0, this.at);
     return copy;

@@ -16,6 +16,8 @@ export interface AssessmentSeries {
   readonly high: Float64Array;
   /** 0 for a first value, 1 or more for a corrected one. */
   readonly revision: Uint16Array;
+  /** True for values converted to another currency or unit: they keep significant digits, not 2 decimals (convention 22). */
+  readonly converted?: boolean;
   /** ISO 8601 date-time with UTC offset, e.g. `2024-03-01T16:30:00+00:00`. */
   assessmentDate(index: number): string;
   appraisalPrice(index: number): boolean;

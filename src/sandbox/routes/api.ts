@@ -21,6 +21,8 @@ import { collectParams } from "../service/params";
 import { pricesQuery } from "../service/prices";
 import { ProblemError } from "../service/problems";
 import type { RateLimiter } from "../service/rate-limit";
+import { WHOLE_ANSWER_BYTES } from "../service/answer";
+import type { InFlightBudget } from "../../server/budget";
 import {
   parseHistoryRequest,
   parseInstrumentsRequest,
@@ -43,6 +45,8 @@ export interface ApiRoutesOptions {
   corsOrigins: string[];
   faults: FaultInjector | undefined;
   rateLimiter: RateLimiter | undefined;
+  /** Large answers in flight, per caller and in bytes (see LARGE_ANSWER_BYTES). */
+  answerBudget: InFlightBudget;
   /** The app's error answer; errors while a multipart body is read are turned into 400 first. */
   answerError(error: Error, request: FastifyRequest, reply: FastifyReply): void;
 }
@@ -57,6 +61,11 @@ export const API_ROUTES: readonly string[] = [
 ];
 export const API_METHODS = "GET, POST, OPTIONS";
 
+/** An answer this large counts against the caller's budget of large answers in flight (a stalled reader pins it). */
+export const LARGE_ANSWER_BYTES = 256 * 1024;
+/** What a streamed answer holds while its client does not read: its first part and the socket's buffers. */
+const STREAMED_ANSWER_BYTES = 2 * WHOLE_ANSWER_BYTES;
+
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The first piece of a stream, which is then dropped (an injected truncation of a streamed answer). */
@@ -69,7 +78,7 @@ async function* firstPiece(stream: Readable): AsyncGenerator<Buffer> {
 }
 
 export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions): Promise<void> {
-  const { catalog, auth, limits, faults, rateLimiter } = options;
+  const { catalog, auth, limits, faults, rateLimiter, answerBudget } = options;
   const callers = new WeakMap<FastifyRequest, ApiCaller>();
   const truncated = new WeakSet<FastifyRequest>();
 
@@ -181,10 +190,35 @@ export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions)
   // Price bodies are written straight to JSON text in the schema's field order (service/records.ts): building the
   // objects and serializing them cost 5-10 times more on big answers; the route tests check every body against the schema.
   const JSON_TYPE = "application/json; charset=utf-8";
+  /**
+   * A large answer is sent only within the budget: a caller's readers that stall each pin one, so one caller holds
+   * a few at a time and all callers a bounded number of bytes; past it a 429 or 503 with Retry-After (issue 17).
+   * The slot is given back when the answer is sent or its client is gone (the idle timeout ends a stalled one).
+   */
+  const overBudget = (perCaller: number): ProblemError =>
+    new ProblemError(429, `At most ${perCaller} large answers at a time for one caller; retry when one has been read`, undefined, { "retry-after": "1" });
+  // A caller whose large answers are all still being sent is refused before any work: 252 stalled readers'
+  // first 2 MB each, written only to be refused, took the other callers' p99 to 600 ms.
+  const checkBudget = (request: FastifyRequest): void => {
+    if (answerBudget.full(callerOf(request).id)) throw overBudget(answerBudget.limits.perCaller);
+  };
+  const withinBudget = (request: FastifyRequest, reply: FastifyReply, body: string | Buffer | Readable): string | Buffer | Readable => {
+    const bytes = body instanceof Readable ? STREAMED_ANSWER_BYTES : body.length;
+    if (bytes < LARGE_ANSWER_BYTES) return body;
+    const slot = answerBudget.take(callerOf(request).id, bytes);
+    if (slot === "caller" || slot === "total") {
+      if (body instanceof Readable) body.destroy();
+      if (slot === "caller") throw overBudget(answerBudget.limits.perCaller);
+      throw new ProblemError(503, "The sandbox is sending as many large answers as it holds at once; retry shortly", undefined, { "retry-after": "1" });
+    }
+    reply.raw.once("close", () => slot.release());
+    return body;
+  };
   const prices = (type: CalculationType | undefined) => async (request: FastifyRequest, reply: FastifyReply) => {
+    checkBudget(request);
     const body = pricesQuery(catalog, callerOf(request), parsePricesRequest(paramsOf(request), limits, type));
     reply.type(JSON_TYPE);
-    return body;
+    return withinBudget(request, reply, body);
   };
 
   app.route({ method: methods, exposeHeadRoute: false, url: "/Prices", schema: schemaOf(PricesResponseSchema, "Latest or dated prices"), handler: prices(undefined) });
@@ -197,9 +231,10 @@ export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions)
     url: "/Prices/History",
     schema: schemaOf(HistoryResponseSchema, "Price history"),
     handler: async (request, reply) => {
+      checkBudget(request);
       const body = historyQuery(catalog, callerOf(request), parseHistoryRequest(paramsOf(request), limits), limits.maxRecords);
       reply.type(JSON_TYPE);
-      return body;
+      return withinBudget(request, reply, body);
     },
   });
   app.route({

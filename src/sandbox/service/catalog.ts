@@ -1,6 +1,7 @@
 /** The data set by symbol, and entitlement (conventions 6, 19): what a caller may not see is unknown to it. */
 import type { InvalidInstrument } from "../../api";
 import type { DataSet, InstrumentData } from "../data/model";
+import { Scratch } from "../data/json";
 import { PublishedInstruments } from "../data/published";
 import { Conversions } from "./conversion";
 import { RecordBytesCache } from "./record-bytes";
@@ -30,6 +31,8 @@ export class Catalog {
   readonly now: () => number;
   /** Targets, FX rates and unit factors of convention 21. */
   readonly conversions: Conversions;
+  /** The buffer this catalogue's answers are written into (json.ts). */
+  readonly scratch = new Scratch();
   private readonly bySymbol = new Map<string, InstrumentData>();
   private readonly published = new PublishedInstruments();
 

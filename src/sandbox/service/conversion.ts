@@ -8,12 +8,19 @@ import { fxRate, hasCurrency, type FxRates } from "../data/fx-rates";
 import type { JsonWriter } from "../data/json";
 import type { AssessmentSeries, DataSet, ForecastData, InstrumentData } from "../data/model";
 import type { Requirement } from "./catalog";
-import { round } from "./days";
+import { significant } from "./days";
 import { badRequest, type ParameterError } from "./problems";
 import { quote } from "./requests";
 
-/** Converted values are prices as shown: 2 decimal places, as every mid is (convention 10). */
-export const CONVERTED_PLACES = 2;
+/**
+ * A converted low and high (one record's, at one factor), each to significant digits, and their midpoint as mid
+ * (convention 22: 512.37 USD/t is 0.23240623 USD/lb, never 0.23).
+ */
+export function convertedTriple(low: number, high: number, factor: number): { low: number; mid: number; high: number } {
+  const convertedLow = significant(low * factor);
+  const convertedHigh = significant(high * factor);
+  return { low: convertedLow, mid: (convertedLow + convertedHigh) / 2, high: convertedHigh };
+}
 /**
  * Converted assessments kept for later requests, counted by assessment (24 bytes each: about 48 MB). Bounded by size,
  * not by instrument: a count of 64 made every converted request for more symbols rebuild each series (200 symbols:
@@ -31,6 +38,7 @@ class ConvertedSeries implements AssessmentSeries {
   readonly low: Float64Array;
   readonly mid: Float64Array;
   readonly high: Float64Array;
+  readonly converted = true;
   readonly writeAssessmentDate?: (index: number, out: JsonWriter) => void;
 
   constructor(
@@ -44,10 +52,10 @@ class ConvertedSeries implements AssessmentSeries {
     this.mid = new Float64Array(base.length);
     this.high = new Float64Array(base.length);
     for (let i = 0; i < base.length; i++) {
-      const factor = factorOn(base.days[i] as number);
-      this.low[i] = round((base.low[i] as number) * factor, CONVERTED_PLACES);
-      this.mid[i] = round((base.mid[i] as number) * factor, CONVERTED_PLACES);
-      this.high[i] = round((base.high[i] as number) * factor, CONVERTED_PLACES);
+      const triple = convertedTriple(base.low[i] as number, base.high[i] as number, factorOn(base.days[i] as number));
+      this.low[i] = triple.low;
+      this.mid[i] = triple.mid;
+      this.high[i] = triple.high;
     }
     const write = base.writeAssessmentDate;
     if (write !== undefined) this.writeAssessmentDate = (index, out) => write.call(base, index, out);
@@ -78,9 +86,7 @@ class ConvertedSeries implements AssessmentSeries {
     return this.base.forwardCurves(index)?.map((point) => ({
       forwardCode: point.forwardCode,
       forwardMonth: point.forwardMonth,
-      low: round(point.low * factor, CONVERTED_PLACES),
-      mid: round(point.mid * factor, CONVERTED_PLACES),
-      high: round(point.high * factor, CONVERTED_PLACES),
+      ...convertedTriple(point.low, point.high, factor),
     }));
   }
 }
@@ -189,11 +195,6 @@ function convertForecast(forecast: ForecastData, factorOn: (day: number) => numb
   const factor = factorOn(toEpochDay(dateOfTimestamp(forecast.publicationDate)));
   return {
     ...forecast,
-    prices: forecast.prices.map((price) => ({
-      date: price.date,
-      low: round(price.low * factor, CONVERTED_PLACES),
-      mid: round(price.mid * factor, CONVERTED_PLACES),
-      high: round(price.high * factor, CONVERTED_PLACES),
-    })),
+    prices: forecast.prices.map((price) => ({ date: price.date, ...convertedTriple(price.low, price.high, factor) })),
   };
 }

@@ -12,3 +12,12 @@ export function round(value: number, places: number): number {
   const rounded = mathRound(value * factor) / factor;
   return rounded === 0 ? 0 : rounded;
 }
+
+/** Significant digits a converted value keeps (convention 22 asks for at least 6). */
+export const CONVERTED_DIGITS = 8;
+
+/** Rounds to `digits` significant digits: a converted value keeps its precision whatever its size. */
+export function significant(value: number, digits = CONVERTED_DIGITS): number {
+  if (value === 0 || !Number.isFinite(value)) return value;
+  return Number(value.toPrecision(digits)) || 0;
+}

@@ -249,7 +249,7 @@ export function historyQuery(catalog: Catalog, caller: ApiCaller, request: Parse
 
   let records: BodyWriter;
   // Sized for the whole answer when it will be sent whole, for the first part of it when it will be streamed.
-  const out = (bytes: number): JsonWriter => new JsonWriter(min(bytes, WHOLE_ANSWER_BYTES + PIECE_BYTES), true);
+  const out = (bytes: number): JsonWriter => new JsonWriter(min(bytes, WHOLE_ANSWER_BYTES + PIECE_BYTES), catalog.scratch);
   let writer: JsonWriter;
   if (type === "None") {
     const plans = found.map((instrument) => planPlain(instrument, request, from, to, today));

@@ -87,6 +87,6 @@ export function pricesQuery(catalog: Catalog, caller: ApiCaller, request: Parsed
   const found = resolved.found.map((instrument) => catalog.conversions.apply(instrument, target));
   const invalid = resolved.invalid;
   const expected = found.length * (request.dates?.length ?? 1) * 160 + 256;
-  const out = new JsonWriter(Math.min(expected, WHOLE_ANSWER_BYTES + PIECE_BYTES), true);
+  const out = new JsonWriter(Math.min(expected, WHOLE_ANSWER_BYTES + PIECE_BYTES), catalog.scratch);
   return answerFrom(out, pricesBody(out, catalog, found, invalid, request));
 }

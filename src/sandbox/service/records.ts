@@ -7,7 +7,7 @@ import type { AssessmentSeries } from "../data/model";
 import { MID_PLACES } from "../data/series";
 import type { JsonWriter } from "../data/json";
 import { writeFixedPart, type SeriesBytes } from "./record-bytes";
-import { dayString, firstIndexOnOrAfter, round } from "./days";
+import { dayString, firstIndexOnOrAfter, round, significant } from "./days";
 import { periodInterval, periodOf, type Period } from "./periods";
 
 /** Decimal places of averages (convention 10: 2, as every mid) and of changes and proportions (float noise removed). */
@@ -57,8 +57,10 @@ interface Triple {
 }
 
 /** change = current - previous; proportion = change / previous (0 when previous is 0); both 0 with no previous. */
-function writeChanges(out: JsonWriter, current: Triple, previous: Triple | undefined, sel: FieldSelection): void {
-  const change = (now: number, before: number | undefined): number => (before === undefined ? 0 : round(now - before, CHANGE_PLACES));
+function writeChanges(out: JsonWriter, current: Triple, previous: Triple | undefined, sel: FieldSelection, converted = false): void {
+  // A converted change keeps significant digits as its values do (convention 22); 6 decimals would cut 0.0012345.
+  const change = (now: number, before: number | undefined): number =>
+    before === undefined ? 0 : converted ? significant(now - before) : round(now - before, CHANGE_PLACES);
   const proportion = (now: number, before: number | undefined): number =>
     before === undefined || before === 0 ? 0 : round((now - before) / before, CHANGE_PLACES);
   if (sel.lowChange) out.raw(',"lowChangeSincePrevious":').number(change(current.low, previous?.low));
@@ -95,7 +97,7 @@ export function writeAssessment(out: JsonWriter, series: AssessmentSeries, index
       index > 0
         ? { low: series.low[index - 1] as number, mid: series.mid[index - 1] as number, high: series.high[index - 1] as number }
         : undefined;
-    writeChanges(out, current, previous, sel);
+    writeChanges(out, current, previous, sel, series.converted === true);
   }
   out.raw("}");
 }
@@ -117,6 +119,12 @@ export function averageOver(series: AssessmentSeries, first: number, last: numbe
     high += series.high[i] as number;
   }
   const n = last - first + 1;
+  if (series.converted === true) {
+    // Converted averages keep their precision too, and their mid is the midpoint of their low and high (convention 22).
+    const averageLow = significant(low / n);
+    const averageHigh = significant(high / n);
+    return { low: averageLow, mid: (averageLow + averageHigh) / 2, high: averageHigh, first, last, period };
+  }
   return {
     low: round(low / n, AVERAGE_PLACES),
     mid: round(mid / n, AVERAGE_PLACES),
@@ -158,6 +166,6 @@ export function writeAverage(out: JsonWriter, series: AssessmentSeries, type: Av
     if (sel.assessmentPeriod) out.raw(',"assessmentPeriod":').string(interval);
     if (sel.evaluationPeriod) out.raw(',"evaluationPeriod":').string(interval);
   }
-  if (sel.change) writeChanges(out, average, previousPeriodAverage(series, type, average.first), sel);
+  if (sel.change) writeChanges(out, average, previousPeriodAverage(series, type, average.first), sel, series.converted === true);
   out.raw("}");
 }

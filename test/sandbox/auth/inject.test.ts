@@ -144,3 +144,23 @@ describe("over inject", () => {
     expect(response.json()).toEqual({ id: "trial", kind: "user", seesGrain: false });
   });
 });
+
+describe("client secret attempts", () => {
+  it("answers 429 with Retry-After after too many wrong secrets for a client, and counts no right one", async () => {
+    const limited = await createTokenService({ origin: ORIGIN, apiUrl: API, keysDir: null, clientSecretAttempts: { requests: 3, windowSeconds: 60 } });
+    const server = Fastify();
+    await limited.register(server);
+    try {
+      const ask = (secret: string) =>
+        server.inject({ method: "POST", url: "/auth/token", headers: FORM, payload: `grant_type=client_credentials&client_id=sandbox-trial&client_secret=${secret}&scope=${SCOPE}` });
+      expect((await ask("sandbox-trial-secret")).statusCode).toBe(200);
+      for (let i = 0; i < 3; i += 1) expect((await ask(`guess-${i}`)).statusCode).toBe(401);
+      const refused = await ask("sandbox-trial-secret");
+      expect(refused.statusCode).toBe(429);
+      expect(Number(refused.headers["retry-after"])).toBeGreaterThan(0);
+      expect(refused.json()).toMatchObject({ error: "too_many_requests" });
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -48,6 +48,38 @@ describe("SlidingWindowLimiter", () => {
   });
 });
 
+describe("the service-key limiter's size", () => {
+  it("keeps one entry per account however many distinct names are sent", async () => {
+    let now = Date.parse("2025-06-02T10:00:00Z");
+    const limiter = new SlidingWindowLimiter(DEFAULT_SERVICE_KEY_RATE_LIMIT, () => now);
+    const grant = await createServiceKeyGrant({
+      issuer: ISSUER, audience: API, scope: SCOPE, ttlSeconds: 7200, signingKey: await loadSigningKey(null),
+      accounts: SANDBOX_ACCOUNTS, rateLimit: DEFAULT_SERVICE_KEY_RATE_LIMIT, now: () => now, limiter,
+    });
+    for (let i = 0; i < 2_000; i += 1) {
+      now += 10;
+      await grant(form(`name-${i}-${"x".repeat(1000)}`, "guess"));
+    }
+    expect(limiter.size).toBe(1);
+    // The unknown names share one count: a known service is not held back by them.
+    expect((await grant(form("nobody-else", "guess"))).status).toBe(429);
+    expect((await grant(form("sandbox-service", "sandbox-service-key"))).status).toBe(200);
+    expect(limiter.size).toBe(2);
+  });
+
+  it("holds at most maxKeys keys, dropping the least recently used, without scanning them all", () => {
+    const limiter = new SlidingWindowLimiter({ requests: 2, windowSeconds: 300 }, () => 0, 10);
+    limiter.take("kept");
+    for (let i = 0; i < 100; i += 1) {
+      limiter.take(`key-${i}`);
+      if (i % 5 === 0) limiter.take("kept");
+    }
+    expect(limiter.size).toBe(10);
+    // "kept" was used lately, so it stayed: it is still at its limit of 2.
+    expect(limiter.take("kept")).toBeGreaterThan(0);
+  });
+});
+
 describe("createServiceKeyGrant", () => {
   let now = Date.parse("2025-06-02T10:00:00Z");
   let grant: ServiceKeyGrant;

@@ -1,7 +1,7 @@
 /**
  * Conversion on the sandbox (convention 21), checked against the exported files: each expected value is computed
  * here from fx-rates.json and the instrument's assessments file, as value x (rate of the day's target / rate of the
- * day's own currency) x unit factor, rounded to 2 decimals.
+ * day's own currency) x unit factor, low and high to 8 significant digits and mid their midpoint (convention 22).
  */
 import type { FastifyInstance } from "fastify";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
@@ -12,8 +12,7 @@ import { buildApp } from "../../../src/sandbox/app";
 import { exportDataSet, loadDataSet } from "../../../src/sandbox/data/files";
 import { generateDataSet } from "../../../src/sandbox/data/generator";
 import type { AssessmentPoint } from "../../../src/sandbox/data/series";
-import { AVERAGE_PLACES } from "../../../src/sandbox/service/records";
-import { addDays, datesBetween, isWeekday, mondayOf, round } from "../routes/expect";
+import { addDays, datesBetween, isWeekday, mondayOf } from "../routes/expect";
 import { get, must } from "../routes/setup";
 import { stubTokenService } from "../service/fixtures";
 
@@ -40,8 +39,16 @@ function fx(date: string, from: string, to: string): number {
   return must(row[to], to) / must(row[from], from);
 }
 
-function converted(value: number, factor: number): number {
-  return round(value * factor, 2);
+/** Convention 22: a converted value keeps its precision (8 significant digits here, at least 6 asked). */
+function significant(value: number): number {
+  return Number(value.toPrecision(8));
+}
+
+/** A record's low, mid and high converted at one factor: low and high each, mid their midpoint. */
+function converted(point: { low: number; high: number }, factor: number): [number, number, number] {
+  const low = significant(point.low * factor);
+  const high = significant(point.high * factor);
+  return [low, (low + high) / 2, high];
 }
 
 async function ok<T>(query: string, token = "full"): Promise<T> {
@@ -117,7 +124,7 @@ describe("/Prices with a target", () => {
     for (const record of block.prices) {
       const point = must([...points].reverse().find((p) => p.date <= record.date));
       const factor = fx(point.date, "USD", "EUR") * (POUND / 1000);
-      expect([record.low, record.mid, record.high]).toEqual([converted(point.low, factor), converted(point.mid, factor), converted(point.high, factor)]);
+      expect([record.low, record.mid, record.high]).toEqual(converted(point, factor));
       expect(record.assessmentDate).toBe(point.assessmentDate);
     }
     const plain = await ok<PricesResponse>(`/Prices?Symbols=${own.symbol}&Dates=${asked.join(",")}`);
@@ -131,11 +138,10 @@ describe("/Prices with a target", () => {
     const response = await ok<PricesResponse>(`/Prices?Symbols=${eurWheat.symbol}&targetCurrency=JPY&targetUnitOfMeasure=BU`);
     const record = must(must(response.instruments[0]).prices[0]);
     const factor = fx(last.date, eurWheat.currencyId, "JPY") * ((60 * POUND) / 1000);
-    expect(record.mid).toBe(converted(last.mid, factor));
-    expect(record.low).toBe(converted(last.low, factor));
+    expect([record.low, record.mid, record.high]).toEqual(converted(last, factor));
   });
 
-  it("averages the converted assessments of the period (each converted, then averaged, then rounded)", async () => {
+  it("averages the converted assessments of the period (each converted, then averaged, to significant digits)", async () => {
     const own = instrument((i) => i.currencyId === "USD" && i.unitOfMeasureId === "MT" && i.symbol.startsWith("AG-"), "a USD/MT crop");
     const points = await pointsOf(own.symbol);
     const date = "2008-10-15";
@@ -143,9 +149,8 @@ describe("/Prices with a target", () => {
     expect(inPeriod.length).toBeGreaterThan(0);
     const response = await ok<PricesResponse>(`/Prices/MonthlyAverage?Symbols=${own.symbol}&Dates=${date}&targetCurrency=CNY`);
     const record = must(must(response.instruments[0]).prices[0]);
-    const mean = (key: "low" | "mid" | "high") =>
-      round(inPeriod.reduce((sum, p) => sum + converted(p[key], fx(p.date, "USD", "CNY")), 0) / inPeriod.length, AVERAGE_PLACES);
-    expect([record.low, record.mid, record.high]).toEqual([mean("low"), mean("mid"), mean("high")]);
+    const mean = (at: 0 | 2) => significant(inPeriod.reduce((sum, p) => sum + converted(p, fx(p.date, "USD", "CNY"))[at], 0) / inPeriod.length);
+    expect([record.low, record.mid, record.high]).toEqual([mean(0), (mean(0) + mean(2)) / 2, mean(2)]);
   });
 
   it("recomputes change fields on converted values", async () => {
@@ -154,8 +159,8 @@ describe("/Prices with a target", () => {
     const [before, at] = [must(points[points.length - 2]), must(points[points.length - 1])];
     const response = await ok<PricesResponse>(`/Prices?Symbols=${own.symbol}&Fields=midChangeSincePrevious&targetCurrency=GBP`);
     const record = must(must(response.instruments[0]).prices[0]);
-    const change = converted(at.mid, fx(at.date, "USD", "GBP")) - converted(before.mid, fx(before.date, "USD", "GBP"));
-    expect(record.midChangeSincePrevious).toBe(round(change, 6));
+    const change = converted(at, fx(at.date, "USD", "GBP"))[1] - converted(before, fx(before.date, "USD", "GBP"))[1];
+    expect(record.midChangeSincePrevious).toBe(significant(change));
   });
 
   it("converts forward curves at the assessment day's factor", async () => {
@@ -165,7 +170,32 @@ describe("/Prices with a target", () => {
     const response = await ok<PricesResponse>(`/Prices?Symbols=${own.symbol}&targetCurrency=USD&targetUnitOfMeasure=KG`);
     const curves = must(must(must(response.instruments[0]).prices[0]).forwardCurves);
     const factor = fx(last.date, own.currencyId, "USD") * (1 / 1000);
-    expect(curves).toEqual(must(last.forwardCurves).map((p) => ({ ...p, low: converted(p.low, factor), mid: converted(p.mid, factor), high: converted(p.high, factor) })));
+    expect(curves).toEqual(must(last.forwardCurves).map((p) => {
+      const [low, mid, high] = converted(p, factor);
+      return { ...p, low, mid, high };
+    }));
+  });
+});
+
+describe("the precision of converted values (convention 22)", () => {
+  it("keeps at least 6 significant digits, never 2 decimals: a metal in euros per pound", async () => {
+    const metal = instrument((i) => i.currencyId === "USD" && i.unitOfMeasureId === "MT" && i.symbol.startsWith("MB-"), "a USD/MT metal");
+    const points = await pointsOf(metal.symbol);
+    const response = await ok<HistoryResponse>(`/Prices/History?Symbols=${metal.symbol}&FromDate=2008-01-01&ToDate=2008-12-31&targetCurrency=EUR&targetUnitOfMeasure=LB`);
+    const records = must(response.instruments[0]).prices;
+    expect(records.length).toBeGreaterThan(5);
+    const byDate = new Map(points.map((p) => [p.date, p]));
+    for (const record of records) {
+      const point = must(byDate.get(record.date));
+      const factor = fx(point.date, "USD", "EUR") * (POUND / 1000);
+      // Each value within 1 part in 10^6 of the exact product; low and high at one rate; mid their midpoint.
+      expect(Math.abs(record.low / (point.low * factor) - 1)).toBeLessThan(1e-6);
+      expect(Math.abs(record.high / (point.high * factor) - 1)).toBeLessThan(1e-6);
+      expect(Math.abs(record.low / record.high / (point.low / point.high) - 1)).toBeLessThan(1e-5);
+      expect(record.mid).toBe((record.low + record.high) / 2);
+    }
+    // Values of a few tenths of a euro a pound: rounded to 2 decimals they would be off by several per cent.
+    expect(records.some((r) => Math.abs(r.mid - Math.round(r.mid * 100) / 100) > 1e-4)).toBe(true);
   });
 });
 
@@ -215,7 +245,7 @@ describe("/Prices/History with a target", () => {
     for (const record of block.prices) {
       const point = must([...points].reverse().find((p) => p.date <= record.date));
       if (point.date !== record.date) carried++;
-      expect(record.mid).toBe(converted(point.mid, fx(point.date, "USD", "CNY")));
+      expect(record.mid).toBe(converted(point, fx(point.date, "USD", "CNY"))[1]);
     }
     expect(carried).toBeGreaterThan(0);
   });
@@ -229,6 +259,6 @@ describe("/Prices/History with a target", () => {
     const usd = must((await ok<HistoryResponse>(`${query}&targetCurrency=USD`)).instruments[0]?.forecast);
     const factor = fx(forecast.publicationDate.slice(0, 10), own.currencyId, "USD");
     expect(usd.forecastPrices.length).toBe(plain.forecastPrices.length);
-    usd.forecastPrices.forEach((price, n) => expect(price.mid).toBe(converted(must(plain.forecastPrices[n]).mid, factor)));
+    usd.forecastPrices.forEach((price, n) => expect([price.low, price.mid, price.high]).toEqual(converted(must(plain.forecastPrices[n]), factor)));
   });
 });

@@ -61,6 +61,15 @@ describe("exportDataSet and loadDataSet", () => {
     expect(plain(loaded)).toEqual(plain(data));
   });
 
+  it("loads two data directories at once, each to its own values", async () => {
+    const other = generateDataSet({ today: TODAY, seed: 7 });
+    const otherDir = join(root, "other-seed");
+    await exportDataSet(other, otherDir);
+    const [first, second] = await Promise.all([loadDataSet(exported), loadDataSet(otherDir)]);
+    expect(plain(first)).toEqual(plain(data));
+    expect(plain(second)).toEqual(plain(other));
+  });
+
   it("writes the documented layout", async () => {
     expect(JSON.parse(await readFile(join(exported, "dataset.json"), "utf8"))).toEqual({ format: DATA_FORMAT, today: TODAY });
     const files = await readdir(join(exported, "assessments"));

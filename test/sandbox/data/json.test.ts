@@ -2,7 +2,7 @@
 import fc from "fast-check";
 import { fromEpochDay, toEpochDay } from "../../../src/api";
 import { dayString, epochDayOf } from "../../../src/sandbox/data/day-strings";
-import { JsonWriter, jsonNumber } from "../../../src/sandbox/data/json";
+import { JsonWriter, Scratch, jsonNumber } from "../../../src/sandbox/data/json";
 
 function written(write: (out: JsonWriter) => void, size = 16): string {
   const out = new JsonWriter(size);
@@ -49,9 +49,10 @@ describe("JsonWriter", () => {
   });
 
   it("answers small bodies as strings and large ones as bytes, the same text either way", () => {
-    const small = new JsonWriter(64, true).raw('{"a":').number(1.5).raw("}");
+    const scratch = new Scratch();
+    const small = new JsonWriter(64, scratch).raw('{"a":').number(1.5).raw("}");
     expect(small.result()).toBe('{"a":1.5}');
-    const big = new JsonWriter(64, true);
+    const big = new JsonWriter(64, scratch);
     big.raw("[");
     for (let i = 0; i < 20_000; i++) big.raw(i > 0 ? "," : "").number(i + 0.25);
     big.raw("]");
@@ -60,19 +61,20 @@ describe("JsonWriter", () => {
     expect(JSON.parse(result.toString())).toHaveLength(20_000);
     // The shared buffer serves the next writer; the bytes handed out stay as they were.
     const before = result.toString();
-    new JsonWriter(64, true).raw("x".repeat(100_000));
+    new JsonWriter(64, scratch).raw("x".repeat(100_000));
     expect(result.toString()).toBe(before);
   });
 });
 
 describe("streamed pieces", () => {
   it("detach hands over what was written and goes on in a private buffer that other writers leave alone", () => {
-    const out = new JsonWriter(1024, true);
+    const scratch = new Scratch();
+    const out = new JsonWriter(1024, scratch);
     out.raw("[1,");
     const first = out.detach(256);
     out.raw("2]");
     // Another answer takes the shared scratch buffer meanwhile.
-    new JsonWriter(1024, true).raw("x".repeat(900));
+    new JsonWriter(1024, scratch).raw("x".repeat(900));
     const second = out.detach(256);
     expect(first.toString()).toBe("[1,");
     expect(second.toString()).toBe("2]");

@@ -128,7 +128,7 @@ describe("on the wire", () => {
   let live: FastifyInstance;
   let port: number;
   beforeAll(async () => {
-    live = await fixtureApp({ requestTimeoutMs: 800 });
+    live = await fixtureApp({ sockets: { requestTimeoutMs: 800 } });
     await live.listen({ port: 0, host: "127.0.0.1" });
     const address = live.server.address();
     port = typeof address === "object" && address !== null ? address.port : 0;

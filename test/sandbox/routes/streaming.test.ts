@@ -2,7 +2,7 @@
 import { Readable } from "node:stream";
 import type { HistoryResponse } from "../../../src/api";
 import { buildApp } from "../../../src/sandbox/app";
-import { JsonWriter } from "../../../src/sandbox/data/json";
+import { JsonWriter, Scratch } from "../../../src/sandbox/data/json";
 import { generateDataSet } from "../../../src/sandbox/data/generator";
 import { answerFrom, full, type BodyWriter } from "../../../src/sandbox/service/answer";
 import { stubTokenService } from "../service/fixtures";
@@ -26,13 +26,13 @@ async function text(body: string | Buffer | Readable): Promise<string> {
 
 describe("answerFrom", () => {
   it("sends a body that ends within the bound whole, and a larger one as a stream of the same text", async () => {
-    const small = answerFrom(new JsonWriter(1024, true), numbers(new JsonWriter(), 0));
+    const small = answerFrom(new JsonWriter(1024, new Scratch()), numbers(new JsonWriter(), 0));
     expect(small).not.toBeInstanceOf(Readable);
     const whole = (() => {
-      const out = new JsonWriter(1024, true);
+      const out = new JsonWriter(1024, new Scratch());
       return answerFrom(out, numbers(out, 200_000), Number.POSITIVE_INFINITY);
     })();
-    const out = new JsonWriter(1024, true);
+    const out = new JsonWriter(1024, new Scratch());
     const streamed = answerFrom(out, numbers(out, 200_000), 100_000);
     expect(whole).not.toBeInstanceOf(Readable);
     expect(streamed).toBeInstanceOf(Readable);

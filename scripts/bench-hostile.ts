@@ -1,0 +1,322 @@
+/**
+ * `npm run bench:hostile`: the sandbox and the relay, each its own process, against hostile clients (issue 17):
+ * 20,000 connections that never send a byte, then 256 clients that stop reading maximal answers. Measures each
+ * server's open descriptors and resident memory from /proc, and the p99 of a small request from another client
+ * meanwhile. Loopback only; every loop is bounded. Writes "Servers against hostile clients" of docs/benchmarks.md.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { readdir, readFile } from "node:fs/promises";
+import { connect as tcpConnect, type Socket } from "node:net";
+import { loadavg } from "node:os";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { connect as tlsConnect } from "node:tls";
+import { Agent, request } from "undici";
+import { maximalSymbols } from "./bench-maximal";
+import { type TargetRow, rawLines, reportCase, targetTable, writeSection } from "./bench-section";
+import { startSandboxCli, stopSandboxCli } from "./sandbox-cli";
+
+const TODAY = "2025-06-30";
+const FROM = "2005-01-01";
+const IDLE_CONNECTIONS = 20_000;
+/** Client sockets open at once (the benchmark's own descriptors are limited too). */
+const OPEN_AT_ONCE = 6_000;
+const STALLED_READERS = 256;
+/** The servers' idle (write) timeout for this run, seconds: stalled readers are let go after it. */
+const IDLE_TIMEOUT_S = 20;
+/** Longest wait for a server to come back to its baseline. */
+const SETTLE_LIMIT_MS = 90_000;
+const ROOT = path.resolve(__dirname, "..");
+
+const rows: TargetRow[] = [];
+const cases: Record<string, number | string>[] = [];
+
+interface Server {
+  name: string;
+  pid: number;
+  host: string;
+  port: number;
+  /** A small request from another client: its URL and the agent that sends it. */
+  probe: { url: string; agent: Agent; headers: Record<string, string> };
+  /** The maximal answer's request line and headers, as a stalled reader sends it. */
+  maximal: string;
+}
+
+async function descriptors(pid: number): Promise<number> {
+  return (await readdir(`/proc/${pid}/fd`)).length;
+}
+
+async function residentMb(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, "utf8");
+  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? "0") / 1024);
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Samples descriptors and memory every 100 ms until stopped; keeps the peaks. */
+function sampler(pid: number): { stop(): Promise<{ fdPeak: number; rssPeak: number }> } {
+  let running = true;
+  let fdPeak = 0;
+  let rssPeak = 0;
+  const loop = (async () => {
+    while (running) {
+      fdPeak = Math.max(fdPeak, await descriptors(pid));
+      rssPeak = Math.max(rssPeak, await residentMb(pid));
+      await sleep(100);
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      return { fdPeak, rssPeak };
+    },
+  };
+}
+
+/** Small requests from another client, one every 20 ms, until stopped: their p99 and any that failed. */
+function prober(server: Server): { stop(): Promise<{ p99: number; count: number; failed: number; failures: string }> } {
+  let running = true;
+  const times: number[] = [];
+  let failed = 0;
+  const failures = new Map<string, number>();
+  const fail = (why: string): void => {
+    failed += 1;
+    failures.set(why, (failures.get(why) ?? 0) + 1);
+  };
+  const loop = (async () => {
+    while (running) {
+      const started = performance.now();
+      try {
+        const answer = await request(server.probe.url, { dispatcher: server.probe.agent, headers: server.probe.headers, headersTimeout: 10_000, bodyTimeout: 10_000 });
+        await answer.body.dump();
+        if (answer.statusCode !== 200) fail(String(answer.statusCode));
+      } catch (error) {
+        fail((error as { code?: string }).code ?? "error");
+      }
+      times.push(performance.now() - started);
+      await sleep(20);
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      const sorted = [...times].sort((a, b) => a - b);
+      return { p99: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? 0, count: times.length, failed, failures: [...failures].map(([why, n]) => `${why} x${n}`).join(" ") };
+    },
+  };
+}
+
+/** Milliseconds until the server's descriptors are back within `slack` of `baseline` (or the limit). */
+async function settle(pid: number, baseline: number, slack: number): Promise<number> {
+  const started = Date.now();
+  while (Date.now() - started < SETTLE_LIMIT_MS) {
+    if ((await descriptors(pid)) <= baseline + slack) return Date.now() - started;
+    await sleep(100);
+  }
+  return Number.POSITIVE_INFINITY;
+}
+
+/** Opens IDLE_CONNECTIONS TCP connections that send nothing, at most OPEN_AT_ONCE at a time; each stays until the server closes it. */
+async function idleFlood(server: Server): Promise<{ opened: number; refused: number; left: Socket[] }> {
+  let open = 0;
+  let opened = 0;
+  let refused = 0;
+  const live = new Set<Socket>();
+  while (opened < IDLE_CONNECTIONS) {
+    if (open >= OPEN_AT_ONCE) {
+      await sleep(20);
+      continue;
+    }
+    const batch = Math.min(200, IDLE_CONNECTIONS - opened, OPEN_AT_ONCE - open);
+    await Promise.all(
+      Array.from({ length: batch }, () =>
+        new Promise<void>((resolve) => {
+          const socket = tcpConnect({ host: server.host, port: server.port });
+          open += 1;
+          opened += 1;
+          live.add(socket);
+          socket.once("connect", () => resolve());
+          socket.once("error", () => {
+            refused += 1;
+            resolve();
+          });
+          socket.once("close", () => {
+            open -= 1;
+            live.delete(socket);
+            resolve();
+          });
+        }),
+      ),
+    );
+  }
+  return { opened, refused, left: [...live] };
+}
+
+/** STALLED_READERS TLS clients that ask for a maximal answer and never read it. */
+async function stalledReaders(server: Server, ca: string): Promise<Socket[]> {
+  const sockets: Socket[] = [];
+  for (let i = 0; i < STALLED_READERS; i += 16) {
+    await Promise.all(
+      Array.from({ length: Math.min(16, STALLED_READERS - i) }, () =>
+        new Promise<void>((resolve) => {
+          const socket = tlsConnect({ host: server.host, port: server.port, ca, servername: "localhost" }, () => {
+            socket.write(server.maximal);
+            socket.pause();
+            resolve();
+          });
+          socket.once("error", () => resolve());
+          sockets.push(socket);
+        }),
+      ),
+    );
+  }
+  return sockets;
+}
+
+async function measure(server: Server, ca: string): Promise<void> {
+  const baselineFds = await descriptors(server.pid);
+  const baselineRss = await residentMb(server.pid);
+
+  // 20,000 connections that never begin TLS.
+  let watch = sampler(server.pid);
+  let probe = prober(server);
+  const flood = await idleFlood(server);
+  const floodSettled = await settle(server.pid, baselineFds, 16);
+  for (const socket of flood.left) socket.destroy();
+  let peaks = await watch.stop();
+  let probed = await probe.stop();
+  const idle = {
+    server: server.name,
+    case: "idle",
+    connections: flood.opened,
+    refusedOrReset: flood.refused,
+    baselineFds,
+    fdPeak: peaks.fdPeak,
+    backToBaselineS: Number((floodSettled / 1000).toFixed(1)),
+    rssBaselineMb: baselineRss,
+    rssPeakMb: peaks.rssPeak,
+    probeP99Ms: Number(probed.p99.toFixed(1)),
+    probes: probed.count,
+    probesFailed: probed.failed,
+    probeFailures: probed.failures,
+  };
+  cases.push(idle);
+  const idleMet = floodSettled <= IDLE_TIMEOUT_S * 1000 && probed.p99 < 50 && probed.failed === 0;
+  reportCase(
+    rows,
+    `${server.name}: ${IDLE_CONNECTIONS.toLocaleString("en")} connections that send no byte (TLS)`,
+    idle,
+    `descriptors ${baselineFds} → peak ${peaks.fdPeak} → baseline ${floodSettled / 1000} s after the last; RSS peak ${peaks.rssPeak} MB; other client p99 ${probed.p99.toFixed(1)} ms (${probed.failed} of ${probed.count} failed)`,
+    `baseline within the idle timeout (${IDLE_TIMEOUT_S} s here); p99 < 50 ms`,
+    idleMet,
+  );
+
+  // 256 clients that stop reading maximal answers, until the server's idle timeout lets them go.
+  const fdsBefore = await descriptors(server.pid);
+  watch = sampler(server.pid);
+  probe = prober(server);
+  const readers = await stalledReaders(server, ca);
+  await sleep(5_000);
+  const held = { fds: await descriptors(server.pid), rss: await residentMb(server.pid) };
+  // Within 2 of the baseline: the few readers the budget let in must be gone too.
+  const readersSettled = await settle(server.pid, fdsBefore, 2);
+  for (const socket of readers) socket.destroy();
+  peaks = await watch.stop();
+  probed = await probe.stop();
+  const stalled = {
+    server: server.name,
+    case: "stalled",
+    readers: STALLED_READERS,
+    baselineFds: fdsBefore,
+    fdsHeld: held.fds,
+    rssHeldMb: held.rss,
+    rssPeakMb: peaks.rssPeak,
+    backToBaselineS: Number((readersSettled / 1000).toFixed(1)),
+    probeP99Ms: Number(probed.p99.toFixed(1)),
+    probes: probed.count,
+    probesFailed: probed.failed,
+    probeFailures: probed.failures,
+  };
+  cases.push(stalled);
+  reportCase(
+    rows,
+    `${server.name}: ${STALLED_READERS} clients that stop reading maximal answers`,
+    stalled,
+    `RSS peak ${peaks.rssPeak} MB (${held.rss} MB held after 5 s, ${held.fds} descriptors); baseline ${readersSettled / 1000} s later; other client p99 ${probed.p99.toFixed(1)} ms (${probed.failed} of ${probed.count} failed)`,
+    `< 700 MB; baseline within the idle timeout (${IDLE_TIMEOUT_S} s + the time to open them); p99 < 50 ms`,
+    peaks.rssPeak < 700 && readersSettled <= (IDLE_TIMEOUT_S + 10) * 1000 && probed.p99 < 50 && probed.failed === 0,
+  );
+}
+
+async function startRelay(apiUrl: string, origin: string): Promise<{ child: ChildProcess; port: number }> {
+  const certs = path.join(ROOT, ".certs");
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", "src/relay/server.ts", "--api", apiUrl, "--token", `${origin}/connect/token`, "--ca", path.join(certs, "ca.crt"), "--cert", path.join(certs, "localhost.crt"), "--key", path.join(certs, "localhost.key"), "--port", "0", "--host", "127.0.0.1", "--static", path.join(ROOT, "no-static-dir"), "--idle-timeout", String(IDLE_TIMEOUT_S), "--timeout", String(IDLE_TIMEOUT_S / 2)],
+    { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] },
+  );
+  const port = await new Promise<number>((resolve, reject) => {
+    if (child.stdout === null) throw new Error("no stdout");
+    const reader = createInterface({ input: child.stdout });
+    reader.on("line", (line) => {
+      const match = /^RELAY https?:\/\/[^:]+:(\d+)/.exec(line);
+      if (match !== null) resolve(Number(match[1]));
+    });
+    child.once("exit", (code) => reject(new Error(`relay exited with ${code}`)));
+  });
+  // Its request log goes nowhere once the port is known.
+  child.stdout?.resume();
+  return { child, port };
+}
+
+async function token(origin: string, agent: Agent, body: string, basic?: string): Promise<string> {
+  const answer = await request(`${origin}/connect/token`, {
+    dispatcher: agent,
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", ...(basic === undefined ? {} : { authorization: `Basic ${Buffer.from(basic).toString("base64")}` }) },
+    body,
+  });
+  return ((await answer.body.json()) as { access_token: string }).access_token;
+}
+
+async function main(): Promise<void> {
+  const loadAtStart = loadavg();
+  const sandbox = await startSandboxCli(TODAY, ["--host", "127.0.0.1", "--idle-timeout", String(IDLE_TIMEOUT_S)]);
+  const pid = sandbox.child.pid ?? 0;
+  const port = Number(new URL(sandbox.origin).port);
+  const local = `https://127.0.0.1:${port}`;
+  const agent = new Agent({ connect: { ca: sandbox.ca, servername: "localhost" } });
+  const relay = await startRelay(sandbox.apiUrl, local);
+  const otherAddress = new Agent({ connect: { ca: sandbox.ca, servername: "localhost", localAddress: "127.0.0.2" } });
+  try {
+    const attacker = await token(local, agent, "grant_type=servicekey&serviceName=sandbox-service&serviceKey=sandbox-service-key&client_id=service_client");
+    const other = await token(local, agent, "grant_type=client_credentials&scope=sandbox.physicalprices.api", "sandbox-full:sandbox-full-secret");
+    const { symbols } = maximalSymbols(TODAY, FROM, 100_000);
+    const maximal = `GET /physical/v2/Prices/History?Symbols=${symbols.join(",")}&FromDate=${FROM}&ToDate=${TODAY} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${attacker}\r\n\r\n`;
+    const small = "/physical/v2/Prices?Symbols=MB-AL-0004";
+    await measure({ name: "sandbox", pid, host: "127.0.0.1", port, probe: { url: `${local}${small}`, agent, headers: { authorization: `Bearer ${other}` } }, maximal }, sandbox.ca);
+    await measure(
+      { name: "relay (HTTPS)", pid: relay.child.pid ?? 0, host: "127.0.0.1", port: relay.port, probe: { url: `https://127.0.0.1:${relay.port}${small}`, agent: otherAddress, headers: { authorization: `Bearer ${other}` } }, maximal },
+      sandbox.ca,
+    );
+  } finally {
+    await agent.close();
+    await otherAddress.close();
+    const exited = new Promise((resolve) => relay.child.once("exit", resolve));
+    relay.child.kill("SIGTERM");
+    await exited;
+    await stopSandboxCli(sandbox.child);
+  }
+  const when = `${new Date().toISOString().slice(0, 10)}, Node ${process.version}, load average ${loadAtStart.map((l) => l.toFixed(1)).join(" ")} at the start and ${loadavg().map((l) => l.toFixed(1)).join(" ")} at the end`;
+  await writeSection(
+    "Servers against hostile clients",
+    `Written by \`npm run bench:hostile\` (scripts/bench-hostile.ts) on ${when}. The sandbox CLI (data to ${TODAY}) and the relay (HTTPS, the sandbox as upstream) each run as their own process, with \`--idle-timeout ${IDLE_TIMEOUT_S}\`; descriptors and resident memory are read from /proc every 100 ms. The idle connections come ${OPEN_AT_ONCE.toLocaleString("en")} at a time from one address and send nothing; the stalled readers share one service-key token, ask for a maximal history (100,000 records) and never read. The other client probes \`/Prices\` for one symbol every 20 ms with its own token (through the relay from another loopback address), from the benchmark's own process: its times include that process's work for the attack, on the same two shared cores.\n\n${targetTable(rows)}\n\n${rawLines(cases)}\n`,
+  );
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,136 @@
+/**
+ * The relay against hostile clients (issue 17), in front of a small upstream of our own that records what reaches
+ * it: stalled readers hold only their own share of the upstream pool, a 503 reaches the upstream once, a token
+ * request's query stays at the relay, and connections that never begin TLS are destroyed.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Socket } from "node:net";
+import type { FastifyInstance } from "fastify";
+import { buildRelay, type RelayOptions } from "../../src/relay/app";
+import { ensureCertificates } from "../../src/sandbox/auth";
+import { eventually, openConnections, portOf, silentConnection } from "../helpers/sockets";
+
+jest.setTimeout(30_000);
+
+/** The upstream: an endless body on /Prices/History (until its client goes), a 503 on `?unavailable`, else a small 200. */
+function startUpstream(): Promise<{ server: Server; seen: string[]; origin: string }> {
+  const seen: string[] = [];
+  const endless = (response: ServerResponse): void => {
+    const chunk = Buffer.alloc(64 * 1024, 0x20);
+    let sent = 0;
+    const pump = (): void => {
+      // Bounded: 256 MB at most, though a stalled client stops it long before.
+      while (sent < 4096 && !response.destroyed) {
+        sent += 1;
+        if (!response.write(chunk)) return void response.once("drain", pump);
+      }
+      response.end();
+    };
+    response.writeHead(200, { "content-type": "application/json" });
+    pump();
+  };
+  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    seen.push(`${request.method ?? ""} ${request.url ?? ""}`);
+    request.resume();
+    if ((request.url ?? "").startsWith("/physical/v2/Prices/History")) return endless(response);
+    if ((request.url ?? "").includes("unavailable")) {
+      response.writeHead(503, { "content-type": "application/problem+json", "retry-after": "5" }).end('{"status":503}');
+      return;
+    }
+    response.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}');
+  });
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address !== null ? address.port : 0;
+      resolve({ server, seen, origin: `http://127.0.0.1:${port}` });
+    }),
+  );
+}
+
+let upstream: Awaited<ReturnType<typeof startUpstream>>;
+const opened: Socket[] = [];
+
+beforeAll(async () => {
+  upstream = await startUpstream();
+});
+afterEach(() => {
+  for (const socket of opened.splice(0)) socket.destroy();
+});
+afterAll(async () => {
+  upstream.server.closeAllConnections();
+  await new Promise<void>((resolve) => upstream.server.close(() => resolve()));
+});
+
+async function relayOn(options: Partial<RelayOptions> = {}): Promise<FastifyInstance> {
+  const relay = await buildRelay({ apiUrl: `${upstream.origin}/physical/v2`, tokenUrl: `${upstream.origin}/connect/token`, ...options });
+  await relay.listen({ port: 0, host: "127.0.0.1" });
+  return relay;
+}
+
+describe("the relay against hostile clients", () => {
+  it("keeps answering others while one client's readers stall on large answers", async () => {
+    const relay = await relayOn({ upstream: { perCaller: 2, total: 4 } });
+    try {
+      const before = upstream.seen.length;
+      // Four stalled readers from one address (127.0.0.2): they ask for an endless answer and never read it.
+      for (let i = 0; i < 4; i++) {
+        const socket = await silentConnection(portOf(relay), "127.0.0.2");
+        opened.push(socket);
+        socket.pause();
+        socket.write("GET /physical/v2/Prices/History?Symbols=A HTTP/1.1\r\nHost: localhost\r\n\r\n");
+      }
+      await eventually(async () => upstream.seen.length - before >= 2, "the stalled readers' requests upstream");
+      // Another client's request is answered within a second (a functional bound for a hang).
+      const probe = await fetch(`http://127.0.0.1:${portOf(relay)}/physical/v2/Prices?Symbols=B`, { signal: AbortSignal.timeout(1_000) });
+      expect(probe.status).toBe(200);
+      await probe.arrayBuffer();
+      // The stalled client holds its own share of the pool and no more.
+      expect(upstream.seen.slice(before).filter((line) => line.includes("History"))).toHaveLength(2);
+    } finally {
+      for (const socket of opened.splice(0)) socket.destroy();
+      await relay.close();
+    }
+  });
+
+  it("passes a 503 on once, without retrying it upstream", async () => {
+    const relay = await relayOn();
+    try {
+      const before = upstream.seen.length;
+      const answer = await relay.inject({ method: "GET", url: "/physical/v2/Prices?Symbols=A&unavailable=1" });
+      expect(answer.statusCode).toBe(503);
+      expect(answer.headers["retry-after"]).toBe("5");
+      expect(upstream.seen.slice(before)).toEqual(["GET /physical/v2/Prices?Symbols=A&unavailable=1"]);
+    } finally {
+      await relay.close();
+    }
+  });
+
+  it("does not pass a client's query string on to the token endpoint", async () => {
+    const relay = await relayOn();
+    try {
+      const before = upstream.seen.length;
+      const answer = await relay.inject({ method: "POST", url: "/connect/token?client_secret=leaked&x=1", headers: { "content-type": "application/x-www-form-urlencoded" }, payload: "grant_type=client_credentials" });
+      expect(answer.statusCode).toBe(200);
+      expect(upstream.seen.slice(before)).toEqual(["POST /connect/token"]);
+    } finally {
+      await relay.close();
+    }
+  });
+
+  it("destroys HTTPS connections that never begin their TLS handshake, after the client has left", async () => {
+    const certificates = await ensureCertificates();
+    const relay = await relayOn({ https: { key: certificates.key, cert: certificates.cert }, sockets: { handshakeTimeoutMs: 300 } });
+    try {
+      let timedOut = 0;
+      relay.server.on("tlsClientError", () => (timedOut += 1));
+      const sockets = await Promise.all([1, 2, 3].map(() => silentConnection(portOf(relay))));
+      opened.push(...sockets);
+      await eventually(async () => timedOut === 3, "three handshake timeouts");
+      for (const socket of sockets) socket.end();
+      await eventually(async () => (await openConnections(relay)) === 0, "every connection closed by the relay");
+    } finally {
+      await relay.close();
+    }
+  });
+});
