@@ -3,14 +3,16 @@
  * concurrent calls (so the functions' client can batch them), spill placement, cycles, timeouts. `evaluate`
  * recalculates everything (the runner); `update` applies an edited book and re-runs only what it touches.
  */
-import { type CellPosition, type RangeRef, formatCellAddress, formatRangeAddress, rangeContains } from "../formula/a1";
+import { type CellPosition, type RangeRef, formatCellAddress, formatRangeAddress, rangeContains, sheetPrefix } from "../formula/a1";
 import type { Expression, ReferenceExpression } from "../formula/parse";
 import { type DateSystem, isoDateToSerial } from "../functions/excelDates";
 import { todayIso } from "../api/dates";
 import { SHEET_NAME, cellKey, positionOfKey } from "./addresses";
 import type { FormulaCellSource, LiteralCell, ParsedBook } from "./book";
 import { canonicalName } from "../formula/functions";
-import { evaluate, toResult, type EvaluationContext } from "./evaluate";
+import { DYNAMIC_REFERENCE_FUNCTIONS, LeftForExcelSignal, evaluate, toResult, whyLeftForExcel, type EvaluationContext } from "./evaluate";
+import type { LeftForExcel } from "./book-names";
+import { BookScope } from "./book-scope";
 import { type ArgumentInput, type PreparedCall, marshalArguments } from "./marshal";
 import type { FunctionMetadata } from "./metadata";
 import { type ResultGrid, thrownToCellValue, toResultGrid } from "./results";
@@ -44,10 +46,12 @@ export interface EngineOptions {
   readonly today?: () => number;
   /** The book's date system, read at each evaluation (default 1900). */
   readonly dateSystem?: () => DateSystem;
+  /** The book's defined names and tables (default none). */
+  readonly scope?: BookScope;
 }
 
 /** Worksheet functions that give a new value on every recalculation. */
-const VOLATILE_FUNCTIONS = new Set(["TODAY", "NOW", "RAND", "RANDBETWEEN"]);
+const VOLATILE_FUNCTIONS = new Set(["TODAY", "NOW", "RAND", "RANDBETWEEN", "OFFSET", "INDIRECT"]);
 
 type FormulaState = "pending" | "running" | "done";
 
@@ -69,6 +73,12 @@ interface FormulaCell extends FormulaCellSource {
   cancels: (() => void)[];
   /** The custom calls of its latest run, for provenance. */
   calls: CustomCallRecord[];
+  /** Why it cannot be evaluated with Excel's semantics whatever its inputs (an unsupported function, an external link). */
+  readonly unsupported: string | undefined;
+  /** It reads references only known when it runs (OFFSET, INDIRECT): it starts when nothing else can. */
+  readonly dynamic: boolean;
+  /** Why its latest run was left for Excel. */
+  left: string | undefined;
 }
 
 /** One custom function call a formula made: the function (functions.json name), its JavaScript arguments, and where its result went inside the call's own result. */
@@ -98,8 +108,12 @@ export class WorkbookEngine {
   private readonly namespace: string;
   private readonly timeoutMs: number;
   private readonly maxRecalculations: number;
+  private readonly scope: BookScope;
+  /** Formulas whose latest run was left for Excel (a reader of one is left too). */
+  private readonly leftFormulas = new Set<FormulaCell>();
 
   constructor(private readonly options: EngineOptions) {
+    this.scope = options.scope ?? new BookScope();
     this.namespace = (options.namespace ?? "PRICES").toUpperCase();
     this.timeoutMs = options.timeoutMs ?? 120_000;
     this.maxRecalculations = options.maxRecalculations ?? 3;
@@ -112,6 +126,7 @@ export class WorkbookEngine {
     this.sheet = new Sheet();
     this.byKey.clear();
     this.literals.clear();
+    this.leftFormulas.clear();
     for (const literal of book.literals) this.setLiteral(literal);
     this.formulas = [];
     for (const source of book.formulas) this.addFormula(source);
@@ -224,18 +239,22 @@ export class WorkbookEngine {
   }
 
   private addFormula(source: FormulaCellSource): void {
+    const resolver = this.resolverAt(source);
     const formula: FormulaCell = {
       ...source,
       // what it waits for on this sheet (another sheet's values are final before this one starts)
-      references: referencesOf(source.expression)
+      references: referencesOf(source.expression, resolver)
         .filter((reference) => this.isOwnSheet(reference))
         .map((reference) => (reference.spill ? cellRange(reference.range.top, reference.range.left) : reference.range)),
-      volatile: this.isVolatile(source.expression),
+      volatile: this.isVolatile(source.expression, resolver),
       state: "pending",
       evaluations: 0,
       generation: 0,
       cancels: [],
       calls: [],
+      unsupported: whyLeftForExcel(source.expression, { namespace: this.namespace, name: resolver.name }),
+      dynamic: callNamesOf(source.expression, resolver).some((name) => DYNAMIC_REFERENCE_FUNCTIONS.has(canonicalName(name, this.namespace))),
+      left: undefined,
     };
     this.formulas.push(formula);
     this.sheet.addAnchor(formula.row, formula.col);
@@ -248,6 +267,7 @@ export class WorkbookEngine {
     formula.generation += 1;
     formula.state = "done";
     this.byKey.delete(cellKey(formula.row, formula.col));
+    this.leftFormulas.delete(formula);
     this.formulas = this.formulas.filter((other) => other !== formula);
     return this.sheet.removeAnchor(formula.row, formula.col);
   }
@@ -256,8 +276,24 @@ export class WorkbookEngine {
     this.formulas.sort((a, b) => cellKey(a.row, a.col) - cellKey(b.row, b.col));
   }
 
-  private isVolatile(expression: Expression): boolean {
-    return callNamesOf(expression).some((name) => {
+  /** How names and structured references read for a formula at `at`. */
+  private resolverAt(at: CellPosition): Resolver {
+    const sheet = this.options.sheetName ?? SHEET_NAME;
+    return {
+      name: (name) => this.scope.name(name, sheet),
+      structured: (text) => this.scope.structured(text, sheet, at),
+    };
+  }
+
+  /** Every formula left for Excel, with why, in cell order (its dependents included). */
+  leftForExcel(): LeftForExcel[] {
+    return this.formulas
+      .filter((formula) => formula.left !== undefined)
+      .map((formula) => ({ cell: formula.address, formula: formula.text.replace(/^\s*=/, ""), why: formula.left ?? "" }));
+  }
+
+  private isVolatile(expression: Expression, resolver: Resolver): boolean {
+    return callNamesOf(expression, resolver).some((name) => {
       const canonical = canonicalName(name, this.namespace);
       if (VOLATILE_FUNCTIONS.has(canonical)) return true;
       const resolved = canonical.startsWith(`${this.namespace}.`) ? this.resolve(canonical) : undefined;
@@ -352,6 +388,7 @@ export class WorkbookEngine {
 
   /** Every referenced cell is final: a literal, an evaluated formula or its spill, or blank that no pending formula can still spill into. */
   private isReady(formula: FormulaCell): boolean {
+    if (formula.dynamic) return false;
     for (const range of formula.references) {
       for (let row = range.top; row <= range.bottom; row += 1) {
         for (let col = range.left; col <= range.right; col += 1) {
@@ -407,8 +444,22 @@ export class WorkbookEngine {
     const generation = formula.generation;
     this.cancelFormula(formula);
     formula.calls = [];
-    const grid = await this.compute(formula, generation);
+    formula.left = formula.unsupported;
+    let grid: ResultGrid;
+    if (formula.left !== undefined) grid = [[leftError(formula.left)]];
+    else {
+      try {
+        grid = await this.compute(formula, generation);
+      } catch (error) {
+        if (!(error instanceof LeftForExcelSignal)) throw error;
+        if (generation !== formula.generation) return;
+        formula.left = error.why;
+        grid = [[leftError(error.why)]];
+      }
+    }
     if (generation !== formula.generation) return;
+    if (formula.left === undefined) this.leftFormulas.delete(formula);
+    else this.leftFormulas.add(formula);
     this.placeAndInvalidate(formula, grid);
     formula.state = "done";
     this.options.onPlaced?.();
@@ -441,7 +492,7 @@ export class WorkbookEngine {
   otherSheetsRead(): Set<string> {
     const names = new Set<string>();
     for (const formula of this.formulas) {
-      for (const reference of referencesOf(formula.expression)) if (!this.isOwnSheet(reference)) names.add((reference.sheet ?? "").toLowerCase());
+      for (const reference of referencesOf(formula.expression, this.resolverAt(formula))) if (!this.isOwnSheet(reference)) names.add((reference.sheet ?? "").toLowerCase());
     }
     return names;
   }
@@ -451,14 +502,32 @@ export class WorkbookEngine {
   }
 
   /** The values a reference reads: a range, or the whole result of the formula a spill reference (`A1#`) names. */
-  private readReference(reference: ReferenceExpression): ArrayValue | CellError {
-    if (this.isOwnSheet(reference)) return this.readOwn(reference);
+  private readReference(reference: ReferenceExpression, reader: FormulaCell): ArrayValue | CellError {
+    if (this.isOwnSheet(reference)) return this.readOwn(reference, reader);
     const other = this.options.otherSheet?.(reference.sheet ?? "") ?? "the host evaluates each sheet on its own; references to other sheets are not supported";
-    return typeof other === "string" ? cellError("#REF!", `${reference.text}: ${other}`) : other.readOwn(reference);
+    if (typeof other === "string") {
+      // a reference built as the formula runs may name a sheet evaluated later: Excel's value is not known here
+      if (reader.dynamic) throw new LeftForExcelSignal(`${reference.text}: ${other}`);
+      return cellError("#REF!", `${reference.text}: ${other}`);
+    }
+    return other.readOwn(reference, undefined);
   }
 
-  /** A reference read on this sheet, whatever sheet name it carries. */
-  private readOwn(reference: ReferenceExpression): ArrayValue | CellError {
+  /**
+   * A reference read on this sheet, whatever sheet name it carries. A cell whose formula was left for Excel leaves
+   * its reader for Excel too; a reference built as the formula runs (OFFSET, INDIRECT) must find final values.
+   */
+  private readOwn(reference: ReferenceExpression, reader: FormulaCell | undefined): ArrayValue | CellError {
+    const read = reference.spill ? cellRange(reference.range.top, reference.range.left) : reference.range;
+    const prefix = reader ? "" : sheetPrefix(this.options.sheetName ?? SHEET_NAME);
+    for (const formula of this.leftFormulas) {
+      if (formula.state === "done" && rangeContains(read, formula.row, formula.col)) throw new LeftForExcelSignal(`depends on ${prefix}${formula.address} (left for Excel)`);
+    }
+    if (reader?.dynamic) {
+      for (const formula of this.formulas) {
+        if (formula.state !== "done" && rangeContains(read, formula.row, formula.col)) throw new LeftForExcelSignal(`reads ${formula.address} before it has its value`);
+      }
+    }
     if (!reference.spill) return arrayOf(this.sheet.rangeValues(reference.range), reference.range);
     const { top: row, left: col } = reference.range;
     const area = this.byKey.has(cellKey(row, col)) ? this.sheet.areaOf(row, col) : undefined;
@@ -470,8 +539,12 @@ export class WorkbookEngine {
   private async compute(formula: FormulaCell, generation: number): Promise<ResultGrid> {
     const whole = formula.expression;
     const dateSystem = this.options.dateSystem?.() ?? "1900";
+    const resolver = this.resolverAt(formula);
     const context: EvaluationContext = {
-      reference: (reference) => this.readReference(reference),
+      at: { row: formula.row, col: formula.col },
+      name: resolver.name,
+      structured: resolver.structured,
+      reference: (reference) => this.readReference(reference, formula),
       dateSystem,
       today: this.options.today ?? (() => isoDateToSerial(todayIso(), dateSystem)),
       custom: (name) => {
@@ -578,34 +651,57 @@ export class WorkbookEngine {
   }
 }
 
-/** Every reference in an expression, in the order written. */
-function referencesOf(expression: Expression): ReferenceExpression[] {
+/** How a formula's names and structured references read. */
+interface Resolver {
+  name(name: string): Expression | undefined;
+  structured(text: string): ReferenceExpression | string;
+}
+
+/** The expressions an expression is made of, names and structured references replaced by what they stand for (LET's own names kept). */
+function partsOf(expression: Expression, resolver: Resolver, bound: ReadonlySet<string> = new Set(), depth = 0): Expression[] {
+  const inner = (next: Expression, names = bound): Expression[] => partsOf(next, resolver, names, depth);
   switch (expression.kind) {
-    case "reference":
-      return [expression];
     case "call":
-      return expression.args.flatMap(referencesOf);
+      return [expression, ...expression.args.flatMap((arg) => inner(arg))];
     case "unary":
-      return referencesOf(expression.operand);
+      return [expression, ...inner(expression.operand)];
     case "binary":
-      return [...referencesOf(expression.left), ...referencesOf(expression.right)];
+      return [expression, ...inner(expression.left), ...inner(expression.right)];
+    case "let": {
+      const names = new Set(bound);
+      const parts: Expression[] = [expression];
+      for (const binding of expression.bindings) {
+        parts.push(...inner(binding.value, names));
+        names.add(binding.name.toUpperCase());
+      }
+      return [...parts, ...inner(expression.body, names)];
+    }
+    case "name": {
+      const defined = bound.has(expression.name.toUpperCase()) || depth > 16 ? undefined : resolver.name(expression.name);
+      return defined ? [expression, ...partsOf(defined, resolver, new Set(), depth + 1)] : [expression];
+    }
+    case "table": {
+      const reference = resolver.structured(expression.text);
+      return typeof reference === "string" ? [expression] : [expression, reference];
+    }
     default:
-      return [];
+      return [expression];
   }
 }
 
-/** Every function name an expression calls, as written. */
-function callNamesOf(expression: Expression): string[] {
-  switch (expression.kind) {
-    case "call":
-      return [expression.name, ...expression.args.flatMap(callNamesOf)];
-    case "unary":
-      return callNamesOf(expression.operand);
-    case "binary":
-      return [...callNamesOf(expression.left), ...callNamesOf(expression.right)];
-    default:
-      return [];
-  }
+/** Every reference in an expression, in the order written (through names and structured references). */
+function referencesOf(expression: Expression, resolver: Resolver): ReferenceExpression[] {
+  return partsOf(expression, resolver).filter((part): part is ReferenceExpression => part.kind === "reference");
+}
+
+/** Every function name an expression calls, as written (through names). */
+function callNamesOf(expression: Expression, resolver: Resolver): string[] {
+  return partsOf(expression, resolver).flatMap((part) => (part.kind === "call" ? [part.name] : []));
+}
+
+/** What a cell left for Excel shows where there is no cached value (a JSON book): an error naming why. */
+function leftError(why: string): CellError {
+  return cellError("#N/A", `left for Excel: ${why}`);
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
