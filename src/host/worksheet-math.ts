@@ -53,10 +53,8 @@ function multiple(direction: "up" | "down"): FunctionSpec {
     if (step === 0) return direction === "up" ? 0 : cellError("#DIV/0!");
     if (value > 0 && step < 0) return numError("the number and the significance differ in sign");
     const ratio = significant(value / step);
-    const towardsUp = direction === "up" ? Math.ceil(ratio) : Math.floor(ratio);
-    // a negative number with a negative significance rounds away from zero for CEILING
-    const count = value < 0 && step < 0 ? (direction === "up" ? Math.floor(ratio) : Math.ceil(ratio)) : towardsUp;
-    return count * step;
+    // counted in multiples of the significance: CEILING(-2.5,-2) is -4, FLOOR(-2.5,-2) is -2
+    return (direction === "up" ? Math.ceil(ratio) : Math.floor(ratio)) * step;
   });
 }
 
