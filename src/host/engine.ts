@@ -108,7 +108,7 @@ export class WorkbookEngine {
   private readonly namespace: string;
   private readonly timeoutMs: number;
   private readonly maxRecalculations: number;
-  private readonly scope: BookScope;
+  private scope: BookScope;
   /** Formulas whose latest run was left for Excel (a reader of one is left too). */
   private readonly leftFormulas = new Set<FormulaCell>();
 
@@ -127,6 +127,7 @@ export class WorkbookEngine {
     this.byKey.clear();
     this.literals.clear();
     this.leftFormulas.clear();
+    this.scope = this.options.scope ?? new BookScope(book.names ?? []);
     for (const literal of book.literals) this.setLiteral(literal);
     this.formulas = [];
     for (const source of book.formulas) this.addFormula(source);
@@ -505,11 +506,8 @@ export class WorkbookEngine {
   private readReference(reference: ReferenceExpression, reader: FormulaCell): ArrayValue | CellError {
     if (this.isOwnSheet(reference)) return this.readOwn(reference, reader);
     const other = this.options.otherSheet?.(reference.sheet ?? "") ?? "the host evaluates each sheet on its own; references to other sheets are not supported";
-    if (typeof other === "string") {
-      // a reference built as the formula runs may name a sheet evaluated later: Excel's value is not known here
-      if (reader.dynamic) throw new LeftForExcelSignal(`${reference.text}: ${other}`);
-      return cellError("#REF!", `${reference.text}: ${other}`);
-    }
+    // a sheet the host cannot read first (a cycle of sheets, a sheet not given): Excel's value is not known here
+    if (typeof other === "string") throw new LeftForExcelSignal(`${reference.text}: ${other}`);
     return other.readOwn(reference, undefined);
   }
 
