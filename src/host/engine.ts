@@ -253,7 +253,7 @@ export class WorkbookEngine {
       generation: 0,
       cancels: [],
       calls: [],
-      unsupported: whyLeftForExcel(source.expression, { namespace: this.namespace, name: resolver.name }),
+      unsupported: whyLeftForExcel(source.expression, { namespace: this.namespace, name: resolver.name, structured: resolver.structured }),
       dynamic: callNamesOf(source.expression, resolver).some((name) => DYNAMIC_REFERENCE_FUNCTIONS.has(canonicalName(name, this.namespace))),
       left: undefined,
     };

@@ -55,6 +55,8 @@ type Scope = ReadonlyMap<string, Value>;
 export interface StaticContext {
   readonly namespace: string;
   name(name: string): Expression | undefined;
+  /** The area of a structured reference, or why it cannot be read; without it, tables are not known. */
+  structured?(text: string): ReferenceExpression | string;
 }
 
 /** Why a formula cannot be evaluated with Excel's semantics before it runs, or undefined when it can. */
@@ -63,6 +65,10 @@ export function whyLeftForExcel(expression: Expression, context: StaticContext, 
   switch (expression.kind) {
     case "unsupported":
       return expression.reason;
+    case "table": {
+      const reference = context.structured?.(expression.text) ?? `structured reference ${expression.text}: the book's tables are not known`;
+      return typeof reference === "string" ? reference : undefined;
+    }
     case "call": {
       const name = canonicalName(expression.name, context.namespace);
       if (!name.startsWith(`${context.namespace}.`) && !EVALUATED_HERE.has(name) && !isWorksheetFunction(name)) return `function not supported: ${name}`;

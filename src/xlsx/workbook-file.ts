@@ -16,6 +16,7 @@ import { dirname, join, basename } from "node:path";
 import ExcelJS from "exceljs";
 import { type RangeRef, formatCellAddress, parseCellAddress, parseRangeAddress } from "../formula/a1";
 import { type Expression, FormulaSyntaxError, parseExpression } from "../formula/parse";
+import { whyLeftForExcel } from "../host/evaluate";
 import { type DateSystem, isoDateToSerial } from "../functions/excelDates";
 import type { SheetInput, WorkbookResult } from "../host/api";
 import { callsNamespace } from "../formula/functions";
@@ -133,6 +134,9 @@ export async function readWorkbookFile(path: string): Promise<LoadedWorkbook> {
           let expression: Expression;
           try {
             expression = parseExpression(text, { wholeRowsAndColumns: false });
+            // what the engine would leave for Excel is kept as saved here too (i16-engine; the new runner reads leftForExcel)
+            const why = whyLeftForExcel(expression, { namespace: "PRICES", name: () => undefined });
+            if (why !== undefined) throw new FormulaSyntaxError(text, why);
           } catch (error) {
             if (!(error instanceof FormulaSyntaxError)) throw error;
             // Excel wrote it, so it is a formula the host lacks (=SUM(A:A), =Table1[Price]): the copy keeps it as saved
