@@ -79,6 +79,8 @@ interface FormulaCell extends FormulaCellSource {
   readonly dynamic: boolean;
   /** Why its latest run was left for Excel. */
   left: string | undefined;
+  /** The areas its latest run read through OFFSET, INDIRECT or a whole row or column (a later spill there runs it again). */
+  dynamicReads: RangeRef[];
 }
 
 /** One custom function call a formula made: the function (functions.json name), its JavaScript arguments, and where its result went inside the call's own result. */
@@ -241,11 +243,13 @@ export class WorkbookEngine {
 
   private addFormula(source: FormulaCellSource): void {
     const resolver = this.resolverAt(source);
+    const read = referencesOf(source.expression, resolver);
     const formula: FormulaCell = {
       ...source,
-      // what it waits for on this sheet (another sheet's values are final before this one starts)
-      references: referencesOf(source.expression, resolver)
-        .filter((reference) => this.isOwnSheet(reference))
+      // what it waits for on this sheet (another sheet's values are final before this one starts); whole rows and
+      // columns are read like OFFSET's references, once nothing else can run, rather than walked cell by cell
+      references: read
+        .filter((reference) => this.isOwnSheet(reference) && reference.whole === undefined)
         .map((reference) => (reference.spill ? cellRange(reference.range.top, reference.range.left) : reference.range)),
       volatile: this.isVolatile(source.expression, resolver),
       state: "pending",
@@ -254,8 +258,11 @@ export class WorkbookEngine {
       cancels: [],
       calls: [],
       unsupported: whyLeftForExcel(source.expression, { namespace: this.namespace, name: resolver.name, structured: resolver.structured }),
-      dynamic: callNamesOf(source.expression, resolver).some((name) => DYNAMIC_REFERENCE_FUNCTIONS.has(canonicalName(name, this.namespace))),
+      dynamic:
+        read.some((reference) => reference.whole !== undefined) ||
+        callNamesOf(source.expression, resolver).some((name) => DYNAMIC_REFERENCE_FUNCTIONS.has(canonicalName(name, this.namespace))),
       left: undefined,
+      dynamicReads: [],
     };
     this.formulas.push(formula);
     this.sheet.addAnchor(formula.row, formula.col);
@@ -445,6 +452,7 @@ export class WorkbookEngine {
     const generation = formula.generation;
     this.cancelFormula(formula);
     formula.calls = [];
+    formula.dynamicReads = [];
     formula.left = formula.unsupported;
     let grid: ResultGrid;
     if (formula.left !== undefined) grid = [[leftError(formula.left)]];
@@ -474,7 +482,7 @@ export class WorkbookEngine {
     // A formula that already read a cell this result now fills (or no longer fills) must read it again.
     for (const reader of this.formulas) {
       if (reader === formula || reader.state !== "done" || reader.evaluations > this.maxRecalculations) continue;
-      const touched = reader.references.some((range) => overlaps(range, after) || (before !== undefined && overlaps(range, before)));
+      const touched = [...reader.references, ...reader.dynamicReads].some((range) => overlaps(range, after) || (before !== undefined && overlaps(range, before)));
       if (touched) reader.state = "pending";
     }
   }
@@ -522,9 +530,17 @@ export class WorkbookEngine {
       if (formula.state === "done" && rangeContains(read, formula.row, formula.col)) throw new LeftForExcelSignal(`depends on ${prefix}${formula.address} (left for Excel)`);
     }
     if (reader?.dynamic) {
+      // a formula still to run in the area has no value to read; one that spills into it later runs the reader again
       for (const formula of this.formulas) {
         if (formula.state !== "done" && rangeContains(read, formula.row, formula.col)) throw new LeftForExcelSignal(`reads ${formula.address} before it has its value`);
       }
+      reader.dynamicReads.push(read);
+    }
+    if (reference.whole !== undefined) {
+      const used = this.sheet.usedBounds();
+      const range = { ...reference.range, bottom: Math.min(reference.range.bottom, used?.bottom ?? 0), right: Math.min(reference.range.right, used?.right ?? 0) };
+      if (range.bottom < range.top || range.right < range.left) return arrayOf([[null]]);
+      return arrayOf(this.sheet.rangeValues(range), range);
     }
     if (!reference.spill) return arrayOf(this.sheet.rangeValues(reference.range), reference.range);
     const { top: row, left: col } = reference.range;

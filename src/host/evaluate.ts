@@ -182,7 +182,8 @@ async function call(name: string, args: readonly Expression[], context: Evaluati
       if (value === undefined) return { kind: "missing" };
       if (!isArray(value)) return { kind: "value", value };
       const source = args[index];
-      return source?.kind === "reference" && !source.spill ? { kind: "grid", rows: value.rows, range: source.range } : { kind: "grid", rows: value.rows };
+      const range = source?.kind === "reference" && !source.spill ? (value.range ?? source.range) : undefined;
+      return range ? { kind: "grid", rows: value.rows, range } : { kind: "grid", rows: value.rows };
     });
     const grid = await custom(inputs);
     return grid.length === 1 && grid[0]?.length === 1 ? (grid[0][0] ?? null) : arrayOf(grid);

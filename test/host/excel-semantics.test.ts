@@ -81,6 +81,22 @@ describe("names, LET, spills and references built as the formula runs", () => {
   });
 });
 
+describe("whole rows and columns", () => {
+  it("read the sheet's used area, spills included, once every formula that could fill them has run", async () => {
+    const cells = await fixtureHost().evaluate({
+      A1: "=D1*2", B1: 1, B2: "=SEQUENCE(3)", B6: "=PRICES.ADD(10,0)", D1: "=SUM(B:B)", D3: "=COUNT(2:2)", E2: 5, D4: "=MAX(B:C)", A9: "=SEQUENCE(1,3,100,0)",
+      F1: "=SUM(C:C)",
+    });
+    expect([cells.D1, cells.A1, cells.D3, cells.D4, cells.F1]).toEqual([117, 234, 2, 100, 100]);
+  });
+
+  it("a whole column that holds the formula reading it is circular: left for Excel, never read stale", async () => {
+    const host = fixtureHost();
+    await host.evaluate({ A1: "=SUM(B:B)", B1: "=SEQUENCE(A1)" });
+    expect(host.engine.leftForExcel().map((entry) => entry.why)).toEqual(["reads B1 before it has its value", "depends on A1 (left for Excel)"]);
+  });
+});
+
 describe("dates", () => {
   it("every date function works in a 1904 book's serials", async () => {
     const serial = isoDateToSerial("2024-03-01", "1904");
@@ -119,18 +135,17 @@ describe("left for Excel", () => {
   it("an unsupported function, LAMBDA, an external link and a whole column are left with why; their dependents too; the rest is evaluated", async () => {
     const host = fixtureHost();
     const cells = await host.evaluate({
-      A1: "=CUBEVALUE(\"x\")", A2: "=A1+1", A3: "=SUM(A1:A2)", A4: 5, A5: "=A4*2", A6: "=LAMBDA(x,x+1)(2)", A7: "=[1]Rates!$B$2", A8: "=SUM(B:B)",
+      A1: "=CUBEVALUE(\"x\")", A2: "=A1+1", A3: "=SUM(A1:A2)", A4: 5, A5: "=A4*2", A6: "=LAMBDA(x,x+1)(2)", A7: "=[1]Rates!$B$2", A8: "=SUM(C:C)",
       A9: "=IFERROR(A2,0)", A10: '=INDIRECT("A1")',
     });
     expect(cells.A1).toBe("#N/A: left for Excel: function not supported: CUBEVALUE");
-    expect(cells.A5).toBe(10);
+    expect([cells.A5, cells.A8]).toEqual([10, 0]);
     expect(host.engine.leftForExcel()).toEqual([
       { cell: "A1", formula: 'CUBEVALUE("x")', why: "function not supported: CUBEVALUE" },
       { cell: "A2", formula: "A1+1", why: "depends on A1 (left for Excel)" },
       { cell: "A3", formula: "SUM(A1:A2)", why: "depends on A1 (left for Excel)" },
       { cell: "A6", formula: "LAMBDA(x,x+1)(2)", why: "LAMBDA is not supported" },
       { cell: "A7", formula: "[1]Rates!$B$2", why: "external link [1]" },
-      { cell: "A8", formula: "SUM(B:B)", why: "whole rows and columns are not supported: B:B" },
       { cell: "A9", formula: "IFERROR(A2,0)", why: "depends on A2 (left for Excel)" },
       { cell: "A10", formula: 'INDIRECT("A1")', why: "depends on A1 (left for Excel)" },
     ]);
