@@ -81,6 +81,16 @@ interface FormulaCell extends FormulaCellSource {
   left: string | undefined;
   /** The areas its latest run read through OFFSET, INDIRECT or a whole row or column (a later spill there runs it again). */
   dynamicReads: RangeRef[];
+  /** The formula whose value its latest run found missing (OFFSET, INDIRECT): it runs again once that one is done. */
+  waitsOn: FormulaCell | undefined;
+}
+
+/** A run read, through OFFSET, INDIRECT or a whole row or column, a formula that has no value yet. */
+class NotReadySignal extends Error {
+  override readonly name = "NotReadySignal";
+  constructor(readonly formula: FormulaCell) {
+    super(`waits for ${formula.address}`);
+  }
 }
 
 /** One custom function call a formula made: the function (functions.json name), its JavaScript arguments, and where its result went inside the call's own result. */
@@ -144,6 +154,7 @@ export class WorkbookEngine {
       formula.generation += 1;
       formula.state = "pending";
       formula.evaluations = 0;
+      formula.waitsOn = undefined;
     }
     await this.drive();
   }
@@ -263,6 +274,7 @@ export class WorkbookEngine {
         callNamesOf(source.expression, resolver).some((name) => DYNAMIC_REFERENCE_FUNCTIONS.has(canonicalName(name, this.namespace))),
       left: undefined,
       dynamicReads: [],
+      waitsOn: undefined,
     };
     this.formulas.push(formula);
     this.sheet.addAnchor(formula.row, formula.col);
@@ -334,6 +346,7 @@ export class WorkbookEngine {
     this.cancelFormula(formula);
     formula.generation += 1;
     formula.state = "pending";
+    formula.waitsOn = undefined;
     const area = this.sheet.clear(formula.row, formula.col);
     queue.push(area ?? cellRange(formula.row, formula.col));
     this.wake?.();
@@ -361,8 +374,12 @@ export class WorkbookEngine {
         if (pending.length === 0 && running.size === 0) return;
         for (const formula of pending) if (this.isReady(formula)) start(formula);
         if (running.size === 0) {
-          const next = pending.find((formula) => !this.hasDirectDependency(formula));
+          const free = pending.filter((formula) => !this.hasDirectDependency(formula));
+          const next = free.find((formula) => !formula.dynamic);
+          // references built as formulas run are read once nothing else can run, all together so their PRICES calls batch
+          const dynamic = free.filter((formula) => formula.dynamic && formula.waitsOn === undefined);
           if (next) start(next);
+          else if (dynamic.length > 0) for (const formula of dynamic) start(formula);
           else this.failCycles(pending);
           continue;
         }
@@ -396,7 +413,7 @@ export class WorkbookEngine {
 
   /** Every referenced cell is final: a literal, an evaluated formula or its spill, or blank that no pending formula can still spill into. */
   private isReady(formula: FormulaCell): boolean {
-    if (formula.dynamic) return false;
+    if (formula.dynamic) return formula.waitsOn !== undefined && formula.waitsOn.state === "done" && !this.hasDirectDependency(formula);
     for (const range of formula.references) {
       for (let row = range.top; row <= range.bottom; row += 1) {
         for (let col = range.left; col <= range.right; col += 1) {
@@ -420,7 +437,7 @@ export class WorkbookEngine {
   }
 
   private directDependencies(formula: FormulaCell): FormulaCell[] {
-    const found: FormulaCell[] = [];
+    const found: FormulaCell[] = formula.waitsOn !== undefined && formula.waitsOn.state !== "done" ? [formula.waitsOn] : [];
     for (const range of formula.references) {
       for (const other of this.formulas) {
         if (other.state !== "done" && rangeContains(range, other.row, other.col)) found.push(other);
@@ -442,6 +459,9 @@ export class WorkbookEngine {
       for (const formula of cycle) {
         this.sheet.place(formula.row, formula.col, [[cellError("#REF!", `circular reference (${names})`)]]);
         formula.state = "done";
+        // Excel's value of a circular reference (0 with a warning, or its iterations) is not the host's to say
+        formula.left = `circular reference (${names})`;
+        this.leftFormulas.add(formula);
       }
     }
   }
@@ -453,6 +473,7 @@ export class WorkbookEngine {
     this.cancelFormula(formula);
     formula.calls = [];
     formula.dynamicReads = [];
+    formula.waitsOn = undefined;
     formula.left = formula.unsupported;
     let grid: ResultGrid;
     if (formula.left !== undefined) grid = [[leftError(formula.left)]];
@@ -460,6 +481,12 @@ export class WorkbookEngine {
       try {
         grid = await this.compute(formula, generation);
       } catch (error) {
+        if (error instanceof NotReadySignal) {
+          if (generation !== formula.generation) return;
+          formula.waitsOn = error.formula;
+          formula.state = "pending";
+          return;
+        }
         if (!(error instanceof LeftForExcelSignal)) throw error;
         if (generation !== formula.generation) return;
         formula.left = error.why;
@@ -530,9 +557,12 @@ export class WorkbookEngine {
       if (formula.state === "done" && rangeContains(read, formula.row, formula.col)) throw new LeftForExcelSignal(`depends on ${prefix}${formula.address} (left for Excel)`);
     }
     if (reader?.dynamic) {
-      // a formula still to run in the area has no value to read; one that spills into it later runs the reader again
+      // a formula still to run in the area: the reader runs again once it is done; one that spills into the area later
+      // runs the reader again too
       for (const formula of this.formulas) {
-        if (formula.state !== "done" && rangeContains(read, formula.row, formula.col)) throw new LeftForExcelSignal(`reads ${formula.address} before it has its value`);
+        if (formula.state === "done" || !rangeContains(read, formula.row, formula.col)) continue;
+        if (formula === reader) throw new LeftForExcelSignal(`reads its own cell ${formula.address} (a circular reference)`);
+        throw new NotReadySignal(formula);
       }
       reader.dynamicReads.push(read);
     }

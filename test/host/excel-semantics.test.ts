@@ -73,6 +73,17 @@ describe("names, LET, spills and references built as the formula runs", () => {
     expect([host.engine.value(0, 1), host.engine.value(1, 1)]).toEqual([1, 5]);
   });
 
+  it("formulas built on INDIRECT run together, so their PRICES calls batch, and one that reads another waits for it", async () => {
+    const host = fixtureHost();
+    const cells = await host.evaluate({
+      A1: 1, A2: 2, A3: 3, B1: '=PRICES.SLOW(INDIRECT("A"&ROW()))', B2: '=PRICES.SLOW(INDIRECT("A"&ROW()))', B3: '=PRICES.SLOW(INDIRECT("A"&ROW()))',
+      C1: '=LEN(INDIRECT("B3"))*2', C2: "=SUM(C:C)",
+    });
+    expect([cells.B1, cells.B2, cells.B3, cells.C1]).toEqual(["done after 1", "done after 2", "done after 3", 24]);
+    expect(host.state.maxInFlight).toBe(3);
+    expect(String(cells.C2)).toMatch(/^#N\/A: left for Excel: reads its own cell C2/);
+  });
+
   it("OFFSET and INDIRECT read formula results, even those that come later in the sheet", async () => {
     const cells = await fixtureHost().evaluate({
       A1: '=INDIRECT("C"&B1)', B1: 3, A2: "=SUM(OFFSET(C1,0,0,3,1))", A3: "=A1*2", C1: 1, C2: "=C1+1", C3: "=PRICES.ADD(C2,1)", A4: '=INDIRECT("nowhere")',
@@ -93,7 +104,7 @@ describe("whole rows and columns", () => {
   it("a whole column that holds the formula reading it is circular: left for Excel, never read stale", async () => {
     const host = fixtureHost();
     await host.evaluate({ A1: "=SUM(B:B)", B1: "=SEQUENCE(A1)" });
-    expect(host.engine.leftForExcel().map((entry) => entry.why)).toEqual(["reads B1 before it has its value", "depends on A1 (left for Excel)"]);
+    expect(host.engine.leftForExcel().map((entry) => entry.why)).toEqual(["circular reference (B1, A1)", "circular reference (B1, A1)"]);
   });
 });
 
