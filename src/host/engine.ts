@@ -333,7 +333,7 @@ export class WorkbookEngine {
         if (formula.state === "pending") continue;
         const own = this.sheet.areaOf(formula.row, formula.col);
         const blocked = this.sheet.blockedAreaOf(formula.row, formula.col);
-        const reads = formula.references.some((range) => overlaps(range, area));
+        const reads = [...formula.references, ...formula.dynamicReads].some((range) => overlaps(range, area));
         const covers = own !== undefined && overlaps(own, area);
         const needed = blocked !== undefined && overlaps(blocked, area);
         if (reads || covers || needed) this.markPending(formula, queue);

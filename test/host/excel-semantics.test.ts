@@ -101,6 +101,12 @@ describe("whole rows and columns", () => {
     expect([cells.D1, cells.A1, cells.D3, cells.D4, cells.F1]).toEqual([117, 234, 2, 100, 100]);
   });
 
+  it("an edit in a whole column runs its readers again", async () => {
+    const host = fixtureHost();
+    await host.evaluate({ A1: 1, A2: 2, C1: "=SUM(A:A)" });
+    expect((await host.update({ A1: 1, A2: 2, A7: 10, C1: "=SUM(A:A)" })).C1).toBe(13);
+  });
+
   it("a whole column that holds the formula reading it is circular: left for Excel, never read stale", async () => {
     const host = fixtureHost();
     await host.evaluate({ A1: "=SUM(B:B)", B1: "=SEQUENCE(A1)" });
