@@ -62,6 +62,7 @@ const OPERATORS = [
   '"5"+1', '"1,000"+1', '" 5 "*2', '"50%"*2', '"1e3"+0', '"$5"+1', '"abc"&1', "A1&B1", "1/3&\"\"", "TRUE+1", "TRUE*TRUE", '"a"="A"', '"a"<"B"',
   '"b">"A"', "1<\"a\"", '"a"<TRUE', "A6=0", 'A6=""', "A6=FALSE", "1=TRUE", "2>1", "A1>=A2", "A1<>A2", "A1+A6", "A6&\"x\"", "-A8", "+C1",
   "10*A1%", "2^0.5", "1E+300*1E+10", "A1/A9", "G1+1", "1+G2", "G1&G2", "G3&G4",
+  '"0x10"+1', "0^-1", "2^0", "SUM(A:A)", "COUNTA(C:C)", "MAX(E:F)", "COUNTIF(C:C,\"a*\")", "SUM(1:1)",
 ];
 
 const MATH = [
@@ -191,6 +192,7 @@ const DYNAMIC: CorpusFormula[] = [
 /** Where LibreOffice's value is not Excel's documented one. */
 const LO_ERR_502 = (code: string): CorpusFormula["excel"] => excel({ error: code }, `LibreOffice saves its Err:502 (invalid argument) as #VALUE!; Excel documents ${code}`);
 const EXCEL_DIFFERS: Readonly<Record<string, CorpusFormula["excel"]>> = {
+  "0^-1": excel({ error: "#DIV/0!" }, "Excel: zero to a negative power is #DIV/0! (LibreOffice says #NUM!)"),
   '"a"<TRUE': excel(true, "Excel orders text before TRUE/FALSE; LibreOffice compares TRUE as the number 1"),
   "1=TRUE": excel(false, "Excel: a number never equals TRUE; LibreOffice compares TRUE as the number 1"),
   "G1&G2": excel({ error: "#DIV/0!" }, "Excel: the first error in the expression wins"),
