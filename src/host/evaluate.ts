@@ -47,6 +47,8 @@ export interface EvaluationContext {
 
 /** Functions evaluated here rather than in worksheet.ts: they choose before evaluating, or read references themselves. */
 const EVALUATED_HERE = new Set(["IF", "IFERROR", "IFNA", "TODAY", "NOW", "ROW", "COLUMN", "OFFSET", "INDIRECT", "ANCHORARRAY", "SINGLE", "ISREF"]);
+/** Functions whose empty argument (`VLOOKUP(x, t, 2, )`) the host reads as Excel does: blank, or XLOOKUP's default. */
+const EMPTY_ARGUMENT_OK = new Set(["IF", "IFERROR", "IFNA", "VLOOKUP", "HLOOKUP", "INDEX", "XLOOKUP", "ROUND", "ROUNDUP", "ROUNDDOWN", "SUM"]);
 /** Functions whose references are known only when they run. */
 export const DYNAMIC_REFERENCE_FUNCTIONS = new Set(["OFFSET", "INDIRECT"]);
 
@@ -71,7 +73,9 @@ export function whyLeftForExcel(expression: Expression, context: StaticContext, 
     }
     case "call": {
       const name = canonicalName(expression.name, context.namespace);
-      if (!name.startsWith(`${context.namespace}.`) && !EVALUATED_HERE.has(name) && !isWorksheetFunction(name)) return `function not supported: ${name}`;
+      const custom = name.startsWith(`${context.namespace}.`);
+      if (!custom && !EVALUATED_HERE.has(name) && !isWorksheetFunction(name)) return `function not supported: ${name}`;
+      if (!custom && !EMPTY_ARGUMENT_OK.has(name) && expression.args.some((arg) => arg.kind === "missing")) return `an empty argument of ${name} is not supported`;
       for (const arg of expression.args) {
         const why = inner(arg);
         if (why) return why;
@@ -263,8 +267,8 @@ async function call(name: string, args: readonly Expression[], context: Evaluati
       return indirect(await scalarArg(0, null), await scalarArg(1, true), context);
     default: {
       const values = await Promise.all(args.map((arg) => (arg.kind === "missing" ? Promise.resolve(undefined) : recurse(arg))));
-      // a missing argument in the middle (`ROUND(1.5,)`) reads as blank; one left off at the end as absent
-      return callWorksheetFunction(name, values.map((value, index) => (value === undefined && index < values.length - 1 ? null : value)), { dateSystem: context.dateSystem, at: context.at });
+      // an empty argument (`ROUND(1.5,)`, `VLOOKUP(x,t,2,)`) reads as blank: 0, "" or FALSE
+      return callWorksheetFunction(name, values.map((value) => value ?? null), { dateSystem: context.dateSystem, at: context.at });
     }
   }
 }

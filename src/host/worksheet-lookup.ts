@@ -4,7 +4,7 @@
  * INDEX and XLOOKUP.
  */
 import type { DateSystem } from "../functions/excelDates";
-import { compare, significant, textToNumber } from "./coerce";
+import { compare, significant, textToNumber, toNumber } from "./coerce";
 import { type Arg, type FunctionSpec, asArray, cellsOf, num, scalarOf, spec } from "./worksheet-spec";
 import { type Value, arrayOf, toGrid } from "./value-array";
 import { type CellValue, cellError, isCellError } from "./values";
@@ -224,13 +224,17 @@ const index = spec(
 
 /** XLOOKUP(lookup, lookup_array, return_array, [if_not_found], [match_mode], [search_mode]); match_mode 2 uses wildcards. */
 const xlookup = spec(
-  "srrvnn",
-  (args) => {
+  "srrvss",
+  (args, env) => {
     const wanted = scalarOf(args[0]);
     const lookupGrid = toGrid(asArray(args[1]));
     const returns = toGrid(asArray(args[2]));
-    const matchMode = args[4] === undefined ? 0 : num(args[4]);
-    const searchMode = args[5] === undefined ? 1 : num(args[5]);
+    // an empty match or search mode is its default, as is an empty if_not_found
+    const mode = (arg: Arg, fallback: number): number | CellValue => (arg === undefined || arg === null ? fallback : toNumber(scalarOf(arg), env.dateSystem));
+    const matchMode = mode(args[4], 0);
+    const searchMode = mode(args[5], 1);
+    if (typeof matchMode !== "number") return matchMode;
+    if (typeof searchMode !== "number") return searchMode;
     if (![0, -1, 1, 2].includes(matchMode) || ![1, -1].includes(searchMode)) return cellError("#VALUE!", "XLOOKUP supports match_mode 0, -1, 1, 2 and search_mode 1, -1");
     const vertical = (lookupGrid[0]?.length ?? 0) === 1;
     if (!vertical && lookupGrid.length !== 1) return cellError("#VALUE!", "XLOOKUP lookup_array must be one row or one column");
@@ -261,7 +265,7 @@ const xlookup = spec(
       if (matchMode === -1 && versus < 0 && (bestKey === undefined || compare(key, bestKey) > 0)) best = position;
       if (matchMode === 1 && versus > 0 && (bestKey === undefined || compare(key, bestKey) < 0)) best = position;
     }
-    if (best === undefined) return args[3] === undefined ? cellError("#N/A", "XLOOKUP found no match") : (args[3] ?? null);
+    if (best === undefined) return args[3] === undefined || args[3] === null ? cellError("#N/A", "XLOOKUP found no match") : args[3];
     const picked = vertical ? [returns[best] ?? []] : returns.map((row) => [row[best] ?? null]);
     return picked.length === 1 && picked[0]?.length === 1 ? (picked[0][0] ?? null) : arrayOf(picked);
   },

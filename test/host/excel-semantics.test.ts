@@ -29,6 +29,17 @@ describe("ranges and typed arguments", () => {
   });
 });
 
+describe("empty arguments", () => {
+  it("VLOOKUP's empty range_lookup is FALSE, XLOOKUP's empty arguments are their defaults, others are left for Excel", async () => {
+    const host = fixtureHost();
+    const cells = await host.evaluate({
+      A1: 1, A2: 3, A3: 5, B1: "one", B2: "three", B3: "five", C1: "=VLOOKUP(4,A1:B3,2,)", C2: "=VLOOKUP(4,A1:B3,2)", C3: "=XLOOKUP(4,A1:A3,B1:B3,,-1)", C4: '=LEFT("abc",)', C5: "=ROUND(2.5,)",
+    });
+    expect([cells.C1, cells.C2, cells.C3, cells.C5]).toEqual(["#N/A: no match", "three", "three", 3]);
+    expect(host.engine.leftForExcel()).toEqual([{ cell: "C4", formula: 'LEFT("abc",)', why: "an empty argument of LEFT is not supported" }]);
+  });
+});
+
 describe("operators", () => {
   it("compares at 15 significant digits, takes MOD's sign from the divisor, refuses 0x10 as a number, and 0^-1 is #DIV/0!", async () => {
     const cells = await fixtureHost().evaluate({ A1: "=0.1+0.2=0.3", A2: "=MOD(7,-3)", A3: '="0x10"+1', A4: "=0^-1", A5: "=MOD(-7,3)", A6: '="1,000"+"50%"' });
