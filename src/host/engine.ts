@@ -231,7 +231,8 @@ export class WorkbookEngine {
   customCalls(): Map<string, { readonly text: string; readonly calls: readonly CustomCallRecord[]; readonly resultRange: string }> {
     return new Map(
       this.formulas
-        .filter((formula) => formula.calls.length > 0)
+        // a formula left for Excel shows none of its calls' values, so it has no provenance
+        .filter((formula) => formula.calls.length > 0 && formula.left === undefined)
         .map((formula) => {
           const area = this.sheet.areaOf(formula.row, formula.col) ?? cellRange(formula.row, formula.col);
           return [formula.address, { text: formula.text, calls: formula.calls, resultRange: formatRangeAddress(area) }];
