@@ -1,4 +1,8 @@
-/** A book: `{ "cells": { "A1": "MB-AL-0004", "B1": "=PRICES.MID(A1)" } }`, read and checked before anything runs. */
+/**
+ * A book: `{ "cells": { "A1": "MB-AL-0004", "B1": "=PRICES.MID(A1)" }, "names": { "TaxRate": "0.2" } }`, read and
+ * checked before anything runs. Text that is not a formula at all refuses the book; a formula the engine cannot
+ * evaluate (LET once did) does not: it is left for Excel and shows why.
+ */
 import { type CellPosition, formatCellAddress, isA1Reference, parseCellAddress } from "../formula/a1";
 import { type Expression, FormulaSyntaxError } from "../formula/parse";
 import { parseHostFormula } from "./formula";
