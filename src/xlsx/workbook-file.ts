@@ -97,7 +97,8 @@ function literalOf(value: ExcelJS.CellValue, system: DateSystem): string | numbe
   if (typeof value === "number" || typeof value === "boolean") return value;
   if (typeof value === "string") return value.startsWith("=") || value.startsWith("'") ? `'${value}` : value;
   // exceljs turns a date-formatted serial into a Date (in the file's system); back to a serial of that system
-  if (value instanceof Date) return isoDateToSerial(value.toISOString().slice(0, 10), system) + (value.getTime() % 86_400_000) / 86_400_000;
+  // the time of day counted from midnight before it, also before 1970 where getTime() is negative (i16-engine)
+  if (value instanceof Date) return isoDateToSerial(value.toISOString().slice(0, 10), system) + (((value.getTime() % 86_400_000) + 86_400_000) % 86_400_000) / 86_400_000;
   if ("richText" in value) return value.richText.map((part) => part.text).join("");
   if ("error" in value) return value.error;
   if ("text" in value && typeof value.text === "string") return value.text;
