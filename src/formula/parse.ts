@@ -30,7 +30,13 @@ export type Expression =
   | { readonly kind: "array"; readonly rows: readonly (readonly Scalar[])[] }
   | { readonly kind: "call"; readonly name: string; readonly args: readonly Expression[] }
   | { readonly kind: "unary"; readonly operator: string; readonly operand: Expression }
-  | { readonly kind: "binary"; readonly operator: string; readonly left: Expression; readonly right: Expression };
+  | { readonly kind: "binary"; readonly operator: string; readonly left: Expression; readonly right: Expression }
+  /** `LET(x, 2, x*3)` (names without the `_xlpm.` files give them). */
+  | { readonly kind: "let"; readonly bindings: readonly { readonly name: string; readonly value: Expression }[]; readonly body: Expression }
+  /** A structured reference (`Table1[Price]`, `[@Qty]`), resolved against the book's tables. */
+  | { readonly kind: "table"; readonly text: string }
+  /** Valid Excel the host does not evaluate (LAMBDA, reference operators, external links): the formula is left for Excel. */
+  | { readonly kind: "unsupported"; readonly text: string; readonly reason: string };
 
 export type FormulaArgument =
   | { readonly kind: "missing" }
@@ -120,8 +126,22 @@ function narrow(node: AstExpression | null, formula: string, wholeLines: boolean
           }),
         ),
       };
-    case "CallExpression":
-      return { kind: "call", name: node.callee.name, args: node.arguments.map((arg) => narrow(arg, formula, wholeLines)) };
+    case "CallExpression": {
+      // fx types the callee as an Identifier, but `LAMBDA(x, x+1)(2)` calls a LambdaExpression
+      const callee: { readonly type: string } = node.callee;
+      if (callee.type !== "Identifier") return { kind: "unsupported", text: formula, reason: "LAMBDA is not supported" };
+      const args = node.arguments.map((arg) => narrow(arg, formula, wholeLines));
+      if (/^(?:_xlfn\.)?LET$/i.test(node.callee.name)) return letOf(args, formula);
+      return { kind: "call", name: node.callee.name, args };
+    }
+    case "LetExpression":
+      return {
+        kind: "let",
+        bindings: node.declarations.map((declaration) => ({ name: bareName(declaration.id.name), value: narrow(declaration.init, formula, wholeLines) })),
+        body: narrow(node.body, formula, wholeLines),
+      };
+    case "LambdaExpression":
+      return { kind: "unsupported", text: formula, reason: "LAMBDA is not supported" };
     case "UnaryExpression": {
       const [operand] = node.arguments;
       if (node.operator === "#") {
@@ -133,20 +153,39 @@ function narrow(node: AstExpression | null, formula: string, wholeLines: boolean
     }
     case "BinaryExpression": {
       const [left, right] = node.arguments;
-      if ([":", " ", ","].includes(node.operator)) return fail(`the reference operator '${node.operator}' between expressions is not supported`);
+      if ([":", " ", ","].includes(node.operator)) return { kind: "unsupported", text: formula, reason: `the reference operator '${node.operator === " " ? "space" : node.operator}' is not supported` };
       return { kind: "binary", operator: node.operator, left: narrow(left ?? null, formula, wholeLines), right: narrow(right ?? null, formula, wholeLines) };
     }
-    default:
-      return fail(`${node.type} is not supported`);
   }
 }
 
+/** `_xlfn.LET(_xlpm.x, 2, _xlpm.x*3)` as files store LET: names and values in turn, the body last. */
+function letOf(args: readonly Expression[], formula: string): Expression {
+  const body = args[args.length - 1];
+  if (args.length < 3 || args.length % 2 === 0 || body === undefined) throw new FormulaSyntaxError(formula, "LET takes names and values in pairs, then a calculation");
+  const bindings: { name: string; value: Expression }[] = [];
+  for (let index = 0; index + 1 < args.length; index += 2) {
+    const name = args[index];
+    const value = args[index + 1];
+    if (name?.kind !== "name" || value === undefined) throw new FormulaSyntaxError(formula, "LET names must be plain names");
+    bindings.push({ name: name.name, value });
+  }
+  return { kind: "let", bindings, body };
+}
+
+/** A name without the `_xlpm.` prefix files give LET and LAMBDA parameters. */
+function bareName(name: string): string {
+  return name.replace(/^_xlpm\./i, "");
+}
+
 function narrowReference(written: string, kind: string, formula: string, wholeLines: boolean): Expression {
-  if (kind === "name") return { kind: "name", name: written };
+  if (kind === "name") return { kind: "name", name: bareName(written) };
+  if (kind === "table") return { kind: "table", text: written };
+  if (/^'?\[/.test(written)) return { kind: "unsupported", text: formula, reason: `external link ${/^'?(\[[^\]]*\])/.exec(written)?.[1] ?? ""}` };
   const read = readReference(written, 0);
   if (!read || read.text.length !== written.length) throw new FormulaSyntaxError(formula, `unsupported reference ${written}`);
   if (read.range === undefined) throw new FormulaSyntaxError(formula, `reference outside the sheet: ${written}`);
-  if (read.whole !== undefined && !wholeLines) throw new FormulaSyntaxError(formula, `whole rows and columns are not supported: ${written}`);
+  if (read.whole !== undefined && !wholeLines) return { kind: "unsupported", text: formula, reason: `whole rows and columns are not supported: ${written}` };
   const bang = written.lastIndexOf("!");
   const sheetText = bang < 0 ? undefined : written.slice(0, bang);
   const sheet = sheetText === undefined ? undefined : (/^'(.*)'$/.exec(sheetText)?.[1]?.replace(/''/g, "'") ?? sheetText);
@@ -191,6 +230,8 @@ function simpleArgument(arg: Expression, formula: string): FormulaArgument {
     case "reference":
       if (arg.spill) break;
       return arg.whole === undefined ? { kind: "reference", range: arg.range, text: arg.text } : { kind: "reference", range: arg.range, text: arg.text, whole: arg.whole };
+    case "unsupported":
+      throw new FormulaSyntaxError(formula, arg.reason);
     case "unary":
       if ((arg.operator === "-" || arg.operator === "+") && arg.operand.kind === "literal" && typeof arg.operand.value === "number") {
         return { kind: "literal", value: arg.operator === "-" ? -arg.operand.value : arg.operand.value };

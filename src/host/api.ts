@@ -9,6 +9,8 @@ import type { ProvenanceClient, ProvenanceRow } from "../prices/provenance";
 import { provenanceOf, withValues } from "./provenance";
 import type { CustomFunctionsRuntime } from "./runtime";
 import type { CellValue, PrintedValue } from "./values";
+import type { DefinedName, LeftForExcel, TableDefinition } from "./book-names";
+import { BookScope } from "./book-scope";
 
 export interface TokenProviderLike {
   getToken(options?: { forceRefresh?: boolean }): Promise<string>;
@@ -56,6 +58,8 @@ export interface SheetResult {
   readonly values: Record<string, CellValue>;
   /** Each formula's anchor and the area its result covers (`A1:C5`; the anchor alone for one value). */
   readonly spills: readonly { readonly anchor: string; readonly area: string }[];
+  /** Every formula cell that must keep its cached value (not evaluated with Excel's semantics), its dependents included. */
+  readonly leftForExcel?: readonly LeftForExcel[];
 }
 
 export interface WorkbookResult {
@@ -76,7 +80,10 @@ export interface PricesHostApi {
    * Evaluates every sheet of a workbook: sheets that read no other sheet at once (their PRICES calls batch together),
    * a sheet that reads others (`Inputs!A2`) after them. Progress goes to the log every few seconds.
    */
-  evaluateWorkbook(sheets: readonly SheetInput[], options?: { provenance?: boolean }): Promise<WorkbookResult>;
+  evaluateWorkbook(
+    sheets: readonly SheetInput[],
+    options?: { provenance?: boolean; names?: readonly DefinedName[]; tables?: readonly TableDefinition[] },
+  ): Promise<WorkbookResult>;
   stats(): HostStats;
   cancelAll(): void;
 }
@@ -153,6 +160,7 @@ export function createHostApi(dependencies: HostDependencies): PricesHostApi {
       const byName = new Map<string, WorkbookEngine>();
       /** Sheet -> the sheets it may read: those evaluated before it (a reference back along a cycle is refused). */
       const readable = new Map<WorkbookEngine, Set<WorkbookEngine>>();
+      const scope = new BookScope(options.names ?? [], options.tables ?? []);
       const engines = sheets.map((sheet) => {
         const sheetEngine: WorkbookEngine = new WorkbookEngine({
           runtime: dependencies.runtime,
@@ -165,6 +173,7 @@ export function createHostApi(dependencies: HostDependencies): PricesHostApi {
           },
           today,
           dateSystem,
+          scope,
           ...(dependencies.timeoutMs === undefined ? {} : { timeoutMs: dependencies.timeoutMs }),
           ...(dependencies.log ? { log: dependencies.log } : {}),
         });
@@ -207,7 +216,7 @@ export function createHostApi(dependencies: HostDependencies): PricesHostApi {
           if (position) values[address] = sheetEngine.value(position.row, position.col);
         }
         const spills = sheetEngine.spills().map((spill) => ({ anchor: formatRangeAddress({ top: spill.anchor.row, left: spill.anchor.col, bottom: spill.anchor.row, right: spill.anchor.col }), area: formatRangeAddress(spill.area) }));
-        return { name: sheets[index]?.name ?? "", values, spills };
+        return { name: sheets[index]?.name ?? "", values, spills, leftForExcel: sheetEngine.leftForExcel() };
       });
       const provenance = options.provenance
         ? (await Promise.all(engines.map((sheetEngine, index) => provenanceOf(sheets[index]?.name ?? "", withValues(sheetEngine.customCalls(), (row, col) => sheetEngine.value(row, col)), provenanceClient(), serviceUrl, system)))).flat()

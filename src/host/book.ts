@@ -1,8 +1,13 @@
-/** A book: `{ "cells": { "A1": "MB-AL-0004", "B1": "=PRICES.MID(A1)" } }`, read and checked before anything runs. */
-import { type CellPosition, formatCellAddress, parseCellAddress } from "../formula/a1";
+/**
+ * A book: `{ "cells": { "A1": "MB-AL-0004", "B1": "=PRICES.MID(A1)" }, "names": { "TaxRate": "0.2" } }`, read and
+ * checked before anything runs. Text that is not a formula at all refuses the book; a formula the engine cannot
+ * evaluate (LET once did) does not: it is left for Excel and shows why.
+ */
+import { type CellPosition, formatCellAddress, isA1Reference, parseCellAddress } from "../formula/a1";
 import { type Expression, FormulaSyntaxError } from "../formula/parse";
 import { parseHostFormula } from "./formula";
 import type { Scalar } from "./values";
+import type { DefinedName } from "./book-names";
 
 export interface LiteralCell extends CellPosition {
   readonly value: Scalar;
@@ -17,6 +22,8 @@ export interface FormulaCellSource extends CellPosition {
 export interface ParsedBook {
   readonly literals: readonly LiteralCell[];
   readonly formulas: readonly FormulaCellSource[];
+  /** `"names": { "TaxRate": "0.2", "Prices": "$B$2:$B$9" }`: the book's defined names. */
+  readonly names?: readonly DefinedName[];
 }
 
 /** Bad input: the runner exits 2 with this message. */
@@ -25,6 +32,23 @@ export class BookError extends Error {
   constructor(readonly problems: readonly string[]) {
     super(`invalid book: ${problems.join("; ")}`);
   }
+}
+
+/** `"names": { "TaxRate": "0.2" }`: each name's definition as a formula writes it, with or without "=". */
+function readNames(json: object, problems: string[]): DefinedName[] {
+  const names = (json as { names?: unknown }).names;
+  if (names === undefined) return [];
+  if (typeof names !== "object" || names === null || Array.isArray(names)) {
+    problems.push('"names" must be an object of name -> definition');
+    return [];
+  }
+  const out: DefinedName[] = [];
+  for (const [name, definition] of Object.entries(names)) {
+    if (!/^[A-Za-z_\\][A-Za-z0-9_.]*$/.test(name) || isA1Reference(name)) problems.push(`${JSON.stringify(name)} is not a name (letters, digits, _ and ., not a cell address)`);
+    else if (typeof definition !== "string" || definition.replace(/^=/, "").trim() === "") problems.push(`the name ${name} needs its definition as text, e.g. "0.2" or "$B$2:$B$9"`);
+    else out.push({ name, refersTo: definition.replace(/^=/, "") });
+  }
+  return out;
 }
 
 /**
@@ -72,6 +96,7 @@ export function readBook(json: unknown): ParsedBook {
       problems.push(`${address}: a cell holds text, a number, a boolean or null, got ${Array.isArray(content) ? "an array" : typeof content}`);
     }
   }
+  const names = readNames(json, problems);
   if (problems.length > 0) throw new BookError(problems);
-  return { literals, formulas };
+  return names.length === 0 ? { literals, formulas } : { literals, formulas, names };
 }

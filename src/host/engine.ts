@@ -3,14 +3,16 @@
  * concurrent calls (so the functions' client can batch them), spill placement, cycles, timeouts. `evaluate`
  * recalculates everything (the runner); `update` applies an edited book and re-runs only what it touches.
  */
-import { type CellPosition, type RangeRef, formatCellAddress, formatRangeAddress, rangeContains } from "../formula/a1";
+import { type CellPosition, type RangeRef, formatCellAddress, formatRangeAddress, rangeContains, sheetPrefix } from "../formula/a1";
 import type { Expression, ReferenceExpression } from "../formula/parse";
 import { type DateSystem, isoDateToSerial } from "../functions/excelDates";
 import { todayIso } from "../api/dates";
 import { SHEET_NAME, cellKey, positionOfKey } from "./addresses";
 import type { FormulaCellSource, LiteralCell, ParsedBook } from "./book";
 import { canonicalName } from "../formula/functions";
-import { evaluate, toResult, type EvaluationContext } from "./evaluate";
+import { DYNAMIC_REFERENCE_FUNCTIONS, LeftForExcelSignal, evaluate, toResult, whyLeftForExcel, type EvaluationContext } from "./evaluate";
+import type { LeftForExcel } from "./book-names";
+import { BookScope } from "./book-scope";
 import { type ArgumentInput, type PreparedCall, marshalArguments } from "./marshal";
 import type { FunctionMetadata } from "./metadata";
 import { type ResultGrid, thrownToCellValue, toResultGrid } from "./results";
@@ -44,10 +46,12 @@ export interface EngineOptions {
   readonly today?: () => number;
   /** The book's date system, read at each evaluation (default 1900). */
   readonly dateSystem?: () => DateSystem;
+  /** The book's defined names and tables (default none). */
+  readonly scope?: BookScope;
 }
 
 /** Worksheet functions that give a new value on every recalculation. */
-const VOLATILE_FUNCTIONS = new Set(["TODAY", "NOW", "RAND", "RANDBETWEEN"]);
+const VOLATILE_FUNCTIONS = new Set(["TODAY", "NOW", "RAND", "RANDBETWEEN", "OFFSET", "INDIRECT"]);
 
 type FormulaState = "pending" | "running" | "done";
 
@@ -69,6 +73,24 @@ interface FormulaCell extends FormulaCellSource {
   cancels: (() => void)[];
   /** The custom calls of its latest run, for provenance. */
   calls: CustomCallRecord[];
+  /** Why it cannot be evaluated with Excel's semantics whatever its inputs (an unsupported function, an external link). */
+  readonly unsupported: string | undefined;
+  /** It reads references only known when it runs (OFFSET, INDIRECT): it starts when nothing else can. */
+  readonly dynamic: boolean;
+  /** Why its latest run was left for Excel. */
+  left: string | undefined;
+  /** The areas its latest run read through OFFSET, INDIRECT or a whole row or column (a later spill there runs it again). */
+  dynamicReads: RangeRef[];
+  /** The formula whose value its latest run found missing (OFFSET, INDIRECT): it runs again once that one is done. */
+  waitsOn: FormulaCell | undefined;
+}
+
+/** A run read, through OFFSET, INDIRECT or a whole row or column, a formula that has no value yet. */
+class NotReadySignal extends Error {
+  override readonly name = "NotReadySignal";
+  constructor(readonly formula: FormulaCell) {
+    super(`waits for ${formula.address}`);
+  }
 }
 
 /** One custom function call a formula made: the function (functions.json name), its JavaScript arguments, and where its result went inside the call's own result. */
@@ -98,8 +120,12 @@ export class WorkbookEngine {
   private readonly namespace: string;
   private readonly timeoutMs: number;
   private readonly maxRecalculations: number;
+  private scope: BookScope;
+  /** Formulas whose latest run was left for Excel (a reader of one is left too). */
+  private readonly leftFormulas = new Set<FormulaCell>();
 
   constructor(private readonly options: EngineOptions) {
+    this.scope = options.scope ?? new BookScope();
     this.namespace = (options.namespace ?? "PRICES").toUpperCase();
     this.timeoutMs = options.timeoutMs ?? 120_000;
     this.maxRecalculations = options.maxRecalculations ?? 3;
@@ -112,6 +138,8 @@ export class WorkbookEngine {
     this.sheet = new Sheet();
     this.byKey.clear();
     this.literals.clear();
+    this.leftFormulas.clear();
+    this.scope = this.options.scope ?? new BookScope(book.names ?? []);
     for (const literal of book.literals) this.setLiteral(literal);
     this.formulas = [];
     for (const source of book.formulas) this.addFormula(source);
@@ -126,6 +154,7 @@ export class WorkbookEngine {
       formula.generation += 1;
       formula.state = "pending";
       formula.evaluations = 0;
+      formula.waitsOn = undefined;
     }
     await this.drive();
   }
@@ -202,7 +231,8 @@ export class WorkbookEngine {
   customCalls(): Map<string, { readonly text: string; readonly calls: readonly CustomCallRecord[]; readonly resultRange: string }> {
     return new Map(
       this.formulas
-        .filter((formula) => formula.calls.length > 0)
+        // a formula left for Excel shows none of its calls' values, so it has no provenance
+        .filter((formula) => formula.calls.length > 0 && formula.left === undefined)
         .map((formula) => {
           const area = this.sheet.areaOf(formula.row, formula.col) ?? cellRange(formula.row, formula.col);
           return [formula.address, { text: formula.text, calls: formula.calls, resultRange: formatRangeAddress(area) }];
@@ -224,18 +254,28 @@ export class WorkbookEngine {
   }
 
   private addFormula(source: FormulaCellSource): void {
+    const resolver = this.resolverAt(source);
+    const read = referencesOf(source.expression, resolver);
     const formula: FormulaCell = {
       ...source,
-      // what it waits for on this sheet (another sheet's values are final before this one starts)
-      references: referencesOf(source.expression)
-        .filter((reference) => this.isOwnSheet(reference))
+      // what it waits for on this sheet (another sheet's values are final before this one starts); whole rows and
+      // columns are read like OFFSET's references, once nothing else can run, rather than walked cell by cell
+      references: read
+        .filter((reference) => this.isOwnSheet(reference) && reference.whole === undefined)
         .map((reference) => (reference.spill ? cellRange(reference.range.top, reference.range.left) : reference.range)),
-      volatile: this.isVolatile(source.expression),
+      volatile: this.isVolatile(source.expression, resolver),
       state: "pending",
       evaluations: 0,
       generation: 0,
       cancels: [],
       calls: [],
+      unsupported: whyLeftForExcel(source.expression, { namespace: this.namespace, name: resolver.name, structured: resolver.structured }),
+      dynamic:
+        read.some((reference) => reference.whole !== undefined) ||
+        callNamesOf(source.expression, resolver).some((name) => DYNAMIC_REFERENCE_FUNCTIONS.has(canonicalName(name, this.namespace))),
+      left: undefined,
+      dynamicReads: [],
+      waitsOn: undefined,
     };
     this.formulas.push(formula);
     this.sheet.addAnchor(formula.row, formula.col);
@@ -248,6 +288,7 @@ export class WorkbookEngine {
     formula.generation += 1;
     formula.state = "done";
     this.byKey.delete(cellKey(formula.row, formula.col));
+    this.leftFormulas.delete(formula);
     this.formulas = this.formulas.filter((other) => other !== formula);
     return this.sheet.removeAnchor(formula.row, formula.col);
   }
@@ -256,8 +297,24 @@ export class WorkbookEngine {
     this.formulas.sort((a, b) => cellKey(a.row, a.col) - cellKey(b.row, b.col));
   }
 
-  private isVolatile(expression: Expression): boolean {
-    return callNamesOf(expression).some((name) => {
+  /** How names and structured references read for a formula at `at`. */
+  private resolverAt(at: CellPosition): Resolver {
+    const sheet = this.options.sheetName ?? SHEET_NAME;
+    return {
+      name: (name) => this.scope.name(name, sheet),
+      structured: (text) => this.scope.structured(text, sheet, at),
+    };
+  }
+
+  /** Every formula left for Excel, with why, in cell order (its dependents included). */
+  leftForExcel(): LeftForExcel[] {
+    return this.formulas
+      .filter((formula) => formula.left !== undefined)
+      .map((formula) => ({ cell: formula.address, formula: formula.text.replace(/^\s*=/, ""), why: formula.left ?? "" }));
+  }
+
+  private isVolatile(expression: Expression, resolver: Resolver): boolean {
+    return callNamesOf(expression, resolver).some((name) => {
       const canonical = canonicalName(name, this.namespace);
       if (VOLATILE_FUNCTIONS.has(canonical)) return true;
       const resolved = canonical.startsWith(`${this.namespace}.`) ? this.resolve(canonical) : undefined;
@@ -277,7 +334,7 @@ export class WorkbookEngine {
         if (formula.state === "pending") continue;
         const own = this.sheet.areaOf(formula.row, formula.col);
         const blocked = this.sheet.blockedAreaOf(formula.row, formula.col);
-        const reads = formula.references.some((range) => overlaps(range, area));
+        const reads = [...formula.references, ...formula.dynamicReads].some((range) => overlaps(range, area));
         const covers = own !== undefined && overlaps(own, area);
         const needed = blocked !== undefined && overlaps(blocked, area);
         if (reads || covers || needed) this.markPending(formula, queue);
@@ -290,6 +347,7 @@ export class WorkbookEngine {
     this.cancelFormula(formula);
     formula.generation += 1;
     formula.state = "pending";
+    formula.waitsOn = undefined;
     const area = this.sheet.clear(formula.row, formula.col);
     queue.push(area ?? cellRange(formula.row, formula.col));
     this.wake?.();
@@ -317,8 +375,12 @@ export class WorkbookEngine {
         if (pending.length === 0 && running.size === 0) return;
         for (const formula of pending) if (this.isReady(formula)) start(formula);
         if (running.size === 0) {
-          const next = pending.find((formula) => !this.hasDirectDependency(formula));
+          const free = pending.filter((formula) => !this.hasDirectDependency(formula));
+          const next = free.find((formula) => !formula.dynamic);
+          // references built as formulas run are read once nothing else can run, all together so their PRICES calls batch
+          const dynamic = free.filter((formula) => formula.dynamic && formula.waitsOn === undefined);
           if (next) start(next);
+          else if (dynamic.length > 0) for (const formula of dynamic) start(formula);
           else this.failCycles(pending);
           continue;
         }
@@ -352,6 +414,7 @@ export class WorkbookEngine {
 
   /** Every referenced cell is final: a literal, an evaluated formula or its spill, or blank that no pending formula can still spill into. */
   private isReady(formula: FormulaCell): boolean {
+    if (formula.dynamic) return formula.waitsOn !== undefined && formula.waitsOn.state === "done" && !this.hasDirectDependency(formula);
     for (const range of formula.references) {
       for (let row = range.top; row <= range.bottom; row += 1) {
         for (let col = range.left; col <= range.right; col += 1) {
@@ -375,7 +438,7 @@ export class WorkbookEngine {
   }
 
   private directDependencies(formula: FormulaCell): FormulaCell[] {
-    const found: FormulaCell[] = [];
+    const found: FormulaCell[] = formula.waitsOn !== undefined && formula.waitsOn.state !== "done" ? [formula.waitsOn] : [];
     for (const range of formula.references) {
       for (const other of this.formulas) {
         if (other.state !== "done" && rangeContains(range, other.row, other.col)) found.push(other);
@@ -397,6 +460,9 @@ export class WorkbookEngine {
       for (const formula of cycle) {
         this.sheet.place(formula.row, formula.col, [[cellError("#REF!", `circular reference (${names})`)]]);
         formula.state = "done";
+        // Excel's value of a circular reference (0 with a warning, or its iterations) is not the host's to say
+        formula.left = `circular reference (${names})`;
+        this.leftFormulas.add(formula);
       }
     }
   }
@@ -407,8 +473,30 @@ export class WorkbookEngine {
     const generation = formula.generation;
     this.cancelFormula(formula);
     formula.calls = [];
-    const grid = await this.compute(formula, generation);
+    formula.dynamicReads = [];
+    formula.waitsOn = undefined;
+    formula.left = formula.unsupported;
+    let grid: ResultGrid;
+    if (formula.left !== undefined) grid = [[leftError(formula.left)]];
+    else {
+      try {
+        grid = await this.compute(formula, generation);
+      } catch (error) {
+        if (error instanceof NotReadySignal) {
+          if (generation !== formula.generation) return;
+          formula.waitsOn = error.formula;
+          formula.state = "pending";
+          return;
+        }
+        if (!(error instanceof LeftForExcelSignal)) throw error;
+        if (generation !== formula.generation) return;
+        formula.left = error.why;
+        grid = [[leftError(error.why)]];
+      }
+    }
     if (generation !== formula.generation) return;
+    if (formula.left === undefined) this.leftFormulas.delete(formula);
+    else this.leftFormulas.add(formula);
     this.placeAndInvalidate(formula, grid);
     formula.state = "done";
     this.options.onPlaced?.();
@@ -422,7 +510,7 @@ export class WorkbookEngine {
     // A formula that already read a cell this result now fills (or no longer fills) must read it again.
     for (const reader of this.formulas) {
       if (reader === formula || reader.state !== "done" || reader.evaluations > this.maxRecalculations) continue;
-      const touched = reader.references.some((range) => overlaps(range, after) || (before !== undefined && overlaps(range, before)));
+      const touched = [...reader.references, ...reader.dynamicReads].some((range) => overlaps(range, after) || (before !== undefined && overlaps(range, before)));
       if (touched) reader.state = "pending";
     }
   }
@@ -441,7 +529,7 @@ export class WorkbookEngine {
   otherSheetsRead(): Set<string> {
     const names = new Set<string>();
     for (const formula of this.formulas) {
-      for (const reference of referencesOf(formula.expression)) if (!this.isOwnSheet(reference)) names.add((reference.sheet ?? "").toLowerCase());
+      for (const reference of referencesOf(formula.expression, this.resolverAt(formula))) if (!this.isOwnSheet(reference)) names.add((reference.sheet ?? "").toLowerCase());
     }
     return names;
   }
@@ -451,14 +539,40 @@ export class WorkbookEngine {
   }
 
   /** The values a reference reads: a range, or the whole result of the formula a spill reference (`A1#`) names. */
-  private readReference(reference: ReferenceExpression): ArrayValue | CellError {
-    if (this.isOwnSheet(reference)) return this.readOwn(reference);
+  private readReference(reference: ReferenceExpression, reader: FormulaCell): ArrayValue | CellError {
+    if (this.isOwnSheet(reference)) return this.readOwn(reference, reader);
     const other = this.options.otherSheet?.(reference.sheet ?? "") ?? "the host evaluates each sheet on its own; references to other sheets are not supported";
-    return typeof other === "string" ? cellError("#REF!", `${reference.text}: ${other}`) : other.readOwn(reference);
+    // a sheet the host cannot read first (a cycle of sheets, a sheet not given): Excel's value is not known here
+    if (typeof other === "string") throw new LeftForExcelSignal(`${reference.text}: ${other}`);
+    return other.readOwn(reference, undefined);
   }
 
-  /** A reference read on this sheet, whatever sheet name it carries. */
-  private readOwn(reference: ReferenceExpression): ArrayValue | CellError {
+  /**
+   * A reference read on this sheet, whatever sheet name it carries. A cell whose formula was left for Excel leaves
+   * its reader for Excel too; a reference built as the formula runs (OFFSET, INDIRECT) must find final values.
+   */
+  private readOwn(reference: ReferenceExpression, reader: FormulaCell | undefined): ArrayValue | CellError {
+    const read = reference.spill ? cellRange(reference.range.top, reference.range.left) : reference.range;
+    const prefix = reader ? "" : sheetPrefix(this.options.sheetName ?? SHEET_NAME);
+    for (const formula of this.leftFormulas) {
+      if (formula.state === "done" && rangeContains(read, formula.row, formula.col)) throw new LeftForExcelSignal(`depends on ${prefix}${formula.address} (left for Excel)`);
+    }
+    if (reader?.dynamic) {
+      // a formula still to run in the area: the reader runs again once it is done; one that spills into the area later
+      // runs the reader again too
+      for (const formula of this.formulas) {
+        if (formula.state === "done" || !rangeContains(read, formula.row, formula.col)) continue;
+        if (formula === reader) throw new LeftForExcelSignal(`reads its own cell ${formula.address} (a circular reference)`);
+        throw new NotReadySignal(formula);
+      }
+      reader.dynamicReads.push(read);
+    }
+    if (reference.whole !== undefined) {
+      const used = this.sheet.usedBounds();
+      const range = { ...reference.range, bottom: Math.min(reference.range.bottom, used?.bottom ?? 0), right: Math.min(reference.range.right, used?.right ?? 0) };
+      if (range.bottom < range.top || range.right < range.left) return arrayOf([[null]]);
+      return arrayOf(this.sheet.rangeValues(range), range);
+    }
     if (!reference.spill) return arrayOf(this.sheet.rangeValues(reference.range), reference.range);
     const { top: row, left: col } = reference.range;
     const area = this.byKey.has(cellKey(row, col)) ? this.sheet.areaOf(row, col) : undefined;
@@ -470,8 +584,12 @@ export class WorkbookEngine {
   private async compute(formula: FormulaCell, generation: number): Promise<ResultGrid> {
     const whole = formula.expression;
     const dateSystem = this.options.dateSystem?.() ?? "1900";
+    const resolver = this.resolverAt(formula);
     const context: EvaluationContext = {
-      reference: (reference) => this.readReference(reference),
+      at: { row: formula.row, col: formula.col },
+      name: resolver.name,
+      structured: resolver.structured,
+      reference: (reference) => this.readReference(reference, formula),
       dateSystem,
       today: this.options.today ?? (() => isoDateToSerial(todayIso(), dateSystem)),
       custom: (name) => {
@@ -578,34 +696,57 @@ export class WorkbookEngine {
   }
 }
 
-/** Every reference in an expression, in the order written. */
-function referencesOf(expression: Expression): ReferenceExpression[] {
+/** How a formula's names and structured references read. */
+interface Resolver {
+  name(name: string): Expression | undefined;
+  structured(text: string): ReferenceExpression | string;
+}
+
+/** The expressions an expression is made of, names and structured references replaced by what they stand for (LET's own names kept). */
+function partsOf(expression: Expression, resolver: Resolver, bound: ReadonlySet<string> = new Set(), depth = 0): Expression[] {
+  const inner = (next: Expression, names = bound): Expression[] => partsOf(next, resolver, names, depth);
   switch (expression.kind) {
-    case "reference":
-      return [expression];
     case "call":
-      return expression.args.flatMap(referencesOf);
+      return [expression, ...expression.args.flatMap((arg) => inner(arg))];
     case "unary":
-      return referencesOf(expression.operand);
+      return [expression, ...inner(expression.operand)];
     case "binary":
-      return [...referencesOf(expression.left), ...referencesOf(expression.right)];
+      return [expression, ...inner(expression.left), ...inner(expression.right)];
+    case "let": {
+      const names = new Set(bound);
+      const parts: Expression[] = [expression];
+      for (const binding of expression.bindings) {
+        parts.push(...inner(binding.value, names));
+        names.add(binding.name.toUpperCase());
+      }
+      return [...parts, ...inner(expression.body, names)];
+    }
+    case "name": {
+      const defined = bound.has(expression.name.toUpperCase()) || depth > 16 ? undefined : resolver.name(expression.name);
+      return defined ? [expression, ...partsOf(defined, resolver, new Set(), depth + 1)] : [expression];
+    }
+    case "table": {
+      const reference = resolver.structured(expression.text);
+      return typeof reference === "string" ? [expression] : [expression, reference];
+    }
     default:
-      return [];
+      return [expression];
   }
 }
 
-/** Every function name an expression calls, as written. */
-function callNamesOf(expression: Expression): string[] {
-  switch (expression.kind) {
-    case "call":
-      return [expression.name, ...expression.args.flatMap(callNamesOf)];
-    case "unary":
-      return callNamesOf(expression.operand);
-    case "binary":
-      return [...callNamesOf(expression.left), ...callNamesOf(expression.right)];
-    default:
-      return [];
-  }
+/** Every reference in an expression, in the order written (through names and structured references). */
+function referencesOf(expression: Expression, resolver: Resolver): ReferenceExpression[] {
+  return partsOf(expression, resolver).filter((part): part is ReferenceExpression => part.kind === "reference");
+}
+
+/** Every function name an expression calls, as written (through names). */
+function callNamesOf(expression: Expression, resolver: Resolver): string[] {
+  return partsOf(expression, resolver).flatMap((part) => (part.kind === "call" ? [part.name] : []));
+}
+
+/** What a cell left for Excel shows where there is no cached value (a JSON book): an error naming why. */
+function leftError(why: string): CellError {
+  return cellError("#N/A", `left for Excel: ${why}`);
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {

@@ -1,21 +1,32 @@
 /**
  * Evaluates one formula's expression as dynamic-array Excel does: operators broadcast over arrays, references read
- * the sheet, IF/IFERROR/IFNA choose before they evaluate, worksheet functions come from `worksheet.ts`, and calls
- * the context knows as custom functions (PRICES.*) go to the engine, their arguments evaluated together so the
- * functions' client batches them.
+ * the sheet, IF/IFERROR/IFNA choose before they evaluate, LET binds names, defined names and structured references
+ * resolve through the context, OFFSET and INDIRECT build references, worksheet functions come from `worksheet.ts`,
+ * and calls the context knows as custom functions (PRICES.*) go to the engine, their arguments evaluated together
+ * so the functions' client batches them. What it cannot evaluate faithfully it does not guess: `whyLeftForExcel`
+ * names it before the formula runs, and `LeftForExcelSignal` stops a run that meets it.
  */
+import { type CellPosition, type RangeRef, MAX_COLUMNS, MAX_ROWS, formatRangeAddress, readReference } from "../formula/a1";
 import { canonicalName } from "../formula/functions";
 import type { Expression, ReferenceExpression } from "../formula/parse";
-import { generalNumber } from "../formula/text";
-import { type DateSystem, isoDateToSerial } from "../functions/excelDates";
-import { parseIsoDate } from "../api/dates";
+import type { DateSystem } from "../functions/excelDates";
+import { compare, toBoolean, toNumber, toText } from "./coerce";
 import type { ArgumentInput } from "./marshal";
 import type { ResultGrid } from "./results";
 import { type ArrayValue, type Value, arrayOf, isArray, toGrid } from "./value-array";
 import { type CellError, type CellValue, cellError, isCellError, isErrorText } from "./values";
-import { callWorksheetFunction } from "./worksheet";
+import { power } from "./worksheet-math";
+import { callWorksheetFunction, isWorksheetFunction } from "./worksheet";
 
 const MS_PER_DAY = 86_400_000;
+
+/** A run met something it cannot evaluate with Excel's semantics: the formula keeps Excel's value. */
+export class LeftForExcelSignal extends Error {
+  override readonly name = "LeftForExcelSignal";
+  constructor(readonly why: string) {
+    super(why);
+  }
+}
 
 export interface EvaluationContext {
   /** The values a reference covers (a spill reference: its anchor's result), or the error reading it gives. */
@@ -26,10 +37,77 @@ export interface EvaluationContext {
   today(): number;
   /** The book's date system: `YYYY-MM-DD` text in arithmetic becomes a serial in it. */
   readonly dateSystem: DateSystem;
+  /** The formula's own cell (implicit intersection, ROW(), `[@Column]`). */
+  readonly at: CellPosition;
+  /** What a defined name stands for on this sheet, or undefined when the book does not define it. */
+  name(name: string): Expression | undefined;
+  /** The area a structured reference covers, or why it cannot be read. */
+  structured(text: string): ReferenceExpression | string;
 }
 
-export async function evaluate(expression: Expression, context: EvaluationContext, namespace: string): Promise<Value> {
-  const recurse = (inner: Expression): Promise<Value> => evaluate(inner, context, namespace);
+/** Functions evaluated here rather than in worksheet.ts: they choose before evaluating, or read references themselves. */
+const EVALUATED_HERE = new Set(["IF", "IFERROR", "IFNA", "TODAY", "NOW", "ROW", "COLUMN", "OFFSET", "INDIRECT", "ANCHORARRAY", "SINGLE", "ISREF"]);
+/** Functions whose empty argument (`VLOOKUP(x, t, 2, )`) the host reads as Excel does: blank, or XLOOKUP's default. */
+const EMPTY_ARGUMENT_OK = new Set(["IF", "IFERROR", "IFNA", "VLOOKUP", "HLOOKUP", "INDEX", "XLOOKUP", "ROUND", "ROUNDUP", "ROUNDDOWN", "SUM"]);
+/** Functions whose references are known only when they run. */
+export const DYNAMIC_REFERENCE_FUNCTIONS = new Set(["OFFSET", "INDIRECT"]);
+
+type Scope = ReadonlyMap<string, Value>;
+
+export interface StaticContext {
+  readonly namespace: string;
+  name(name: string): Expression | undefined;
+  /** The area of a structured reference, or why it cannot be read; without it, tables are not known. */
+  structured?(text: string): ReferenceExpression | string;
+}
+
+/** Why a formula cannot be evaluated with Excel's semantics before it runs, or undefined when it can. */
+export function whyLeftForExcel(expression: Expression, context: StaticContext, bound: ReadonlySet<string> = new Set(), seen: ReadonlySet<string> = new Set()): string | undefined {
+  const inner = (next: Expression, names = bound): string | undefined => whyLeftForExcel(next, context, names, seen);
+  switch (expression.kind) {
+    case "unsupported":
+      return expression.reason;
+    case "table": {
+      const reference = context.structured?.(expression.text) ?? `structured reference ${expression.text}: the book's tables are not known`;
+      return typeof reference === "string" ? reference : undefined;
+    }
+    case "call": {
+      const name = canonicalName(expression.name, context.namespace);
+      const custom = name.startsWith(`${context.namespace}.`);
+      if (!custom && !EVALUATED_HERE.has(name) && !isWorksheetFunction(name)) return `function not supported: ${name}`;
+      if (!custom && !EMPTY_ARGUMENT_OK.has(name) && expression.args.some((arg) => arg.kind === "missing")) return `an empty argument of ${name} is not supported`;
+      for (const arg of expression.args) {
+        const why = inner(arg);
+        if (why) return why;
+      }
+      return undefined;
+    }
+    case "unary":
+      return inner(expression.operand);
+    case "binary":
+      return inner(expression.left) ?? inner(expression.right);
+    case "let": {
+      const names = new Set(bound);
+      for (const binding of expression.bindings) {
+        const why = inner(binding.value, names);
+        if (why) return why;
+        names.add(binding.name.toUpperCase());
+      }
+      return inner(expression.body, names);
+    }
+    case "name": {
+      const key = expression.name.toUpperCase();
+      if (bound.has(key) || seen.has(key)) return undefined;
+      const defined = context.name(expression.name);
+      return defined ? whyLeftForExcel(defined, context, new Set(), new Set([...seen, key])) : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+export async function evaluate(expression: Expression, context: EvaluationContext, namespace: string, scope: Scope = new Map()): Promise<Value> {
+  const recurse = (inner: Expression, innerScope: Scope = scope): Promise<Value> => evaluate(inner, context, namespace, innerScope);
   switch (expression.kind) {
     case "literal":
       return expression.value;
@@ -41,9 +119,26 @@ export async function evaluate(expression: Expression, context: EvaluationContex
       return arrayOf(expression.rows.map((row) => [...row]));
     case "reference":
       return context.reference(expression);
-    case "name":
-      return cellError("#NAME?", `defined names are not supported by the host: ${expression.name}`);
+    case "table": {
+      const reference = context.structured(expression.text);
+      if (typeof reference === "string") throw new LeftForExcelSignal(reference);
+      return context.reference(reference);
+    }
+    case "unsupported":
+      throw new LeftForExcelSignal(expression.reason);
+    case "name": {
+      const bound = scope.get(expression.name.toUpperCase());
+      if (bound !== undefined) return bound;
+      const defined = context.name(expression.name);
+      return defined ? recurse(defined, new Map()) : cellError("#NAME?", `the book defines no name ${expression.name}`);
+    }
+    case "let": {
+      const inner = new Map(scope);
+      for (const binding of expression.bindings) inner.set(binding.name.toUpperCase(), await recurse(binding.value, inner));
+      return recurse(expression.body, inner);
+    }
     case "unary": {
+      if (expression.operator === "@") return intersect(await recurse(expression.operand), context.at);
       const operand = await recurse(expression.operand);
       return mapValues([operand], ([value]) => unary(expression.operator, value ?? null, context.dateSystem));
     }
@@ -52,11 +147,38 @@ export async function evaluate(expression: Expression, context: EvaluationContex
       return mapValues([left, right], ([a, b]) => binary(expression.operator, a ?? null, b ?? null, context.dateSystem));
     }
     case "call":
-      return call(canonicalName(expression.name, namespace), expression.args, context, recurse);
+      return call(canonicalName(expression.name, namespace), expression.args, context, recurse, scope);
   }
 }
 
-async function call(name: string, args: readonly Expression[], context: EvaluationContext, recurse: (inner: Expression) => Promise<Value>): Promise<Value> {
+/** Excel's `@`: one cell of a range (the one in the formula's row or column), the first of an array, or a value as it is. */
+function intersect(value: Value, at: CellPosition): Value {
+  if (!isArray(value)) return value;
+  const range = value.range;
+  const rows = value.rows;
+  if (rows.length === 1 && rows[0]?.length === 1) return rows[0][0] ?? null;
+  if (!range) return rows[0]?.[0] ?? null;
+  const oneColumn = range.left === range.right;
+  const oneRow = range.top === range.bottom;
+  if (oneColumn && at.row >= range.top && at.row <= range.bottom) return rows[at.row - range.top]?.[0] ?? null;
+  if (oneRow && at.col >= range.left && at.col <= range.right) return rows[0]?.[at.col - range.left] ?? null;
+  return cellError("#VALUE!", "the range does not meet the formula's row or column");
+}
+
+/** The reference an argument stands for (a reference, a name or a structured reference that is one), or undefined. */
+function referenceOf(expression: Expression | undefined, context: EvaluationContext, scope: Scope, depth = 0): ReferenceExpression | undefined {
+  if (!expression || depth > 16) return undefined;
+  if (expression.kind === "reference") return expression;
+  if (expression.kind === "table") {
+    const reference = context.structured(expression.text);
+    if (typeof reference === "string") throw new LeftForExcelSignal(reference);
+    return reference;
+  }
+  if (expression.kind === "name" && !scope.has(expression.name.toUpperCase())) return referenceOf(context.name(expression.name), context, scope, depth + 1);
+  return undefined;
+}
+
+async function call(name: string, args: readonly Expression[], context: EvaluationContext, recurse: (inner: Expression) => Promise<Value>, scope: Scope): Promise<Value> {
   const custom = context.custom(name);
   if (custom) {
     const values = await Promise.all(args.map((arg) => (arg.kind === "missing" ? Promise.resolve(undefined) : recurse(arg))));
@@ -64,19 +186,27 @@ async function call(name: string, args: readonly Expression[], context: Evaluati
       if (value === undefined) return { kind: "missing" };
       if (!isArray(value)) return { kind: "value", value };
       const source = args[index];
-      return source?.kind === "reference" && !source.spill ? { kind: "grid", rows: value.rows, range: source.range } : { kind: "grid", rows: value.rows };
+      const range = source?.kind === "reference" && !source.spill ? (value.range ?? source.range) : undefined;
+      return range ? { kind: "grid", rows: value.rows, range } : { kind: "grid", rows: value.rows };
     });
     const grid = await custom(inputs);
     return grid.length === 1 && grid[0]?.length === 1 ? (grid[0][0] ?? null) : arrayOf(grid);
   }
+  const scalarArg = async (index: number, fallback: CellValue): Promise<CellValue> => {
+    const arg = args[index];
+    if (arg === undefined || arg.kind === "missing") return fallback;
+    const value = await recurse(arg);
+    if (!isArray(value)) return value;
+    return value.rows.length === 1 && value.rows[0]?.length === 1 ? (value.rows[0][0] ?? null) : cellError("#VALUE!", "expected one value, got an array");
+  };
   switch (name) {
     case "IF": {
       const condition = await recurse(args[0] ?? { kind: "missing" });
-      if (isArray(condition)) {
+      if (isArray(condition) && !(condition.rows.length === 1 && condition.rows[0]?.length === 1)) {
         const [whenTrue, whenFalse] = await Promise.all([recurse(args[1] ?? { kind: "literal", value: true }), recurse(args[2] ?? { kind: "literal", value: false })]);
         return mapValues([condition, whenTrue, whenFalse], ([c, t, f]) => chooseBranch(c ?? null, t ?? null, f ?? null));
       }
-      const truth = toBoolean(condition);
+      const truth = toBoolean(isArray(condition) ? (condition.rows[0]?.[0] ?? null) : condition);
       if (isCellError(truth)) return truth;
       const branch = truth ? args[1] : args[2];
       if (branch === undefined) return truth;
@@ -98,11 +228,71 @@ async function call(name: string, args: readonly Expression[], context: Evaluati
       // NOW is today's serial plus the time of day (UTC, as TODAY's day is)
       return name === "NOW" ? context.today() + (Date.now() % MS_PER_DAY) / MS_PER_DAY : context.today();
     }
+    case "ROW":
+    case "COLUMN": {
+      if (args.length === 0) return name === "ROW" ? context.at.row + 1 : context.at.col + 1;
+      const reference = referenceOf(args[0], context, scope);
+      if (!reference) return cellError("#VALUE!", `${name} reads a reference`);
+      const { range } = reference;
+      if (name === "ROW") return range.top === range.bottom ? range.top + 1 : arrayOf(Array.from({ length: range.bottom - range.top + 1 }, (_, r) => [range.top + r + 1]));
+      return range.left === range.right ? range.left + 1 : arrayOf([Array.from({ length: range.right - range.left + 1 }, (_, c) => range.left + c + 1)]);
+    }
+    case "ISREF":
+      return referenceOf(args[0], context, scope) !== undefined;
+    case "SINGLE":
+      return intersect(await recurse(args[0] ?? { kind: "missing" }), context.at);
+    case "ANCHORARRAY": {
+      const reference = referenceOf(args[0], context, scope);
+      if (!reference || reference.range.top !== reference.range.bottom || reference.range.left !== reference.range.right) return cellError("#VALUE!", "ANCHORARRAY takes one cell");
+      return context.reference({ ...reference, text: `${reference.text}#`, spill: true });
+    }
+    case "OFFSET": {
+      const reference = referenceOf(args[0], context, scope);
+      if (!reference || reference.spill) throw new LeftForExcelSignal("OFFSET of something other than a plain reference");
+      const numbers: number[] = [];
+      for (const [index, fallback] of [[1, 0], [2, 0], [3, reference.range.bottom - reference.range.top + 1], [4, reference.range.right - reference.range.left + 1]] as const) {
+        const number = toNumber(await scalarArg(index, fallback), context.dateSystem);
+        if (isCellError(number)) return number;
+        numbers.push(Math.trunc(number));
+      }
+      const [rows = 0, cols = 0, height = 1, width = 1] = numbers;
+      if (height < 1 || width < 1) return cellError("#REF!", "OFFSET of no cells");
+      const top = reference.range.top + rows;
+      const left = reference.range.left + cols;
+      const range: RangeRef = { top, left, bottom: top + height - 1, right: left + width - 1 };
+      if (top < 0 || left < 0 || range.bottom >= MAX_ROWS || range.right >= MAX_COLUMNS) return cellError("#REF!", "OFFSET goes outside the sheet");
+      return context.reference({ kind: "reference", text: formatRangeAddress(range), range, ...(reference.sheet === undefined ? {} : { sheet: reference.sheet }) });
+    }
+    case "INDIRECT":
+      return indirect(await scalarArg(0, null), await scalarArg(1, true), context);
     default: {
       const values = await Promise.all(args.map((arg) => (arg.kind === "missing" ? Promise.resolve(undefined) : recurse(arg))));
-      return callWorksheetFunction(name, values);
+      // an empty argument (`ROUND(1.5,)`, `VLOOKUP(x,t,2,)`) reads as blank: 0, "" or FALSE
+      return callWorksheetFunction(name, values.map((value) => value ?? null), { dateSystem: context.dateSystem, at: context.at });
     }
   }
+}
+
+function indirect(text: CellValue, a1: CellValue, context: EvaluationContext): Value {
+  if (isCellError(text)) return text;
+  const style = toBoolean(a1);
+  if (isCellError(style)) return style;
+  if (!style) throw new LeftForExcelSignal("INDIRECT with R1C1 references is not supported");
+  const written = toText(text);
+  if (isCellError(written)) return written;
+  const trimmed = written.trim();
+  if (/^'?\[/.test(trimmed)) throw new LeftForExcelSignal(`INDIRECT of an external link: ${trimmed}`);
+  const read = readReference(trimmed, 0);
+  if (read && read.text.length === trimmed.length && read.range) {
+    if (read.whole !== undefined) throw new LeftForExcelSignal(`INDIRECT of whole rows or columns: ${trimmed}`);
+    const bang = trimmed.lastIndexOf("!");
+    const sheetText = bang < 0 ? undefined : trimmed.slice(0, bang);
+    const sheet = sheetText === undefined ? undefined : (/^'(.*)'$/.exec(sheetText)?.[1]?.replace(/''/g, "'") ?? sheetText);
+    return context.reference({ kind: "reference", text: trimmed, range: read.range, ...(sheet === undefined ? {} : { sheet }) });
+  }
+  const defined = /^[A-Za-z_\\][A-Za-z0-9_.]*$/.test(trimmed) ? context.name(trimmed) : undefined;
+  if (defined?.kind === "reference") return context.reference(defined);
+  return cellError("#REF!", `INDIRECT: ${JSON.stringify(trimmed)} is not a reference`);
 }
 
 function chooseBranch(condition: CellValue, whenTrue: CellValue, whenFalse: CellValue): CellValue {
@@ -111,9 +301,13 @@ function chooseBranch(condition: CellValue, whenTrue: CellValue, whenFalse: Cell
   return truth ? whenTrue : whenFalse;
 }
 
-/** Applies `fn` cell by cell, broadcasting a single value, a row or a column as Excel does; cells past a smaller array's edge are #N/A. */
+/**
+ * Applies `fn` cell by cell, broadcasting a single value, a row or a column as Excel does; cells past a smaller
+ * array's edge are #N/A. One cell in, one value out: a single-cell reference in arithmetic is a value.
+ */
 export function mapValues(values: readonly Value[], fn: (cells: readonly (CellValue | undefined)[]) => CellValue): Value {
-  if (!values.some(isArray)) return fn(values as readonly CellValue[]);
+  const single = (value: Value): boolean => !isArray(value) || (value.rows.length === 1 && value.rows[0]?.length === 1);
+  if (values.every(single)) return fn(values.map((value) => (isArray(value) ? (value.rows[0]?.[0] ?? null) : value)));
   const grids = values.map((value) => (isArray(value) ? value.rows : [[value]]));
   const height = Math.max(...grids.map((grid) => grid.length));
   const width = Math.max(...grids.map((grid) => grid[0]?.length ?? 1));
@@ -134,47 +328,12 @@ export function mapValues(values: readonly Value[], fn: (cells: readonly (CellVa
   return arrayOf(rows);
 }
 
-/** Excel's number coercion: blank 0, TRUE 1, numeric or YYYY-MM-DD text (a serial in `system`); anything else #VALUE!. */
-export function toNumber(value: CellValue, system: DateSystem = "1900"): number | CellError {
-  if (isCellError(value)) return value;
-  if (value === null) return 0;
-  if (typeof value === "number") return value;
-  if (typeof value === "boolean") return value ? 1 : 0;
-  const trimmed = value.trim();
-  if (trimmed !== "" && Number.isFinite(Number(trimmed))) return Number(trimmed);
-  const iso = parseIsoDate(trimmed);
-  if (iso !== undefined) return isoDateToSerial(iso, system);
-  return cellError("#VALUE!", `expected a number, got ${JSON.stringify(value)}`);
-}
-
-export function toText(value: CellValue): string | CellError {
-  if (isCellError(value)) return value;
-  if (value === null) return "";
-  if (typeof value === "number") return generalNumber(value);
-  if (typeof value === "boolean") return value ? "TRUE" : "FALSE";
-  return value;
-}
-
-function toBoolean(value: Value): boolean | CellError {
-  if (isArray(value)) return cellError("#VALUE!", "expected one value, got an array");
-  if (isCellError(value)) return value;
-  if (value === null) return false;
-  if (typeof value === "boolean") return value;
-  if (typeof value === "number") return value !== 0;
-  if (/^true$/i.test(value)) return true;
-  if (/^false$/i.test(value)) return false;
-  return cellError("#VALUE!", `expected TRUE or FALSE, got ${JSON.stringify(value)}`);
-}
-
-function finite(value: number): number | CellError {
-  return Number.isFinite(value) ? value : cellError("#NUM!");
-}
 
 function unary(operator: string, value: CellValue, system: DateSystem): CellValue {
+  if (operator === "+") return value;
   const number = toNumber(value, system);
   if (isCellError(number)) return number;
   if (operator === "-") return -number;
-  if (operator === "+") return number;
   if (operator === "%") return number / 100;
   return cellError("#VALUE!", `unknown operator ${operator}`);
 }
@@ -190,18 +349,22 @@ function binary(operator: string, left: CellValue, right: CellValue, system: Dat
   if (isCellError(b)) return b;
   switch (operator) {
     case "+":
-      return a + b;
+      return finite(a + b);
     case "-":
-      return a - b;
+      return finite(a - b);
     case "*":
-      return a * b;
+      return finite(a * b);
     case "/":
-      return b === 0 ? cellError("#DIV/0!") : a / b;
+      return b === 0 ? cellError("#DIV/0!") : finite(a / b);
     case "^":
-      return finite(a ** b);
+      return power(a, b);
     default:
       return cellError("#VALUE!", `unknown operator ${operator}`);
   }
+}
+
+function finite(value: number): number | CellError {
+  return Number.isFinite(value) ? value : cellError("#NUM!");
 }
 
 function compareWith(operator: string, order: number): boolean {
@@ -219,23 +382,6 @@ function compareWith(operator: string, order: number): boolean {
     default:
       return order >= 0;
   }
-}
-
-/** Excel's order: numbers < text (without case) < FALSE < TRUE; a blank compares as 0, "" or FALSE. */
-export function compare(left: CellValue, right: CellValue): number {
-  const rank = (value: CellValue): number => (typeof value === "number" ? 0 : typeof value === "string" ? 1 : 2);
-  const a = left === null ? blankLike(right) : left;
-  const b = right === null ? blankLike(left) : right;
-  if (isCellError(a) || isCellError(b)) return 0;
-  if (rank(a) !== rank(b)) return rank(a) - rank(b);
-  if (typeof a === "string" && typeof b === "string") return a.toLowerCase().localeCompare(b.toLowerCase());
-  return Number(a) - Number(b);
-}
-
-function blankLike(other: CellValue): CellValue {
-  if (typeof other === "string") return "";
-  if (typeof other === "boolean") return false;
-  return 0;
 }
 
 /** A formula's value as the cells it covers: one value (a blank reference shows 0) or a spilled grid. */

@@ -20,6 +20,18 @@ export class Sheet {
   /** Spilled cell -> anchor that owns it (anchors are not listed). */
   private readonly owners = new Map<number, number>();
 
+  /** The last row and column holding anything (a literal, an anchor, a spilled cell), or undefined for an empty sheet. */
+  usedBounds(): { readonly bottom: number; readonly right: number } | undefined {
+    let bottom = -1;
+    let right = -1;
+    for (const key of [...this.literals.keys(), ...this.anchors, ...this.owners.keys()]) {
+      const { row, col } = positionOfKey(key);
+      bottom = Math.max(bottom, row);
+      right = Math.max(right, col);
+    }
+    return bottom < 0 ? undefined : { bottom, right };
+  }
+
   setLiteral(row: number, col: number, value: Scalar): void {
     this.literals.set(cellKey(row, col), value);
   }

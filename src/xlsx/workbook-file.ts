@@ -16,6 +16,7 @@ import { dirname, join, basename } from "node:path";
 import ExcelJS from "exceljs";
 import { type RangeRef, formatCellAddress, parseCellAddress, parseRangeAddress } from "../formula/a1";
 import { type Expression, FormulaSyntaxError, parseExpression } from "../formula/parse";
+import { whyLeftForExcel } from "../host/evaluate";
 import { type DateSystem, isoDateToSerial } from "../functions/excelDates";
 import type { SheetInput, WorkbookResult } from "../host/api";
 import { callsNamespace } from "../formula/functions";
@@ -96,7 +97,8 @@ function literalOf(value: ExcelJS.CellValue, system: DateSystem): string | numbe
   if (typeof value === "number" || typeof value === "boolean") return value;
   if (typeof value === "string") return value.startsWith("=") || value.startsWith("'") ? `'${value}` : value;
   // exceljs turns a date-formatted serial into a Date (in the file's system); back to a serial of that system
-  if (value instanceof Date) return isoDateToSerial(value.toISOString().slice(0, 10), system) + (value.getTime() % 86_400_000) / 86_400_000;
+  // the time of day counted from midnight before it, also before 1970 where getTime() is negative (i16-engine)
+  if (value instanceof Date) return isoDateToSerial(value.toISOString().slice(0, 10), system) + (((value.getTime() % 86_400_000) + 86_400_000) % 86_400_000) / 86_400_000;
   if ("richText" in value) return value.richText.map((part) => part.text).join("");
   if ("error" in value) return value.error;
   if ("text" in value && typeof value.text === "string") return value.text;
@@ -133,6 +135,9 @@ export async function readWorkbookFile(path: string): Promise<LoadedWorkbook> {
           let expression: Expression;
           try {
             expression = parseExpression(text, { wholeRowsAndColumns: false });
+            // what the engine would leave for Excel is kept as saved here too (i16-engine; the new runner reads leftForExcel)
+            const why = whyLeftForExcel(expression, { namespace: "PRICES", name: () => undefined });
+            if (why !== undefined) throw new FormulaSyntaxError(text, why);
           } catch (error) {
             if (!(error instanceof FormulaSyntaxError)) throw error;
             // Excel wrote it, so it is a formula the host lacks (=SUM(A:A), =Table1[Price]): the copy keeps it as saved

@@ -7,12 +7,12 @@ describe("WorkbookEngine with the fixture bundle", () => {
     expect(await host.evaluate({ A1: 2, B1: "=PRICES.ADD(A1, 3)", C1: "text" })).toEqual({ A1: 2, B1: 5, C1: "text" });
   });
 
-  it("matches function names without regard to case and answers #NAME? for unknown ones", async () => {
+  it("matches function names without regard to case, answers #NAME? for unknown PRICES ones and leaves other unknown ones for Excel", async () => {
     const host = fixtureHost();
     expect(await host.evaluate({ A1: "=prices.add(1,2)", A2: "=PRICES.NOPE(1)", A3: "=NOSUCH(1)", A4: "=PRICES.UNASSOCIATED()" })).toEqual({
       A1: 3,
       A2: "#NAME?: unknown function PRICES.NOPE",
-      A3: "#NAME?: unknown function NOSUCH",
+      A3: "#N/A: left for Excel: function not supported: NOSUCH",
       A4: "#NAME?: PRICES.UNASSOCIATED is in functions.json but functions.js did not associate UNASSOCIATED",
     });
   });
@@ -49,14 +49,20 @@ describe("WorkbookEngine with the fixture bundle", () => {
     expect(await host.evaluate({ A1: "=PRICES.ADD(A2, 1)", A2: "=PRICES.ADD(A3, 1)", A3: "=PRICES.ADD(1, 1)" })).toEqual({ A1: 4, A2: 3, A3: 2 });
   });
 
-  it("answers an error for a cycle and passes it on to formulas that read it", async () => {
+  it("answers an error for a cycle and leaves it, and formulas that read it, for Excel", async () => {
     const host = fixtureHost();
     expect(await host.evaluate({ A1: "=PRICES.ADD(B1, 1)", B1: "=PRICES.ADD(A1, 1)", C1: "=PRICES.ADD(C1, 1)", D1: "=PRICES.ADD(A1, 1)" })).toEqual({
       A1: "#REF!: circular reference (B1, A1)",
       B1: "#REF!: circular reference (B1, A1)",
       C1: "#REF!: circular reference (C1)",
-      D1: "#REF!: circular reference (B1, A1)",
+      D1: "#N/A: left for Excel: depends on A1 (left for Excel)",
     });
+    expect(host.engine.leftForExcel().map((entry) => `${entry.cell}: ${entry.why}`)).toEqual([
+      "A1: circular reference (B1, A1)",
+      "B1: circular reference (B1, A1)",
+      "C1: circular reference (C1)",
+      "D1: depends on A1 (left for Excel)",
+    ]);
   });
 
   it("lifts a range given to a scalar parameter and spills one result per cell", async () => {

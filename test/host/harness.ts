@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { DateSystem } from "../../src/functions/excelDates";
 import { readBook } from "../../src/host/book";
+import type { BookScope } from "../../src/host/book-scope";
 import { WorkbookEngine } from "../../src/host/engine";
 import { parseFunctionsMetadata } from "../../src/host/metadata";
 import { createCustomFunctionsRuntime } from "../../src/host/runtime";
@@ -26,7 +27,7 @@ export interface FixtureHost {
   evaluate(cells: Record<string, unknown>): Promise<Record<string, PrintedValue>>;
 }
 
-export function fixtureHost(options: { timeoutMs?: number; today?: () => number; dateSystem?: DateSystem } = {}): FixtureHost {
+export function fixtureHost(options: { timeoutMs?: number; today?: () => number; dateSystem?: DateSystem; scope?: BookScope; sheetName?: string } = {}): FixtureHost {
   const runtime = createCustomFunctionsRuntime();
   const scope = globalThis as unknown as Record<string, unknown>;
   scope.CustomFunctions = runtime.global;
@@ -51,6 +52,8 @@ export function fixtureHost(options: { timeoutMs?: number; today?: () => number;
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(options.today === undefined ? {} : { today: options.today }),
     ...(options.dateSystem === undefined ? {} : { dateSystem: () => options.dateSystem ?? "1900" }),
+    ...(options.scope === undefined ? {} : { scope: options.scope }),
+    ...(options.sheetName === undefined ? {} : { sheetName: options.sheetName }),
   });
   return {
     engine,

@@ -30,17 +30,44 @@ describe("evaluateWorkbook across sheets", () => {
     expect([model.A1, model.A2, model.A3]).toEqual([30, 6, 11]);
   });
 
-  it("refuses a reference back along a cycle of sheets with a #REF! that says why, and a sheet that is not there", async () => {
+  it("leaves a reference back along a cycle of sheets, and one to a sheet that is not there, for Excel (dependents too)", async () => {
     const api = fixtureApi();
     const result = await api.evaluateWorkbook([
       { name: "One", book: { cells: { A1: "=Two!A1+1", B1: 5 } } },
       { name: "Two", book: { cells: { A1: "=One!B1*2" } } },
-      { name: "Three", book: { cells: { A1: "=Missing!A1" } } },
+      { name: "Three", book: { cells: { A1: "=Missing!A1", A2: 4, A3: "=A2*2" } } },
     ]);
     const values = Object.fromEntries(result.sheets.map((sheet) => [sheet.name, sheet.values]));
-    // One reads Two, which ran first; Two's reference back to One is refused rather than read half-done
-    expect(values.Two?.A1).toMatchObject({ code: "#REF!", message: expect.stringMatching(/'One' also reads this sheet/) as unknown });
-    expect(values.One?.A1).toMatchObject({ code: "#REF!" });
-    expect(values.Three?.A1).toMatchObject({ code: "#REF!", message: "Missing!A1: the workbook has no sheet 'Missing'" });
+    const left = Object.fromEntries(result.sheets.map((sheet) => [sheet.name, sheet.leftForExcel]));
+    // One reads Two, which ran first; Two's reference back to One is not read half-done
+    expect(left.Two).toEqual([{ cell: "A1", formula: "One!B1*2", why: expect.stringMatching(/^One!B1: 'One' also reads this sheet/) as unknown }]);
+    expect(left.One).toEqual([{ cell: "A1", formula: "Two!A1+1", why: "depends on Two!A1 (left for Excel)" }]);
+    expect(left.Three).toEqual([{ cell: "A1", formula: "Missing!A1", why: "Missing!A1: the workbook has no sheet 'Missing'" }]);
+    expect(values.Three?.A1).toMatchObject({ code: "#N/A", message: "left for Excel: Missing!A1: the workbook has no sheet 'Missing'" });
+    expect(values.Three?.A3).toBe(8);
+  });
+
+  it("resolves workbook and sheet-scoped names, constants included, and structured references to tables", async () => {
+    const api = fixtureApi();
+    const result = await api.evaluateWorkbook(
+      [
+        { name: "Rates", book: { cells: { A1: "Region", B1: "Rate", A2: "North", B2: 0.1, A3: "South", B3: 0.2, A4: "Total", B4: "=SUBTOTAL(109,B2:B3)" } } },
+        { name: "Model", book: { cells: { A1: "=TaxRate*100", A2: "=SUM(RateList)", A3: "=Local", A4: "=SUM(Rates[Rate])", A5: "=Rates[[#Totals],[Rate]]", A6: "=COUNTA(Rates[#Headers])" } } },
+        { name: "Other", book: { cells: { A1: "=Local" } } },
+      ],
+      {
+        names: [
+          { name: "TaxRate", refersTo: "0.2" },
+          { name: "RateList", refersTo: "Rates!$B$2:$B$3" },
+          { name: "Local", sheet: "Model", refersTo: "7" },
+          { name: "Local", refersTo: "9" },
+        ],
+        tables: [{ name: "Rates", sheet: "Rates", ref: "A1:B4", headerRowCount: 1, totalsRowCount: 1, columns: ["Region", "Rate"] }],
+      },
+    );
+    const values = Object.fromEntries(result.sheets.map((sheet) => [sheet.name, sheet.values]));
+    expect([values.Model?.A1, values.Model?.A2, values.Model?.A3, values.Model?.A4, values.Other?.A1, values.Model?.A6]).toEqual([20, expect.closeTo(0.3, 12) as unknown, 7, expect.closeTo(0.3, 12) as unknown, 9, 2]);
+    // SUBTOTAL is not one the engine evaluates: the totals cell and what reads it are left for Excel
+    expect(result.sheets.find((sheet) => sheet.name === "Model")?.leftForExcel).toEqual([{ cell: "A5", formula: "Rates[[#Totals],[Rate]]", why: "depends on Rates!B4 (left for Excel)" }]);
   });
 });

@@ -1,0 +1,100 @@
+/**
+ * Excel's conversions between cell values, the one place the host coerces: text to number (decimal, thousands,
+ * percent, ISO dates and times; never `0x10`), number to text (15 significant digits), truth values, and the
+ * comparison order with equality at 15 significant digits (`0.1+0.2=0.3` is TRUE).
+ */
+import { parseIsoDate } from "../api/dates";
+import { type DateSystem, isoDateToSerial } from "../functions/excelDates";
+import { type CellError, type CellValue, cellError, isCellError } from "./values";
+
+/** A decimal as Excel reads typed text: optional sign, thousands groups, fraction, exponent, a trailing %. */
+const DECIMAL = /^([+-])?\$?((?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d*)?|\.\d+)(?:[eE]([+-]?\d+))?(%)?$/;
+const TIME = /^(\d{1,2}):(\d{2})(?::(\d{2}(?:\.\d+)?))?\s*(AM|PM)?$/i;
+
+/** Text Excel reads as a number, or undefined. */
+export function textToNumber(text: string, system: DateSystem = "1900"): number | undefined {
+  const trimmed = text.trim();
+  const decimal = DECIMAL.exec(trimmed);
+  if (decimal) {
+    const magnitude = Number(`${(decimal[2] ?? "").replace(/,/g, "")}${decimal[3] === undefined ? "" : `e${decimal[3]}`}`);
+    const signed = decimal[1] === "-" ? -magnitude : magnitude;
+    const value = decimal[4] === undefined ? signed : signed / 100;
+    return Number.isFinite(value) ? value : undefined;
+  }
+  const iso = parseIsoDate(trimmed);
+  if (iso !== undefined) return isoDateToSerial(iso, system);
+  const time = TIME.exec(trimmed);
+  if (time) {
+    let hours = Number(time[1]);
+    const meridiem = time[4]?.toUpperCase();
+    if (meridiem !== undefined && (hours < 1 || hours > 12)) return undefined;
+    if (meridiem === "AM" && hours === 12) hours = 0;
+    if (meridiem === "PM" && hours !== 12) hours += 12;
+    const seconds = hours * 3600 + Number(time[2]) * 60 + Number(time[3] ?? 0);
+    return Number(time[2]) < 60 && Number(time[3] ?? 0) < 60 ? seconds / 86_400 : undefined;
+  }
+  return undefined;
+}
+
+/** Excel's number coercion of one value: blank 0, TRUE 1, numeric text its number; other text #VALUE!. */
+export function toNumber(value: CellValue, system: DateSystem = "1900"): number | CellError {
+  if (isCellError(value)) return value;
+  if (value === null) return 0;
+  if (typeof value === "number") return value;
+  if (typeof value === "boolean") return value ? 1 : 0;
+  const number = textToNumber(value, system);
+  return number ?? cellError("#VALUE!", `expected a number, got ${JSON.stringify(value)}`);
+}
+
+/** A number as a formula turns it into text (`=1/3&""`): up to 15 significant digits, no trailing zeros. */
+export function numberText(value: number): string {
+  if (Number.isInteger(value) && Math.abs(value) < 1e15) return String(value);
+  const text = String(Number(value.toPrecision(15)));
+  // JavaScript writes 1e21 and 1e-7; Excel writes 1E+21 and 1E-07
+  return text.replace(/e([+-])(\d)$/, "E$10$2").replace(/e/, "E");
+}
+
+export function toText(value: CellValue): string | CellError {
+  if (isCellError(value)) return value;
+  if (value === null) return "";
+  if (typeof value === "number") return numberText(value);
+  if (typeof value === "boolean") return value ? "TRUE" : "FALSE";
+  return value;
+}
+
+export function toBoolean(value: CellValue): boolean | CellError {
+  if (isCellError(value)) return value;
+  if (value === null) return false;
+  if (typeof value === "boolean") return value;
+  if (typeof value === "number") return value !== 0;
+  if (/^true$/i.test(value.trim())) return true;
+  if (/^false$/i.test(value.trim())) return false;
+  return cellError("#VALUE!", `expected TRUE or FALSE, got ${JSON.stringify(value)}`);
+}
+
+/** A number rounded to the 15 significant digits Excel keeps, so sums that differ past them compare equal. */
+export function significant(value: number): number {
+  return value === 0 || !Number.isFinite(value) ? value : Number(value.toPrecision(15));
+}
+
+/** Excel's order: numbers < text (without case) < FALSE < TRUE; a blank compares as 0, "" or FALSE. */
+export function compare(left: CellValue, right: CellValue): number {
+  const rank = (value: CellValue): number => (typeof value === "number" ? 0 : typeof value === "string" ? 1 : 2);
+  const a = left === null ? blankLike(right) : left;
+  const b = right === null ? blankLike(left) : right;
+  if (isCellError(a) || isCellError(b)) return 0;
+  if (rank(a) !== rank(b)) return rank(a) - rank(b);
+  if (typeof a === "string" && typeof b === "string") {
+    const x = a.toLowerCase();
+    const y = b.toLowerCase();
+    return x < y ? -1 : x > y ? 1 : 0;
+  }
+  if (typeof a === "number" && typeof b === "number") return significant(a) - significant(b);
+  return Number(a) - Number(b);
+}
+
+function blankLike(other: CellValue): CellValue {
+  if (typeof other === "string") return "";
+  if (typeof other === "boolean") return false;
+  return 0;
+}

@@ -1,0 +1,178 @@
+/**
+ * Text functions, TEXT with Excel's number-format codes (numfmt, MIT, reads them as Excel does; it knows only the
+ * 1900 system, so a 1904 serial is moved to its 1900 twin for a date format), and the text-searching family.
+ */
+import { format, isDateFormat } from "numfmt";
+import { toNumber, toText } from "./coerce";
+import { wildcardPattern } from "./worksheet-lookup";
+import { type Arg, type FunctionSpec, bool, cellsOf, num, scalarOf, spec, str } from "./worksheet-spec";
+import type { Value } from "./value-array";
+import { cellError, isCellError } from "./values";
+
+/** Days between 1900-01-01 in the 1900 system and in the 1904 system. */
+const DAYS_1904 = 1462;
+
+const text = spec("st", (args, env) => {
+  const pattern = str(args[1]);
+  const value = scalarOf(args[0]);
+  if (typeof value === "boolean") return value ? "TRUE" : "FALSE";
+  const number = value === null ? 0 : typeof value === "number" ? value : toNumber(value, env.dateSystem);
+  // text that is not a number goes through the format's text section
+  const input = isCellError(number) ? str(value) : number;
+  let date = false;
+  try {
+    date = isDateFormat(pattern);
+  } catch {
+    return cellError("#VALUE!", `TEXT cannot read the format ${JSON.stringify(pattern)}`);
+  }
+  if (date && typeof input === "number" && (input < 0 || input >= 2_958_466)) return cellError("#VALUE!", "not a date serial");
+  const shifted = date && typeof input === "number" && env.dateSystem === "1904" ? input + DAYS_1904 : input;
+  try {
+    const shown = format(pattern, shifted, { throws: true, dateErrorThrows: true, dateSpanLarge: false });
+    return shown;
+  } catch {
+    return cellError("#VALUE!", `TEXT cannot format with ${JSON.stringify(pattern)}`);
+  }
+});
+
+function count(value: Arg, fallback: number): number | undefined {
+  const n = value === undefined ? fallback : Math.trunc(num(value));
+  return n < 0 ? undefined : n;
+}
+
+const left = spec(
+  "tn",
+  (args) => {
+    const n = count(args[1], 1);
+    return n === undefined ? cellError("#VALUE!", "a negative count") : str(args[0]).slice(0, n);
+  },
+  1,
+);
+
+const right = spec(
+  "tn",
+  (args) => {
+    const n = count(args[1], 1);
+    const value = str(args[0]);
+    return n === undefined ? cellError("#VALUE!", "a negative count") : n === 0 ? "" : value.slice(Math.max(0, value.length - n));
+  },
+  1,
+);
+
+const mid = spec("tnn", (args) => {
+  const start = Math.trunc(num(args[1]));
+  const n = Math.trunc(num(args[2]));
+  if (start < 1 || n < 0) return cellError("#VALUE!", "MID starts at 1 and takes a count of 0 or more");
+  return str(args[0]).slice(start - 1, start - 1 + n);
+});
+
+function find(caseless: boolean): FunctionSpec {
+  return spec(
+    "ttn",
+    (args) => {
+      const wanted = str(args[0]);
+      const within = str(args[1]);
+      const start = args[2] === undefined ? 1 : Math.trunc(num(args[2]));
+      if (start < 1 || start > within.length + 1) return cellError("#VALUE!", "the start is outside the text");
+      if (!caseless) {
+        const at = within.indexOf(wanted, start - 1);
+        return at < 0 ? cellError("#VALUE!", `${JSON.stringify(wanted)} not found`) : at + 1;
+      }
+      const pattern = wildcardPattern(wanted).source.slice(1, -1);
+      const found = new RegExp(pattern, "i").exec(within.slice(start - 1));
+      return found ? found.index + start : cellError("#VALUE!", `${JSON.stringify(wanted)} not found`);
+    },
+    2,
+  );
+}
+
+const substitute = spec(
+  "tttn",
+  (args) => {
+    const source = str(args[0]);
+    const old = str(args[1]);
+    const replacement = str(args[2]);
+    if (old === "") return source;
+    if (args[3] === undefined) return source.split(old).join(replacement);
+    const instance = Math.trunc(num(args[3]));
+    if (instance < 1) return cellError("#VALUE!", "the instance is 1 or more");
+    let at = -1;
+    for (let seen = 0; seen < instance; seen += 1) {
+      at = source.indexOf(old, at + 1);
+      if (at < 0) return source;
+    }
+    return source.slice(0, at) + replacement + source.slice(at + old.length);
+  },
+  3,
+);
+
+const replace = spec("tnnt", (args) => {
+  const source = str(args[0]);
+  const start = Math.trunc(num(args[1]));
+  const n = Math.trunc(num(args[2]));
+  if (start < 1 || n < 0) return cellError("#VALUE!", "REPLACE starts at 1 and takes a count of 0 or more");
+  return source.slice(0, start - 1) + str(args[3]) + source.slice(start - 1 + n);
+});
+
+/** The texts of CONCAT and TEXTJOIN: every cell of every argument, errors first. */
+function texts(args: readonly Arg[], skipEmpty: boolean): string[] | Value {
+  const out: string[] = [];
+  for (const cell of args.flatMap(cellsOf)) {
+    const value = toText(cell);
+    if (isCellError(value)) return value;
+    if (!skipEmpty || value !== "") out.push(value);
+  }
+  return out;
+}
+
+const concat = spec(
+  "v",
+  (args) => {
+    const parts = texts(args, false);
+    return Array.isArray(parts) ? parts.join("") : parts;
+  },
+  1,
+  true,
+);
+
+const textjoin = spec(
+  "tbv",
+  (args) => {
+    const parts = texts(args.slice(2), bool(args[1]));
+    return Array.isArray(parts) ? parts.join(str(args[0])) : parts;
+  },
+  3,
+  true,
+);
+
+function proper(value: string): string {
+  return value.toLowerCase().replace(/(^|[^a-z])([a-z])/g, (_, before: string, letter: string) => before + letter.toUpperCase());
+}
+
+export const TEXT_FUNCTIONS: Readonly<Record<string, FunctionSpec>> = {
+  TEXT: text,
+  LEN: spec("t", (args) => str(args[0]).length),
+  LEFT: left,
+  RIGHT: right,
+  MID: mid,
+  UPPER: spec("t", (args) => str(args[0]).toUpperCase()),
+  LOWER: spec("t", (args) => str(args[0]).toLowerCase()),
+  PROPER: spec("t", (args) => proper(str(args[0]))),
+  TRIM: spec("t", (args) => str(args[0]).replace(/ +/g, " ").trim()),
+  FIND: find(false),
+  SEARCH: find(true),
+  SUBSTITUTE: substitute,
+  REPLACE: replace,
+  REPT: spec("tn", (args) => (num(args[1]) < 0 ? cellError("#VALUE!", "a negative count") : str(args[0]).repeat(Math.trunc(num(args[1]))))),
+  EXACT: spec("tt", (args) => str(args[0]) === str(args[1])),
+  CONCATENATE: spec("t", (args) => args.map((arg) => str(arg)).join(""), 1, true),
+  CONCAT: concat,
+  TEXTJOIN: textjoin,
+  VALUE: spec("s", (args, env) => {
+    const value = scalarOf(args[0]);
+    return typeof value === "boolean" ? cellError("#VALUE!", "VALUE reads text or a number") : toNumber(value, env.dateSystem);
+  }),
+  T: spec("e", (args) => (typeof args[0] === "string" || isCellError(args[0]) ? (args[0] ?? "") : "")),
+  CHAR: spec("n", (args) => (num(args[0]) < 1 || num(args[0]) > 255 ? cellError("#VALUE!", "CHAR takes 1 to 255") : String.fromCharCode(Math.trunc(num(args[0]))))),
+  CODE: spec("t", (args) => (str(args[0]) === "" ? cellError("#VALUE!", "CODE of empty text") : str(args[0]).charCodeAt(0))),
+};
