@@ -1,0 +1,243 @@
+/**
+ * Excel data types as the JSON a custom function returns (the shapes of Excel.DoubleCellValue and
+ * Excel.EntityCellValue): price values that carry their record and instrument entities with a card. Which
+ * ones a host gets follows its requirement sets (docs/data-types.md); without them the functions answer plain.
+ * No Office globals are touched at import: `officeDataTypeSupport` reads them only when called.
+ */
+import type { ConversionTarget } from "../api/conversion";
+import { dateOfTimestamp } from "../api/dates";
+import type { InstrumentRecord, PriceRecord } from "../api/schemas";
+import { choiceOf } from "./coerce";
+import { dateTimeToSerial, isoDateToSerial, type DateSystem } from "./excelDates";
+
+export interface RichString {
+  type: "String";
+  basicValue: string;
+}
+
+export interface RichBoolean {
+  type: "Boolean";
+  basicValue: boolean;
+}
+
+export interface RichDouble {
+  type: "Double";
+  basicValue: number;
+  /** ExcelApi 1.19: the value keeps this format through calculation. */
+  numberFormat?: string;
+  /** ExcelApi 1.19: the record the number carries. */
+  properties?: Record<string, RichProperty>;
+}
+
+export interface CardSection {
+  layout: "List";
+  title?: string;
+  properties: string[];
+}
+
+export interface RichEntity {
+  type: "Entity";
+  text: string;
+  properties: Record<string, RichProperty>;
+  layouts: { card: { title: { property: string }; subTitle?: { property: string }; sections: CardSection[] }; compact: { icon: string } };
+  provider: { description: string };
+}
+
+export type RichProperty = RichString | RichBoolean | RichDouble;
+export type RichValue = RichDouble | RichEntity;
+
+/** `plain` (numbers and text, as before data types existed) or `rich` (numbers that carry their record). */
+export type ValueMode = "plain" | "rich";
+
+/** What the host can show: entities (CustomFunctionsRuntime 1.4 with ExcelApi 1.16) and numbers with a format and properties (ExcelApi 1.19). */
+export interface DataTypeSupport {
+  readonly entities: boolean;
+  readonly numbers: boolean;
+}
+
+export const NO_DATA_TYPES: DataTypeSupport = { entities: false, numbers: false };
+export const ALL_DATA_TYPES: DataTypeSupport = { entities: true, numbers: true };
+
+interface RequirementsReader {
+  isSetSupported(name: string, version?: string): boolean;
+}
+
+function requirementsOf(office: unknown): RequirementsReader | undefined {
+  const context = typeof office === "object" && office !== null ? (office as { context?: unknown }).context : undefined;
+  const requirements = typeof context === "object" && context !== null ? (context as { requirements?: unknown }).requirements : undefined;
+  if (typeof requirements !== "object" || requirements === null) return undefined;
+  const isSetSupported = (requirements as { isSetSupported?: unknown }).isSetSupported;
+  return typeof isSetSupported === "function" ? (requirements as RequirementsReader) : undefined;
+}
+
+/** Excel's answer: CustomFunctionsRuntime 1.4 carries data types at all; ExcelApi 1.16 entities, 1.19 formatted numbers with properties. */
+export function officeDataTypeSupport(office: unknown = (globalThis as { Office?: unknown }).Office): DataTypeSupport {
+  const requirements = requirementsOf(office);
+  if (requirements === undefined) return NO_DATA_TYPES;
+  const supported = (name: string, version: string): boolean => {
+    try {
+      return requirements.isSetSupported(name, version);
+    } catch {
+      return false;
+    }
+  };
+  if (!supported("CustomFunctionsRuntime", "1.4")) return NO_DATA_TYPES;
+  return { entities: supported("ExcelApi", "1.16"), numbers: supported("ExcelApi", "1.19") };
+}
+
+const MODE_CHOICES = [
+  { value: "plain" as const, aliases: ["number", "numbers", "0", "false"] },
+  { value: "rich" as const, aliases: ["record", "datatype", "1", "true"] },
+];
+
+/** PRICE's `values` argument: blank for the setting. */
+export function valueModeOf(value: unknown, fallback: ValueMode): ValueMode {
+  return choiceOf<ValueMode>(value, "values", MODE_CHOICES, fallback);
+}
+
+function quoted(text: string): string {
+  return `"${text.replace(/"/g, "")}"`;
+}
+
+/** `#,##0.00##" USD/MT"`: the value with its currency and unit; two to four decimals as prices are quoted. */
+export function priceNumberFormat(currency: string, unit: string): string {
+  return `#,##0.00##${quoted(` ${currency}/${unit}`)}`;
+}
+
+export const DATE_FORMAT = "yyyy-mm-dd";
+export const DATE_TIME_FORMAT = "yyyy-mm-dd hh:mm";
+
+function text(value: string): RichString {
+  return { type: "String", basicValue: value };
+}
+
+function flag(value: boolean): RichBoolean {
+  return { type: "Boolean", basicValue: value };
+}
+
+function number(value: number, numberFormat?: string): RichDouble {
+  return numberFormat === undefined ? { type: "Double", basicValue: value } : { type: "Double", basicValue: value, numberFormat };
+}
+
+/** What a price value stands for: the record it was read from and how it was asked. */
+export interface PriceContext {
+  symbol: string;
+  /** The record field, e.g. `mid`. */
+  field: string;
+  record: PriceRecord;
+  /** The instrument's own currency and unit. */
+  own: { currency: string; unit: string };
+  /** The conversion asked (convention 21); none set = the instrument's own. */
+  target: ConversionTarget;
+  /** The request in words: function, symbol, date asked, calculation. */
+  request: string;
+  system: DateSystem;
+}
+
+/** A day filled from an earlier assessment: the assessment was made before the day it stands for. */
+export function isCarriedForward(record: Pick<PriceRecord, "date" | "assessmentDate">): boolean {
+  return dateOfTimestamp(record.assessmentDate) < record.date;
+}
+
+/** The price fields whose values are amounts in the instrument's currency and unit, so they carry a record when rich. */
+export const PRICE_AMOUNT_FIELDS: ReadonlySet<string> = new Set(["low", "mid", "high", "lowChangeSincePrevious", "midChangeSincePrevious", "highChangeSincePrevious"]);
+
+/** The property names a rich price carries, in card order (`=A1.Currency` reads one). */
+export const PRICE_PROPERTIES = ["Symbol", "Field", "Currency", "Unit", "Date", "Assessment date", "Revision", "Carried forward", "Conversion", "Request"] as const;
+
+/** A price as Excel.DoubleCellValue: displays with its currency and unit, carries its record as properties. */
+export function richPrice(value: number, context: PriceContext): RichDouble {
+  const currency = context.target.currency ?? context.own.currency;
+  const unit = context.target.unit ?? context.own.unit;
+  const { record, system } = context;
+  const converted = context.target.currency !== undefined || context.target.unit !== undefined;
+  const assessed = dateTimeToSerial(record.assessmentDate, system);
+  const properties: Record<(typeof PRICE_PROPERTIES)[number], RichProperty> = {
+    Symbol: text(context.symbol),
+    Field: text(context.field),
+    Currency: text(currency),
+    Unit: text(unit),
+    Date: number(isoDateToSerial(record.date, system), DATE_FORMAT),
+    "Assessment date": assessed === undefined ? text(record.assessmentDate) : number(assessed, DATE_TIME_FORMAT),
+    Revision: number(record.revision),
+    "Carried forward": flag(isCarriedForward(record)),
+    Conversion: text(converted ? `${context.own.currency}/${context.own.unit} to ${currency}/${unit}` : "none"),
+    Request: text(context.request),
+  };
+  return { type: "Double", basicValue: value, numberFormat: priceNumberFormat(currency, unit), properties };
+}
+
+/** The instrument fields a card shows, by property name, read from the record (full reference names). */
+const INSTRUMENT_CARD_FIELDS: readonly [string, keyof InstrumentRecord][] = [
+  ["Symbol", "symbol"],
+  ["Description", "description"],
+  ["Short description", "descriptionShort"],
+  ["Commodity", "commodity"],
+  ["Location", "location"],
+  ["Currency", "currency"],
+  ["Unit", "unitOfMeasure"],
+  ["Incoterm", "incoterm"],
+  ["Frequency", "frequency"],
+  ["Source", "source"],
+  ["Price type", "priceType"],
+  ["Status", "status"],
+  ["Launch date", "launchDate"],
+  ["Currency id", "currencyId"],
+  ["Unit id", "unitOfMeasureId"],
+];
+
+/** The `Fields` the card needs from the service (full names of the reference ids). */
+export const INSTRUMENT_CARD_REQUEST = ["Commodity", "Location", "Currency", "UnitOfMeasure", "Incoterm", "Source"];
+
+const PRICE_CARD_FIELDS = ["Low", "Mid", "High", "Assessment date", "Price date"] as const;
+
+/** The entity's text: symbol and short description, as a cell shows it (and what a host without entities shows). */
+export function entityText(record: Pick<InstrumentRecord, "symbol" | "descriptionShort">): string {
+  return `${record.symbol} ${record.descriptionShort}`.trim();
+}
+
+/**
+ * An instrument as Excel.EntityCellValue: its card lists the instrument's fields and its latest low, mid and high
+ * with their assessment date; `=A1.Mid` reads a field. `numbers` says whether the host shows formatted numbers (ExcelApi 1.19).
+ */
+export function instrumentEntity(record: InstrumentRecord, latest: PriceRecord | undefined, system: DateSystem, numbers: boolean): RichEntity {
+  const properties: Record<string, RichProperty> = {};
+  const instrumentFields: string[] = [];
+  for (const [name, key] of INSTRUMENT_CARD_FIELDS) {
+    const value: unknown = record[key];
+    if (value === undefined || value === "") continue;
+    if (key === "launchDate" && typeof value === "string") properties[name] = number(isoDateToSerial(value.slice(0, 10), system), numbers ? DATE_FORMAT : undefined);
+    else properties[name] = text(Array.isArray(value) ? value.join(", ") : String(value));
+    instrumentFields.push(name);
+  }
+  const priceFields: string[] = [];
+  if (latest !== undefined) {
+    const format = numbers ? priceNumberFormat(record.currencyId, record.unitOfMeasureId) : undefined;
+    properties.Low = number(latest.low, format);
+    properties.Mid = number(latest.mid, format);
+    properties.High = number(latest.high, format);
+    const assessed = dateTimeToSerial(latest.assessmentDate, system);
+    properties["Assessment date"] = assessed === undefined ? text(latest.assessmentDate) : number(assessed, numbers ? DATE_TIME_FORMAT : undefined);
+    properties["Price date"] = number(isoDateToSerial(latest.date, system), numbers ? DATE_FORMAT : undefined);
+    priceFields.push(...PRICE_CARD_FIELDS);
+  }
+  const sections: CardSection[] = [];
+  if (priceFields.length > 0) sections.push({ layout: "List", title: "Latest price", properties: priceFields });
+  sections.push({ layout: "List", title: "Instrument", properties: instrumentFields });
+  return {
+    type: "Entity",
+    text: entityText(record),
+    properties,
+    layouts: { card: { title: { property: "Symbol" }, subTitle: { property: "Description" }, sections }, compact: { icon: "ArrowTrendingLines" } },
+    provider: { description: "Physical Prices" },
+  };
+}
+
+/** Whether a value is one of these data types (a host reads function results with it). */
+export function isRichValue(value: unknown): value is RichValue {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const type = (value as { type?: unknown }).type;
+  if (type === "Double") return typeof (value as { basicValue?: unknown }).basicValue === "number";
+  if (type === "Entity") return typeof (value as { text?: unknown }).text === "string";
+  return false;
+}
