@@ -6,6 +6,7 @@
  */
 import { parse as parseTokens, tokenize, type AstExpression } from "@borgar/fx";
 import { readReference, type RangeRef } from "./a1";
+import { fieldAccessOf } from "./field-access";
 
 /** A constant as a formula writes it. */
 export type Scalar = number | string | boolean;
@@ -30,7 +31,9 @@ export type Expression =
   | { readonly kind: "array"; readonly rows: readonly (readonly Scalar[])[] }
   | { readonly kind: "call"; readonly name: string; readonly args: readonly Expression[] }
   | { readonly kind: "unary"; readonly operator: string; readonly operand: Expression }
-  | { readonly kind: "binary"; readonly operator: string; readonly left: Expression; readonly right: Expression };
+  | { readonly kind: "binary"; readonly operator: string; readonly left: Expression; readonly right: Expression }
+  /** `A2.Mid`: a field of the data type a cell holds (src/host/rich-cells.ts reads it). */
+  | { readonly kind: "field"; readonly target: ReferenceExpression; readonly field: string };
 
 export type FormulaArgument =
   | { readonly kind: "missing" }
@@ -142,6 +145,8 @@ function narrow(node: AstExpression | null, formula: string, wholeLines: boolean
 }
 
 function narrowReference(written: string, kind: string, formula: string, wholeLines: boolean): Expression {
+  const access = kind === "name" || kind === "table" ? fieldAccessOf(written) : undefined;
+  if (access) return { kind: "field", target: narrowReference(access.target, "range", formula, wholeLines) as ReferenceExpression, field: access.field };
   if (kind === "name") return { kind: "name", name: written };
   const read = readReference(written, 0);
   if (!read || read.text.length !== written.length) throw new FormulaSyntaxError(formula, `unsupported reference ${written}`);

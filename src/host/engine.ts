@@ -10,7 +10,8 @@ import { todayIso } from "../api/dates";
 import { SHEET_NAME, cellKey, positionOfKey } from "./addresses";
 import type { FormulaCellSource, LiteralCell, ParsedBook } from "./book";
 import { canonicalName } from "../formula/functions";
-import { evaluate, toResult, type EvaluationContext } from "./evaluate";
+import { evaluateFormula, type EvaluationContext } from "./evaluate";
+import type { ResultCell } from "./rich-cells";
 import { type ArgumentInput, type PreparedCall, marshalArguments } from "./marshal";
 import type { FunctionMetadata } from "./metadata";
 import { type ResultGrid, thrownToCellValue, toResultGrid } from "./results";
@@ -216,6 +217,21 @@ export class WorkbookEngine {
 
   value(row: number, col: number): CellValue {
     return this.sheet.value(row, col);
+  }
+
+  /** The cell with the data type its formula returned, if any (cards, number formats). */
+  resultCell(row: number, col: number): ResultCell {
+    return this.sheet.resultCell(row, col);
+  }
+
+  private cellsOf(range: RangeRef): ResultCell[][] {
+    const rows: ResultCell[][] = [];
+    for (let row = range.top; row <= range.bottom; row += 1) {
+      const cells: ResultCell[] = [];
+      for (let col = range.left; col <= range.right; col += 1) cells.push(this.sheet.resultCell(row, col));
+      rows.push(cells);
+    }
+    return rows;
   }
 
   private setLiteral(literal: LiteralCell): void {
@@ -472,6 +488,7 @@ export class WorkbookEngine {
     const dateSystem = this.options.dateSystem?.() ?? "1900";
     const context: EvaluationContext = {
       reference: (reference) => this.readReference(reference),
+      cells: (reference) => (this.isOwnSheet(reference) && !reference.spill ? this.cellsOf(reference.range) : cellError("#REF!", `${reference.text}: fields are read on the formula's own sheet`)),
       dateSystem,
       today: this.options.today ?? (() => isoDateToSerial(todayIso(), dateSystem)),
       custom: (name) => {
@@ -487,7 +504,7 @@ export class WorkbookEngine {
         };
       },
     };
-    return toResult(await evaluate(whole, context, this.namespace));
+    return evaluateFormula(whole, context, this.namespace);
   }
 
   private async callCustom(
@@ -583,6 +600,8 @@ function referencesOf(expression: Expression): ReferenceExpression[] {
   switch (expression.kind) {
     case "reference":
       return [expression];
+    case "field":
+      return [expression.target];
     case "call":
       return expression.args.flatMap(referencesOf);
     case "unary":

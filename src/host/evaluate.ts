@@ -11,6 +11,7 @@ import { type DateSystem, isoDateToSerial } from "../functions/excelDates";
 import { parseIsoDate } from "../api/dates";
 import type { ArgumentInput } from "./marshal";
 import type { ResultGrid } from "./results";
+import { fieldValue, plainGrid, type CellsReader } from "./rich-cells";
 import { type ArrayValue, type Value, arrayOf, isArray, toGrid } from "./value-array";
 import { type CellError, type CellValue, cellError, isCellError, isErrorText } from "./values";
 import { callWorksheetFunction } from "./worksheet";
@@ -26,6 +27,16 @@ export interface EvaluationContext {
   today(): number;
   /** The book's date system: `YYYY-MM-DD` text in arithmetic becomes a serial in it. */
   readonly dateSystem: DateSystem;
+  /** The cells a reference covers with their data types (`A2.Mid`); without it, field access is #VALUE!. */
+  readonly cells?: CellsReader;
+}
+
+/** A formula's cells: one that is a single custom call keeps the data types its function returned, as Excel does. */
+export async function evaluateFormula(expression: Expression, context: EvaluationContext, namespace: string): Promise<ResultGrid> {
+  const custom = expression.kind === "call" ? context.custom(canonicalName(expression.name, namespace)) : undefined;
+  if (expression.kind !== "call" || !custom) return toResult(await evaluate(expression, context, namespace));
+  const grid = await callCustom(custom, expression.args, (inner) => evaluate(inner, context, namespace));
+  return grid.map((row) => row.map((cell) => (cell === null ? 0 : cell)));
 }
 
 export async function evaluate(expression: Expression, context: EvaluationContext, namespace: string): Promise<Value> {
@@ -53,20 +64,16 @@ export async function evaluate(expression: Expression, context: EvaluationContex
     }
     case "call":
       return call(canonicalName(expression.name, namespace), expression.args, context, recurse);
+    case "field":
+      return fieldValue(expression.target, expression.field, context.cells);
   }
 }
 
 async function call(name: string, args: readonly Expression[], context: EvaluationContext, recurse: (inner: Expression) => Promise<Value>): Promise<Value> {
   const custom = context.custom(name);
   if (custom) {
-    const values = await Promise.all(args.map((arg) => (arg.kind === "missing" ? Promise.resolve(undefined) : recurse(arg))));
-    const inputs = values.map((value, index): ArgumentInput => {
-      if (value === undefined) return { kind: "missing" };
-      if (!isArray(value)) return { kind: "value", value };
-      const source = args[index];
-      return source?.kind === "reference" && !source.spill ? { kind: "grid", rows: value.rows, range: source.range } : { kind: "grid", rows: value.rows };
-    });
-    const grid = await custom(inputs);
+    // Inside a larger expression a data type is its plain value (a price's number).
+    const grid = plainGrid(await callCustom(custom, args, recurse));
     return grid.length === 1 && grid[0]?.length === 1 ? (grid[0][0] ?? null) : arrayOf(grid);
   }
   switch (name) {
@@ -103,6 +110,21 @@ async function call(name: string, args: readonly Expression[], context: Evaluati
       return callWorksheetFunction(name, values);
     }
   }
+}
+
+async function callCustom(
+  custom: (inputs: readonly ArgumentInput[]) => Promise<ResultGrid>,
+  args: readonly Expression[],
+  recurse: (inner: Expression) => Promise<Value>,
+): Promise<ResultGrid> {
+  const values = await Promise.all(args.map((arg) => (arg.kind === "missing" ? Promise.resolve(undefined) : recurse(arg))));
+  const inputs = values.map((value, index): ArgumentInput => {
+    if (value === undefined) return { kind: "missing" };
+    if (!isArray(value)) return { kind: "value", value };
+    const source = args[index];
+    return source?.kind === "reference" && !source.spill ? { kind: "grid", rows: value.rows, range: source.range } : { kind: "grid", rows: value.rows };
+  });
+  return custom(inputs);
 }
 
 function chooseBranch(condition: CellValue, whenTrue: CellValue, whenFalse: CellValue): CellValue {
