@@ -6,6 +6,8 @@
  */
 import { isRichValue, type RichProperty, type RichValue } from "../functions/data-types";
 import type { ReferenceExpression } from "../formula/parse";
+import type { DateSystem } from "../functions/excelDates";
+import { formatNumber } from "./number-format";
 import { type Value, arrayOf } from "./value-array";
 import { type CellError, type CellValue, type Scalar, cellError, isCellError } from "./values";
 
@@ -130,4 +132,18 @@ export function fieldValue(reference: ReferenceExpression, field: string, cells:
   if (isCellError(read)) return read;
   const rows = read.map((row) => row.map((cell) => fieldOf(cell, field)));
   return rows.length === 1 && rows[0]?.length === 1 ? (rows[0][0] ?? null) : arrayOf(rows);
+}
+
+/** What a data-type cell shows: a price through its number format, an entity its text; undefined for a plain cell. */
+export function richText(cell: ResultCell, system: DateSystem = "1900"): string | undefined {
+  if (!isRichCell(cell)) return undefined;
+  if (cell.value.type === "Entity") return cell.value.text;
+  return formatNumber(cell.value.basicValue, cell.value.numberFormat, system);
+}
+
+/** A card field's text, as Excel's card shows it. */
+export function cardFieldText(field: CardField, system: DateSystem = "1900"): string {
+  if (typeof field.value === "number") return formatNumber(field.value, field.numberFormat, system);
+  if (typeof field.value === "boolean") return field.value ? "TRUE" : "FALSE";
+  return field.value;
 }
