@@ -9,6 +9,7 @@ import type { ProvenanceClient, ProvenanceRow } from "../prices/provenance";
 import { provenanceOf } from "./provenance";
 import type { CustomFunctionsRuntime } from "./runtime";
 import type { CellValue, PrintedValue } from "./values";
+import { dataTypeCells, type DataTypeCell } from "./rich-cells";
 
 export interface TokenProviderLike {
   getToken(options?: { forceRefresh?: boolean }): Promise<string>;
@@ -56,6 +57,8 @@ export interface SheetResult {
   readonly values: Record<string, CellValue>;
   /** Each formula's anchor and the area its result covers (`A1:C5`; the anchor alone for one value). */
   readonly spills: readonly { readonly anchor: string; readonly area: string }[];
+  /** Cells holding a data type (`values` has their plain value): number format and card, by address. */
+  readonly dataTypes: Readonly<Record<string, DataTypeCell>>;
 }
 
 export interface WorkbookResult {
@@ -202,12 +205,17 @@ export function createHostApi(dependencies: HostDependencies): PricesHostApi {
       }
       const results = engines.map((sheetEngine, index): SheetResult => {
         const values: Record<string, CellValue> = {};
-        for (const address of Object.keys(sheetEngine.cells())) {
+        const addresses = Object.keys(sheetEngine.cells());
+        for (const address of addresses) {
           const position = parseCellAddress(address);
           if (position) values[address] = sheetEngine.value(position.row, position.col);
         }
+        const dataTypes = dataTypeCells(addresses, (address) => {
+          const position = parseCellAddress(address);
+          return position ? sheetEngine.resultCell(position.row, position.col) : null;
+        });
         const spills = sheetEngine.spills().map((spill) => ({ anchor: formatRangeAddress({ top: spill.anchor.row, left: spill.anchor.col, bottom: spill.anchor.row, right: spill.anchor.col }), area: formatRangeAddress(spill.area) }));
-        return { name: sheets[index]?.name ?? "", values, spills };
+        return { name: sheets[index]?.name ?? "", values, spills, dataTypes };
       });
       const provenance = options.provenance
         ? (await Promise.all(engines.map((sheetEngine, index) => provenanceOf(sheets[index]?.name ?? "", sheetEngine.customCalls(), provenanceClient(), serviceUrl, system)))).flat()

@@ -147,3 +147,22 @@ export function cardFieldText(field: CardField, system: DateSystem = "1900"): st
   if (typeof field.value === "boolean") return field.value ? "TRUE" : "FALSE";
   return field.value;
 }
+
+/** What the headless host reports of a data-type cell: its number format (for the .xlsx writer) and its card. */
+export interface DataTypeCell {
+  readonly type: "Double" | "Entity";
+  readonly numberFormat?: string;
+  readonly card: CardView;
+}
+
+/** The data-type cells among `addresses`, by address (the runner's JSON and the .xlsx writer read these). */
+export function dataTypeCells(addresses: readonly string[], cellAt: (address: string) => ResultCell): Record<string, DataTypeCell> {
+  const out: Record<string, DataTypeCell> = {};
+  for (const address of addresses) {
+    const cell = cellAt(address);
+    if (!isRichCell(cell)) continue;
+    const format = storedCellOf(cell).numberFormat;
+    out[address] = format === undefined ? { type: cell.value.type, card: cardOf(cell) } : { type: cell.value.type, numberFormat: format, card: cardOf(cell) };
+  }
+  return out;
+}

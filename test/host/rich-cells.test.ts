@@ -4,7 +4,8 @@ import { WorkbookEngine } from "../../src/host/engine";
 import { parseExpression } from "../../src/formula/parse";
 import { parseFunctionsMetadata } from "../../src/host/metadata";
 import { createCustomFunctionsRuntime } from "../../src/host/runtime";
-import { cardOf, isRichCell, storedCellOf } from "../../src/host/rich-cells";
+import { cardOf, dataTypeCells, isRichCell, richText, storedCellOf } from "../../src/host/rich-cells";
+import { parseCellAddress } from "../../src/formula/a1";
 import { instrumentEntity, richPrice } from "../../src/functions/data-types";
 
 const RECORD = { date: "2024-01-05", assessmentDate: "2024-01-04T16:30:00+00:00", revision: 0, low: 99, mid: 100, high: 101 };
@@ -130,5 +131,17 @@ describe("data types in the host", () => {
     expect(storedCellOf(host.resultCell(0, 0))).toEqual({ value: 7, numberFormat: '#,##0.00##" USD/MT"' });
     expect(storedCellOf(host.resultCell(1, 0))).toEqual({ value: "MB-AL-0004 Aluminium Rotterdam" });
     expect(storedCellOf(host.resultCell(2, 0))).toEqual({ value: 4 });
+  });
+
+  it("reports the data-type cells of a sheet with their number format and card, as the runner's result carries them", async () => {
+    const host = await evaluated({ A1: "=PRICES.RICH(1234.5)", A2: "=PRICES.CARD()", A3: "=A1*2" });
+    const cells = dataTypeCells(Object.keys(host.cells()), (address) => {
+      const at = parseCellAddress(address)!;
+      return host.resultCell(at.row, at.col);
+    });
+    expect(Object.keys(cells)).toEqual(["A1", "A2"]);
+    expect(cells.A1).toMatchObject({ type: "Double", numberFormat: '#,##0.00##" USD/MT"', card: { title: "MB-AL-0004" } });
+    expect(cells.A2).toMatchObject({ type: "Entity", card: { title: "MB-AL-0004", subtitle: "Aluminium P1020 ingot, in-whs Rotterdam" } });
+    expect(richText(host.resultCell(0, 0))).toBe("1,234.50 USD/MT");
   });
 });
