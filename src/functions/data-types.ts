@@ -5,7 +5,7 @@
  * No Office globals are touched at import: `officeDataTypeSupport` reads them only when called.
  */
 import type { ConversionTarget } from "../api/conversion";
-import { dateOfTimestamp } from "../api/dates";
+import { dateOfTimestamp, fromEpochDay, parseIsoDate, toEpochDay } from "../api/dates";
 import type { InstrumentRecord, PriceRecord } from "../api/schemas";
 import { choiceOf } from "./coerce";
 import { dateTimeToSerial, isoDateToSerial, type DateSystem } from "./excelDates";
@@ -145,26 +145,110 @@ export const PRICE_AMOUNT_FIELDS: ReadonlySet<string> = new Set(["low", "mid", "
 /** The property names a rich price carries, in card order (`=A1.Currency` reads one). */
 export const PRICE_PROPERTIES = ["Symbol", "Field", "Currency", "Unit", "Date", "Assessment date", "Revision", "Carried forward", "Conversion", "Request"] as const;
 
-/** A price as Excel.DoubleCellValue: displays with its currency and unit, carries its record as properties. */
-export function richPrice(value: number, context: PriceContext): RichDouble {
+/** What every price of one symbol in one call shares: its number format and the properties that name it. */
+export interface PriceShared {
+  numberFormat: string;
+  symbol: RichString;
+  field: RichString;
+  currency: RichString;
+  unit: RichString;
+  conversion: RichString;
+}
+
+export function sharedPriceParts(context: Pick<PriceContext, "symbol" | "field" | "own" | "target">): PriceShared {
   const currency = context.target.currency ?? context.own.currency;
   const unit = context.target.unit ?? context.own.unit;
-  const { record, system } = context;
   const converted = context.target.currency !== undefined || context.target.unit !== undefined;
-  const assessed = dateTimeToSerial(record.assessmentDate, system);
-  const properties: Record<(typeof PRICE_PROPERTIES)[number], RichProperty> = {
-    Symbol: text(context.symbol),
-    Field: text(context.field),
-    Currency: text(currency),
-    Unit: text(unit),
-    Date: number(isoDateToSerial(record.date, system), DATE_FORMAT),
-    "Assessment date": assessed === undefined ? text(record.assessmentDate) : number(assessed, DATE_TIME_FORMAT),
-    Revision: number(record.revision),
-    "Carried forward": flag(isCarriedForward(record)),
-    Conversion: text(converted ? `${context.own.currency}/${context.own.unit} to ${currency}/${unit}` : "none"),
-    Request: text(context.request),
+  return {
+    numberFormat: priceNumberFormat(currency, unit),
+    symbol: text(context.symbol),
+    field: text(context.field),
+    currency: text(currency),
+    unit: text(unit),
+    conversion: text(converted ? `${context.own.currency}/${context.own.unit} to ${currency}/${unit}` : "none"),
   };
-  return { type: "Double", basicValue: value, numberFormat: priceNumberFormat(currency, unit), properties };
+}
+
+/**
+ * The date, assessment date, revision and carry-forward properties of a call's records, made once per distinct
+ * value: a grid's records share few of them, and a 200 x 50 grid's allocations were most of its extra CPU.
+ * They are shared between cells and never changed.
+ */
+export interface RecordProperties {
+  date(isoDate: string): RichProperty;
+  assessmentDate(timestamp: string): RichProperty;
+  revision(revision: number): RichProperty;
+  carried(record: Pick<PriceRecord, "date" | "assessmentDate">): RichProperty;
+}
+
+function memo<K, V>(make: (key: K) => V): (key: K) => V {
+  const made = new Map<K, V>();
+  return (key) => {
+    let value = made.get(key);
+    if (value === undefined) made.set(key, (value = make(key)));
+    return value;
+  };
+}
+
+const MS_PER_DAY = 86_400_000;
+const CARRIED = flag(true);
+const ASSESSED = flag(false);
+
+/** What follows a timestamp's day: time of day and UTC offset. */
+const CLOCK = /^T(\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?)(Z|[+-]\d{2}:?\d{2})?$/i;
+
+export function recordProperties(system: DateSystem): RecordProperties {
+  /** Days the clock moves the date in UTC, and the UTC time of day as a fraction, as dateTimeToSerial computes them. */
+  const clock = memo((tail: string) => {
+    const parts = CLOCK.exec(tail);
+    if (!parts) return undefined;
+    const offset = parts[2] === undefined || parts[2].toUpperCase() === "Z" ? "Z" : `${parts[2].slice(0, 3)}:${parts[2].slice(-2)}`;
+    const ms = Date.parse(`1970-01-02T${parts[1] ?? ""}${offset}`);
+    if (!Number.isFinite(ms)) return undefined;
+    const days = Math.floor(ms / MS_PER_DAY);
+    return { shift: days - 1, fraction: (ms - days * MS_PER_DAY) / MS_PER_DAY };
+  });
+  const day = memo((isoDate: string) => (parseIsoDate(isoDate) === undefined ? undefined : memo((shift: number) => isoDateToSerial(fromEpochDay(toEpochDay(isoDate) + shift), system))));
+  /**
+   * dateTimeToSerial's value with its day and clock each read once per call: timestamps differ per instrument but
+   * share days, times and offsets; parsing each cost a 200 x 50 grid about 20 ms (npm run bench:data-types).
+   */
+  const assessedSerial = (timestamp: string): number | undefined => {
+    const time = timestamp.length > 10 ? clock(timestamp.slice(10)) : undefined;
+    const serialOf = time ? day(timestamp.slice(0, 10)) : undefined;
+    return time === undefined || serialOf === undefined ? dateTimeToSerial(timestamp, system) : serialOf(time.shift) + time.fraction;
+  };
+  return {
+    date: memo((isoDate: string) => number(isoDateToSerial(isoDate, system), DATE_FORMAT)),
+    assessmentDate: (timestamp) => {
+      const serial = assessedSerial(timestamp);
+      return serial === undefined ? text(timestamp) : number(serial, DATE_TIME_FORMAT);
+    },
+    revision: memo((revision: number) => number(revision)),
+    carried: (record) => (isCarriedForward(record) ? CARRIED : ASSESSED),
+  };
+}
+
+/** A price as Excel.DoubleCellValue from the parts its symbol shares and its own record. */
+export function richPriceFrom(value: number, shared: PriceShared, record: PriceRecord, request: string, parts: RecordProperties): RichDouble {
+  const properties: Record<(typeof PRICE_PROPERTIES)[number], RichProperty> = {
+    Symbol: shared.symbol,
+    Field: shared.field,
+    Currency: shared.currency,
+    Unit: shared.unit,
+    Date: parts.date(record.date),
+    "Assessment date": parts.assessmentDate(record.assessmentDate),
+    Revision: parts.revision(record.revision),
+    "Carried forward": parts.carried(record),
+    Conversion: shared.conversion,
+    Request: text(request),
+  };
+  return { type: "Double", basicValue: value, numberFormat: shared.numberFormat, properties };
+}
+
+/** A price as Excel.DoubleCellValue: displays with its currency and unit, carries its record as properties. */
+export function richPrice(value: number, context: PriceContext): RichDouble {
+  return richPriceFrom(value, sharedPriceParts(context), context.record, context.request, recordProperties(context.system));
 }
 
 /** The instrument fields a card shows, by property name, read from the record (full reference names). */

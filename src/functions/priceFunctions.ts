@@ -19,7 +19,7 @@ import { run, type FunctionsContext } from "./context";
 import { conversionTarget, withTarget } from "./conversionArgs";
 import { ArgumentError } from "./errors";
 import { priceFieldOf, priceFieldValue, requestedPriceFields, type PriceField } from "./fields";
-import { richPriceCell, wantsRichPrices } from "./rich-prices";
+import { richPriceMaker, wantsRichPrices } from "./rich-prices";
 import { crossLayout, fillGrid, finish, readItems, type Grid } from "./shape";
 
 export const CALCULATION_CHOICES: readonly Choice<CalculationType>[] = [
@@ -92,16 +92,17 @@ export async function priceGrid(context: FunctionsContext, symbols: unknown, dat
   const client = context.client();
   const target = await conversionTarget(client, currency, unit);
   const keyOf = priceKeys({ ...request, target });
-  const rich = wantsRichPrices(context, request.field, request.values);
+  const rich = wantsRichPrices(context, request.field, request.values) ? richPriceMaker(client, request.field, target, context) : undefined;
   const grid = await fillGrid(
     layout,
     async (symbol, date) => {
       if (symbol === undefined) throw new ArgumentError("symbol is required: give an instrument symbol such as 'MB-AL-0004'");
       if (date === BLANK_DATE) return "";
       const key = keyOf(symbol, date);
+      rich?.prepare(symbol);
       const record = await client.price(key);
       const value = priceFieldValue(record, request.field, request.dateFormat, symbol, system);
-      return rich && typeof value === "number" ? richPriceCell(client, key, record, value, request.field, target, context) : value;
+      return rich && typeof value === "number" ? rich.make(key, record, value) : value;
     },
     // A blank symbol cell inside a range stays blank; alone, it is a missing argument. So does a blank date in a range.
     (symbol, date) => (!single && symbol.ok && symbol.value === undefined) || (date.ok && date.value === BLANK_DATE),

@@ -5,12 +5,14 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as F from "../../src/functions/functions";
-import { isoDateToSerial } from "../../src/functions/excelDates";
+import fc from "fast-check";
+import { dateTimeToSerial, isoDateToSerial } from "../../src/functions/excelDates";
 import {
   ALL_DATA_TYPES,
   NO_DATA_TYPES,
   instrumentEntity,
   isCarriedForward,
+  recordProperties,
   officeDataTypeSupport,
   priceNumberFormat,
   richPrice,
@@ -173,6 +175,20 @@ describe("builders", () => {
   it("formats prices with the currency and unit, without quotes from the ids", () => {
     expect(priceNumberFormat("USD", "MT")).toBe('#,##0.00##" USD/MT"');
     expect(priceNumberFormat('U"SD', "LB")).toBe('#,##0.00##" USD/LB"');
+  });
+
+  it("gives an assessment date the very serial dateTimeToSerial gives, in both date systems", () => {
+    const timestamp = fc
+      .tuple(fc.integer({ min: 1950, max: 2100 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 31 }), fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }), fc.integer({ min: 0, max: 59 }), fc.integer({ min: 0, max: 999 }), fc.constantFrom("Z", "+00:00", "", "+02:00", "-05:30", "+0800", "-12:00", "+14:00", "z"))
+      .map(([y, mo, d, h, mi, s, ms, offset]) => `${y}-${String(mo).padStart(2, "0")}-${String(d).padStart(2, "0")}T${String(h).padStart(2, "0")}:${String(mi).padStart(2, "0")}:${String(s).padStart(2, "0")}.${String(ms).padStart(3, "0")}${offset}`);
+    fc.assert(
+      fc.property(timestamp, fc.constantFrom("1900" as const, "1904" as const), (text, system) => {
+        const property = recordProperties(system).assessmentDate(text);
+        const expected = dateTimeToSerial(text, system);
+        expect(property.basicValue).toBe(expected ?? text);
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it("tells a carried-forward value from an assessment of its own day", () => {
