@@ -213,6 +213,7 @@ export function recordProperties(system: DateSystem): RecordProperties {
    * dateTimeToSerial's value with its day and clock each read once per call: timestamps differ per instrument but
    * share days, times and offsets; parsing each cost a 200 x 50 grid about 20 ms (npm run bench:data-types).
    */
+  const assessedProperty = memo((serial: number) => number(serial, DATE_TIME_FORMAT));
   const assessedSerial = (timestamp: string): number | undefined => {
     const time = timestamp.length > 10 ? clock(timestamp.slice(10)) : undefined;
     const serialOf = time ? day(timestamp.slice(0, 10)) : undefined;
@@ -222,7 +223,7 @@ export function recordProperties(system: DateSystem): RecordProperties {
     date: memo((isoDate: string) => number(isoDateToSerial(isoDate, system), DATE_FORMAT)),
     assessmentDate: (timestamp) => {
       const serial = assessedSerial(timestamp);
-      return serial === undefined ? text(timestamp) : number(serial, DATE_TIME_FORMAT);
+      return serial === undefined ? text(timestamp) : assessedProperty(serial);
     },
     revision: memo((revision: number) => number(revision)),
     carried: (record) => (isCarriedForward(record) ? CARRIED : ASSESSED),
