@@ -40,6 +40,7 @@ const EXAMPLES: Readonly<Record<string, readonly Example[]>> = {
   PRICE: [
     { formula: '=PRICES.PRICE("MB-AL-0004", , "pricingRationale")', result: "the price reporter's explanation of the latest assessment" },
     { formula: '=PRICES.PRICE("MB-AL-0004", "2024-03-15", "mid", "MonthlyAverage")', result: "the March 2024 average to the 15th" },
+    { formula: '=PRICES.PRICE("MB-AL-0004", , , , , , , "rich")', result: "the latest mid shown as e.g. 2,431.50 USD/MT and carrying its assessment date, revision, carry-forward, conversion and request (where Excel has data types; a plain number elsewhere)" },
   ],
   HISTORY: [
     { formula: '=PRICES.HISTORY("MB-AL-0004", "2024-01-01")', result: "date, low, mid, high from 1 January 2024 to today, oldest first, with a header row" },
@@ -56,6 +57,10 @@ const EXAMPLES: Readonly<Record<string, readonly Example[]>> = {
   INSTRUMENT: [
     { formula: '=PRICES.INSTRUMENT("MB-AL-0004", "currency")', result: "the currency's full name, e.g. US Dollar" },
     { formula: '=PRICES.INSTRUMENT("MB-AL-0004")', result: "the whole record as name/value rows" },
+  ],
+  ENTITY: [
+    { formula: '=PRICES.ENTITY("MB-AL-0004")', result: "an instrument card: the cell shows MB-AL-0004 and its short description; click it for its fields and latest low, mid and high (docs/data-types.md)" },
+    { formula: "=A2.Mid", result: "the latest mid of the entity in A2 (any card field: A2.Commodity, A2.[Launch date])" },
   ],
   CONVERSIONS: [{ formula: '=PRICES.CONVERSIONS("MB-AL-0004")', result: "kind, id, description of every currency and unit MB-AL-0004's values convert to" }],
   INSTRUMENTS: [
@@ -92,6 +97,7 @@ const ERRORS: Readonly<Record<string, readonly string[]>> = {
     "`#VALUE!` field must be one of …: an unknown field name",
     "`#N/A` assessmentPeriod is given only for averages: set calculation",
     "`#N/A` the service sent no FIELD for 'X': an optional field the service did not return",
+    "`#VALUE!` values must be one of plain, rich: an unknown values argument",
   ],
   HISTORY: [
     ...SYMBOL_ERRORS,
@@ -106,6 +112,7 @@ const ERRORS: Readonly<Record<string, readonly string[]>> = {
   CURVE: [...SYMBOL_ERRORS, "`#N/A` 'X' has no forward curve (on DATE): the instrument has no forward curves, or none that day", ...CONVERSION_ERRORS],
   FORECAST: [...SYMBOL_ERRORS, "`#N/A` no forecast 'F24M' for 'X': the instrument has no forecast of that type", ...CONVERSION_ERRORS],
   INSTRUMENT: [...SYMBOL_ERRORS, "`#VALUE!` field must be one of …: an unknown field name", "`#VALUE!` currency 'XYZ' is not a currency id; valid: …", "`#N/A` 'X': no conversion from USD to XYZ"],
+  ENTITY: [...SYMBOL_ERRORS],
   CONVERSIONS: [...SYMBOL_ERRORS, "`#N/A` 'X' converts to no other currency or unit"],
   INSTRUMENTS: [
     "`#N/A` no instrument you may see matches 'TEXT'; nothing holds 'WORD': did you mean …?: a word found in none of your instruments, with the close words they hold (a typo)",

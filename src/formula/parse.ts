@@ -6,6 +6,7 @@
  */
 import { parse as parseTokens, tokenize, type AstExpression } from "@borgar/fx";
 import { readReference, type RangeRef } from "./a1";
+import { fieldAccessOf } from "./field-access";
 
 /** A constant as a formula writes it. */
 export type Scalar = number | string | boolean;
@@ -36,7 +37,9 @@ export type Expression =
   /** A structured reference (`Table1[Price]`, `[@Qty]`), resolved against the book's tables. */
   | { readonly kind: "table"; readonly text: string }
   /** Valid Excel the host does not evaluate (LAMBDA, reference operators, external links): the formula is left for Excel. */
-  | { readonly kind: "unsupported"; readonly text: string; readonly reason: string };
+  | { readonly kind: "unsupported"; readonly text: string; readonly reason: string }
+  /** `A2.Mid`: a field of the data type a cell holds (src/host/rich-cells.ts reads it). */
+  | { readonly kind: "field"; readonly target: ReferenceExpression; readonly field: string };
 
 export type FormulaArgument =
   | { readonly kind: "missing" }
@@ -179,6 +182,8 @@ function bareName(name: string): string {
 }
 
 function narrowReference(written: string, kind: string, formula: string, wholeLines: boolean): Expression {
+  const access = kind === "name" || kind === "table" ? fieldAccessOf(written) : undefined;
+  if (access) return { kind: "field", target: narrowReference(access.target, "range", formula, wholeLines) as ReferenceExpression, field: access.field };
   if (kind === "name") return { kind: "name", name: bareName(written) };
   if (kind === "table") return { kind: "table", text: written };
   if (/^'?\[/.test(written)) return { kind: "unsupported", text: formula, reason: `external link ${/^'?(\[[^\]]*\])/.exec(written)?.[1] ?? ""}` };

@@ -1,5 +1,6 @@
 /** What every function needs: the client (or the reason there is none), the error maker, today and a deadline. */
 import type { AskOptions, PricesClient } from "../prices/types";
+import type { DataTypeSupport, ValueMode } from "./data-types";
 import { describeFailure, NotAvailableError, type MakeError } from "./errors";
 import type { DateSystem } from "./excelDates";
 import { CellFailure } from "./shape";
@@ -18,6 +19,10 @@ export interface FunctionsContext {
   deadlineMs: number;
   /** The workbook's date system: serials in arguments and results follow it. */
   readonly dateSystem: DateSystem;
+  /** Plain numbers (default) or numbers that carry their record, where `dataTypes` allows. */
+  readonly valueMode?: ValueMode;
+  /** What the host shows of Excel's data types (none unless it says so). */
+  readonly dataTypes?: DataTypeSupport;
 }
 
 /** What the functions read of Excel's invocation object (`CustomFunctions.Invocation`). */
@@ -61,6 +66,12 @@ export function forInvocation(context: FunctionsContext, invocation: CallInvocat
     },
     get dateSystem() {
       return context.dateSystem;
+    },
+    get valueMode() {
+      return context.valueMode;
+    },
+    get dataTypes() {
+      return context.dataTypes;
     },
   };
 }

@@ -11,6 +11,8 @@ import { createAddinHook } from "./hook";
 import * as tables from "./historyFunctions";
 import * as metadata from "./metadataFunctions";
 import * as prices from "./priceFunctions";
+import * as cards from "./instrument-card";
+import { officeDataTypeSupport } from "./data-types";
 import { requestFullRecalculation } from "./recalc";
 import { followWhenOfficeReady } from "./workbook-date-system";
 
@@ -19,7 +21,7 @@ function makeExcelError(code: ErrorCodeText, message: string): unknown {
   return new CustomFunctions.Error(excelCode, message);
 }
 
-const hook = createAddinHook({ createClient: createPricesClient, recalculate: requestFullRecalculation });
+const hook = createAddinHook({ createClient: createPricesClient, recalculate: requestFullRecalculation, dataTypeSupport: () => officeDataTypeSupport() });
 globalThis.PricesAddin = hook.addin;
 const context = hook.context(makeExcelError, () => todayIso());
 // In Excel's shared runtime, serials follow the workbook's date system (1900 or 1904).
@@ -190,6 +192,17 @@ export enum InstrumentField {
 }
 
 /**
+ * Plain numbers or numbers that carry their record.
+ * @customenum {string}
+ */
+export enum ValueMode {
+  /** Plain numbers, as before data types (default unless the add-in's setting says rich). */
+  plain = "plain",
+  /** Numbers showing their currency and unit and carrying date, revision, carry-forward, conversion and request. */
+  rich = "rich",
+}
+
+/**
  * A reference list.
  * @customenum {string}
  */
@@ -251,6 +264,7 @@ export function high(symbols: unknown[][], dates?: unknown[][], currency?: strin
  * @param [dateFormat] For date fields: serial (Excel dates, default) or text (YYYY-MM-DD).
  * @param [currency] Currency to convert into, e.g. EUR (any case); blank for the instrument's own (default). PRICES.CONVERSIONS lists what an instrument converts to.
  * @param [unit] Unit of measure to convert into, e.g. LB (any case); blank for the instrument's own (default).
+ * @param [values] plain (numbers) or rich (numbers showing their currency and unit and carrying their record, where Excel has data types); blank for the add-in's setting, plain unless changed.
  * @returns The field's value, or a grid of them.
  */
 export function price(
@@ -261,9 +275,10 @@ export function price(
   dateFormat?: DateFormat,
   currency?: string,
   unit?: string,
+  values?: ValueMode,
   invocation?: CustomFunctions.Invocation,
 ): Promise<unknown[][]> {
-  return prices.price(forInvocation(context, invocation), symbols, dates, field, calculation, dateFormat, currency, unit);
+  return prices.price(forInvocation(context, invocation), symbols, dates, field, calculation, dateFormat, currency, unit, values);
 }
 
 /**
@@ -414,4 +429,14 @@ export function instruments(search?: string, fields?: unknown[][], headers?: Hea
  */
 export function reference(type: ReferenceList, id?: unknown[][], headers?: Headers, invocation?: CustomFunctions.Invocation): Promise<unknown[][]> {
   return metadata.reference(forInvocation(context, invocation), type, id, headers);
+}
+
+/**
+ * An instrument as a data type: the cell shows the symbol and short description, its card the instrument's fields and latest low, mid and high; =A1.Mid reads a field. Where Excel has no data types, the text only.
+ * @customfunction ENTITY
+ * @param symbols Instrument symbol, or a range of symbols.
+ * @returns The instrument entity, or a grid of them.
+ */
+export function entity(symbols: unknown[][], invocation?: CustomFunctions.Invocation): Promise<unknown[][]> {
+  return cards.entity(forInvocation(context, invocation), symbols);
 }

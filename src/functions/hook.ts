@@ -8,6 +8,7 @@ import type { ClientStats, PricesClient, PricesClientOptions } from "../prices/t
 import { CLIENT_SHARE_OF_DEADLINE, DEFAULT_DEADLINE_MS, type FunctionsClient, type FunctionsContext } from "./context";
 import { NotAvailableError, SIGN_IN_MESSAGE, type MakeError } from "./errors";
 import type { DateSystem } from "./excelDates";
+import { NO_DATA_TYPES, type DataTypeSupport, type ValueMode } from "./data-types";
 
 export interface ConfigureOptions extends PricesClientOptions {
   /** A call unanswered after this many ms shows #N/A (default 120,000). */
@@ -16,6 +17,10 @@ export interface ConfigureOptions extends PricesClientOptions {
   dateSystem?: DateSystem;
   /** Ask Excel to recalculate every formula once configured (default true; no-op outside Excel). */
   recalculate?: boolean;
+  /** Plain or rich price values (default: the current setting, plain at first). */
+  valueMode?: ValueMode;
+  /** The data types a host other than Excel shows (the headless host and the workbench say so); Excel's are read from its requirement sets. */
+  dataTypes?: DataTypeSupport;
 }
 
 /** A ready client instead of options (tests, or a page that builds and shares its own client). */
@@ -24,6 +29,8 @@ export interface ClientConfiguration {
   deadlineMs?: number;
   dateSystem?: DateSystem;
   recalculate?: boolean;
+  valueMode?: ValueMode;
+  dataTypes?: DataTypeSupport;
 }
 
 export type Configuration = ConfigureOptions | ClientConfiguration;
@@ -47,12 +54,20 @@ export interface PricesAddin {
   readonly dateSystem: DateSystem;
   /** A new date system (the workbook's setting changed): serials read and written from the next call on. */
   setDateSystem(system: DateSystem): void;
+  /** The value setting: plain numbers (default, what existing models expect) or numbers that carry their record. */
+  readonly valueMode: ValueMode;
+  /** A new value setting; recalculates unless `recalculate: false`. */
+  setValueMode(mode: ValueMode, options?: { recalculate?: boolean }): Promise<void>;
+  /** The data types this host shows: Excel's requirement sets, or what the host said in `configure`. */
+  readonly dataTypes: DataTypeSupport;
 }
 
 export interface AddinDependencies {
   createClient(options: PricesClientOptions): PricesClient;
   /** Requests a full recalculation from the host application; resolves when asked (never rejects). */
   recalculate(): Promise<void>;
+  /** Excel's data-type requirement sets, read when asked (none outside Excel). */
+  dataTypeSupport?(): DataTypeSupport;
 }
 
 export interface AddinHook {
@@ -68,6 +83,9 @@ export function createAddinHook(dependencies: AddinDependencies): AddinHook {
   let client: (FunctionsClient & Partial<Pick<PricesClient, "stats" | "invalidate">>) | undefined;
   let deadlineMs = DEFAULT_DEADLINE_MS;
   let dateSystem: DateSystem = "1900";
+  let valueMode: ValueMode = "plain";
+  let declaredDataTypes: DataTypeSupport | undefined;
+  const dataTypes = (): DataTypeSupport => declaredDataTypes ?? dependencies.dataTypeSupport?.() ?? NO_DATA_TYPES;
   const listeners = new Set<ConfiguredListener>();
 
   const announce = async (recalculate: boolean | undefined): Promise<void> => {
@@ -86,13 +104,15 @@ export function createAddinHook(dependencies: AddinDependencies): AddinHook {
       if (isClientConfiguration(configuration)) {
         client = configuration.client;
       } else {
-        const { deadlineMs: deadline, recalculate: _recalculate, dateSystem: _dateSystem, ...options } = configuration;
+        const { deadlineMs: deadline, recalculate: _recalculate, dateSystem: _dateSystem, valueMode: _valueMode, dataTypes: _dataTypes, ...options } = configuration;
         // The client gives up (and says why) before the cell's deadline shows the generic timeout.
         const budgetMs = options.budgetMs ?? Math.min(DEFAULT_REQUEST_BUDGET_MS, Math.floor((deadline ?? DEFAULT_DEADLINE_MS) * CLIENT_SHARE_OF_DEADLINE));
         client = dependencies.createClient({ ...options, budgetMs });
       }
       deadlineMs = configuration.deadlineMs ?? DEFAULT_DEADLINE_MS;
       if (configuration.dateSystem !== undefined) dateSystem = configuration.dateSystem;
+      if (configuration.valueMode !== undefined) valueMode = configuration.valueMode;
+      if (configuration.dataTypes !== undefined) declaredDataTypes = configuration.dataTypes;
       await announce(configuration.recalculate);
     },
     async reset(options) {
@@ -122,6 +142,16 @@ export function createAddinHook(dependencies: AddinDependencies): AddinHook {
     setDateSystem(system) {
       dateSystem = system;
     },
+    get valueMode() {
+      return valueMode;
+    },
+    async setValueMode(mode, options) {
+      valueMode = mode;
+      if (options?.recalculate !== false) await safely(dependencies.recalculate);
+    },
+    get dataTypes() {
+      return dataTypes();
+    },
   };
 
   return {
@@ -139,6 +169,12 @@ export function createAddinHook(dependencies: AddinDependencies): AddinHook {
         },
         get dateSystem() {
           return dateSystem;
+        },
+        get valueMode() {
+          return valueMode;
+        },
+        get dataTypes() {
+          return dataTypes();
         },
       };
     },

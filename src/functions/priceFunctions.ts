@@ -18,6 +18,7 @@ import { run, type FunctionsContext } from "./context";
 import { conversionTarget, withTarget } from "./conversionArgs";
 import { ArgumentError } from "./errors";
 import { priceFieldOf, priceFieldValue, requestedPriceFields, type PriceField } from "./fields";
+import { richPriceMaker, wantsRichPrices } from "./rich-prices";
 import { crossLayout, fillGrid, finish, readItems, type Grid } from "./shape";
 
 export const CALCULATION_CHOICES: readonly Choice<CalculationType>[] = [
@@ -46,6 +47,8 @@ export interface PriceRequest {
   dateFormat: DateFormat;
   /** The currency and unit asked (convention 21); none set = the instrument's own. */
   target?: ConversionTarget;
+  /** PRICE's `values` argument (plain or rich); absent = the add-in's setting. */
+  values?: unknown;
 }
 
 /** PRICE's field, calculation and date format, read in that order (the first bad one is the message). */
@@ -87,14 +90,19 @@ export async function priceGrid(context: FunctionsContext, symbols: unknown, dat
   const layout = crossLayout(symbolItems, dateItems);
   const single = layout.rows === 1 && layout.cols === 1;
   const client = context.client();
-  const keyOf = priceKeys({ ...request, target: await conversionTarget(client, currency, unit) });
+  const target = await conversionTarget(client, currency, unit);
+  const keyOf = priceKeys({ ...request, target });
+  const rich = wantsRichPrices(context, request.field, request.values) ? richPriceMaker(client, request.field, target, context) : undefined;
   const grid = await fillGrid(
     layout,
     async (symbol, date) => {
       if (symbol === undefined) throw new ArgumentError("symbol is required: give an instrument symbol such as 'MB-AL-0004'");
       if (date === BLANK_DATE) return "";
-      const record = await client.price(keyOf(symbol, date));
-      return priceFieldValue(record, request.field, request.dateFormat, symbol, system);
+      const key = keyOf(symbol, date);
+      rich?.prepare(symbol);
+      const record = await client.price(key);
+      const value = priceFieldValue(record, request.field, request.dateFormat, symbol, system);
+      return rich && typeof value === "number" ? rich.make(key, record, value) : value;
     },
     // A blank symbol cell inside a range stays blank; alone, it is a missing argument. So does a blank date in a range.
     (symbol, date) => (!single && symbol.ok && symbol.value === undefined) || (date.ok && date.value === BLANK_DATE),
@@ -115,8 +123,9 @@ export function price(
   dateFormat: unknown,
   currency?: unknown,
   unit?: unknown,
+  values?: unknown,
 ): Promise<Grid> {
-  return run(context, () => priceGrid(context, symbols, dates, priceRequest(field, calculation, dateFormat), currency, unit));
+  return run(context, () => priceGrid(context, symbols, dates, { ...priceRequest(field, calculation, dateFormat), values }, currency, unit));
 }
 
 export function average(context: FunctionsContext, symbols: unknown, period: unknown, dates: unknown, field: unknown, currency?: unknown, unit?: unknown): Promise<Grid> {

@@ -11,6 +11,7 @@ import type { CustomFunctionsRuntime } from "./runtime";
 import type { CellValue, PrintedValue } from "./values";
 import type { DefinedName, LeftForExcel, TableDefinition } from "./book-names";
 import { BookScope } from "./book-scope";
+import { dataTypeCells, type DataTypeCell } from "./rich-cells";
 
 export interface TokenProviderLike {
   getToken(options?: { forceRefresh?: boolean }): Promise<string>;
@@ -60,6 +61,8 @@ export interface SheetResult {
   readonly spills: readonly { readonly anchor: string; readonly area: string }[];
   /** Every formula cell that must keep its cached value (not evaluated with Excel's semantics), its dependents included. */
   readonly leftForExcel?: readonly LeftForExcel[];
+  /** Cells holding a data type (`values` has their plain value): number format and card, by address. */
+  readonly dataTypes: Readonly<Record<string, DataTypeCell>>;
 }
 
 export interface WorkbookResult {
@@ -211,12 +214,17 @@ export function createHostApi(dependencies: HostDependencies): PricesHostApi {
       }
       const results = engines.map((sheetEngine, index): SheetResult => {
         const values: Record<string, CellValue> = {};
-        for (const address of Object.keys(sheetEngine.cells())) {
+        const addresses = Object.keys(sheetEngine.cells());
+        for (const address of addresses) {
           const position = parseCellAddress(address);
           if (position) values[address] = sheetEngine.value(position.row, position.col);
         }
+        const dataTypes = dataTypeCells(addresses, (address) => {
+          const position = parseCellAddress(address);
+          return position ? sheetEngine.resultCell(position.row, position.col) : null;
+        });
         const spills = sheetEngine.spills().map((spill) => ({ anchor: formatRangeAddress({ top: spill.anchor.row, left: spill.anchor.col, bottom: spill.anchor.row, right: spill.anchor.col }), area: formatRangeAddress(spill.area) }));
-        return { name: sheets[index]?.name ?? "", values, spills, leftForExcel: sheetEngine.leftForExcel() };
+        return { name: sheets[index]?.name ?? "", values, spills, dataTypes, leftForExcel: sheetEngine.leftForExcel() };
       });
       const provenance = options.provenance
         ? (await Promise.all(engines.map((sheetEngine, index) => provenanceOf(sheets[index]?.name ?? "", withValues(sheetEngine.customCalls(), (row, col) => sheetEngine.value(row, col)), provenanceClient(), serviceUrl, system)))).flat()

@@ -10,9 +10,10 @@ import { todayIso } from "../api/dates";
 import { SHEET_NAME, cellKey, positionOfKey } from "./addresses";
 import type { FormulaCellSource, LiteralCell, ParsedBook } from "./book";
 import { canonicalName } from "../formula/functions";
-import { DYNAMIC_REFERENCE_FUNCTIONS, LeftForExcelSignal, evaluate, toResult, whyLeftForExcel, type EvaluationContext } from "./evaluate";
+import { DYNAMIC_REFERENCE_FUNCTIONS, LeftForExcelSignal, evaluate, evaluateFormula, toResult, whyLeftForExcel, type EvaluationContext } from "./evaluate";
 import type { LeftForExcel } from "./book-names";
 import { BookScope } from "./book-scope";
+import type { ResultCell } from "./rich-cells";
 import { type ArgumentInput, type PreparedCall, marshalArguments } from "./marshal";
 import type { FunctionMetadata } from "./metadata";
 import { type ResultGrid, thrownToCellValue, toResultGrid } from "./results";
@@ -246,6 +247,21 @@ export class WorkbookEngine {
 
   value(row: number, col: number): CellValue {
     return this.sheet.value(row, col);
+  }
+
+  /** The cell with the data type its formula returned, if any (cards, number formats). */
+  resultCell(row: number, col: number): ResultCell {
+    return this.sheet.resultCell(row, col);
+  }
+
+  private cellsOf(range: RangeRef): ResultCell[][] {
+    const rows: ResultCell[][] = [];
+    for (let row = range.top; row <= range.bottom; row += 1) {
+      const cells: ResultCell[] = [];
+      for (let col = range.left; col <= range.right; col += 1) cells.push(this.sheet.resultCell(row, col));
+      rows.push(cells);
+    }
+    return rows;
   }
 
   private setLiteral(literal: LiteralCell): void {
@@ -590,6 +606,7 @@ export class WorkbookEngine {
       name: resolver.name,
       structured: resolver.structured,
       reference: (reference) => this.readReference(reference, formula),
+      cells: (reference) => (this.isOwnSheet(reference) && !reference.spill ? this.cellsOf(reference.range) : cellError("#REF!", `${reference.text}: fields are read on the formula's own sheet`)),
       dateSystem,
       today: this.options.today ?? (() => isoDateToSerial(todayIso(), dateSystem)),
       custom: (name) => {
@@ -605,7 +622,7 @@ export class WorkbookEngine {
         };
       },
     };
-    return toResult(await evaluate(whole, context, this.namespace));
+    return evaluateFormula(whole, context, this.namespace);
   }
 
   private async callCustom(
@@ -706,6 +723,8 @@ interface Resolver {
 function partsOf(expression: Expression, resolver: Resolver, bound: ReadonlySet<string> = new Set(), depth = 0): Expression[] {
   const inner = (next: Expression, names = bound): Expression[] => partsOf(next, resolver, names, depth);
   switch (expression.kind) {
+    case "field":
+      return [expression, expression.target];
     case "call":
       return [expression, ...expression.args.flatMap((arg) => inner(arg))];
     case "unary":

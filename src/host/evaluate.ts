@@ -13,6 +13,7 @@ import type { DateSystem } from "../functions/excelDates";
 import { compare, toBoolean, toNumber, toText } from "./coerce";
 import type { ArgumentInput } from "./marshal";
 import type { ResultGrid } from "./results";
+import { fieldValue, plainGrid, type CellsReader } from "./rich-cells";
 import { type ArrayValue, type Value, arrayOf, isArray, toGrid } from "./value-array";
 import { type CellError, type CellValue, cellError, isCellError, isErrorText } from "./values";
 import { power } from "./worksheet-math";
@@ -43,6 +44,16 @@ export interface EvaluationContext {
   name(name: string): Expression | undefined;
   /** The area a structured reference covers, or why it cannot be read. */
   structured(text: string): ReferenceExpression | string;
+  /** The cells a reference covers with their data types (`A2.Mid`); without it, field access is #VALUE!. */
+  readonly cells?: CellsReader;
+}
+
+/** A formula's cells: one that is a single custom call keeps the data types its function returned, as Excel does. */
+export async function evaluateFormula(expression: Expression, context: EvaluationContext, namespace: string): Promise<ResultGrid> {
+  const custom = expression.kind === "call" ? context.custom(canonicalName(expression.name, namespace)) : undefined;
+  if (expression.kind !== "call" || !custom) return toResult(await evaluate(expression, context, namespace));
+  const grid = await callCustom(custom, expression.args, (inner) => evaluate(inner, context, namespace));
+  return grid.map((row) => row.map((cell) => (cell === null ? 0 : cell)));
 }
 
 /** Functions evaluated here rather than in worksheet.ts: they choose before evaluating, or read references themselves. */
@@ -148,6 +159,8 @@ export async function evaluate(expression: Expression, context: EvaluationContex
     }
     case "call":
       return call(canonicalName(expression.name, namespace), expression.args, context, recurse, scope);
+    case "field":
+      return fieldValue(expression.target, expression.field, context.cells);
   }
 }
 
@@ -181,15 +194,8 @@ function referenceOf(expression: Expression | undefined, context: EvaluationCont
 async function call(name: string, args: readonly Expression[], context: EvaluationContext, recurse: (inner: Expression) => Promise<Value>, scope: Scope): Promise<Value> {
   const custom = context.custom(name);
   if (custom) {
-    const values = await Promise.all(args.map((arg) => (arg.kind === "missing" ? Promise.resolve(undefined) : recurse(arg))));
-    const inputs = values.map((value, index): ArgumentInput => {
-      if (value === undefined) return { kind: "missing" };
-      if (!isArray(value)) return { kind: "value", value };
-      const source = args[index];
-      const range = source?.kind === "reference" && !source.spill ? (value.range ?? source.range) : undefined;
-      return range ? { kind: "grid", rows: value.rows, range } : { kind: "grid", rows: value.rows };
-    });
-    const grid = await custom(inputs);
+    // Inside a larger expression a data type is its plain value (a price's number).
+    const grid = plainGrid(await callCustom(custom, args, recurse));
     return grid.length === 1 && grid[0]?.length === 1 ? (grid[0][0] ?? null) : arrayOf(grid);
   }
   const scalarArg = async (index: number, fallback: CellValue): Promise<CellValue> => {
@@ -293,6 +299,22 @@ function indirect(text: CellValue, a1: CellValue, context: EvaluationContext): V
   const defined = /^[A-Za-z_\\][A-Za-z0-9_.]*$/.test(trimmed) ? context.name(trimmed) : undefined;
   if (defined?.kind === "reference") return context.reference(defined);
   return cellError("#REF!", `INDIRECT: ${JSON.stringify(trimmed)} is not a reference`);
+}
+
+async function callCustom(
+  custom: (inputs: readonly ArgumentInput[]) => Promise<ResultGrid>,
+  args: readonly Expression[],
+  recurse: (inner: Expression) => Promise<Value>,
+): Promise<ResultGrid> {
+  const values = await Promise.all(args.map((arg) => (arg.kind === "missing" ? Promise.resolve(undefined) : recurse(arg))));
+  const inputs = values.map((value, index): ArgumentInput => {
+    if (value === undefined) return { kind: "missing" };
+    if (!isArray(value)) return { kind: "value", value };
+    const source = args[index];
+    const range = source?.kind === "reference" && !source.spill ? (value.range ?? source.range) : undefined;
+    return range ? { kind: "grid", rows: value.rows, range } : { kind: "grid", rows: value.rows };
+  });
+  return custom(inputs);
 }
 
 function chooseBranch(condition: CellValue, whenTrue: CellValue, whenFalse: CellValue): CellValue {

@@ -1,17 +1,21 @@
 /** What a function hands back, read as Excel reads it: a value, a 2-D array, or an error. */
 import type { FunctionMetadata } from "./metadata";
+import { richCellOf, type ResultCell } from "./rich-cells";
 import { asFunctionError } from "./runtime";
 import { type CellValue, cellError } from "./values";
 
-export type ResultGrid = CellValue[][];
+/** A data type (src/host/rich-cells.ts) stays in its cell with its plain value. */
+export type ResultGrid = ResultCell[][];
 
-/** One element: numbers must be finite; null shows as 0 as in Excel; objects other than errors are #VALUE!. */
-export function toCellValue(value: unknown): CellValue {
+/** One element: numbers must be finite; null shows as 0 as in Excel; data types are kept; other objects but errors are #VALUE!. */
+export function toCellValue(value: unknown): ResultCell {
   if (value === null || value === undefined) return 0;
   if (typeof value === "number") return Number.isFinite(value) ? value : cellError("#NUM!");
   if (typeof value === "string" || typeof value === "boolean") return value;
   const error = asFunctionError(value);
   if (error) return error;
+  const rich = richCellOf(value);
+  if (rich) return rich;
   return cellError("#VALUE!", `unsupported result value ${Object.prototype.toString.call(value)}`);
 }
 

@@ -2,6 +2,7 @@
 import { MAX_COLUMNS, MAX_ROWS, type RangeRef, formatCellAddress, formatRangeAddress } from "../formula/a1";
 import { cellKey, positionOfKey } from "./addresses";
 import type { ResultGrid } from "./results";
+import { plainOf, type ResultCell } from "./rich-cells";
 import { type CellValue, type PrintedValue, type Scalar, cellError, printValue } from "./values";
 
 interface Spill {
@@ -81,7 +82,13 @@ export class Sheet {
     return !this.literals.has(key) && !this.anchors.has(key) && !this.owners.has(key);
   }
 
+  /** What references read: a data type's plain value. */
   value(row: number, col: number): CellValue {
+    return plainOf(this.resultCell(row, col));
+  }
+
+  /** The cell as its formula left it: a data type keeps its record (cards, `A2.Mid`, number formats). */
+  resultCell(row: number, col: number): ResultCell {
     const key = cellKey(row, col);
     const literal = this.literals.get(key);
     if (literal !== undefined) return literal;

@@ -20,12 +20,13 @@ import { referencesPanel } from "./panels/references";
 import { refreshPanel } from "./panels/refresh";
 import { searchPanel } from "./panels/search";
 import { settingsPanel } from "./panels/settings";
+import { valueModePanel } from "./panels/value-mode";
 import { ErrorLog } from "./plain-errors";
 
 export type { PaneDependencies } from "./pane-context";
 
 /** Every panel of the pane, in the order they are wired. A new panel is one line here. */
-const PANELS: readonly Panel[] = [accountPanel, searchPanel, referencesPanel, builderPanel, refreshPanel, freezePanel, explainCellPanel, countersPanel, settingsPanel];
+const PANELS: readonly Panel[] = [accountPanel, searchPanel, referencesPanel, builderPanel, refreshPanel, freezePanel, explainCellPanel, countersPanel, settingsPanel, valueModePanel];
 
 export interface Pane {
   readonly store: TokenStore;

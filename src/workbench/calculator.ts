@@ -7,6 +7,7 @@ import { readBook } from "../host/book";
 import { type SpillPlacement, WorkbookEngine } from "../host/engine";
 import type { FunctionMetadata } from "../host/metadata";
 import type { CustomFunctionsRuntime } from "../host/runtime";
+import type { ResultCell } from "../host/rich-cells";
 import type { CellValue } from "../host/values";
 import type { BookContent } from "./cells";
 
@@ -61,6 +62,11 @@ export class Calculator {
 
   value(row: number, col: number): CellValue {
     return this.engine.value(row, col);
+  }
+
+  /** The cell with its data type, if its formula returned one (src/workbench/card-view.ts). */
+  resultCell(row: number, col: number): ResultCell {
+    return this.engine.resultCell(row, col);
   }
 
   spillArea(row: number, col: number): RangeRef | undefined {

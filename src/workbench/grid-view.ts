@@ -6,6 +6,8 @@
  * thousands of cells stays quick to type in.
  */
 import { columnName, formatCellAddress, formatRangeAddress, parseCellAddress, type CellPosition, type RangeRef } from "../formula/a1";
+import { richText } from "../host/rich-cells";
+import { dataTypeClasses } from "./card-view";
 import { isCellError, type CellValue } from "../host/values";
 import { entryText, type EntrySheet } from "./cells";
 import type { Calculator } from "./calculator";
@@ -421,6 +423,7 @@ export class GridView {
     if (room > 0) classes.push("overflow");
     if (isFormula) classes.push("anchor");
     else if (spill) classes.push("spilled");
+    classes.push(...dataTypeClasses(this.calculator.resultCell(row, col)));
     if (rangeHas(this.selection, row, col)) classes.push("in-selection");
     if (row === this.active.row && col === this.active.col) classes.push("active");
     if (border && rangeHas(border, row, col)) {
@@ -441,6 +444,8 @@ export class GridView {
     const isFormula = this.sheet.isFormula({ row, col });
     const value = this.calculator.value(row, col);
     if (isFormula && value === null && this.calculator.evaluating) return "#BUSY!";
+    const rich = richText(this.calculator.resultCell(row, col));
+    if (rich !== undefined) return rich;
     return displayText(value, this.showsDate(row, col));
   }
 

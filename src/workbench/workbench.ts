@@ -20,6 +20,8 @@ import { buildDemoSheet, DEMO_INSTRUMENT_FIELDS, DEMO_LAYOUT, type DemoInstrumen
 import type { GridAccess } from "./excel-stub";
 import { displayText, errorText } from "./format";
 import { GridView } from "./grid-view";
+import { CardView, workbenchValueMode } from "./card-view";
+import { ALL_DATA_TYPES } from "../functions/data-types";
 import type { SpillInfo } from "./spills";
 import { loadScript } from "../host/load-script";
 import { demoTokenProvider, firstToken } from "./demo-tokens";
@@ -102,7 +104,7 @@ async function start(): Promise<WorkbenchApi> {
   };
   const useDemo = async (): Promise<void> => {
     source = "demo";
-    await addin.configure({ baseUrl: config.apiUrl, tokenProvider: demoTokens, recalculate: false });
+    await addin.configure({ baseUrl: config.apiUrl, tokenProvider: demoTokens, recalculate: false, dataTypes: ALL_DATA_TYPES, valueMode: workbenchValueMode(location.search) });
     demoStatus();
   };
   await useDemo();
@@ -172,7 +174,9 @@ async function start(): Promise<WorkbenchApi> {
     for (const item of items) list.appendChild(document.createElement("li")).textContent = item;
     messages.replaceChildren(list);
   };
+  let card: CardView | undefined;
   const renderSide = (): void => {
+    card?.refresh();
     renderChart();
     renderMessages();
   };
@@ -196,11 +200,16 @@ async function start(): Promise<WorkbenchApi> {
     onEnter: enter,
     onSelect: (_selection, active) => {
       for (const listener of selectionListeners) listener();
+      card?.show(active);
       const spill = view?.spillAt(active.row, active.col);
       const table = spill && !spill.blocked && spill.area.bottom > spill.area.top;
       if (spill && table && /^=\s*PRICES\.HISTORY\s*\(/i.test(entryText(sheet.get(spill.anchor)))) chartAnchor = spill.anchor;
       renderChart();
     },
+  });
+  card = new CardView(document, {
+    cellAt: (at) => calculator.resultCell(at.row, at.col),
+    cellElement: (at) => byId("grid").querySelector<HTMLElement>(`td[data-address="${formatCellAddress(at)}"]`) ?? undefined,
   });
   view.render();
 

@@ -103,6 +103,7 @@ const FUNCTIONS: [string, Fn, number][] = [
   ["INSTRUMENT", F.instrument, 3],
   ["INSTRUMENTS", F.instruments, 4],
   ["REFERENCE", F.reference, 3],
+  ["ENTITY", F.entity, 1],
 ];
 
 beforeAll(() => installCustomFunctionsGlobal());

@@ -1,0 +1,150 @@
+/**
+ * `npm run bench:data-types`: the client CPU of a 200 x 50 grid of rich prices (Excel.DoubleCellValue with number
+ * format and record, docs/data-types.md) against the same grid of plain numbers, through the real functions
+ * (functions.ts) and a real prices client over HTTPS against the local sandbox (in a child process, so its CPU
+ * is not counted). Warm: every key cached, so the data types' own cost is all that differs (the strict case);
+ * cold: a new client each run, requests and parsing included. Target: rich at most 1.5x plain. Writes the
+ * "Data types" section of docs/benchmarks.md.
+ */
+import { fork, type ChildProcess } from "node:child_process";
+import { Agent, fetch as undiciFetch } from "undici";
+import { fromEpochDay, toEpochDay } from "../src/api/dates";
+import { ALL_DATA_TYPES, type ValueMode } from "../src/functions/data-types";
+import { createCustomFunctionsRuntime } from "../src/host/runtime";
+import { clientCredentialsTokenProvider, createPricesClient, type TokenProvider } from "../src/prices";
+import { rawLines, reportCase, targetTable, writeSection, type TargetRow } from "./bench-section";
+
+interface Ready {
+  apiUrl: string;
+  issuer: string;
+  ca: string;
+  today: string;
+  symbols: string[];
+}
+
+async function serve(): Promise<void> {
+  const { startSandbox } = await import("../src/sandbox/server");
+  const sandbox = await startSandbox({ port: 0, quiet: true, rateLimit: 0 });
+  const ready: Ready = { apiUrl: sandbox.apiUrl, issuer: sandbox.issuer, ca: sandbox.ca, today: sandbox.data.today, symbols: sandbox.data.instruments.map((item) => item.record.symbol) };
+  process.send?.(ready);
+  process.on("message", () => {
+    void sandbox.close().then(() => process.exit(0));
+  });
+}
+
+function startChild(): Promise<{ child: ChildProcess; ready: Ready }> {
+  const child = fork(__filename, ["--serve"], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  return new Promise((resolve, reject) => {
+    child.once("message", (message) => resolve({ child, ready: message as Ready }));
+    child.once("exit", (code) => reject(new Error(`sandbox exited with ${code}`)));
+  });
+}
+
+function weekdaysBefore(end: string, count: number): string[] {
+  const out: string[] = [];
+  for (let day = toEpochDay(end); out.length < count; day -= 1) {
+    const weekday = (((day + 3) % 7) + 7) % 7;
+    if (weekday < 5) out.push(fromEpochDay(day));
+  }
+  return out.reverse();
+}
+
+const round = (value: number, digits = 0): number => Number(value.toFixed(digits));
+const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+async function cpuOf(run: () => Promise<unknown>): Promise<number> {
+  const start = process.cpuUsage();
+  await run();
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+}
+
+async function main(): Promise<void> {
+  (globalThis as Record<string, unknown>).CustomFunctions = createCustomFunctionsRuntime().global;
+  const F = await import("../src/functions/functions");
+  const addin = globalThis.PricesAddin;
+  if (!addin) throw new Error("functions.ts did not define PricesAddin");
+
+  const { child, ready } = await startChild();
+  const agent = new Agent({ connect: { ca: ready.ca }, connections: 8 });
+  const fetchImpl = ((input: string, init?: RequestInit) => undiciFetch(input, { ...(init as object), dispatcher: agent } as Parameters<typeof undiciFetch>[1])) as unknown as typeof fetch;
+  const tokens: TokenProvider = clientCredentialsTokenProvider({
+    tokenUrl: `${ready.issuer}/token`,
+    clientId: "sandbox-full",
+    clientSecret: "sandbox-full-secret",
+    scope: "sandbox.physicalprices.api",
+    resource: ready.apiUrl,
+    fetch: fetchImpl,
+  });
+  await tokens.getToken();
+  const symbols = ready.symbols.slice(0, 200).map((symbol) => [symbol]);
+  const dates = [weekdaysBefore(weekdaysBefore(ready.today, 2)[0] as string, 50)];
+  const cells = symbols.length * (dates[0]?.length ?? 0);
+  const useClient = async (mode: ValueMode): Promise<void> => {
+    await addin.configure({ client: createPricesClient({ baseUrl: ready.apiUrl, tokenProvider: tokens, fetch: fetchImpl }), recalculate: false, dataTypes: ALL_DATA_TYPES, valueMode: mode });
+  };
+  const grid = async (): Promise<unknown[][]> => F.mid(symbols, dates);
+
+  const rows: TargetRow[] = [];
+  const lines: Record<string, number | string>[] = [];
+  try {
+    // Warm: one client, every key (and, for rich, every instrument) cached by a first run of each mode.
+    await useClient("plain");
+    await grid();
+    await addin.setValueMode("rich", { recalculate: false });
+    const check = await grid();
+    const richCells = check.flat().filter((cell) => typeof cell === "object" && cell !== null && (cell as { type?: unknown }).type === "Double").length;
+    const warm: Record<ValueMode, number[]> = { plain: [], rich: [] };
+    for (let run = 0; run < 10; run += 1) {
+      for (const mode of ["plain", "rich"] as const) {
+        await addin.setValueMode(mode, { recalculate: false });
+        warm[mode].push(await cpuOf(grid));
+      }
+    }
+    const warmRatio = Math.min(...warm.rich) / Math.min(...warm.plain);
+    const warmLine = { cells, richCells, plainCpuMs: round(Math.min(...warm.plain), 1), richCpuMs: round(Math.min(...warm.rich), 1), plainMedianMs: round(median(warm.plain), 1), richMedianMs: round(median(warm.rich), 1), ratio: round(warmRatio, 2) };
+    reportCase(rows, "grid 200 x 50 warm, rich vs plain (client CPU, best of 10)", warmLine, `${warmLine.richCpuMs} ms vs ${warmLine.plainCpuMs} ms (medians ${warmLine.richMedianMs} / ${warmLine.plainMedianMs} ms): ${warmLine.ratio}x`, "<= 1.5x", warmRatio <= 1.5);
+    lines.push({ case: "data-types-warm", ...warmLine });
+
+    // Cold: a new client per run, so each run sends its requests (rich: also the 200 instruments, one request).
+    const cold: Record<ValueMode, number[]> = { plain: [], rich: [] };
+    for (let run = 0; run < 3; run += 1) {
+      for (const mode of ["plain", "rich"] as const) {
+        await useClient(mode);
+        cold[mode].push(await cpuOf(grid));
+      }
+    }
+    const coldRatio = Math.min(...cold.rich) / Math.min(...cold.plain);
+    const coldLine = { cells, plainCpuMs: round(Math.min(...cold.plain), 1), richCpuMs: round(Math.min(...cold.rich), 1), ratio: round(coldRatio, 2) };
+    reportCase(rows, "grid 200 x 50 cold over HTTPS, rich vs plain (process CPU, best of 3)", coldLine, `${coldLine.richCpuMs} ms vs ${coldLine.plainCpuMs} ms: ${coldLine.ratio}x`, "<= 1.5x", coldRatio <= 1.5);
+    lines.push({ case: "data-types-cold", ...coldLine });
+  } finally {
+    child.send("close");
+    await agent.close();
+  }
+  if (!process.argv.includes("--no-docs")) {
+    const day = new Date().toISOString().slice(0, 10);
+    await writeSection(
+      "Data types",
+      [
+        `Measured ${day} by \`npm run bench:data-types\`: \`PRICES.MID\` over 200 symbols x 50 dates through functions.ts and the real client (sandbox over HTTPS in a child process), plain numbers against rich prices (Excel.DoubleCellValue with number format and ten properties).`,
+        "",
+        targetTable(rows),
+        "",
+        "Warm, the rich grid's extra CPU is the 10,000 values themselves (per cell an object, its properties and its request text; instruments, number formats, dates and clocks are shared per call), so the target is not met there; cold, requests and parsing dominate and rich costs what plain does within the noise of the shared machine.",
+        "",
+        rawLines(lines),
+      ].join("\n"),
+    );
+  }
+}
+
+if (process.argv.includes("--serve")) void serve();
+else
+  main().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );

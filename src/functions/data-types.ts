@@ -1,0 +1,328 @@
+/**
+ * Excel data types as the JSON a custom function returns (the shapes of Excel.DoubleCellValue and
+ * Excel.EntityCellValue): price values that carry their record and instrument entities with a card. Which
+ * ones a host gets follows its requirement sets (docs/data-types.md); without them the functions answer plain.
+ * No Office globals are touched at import: `officeDataTypeSupport` reads them only when called.
+ */
+import type { ConversionTarget } from "../api/conversion";
+import { dateOfTimestamp, fromEpochDay, parseIsoDate, toEpochDay } from "../api/dates";
+import type { InstrumentRecord, PriceRecord } from "../api/schemas";
+import { choiceOf } from "./coerce";
+import { dateTimeToSerial, isoDateToSerial, type DateSystem } from "./excelDates";
+
+export interface RichString {
+  type: "String";
+  basicValue: string;
+}
+
+export interface RichBoolean {
+  type: "Boolean";
+  basicValue: boolean;
+}
+
+export interface RichDouble {
+  type: "Double";
+  basicValue: number;
+  /** ExcelApi 1.19: the value keeps this format through calculation. */
+  numberFormat?: string;
+  /** ExcelApi 1.19: the record the number carries. */
+  properties?: Record<string, RichProperty>;
+}
+
+export interface CardSection {
+  layout: "List";
+  title?: string;
+  properties: string[];
+}
+
+export interface RichEntity {
+  type: "Entity";
+  text: string;
+  properties: Record<string, RichProperty>;
+  layouts: { card: { title: { property: string }; subTitle?: { property: string }; sections: CardSection[] }; compact: { icon: string } };
+  provider: { description: string };
+}
+
+export type RichProperty = RichString | RichBoolean | RichDouble;
+export type RichValue = RichDouble | RichEntity;
+
+/** `plain` (numbers and text, as before data types existed) or `rich` (numbers that carry their record). */
+export type ValueMode = "plain" | "rich";
+
+/** What the host can show: entities (CustomFunctionsRuntime 1.4 with ExcelApi 1.16) and numbers with a format and properties (ExcelApi 1.19). */
+export interface DataTypeSupport {
+  readonly entities: boolean;
+  readonly numbers: boolean;
+}
+
+export const NO_DATA_TYPES: DataTypeSupport = { entities: false, numbers: false };
+export const ALL_DATA_TYPES: DataTypeSupport = { entities: true, numbers: true };
+
+interface RequirementsReader {
+  isSetSupported(name: string, version?: string): boolean;
+}
+
+function requirementsOf(office: unknown): RequirementsReader | undefined {
+  const context = typeof office === "object" && office !== null ? (office as { context?: unknown }).context : undefined;
+  const requirements = typeof context === "object" && context !== null ? (context as { requirements?: unknown }).requirements : undefined;
+  if (typeof requirements !== "object" || requirements === null) return undefined;
+  const isSetSupported = (requirements as { isSetSupported?: unknown }).isSetSupported;
+  return typeof isSetSupported === "function" ? (requirements as RequirementsReader) : undefined;
+}
+
+/** Excel's answer: CustomFunctionsRuntime 1.4 carries data types at all; ExcelApi 1.16 entities, 1.19 formatted numbers with properties. */
+export function officeDataTypeSupport(office: unknown = (globalThis as { Office?: unknown }).Office): DataTypeSupport {
+  const requirements = requirementsOf(office);
+  if (requirements === undefined) return NO_DATA_TYPES;
+  const supported = (name: string, version: string): boolean => {
+    try {
+      return requirements.isSetSupported(name, version);
+    } catch {
+      return false;
+    }
+  };
+  if (!supported("CustomFunctionsRuntime", "1.4")) return NO_DATA_TYPES;
+  return { entities: supported("ExcelApi", "1.16"), numbers: supported("ExcelApi", "1.19") };
+}
+
+const MODE_CHOICES = [
+  { value: "plain" as const, aliases: ["number", "numbers", "0", "false"] },
+  { value: "rich" as const, aliases: ["record", "datatype", "1", "true"] },
+];
+
+/** PRICE's `values` argument: blank for the setting. */
+export function valueModeOf(value: unknown, fallback: ValueMode): ValueMode {
+  return choiceOf<ValueMode>(value, "values", MODE_CHOICES, fallback);
+}
+
+function quoted(text: string): string {
+  return `"${text.replace(/"/g, "")}"`;
+}
+
+/** `#,##0.00##" USD/MT"`: the value with its currency and unit; two to four decimals as prices are quoted. */
+export function priceNumberFormat(currency: string, unit: string): string {
+  return `#,##0.00##${quoted(` ${currency}/${unit}`)}`;
+}
+
+export const DATE_FORMAT = "yyyy-mm-dd";
+export const DATE_TIME_FORMAT = "yyyy-mm-dd hh:mm";
+
+function text(value: string): RichString {
+  return { type: "String", basicValue: value };
+}
+
+function flag(value: boolean): RichBoolean {
+  return { type: "Boolean", basicValue: value };
+}
+
+function number(value: number, numberFormat?: string): RichDouble {
+  return numberFormat === undefined ? { type: "Double", basicValue: value } : { type: "Double", basicValue: value, numberFormat };
+}
+
+/** What a price value stands for: the record it was read from and how it was asked. */
+export interface PriceContext {
+  symbol: string;
+  /** The record field, e.g. `mid`. */
+  field: string;
+  record: PriceRecord;
+  /** The instrument's own currency and unit. */
+  own: { currency: string; unit: string };
+  /** The conversion asked (convention 21); none set = the instrument's own. */
+  target: ConversionTarget;
+  /** The request in words: function, symbol, date asked, calculation. */
+  request: string;
+  system: DateSystem;
+}
+
+/** A day filled from an earlier assessment: the assessment was made before the day it stands for. */
+export function isCarriedForward(record: Pick<PriceRecord, "date" | "assessmentDate">): boolean {
+  return dateOfTimestamp(record.assessmentDate) < record.date;
+}
+
+/** The price fields whose values are amounts in the instrument's currency and unit, so they carry a record when rich. */
+export const PRICE_AMOUNT_FIELDS: ReadonlySet<string> = new Set(["low", "mid", "high", "lowChangeSincePrevious", "midChangeSincePrevious", "highChangeSincePrevious"]);
+
+/** The property names a rich price carries, in card order (`=A1.Currency` reads one). */
+export const PRICE_PROPERTIES = ["Symbol", "Field", "Currency", "Unit", "Date", "Assessment date", "Revision", "Carried forward", "Conversion", "Request"] as const;
+
+/** What every price of one symbol in one call shares: its number format and the properties that name it. */
+export interface PriceShared {
+  numberFormat: string;
+  symbol: RichString;
+  field: RichString;
+  currency: RichString;
+  unit: RichString;
+  conversion: RichString;
+}
+
+export function sharedPriceParts(context: Pick<PriceContext, "symbol" | "field" | "own" | "target">): PriceShared {
+  const currency = context.target.currency ?? context.own.currency;
+  const unit = context.target.unit ?? context.own.unit;
+  const converted = context.target.currency !== undefined || context.target.unit !== undefined;
+  return {
+    numberFormat: priceNumberFormat(currency, unit),
+    symbol: text(context.symbol),
+    field: text(context.field),
+    currency: text(currency),
+    unit: text(unit),
+    conversion: text(converted ? `${context.own.currency}/${context.own.unit} to ${currency}/${unit}` : "none"),
+  };
+}
+
+/**
+ * The date, assessment date, revision and carry-forward properties of a call's records, made once per distinct
+ * value: a grid's records share few of them, and a 200 x 50 grid's allocations were most of its extra CPU.
+ * They are shared between cells and never changed.
+ */
+export interface RecordProperties {
+  date(isoDate: string): RichProperty;
+  assessmentDate(timestamp: string): RichProperty;
+  revision(revision: number): RichProperty;
+  carried(record: Pick<PriceRecord, "date" | "assessmentDate">): RichProperty;
+}
+
+function memo<K, V>(make: (key: K) => V): (key: K) => V {
+  const made = new Map<K, V>();
+  return (key) => {
+    let value = made.get(key);
+    if (value === undefined) made.set(key, (value = make(key)));
+    return value;
+  };
+}
+
+const MS_PER_DAY = 86_400_000;
+const CARRIED = flag(true);
+const ASSESSED = flag(false);
+
+/** What follows a timestamp's day: time of day and UTC offset. */
+const CLOCK = /^T(\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?)(Z|[+-]\d{2}:?\d{2})?$/i;
+
+export function recordProperties(system: DateSystem): RecordProperties {
+  /** Days the clock moves the date in UTC, and the UTC time of day as a fraction, as dateTimeToSerial computes them. */
+  const clock = memo((tail: string) => {
+    const parts = CLOCK.exec(tail);
+    if (!parts) return undefined;
+    const offset = parts[2] === undefined || parts[2].toUpperCase() === "Z" ? "Z" : `${parts[2].slice(0, 3)}:${parts[2].slice(-2)}`;
+    const ms = Date.parse(`1970-01-02T${parts[1] ?? ""}${offset}`);
+    if (!Number.isFinite(ms)) return undefined;
+    const days = Math.floor(ms / MS_PER_DAY);
+    return { shift: days - 1, fraction: (ms - days * MS_PER_DAY) / MS_PER_DAY };
+  });
+  const day = memo((isoDate: string) => (parseIsoDate(isoDate) === undefined ? undefined : memo((shift: number) => isoDateToSerial(fromEpochDay(toEpochDay(isoDate) + shift), system))));
+  /**
+   * dateTimeToSerial's value with its day and clock each read once per call: timestamps differ per instrument but
+   * share days, times and offsets; parsing each cost a 200 x 50 grid about 20 ms (npm run bench:data-types).
+   */
+  const assessedProperty = memo((serial: number) => number(serial, DATE_TIME_FORMAT));
+  const assessedSerial = (timestamp: string): number | undefined => {
+    const time = timestamp.length > 10 ? clock(timestamp.slice(10)) : undefined;
+    const serialOf = time ? day(timestamp.slice(0, 10)) : undefined;
+    return time === undefined || serialOf === undefined ? dateTimeToSerial(timestamp, system) : serialOf(time.shift) + time.fraction;
+  };
+  return {
+    date: memo((isoDate: string) => number(isoDateToSerial(isoDate, system), DATE_FORMAT)),
+    assessmentDate: (timestamp) => {
+      const serial = assessedSerial(timestamp);
+      return serial === undefined ? text(timestamp) : assessedProperty(serial);
+    },
+    revision: memo((revision: number) => number(revision)),
+    carried: (record) => (isCarriedForward(record) ? CARRIED : ASSESSED),
+  };
+}
+
+/** A price as Excel.DoubleCellValue from the parts its symbol shares and its own record. */
+export function richPriceFrom(value: number, shared: PriceShared, record: PriceRecord, request: string, parts: RecordProperties): RichDouble {
+  const properties: Record<(typeof PRICE_PROPERTIES)[number], RichProperty> = {
+    Symbol: shared.symbol,
+    Field: shared.field,
+    Currency: shared.currency,
+    Unit: shared.unit,
+    Date: parts.date(record.date),
+    "Assessment date": parts.assessmentDate(record.assessmentDate),
+    Revision: parts.revision(record.revision),
+    "Carried forward": parts.carried(record),
+    Conversion: shared.conversion,
+    Request: text(request),
+  };
+  return { type: "Double", basicValue: value, numberFormat: shared.numberFormat, properties };
+}
+
+/** A price as Excel.DoubleCellValue: displays with its currency and unit, carries its record as properties. */
+export function richPrice(value: number, context: PriceContext): RichDouble {
+  return richPriceFrom(value, sharedPriceParts(context), context.record, context.request, recordProperties(context.system));
+}
+
+/** The instrument fields a card shows, by property name, read from the record (full reference names). */
+const INSTRUMENT_CARD_FIELDS: readonly [string, keyof InstrumentRecord][] = [
+  ["Symbol", "symbol"],
+  ["Description", "description"],
+  ["Short description", "descriptionShort"],
+  ["Commodity", "commodity"],
+  ["Location", "location"],
+  ["Currency", "currency"],
+  ["Unit", "unitOfMeasure"],
+  ["Incoterm", "incoterm"],
+  ["Frequency", "frequency"],
+  ["Source", "source"],
+  ["Price type", "priceType"],
+  ["Status", "status"],
+  ["Launch date", "launchDate"],
+  ["Currency id", "currencyId"],
+  ["Unit id", "unitOfMeasureId"],
+];
+
+/** The `Fields` the card needs from the service (full names of the reference ids). */
+export const INSTRUMENT_CARD_REQUEST = ["Commodity", "Location", "Currency", "UnitOfMeasure", "Incoterm", "Source"];
+
+const PRICE_CARD_FIELDS = ["Low", "Mid", "High", "Assessment date", "Price date"] as const;
+
+/** The entity's text: symbol and short description, as a cell shows it (and what a host without entities shows). */
+export function entityText(record: Pick<InstrumentRecord, "symbol" | "descriptionShort">): string {
+  return `${record.symbol} ${record.descriptionShort}`.trim();
+}
+
+/**
+ * An instrument as Excel.EntityCellValue: its card lists the instrument's fields and its latest low, mid and high
+ * with their assessment date; `=A1.Mid` reads a field. `numbers` says whether the host shows formatted numbers (ExcelApi 1.19).
+ */
+export function instrumentEntity(record: InstrumentRecord, latest: PriceRecord | undefined, system: DateSystem, numbers: boolean): RichEntity {
+  const properties: Record<string, RichProperty> = {};
+  const instrumentFields: string[] = [];
+  for (const [name, key] of INSTRUMENT_CARD_FIELDS) {
+    const value: unknown = record[key];
+    if (value === undefined || value === "") continue;
+    if (key === "launchDate" && typeof value === "string") properties[name] = number(isoDateToSerial(value.slice(0, 10), system), numbers ? DATE_FORMAT : undefined);
+    else properties[name] = text(Array.isArray(value) ? value.join(", ") : String(value));
+    instrumentFields.push(name);
+  }
+  const priceFields: string[] = [];
+  if (latest !== undefined) {
+    const format = numbers ? priceNumberFormat(record.currencyId, record.unitOfMeasureId) : undefined;
+    properties.Low = number(latest.low, format);
+    properties.Mid = number(latest.mid, format);
+    properties.High = number(latest.high, format);
+    const assessed = dateTimeToSerial(latest.assessmentDate, system);
+    properties["Assessment date"] = assessed === undefined ? text(latest.assessmentDate) : number(assessed, numbers ? DATE_TIME_FORMAT : undefined);
+    properties["Price date"] = number(isoDateToSerial(latest.date, system), numbers ? DATE_FORMAT : undefined);
+    priceFields.push(...PRICE_CARD_FIELDS);
+  }
+  const sections: CardSection[] = [];
+  if (priceFields.length > 0) sections.push({ layout: "List", title: "Latest price", properties: priceFields });
+  sections.push({ layout: "List", title: "Instrument", properties: instrumentFields });
+  return {
+    type: "Entity",
+    text: entityText(record),
+    properties,
+    layouts: { card: { title: { property: "Symbol" }, subTitle: { property: "Description" }, sections }, compact: { icon: "ArrowTrendingLines" } },
+    provider: { description: "Physical Prices" },
+  };
+}
+
+/** Whether a value is one of these data types (a host reads function results with it). */
+export function isRichValue(value: unknown): value is RichValue {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const type = (value as { type?: unknown }).type;
+  if (type === "Double") return typeof (value as { basicValue?: unknown }).basicValue === "number";
+  if (type === "Entity") return typeof (value as { text?: unknown }).text === "string";
+  return false;
+}
