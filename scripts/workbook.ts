@@ -46,7 +46,7 @@ export class UsageError extends Error {
 }
 
 export type ServiceOptions =
-  | { readonly kind: "sandbox"; readonly today?: string }
+  | { readonly kind: "sandbox"; readonly today?: string; readonly sandbox?: { readonly correctionRate?: number } }
   | { readonly kind: "token"; readonly apiUrl: string; readonly token: string }
   | { readonly kind: "client"; readonly apiUrl: string; readonly tokenUrl: string; readonly clientId: string; readonly clientSecret: string };
 
@@ -477,6 +477,7 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
         quiet: true,
         corsOrigins: [pages.origin],
         ...(options.service.today === undefined ? {} : { today: options.service.today }),
+        ...options.service.sandbox,
       });
       resources.add(() => sandbox.close());
       apiUrl = sandbox.apiUrl;

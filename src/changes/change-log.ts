@@ -47,22 +47,26 @@ function sameValues(a: RecordSide, b: RecordSide): boolean {
   return a.low === b.low && a.mid === b.mid && a.high === b.high;
 }
 
-/** Carried forward: assessed on an earlier day than the record's date (a first revision is published on its day). */
+/** Carried forward: published before the record's date (an assessment is published on its day, a correction later). */
 function carried(record: RecordSide): boolean {
-  return record.revision === 0 && dateOfTimestamp(record.assessmentDate) < record.date;
+  return dateOfTimestamp(record.assessmentDate) < record.date;
 }
 
-/** Why a key's record changed from `before` to `after`, or undefined when it did not. */
-export function changeReason(id: string, before: RecordSide, after: RecordSide): ChangeReason | undefined {
+/**
+ * Why a key's record changed from `before` (fetched on the service's day `fetchedOn`) to `after`, or undefined when
+ * it did not. A value carried into a date that had not come yet when it was fetched, now assessed, is a new assessment.
+ */
+export function changeReason(id: string, before: RecordSide, after: RecordSide, fetchedOn = ""): ChangeReason | undefined {
   const sameAssessment = before.assessmentDate === after.assessmentDate && before.revision === after.revision && before.date === after.date;
   if (sameAssessment && sameValues(before, after)) return undefined;
   // A latest value: another day's assessment.
   if (after.date !== before.date) return after.date > before.date ? "new assessment" : "value changed";
   if (after.revision > before.revision) {
     // A revision published on or after the date asked, where a carried value stood, is most likely the date's own (corrected) assessment.
-    return carried(before) && dateOfTimestamp(after.assessmentDate) >= after.date ? "carried forward became assessed" : "correction";
+    if (!carried(before) || dateOfTimestamp(after.assessmentDate) < after.date) return "correction";
+    return before.date > fetchedOn && fetchedOn !== "" ? "new assessment" : "carried forward became assessed";
   }
-  if (carried(before) && !carried(after)) return "carried forward became assessed";
+  if (carried(before) && !carried(after)) return before.date > fetchedOn && fetchedOn !== "" ? "new assessment" : "carried forward became assessed";
   if (after.assessmentDate > before.assessmentDate) return "new assessment";
   // The same assessment, converted at another rate (convention 21: the rate of the assessment's own day).
   if (sameAssessment && id.split("|").length > 5) return "conversion rate";
@@ -73,17 +77,23 @@ export function changeReason(id: string, before: RecordSide, after: RecordSide):
 export class ChangeLog implements CacheObserver {
   private readonly changes = new Map<string, KeyChange>();
 
-  replaced(id: string, previous: StoredEntry, next: StoredEntry): void {
+  private readonly fetchedOn = new Map<string, string>();
+
+  replaced(id: string, previous: StoredEntry, next: StoredEntry, previousDay: string): void {
     const before = recordOf(previous);
     const after = recordOf(next);
     if (!before || !after) return;
-    const reason = changeReason(id, before, after);
-    if (reason === undefined) return;
     // Against the value the refresh started from: a second answer in one refresh keeps the first `before`.
-    const first = this.changes.get(id)?.before ?? before;
-    const settled = changeReason(id, first, after);
-    if (settled === undefined) this.changes.delete(id);
-    else this.changes.set(id, { ...keyParts(id), id, reason: settled, before: first, after });
+    const known = this.changes.get(id);
+    const first = known?.before ?? before;
+    const day = known ? (this.fetchedOn.get(id) ?? previousDay) : previousDay;
+    const reason = changeReason(id, first, after, day);
+    if (reason === undefined) {
+      this.changes.delete(id);
+      return;
+    }
+    this.fetchedOn.set(id, day);
+    this.changes.set(id, { ...keyParts(id), id, reason, before: first, after });
   }
 
   failed(id: string, previous: StoredEntry, error: Error): void {
@@ -99,6 +109,7 @@ export class ChangeLog implements CacheObserver {
 
   clear(): void {
     this.changes.clear();
+    this.fetchedOn.clear();
   }
 }
 

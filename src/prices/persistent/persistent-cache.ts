@@ -22,7 +22,8 @@ export interface CacheBackend {
 
 /** What the change report hears: a kept value replaced by a new answer, or a key that now fails where it had a value. */
 export interface CacheObserver {
-  replaced(id: string, previous: StoredEntry, next: StoredEntry): void;
+  /** `previousDay`: the service's day when the replaced value was fetched. */
+  replaced(id: string, previous: StoredEntry, next: StoredEntry, previousDay: string): void;
   failed(id: string, previous: StoredEntry, error: Error): void;
 }
 
@@ -170,7 +171,7 @@ export class PersistentCache implements CacheStorage {
     const line = JSON.stringify([key, day, storedForm(kept)]);
     const size = utf8Length(line) + 1;
     if (previous?.restored && !previous.served) this.askedAgain.add(key);
-    if (previous && previous.entry.error === undefined) this.options.observer?.replaced(key, previous.entry, kept);
+    if (previous && previous.entry.error === undefined) this.options.observer?.replaced(key, previous.entry, kept, previous.day);
     this.lastKnownServed.delete(key);
     if (size > this.maxBytes) {
       this.remove(key);
