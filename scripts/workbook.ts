@@ -503,7 +503,7 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
     resources.add(() => browser.close());
     // the runner's own sandbox frozen at --today: TODAY() in formulas is that day too
     const today = options.service.kind === "sandbox" ? options.service.today : undefined;
-    const session = await openRunnerSession(options, { apiUrl, token, ...(today === undefined ? {} : { today }) }, log);
+    const session = await openRunnerSession(options, { apiUrl, token, ...(today === undefined ? {} : { today }), ...(options.service.kind === "sandbox" ? { environment: "the runner's own sandbox" } : {}) }, log);
     if (!xlsx || options.out === undefined) {
       const evaluated = await evaluateInPage(browser.page, book, apiUrl, token, today, dateSystem, session.configuration);
       const { plan } = await session.finish(browser.page, { provenance: [], sheets: [], stats: evaluated.stats }, undefined);

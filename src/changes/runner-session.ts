@@ -50,7 +50,7 @@ export interface RunnerSession {
 
 export async function openRunnerSession(
   options: RunnerSessionOptions,
-  service: { apiUrl: string; token: string; today?: string },
+  service: { apiUrl: string; token: string; today?: string; environment?: string },
   log: (message: string) => void,
 ): Promise<RunnerSession> {
   let partition: Partition | undefined;
@@ -61,7 +61,8 @@ export async function openRunnerSession(
     if (subject === undefined) {
       log("workbook: --cache needs a token that names its subject (a JWT with sub); running without the persistent cache");
     } else {
-      partition = await partitionFor(service.apiUrl, subject, ADDIN_VERSION);
+      // The runner's own sandbox listens on another port each run: it is one environment all the same.
+      partition = await partitionFor(service.environment ?? service.apiUrl, subject, ADDIN_VERSION);
       backend = new FileCacheBackend(options.cache);
       const lines = await backend.load(partition);
       log(`workbook: persistent cache ${options.cache}: ${lines.length} entries for this service and subject`);
