@@ -3,7 +3,7 @@
  * environment and subject, then one entry per line, oldest use first. Written whole to a temporary file and renamed,
  * so a run that stops half-way leaves the previous file. Node only.
  */
-import { mkdir, readFile, readdir, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, open, readFile, readdir, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { CacheBackend } from "./persistent-cache";
 import type { Partition } from "./partition";
@@ -70,9 +70,23 @@ export class FileCacheBackend implements CacheBackend {
     }
     for (const name of names.filter((entry) => entry.endsWith(".jsonl"))) {
       const path = join(this.dir, name);
-      const text = await readFile(path, "utf8").catch(() => "");
-      const header = readHeader(text.slice(0, text.indexOf("\n")));
+      const header = readHeader(await firstLine(path));
       if (header && header.version !== version) await rm(path, { force: true });
     }
+  }
+}
+
+/** The header line alone (a partition file may hold 50 MB). */
+async function firstLine(path: string): Promise<string> {
+  const file = await open(path, "r").catch(() => undefined);
+  if (!file) return "";
+  try {
+    const buffer = Buffer.alloc(4096);
+    const { bytesRead } = await file.read(buffer, 0, buffer.length, 0);
+    const text = buffer.subarray(0, bytesRead).toString("utf8");
+    const end = text.indexOf("\n");
+    return end < 0 ? text : text.slice(0, end);
+  } finally {
+    await file.close();
   }
 }

