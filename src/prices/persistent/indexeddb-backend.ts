@@ -23,10 +23,14 @@ function isMeta(value: unknown): value is Meta {
 }
 
 export class IndexedDbCacheBackend implements CacheBackend {
-  private readonly store: UseStore;
+  private opened: UseStore | undefined;
 
-  constructor(database = CACHE_DATABASE) {
-    this.store = createStore(database, "partitions");
+  constructor(private readonly database = CACHE_DATABASE) {}
+
+  /** Opened on first use, so that a page without IndexedDB fails only when the cache is used (and then reads as empty). */
+  private get store(): UseStore {
+    this.opened ??= createStore(this.database, "partitions");
+    return this.opened;
   }
 
   async load(partition: Partition): Promise<readonly string[]> {
