@@ -107,7 +107,8 @@ export interface PanePersistence {
   status(): { entries: number; bytes: number; subject: string } | undefined;
 }
 
-export function panePersistence(options: { backend: CacheBackend; settingsStorage: SettingsStore; memory?: () => CacheStorage }): PanePersistence {
+/** `today`: the service's day (default the machine's UTC date; tests against a frozen sandbox pass its day). */
+export function panePersistence(options: { backend: CacheBackend; settingsStorage: SettingsStore; memory?: () => CacheStorage; today?: () => string }): PanePersistence {
   const memory = options.memory ?? (() => new MemoryCacheStorage({ maxEntries: 200_000, maxBytes: 64 * 1024 * 1024 }));
   const storage = new SwitchableStorage(memory());
   const changes = new ChangeLog();
@@ -144,6 +145,7 @@ export function panePersistence(options: { backend: CacheBackend; settingsStorag
           correctionWindowDays: settings.correctionWindowDays,
           lastKnownWhenUnreachable: () => settings.lastKnownWhenUnreachable,
           observer: changes,
+          ...(options.today ? { today: options.today } : {}),
         });
         open = cache;
         storage.use(cache);
