@@ -18,8 +18,6 @@ export interface CacheSettings {
   /** Bound of the persistent cache, in MB (least recently used out first). */
   maxMegabytes: number;
   correctionWindowDays: number;
-  /** A refresh planned to send more requests than this asks for confirmation first. */
-  confirmAboveRequests: number;
 }
 
 export const DEFAULT_CACHE_SETTINGS: Readonly<CacheSettings> = Object.freeze({
@@ -27,7 +25,6 @@ export const DEFAULT_CACHE_SETTINGS: Readonly<CacheSettings> = Object.freeze({
   forgetOnSignOut: false,
   maxMegabytes: 50,
   correctionWindowDays: DEFAULT_CORRECTION_WINDOW_DAYS,
-  confirmAboveRequests: 50,
 });
 
 export const CACHE_SETTINGS_KEY = "prices.cache-settings";
@@ -42,7 +39,7 @@ export function readCacheSettings(storage: SettingsStore): CacheSettings {
   const saved = storage.read(CACHE_SETTINGS_KEY);
   const given = typeof saved === "object" && saved !== null ? (saved as Record<string, unknown>) : {};
   const flag = (name: "lastKnownWhenUnreachable" | "forgetOnSignOut"): boolean => (typeof given[name] === "boolean" ? given[name] : DEFAULT_CACHE_SETTINGS[name]);
-  const positive = (name: "maxMegabytes" | "correctionWindowDays" | "confirmAboveRequests"): number => {
+  const positive = (name: "maxMegabytes" | "correctionWindowDays"): number => {
     const value = given[name];
     return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : DEFAULT_CACHE_SETTINGS[name];
   };
@@ -51,7 +48,6 @@ export function readCacheSettings(storage: SettingsStore): CacheSettings {
     forgetOnSignOut: flag("forgetOnSignOut"),
     maxMegabytes: positive("maxMegabytes"),
     correctionWindowDays: positive("correctionWindowDays"),
-    confirmAboveRequests: positive("confirmAboveRequests"),
   };
 }
 
