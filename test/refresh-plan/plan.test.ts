@@ -34,7 +34,8 @@ it("plans exactly the requests the refresh then sends, and sends none itself", a
   const keys: PriceKey[] = [...symbols.flatMap((symbol) => weekdaysBefore(today, 30).map((date) => ({ symbol, date }))), ...symbols.map((symbol) => ({ symbol }))];
 
   const first = await open();
-  await Promise.all(keys.map((key) => createPricesClient({ baseUrl: harness.sandbox.apiUrl, tokenProvider: tokens, fetch: harness.fetch, storage: first }).price(key)));
+  const cold = createPricesClient({ baseUrl: harness.sandbox.apiUrl, tokenProvider: tokens, fetch: harness.fetch, storage: first });
+  await Promise.all(keys.map((key) => cold.price(key)));
   await first.flush();
 
   const before = harness.counts.api;

@@ -110,7 +110,8 @@ export class PersistentCache implements CacheStorage {
       const line = lines[index];
       if (!item || line === undefined) return;
       const [id, day, entry] = item;
-      const head = id.slice(0, id.lastIndexOf("|"));
+      // The id without its symbol: every instrument's key of one date, type and conversion shares it.
+      const head = id.slice(0, 2) + id.slice(id.indexOf("|", 2));
       let since = finality.get(head);
       if (since === undefined && !finality.has(head)) {
         since = finalSince(id, this.windowDays);
