@@ -4,6 +4,7 @@
  * refresh, so the requests recorded are the ones a refresh sends (a key whose arguments come from another PRICES
  * value cannot be known before that value is, and is not in the plan).
  */
+import type { CalculationType, CalendarType, HistoryKey, Limits, PriceKey, PricesClient, PricesClientOptions } from "../prices/types";
 
 export interface PlannedRequest {
   readonly method: string;
@@ -83,4 +84,60 @@ export function needsConfirmation(plan: RefreshPlan, threshold: PlanThreshold = 
 export function describePlan(plan: RefreshPlan): string {
   const seconds = plan.estimateMs < 1000 ? "under 1 s" : `about ${Math.round(plan.estimateMs / 1000)} s`;
   return `${plan.requests} ${plan.requests === 1 ? "request" : "requests"}, ${plan.records.toLocaleString("en-US")} records, ${plan.fromCache.toLocaleString("en-US")} of ${plan.keys.toLocaleString("en-US")} values from the cache, ${seconds}`;
+}
+
+/** A price or history key read back from its id (`p|SYM|DATE|TYPE|fields[|CUR/UNIT]`, `h|SYM|FROM|TO|CAL|CF|FC|TYPE[|CUR/UNIT]|fields`). */
+export function keyOfId(id: string): { price: PriceKey } | { history: HistoryKey } | undefined {
+  const parts = id.split("|");
+  const conversion = (part: string | undefined): { currency?: string; unit?: string } => {
+    const [currency = "", unit = ""] = (part ?? "").split("/");
+    return { ...(currency === "" ? {} : { currency }), ...(unit === "" ? {} : { unit }) };
+  };
+  const fieldsOf = (part: string | undefined): { fields?: string[] } => (part ? { fields: part.split(",") } : {});
+  if (parts[0] === "p" && (parts.length === 5 || parts.length === 6)) {
+    const [, symbol = "", date = "", calculationType = "None", fields, target] = parts;
+    return { price: { symbol, ...(date === "latest" ? {} : { date }), calculationType: calculationType as CalculationType, ...fieldsOf(fields), ...conversion(target) } };
+  }
+  if (parts[0] === "h" && (parts.length === 9 || parts.length === 10)) {
+    const [, symbol = "", fromDate = "", toDate = "", calendarType = "AssessmentDays", carryForward, forecastType = "", calculationType = "None"] = parts;
+    const target = parts.length === 10 ? parts[8] : undefined;
+    return {
+      history: {
+        symbol,
+        fromDate,
+        toDate,
+        calendarType: calendarType as CalendarType,
+        carryForward: carryForward === "true",
+        ...(forecastType === "" ? {} : { forecastType }),
+        calculationType: calculationType as CalculationType,
+        ...fieldsOf(parts.at(-1)),
+        ...conversion(target),
+      },
+    };
+  }
+  return undefined;
+}
+
+/**
+ * The plan of asking `ids` again with nothing cached (what Refresh does after dropping them): through a client of the
+ * same limits whose fetch records and sends nothing, and whose token never leaves the page.
+ */
+export async function planKeys(ids: readonly string[], options: { baseUrl: string; createClient(options: PricesClientOptions): PricesClient; limits?: Partial<Limits>; maxInFlight?: number }): Promise<RefreshPlan> {
+  const recorder = planRecorder(options.baseUrl);
+  const client = options.createClient({
+    baseUrl: options.baseUrl,
+    tokenProvider: { getToken: () => Promise.resolve("plan-only") },
+    fetch: recorder.fetch,
+    retry: { limit: 1 },
+    ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.maxInFlight === undefined ? {} : { maxInFlight: options.maxInFlight }),
+  });
+  const asks: Promise<unknown>[] = [];
+  for (const id of ids) {
+    const key = keyOfId(id);
+    if (key && "price" in key) asks.push(client.price(key.price));
+    else if (key) asks.push(client.history(key.history));
+  }
+  await Promise.allSettled(asks);
+  return summarizePlan(recorder.requests, client.stats(), options.maxInFlight === undefined ? {} : { maxInFlight: options.maxInFlight });
 }

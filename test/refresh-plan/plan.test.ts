@@ -67,3 +67,33 @@ it("plans exactly the requests the refresh then sends, and sends none itself", a
   expect(needsConfirmation(plan, { requests: plan.requests - 1, records: Number.MAX_SAFE_INTEGER })).toBe(true);
   expect(needsConfirmation(plan, { requests: plan.requests, records: plan.records })).toBe(false);
 });
+
+it("reads keys back from their ids, and plans asking them again as a cold client would send it", async () => {
+  const { normHistoryKey, normPriceKey } = await import("../../src/prices/keys");
+  const ids = [
+    normPriceKey({ symbol: "mb-cu-0001", date: "2025-6-2" }).id,
+    normPriceKey({ symbol: "MB-CU-0001" }).id,
+    normPriceKey({ symbol: "MB-CU-0001", date: "2025-06-02", calculationType: "MonthlyAverage", fields: ["pricingRationale"], currency: "eur", unit: "lb" }).id,
+    normHistoryKey({ symbol: "MB-CU-0001", fromDate: "2025-01-01", toDate: "2025-03-31", calendarType: "Weekdays", carryForward: true, currency: "EUR" }).id,
+    normHistoryKey({ symbol: "MB-CU-0001", fromDate: "2025-01-01", toDate: "2025-03-31", forecastType: "F24M", fields: ["assessmentPeriod"] }).id,
+  ];
+  const { keyOfId, planKeys } = await import("../../src/refresh-plan/plan");
+  const back = ids.map((id) => {
+    const key = keyOfId(id);
+    if (!key) return undefined;
+    return "price" in key ? normPriceKey(key.price).id : normHistoryKey(key.history).id;
+  });
+  expect(back).toEqual(ids);
+  expect(keyOfId("r|Currency")).toBeUndefined();
+
+  const symbols = harness.sandbox.data.instruments.slice(0, 20).map((item) => item.record.symbol);
+  const keys = symbols.flatMap((symbol) => weekdaysBefore(harness.sandbox.data.today, 10).map((date) => normPriceKey({ symbol, date }).id));
+  const before = harness.counts.api;
+  const plan = await planKeys(keys, { baseUrl: harness.sandbox.apiUrl, createClient: createPricesClient });
+  expect(harness.counts.api).toBe(before);
+  const cold = createPricesClient({ baseUrl: harness.sandbox.apiUrl, tokenProvider: harness.tokens(), fetch: harness.fetch });
+  await Promise.all(keys.map((id) => cold.price((keyOfId(id) as { price: PriceKey }).price)));
+  expect(plan.requests).toBe(cold.stats().requestsSent);
+  expect(plan.records).toBe(cold.stats().recordsRequested);
+  expect(plan.keys).toBe(keys.length);
+});

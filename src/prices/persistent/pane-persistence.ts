@@ -99,6 +99,8 @@ export interface PanePersistence {
   /** "Forget cached prices": this user's partition, here and in IndexedDB. */
   forget(): Promise<void>;
   offline(): OfflineSummary;
+  /** Keys of the open partition with a value (for a refresh plan). */
+  knownIds(): string[];
   /** The open partition's entries and bytes, or undefined while nobody is signed in. */
   status(): { entries: number; bytes: number; subject: string } | undefined;
 }
@@ -158,6 +160,7 @@ export function panePersistence(options: { backend: CacheBackend; settingsStorag
       await open?.forget();
     },
     offline: () => open?.offline() ?? { values: 0, since: undefined },
+    knownIds: () => open?.ids() ?? [],
     status: () => (open ? { entries: open.lines().length, bytes: open.bytes, subject: open.partition.subject } : undefined),
   };
 }

@@ -256,6 +256,13 @@ export class PersistentCache implements CacheStorage {
     return { values: this.lastKnownServed.size, since };
   }
 
+  /** Every key with a value, served or last known (what a refresh of everything would ask again). */
+  ids(): string[] {
+    const ids: string[] = [];
+    for (const [id, slot] of this.slots) if (slot.entry.error === undefined) ids.push(id);
+    return ids;
+  }
+
   /** The stored form, oldest use first (what a backend saves). */
   lines(): string[] {
     const lines: string[] = [];

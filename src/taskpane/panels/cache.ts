@@ -4,6 +4,7 @@
  * and the cache's settings (last known values when unreachable, forget on sign-out, size).
  */
 import { summarizeChanges } from "../../changes/change-log";
+import { describePlan, needsConfirmation, planKeys } from "../../refresh-plan/plan";
 import { h, replace } from "../dom";
 import type { PaneContext } from "../pane-context";
 import { addPanelTab } from "../tabs";
@@ -58,6 +59,19 @@ export function cachePanel(context: PaneContext): void {
     render();
   }
 
+  const planned = h("p", { id: "cache-plan", "aria-live": "polite" });
+
+  /** What refreshing every cached key would ask, sending nothing. */
+  async function plan(): Promise<void> {
+    try {
+      const settings = context.settings();
+      const refresh = await planKeys(persistence.knownIds(), { baseUrl: settings.environment.baseUrl, createClient: context.deps.createClient, limits: settings.limits, maxInFlight: settings.maxInFlight });
+      planned.textContent = `A workbook refresh would send ${describePlan(refresh)}${needsConfirmation(refresh) ? " (above 50 requests or 100,000 records)" : ""}.`;
+    } catch (error) {
+      planned.textContent = context.recordError("plan a refresh", error);
+    }
+  }
+
   async function forget(): Promise<void> {
     try {
       await persistence.forget();
@@ -75,6 +89,8 @@ export function cachePanel(context: PaneContext): void {
     offline,
     h("button", { type: "button", id: "cache-forget", onclick: () => void forget() }, "Forget cached prices"),
     result,
+    h("button", { type: "button", id: "cache-plan-workbook", onclick: () => void plan() }, "Plan a workbook refresh"),
+    planned,
     h("h3", {}, "What changed"),
     summary,
     changes,
