@@ -11,7 +11,7 @@ import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { servePages, type PageServer } from "../../scripts/workbook";
 import { startTestSandbox, clientCredentialsToken } from "../helpers/sandbox";
 import type { RunningSandbox } from "../../src/sandbox/server";
-import { weekdaysBefore } from "../prices/sandbox-helpers";
+import { weekdaysBefore } from "./sandbox-helpers";
 
 jest.setTimeout(120_000);
 
