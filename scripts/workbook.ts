@@ -143,6 +143,7 @@ export function parseArguments(argv: readonly string[], env: Readonly<Record<str
   } else if (out !== undefined || freeze) {
     throw new UsageError("--out and --freeze apply to an .xlsx book");
   }
+  if (values.has("--changes") && out === undefined) throw new UsageError("--changes applies to an .xlsx book refreshed with --out");
   const files = out === undefined ? {} : { out, freeze };
   const caPath = values.get("--ca");
   const api = values.get("--api");
