@@ -98,3 +98,12 @@ describe("the pane's persistent cache", () => {
     expect([...backend.partitions.values()].every((lines) => lines.length === 0)).toBe(true);
   });
 });
+
+it("does not keep sign-in waiting on a store that never answers", async () => {
+  const silent: CacheBackend = { load: () => new Promise<readonly string[]>(() => undefined), save: () => Promise.resolve(), clear: () => Promise.resolve() };
+  const persistence = panePersistence({ backend: silent, settingsStorage: settingsStorage(), openTimeoutMs: 50 });
+  await persistence.signedIn("https://prices.example.com/physical/v2", "frank@example.com");
+  expect(persistence.status()).toBeUndefined();
+  persistence.storage.set("p|X|2025-06-02|None|", { kind: "price", value: 1, storedAt: 0, expiresAt: Date.now() + 60_000, bytes: 10 });
+  expect(persistence.storage.get("p|X|2025-06-02|None|")?.value).toBe(1);
+});

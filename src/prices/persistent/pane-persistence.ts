@@ -92,7 +92,7 @@ export interface PanePersistence {
   readonly changes: ChangeLog;
   settings(): CacheSettings;
   saveSettings(settings: CacheSettings): Promise<void>;
-  /** Opens the subject's partition of the environment (resolves once loaded). */
+  /** Opens the subject's partition of the environment (resolves once loaded, or after `openTimeoutMs` while it still loads). */
   signedIn(baseUrl: string, subject: string): Promise<void>;
   /** Closes the partition, writing it, or forgetting it when the setting asks. */
   signedOut(): Promise<void>;
@@ -106,7 +106,7 @@ export interface PanePersistence {
 }
 
 /** `today`: the service's day (default the machine's UTC date; tests against a frozen sandbox pass its day). */
-export function panePersistence(options: { backend: CacheBackend; settingsStorage: SettingsStore; memory?: () => CacheStorage; today?: () => string }): PanePersistence {
+export function panePersistence(options: { backend: CacheBackend; settingsStorage: SettingsStore; memory?: () => CacheStorage; today?: () => string; openTimeoutMs?: number }): PanePersistence {
   const memory = options.memory ?? (() => new MemoryCacheStorage({ maxEntries: 200_000, maxBytes: 64 * 1024 * 1024 }));
   const storage = new SwitchableStorage(memory());
   const changes = new ChangeLog();
@@ -148,7 +148,12 @@ export function panePersistence(options: { backend: CacheBackend; settingsStorag
         open = cache;
         storage.use(cache);
       });
-      return opening;
+      // A store that never answers must not keep the functions waiting: they start from memory, the partition joins when it opens.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const waited = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, options.openTimeoutMs ?? 5_000);
+      });
+      return Promise.race([opening, waited]).finally(() => clearTimeout(timer));
     },
     signedOut() {
       opening = opening.then(() => close(settings.forgetOnSignOut));
