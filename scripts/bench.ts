@@ -1,10 +1,10 @@
 /**
- * `npm run bench`: runs every benchmark part in turn (sandbox, limits and relay, hostile clients, client, data types, bundle, workbook files, soak). Each part prints one JSON
+ * `npm run bench`: runs every benchmark part in turn (sandbox, limits and relay, hostile clients, client, data types, bundle, workbook files, soak, reopen). Each part prints one JSON
  * line per case and rewrites its own section of docs/benchmarks.md.
  */
 import { spawnSync } from "node:child_process";
 
-const PARTS = ["bench:sandbox", "bench:limits", "bench:hostile", "bench:client", "bench:data-types", "bench:bundle", "bench:xlsx", "bench:soak"] as const;
+const PARTS = ["bench:sandbox", "bench:limits", "bench:hostile", "bench:client", "bench:data-types", "bench:bundle", "bench:xlsx", "bench:soak", "bench:reopen"] as const;
 
 let failed = 0;
 for (const part of PARTS) {

@@ -25,6 +25,7 @@ import type { EvaluationResult, SheetInput, WorkbookResult } from "../src/host/a
 import { printValue, type PrintedValue } from "../src/host/values";
 import { type LoadedWorkbook, WorkbookFileError, applyResults, readWorkbookFile, writeWorkbookFile } from "../src/xlsx/workbook-file";
 import { ensureCertificates } from "../src/sandbox/auth/certs";
+import { type PlanRunResult, type RunnerSessionOptions, openRunnerSession, savedValues } from "../src/changes/runner-session";
 
 export const ROOT = resolve(__dirname, "..");
 export const DIST = join(ROOT, "dist");
@@ -45,11 +46,11 @@ export class UsageError extends Error {
 }
 
 export type ServiceOptions =
-  | { readonly kind: "sandbox"; readonly today?: string }
+  | { readonly kind: "sandbox"; readonly today?: string; readonly sandbox?: { readonly correctionRate?: number } }
   | { readonly kind: "token"; readonly apiUrl: string; readonly token: string }
   | { readonly kind: "client"; readonly apiUrl: string; readonly tokenUrl: string; readonly clientId: string; readonly clientSecret: string };
 
-export interface RunnerOptions {
+export interface RunnerOptions extends RunnerSessionOptions {
   readonly bookPath: string;
   readonly service: ServiceOptions;
   readonly caPath?: string;
@@ -67,6 +68,8 @@ export interface XlsxRunResult {
   readonly sheets: Record<string, Record<string, PrintedValue>>;
   readonly frozen: number;
   readonly stats: EvaluationResult["stats"];
+  /** With `--changes`: the one-line summary of what changed. */
+  readonly changes?: string;
 }
 
 const USAGE = `usage: npm run workbook -- BOOK.json [--today YYYY-MM-DD] [--api URL [--token-url URL --client-id ID]] [--ca PATH] [--date-system 1900|1904]
@@ -105,16 +108,18 @@ function secret(env: Readonly<Record<string, string | undefined>>, name: string)
 export function parseArguments(argv: readonly string[], env: Readonly<Record<string, string | undefined>> = process.env): RunnerOptions {
   const values = new Map<string, string>();
   const positional: string[] = [];
-  const known = ["--today", "--api", "--token-url", "--client-id", "--ca", "--out", "--date-system"];
+  const known = ["--today", "--api", "--token-url", "--client-id", "--ca", "--out", "--date-system", "--cache", "--changes"];
   let freeze = false;
+  let plan = false;
   for (let index = 0; index < argv.length; index += 1) {
     const arg = argv[index] ?? "";
     if (!arg.startsWith("--")) {
       positional.push(arg);
       continue;
     }
-    if (arg === "--freeze") {
-      freeze = true;
+    if (arg === "--freeze" || arg === "--plan") {
+      if (arg === "--plan") plan = true;
+      else freeze = true;
       continue;
     }
     const [name, inline] = arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
@@ -138,6 +143,7 @@ export function parseArguments(argv: readonly string[], env: Readonly<Record<str
   } else if (out !== undefined || freeze) {
     throw new UsageError("--out and --freeze apply to an .xlsx book");
   }
+  if (values.has("--changes") && out === undefined) throw new UsageError("--changes applies to an .xlsx book refreshed with --out");
   const files = out === undefined ? {} : { out, freeze };
   const caPath = values.get("--ca");
   const api = values.get("--api");
@@ -167,7 +173,8 @@ export function parseArguments(argv: readonly string[], env: Readonly<Record<str
   }
   const dateSystem = values.get("--date-system");
   if (dateSystem !== undefined && dateSystem !== "1900" && dateSystem !== "1904") throw new UsageError(`--date-system must be 1900 or 1904, got ${dateSystem}`);
-  return { bookPath, service, ...files, ...(caPath === undefined ? {} : { caPath: resolve(caPath) }), ...(dateSystem === undefined ? {} : { dateSystem }) };
+  const session = { ...(values.has("--cache") ? { cache: resolve(values.get("--cache") ?? "") } : {}), ...(values.has("--changes") ? { changes: resolve(values.get("--changes") ?? "") } : {}), ...(plan ? { plan } : {}) };
+  return { bookPath, service, ...files, ...session, ...(caPath === undefined ? {} : { caPath: resolve(caPath) }), ...(dateSystem === undefined ? {} : { dateSystem }) };
 }
 
 function isXlsxPath(path: string): boolean {
@@ -396,15 +403,16 @@ export async function evaluateInPage(
   token: string,
   today?: string,
   dateSystem: "1900" | "1904" = "1900",
+  extra: Record<string, unknown> = {},
 ): Promise<EvaluationResult> {
   return page.evaluate(
-    async ({ book: pageBook, apiUrl: baseUrl, token: accessToken, today: day, dateSystem: system }) => {
+    async ({ book: pageBook, apiUrl: baseUrl, token: accessToken, today: day, dateSystem: system, extra: more }) => {
       const host = window.PricesHost;
       if (!host) throw new Error("PricesHost is not ready");
-      await host.configure(day === null ? { baseUrl, token: accessToken, dateSystem: system } : { baseUrl, token: accessToken, today: day, dateSystem: system });
+      await host.configure(day === null ? { ...more, baseUrl, token: accessToken, dateSystem: system } : { ...more, baseUrl, token: accessToken, today: day, dateSystem: system });
       return host.evaluate(pageBook);
     },
-    { book, apiUrl, token, today: today ?? null, dateSystem },
+    { book, apiUrl, token, today: today ?? null, dateSystem, extra },
   );
 }
 
@@ -417,15 +425,16 @@ export async function evaluateWorkbookInPage(
   provenance: boolean,
   today?: string,
   dateSystem: "1900" | "1904" = "1900",
+  extra: Record<string, unknown> = {},
 ): Promise<WorkbookResult> {
   return page.evaluate(
-    async ({ sheets: pageSheets, apiUrl: baseUrl, token: accessToken, provenance: withProvenance, today: day, dateSystem: system }) => {
+    async ({ sheets: pageSheets, apiUrl: baseUrl, token: accessToken, provenance: withProvenance, today: day, dateSystem: system, extra: more }) => {
       const host = window.PricesHost;
       if (!host) throw new Error("PricesHost is not ready");
-      await host.configure(day === null ? { baseUrl, token: accessToken, dateSystem: system } : { baseUrl, token: accessToken, today: day, dateSystem: system });
+      await host.configure(day === null ? { ...more, baseUrl, token: accessToken, dateSystem: system } : { ...more, baseUrl, token: accessToken, today: day, dateSystem: system });
       return host.evaluateWorkbook(pageSheets, { provenance: withProvenance });
     },
-    { sheets, apiUrl, token, provenance, today: today ?? null, dateSystem },
+    { sheets, apiUrl, token, provenance, today: today ?? null, dateSystem, extra },
   );
 }
 
@@ -440,7 +449,7 @@ class Resources {
   }
 }
 
-export async function runWorkbook(options: RunnerOptions, log: (message: string) => void, resources = new Resources()): Promise<EvaluationResult | XlsxRunResult> {
+export async function runWorkbook(options: RunnerOptions, log: (message: string) => void, resources = new Resources()): Promise<EvaluationResult | XlsxRunResult | PlanRunResult> {
   const xlsx = options.out === undefined ? undefined : await loadXlsx(options.bookPath);
   if (xlsx) {
     const formulas = [...xlsx.formulas.values()].reduce((sum, sheet) => sum + sheet.size, 0);
@@ -469,6 +478,7 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
         quiet: true,
         corsOrigins: [pages.origin],
         ...(options.service.today === undefined ? {} : { today: options.service.today }),
+        ...options.service.sandbox,
       });
       resources.add(() => sandbox.close());
       apiUrl = sandbox.apiUrl;
@@ -494,19 +504,26 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
     resources.add(() => browser.close());
     // the runner's own sandbox frozen at --today: TODAY() in formulas is that day too
     const today = options.service.kind === "sandbox" ? options.service.today : undefined;
-    if (!xlsx || options.out === undefined) return await evaluateInPage(browser.page, book, apiUrl, token, today, dateSystem);
+    const session = await openRunnerSession(options, { apiUrl, token, ...(today === undefined ? {} : { today }), ...(options.service.kind === "sandbox" ? { environment: "the runner's own sandbox" } : {}) }, log);
+    if (!xlsx || options.out === undefined) {
+      const evaluated = await evaluateInPage(browser.page, book, apiUrl, token, today, dateSystem, session.configuration);
+      const { plan } = await session.finish(browser.page, { provenance: [], sheets: [], stats: evaluated.stats }, undefined);
+      return plan ? { plan, stats: evaluated.stats } : evaluated;
+    }
     const freeze = options.freeze ?? false;
     const evaluating = Date.now();
     log(`workbook: evaluating ${xlsx.sheets.length} sheets in the host page`);
-    const result = await evaluateWorkbookInPage(browser.page, xlsx.sheets, apiUrl, token, freeze, today, dateSystem);
+    const result = await evaluateWorkbookInPage(browser.page, xlsx.sheets, apiUrl, token, freeze || session.needsProvenance, today, dateSystem, session.configuration);
     log(`workbook: evaluated in ${((Date.now() - evaluating) / 1000).toFixed(1)} s, ${result.stats.requests} service requests`);
+    const { plan, changes } = await session.finish(browser.page, result, savedValues(xlsx.workbook));
+    if (plan) return { plan, stats: result.stats };
     const { frozen } = applyResults(xlsx, result, { freeze });
     await writeWorkbookFile(xlsx, options.out);
     log(`workbook: wrote ${options.out}${freeze ? ` (${frozen} formulas frozen, provenance in 'Prices provenance')` : ""}`);
     const sheets = Object.fromEntries(
       result.sheets.map((sheet) => [sheet.name, Object.fromEntries(Object.entries(sheet.values).map(([address, value]) => [address, printValue(value)]))]),
     );
-    return { out: options.out, sheets, frozen, stats: result.stats };
+    return { out: options.out, sheets, frozen, stats: result.stats, ...(changes === undefined ? {} : { changes }) };
   } finally {
     await resources.closeAll();
   }

@@ -8,6 +8,7 @@ import type { FunctionMetadata } from "./metadata";
 import type { ProvenanceClient, ProvenanceRow } from "../prices/provenance";
 import { provenanceOf, withValues } from "./provenance";
 import type { CustomFunctionsRuntime } from "./runtime";
+import { type CacheSnapshot, type PageSession, type SessionState, openPageSession } from "../prices/persistent/snapshot";
 import type { CellValue, PrintedValue } from "./values";
 import type { DefinedName, LeftForExcel, TableDefinition } from "./book-names";
 import { BookScope } from "./book-scope";
@@ -26,6 +27,9 @@ export interface HostConfiguration {
   /** The book's date system (default 1900): the functions read serials in it, TODAY() gives one in it. */
   readonly dateSystem?: DateSystem;
   readonly tokenProvider?: TokenProviderLike;
+  /** The runner's `--cache` partition and `--plan` (src/prices/persistent/snapshot.ts). */
+  readonly persistentCache?: CacheSnapshot;
+  readonly planOnly?: boolean;
   readonly [option: string]: unknown;
 }
 
@@ -89,6 +93,8 @@ export interface PricesHostApi {
   ): Promise<WorkbookResult>;
   stats(): HostStats;
   cancelAll(): void;
+  /** The persistent cache's lines, the changes and the planned requests of the last configuration. */
+  session(): SessionState | undefined;
 }
 
 interface PricesAddinHook {
@@ -130,6 +136,7 @@ export function createHostApi(dependencies: HostDependencies): PricesHostApi {
     return { requests: counter.total, requestsByPath: counter.byPath, client: hook?.stats ? hook.stats() : null };
   };
   let serviceUrl = "";
+  let session: PageSession | undefined;
   const provenanceClient = (): ProvenanceClient | undefined => {
     const client = dependencies.addin()?.client;
     return typeof client === "object" && client !== null && typeof (client as { price?: unknown }).price === "function" ? (client as ProvenanceClient) : undefined;
@@ -139,7 +146,7 @@ export function createHostApi(dependencies: HostDependencies): PricesHostApi {
     async configure(configuration) {
       const hook = dependencies.addin();
       if (!hook) throw new Error("functions.js did not define globalThis.PricesAddin.configure");
-      const { token, tokenProvider, today: day, ...rest } = configuration;
+      const { token, tokenProvider, today: day, persistentCache, planOnly, ...rest } = configuration;
       frozenToday = day;
       system = configuration.dateSystem ?? "1900";
       const provider: TokenProviderLike | undefined =
@@ -148,7 +155,8 @@ export function createHostApi(dependencies: HostDependencies): PricesHostApi {
       dependencies.setCountedBase(configuration.baseUrl);
       serviceUrl = configuration.baseUrl;
       // No recalculation request: the host evaluates when asked.
-      await hook.configure({ recalculate: false, ...rest, tokenProvider: provider });
+      session = await openPageSession(configuration.baseUrl, persistentCache, planOnly === true);
+      await hook.configure({ recalculate: false, ...rest, ...session.clientOptions, tokenProvider: provider });
     },
     loadBook(book) {
       engine.load(readBook(book));
@@ -233,6 +241,7 @@ export function createHostApi(dependencies: HostDependencies): PricesHostApi {
     },
     stats,
     cancelAll: () => engine.cancelAll(),
+    session: () => session?.state(),
   };
   return api;
 }

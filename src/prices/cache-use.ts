@@ -83,6 +83,16 @@ export class CacheUse {
     return this.storage.peek ? this.storage.peek(id) : undefined;
   }
 
+  /** A last known value the storage offers for a key that failed (the service unreachable), decoded. */
+  fallback(id: string, error: Error): { value: unknown } | undefined {
+    const stored = this.storage.failed?.(id, error);
+    return stored && !stored.error ? { value: decode(stored) } : undefined;
+  }
+
+  describe(id: string): string | undefined {
+    return this.storage.describe?.(id);
+  }
+
   /** The kept entry as an answer: its value, or its error rebuilt. */
   answer(stored: StoredEntry): Promise<unknown> {
     if (stored.error) return Promise.reject(restoreError(stored.error));

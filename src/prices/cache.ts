@@ -41,6 +41,10 @@ export interface CacheStorage {
   peek?(key: string): StoredEntry | undefined;
   readonly size: number;
   readonly bytes: number;
+  /** A key failed: a storage may answer with a last known value instead (persistent/persistent-cache.ts). */
+  failed?(key: string, error: Error): StoredEntry | undefined;
+  /** Where a key's value comes from, in words for lineage (`from the cache, final since 2024-03-09`). */
+  describe?(key: string): string | undefined;
 }
 
 /** Marks an entry read since it last reached the front; a symbol key, so JSON never sees it. */

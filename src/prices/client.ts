@@ -289,6 +289,8 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
 
   function settleError(item: Ask, error: Error, at: number): void {
     if (!item.waiting) return;
+    const lastKnown = cache.fallback(item.key.id, error);
+    if (lastKnown) return void inFlight.resolve(item, lastKnown.value);
     counters.errors += 1;
     if (!item.stale) cache.keepError(item.key, error, at, item.requestId);
     inFlight.reject(item, error);
@@ -318,7 +320,9 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
     } catch {
       return undefined;
     }
-    return lineage.lookup(norm, cache.peek(norm.id));
+    const found = lineage.lookup(norm, cache.peek(norm.id));
+    const note = cache.describe(norm.id);
+    return found && note !== undefined ? { ...found, cacheNote: note } : found;
   }
 
   /** Normalises a key and asks for it; a key that cannot be normalised is refused with its reason. */

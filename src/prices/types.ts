@@ -156,6 +156,8 @@ export interface KeyLineage {
   /** The request that produced the value; undefined once it has left the bounded log. */
   request: RequestLog | undefined;
   askedAt: number;
+  /** From the persistent cache: `from the cache, final since <date>`, `asked again: inside the correction window`, or a last known value. */
+  cacheNote?: string;
 }
 
 export interface ClientStats {

@@ -14,6 +14,8 @@ export interface SandboxOptions {
   /** Freezes the clock at this instant (ISO 8601 date-time with offset); wins over `today`. */
   now?: string;
   seed?: number;
+  /** Share of generated assessments corrected later (default 0.002); tests of the change report raise it. */
+  correctionRate?: number;
   dataDir?: string;
   limits: Limits;
   /** Requests per caller per second; 0 = off. */

@@ -76,9 +76,9 @@ export interface StartHooks {
   probePort?: (host: string) => Promise<number>;
 }
 
-export async function loadOrGenerate(options: Pick<SandboxOptions, "dataDir" | "seed" | "today" | "now">, clock = publicationClock(options)): Promise<DataSet> {
+export async function loadOrGenerate(options: Pick<SandboxOptions, "dataDir" | "seed" | "today" | "now" | "correctionRate">, clock = publicationClock(options)): Promise<DataSet> {
   if (options.dataDir !== undefined) return loadDataSet(path.resolve(options.dataDir));
-  return generateDataSet({ seed: options.seed ?? DEFAULT_SEED, today: clock.today, now: clock.now() });
+  return generateDataSet({ seed: options.seed ?? DEFAULT_SEED, today: clock.today, now: clock.now(), ...(options.correctionRate === undefined ? {} : { correctionRate: options.correctionRate }) });
 }
 
 export async function startSandbox(partial: Partial<SandboxOptions> = {}, hooks: StartHooks = {}): Promise<RunningSandbox> {

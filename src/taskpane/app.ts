@@ -13,6 +13,7 @@ import { createPaneEvents } from "./pane-events";
 import { createPaneSession } from "./pane-session";
 import { accountPanel } from "./panels/account";
 import { builderPanel } from "./panels/builder";
+import { cachePanel } from "./panels/cache";
 import { countersPanel } from "./panels/counters";
 import { explainCellPanel } from "./panels/explain-cell";
 import { freezePanel } from "./panels/freeze";
@@ -26,7 +27,7 @@ import { ErrorLog } from "./plain-errors";
 export type { PaneDependencies } from "./pane-context";
 
 /** Every panel of the pane, in the order they are wired. A new panel is one line here. */
-const PANELS: readonly Panel[] = [accountPanel, searchPanel, referencesPanel, builderPanel, refreshPanel, freezePanel, explainCellPanel, countersPanel, settingsPanel, valueModePanel];
+const PANELS: readonly Panel[] = [accountPanel, searchPanel, referencesPanel, builderPanel, refreshPanel, freezePanel, explainCellPanel, countersPanel, settingsPanel, valueModePanel, cachePanel];
 
 export interface Pane {
   readonly store: TokenStore;

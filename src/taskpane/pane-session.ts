@@ -10,6 +10,8 @@ import { createTokenStore, type AuthState, type TokenStore } from "../auth/token
 import type { PricesAddin } from "../functions/hook";
 import type { PricesClient, PricesClientOptions } from "../prices/types";
 import { recordingClient } from "./recording-client";
+import { type PanePersistence, panePersistence } from "../prices/persistent/pane-persistence";
+import { IndexedDbCacheBackend } from "../prices/persistent/indexeddb-backend";
 
 export interface SessionOptions {
   settingsStorage: SettingsStorage;
@@ -32,6 +34,8 @@ export interface PaneSession {
   setTrusted(baseUrl: string): void;
   /** Takes saved settings: a new token store when the environment changed (signing out of the old one), always a new client. */
   applySettings(saved: AddinSettings): void;
+  /** The persistent cache of the signed-in user (src/prices/persistent/pane-persistence.ts). */
+  persistence(): PanePersistence;
 }
 
 export function createPaneSession(options: SessionOptions): PaneSession {
@@ -41,6 +45,7 @@ export function createPaneSession(options: SessionOptions): PaneSession {
   // The local sandbox is pinned to https://localhost (settings.ts), so a token for it never leaves this machine:
   // on whatever port npm start put it, it needs no confirmation.
   const trustedNow = (): string => (settings.environment.kind === "sandbox" ? settings.environment.baseUrl : trusted);
+  const persistence = panePersistence({ backend: new IndexedDbCacheBackend(), settingsStorage: options.settingsStorage });
 
   const makeStore = (): TokenStore =>
     createTokenStore({
@@ -66,6 +71,7 @@ export function createPaneSession(options: SessionOptions): PaneSession {
           referenceTtlMs: settings.cache.referenceSeconds * 1000,
         },
         now,
+        storage: persistence.storage,
       }),
       options.onClientError,
     );
@@ -73,10 +79,13 @@ export function createPaneSession(options: SessionOptions): PaneSession {
   function onStoreChange(state: AuthState): void {
     const addin = options.addin();
     if (state.status === "signed-in") {
-      // every sign-in (and each renewal) hands the functions the same client; only a sign-in recalculates
-      if (addin && addin.client !== client) void addin.configure({ client, recalculate: true });
+      // every sign-in (and each renewal) hands the functions the same client, once the user's persistent cache is open; only a sign-in recalculates
+      void persistence.signedIn(settings.environment.baseUrl, state.account).catch(() => undefined).finally(() => {
+        if (addin && addin.client !== client) void addin.configure({ client, recalculate: true });
+      });
     } else {
       client.invalidate();
+      void persistence.signedOut().catch(() => undefined);
       if (addin?.configured) void addin.reset({ recalculate: true });
     }
     options.onAuth(state);
@@ -91,6 +100,7 @@ export function createPaneSession(options: SessionOptions): PaneSession {
     store: () => store,
     client: () => client,
     trusted: trustedNow,
+    persistence: () => persistence,
     setTrusted(baseUrl) {
       trusted = baseUrl;
     },

@@ -52,6 +52,8 @@ export interface GenerateOptions {
    * (convention 20). Defaults to the end of `today`, or the real time when `today` is not given either.
    */
   now?: number;
+  /** Share of assessments corrected later (default 0.002); the change-report tests raise it to see corrections in a week. */
+  correctionRate?: number;
 }
 
 /** Instruments per sector: metals a large minority. */
@@ -321,7 +323,7 @@ function commodityFactor(seed: number, commodity: CommodityDef, lastDay: EpochDa
   return path;
 }
 
-function buildSeries(plan: Plan, endDay: EpochDay, todayDay: EpochDay, now: number, factor: Float64Array): GeneratedSeries {
+function buildSeries(plan: Plan, endDay: EpochDay, todayDay: EpochDay, now: number, factor: Float64Array, correctionRate = CORRECTION_RATE): GeneratedSeries {
   const schedule = new Int32Array(max(0, endDay - plan.launchDay + 1));
   let n = 0;
   for (let d = plan.launchDay; d <= endDay; d++) if (isAssessmentDay(plan.frequency, plan.weeklyDay, d)) schedule[n++] = d;
@@ -358,7 +360,7 @@ function buildSeries(plan: Plan, endDay: EpochDay, todayDay: EpochDay, now: numb
     let hi = singleValue ? center : center + half * (2 - skew);
     let rev = 0;
     // A correction, published a few days later: made only once it has been published.
-    if (unitOf(hashInts(key, SALT_CORRECTED, i)) < CORRECTION_RATE && day + correctionDelayDays(key, i) <= todayDay && correctionPublished(plan, i, day, now)) {
+    if (unitOf(hashInts(key, SALT_CORRECTED, i)) < correctionRate && day + correctionDelayDays(key, i) <= todayDay && correctionPublished(plan, i, day, now)) {
       rev = unitOf(hashInts(key, SALT_SECOND_REVISION, i)) < 0.25 ? 2 : 1;
       const size = unitOf(hashInts(key, SALT_CORRECTION_SIZE, i)) - 0.5;
       const shift = isPrice ? center * size * 0.02 : swing * size * 0.1;
@@ -484,7 +486,7 @@ export function generateDataSet(options: GenerateOptions = {}): DataSet {
     }
     const discontinued = plan.discontinueDay !== undefined && plan.discontinueDay < todayDay;
     const endDay = discontinued ? (plan.discontinueDay ?? todayDay) : todayDay;
-    const series = buildSeries(plan, endDay, todayDay, now, factor);
+    const series = buildSeries(plan, endDay, todayDay, now, factor, options.correctionRate);
     if (series.length === 0) continue;
     const record: Required<InstrumentRecord> = { ...plan.record, status: discontinued ? "Discontinued" : "Active" };
     instruments.push({ record, series, forecasts: plan.hasForecast ? [buildForecast(plan, series, now)] : [] });

@@ -1,0 +1,171 @@
+/**
+ * The pane's persistent cache across sign-ins: the client keeps one storage object, which serves from memory while
+ * nobody is signed in and from the signed-in subject's IndexedDB partition once someone is; sign-out closes the
+ * partition (and forgets it when the setting asks), "Forget cached prices" forgets it at once. Its settings live beside
+ * the add-in's own (per user, never in the workbook).
+ */
+import { MemoryCacheStorage, type CacheStorage, type StoredEntry } from "../cache";
+import { ChangeLog } from "../../changes/change-log";
+import { DEFAULT_CORRECTION_WINDOW_DAYS } from "./finality";
+import { openPersistentCache } from "./index";
+import { type CacheBackend, type OfflineSummary, PersistentCache } from "./persistent-cache";
+
+export interface CacheSettings {
+  /** "Show the last known value when the service is unreachable" (off by default). */
+  lastKnownWhenUnreachable: boolean;
+  /** Forget this user's cached prices when they sign out. */
+  forgetOnSignOut: boolean;
+  /** Bound of the persistent cache, in MB (least recently used out first). */
+  maxMegabytes: number;
+  correctionWindowDays: number;
+}
+
+export const DEFAULT_CACHE_SETTINGS: Readonly<CacheSettings> = Object.freeze({
+  lastKnownWhenUnreachable: false,
+  forgetOnSignOut: false,
+  maxMegabytes: 50,
+  correctionWindowDays: DEFAULT_CORRECTION_WINDOW_DAYS,
+});
+
+export const CACHE_SETTINGS_KEY = "prices.cache-settings";
+
+interface SettingsStore {
+  read(key: string): unknown;
+  write(key: string, value: unknown): Promise<void>;
+}
+
+/** Saved settings over the defaults; a value of the wrong type is the default's. */
+export function readCacheSettings(storage: SettingsStore): CacheSettings {
+  const saved = storage.read(CACHE_SETTINGS_KEY);
+  const given = typeof saved === "object" && saved !== null ? (saved as Record<string, unknown>) : {};
+  const flag = (name: "lastKnownWhenUnreachable" | "forgetOnSignOut"): boolean => (typeof given[name] === "boolean" ? given[name] : DEFAULT_CACHE_SETTINGS[name]);
+  const positive = (name: "maxMegabytes" | "correctionWindowDays"): number => {
+    const value = given[name];
+    return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : DEFAULT_CACHE_SETTINGS[name];
+  };
+  return {
+    lastKnownWhenUnreachable: flag("lastKnownWhenUnreachable"),
+    forgetOnSignOut: flag("forgetOnSignOut"),
+    maxMegabytes: positive("maxMegabytes"),
+    correctionWindowDays: positive("correctionWindowDays"),
+  };
+}
+
+/** Hands every call to the storage in use; the client holds this one object for its whole life. */
+export class SwitchableStorage implements CacheStorage {
+  constructor(private target: CacheStorage) {}
+  use(target: CacheStorage): void {
+    this.target = target;
+  }
+  get(key: string): StoredEntry | undefined {
+    return this.target.get(key);
+  }
+  set(key: string, entry: StoredEntry): void {
+    this.target.set(key, entry);
+  }
+  delete(key: string): boolean {
+    return this.target.delete(key);
+  }
+  keys(): Iterable<string> {
+    return this.target.keys();
+  }
+  peek(key: string): StoredEntry | undefined {
+    return this.target.peek?.(key);
+  }
+  get size(): number {
+    return this.target.size;
+  }
+  get bytes(): number {
+    return this.target.bytes;
+  }
+  failed(key: string, error: Error): StoredEntry | undefined {
+    return this.target.failed?.(key, error);
+  }
+  describe(key: string): string | undefined {
+    return this.target.describe?.(key);
+  }
+}
+
+export interface PanePersistence {
+  readonly storage: SwitchableStorage;
+  /** What the last refreshes changed, per key. */
+  readonly changes: ChangeLog;
+  settings(): CacheSettings;
+  saveSettings(settings: CacheSettings): Promise<void>;
+  /** Opens the subject's partition of the environment (resolves once loaded, or after `openTimeoutMs` while it still loads). */
+  signedIn(baseUrl: string, subject: string): Promise<void>;
+  /** Closes the partition, writing it, or forgetting it when the setting asks. */
+  signedOut(): Promise<void>;
+  /** "Forget cached prices": this user's partition, here and in IndexedDB. */
+  forget(): Promise<void>;
+  offline(): OfflineSummary;
+  /** Keys of the open partition with a value (for a refresh plan). */
+  knownIds(): string[];
+  /** The open partition's entries and bytes, or undefined while nobody is signed in. */
+  status(): { entries: number; bytes: number; subject: string } | undefined;
+}
+
+/** `today`: the service's day (default the machine's UTC date; tests against a frozen sandbox pass its day). */
+export function panePersistence(options: { backend: CacheBackend; settingsStorage: SettingsStore; memory?: () => CacheStorage; today?: () => string; openTimeoutMs?: number }): PanePersistence {
+  const memory = options.memory ?? (() => new MemoryCacheStorage({ maxEntries: 200_000, maxBytes: 64 * 1024 * 1024 }));
+  const storage = new SwitchableStorage(memory());
+  const changes = new ChangeLog();
+  let settings = readCacheSettings(options.settingsStorage);
+  let open: PersistentCache | undefined;
+  let opening: Promise<void> = Promise.resolve();
+
+  const close = async (forget: boolean): Promise<void> => {
+    const closing = open;
+    open = undefined;
+    storage.use(memory());
+    if (!closing) return;
+    if (forget) await closing.forget();
+    else await closing.flush();
+  };
+
+  return {
+    storage,
+    changes,
+    settings: () => settings,
+    async saveSettings(next) {
+      settings = next;
+      await options.settingsStorage.write(CACHE_SETTINGS_KEY, next);
+    },
+    signedIn(baseUrl, subject) {
+      opening = opening.then(async () => {
+        if (open?.partition.subject === subject) return;
+        await close(false);
+        const cache = await openPersistentCache({
+          baseUrl,
+          subject,
+          backend: options.backend,
+          maxBytes: settings.maxMegabytes * 1024 * 1024,
+          correctionWindowDays: settings.correctionWindowDays,
+          lastKnownWhenUnreachable: () => settings.lastKnownWhenUnreachable,
+          observer: changes,
+          ...(options.today ? { today: options.today } : {}),
+        });
+        open = cache;
+        storage.use(cache);
+      });
+      // A store that never answers must not keep the functions waiting: they start from memory, the partition joins when it opens.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const waited = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, options.openTimeoutMs ?? 5_000);
+      });
+      return Promise.race([opening, waited]).finally(() => clearTimeout(timer));
+    },
+    signedOut() {
+      opening = opening.then(() => close(settings.forgetOnSignOut));
+      return opening;
+    },
+    async forget() {
+      await opening;
+      changes.clear();
+      await open?.forget();
+    },
+    offline: () => open?.offline() ?? { values: 0, since: undefined },
+    knownIds: () => open?.ids() ?? [],
+    status: () => (open ? { entries: open.lines().length, bytes: open.bytes, subject: open.partition.subject } : undefined),
+  };
+}

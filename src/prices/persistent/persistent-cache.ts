@@ -1,0 +1,359 @@
+/**
+ * A cache storage that outlives the session: the client's synchronous `CacheStorage` over an in-memory mirror of one
+ * partition (environment and subject), loaded at start and written behind to a backend (IndexedDB in the pane, a file
+ * for the runner). What it loads is served only when it was final when fetched (decision 23); the rest is kept as the
+ * last known value, asked again, and served only when the service is unreachable and the setting allows it. Bounded
+ * in bytes of its stored form, least recently used out first. It stores answers only: never a token, never an error.
+ */
+import { todayIso } from "../../api/dates";
+import type { CacheStorage, StoredEntry } from "../cache";
+import type { KeyKind } from "../types";
+import { isHTTPError, isNetworkError } from "../errors";
+import { DEFAULT_CORRECTION_WINDOW_DAYS, finalSince } from "./finality";
+import type { Partition } from "./partition";
+
+export const DEFAULT_PERSISTENT_MAX_BYTES = 50 * 1024 * 1024;
+
+/** Where a partition's lines are kept between sessions. A stored version other than the partition's is never returned. */
+export interface CacheBackend {
+  load(partition: Partition): Promise<readonly string[]>;
+  save(partition: Partition, lines: readonly string[]): Promise<void>;
+  clear(partition: Partition): Promise<void>;
+}
+
+/** What the change report hears: a kept value replaced by a new answer, or a key that now fails where it had a value. */
+export interface CacheObserver {
+  /** `previousDay`: the service's day when the replaced value was fetched. */
+  replaced(id: string, previous: StoredEntry, next: StoredEntry, previousDay: string): void;
+  failed(id: string, previous: StoredEntry, error: Error): void;
+}
+
+export interface PersistentCacheOptions {
+  readonly partition: Partition;
+  readonly backend: CacheBackend;
+  /** Bytes of the stored form (UTF-8 JSON lines); default 50 MB. */
+  readonly maxBytes?: number;
+  readonly correctionWindowDays?: number;
+  /** The service's today (YYYY-MM-DD); default the machine's UTC date. */
+  readonly today?: () => string;
+  /** The setting "show the last known value when the service is unreachable" (read at each failure; off by default). */
+  readonly lastKnownWhenUnreachable?: () => boolean;
+  /** When to write behind (default: 1 s after the last change); tests and the runner flush by hand. */
+  readonly scheduleFlush?: (flush: () => void) => void;
+  readonly observer?: CacheObserver;
+}
+
+/** Far enough never to expire, small enough for JSON. */
+const NEVER = 8.64e15;
+
+interface Slot {
+  entry: StoredEntry;
+  /** The stored form, `[id, day fetched, entry]`; undefined for what is never stored (errors). */
+  line: string | undefined;
+  size: number;
+  /** The service's day when the answer was fetched: final only if it was final then. */
+  day: string;
+  /** Answered from (false: a last known value, kept for offline use and as the baseline of the change report). */
+  served: boolean;
+  /** Loaded from an earlier session. */
+  restored: boolean;
+}
+
+export interface OfflineSummary {
+  /** Keys answered with a last known value since they last had a fresh one. */
+  readonly values: number;
+  /** When the oldest of those values was fetched (epoch ms). */
+  readonly since: number | undefined;
+}
+
+export class PersistentCache implements CacheStorage {
+  private readonly slots = new Map<string, Slot>();
+  private servedCount = 0;
+  private total = 0;
+  private readonly maxBytes: number;
+  private readonly windowDays: number;
+  private readonly today: () => string;
+  /** Keys loaded as not final and fetched again this session. */
+  private readonly askedAgain = new Set<string>();
+  private readonly lastKnownServed = new Map<string, number>();
+  private flushPending = false;
+  private writing: Promise<void> = Promise.resolve();
+
+  private constructor(private readonly options: PersistentCacheOptions) {
+    this.maxBytes = options.maxBytes ?? DEFAULT_PERSISTENT_MAX_BYTES;
+    this.windowDays = options.correctionWindowDays ?? DEFAULT_CORRECTION_WINDOW_DAYS;
+    this.today = options.today ?? (() => todayIso());
+  }
+
+  /** Opens the partition: what it holds is loaded (oldest use first), final entries served, the rest kept as last known. */
+  static async open(options: PersistentCacheOptions): Promise<PersistentCache> {
+    const cache = new PersistentCache(options);
+    let lines: readonly string[] = [];
+    try {
+      lines = await options.backend.load(options.partition);
+    } catch {
+      // An unreadable store is an empty one; the session still works from the service.
+    }
+    cache.restore(lines);
+    return cache;
+  }
+
+  get partition(): Partition {
+    return this.options.partition;
+  }
+
+  private restore(lines: readonly string[]): void {
+    const parsed = parseLines(lines);
+    // Keys of one date and type share their day of finality: computed once per distinct id head (profiled: a third of the read).
+    const finality = new Map<string, string | undefined>();
+    parsed.forEach((item, index) => {
+      const line = lines[index];
+      if (!item || line === undefined) return;
+      const [id, day, entry] = item;
+      // The id without its symbol: every instrument's key of one date, type and conversion shares it.
+      const head = id.slice(0, 2) + id.slice(id.indexOf("|", 2));
+      let since = finality.get(head);
+      if (since === undefined && !finality.has(head)) {
+        since = finalSince(id, this.windowDays);
+        finality.set(head, since);
+      }
+      const final = since !== undefined && since <= day;
+      if (final) entry.expiresAt = NEVER;
+      this.put(id, { entry, line, size: utf8Length(line) + 1, day, served: final, restored: true });
+    });
+    this.evict();
+  }
+
+  private finalWhenFetched(id: string, day: string): boolean {
+    const since = finalSince(id, this.windowDays);
+    return since !== undefined && since <= day;
+  }
+
+  private put(id: string, slot: Slot): void {
+    this.remove(id);
+    this.slots.set(id, slot);
+    this.total += slot.size;
+    if (slot.served) this.servedCount += 1;
+  }
+
+  private remove(id: string): Slot | undefined {
+    const slot = this.slots.get(id);
+    if (!slot) return undefined;
+    this.slots.delete(id);
+    this.total -= slot.size;
+    if (slot.served) this.servedCount -= 1;
+    return slot;
+  }
+
+  private evict(): void {
+    while (this.total > this.maxBytes) {
+      const oldest = this.slots.keys().next();
+      if (oldest.done) break;
+      this.remove(oldest.value);
+      this.lastKnownServed.delete(oldest.value);
+    }
+  }
+
+  get(key: string): StoredEntry | undefined {
+    const slot = this.slots.get(key);
+    if (!slot?.served) return undefined;
+    // Least recently used out first: a read moves the entry to the back.
+    this.slots.delete(key);
+    this.slots.set(key, slot);
+    return slot.entry;
+  }
+
+  peek(key: string): StoredEntry | undefined {
+    const slot = this.slots.get(key);
+    return slot?.served ? slot.entry : undefined;
+  }
+
+  set(key: string, entry: StoredEntry): void {
+    const previous = this.slots.get(key);
+    const day = this.today();
+    if (entry.error) {
+      // Errors are answers for a minute, never kept across sessions, and never replace a known value.
+      if (previous?.entry.error === undefined && previous !== undefined) return;
+      this.put(key, { entry, line: undefined, size: 0, day, served: true, restored: false });
+      return;
+    }
+    const final = this.finalWhenFetched(key, day);
+    const kept: StoredEntry = final ? { ...entry, expiresAt: NEVER } : entry;
+    const line = JSON.stringify([key, day, kept.storedAt, kept.value]);
+    const size = utf8Length(line) + 1;
+    if (previous?.restored && !previous.served) this.askedAgain.add(key);
+    if (previous && previous.entry.error === undefined) this.options.observer?.replaced(key, previous.entry, kept, previous.day);
+    this.lastKnownServed.delete(key);
+    if (size > this.maxBytes) {
+      this.remove(key);
+    } else {
+      this.put(key, { entry: kept, line, size, day, served: true, restored: false });
+      this.evict();
+    }
+    this.changed();
+  }
+
+  /** An invalidated or expired entry stops being served but stays as the last known value. */
+  delete(key: string): boolean {
+    const slot = this.slots.get(key);
+    if (!slot?.served) return false;
+    if (slot.line === undefined) {
+      this.remove(key);
+    } else {
+      slot.served = false;
+      this.servedCount -= 1;
+    }
+    return true;
+  }
+
+  keys(): Iterable<string> {
+    const served: string[] = [];
+    for (const [id, slot] of this.slots) if (slot.served) served.push(id);
+    return served;
+  }
+
+  get size(): number {
+    return this.servedCount;
+  }
+
+  /** Bytes of the stored form (what the bound counts). */
+  get bytes(): number {
+    return this.total;
+  }
+
+  /**
+   * A key failed. When the service was unreachable and the setting allows it, its last known value answers instead
+   * (the change report hears of a value that now fails for another reason, such as an entitlement that refuses).
+   */
+  failed(key: string, error: Error): StoredEntry | undefined {
+    const slot = this.slots.get(key);
+    if (!slot || slot.entry.error !== undefined) return undefined;
+    if (!isUnreachable(error)) {
+      this.options.observer?.failed(key, slot.entry, error);
+      return undefined;
+    }
+    if (this.options.lastKnownWhenUnreachable?.() !== true) return undefined;
+    this.lastKnownServed.set(key, slot.entry.storedAt);
+    return slot.entry;
+  }
+
+  /** Where the value of a key comes from, in the words lineage shows. */
+  describe(key: string): string | undefined {
+    const lastKnown = this.lastKnownServed.get(key);
+    if (lastKnown !== undefined) return `last known value, fetched ${new Date(lastKnown).toISOString()}: the service was unreachable`;
+    const slot = this.slots.get(key);
+    if (!slot?.served || slot.entry.error !== undefined) return undefined;
+    const since = finalSince(key, this.windowDays);
+    if (slot.restored && since !== undefined) return `from the cache, final since ${since}`;
+    if (this.askedAgain.has(key)) return since === undefined ? "asked again: a latest value may have changed" : "asked again: inside the correction window";
+    return undefined;
+  }
+
+  /** How many keys hold a last known value and since when (the pane's offline line). */
+  offline(): OfflineSummary {
+    let since: number | undefined;
+    for (const at of this.lastKnownServed.values()) if (since === undefined || at < since) since = at;
+    return { values: this.lastKnownServed.size, since };
+  }
+
+  /** Every key with a value, served or last known (what a refresh of everything would ask again). */
+  ids(): string[] {
+    const ids: string[] = [];
+    for (const [id, slot] of this.slots) if (slot.entry.error === undefined) ids.push(id);
+    return ids;
+  }
+
+  /** The stored form, oldest use first (what a backend saves). */
+  lines(): string[] {
+    const lines: string[] = [];
+    for (const slot of this.slots.values()) if (slot.line !== undefined) lines.push(slot.line);
+    return lines;
+  }
+
+  /** Writes the partition now (after any write already under way). */
+  flush(): Promise<void> {
+    this.flushPending = false;
+    const lines = this.lines();
+    this.writing = this.writing.then(() => this.options.backend.save(this.options.partition, lines)).catch(() => undefined);
+    return this.writing;
+  }
+
+  /** Forgets every value of this partition, here and in the backend ("Forget cached prices", sign-out). */
+  async forget(): Promise<void> {
+    this.slots.clear();
+    this.total = 0;
+    this.servedCount = 0;
+    this.askedAgain.clear();
+    this.lastKnownServed.clear();
+    this.flushPending = false;
+    await this.writing;
+    await this.options.backend.clear(this.options.partition);
+  }
+
+  private changed(): void {
+    if (this.flushPending) return;
+    this.flushPending = true;
+    const schedule = this.options.scheduleFlush ?? ((flush: () => void) => void setTimeout(flush, 1000));
+    schedule(() => {
+      if (this.flushPending) void this.flush();
+    });
+  }
+}
+
+/** The service could not be reached or could not answer: a network failure, a timeout, a 502, 503 or 504. */
+export function isUnreachable(error: Error): boolean {
+  if (isNetworkError(error)) return true;
+  return isHTTPError(error) && (error.status === 502 || error.status === 503 || error.status === 504);
+}
+
+const KINDS: Readonly<Record<string, KeyKind>> = { p: "price", h: "history", i: "instrument", l: "instruments", r: "reference" };
+
+/** All lines in one `JSON.parse` (a third of the time of one call per line); line by line when one is damaged. */
+function parseLines(lines: readonly string[]): ((readonly [string, string, StoredEntry]) | undefined)[] {
+  let all: unknown;
+  try {
+    all = JSON.parse(`[${lines.join(",")}]`);
+  } catch {
+    return lines.map((line) => {
+      try {
+        return checkLine(JSON.parse(line));
+      } catch {
+        return undefined;
+      }
+    });
+  }
+  return Array.isArray(all) && all.length === lines.length ? all.map(checkLine) : lines.map(() => undefined);
+}
+
+/**
+ * A stored line, `[id, day fetched, storedAt, value]`: kind and symbol are read back from the id, and the rest of an
+ * entry (its age, its size in memory, the lineage request of another session) is not kept (a fifth of the bytes to parse).
+ */
+function checkLine(parsed: unknown): [string, string, StoredEntry] | undefined {
+  if (!Array.isArray(parsed) || parsed.length !== 4) return undefined;
+  const [id, day, storedAt, value] = parsed as unknown[];
+  if (typeof id !== "string" || typeof day !== "string" || typeof storedAt !== "number" || value === undefined) return undefined;
+  const kind = KINDS[id.slice(0, 1)];
+  if (kind === undefined) return undefined;
+  const entry: StoredEntry = { kind, value, storedAt, expiresAt: 0, bytes: 0 };
+  if (kind !== "instruments" && kind !== "reference") entry.symbol = id.split("|", 2)[1] ?? "";
+  return [id, day, entry];
+}
+
+const ASCII = /^[\x00-\x7f]*$/;
+
+/** UTF-8 length of a string, without encoding it. */
+export function utf8Length(text: string): number {
+  if (ASCII.test(text)) return text.length;
+  let length = 0;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code < 0x80) length += 1;
+    else if (code < 0x800) length += 2;
+    else if (code >= 0xd800 && code <= 0xdbff) {
+      length += 4;
+      index += 1;
+    } else length += 3;
+  }
+  return length;
+}

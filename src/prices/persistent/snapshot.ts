@@ -1,0 +1,62 @@
+/**
+ * The runner's persistent cache inside its page: Node reads the partition's file and hands its lines over with the
+ * configuration (a page cannot read files), the page's client uses them through a `PersistentCache`, and Node takes
+ * the lines back after the refresh and writes the file. Also the page's half of `--plan` and `--changes`.
+ */
+import { ChangeLog, type KeyChange } from "../../changes/change-log";
+import { type PlannedRequest, planRecorder } from "../../refresh-plan/plan";
+import type { Partition } from "./partition";
+import { PersistentCache } from "./persistent-cache";
+
+/** Plain data, as `page.evaluate` carries it. */
+export interface CacheSnapshot {
+  readonly partition: Partition;
+  readonly lines: readonly string[];
+  /** The service's today (the runner's frozen sandbox day), else the machine's. */
+  readonly today?: string;
+  readonly correctionWindowDays?: number;
+  readonly maxBytes?: number;
+}
+
+/** What the page hands back after a refresh. */
+export interface SessionState {
+  readonly lines: readonly string[] | undefined;
+  readonly changes: readonly KeyChange[];
+  readonly planned: readonly PlannedRequest[] | undefined;
+}
+
+export interface PageSession {
+  /** Options added to the client's configuration (`storage`, and for a plan `fetch` and one attempt per request). */
+  readonly clientOptions: Record<string, unknown>;
+  state(): SessionState;
+}
+
+/** The page's side of `--cache`, `--plan` and `--changes`. */
+export async function openPageSession(baseUrl: string, snapshot: CacheSnapshot | undefined, planOnly: boolean): Promise<PageSession> {
+  const changes = new ChangeLog();
+  const clientOptions: Record<string, unknown> = {};
+  let cache: PersistentCache | undefined;
+  if (snapshot) {
+    const lines = [...snapshot.lines];
+    const today = snapshot.today;
+    cache = await PersistentCache.open({
+      partition: snapshot.partition,
+      backend: { load: () => Promise.resolve(lines), save: () => Promise.resolve(), clear: () => Promise.resolve() },
+      scheduleFlush: () => undefined,
+      observer: changes,
+      ...(today === undefined ? {} : { today: () => today }),
+      ...(snapshot.correctionWindowDays === undefined ? {} : { correctionWindowDays: snapshot.correctionWindowDays }),
+      ...(snapshot.maxBytes === undefined ? {} : { maxBytes: snapshot.maxBytes }),
+    });
+    clientOptions.storage = cache;
+  }
+  const recorder = planOnly ? planRecorder(baseUrl) : undefined;
+  if (recorder) {
+    clientOptions.fetch = recorder.fetch;
+    clientOptions.retry = { limit: 1 };
+  }
+  return {
+    clientOptions,
+    state: () => ({ lines: cache?.lines(), changes: changes.list(), planned: recorder?.requests }),
+  };
+}

@@ -1,0 +1,118 @@
+/**
+ * The Cache tab: the signed-in user's persistent cache (entries, size), how many values show a last known value
+ * because the service is unreachable and since when, what the last refreshes changed and why, "Forget cached prices",
+ * and the cache's settings (last known values when unreachable, forget on sign-out, size).
+ */
+import { summarizeChanges } from "../../changes/change-log";
+import { describePlan, needsConfirmation, planKeys } from "../../refresh-plan/plan";
+import { h, replace } from "../dom";
+import type { PaneContext } from "../pane-context";
+import { addPanelTab } from "../tabs";
+
+export function cachePanel(context: PaneContext): void {
+  const persistence = context.session.persistence();
+  const section = addPanelTab("panel-cache", "Cache");
+  const status = h("p", { id: "cache-status", "aria-live": "polite" });
+  const offline = h("p", { id: "cache-offline", class: "muted", "aria-live": "polite" });
+  const summary = h("p", { id: "cache-changes-summary" });
+  const changes = h("ul", { id: "cache-changes" });
+  const result = h("p", { id: "cache-result", class: "muted", "aria-live": "polite" });
+  const lastKnown = h("input", { type: "checkbox", id: "cache-last-known" });
+  const forgetOnSignOut = h("input", { type: "checkbox", id: "cache-forget-on-sign-out" });
+  const megabytes = h("input", { type: "number", id: "cache-max-mb", min: 1, step: 1 });
+
+  function render(): void {
+    const opened = persistence.status();
+    status.textContent = opened
+      ? `${opened.entries} cached values for ${opened.subject}, ${(opened.bytes / 1024 / 1024).toFixed(1)} MB of ${persistence.settings().maxMegabytes} MB`
+      : "Sign in to keep prices between sessions.";
+    const { values, since } = persistence.offline();
+    offline.textContent =
+      values === 0 ? "" : `${values} ${values === 1 ? "cell holds a last known value" : "cells hold last known values"} (service unreachable), fetched since ${new Date(since ?? 0).toLocaleString()}`;
+    const list = persistence.changes.list();
+    summary.textContent = summarizeChanges(list.map((change) => change.reason));
+    replace(
+      changes,
+      ...list.map((change) =>
+        h(
+          "li",
+          {},
+          `${change.symbol} ${change.dateAsked}: ${change.reason}, ${change.before.mid} (rev ${change.before.revision}) → ${change.after ? `${change.after.mid} (rev ${change.after.revision})` : (change.error ?? "error")}`,
+        ),
+      ),
+    );
+    const settings = persistence.settings();
+    lastKnown.checked = settings.lastKnownWhenUnreachable;
+    forgetOnSignOut.checked = settings.forgetOnSignOut;
+    megabytes.value = String(settings.maxMegabytes);
+  }
+
+  async function save(): Promise<void> {
+    const maxMegabytes = Number(megabytes.value);
+    await persistence.saveSettings({
+      ...persistence.settings(),
+      lastKnownWhenUnreachable: lastKnown.checked,
+      forgetOnSignOut: forgetOnSignOut.checked,
+      ...(Number.isFinite(maxMegabytes) && maxMegabytes > 0 ? { maxMegabytes } : {}),
+    });
+    result.textContent = "Cache settings saved (the size applies from the next sign-in).";
+    render();
+  }
+
+  const planned = h("p", { id: "cache-plan", "aria-live": "polite" });
+
+  /** What refreshing every cached key would ask, sending nothing. */
+  async function plan(): Promise<void> {
+    try {
+      const settings = context.settings();
+      const refresh = await planKeys(persistence.knownIds(), { baseUrl: settings.environment.baseUrl, createClient: context.deps.createClient, limits: settings.limits, maxInFlight: settings.maxInFlight });
+      planned.textContent = `A workbook refresh would send ${describePlan(refresh)}${needsConfirmation(refresh) ? " (above 50 requests or 100,000 records)" : ""}.`;
+    } catch (error) {
+      planned.textContent = context.recordError("plan a refresh", error);
+    }
+  }
+
+  async function forget(): Promise<void> {
+    try {
+      await persistence.forget();
+      const dropped = context.client().invalidate();
+      result.textContent = `Forgot the cached prices of this account (${dropped} values in memory dropped too).`;
+    } catch (error) {
+      result.textContent = context.recordError("forget cached prices", error);
+    }
+    render();
+  }
+
+  section.append(
+    h("h2", {}, "Cached prices"),
+    status,
+    offline,
+    h("button", { type: "button", id: "cache-forget", onclick: () => void forget() }, "Forget cached prices"),
+    result,
+    h("button", { type: "button", id: "cache-plan-workbook", onclick: () => void plan() }, "Plan a workbook refresh"),
+    planned,
+    h("h3", {}, "What changed"),
+    summary,
+    changes,
+    h("h3", {}, "Settings"),
+    h("label", {}, lastKnown, " Show the last known value when the service is unreachable"),
+    h("label", {}, forgetOnSignOut, " Forget cached prices on sign-out"),
+    h("label", {}, "Size limit (MB) ", megabytes),
+    h("button", { type: "button", id: "cache-save", onclick: () => void save() }, "Save cache settings"),
+  );
+  context.events.on("tab", (panel) => {
+    if (panel === "panel-cache") render();
+  });
+  let queued = false;
+  // A recalculation reports many cells at once: one redraw for all of them.
+  context.events.on("counters", () => {
+    if (queued) return;
+    queued = true;
+    queueMicrotask(() => {
+      queued = false;
+      render();
+    });
+  });
+  context.events.on("auth", () => queueMicrotask(render));
+  render();
+}

@@ -1,0 +1,73 @@
+/** Why a key's value changed, named from its two records; the log the persistent cache feeds; the one-line summary. */
+import { ChangeLog, changeReason, summarizeChanges, type RecordSide } from "../../src/changes/change-log";
+import { changesCsv, sameCellValue } from "../../src/changes/cell-changes";
+import type { StoredEntry } from "../../src/prices/cache";
+import { AuthError, InvalidInstrumentError, NoDataError } from "../../src/prices";
+
+const ID = "p|MB-CU-0001|2025-06-10|None|";
+
+function record(date: string, assessed: string, revision: number, mid: number): RecordSide {
+  return { date, assessmentDate: `${assessed}T16:30:00+00:00`, revision, low: mid - 1, mid, high: mid + 1 };
+}
+
+function entry(value: RecordSide): StoredEntry {
+  return { kind: "price", symbol: "MB-CU-0001", value, storedAt: 0, expiresAt: 1, bytes: 100 };
+}
+
+describe("changeReason", () => {
+  it("finds no change in the same record", () => {
+    expect(changeReason(ID, record("2025-06-10", "2025-06-10", 0, 100), record("2025-06-10", "2025-06-10", 0, 100))).toBeUndefined();
+  });
+  it("names a correction: the same day, a higher revision published later", () => {
+    expect(changeReason(ID, record("2025-06-10", "2025-06-10", 0, 100), record("2025-06-10", "2025-06-12", 1, 101), "2025-06-10")).toBe("correction");
+    // A carried value whose assessment was corrected (published before the date asked) is a correction too.
+    expect(changeReason(ID, record("2025-06-10", "2025-06-06", 0, 100), record("2025-06-10", "2025-06-08", 1, 99), "2025-06-10")).toBe("correction");
+  });
+  it("names a new assessment of a latest value", () => {
+    expect(changeReason("p|MB-CU-0001|latest|None|", record("2025-06-10", "2025-06-10", 0, 100), record("2025-06-11", "2025-06-11", 0, 102))).toBe("new assessment");
+  });
+  it("tells a carried-forward value that became assessed from a date that had not come when it was fetched", () => {
+    const carried = record("2025-06-10", "2025-06-06", 0, 100);
+    const assessed = record("2025-06-10", "2025-06-10", 0, 103);
+    expect(changeReason(ID, carried, assessed, "2025-06-10")).toBe("carried forward became assessed");
+    expect(changeReason(ID, carried, assessed, "2025-06-09")).toBe("new assessment");
+  });
+  it("names a conversion rate: the same assessment converted at another rate", () => {
+    const converted = "p|MB-CU-0001|2025-06-10|None||EUR/LB";
+    expect(changeReason(converted, record("2025-06-10", "2025-06-10", 0, 0.2324), record("2025-06-10", "2025-06-10", 0, 0.2331))).toBe("conversion rate");
+    expect(changeReason(ID, record("2025-06-10", "2025-06-10", 0, 100), record("2025-06-10", "2025-06-10", 0, 100.5))).toBe("value changed");
+  });
+});
+
+describe("ChangeLog", () => {
+  it("keeps the value a refresh started from, and forgets a key that changed back", () => {
+    const log = new ChangeLog();
+    const first = record("2025-06-10", "2025-06-10", 0, 100);
+    const second = record("2025-06-10", "2025-06-12", 1, 101);
+    log.replaced(ID, entry(first), entry(second), "2025-06-10");
+    log.replaced(ID, entry(second), entry(record("2025-06-10", "2025-06-13", 2, 102)), "2025-06-12");
+    expect(log.list()).toEqual([expect.objectContaining({ reason: "correction", before: first, after: expect.objectContaining({ revision: 2 }) })]);
+    log.replaced(ID, entry(second), entry(first), "2025-06-13");
+    expect(log.list()).toEqual([]);
+  });
+  it("names an entitlement that now refuses, and any other failure as such", () => {
+    const log = new ChangeLog();
+    log.failed(ID, entry(record("2025-06-10", "2025-06-10", 0, 100)), new InvalidInstrumentError("MB-CU-0001", "not permitted"));
+    log.failed("p|AG-X|2025-06-10|None|", entry(record("2025-06-10", "2025-06-10", 0, 100)), new AuthError({ reason: "forbidden", status: 403 }));
+    log.failed("p|AG-Y|2025-06-10|None|", entry(record("2025-06-10", "2025-06-10", 0, 100)), new NoDataError("AG-Y", "2025-06-10"));
+    expect(log.list().map((change) => change.reason)).toEqual(["entitlement now refuses", "entitlement now refuses", "now fails"]);
+    expect(summarizeChanges(log.list().map((change) => change.reason))).toBe("3 PRICES values changed: 2 entitlement now refuses, 1 now fails");
+  });
+});
+
+describe("the change report's cells", () => {
+  it("compares values as a cell shows them and writes RFC 4180 CSV", () => {
+    expect(sameCellValue(512.37, 512.37 + 1e-13)).toBe(true);
+    expect(sameCellValue(512.37, 512.38)).toBe(false);
+    expect(sameCellValue({ error: "#N/A" }, { kind: "error", code: "#N/A", message: "x" })).toBe(true);
+    const csv = changesCsv([
+      { sheet: "Prices", cell: "B2", formula: 'PRICES.MID($A2,"2025-06-10")', old: 100, new: 101, reason: "correction", oldAssessmentDate: "2025-06-10", newAssessmentDate: "2025-06-12", oldRevision: 0, newRevision: 1 },
+    ]);
+    expect(csv).toBe('sheet,cell,formula,old,new,reason,old assessment date,new assessment date,old revision,new revision\r\nPrices,B2,"PRICES.MID($A2,""2025-06-10"")",100,101,correction,2025-06-10,2025-06-12,0,1\r\n');
+  });
+});
