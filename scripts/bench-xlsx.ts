@@ -9,7 +9,8 @@ import { join } from "node:path";
 import ExcelJS from "exceljs";
 import { columnName } from "../src/formula/a1";
 import { writeSection } from "./bench-section";
-import { ensureBuilt, runWorkbook } from "./workbook";
+import { ensureBuilt } from "../src/runner/host-page";
+import { runWorkbook } from "../src/runner/workbook-runner";
 
 const SYMBOLS = 200;
 const DATES = 50;

@@ -7,6 +7,7 @@ import { WorkbookEngine } from "./engine";
 import type { FunctionMetadata } from "./metadata";
 import type { ProvenanceClient, ProvenanceRow } from "../prices/provenance";
 import { provenanceOf } from "./provenance";
+import type { DefinedName, LeftForExcel, TableDefinition } from "./book-names";
 import type { CustomFunctionsRuntime } from "./runtime";
 import type { CellValue, PrintedValue } from "./values";
 
@@ -56,6 +57,8 @@ export interface SheetResult {
   readonly values: Record<string, CellValue>;
   /** Each formula's anchor and the area its result covers (`A1:C5`; the anchor alone for one value). */
   readonly spills: readonly { readonly anchor: string; readonly area: string }[];
+  /** Formula cells whose cached value must be kept (not evaluated with Excel's semantics, or depending on one). */
+  readonly leftForExcel?: readonly LeftForExcel[];
 }
 
 export interface WorkbookResult {
@@ -76,7 +79,10 @@ export interface PricesHostApi {
    * Evaluates every sheet of a workbook: sheets that read no other sheet at once (their PRICES calls batch together),
    * a sheet that reads others (`Inputs!A2`) after them. Progress goes to the log every few seconds.
    */
-  evaluateWorkbook(sheets: readonly SheetInput[], options?: { provenance?: boolean }): Promise<WorkbookResult>;
+  evaluateWorkbook(
+    sheets: readonly SheetInput[],
+    options?: { provenance?: boolean; names?: readonly DefinedName[]; tables?: readonly TableDefinition[] },
+  ): Promise<WorkbookResult>;
   stats(): HostStats;
   cancelAll(): void;
 }
@@ -194,7 +200,7 @@ export function createHostApi(dependencies: HostDependencies): PricesHostApi {
       const started = Date.now();
       const progress = setInterval(() => {
         dependencies.log?.(`workbook: evaluating, ${evaluated.size} of ${sheets.length} sheets done after ${Math.round((Date.now() - started) / 1000)} s`);
-      }, 5000);
+      }, 2000);
       try {
         await Promise.all(engines.map(evaluateAfterItsInputs));
       } finally {

@@ -1,6 +1,6 @@
 /** The runner's command line alone: secrets come from the environment only, and --api must be https (or loopback http). */
 import { resolve } from "node:path";
-import { parseArguments, UsageError } from "../../scripts/workbook";
+import { parseArguments, UsageError } from "../../src/runner/arguments";
 
 const BOOK = "book.json";
 const API = "https://prices.example/physical/v2";

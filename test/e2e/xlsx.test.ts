@@ -11,7 +11,7 @@ import ExcelJS from "exceljs";
 import { fromEpochDay } from "../../src/api/dates";
 import { isoDateToSerial } from "../../src/functions/excelDates";
 import type { RunningSandbox } from "../../src/sandbox/server";
-import { main } from "../../scripts/workbook";
+import { main } from "../../src/runner/workbook-runner";
 import { libreOfficeSheets, shown } from "../support/libreoffice";
 import { sandboxGet, sandboxToken } from "../support/service";
 import { prices, serialOf, TODAY, type JsonObject } from "./support";
