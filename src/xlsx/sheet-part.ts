@@ -194,7 +194,9 @@ function rewriteCell(xml: string, cell: SheetCell, edit: CellEdit, prefix: strin
   const formula = cell.formula;
   if (formula && frozen) inner.push({ start: formula.span.start, end: formula.span.end, replacement: "" });
   else if (formula && edit.kind === "result" && edit.ref !== undefined && edit.ref !== formula.attributes.ref) {
-    inner.push({ start: formula.span.start, end: formula.span.openEnd, replacement: startTag(formula.qualifiedName, withAttribute(formula.attributes, "ref", edit.ref), formula.span.openEnd === formula.span.end) });
+    // a plain formula whose result spills is written as an array formula over its area (the values readable without Excel)
+    const typed = formula.attributes.t === undefined ? { t: "array", ...formula.attributes } : formula.attributes;
+    inner.push({ start: formula.span.start, end: formula.span.openEnd, replacement: startTag(formula.qualifiedName, withAttribute(typed, "ref", edit.ref), formula.span.openEnd === formula.span.end) });
   }
   // The value goes where the old one was, else after the formula (the schema's order: f, v, is, extLst).
   const at = old?.start ?? (formula ? formula.span.end : span.openEnd);
