@@ -122,8 +122,9 @@ export function scanSheet(xml: string, part: string, events: SheetEvents): void 
           collecting = undefined;
           childStart = undefined;
         } else if (name === "c" && collecting === undefined) {
-          const { start, openEnd, ...rest } = cell;
-          events.cell?.({ ...rest, address: formatCellAddress({ row: cell.row, col: cell.col }), span: { start, openEnd, closeStart, end } });
+          const { row: r, col: c, qualifiedName, attributes, start, openEnd, formula, value, inline } = cell;
+          const span = { start, openEnd, closeStart, end };
+          events.cell?.({ row: r, col: c, address: formatCellAddress({ row: r, col: c }), qualifiedName, attributes, span, ...(formula && { formula }), ...(value && { value }), ...(inline && { inline }) });
           cell = undefined;
         }
         return;

@@ -22,6 +22,7 @@ import { type DateSystem, dateTimeToSerial } from "../functions/excelDates";
 import type { SheetInput, WorkbookResult } from "../host/api";
 import type { DefinedName, LeftForExcel, TableDefinition } from "../host/book-names";
 import { PROVENANCE_COLUMNS, PROVENANCE_SHEET, provenanceTable, type ProvenanceCell } from "../prices/provenance";
+import { CellsRead } from "./cells-read";
 import { WorkbookFileError, WorkbookPackage } from "./package";
 import { type CellEdit, type SheetCell, rewriteSheet, scanSheet } from "./sheet-part";
 import { type WorkbookInfo, addWorksheet, readWorkbookInfo, withFullCalcOnLoad } from "./workbook-part";
@@ -105,8 +106,8 @@ function readSheet(
   xml: string,
   part: string,
   onProgress: (cells: number) => void,
-): { cells: Record<string, string | number | boolean>; formulas: Map<string, FormulaSource>; count: number } {
-  const cells: Record<string, string | number | boolean> = {};
+): { cells: BookCells; formulas: Map<string, FormulaSource>; count: number } {
+  const cells: BookCells = {};
   const formulas = new Map<string, FormulaSource>();
   const shared = new SharedFormulas();
   const spills: RangeRef[] = [];
@@ -164,6 +165,27 @@ function readSheet(
   return { cells, formulas, count };
 }
 
+type BookCells = Record<string, string | number | boolean>;
+
+/** Each sheet with its formulas and only the cells they read (every cell when one formula's reach is known only to evaluation). */
+function onlyCellsRead(sheets: ReadonlyMap<string, BookCells>, formulas: ReadonlyMap<string, ReadonlyMap<string, FormulaSource>>): SheetInput[] {
+  const names = new Map([...sheets.keys()].map((name) => [name.toLowerCase(), name]));
+  const read = new CellsRead();
+  for (const [sheet, sources] of formulas) {
+    for (const source of sources.values()) read.add(sheet, formulaText(source.text), names);
+  }
+  return [...sheets].map(([name, cells]) => {
+    if (read.everything) return { name, book: { cells } };
+    const kept: BookCells = {};
+    for (const [address, value] of Object.entries(cells)) {
+      const position = parseCellAddress(address);
+      const isFormula = typeof value === "string" && value.startsWith("=");
+      if (isFormula || (position !== undefined && read.reads(name, address, position.row, position.col))) kept[address] = value;
+    }
+    return { name, book: { cells: kept } };
+  });
+}
+
 function damaged(path: string, error: unknown): never {
   if (error instanceof XmlPartError) throw new WorkbookFileError(`${path} is a damaged workbook: ${error.message}`);
   throw error;
@@ -179,7 +201,7 @@ export function readWorkbookFile(path: string, progress: (message: string) => vo
     return damaged(path, error);
   }
   const kept: KeptFormula[] = [];
-  const sheets: SheetInput[] = [];
+  const sheets = new Map<string, BookCells>();
   const parts = new Map<string, string>();
   const formulas = new Map<string, Map<string, FormulaSource>>();
   let cellCount = 0;
@@ -189,15 +211,15 @@ export function readWorkbookFile(path: string, progress: (message: string) => vo
     try {
       const read = readSheet({ info, kept }, sheet.name, pkg.text(part), part, (cells) => progress(`workbook: reading '${sheet.name}', ${cellCount + cells} cells so far`));
       cellCount += read.count;
-      sheets.push({ name: sheet.name, book: { cells: read.cells } });
+      sheets.set(sheet.name, read.cells);
       formulas.set(sheet.name, read.formulas);
       parts.set(sheet.name, part);
     } catch (error) {
       damaged(path, error);
     }
   }
-  if (sheets.length === 0) throw new WorkbookFileError(`${path} has no worksheet`);
-  return { pkg, info, sheets, parts, formulas, cellCount, kept, dateSystem: info.dateSystem, names: info.names, tables: info.tables };
+  if (sheets.size === 0) throw new WorkbookFileError(`${path} has no worksheet`);
+  return { pkg, info, sheets: onlyCellsRead(sheets, formulas), parts, formulas, cellCount, kept, dateSystem: info.dateSystem, names: info.names, tables: info.tables };
 }
 
 function area(anchor: string, spill: string | undefined): RangeRef | undefined {
