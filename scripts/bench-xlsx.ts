@@ -99,9 +99,13 @@ async function largeChild(model: string, out: string, today: string): Promise<vo
   const started = performance.now();
   let gap = 0;
   let last = started;
+  let silenceBefore = "";
   const result = await runWorkbook({ bookPath: model, out, service: { kind: "sandbox", today } }, (message) => {
     const now = performance.now();
-    gap = Math.max(gap, now - last);
+    if (now - last > gap) {
+      gap = now - last;
+      silenceBefore = message;
+    }
     last = now;
     marks.push({ message, at: now });
   });
@@ -113,6 +117,7 @@ async function largeChild(model: string, out: string, today: string): Promise<vo
       evaluateMs: Math.round(at(/^workbook: evaluated /) - at(/^workbook: evaluating /)),
       writeMs: Math.round(at(/^workbook: wrote /) - at(/^workbook: writing /)),
       longestSilenceMs: Math.round(gap),
+      silenceBefore,
       peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
       requests: result.stats.requests,
       requestsByPath: result.stats.requestsByPath,

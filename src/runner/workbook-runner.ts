@@ -178,7 +178,7 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
     log(`workbook: evaluated in ${((Date.now() - evaluating) / 1000).toFixed(1)} s, ${result.stats.requests} service requests`);
     log(`workbook: writing ${options.out}`);
     const copy = refreshedPackage(workbook, result, { freeze }, progress);
-    writePackage(copy.entries, options.out);
+    await writePackage(copy.entries, options.out, progress);
     log(`workbook: wrote ${options.out}${freeze ? ` (${copy.frozen} formulas frozen, provenance in 'Prices provenance')` : ""}`);
     listLeftForExcel(copy.leftForExcel, options.report, log);
     if (options.report !== undefined) {

@@ -2,9 +2,9 @@
  * The zip package of a workbook, with fflate (MIT, no dependencies): every entry read as it is, in its order, so the
  * copy written holds the same entries, unchanged but for the few parts the refresh edits. Relationships resolve here.
  */
-import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { basename, dirname, join, posix } from "node:path";
-import { unzipSync, zipSync, type Zippable } from "fflate";
+import { Zip, ZipDeflate, unzipSync } from "fflate";
 import { XmlPartError, children, parseXml, type XmlElement } from "./xml";
 
 /** A file the runner cannot read as a workbook: exit code 2 with this one-line message. */
@@ -135,16 +135,43 @@ function checkSignature(path: string, bytes: Buffer): void {
 
 /** Excel's own timestamp for package entries: the copy is the same bytes for the same content. */
 const ENTRY_TIME = new Date(1980, 0, 1);
+/** Entries are compressed a slice at a time, the event loop free between slices (progress lines, signals). */
+const SLICE = 1 << 20;
 
-/** Writes `entries` as a zip next to `output` and renames it there, so a failed write leaves no half file. */
-export function writePackage(entries: ReadonlyMap<string, Uint8Array>, output: string): void {
-  const zippable: Zippable = {};
-  for (const [name, data] of entries) zippable[name] = [data, { mtime: ENTRY_TIME }];
+/**
+ * Writes `entries` as a zip next to `output`, streamed to disk a slice at a time, and renames it there, so a failed
+ * write leaves no half file; `progress` hears how far it got.
+ */
+export async function writePackage(entries: ReadonlyMap<string, Uint8Array>, output: string, progress: (message: string) => void = () => undefined): Promise<void> {
   const temporary = join(dirname(output), `.${basename(output)}.${process.pid}.tmp`);
+  const fd = openSync(temporary, "w");
+  let open = true;
   try {
-    writeFileSync(temporary, zipSync(zippable));
+    let failure: Error | null = null;
+    const zip = new Zip((error, chunk) => {
+      if (error) failure ??= error;
+      else writeSync(fd, chunk);
+    });
+    const total = [...entries.values()].reduce((sum, data) => sum + data.length, 0);
+    let written = 0;
+    for (const [name, data] of entries) {
+      const file = new ZipDeflate(name, { level: 6 });
+      file.mtime = ENTRY_TIME;
+      zip.add(file);
+      for (let offset = 0; offset < data.length || offset === 0; offset += SLICE) {
+        file.push(data.subarray(offset, offset + SLICE), offset + SLICE >= data.length);
+        written += Math.min(SLICE, data.length - offset);
+        progress(`workbook: writing ${output}, ${Math.round((100 * written) / Math.max(total, 1))} %`);
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    }
+    zip.end();
+    if (failure) throw failure;
+    closeSync(fd);
+    open = false;
     renameSync(temporary, output);
   } finally {
+    if (open) closeSync(fd);
     rmSync(temporary, { force: true });
   }
 }

@@ -363,12 +363,14 @@ export function refreshedPackage(loaded: LoadedWorkbook, result: WorkbookResult,
       for (const [edited, text] of addWorksheet(current, loaded.info.part, PROVENANCE_SHEET, part)) changed.set(edited, text);
     }
   }
-  changed.set(loaded.info.part, withFullCalcOnLoad(current(loaded.info.part), loaded.info.part));
+  const workbookXml = current(loaded.info.part);
+  const recalculating = withFullCalcOnLoad(workbookXml, loaded.info.part);
+  if (recalculating !== workbookXml) changed.set(loaded.info.part, recalculating);
   const encoder = new TextEncoder();
   const entries = new Map<string, Uint8Array>();
   for (const [name, bytes] of pkg.entries) {
     const text = changed.get(name);
-    entries.set(name, text === undefined || text === pkg.text(name) ? bytes : encoder.encode(text));
+    entries.set(name, text === undefined ? bytes : encoder.encode(text));
   }
   for (const [name, text] of added) entries.set(name, encoder.encode(text));
   return { entries, frozen, leftForExcel };
