@@ -161,6 +161,7 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
   const book = workbook ? undefined : loadBookFile(options.bookPath);
   try {
     ensureBuilt(log);
+    log(`workbook: starting ${options.service.kind === "sandbox" ? "the runner's own sandbox and " : ""}Chromium`);
     const pages = await servePages(DIST);
     resources.add(() => pages.close());
     const { apiUrl, token } = await serviceToken(options, pages.origin, resources);
