@@ -11,8 +11,8 @@
  * dynamic array (`cm`) gets its new area in `ref` and its values in the cells it covers, as Excel writes them; a legacy
  * array formula keeps its area. A formula left for Excel keeps its cached value. With `freeze`, the formulas that call
  * PRICES become their values (the cell's style kept, so a date stays a date) and a sheet `Prices provenance` says
- * where each value came from. Every other part is copied as it is, and `calcPr fullCalcOnLoad` makes Excel
- * recalculate on open.
+ * where each value came from (and the calculation chain goes: Excel rebuilds it). Every other part is copied as it
+ * is, and `calcPr fullCalcOnLoad` makes Excel recalculate on open.
  */
 import { translateFormulaToA1, translateFormulaToR1C1 } from "@borgar/fx";
 import { type RangeRef, formatCellAddress, formatRangeAddress, parseCellAddress, parseRangeAddress, rangeContains } from "../formula/a1";
@@ -25,7 +25,7 @@ import { PROVENANCE_COLUMNS, PROVENANCE_SHEET, provenanceTable, type ProvenanceC
 import { CellsRead } from "./cells-read";
 import { WorkbookFileError, WorkbookPackage } from "./package";
 import { type CellEdit, type SheetCell, rewriteSheet, scanSheet } from "./sheet-part";
-import { type WorkbookInfo, addWorksheet, readWorkbookInfo, withFullCalcOnLoad } from "./workbook-part";
+import { type WorkbookInfo, addWorksheet, dropWorkbookPart, readWorkbookInfo, withFullCalcOnLoad } from "./workbook-part";
 import { XmlPartError, escapeText } from "./xml";
 
 export { PROVENANCE_SHEET, WorkbookFileError };
@@ -353,6 +353,14 @@ export function refreshedPackage(loaded: LoadedWorkbook, result: WorkbookResult,
   }
   const added = new Map<string, string>();
   const current = (part: string): string => changed.get(part) ?? pkg.text(part);
+  const dropped = new Set<string>();
+  if (frozen > 0) {
+    const chain = dropWorkbookPart(current, loaded.info.part, "/calcChain");
+    if (chain) {
+      dropped.add(chain.part);
+      for (const [edited, text] of chain.changed) changed.set(edited, text);
+    }
+  }
   if (options.freeze) {
     const xml = provenanceSheetXml(provenanceRows(result, frozenBySheet));
     const existing = loaded.info.sheets.find((sheet) => sheet.name === PROVENANCE_SHEET)?.part;
@@ -369,6 +377,7 @@ export function refreshedPackage(loaded: LoadedWorkbook, result: WorkbookResult,
   const encoder = new TextEncoder();
   const entries = new Map<string, Uint8Array>();
   for (const [name, bytes] of pkg.entries) {
+    if (dropped.has(name)) continue;
     const text = changed.get(name);
     entries.set(name, text === undefined ? bytes : encoder.encode(text));
   }

@@ -4,7 +4,7 @@
  */
 import type { DefinedName, TableDefinition } from "../host/book-names";
 import type { DateSystem } from "../functions/excelDates";
-import { RELATIONSHIP_TYPES, WorkbookPackage, relationshipsPart, relativeTarget } from "./package";
+import { RELATIONSHIP_TYPES, WorkbookPackage, relationshipsPart, relativeTarget, resolvePart } from "./package";
 import { type XmlElement, child, children, escapeAttribute, parseXml, prefixOf, splice, startTag } from "./xml";
 
 export const RELATIONSHIPS_NAMESPACE = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
@@ -144,4 +144,24 @@ export function addWorksheet(read: (part: string) => string, workbookPart: strin
   const override = `<${prefixOf(types.qualifiedName)}Override PartName="/${escapeAttribute(sheetPart)}" ContentType="${WORKSHEET_CONTENT_TYPE}"/>`;
   changed.set("[Content_Types].xml", splice(typesXml, [{ start: types.closeStart, end: types.closeStart, replacement: override }]));
   return changed;
+}
+
+/**
+ * The edits that drop the part a workbook relationship of `type` names (its relationship and content type too), or
+ * undefined when there is none. For the calculation chain: it lists formula cells, and Excel repairs a file whose
+ * chain names a cell that no longer holds a formula; it rebuilds the chain itself.
+ */
+export function dropWorkbookPart(read: (part: string) => string, workbookPart: string, type: string): { part: string; changed: Map<string, string> } | undefined {
+  const relsPart = relationshipsPart(workbookPart);
+  const relsXml = read(relsPart);
+  const rels = parseXml(relsXml, relsPart);
+  const relationship = children(rels, "Relationship").find((element) => (element.attributes.Type ?? "").endsWith(type));
+  if (!relationship) return undefined;
+  const part = resolvePart(workbookPart, relationship.attributes.Target ?? "");
+  const changed = new Map<string, string>([[relsPart, splice(relsXml, [{ start: relationship.start, end: relationship.end, replacement: "" }])]]);
+  const typesXml = read("[Content_Types].xml");
+  const types = parseXml(typesXml, "[Content_Types].xml");
+  const override = children(types, "Override").find((element) => element.attributes.PartName === `/${part}`);
+  if (override) changed.set("[Content_Types].xml", splice(typesXml, [{ start: override.start, end: override.end, replacement: "" }]));
+  return { part, changed };
 }
