@@ -20,37 +20,48 @@ const DYNAMIC_TOKENS = new Set(["range_named", "range_beam", "range_ternary", "s
 const DYNAMIC_FUNCTIONS = new Set(["INDIRECT", "OFFSET", "_XLFN.ANCHORARRAY"]);
 const PLAIN_TOKENS = new Set(["fx_prefix", "func", "operator", "range", "number", "string", "bool", "error", "whitespace", "newline"]);
 
+/** An area of a sheet a formula names. */
+export interface SheetArea {
+  readonly sheet: string;
+  readonly area: RangeRef;
+}
+
+/**
+ * The areas `formula` (with `=`) on `sheet` names, or undefined when its reach only evaluation can tell; `sheets`
+ * resolves a sheet name as written (lower case) to the workbook's. Another workbook's cells are not in this one.
+ */
+export function referencesOf(sheet: string, formula: string, sheets: ReadonlyMap<string, string>): SheetArea[] | undefined {
+  const areas: SheetArea[] = [];
+  for (const token of tokenize(formula, { mergeRefs: true })) {
+    if (DYNAMIC_TOKENS.has(token.type) || !PLAIN_TOKENS.has(token.type) || (token.type === "func" && DYNAMIC_FUNCTIONS.has(token.value.toUpperCase()))) return undefined;
+    if (token.type !== "range") continue;
+    const reference = parseA1Ref(token.value);
+    if (reference === undefined || !("range" in reference)) return undefined;
+    const context = reference.context?.[0];
+    if (context !== undefined && context.startsWith("[")) continue;
+    const target = context === undefined ? sheet : sheets.get(context.toLowerCase());
+    if (target === undefined) continue;
+    const { top, left, bottom, right } = reference.range;
+    if (top == null || left == null || bottom == null || right == null) return undefined;
+    areas.push({ sheet: target, area: { top, left, bottom, right } });
+  }
+  return areas;
+}
+
 export class CellsRead {
   private readonly reach = new Map<string, SheetReach>();
   /** Set once a formula reads cells its text does not name: every cell is needed. */
   everything = false;
 
-  /** Records what `formula` (with `=`) on `sheet` reads; `sheets` resolves a sheet name as written to the workbook's. */
+  /** Records what `formula` (with `=`) on `sheet` reads. */
   add(sheet: string, formula: string, sheets: ReadonlyMap<string, string>): void {
     if (this.everything) return;
-    for (const token of tokenize(formula, { mergeRefs: true })) {
-      if (DYNAMIC_TOKENS.has(token.type) || !PLAIN_TOKENS.has(token.type) || (token.type === "func" && DYNAMIC_FUNCTIONS.has(token.value.toUpperCase()))) {
-        this.everything = true;
-        return;
-      }
-      if (token.type !== "range") continue;
-      const reference = parseA1Ref(token.value);
-      if (reference === undefined || !("range" in reference)) {
-        this.everything = true;
-        return;
-      }
-      const context = reference.context?.[0];
-      // another workbook's cells are not in this one
-      if (context !== undefined && context.startsWith("[")) continue;
-      const target = context === undefined ? sheet : sheets.get(context.toLowerCase());
-      if (target === undefined) continue;
-      const { top, left, bottom, right } = reference.range;
-      if (top == null || left == null || bottom == null || right == null) {
-        this.everything = true;
-        return;
-      }
-      this.area(target, { top, left, bottom, right });
+    const areas = referencesOf(sheet, formula, sheets);
+    if (areas === undefined) {
+      this.everything = true;
+      return;
     }
+    for (const { sheet: target, area } of areas) this.area(target, area);
   }
 
   private area(sheet: string, area: RangeRef): void {

@@ -15,14 +15,14 @@
  * is, and `calcPr fullCalcOnLoad` makes Excel recalculate on open.
  */
 import { translateFormulaToA1, translateFormulaToR1C1 } from "@borgar/fx";
-import { type RangeRef, formatCellAddress, formatRangeAddress, parseCellAddress, parseRangeAddress, rangeContains } from "../formula/a1";
+import { type CellPosition, type RangeRef, formatCellAddress, formatRangeAddress, parseCellAddress, parseRangeAddress, rangeContains } from "../formula/a1";
 import { callsNamespace } from "../formula/functions";
 import { type Expression, FormulaSyntaxError, parseExpression } from "../formula/parse";
 import { type DateSystem, dateTimeToSerial } from "../functions/excelDates";
 import type { SheetInput, WorkbookResult } from "../host/api";
 import type { DefinedName, LeftForExcel, TableDefinition } from "../host/book-names";
 import { PROVENANCE_COLUMNS, PROVENANCE_SHEET, provenanceTable, type ProvenanceCell } from "../prices/provenance";
-import { CellsRead } from "./cells-read";
+import { CellsRead, type SheetArea, referencesOf } from "./cells-read";
 import { WorkbookFileError, WorkbookPackage } from "./package";
 import { type CellEdit, type SheetCell, rewriteSheet, scanSheet } from "./sheet-part";
 import { type WorkbookInfo, addWorksheet, dropWorkbookPart, readWorkbookInfo, withFullCalcOnLoad } from "./workbook-part";
@@ -39,6 +39,8 @@ export interface FormulaSource {
   readonly array?: { readonly area: RangeRef; readonly dynamic: boolean };
   /** The shared formula group it belongs to (`si`), and whether this cell holds the group's text. */
   readonly shared?: { readonly index: string; readonly first: boolean };
+  /** Its cached value as the book format holds it (what the engine reads when the formula is left for Excel). */
+  readonly saved?: string | number | boolean;
 }
 
 /** A formula the runner keeps as saved (text and cached value) without asking the engine. */
@@ -106,8 +108,9 @@ function readSheet(
   xml: string,
   part: string,
   onProgress: (cells: number) => void,
-): { cells: BookCells; formulas: Map<string, FormulaSource>; count: number } {
+): { cells: BookCells; formulas: Map<string, FormulaSource>; spilled: Map<string, string | number | boolean>; count: number } {
   const cells: BookCells = {};
+  const spilled = new Map<string, string | number | boolean>();
   const formulas = new Map<string, FormulaSource>();
   const shared = new SharedFormulas();
   const spills: RangeRef[] = [];
@@ -123,9 +126,12 @@ function readSheet(
       if (count % 20_000 === 0) onProgress(count);
       const f = cell.formula;
       if (f === undefined) {
-        // What a saved array formula left in its other cells is a cached copy of its result, not an entry.
-        if (spills.some((area) => rangeContains(area, cell.row, cell.col))) return;
         const literal = literalOf(cell, loaded.info);
+        // What a saved array formula left in its other cells is a cached copy of its result, not an entry.
+        if (spills.some((area) => rangeContains(area, cell.row, cell.col))) {
+          if (literal !== undefined) spilled.set(cell.address, literal);
+          return;
+        }
         if (literal !== undefined) cells[cell.address] = literal;
         return;
       }
@@ -154,18 +160,79 @@ function readSheet(
       const area = kind === "array" && f.attributes.ref !== undefined ? parseRangeAddress(f.attributes.ref) : undefined;
       if (area && (area.bottom > area.top || area.right > area.left)) spills.push(area);
       cells[cell.address] = formula;
+      const saved = literalOf(cell, loaded.info);
       formulas.set(cell.address, {
         text,
         callsPrices: callsNamespace(expression, "PRICES"),
+        ...(saved === undefined ? {} : { saved }),
         ...(area === undefined ? {} : { array: { area, dynamic: cell.attributes.cm !== undefined } }),
         ...(sharedGroup === undefined ? {} : { shared: sharedGroup }),
       });
     },
   });
-  return { cells, formulas, count };
+  return { cells, formulas, spilled, count };
 }
 
 type BookCells = Record<string, string | number | boolean>;
+
+/**
+ * Leaves for Excel every formula that reads a formula the runner keeps as saved, through any chain of formulas: it
+ * would otherwise be evaluated from a saved value that is no longer current. It keeps its own saved value and is
+ * listed. A formula whose reach only evaluation can tell counts as reading them.
+ */
+function leaveDependents(book: {
+  sheets: Map<string, BookCells>;
+  formulas: Map<string, Map<string, FormulaSource>>;
+  spilled: Map<string, Map<string, string | number | boolean>>;
+  kept: KeptFormula[];
+}): void {
+  if (book.kept.length === 0) return;
+  const names = new Map([...book.sheets.keys()].map((name) => [name.toLowerCase(), name]));
+  const left = new Map<string, Map<string, CellPosition>>();
+  const leave = (sheet: string, area: RangeRef): void => {
+    const cells = left.get(sheet) ?? new Map<string, CellPosition>();
+    left.set(sheet, cells);
+    for (const address of cellsOf(area)) cells.set(address, parseCellAddress(address) ?? { row: 0, col: 0 });
+  };
+  for (const entry of book.kept) {
+    const position = parseCellAddress(entry.cell);
+    if (position) leave(entry.sheet, { top: position.row, left: position.col, bottom: position.row, right: position.col });
+  }
+  /** A cell left for Excel that `area` covers, as `Sheet!A1`. */
+  const leftIn = ({ sheet, area }: SheetArea): string | undefined => {
+    for (const [address, position] of left.get(sheet) ?? []) if (rangeContains(area, position.row, position.col)) return `${sheet}!${address}`;
+    return undefined;
+  };
+  const references = new Map<FormulaSource, SheetArea[] | undefined>();
+  for (const [sheet, sources] of book.formulas) for (const source of sources.values()) references.set(source, referencesOf(sheet, formulaText(source.text), names));
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const [sheet, sources] of book.formulas) {
+      const cells = book.sheets.get(sheet) ?? {};
+      for (const [address, source] of sources) {
+        const areas = references.get(source);
+        const reason =
+          areas === undefined
+            ? `reads cells only evaluation can tell, and ${book.kept[0]?.sheet ?? ""}!${book.kept[0]?.cell ?? ""} is left for Excel`
+            : areas.map(leftIn).find((cell) => cell !== undefined);
+        if (reason === undefined) continue;
+        sources.delete(address);
+        if (source.saved === undefined) delete cells[address];
+        else cells[address] = source.saved;
+        const position = parseCellAddress(address) ?? { row: 0, col: 0 };
+        const area = source.array?.area ?? { top: position.row, left: position.col, bottom: position.row, right: position.col };
+        // its saved spill is what Excel shows there until it recalculates: the engine reads those values
+        for (const spillCell of cellsOf(area)) {
+          const value = book.spilled.get(sheet)?.get(spillCell);
+          if (value !== undefined) cells[spillCell] = value;
+        }
+        leave(sheet, area);
+        book.kept.push({ sheet, cell: address, formula: source.text, why: areas === undefined ? reason : `depends on ${reason} (left for Excel)` });
+        changed = true;
+      }
+    }
+  }
+}
 
 /** Each sheet with its formulas and only the cells they read (every cell when one formula's reach is known only to evaluation). */
 function onlyCellsRead(sheets: ReadonlyMap<string, BookCells>, formulas: ReadonlyMap<string, ReadonlyMap<string, FormulaSource>>): SheetInput[] {
@@ -202,6 +269,7 @@ export function readWorkbookFile(path: string, progress: (message: string) => vo
   }
   const kept: KeptFormula[] = [];
   const sheets = new Map<string, BookCells>();
+  const spilled = new Map<string, Map<string, string | number | boolean>>();
   const parts = new Map<string, string>();
   const formulas = new Map<string, Map<string, FormulaSource>>();
   let cellCount = 0;
@@ -212,6 +280,7 @@ export function readWorkbookFile(path: string, progress: (message: string) => vo
       const read = readSheet({ info, kept }, sheet.name, pkg.text(part), part, (cells) => progress(`workbook: reading '${sheet.name}', ${cellCount + cells} cells so far`));
       cellCount += read.count;
       sheets.set(sheet.name, read.cells);
+      spilled.set(sheet.name, read.spilled);
       formulas.set(sheet.name, read.formulas);
       parts.set(sheet.name, part);
     } catch (error) {
@@ -219,6 +288,7 @@ export function readWorkbookFile(path: string, progress: (message: string) => vo
     }
   }
   if (sheets.size === 0) throw new WorkbookFileError(`${path} has no worksheet`);
+  leaveDependents({ sheets, formulas, spilled, kept });
   return { pkg, info, sheets: onlyCellsRead(sheets, formulas), parts, formulas, cellCount, kept, dateSystem: info.dateSystem, names: info.names, tables: info.tables };
 }
 

@@ -138,13 +138,16 @@ describe.each(cases)("%s", (_, options, extension) => {
     expect(cellXml(sheetAfter, "F1")).toContain(`<${prefix}v>${history[0]?.date}</${prefix}v>`);
     expect(cellXml(sheetAfter, `G${history.length}`)).toBe(`<${prefix}c r="G${history.length}"><${prefix}v>${history[history.length - 1]?.mid}</${prefix}v></${prefix}c>`);
     expect(cellXml(sheetAfter, "E4")).toMatch(new RegExp(`<${prefix}f t="array" ref="E4">SUM\\(IF\\(B2:B3&gt;1,B2:B3,0\\)\\)</${prefix}f>`));
-    // the external link keeps its cached value
+    // the external link and what reads it keep their cached values
     expect(cellXml(sheetAfter, "E2")).toBe(cellXml(sheetBefore, "E2"));
+    expect(cellXml(sheetAfter, "E3")).toBe(cellXml(sheetBefore, "E3"));
   });
 
   it("--out lists the formulas left for Excel on stderr and in --report, with cell, formula and why", () => {
     expect(refreshed.errors).toMatch(/formulas? left for Excel/);
     expect(refreshed.errors).toContain("Model!E2 =[1]Rates!$B$2");
+    // what reads the external link is left for Excel too, keeping its saved value
+    expect(refreshed.errors).toContain("Model!E3 =B2*(1+E2): depends on Model!E2 (left for Excel)");
     expect(refreshed.errors).toContain("Trades!D2 =Trades[[#This Row],[Qty]]*Trades[[#This Row],[Price]]");
     const report = JSON.parse(readFileSync(join(dir, `report-${Object.keys(options).join("-") || "plain"}.json`), "utf8")) as { leftForExcel: { sheet: string; cell: string; formula: string; why: string }[] };
     expect(report.leftForExcel).toEqual(
