@@ -281,7 +281,7 @@ export function rewriteSheet(xml: string, part: string, edits: ReadonlyMap<strin
     },
     cell: (cell) => {
       cells += 1;
-      if (cells % 20_000 === 0) onProgress?.(cells);
+      if (cells % 5_000 === 0) onProgress?.(cells);
       if (cell.row !== currentRow) return;
       const before = cellsOf(cell.row, current, cell.col);
       const edit = current?.get(cell.col);

@@ -108,9 +108,8 @@ function readSheet(
   xml: string,
   part: string,
   onProgress: (cells: number) => void,
-): { cells: BookCells; formulas: Map<string, FormulaSource>; spilled: Map<string, string | number | boolean>; count: number } {
+): { cells: BookCells; formulas: Map<string, FormulaSource>; count: number } {
   const cells: BookCells = {};
-  const spilled = new Map<string, string | number | boolean>();
   const formulas = new Map<string, FormulaSource>();
   const shared = new SharedFormulas();
   const spills: RangeRef[] = [];
@@ -123,15 +122,12 @@ function readSheet(
   scanSheet(xml, part, {
     cell: (cell) => {
       count += 1;
-      if (count % 20_000 === 0) onProgress(count);
+      if (count % 5_000 === 0) onProgress(count);
       const f = cell.formula;
       if (f === undefined) {
-        const literal = literalOf(cell, loaded.info);
         // What a saved array formula left in its other cells is a cached copy of its result, not an entry.
-        if (spills.some((area) => rangeContains(area, cell.row, cell.col))) {
-          if (literal !== undefined) spilled.set(cell.address, literal);
-          return;
-        }
+        if (spills.some((area) => rangeContains(area, cell.row, cell.col))) return;
+        const literal = literalOf(cell, loaded.info);
         if (literal !== undefined) cells[cell.address] = literal;
         return;
       }
@@ -170,7 +166,7 @@ function readSheet(
       });
     },
   });
-  return { cells, formulas, spilled, count };
+  return { cells, formulas, count };
 }
 
 type BookCells = Record<string, string | number | boolean>;
@@ -183,7 +179,6 @@ type BookCells = Record<string, string | number | boolean>;
 function leaveDependents(book: {
   sheets: Map<string, BookCells>;
   formulas: Map<string, Map<string, FormulaSource>>;
-  spilled: Map<string, Map<string, string | number | boolean>>;
   kept: KeptFormula[];
 }): void {
   if (book.kept.length === 0) return;
@@ -220,13 +215,8 @@ function leaveDependents(book: {
         if (source.saved === undefined) delete cells[address];
         else cells[address] = source.saved;
         const position = parseCellAddress(address) ?? { row: 0, col: 0 };
-        const area = source.array?.area ?? { top: position.row, left: position.col, bottom: position.row, right: position.col };
-        // its saved spill is what Excel shows there until it recalculates: the engine reads those values
-        for (const spillCell of cellsOf(area)) {
-          const value = book.spilled.get(sheet)?.get(spillCell);
-          if (value !== undefined) cells[spillCell] = value;
-        }
-        leave(sheet, area);
+        // its saved spill stays in the file too, and what reads it is left as well
+        leave(sheet, source.array?.area ?? { top: position.row, left: position.col, bottom: position.row, right: position.col });
         book.kept.push({ sheet, cell: address, formula: source.text, why: areas === undefined ? reason : `depends on ${reason} (left for Excel)` });
         changed = true;
       }
@@ -269,7 +259,6 @@ export function readWorkbookFile(path: string, progress: (message: string) => vo
   }
   const kept: KeptFormula[] = [];
   const sheets = new Map<string, BookCells>();
-  const spilled = new Map<string, Map<string, string | number | boolean>>();
   const parts = new Map<string, string>();
   const formulas = new Map<string, Map<string, FormulaSource>>();
   let cellCount = 0;
@@ -280,7 +269,6 @@ export function readWorkbookFile(path: string, progress: (message: string) => vo
       const read = readSheet({ info, kept }, sheet.name, pkg.text(part), part, (cells) => progress(`workbook: reading '${sheet.name}', ${cellCount + cells} cells so far`));
       cellCount += read.count;
       sheets.set(sheet.name, read.cells);
-      spilled.set(sheet.name, read.spilled);
       formulas.set(sheet.name, read.formulas);
       parts.set(sheet.name, part);
     } catch (error) {
@@ -288,7 +276,7 @@ export function readWorkbookFile(path: string, progress: (message: string) => vo
     }
   }
   if (sheets.size === 0) throw new WorkbookFileError(`${path} has no worksheet`);
-  leaveDependents({ sheets, formulas, spilled, kept });
+  leaveDependents({ sheets, formulas, kept });
   return { pkg, info, sheets: onlyCellsRead(sheets, formulas), parts, formulas, cellCount, kept, dateSystem: info.dateSystem, names: info.names, tables: info.tables };
 }
 

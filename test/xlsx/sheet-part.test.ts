@@ -145,7 +145,7 @@ describe("readWorkbookFile", () => {
     const book = readWorkbookFile(path);
     expect(book.dateSystem).toBe("1904");
     expect(book.sheets).toEqual([{ name: "Data", book: { cells: { D1: isoDateToSerial("2024-03-01", "1904"), A2: "=D1+1", A3: "=D2+1" } } }]);
-    expect(book.formulas.get("Data")?.get("A3")).toEqual({ text: "D2+1", callsPrices: false, shared: { index: "4", first: false } });
+    expect(book.formulas.get("Data")?.get("A3")).toEqual({ text: "D2+1", callsPrices: false, shared: { index: "4", first: false }, saved: 1 });
     expect(book.names).toEqual([
       { name: "Rate", sheet: "Data", refersTo: "Data!$A$1" },
       { name: "TaxRate", refersTo: "0.2" },
@@ -166,5 +166,28 @@ describe("readWorkbookFile", () => {
       "xl/drawings/commentsDrawing1.vml": "<xml/>",
     });
     expect(readWorkbookFile(path).sheets).toEqual([{ name: "Sheet", book: { cells: { A1: "''quoted", B1: "#N/A", C1: '=INDIRECT("A1")' } } }]);
+  });
+
+  it("leaves for Excel what reads a formula kept as saved, through a chain and a saved spill", () => {
+    const path = write("dependents.xlsx", {
+      "[Content_Types].xml": '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>',
+      "_rels/.rels": rels(`<Relationship Id="rId1" Type="${R}/officeDocument" Target="xl/workbook.xml"/>`),
+      "xl/workbook.xml": `<workbook xmlns="${MAIN}" xmlns:r="${R}"><sheets><sheet name="Model" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+      "xl/_rels/workbook.xml.rels": rels(`<Relationship Id="rId1" Type="${R}/worksheet" Target="worksheets/sheet1.xml"/>`),
+      "xl/worksheets/sheet1.xml":
+        `<worksheet xmlns="${MAIN}"><sheetData>` +
+        '<row r="1"><c r="A1"><f>SUM(Z:Z)</f><v>5</v></c><c r="B1" cm="1"><f t="array" ref="B1:B2">A1*{1;2}</f><v>5</v></c><c r="C1"><f>B2+1</f><v>11</v></c><c r="D1"><f>1+1</f><v>2</v></c></row>' +
+        '<row r="2"><c r="B2"><v>10</v></c></row>' +
+        "</sheetData></worksheet>",
+    });
+    const book = readWorkbookFile(path);
+    expect(book.kept.map((entry) => [entry.cell, entry.why])).toEqual([
+      ["A1", expect.stringMatching(/whole rows and columns/)],
+      ["B1", "depends on Model!A1 (left for Excel)"],
+      ["C1", "depends on Model!B2 (left for Excel)"],
+    ]);
+    // the engine gets the one formula still evaluated and the cells it reads (none)
+    expect(book.sheets).toEqual([{ name: "Model", book: { cells: { D1: "=1+1" } } }]);
+    expect([...(book.formulas.get("Model")?.keys() ?? [])]).toEqual(["D1"]);
   });
 });
