@@ -181,6 +181,10 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
     const copy = refreshedPackage(workbook, result, { freeze }, progress);
     await writePackage(copy.entries, options.out, progress);
     log(`workbook: wrote ${options.out}${freeze ? ` (${copy.frozen} formulas frozen, provenance in 'Prices provenance')` : ""}`);
+    if (copy.unfrozen.length > 0) {
+      log(`workbook: ${copy.unfrozen.length} PRICES formula${copy.unfrozen.length === 1 ? "" : "s"} not frozen, their result an error (the formula kept):`);
+      for (const line of copy.unfrozen.slice(0, LISTED)) log(`workbook:   ${line}`);
+    }
     listLeftForExcel(copy.leftForExcel, options.report, log);
     if (options.report !== undefined) {
       writeReport(options.report, { book: options.bookPath, out: options.out, frozen: copy.frozen, leftForExcel: copy.leftForExcel });

@@ -21,6 +21,7 @@ import { type Expression, FormulaSyntaxError, parseExpression } from "../formula
 import { type DateSystem, dateTimeToSerial } from "../functions/excelDates";
 import type { SheetInput, WorkbookResult } from "../host/api";
 import type { DefinedName, LeftForExcel, TableDefinition } from "../host/book-names";
+import { isCellError, printValue } from "../host/values";
 import { PROVENANCE_COLUMNS, PROVENANCE_SHEET, provenanceTable, type ProvenanceCell } from "../prices/provenance";
 import { CellsRead, type SheetArea, referencesOf } from "./cells-read";
 import { WorkbookFileError, WorkbookPackage } from "./package";
@@ -305,20 +306,27 @@ export interface RefreshedSheet {
   readonly edits: Map<string, CellEdit>;
   /** Addresses of the formulas frozen, with their text. */
   readonly frozen: Map<string, string>;
+  /** PRICES formulas `freeze` kept because their result is an error: address -> formula and error. */
+  readonly unfrozen: Map<string, string>;
 }
 
 /** What the refresh changes in one sheet: the cells to rewrite, and which formulas `freeze` turned into values. */
 export function sheetEdits(formulas: ReadonlyMap<string, FormulaSource>, result: WorkbookResult["sheets"][number], freeze: boolean): RefreshedSheet {
   const left = new Set((result.leftForExcel ?? []).map((entry) => entry.cell));
   const spills = new Map(result.spills.map((spill) => [spill.anchor, spill.area]));
+  const value = (address: string): CellEdit["value"] => result.values[address] ?? null;
   const freezes = (address: string, source: FormulaSource): boolean => freeze && source.callsPrices && !left.has(address);
-  const keptGroups = sharedGroupsKept(formulas, freezes);
+  const fails = (address: string, source: FormulaSource): boolean => freezes(address, source) && isCellError(value(address));
+  const keptGroups = sharedGroupsKept(formulas, (address, source) => freezes(address, source) && !fails(address, source));
   const edits = new Map<string, CellEdit>();
   const frozen = new Map<string, string>();
-  const value = (address: string): CellEdit["value"] => result.values[address] ?? null;
+  const unfrozen = new Map<string, string>();
   for (const [address, source] of formulas) {
     if (left.has(address)) continue;
-    const isFrozen = freezes(address, source) && !(source.shared?.first === true && keptGroups.has(source.shared.index));
+    // an error is no value to share: the formula stays, so nothing is lost (a #NAME? from a name the engine lacks)
+    const failed = fails(address, source);
+    if (failed) unfrozen.set(address, `=${source.text}: ${String(printValue(value(address)))}`);
+    const isFrozen = freezes(address, source) && !failed && !(source.shared?.first === true && keptGroups.has(source.shared.index));
     const fresh = area(address, spills.get(address));
     if (fresh === undefined) continue;
     // A legacy array formula keeps its fixed area: its cells beyond the result show #N/A, as in Excel.
@@ -337,7 +345,7 @@ export function sheetEdits(formulas: ReadonlyMap<string, FormulaSource>, result:
       for (const here of cellsOf(source.array.area)) if (!edits.has(here)) edits.set(here, { kind: "result", value: null });
     }
   }
-  return { edits, frozen };
+  return { edits, frozen, unfrozen };
 }
 
 /** The provenance table with a row for every frozen formula, so each frozen cell's formula text is kept somewhere. */
@@ -390,6 +398,8 @@ export interface RefreshedPackage {
   readonly frozen: number;
   /** Every formula whose cached value was kept: the ones the runner could not read and those the engine left for Excel. */
   readonly leftForExcel: readonly KeptFormula[];
+  /** PRICES formulas `freeze` kept as formulas because their result is an error, as `Sheet!A1 =formula: error`. */
+  readonly unfrozen: readonly string[];
 }
 
 /** The copy: the input's entries with the refreshed sheets, `fullCalcOnLoad`, and for `freeze` the provenance sheet. */
@@ -398,13 +408,15 @@ export function refreshedPackage(loaded: LoadedWorkbook, result: WorkbookResult,
   const changed = new Map<string, string>();
   const frozenBySheet = new Map<string, Map<string, string>>();
   const leftForExcel: KeptFormula[] = [...loaded.kept];
+  const unfrozen: string[] = [];
   let frozen = 0;
   for (const sheet of result.sheets) {
     const part = loaded.parts.get(sheet.name);
     const formulas = loaded.formulas.get(sheet.name);
     if (part === undefined || formulas === undefined) continue;
     leftForExcel.push(...(sheet.leftForExcel ?? []).map((entry) => ({ sheet: sheet.name, ...entry })));
-    const { edits, frozen: sheetFrozen } = sheetEdits(formulas, sheet, options.freeze);
+    const { edits, frozen: sheetFrozen, unfrozen: sheetUnfrozen } = sheetEdits(formulas, sheet, options.freeze);
+    for (const [address, why] of sheetUnfrozen) unfrozen.push(`${sheet.name}!${address} ${why}`);
     frozen += sheetFrozen.size;
     if (sheetFrozen.size > 0) frozenBySheet.set(sheet.name, sheetFrozen);
     if (edits.size > 0) changed.set(part, rewriteSheet(pkg.text(part), part, edits, (cells) => progress(`workbook: writing '${sheet.name}', ${cells} cells so far`)));
@@ -440,5 +452,5 @@ export function refreshedPackage(loaded: LoadedWorkbook, result: WorkbookResult,
     entries.set(name, text === undefined ? bytes : encoder.encode(text));
   }
   for (const [name, text] of added) entries.set(name, encoder.encode(text));
-  return { entries, frozen, leftForExcel };
+  return { entries, frozen, leftForExcel, unfrozen };
 }

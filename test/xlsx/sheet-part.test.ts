@@ -95,6 +95,20 @@ describe("sheetEdits", () => {
   });
 });
 
+describe("sheetEdits with freeze", () => {
+  it("keeps a PRICES formula whose result is an error as a formula, and says so", () => {
+    const formulas = new Map<string, FormulaSource>([
+      ["A1", { text: "PRICES.MID(Symbol)", callsPrices: true }],
+      ["A2", { text: 'PRICES.MID("MB-AL-0004")', callsPrices: true }],
+    ]);
+    const sheet: SheetResult = { name: "Model", values: { A1: { kind: "error", code: "#NAME?", message: "unknown name Symbol" }, A2: 12.5 }, spills: [] };
+    const { edits: planned, frozen, unfrozen } = sheetEdits(formulas, sheet, true);
+    expect(Object.fromEntries(planned)).toEqual({ A1: { kind: "result", value: { kind: "error", code: "#NAME?", message: "unknown name Symbol" } }, A2: { kind: "freeze", value: 12.5 } });
+    expect([...frozen.keys()]).toEqual(["A2"]);
+    expect(Object.fromEntries(unfrozen)).toEqual({ A1: "=PRICES.MID(Symbol): #NAME?: unknown name Symbol" });
+  });
+});
+
 describe("CellsRead", () => {
   const sheets = new Map([
     ["model", "Model"],
