@@ -250,10 +250,9 @@ export function rewriteSheet(xml: string, part: string, edits: ReadonlyMap<strin
   };
   const cellsOf = (row: number, edits: Map<number, CellEdit> | undefined, before = Infinity): string => {
     if (!edits) return "";
-    const cols = [...edits.keys()].filter((col) => col < before).sort((a, b) => a - b);
-    const written = cols.map((col) => newCell(row, col, edits.get(col) as CellEdit, prefix)).join("");
-    for (const col of cols) edits.delete(col);
-    return written;
+    const due = [...edits].filter(([col]) => col < before).sort(([a], [b]) => a - b);
+    for (const [col] of due) edits.delete(col);
+    return due.map(([col, edit]) => newCell(row, col, edit, prefix)).join("");
   };
   const rowsBefore = (row: number): string => {
     const written: string[] = [];
