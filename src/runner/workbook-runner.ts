@@ -165,6 +165,7 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
     const pages = await servePages(DIST);
     resources.add(() => pages.close());
     const { apiUrl, token } = await serviceToken(options, pages.origin, resources);
+    log("workbook: service ready, opening the host page in Chromium");
     // The runner's own sandbox allows the page's origin; any other service is reached without CORS checks.
     const browser = await openHostPage(`${pages.origin}/host.html`, log, { allowCrossOrigin: options.service.kind !== "sandbox" });
     resources.add(() => browser.close());
