@@ -18,7 +18,8 @@ import type { EvaluationResult } from "../host/api";
 import { BookError, readBook } from "../host/book";
 import { printValue, type PrintedValue } from "../host/values";
 import { writePackage } from "../xlsx/package";
-import { type KeptFormula, type LoadedWorkbook, WorkbookFileError, readWorkbookFile, refreshedPackage } from "../xlsx/workbook-file";
+import { refreshedPackage } from "../xlsx/refreshed-copy";
+import { type KeptFormula, type LoadedWorkbook, WorkbookFileError, readWorkbookFile } from "../xlsx/workbook-file";
 import { type RunnerOptions, USAGE, UsageError, isWorkbookPath, parseArguments } from "./arguments";
 import { DIST, ensureBuilt, evaluateInPage, evaluateWorkbookInPage, fetchClientToken, openHostPage, servePages } from "./host-page";
 

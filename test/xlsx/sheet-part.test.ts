@@ -8,7 +8,8 @@ import { isoDateToSerial } from "../../src/functions/excelDates";
 import type { SheetResult } from "../../src/host/api";
 import { CellsRead } from "../../src/xlsx/cells-read";
 import { type CellEdit, rewriteSheet } from "../../src/xlsx/sheet-part";
-import { type FormulaSource, readWorkbookFile, sheetEdits } from "../../src/xlsx/workbook-file";
+import { sheetEdits } from "../../src/xlsx/refreshed-copy";
+import { type FormulaSource, readWorkbookFile } from "../../src/xlsx/workbook-file";
 
 const MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main";
 
