@@ -30,7 +30,7 @@ import { renewLead } from "../src/prices/token-session";
 import { clientCredentialsTokenProvider } from "../src/prices/tokens";
 import { rawLines, targetTable, writeSection } from "./bench-section";
 import { weekdays } from "../test/helpers/weekdays";
-import { DIST, ensureBuilt } from "./workbook";
+import { DIST, ensureBuilt } from "../src/runner/host-page";
 
 const TODAY = "2025-06-30";
 const SCOPE = "sandbox.physicalprices.api";

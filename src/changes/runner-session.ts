@@ -101,10 +101,6 @@ function clientCounters(stats: unknown): { keysAsked: number; cacheHits: number;
 }
 
 /** The results a file holds (a formula's cached result, else the cell's value), read before a refresh replaces them. */
-export function savedValues(workbook: { getWorksheet(name: string): { getCell(address: string): { value: unknown } } | undefined }): SavedValue {
-  return (sheet, address) => {
-    const value = workbook.getWorksheet(sheet)?.getCell(address).value;
-    if (typeof value === "object" && value !== null && ("formula" in value || "sharedFormula" in value)) return (value as { result?: unknown }).result;
-    return value ?? undefined;
-  };
+export function savedValues(formulas: ReadonlyMap<string, ReadonlyMap<string, { readonly saved?: unknown }>>): SavedValue {
+  return (sheet, address) => formulas.get(sheet)?.get(address)?.saved;
 }

@@ -214,7 +214,7 @@ export function createHostApi(dependencies: HostDependencies): PricesHostApi {
       const started = Date.now();
       const progress = setInterval(() => {
         dependencies.log?.(`workbook: evaluating, ${evaluated.size} of ${sheets.length} sheets done after ${Math.round((Date.now() - started) / 1000)} s`);
-      }, 5000);
+      }, 2000);
       try {
         await Promise.all(engines.map(evaluateAfterItsInputs));
       } finally {

@@ -1,90 +1,59 @@
 /**
- * .xlsx in and out for the headless runner (Node only, never bundled), with exceljs (MIT).
- *
- * Reading: every sheet becomes a host book; formulas keep the text the file holds (`_xlfn.` prefixes, Excel's
- * `_xldudf_PRICES_MID` form of a JavaScript custom function and its damaged `[2]!_xldudf_` form included), and the
- * cells a saved dynamic array spilled into are left out so the fresh result can spill there again.
- *
- * Writing: each formula keeps its text and gets the fresh value as its cached result; a result that spills is
- * written as an array formula over its area with the values in the other cells. exceljs cannot write Excel's
- * dynamic-array metadata (the `cm` attribute and metadata.xml), so Excel opens such a spill as a legacy array
- * formula `{=...}` of fixed size. With `freeze`, formulas that call PRICES become their values and a sheet
- * `Prices provenance` says where each value came from.
+ * .xlsx and .xlsm read for the headless runner (Node only, never bundled): every worksheet becomes a host book;
+ * formulas keep the text the file holds (`_xlfn.` prefixes, Excel's `_xldudf_PRICES_MID` form of a JavaScript custom
+ * function and its damaged `[2]!_xldudf_` form included), a shared formula is read at each of its cells, and the cells
+ * a saved array formula covered are left out so the fresh result can spill there again. Formulas the host cannot read
+ * are kept as saved, and so is every formula that reads one. The engine gets the formulas and the cells they read,
+ * with the workbook's defined names and tables. The copy is written by refreshed-copy.ts.
  */
-import { closeSync, openSync, readSync, renameSync, rmSync } from "node:fs";
-import { dirname, join, basename } from "node:path";
-import ExcelJS from "exceljs";
-import { type RangeRef, formatCellAddress, parseCellAddress, parseRangeAddress } from "../formula/a1";
-import { type Expression, FormulaSyntaxError, parseExpression } from "../formula/parse";
-import { whyLeftForExcel } from "../host/evaluate";
-import { type DateSystem, isoDateToSerial } from "../functions/excelDates";
-import type { SheetInput, WorkbookResult } from "../host/api";
+import { translateFormulaToA1, translateFormulaToR1C1 } from "@borgar/fx";
+import { type CellPosition, type RangeRef, formatCellAddress, parseCellAddress, parseRangeAddress, rangeContains } from "../formula/a1";
 import { callsNamespace } from "../formula/functions";
-import { PROVENANCE_SHEET, provenanceTable } from "../prices/provenance";
-import { type CellValue, isCellError } from "../host/values";
+import { type Expression, FormulaSyntaxError, parseExpression } from "../formula/parse";
+import { type DateSystem, dateTimeToSerial } from "../functions/excelDates";
+import type { SheetInput } from "../host/api";
+import type { DefinedName, LeftForExcel, TableDefinition } from "../host/book-names";
+import { PROVENANCE_SHEET } from "../prices/provenance";
+import { CellsRead, type SheetArea, referencesOf } from "./cells-read";
+import { WorkbookFileError, WorkbookPackage } from "./package";
+import { type SheetCell, scanSheet } from "./sheet-part";
+import { type WorkbookInfo, readWorkbookInfo } from "./workbook-part";
+import { XmlPartError } from "./xml";
 
-export { PROVENANCE_SHEET };
-
-/** A file the runner cannot read as a workbook: exit code 2 with this message. */
-export class WorkbookFileError extends Error {
-  override readonly name = "WorkbookFileError";
-}
+export { PROVENANCE_SHEET, WorkbookFileError };
 
 export interface FormulaSource {
-  /** As the file holds it, without `=`. */
+  /** As the file holds it, without `=` (a shared formula's text as it reads at this cell). */
   readonly text: string;
   /** Whether it calls a PRICES function anywhere (what `freeze` replaces by values). */
   readonly callsPrices: boolean;
+  /** An array formula's saved area (`t="array"`); `dynamic` when Excel 365 spilled it (`cm`), else a fixed legacy `{=...}`. */
+  readonly array?: { readonly area: RangeRef; readonly dynamic: boolean };
+  /** The shared formula group it belongs to (`si`), and whether this cell holds the group's text. */
+  readonly shared?: { readonly index: string; readonly first: boolean };
+  /** Its cached value as the book format holds it (what the engine reads when the formula is left for Excel). */
+  readonly saved?: string | number | boolean;
 }
 
-/** A formula the host cannot read (a table reference, a whole column, another workbook): kept as saved, its saved result read in its place. */
-export interface KeptFormula {
+/** A formula the runner keeps as saved (text and cached value) without asking the engine. */
+export interface KeptFormula extends LeftForExcel {
   readonly sheet: string;
-  readonly address: string;
-  /** Why the host cannot read it. */
-  readonly reason: string;
 }
 
 export interface LoadedWorkbook {
-  readonly workbook: ExcelJS.Workbook;
+  readonly pkg: WorkbookPackage;
+  readonly info: WorkbookInfo;
   readonly sheets: readonly SheetInput[];
+  /** Worksheet parts by sheet name. */
+  readonly parts: ReadonlyMap<string, string>;
   /** Formulas by sheet, then address. */
   readonly formulas: ReadonlyMap<string, ReadonlyMap<string, FormulaSource>>;
-  /** The areas saved dynamic arrays covered, by sheet (cleared before the fresh results are written). */
-  readonly savedSpills: ReadonlyMap<string, readonly RangeRef[]>;
   readonly cellCount: number;
-  /** Formulas left as the file holds them (text and cached result), which the sheets' other formulas read as values. */
+  /** Formulas the host cannot read, kept as saved; the sheets' other formulas read their cached values. */
   readonly kept: readonly KeptFormula[];
-  /** The workbook's date system (`<workbookPr date1904="1"/>` makes it 1904): serials in the file count in it. */
   readonly dateSystem: DateSystem;
-}
-
-const ZIP = [0x50, 0x4b, 0x03, 0x04];
-const COMPOUND_FILE = [0xd0, 0xcf, 0x11, 0xe0];
-
-function startsWith(path: string, signature: readonly number[]): boolean {
-  const buffer = Buffer.alloc(signature.length);
-  const fd = openSync(path, "r");
-  try {
-    readSync(fd, buffer, 0, signature.length, 0);
-  } finally {
-    closeSync(fd);
-  }
-  return signature.every((byte, index) => buffer[index] === byte);
-}
-
-/** The checks before exceljs sees the file: an encrypted workbook is an OLE compound file, not a zip. */
-function checkSignature(path: string): void {
-  try {
-    if (startsWith(path, ZIP)) return;
-    if (startsWith(path, COMPOUND_FILE)) {
-      throw new WorkbookFileError(`${path} is password-protected (encrypted) or an old .xls file: save it in Excel as an .xlsx without a password to open`);
-    }
-  } catch (error) {
-    if (error instanceof WorkbookFileError) throw error;
-    throw new WorkbookFileError(`cannot read ${path}`);
-  }
-  throw new WorkbookFileError(`${path} is not an .xlsx file (an .xlsx is a zip package)`);
+  readonly names: readonly DefinedName[];
+  readonly tables: readonly TableDefinition[];
 }
 
 /** How the file writes a formula, read back as Excel shows it: the `[2]!` a lost add-in link leaves before `_xldudf_` dropped. */
@@ -92,167 +61,220 @@ export function formulaText(fileText: string): string {
   return `=${fileText.replace(/\[\d+\]!(?=_xldudf_)/gi, "")}`;
 }
 
-function literalOf(value: ExcelJS.CellValue, system: DateSystem): string | number | boolean | undefined {
-  if (value === null || value === undefined) return undefined;
-  if (typeof value === "number" || typeof value === "boolean") return value;
-  if (typeof value === "string") return value.startsWith("=") || value.startsWith("'") ? `'${value}` : value;
-  // exceljs turns a date-formatted serial into a Date (in the file's system); back to a serial of that system
-  // the time of day counted from midnight before it, also before 1970 where getTime() is negative (i16-engine)
-  if (value instanceof Date) return isoDateToSerial(value.toISOString().slice(0, 10), system) + (((value.getTime() % 86_400_000) + 86_400_000) % 86_400_000) / 86_400_000;
-  if ("richText" in value) return value.richText.map((part) => part.text).join("");
-  if ("error" in value) return value.error;
-  if ("text" in value && typeof value.text === "string") return value.text;
-  return undefined;
-}
-
-export async function readWorkbookFile(path: string): Promise<LoadedWorkbook> {
-  checkSignature(path);
-  const workbook = new ExcelJS.Workbook();
-  try {
-    await workbook.xlsx.readFile(path);
-  } catch (error) {
-    throw new WorkbookFileError(`${path} is a corrupt .xlsx file: ${error instanceof Error ? error.message : String(error)}`);
+/** A cell's cached content as the book format holds it (text that would read as a formula or a quote gets a quote). */
+function literalOf(cell: SheetCell, info: WorkbookInfo): string | number | boolean | undefined {
+  const type = cell.attributes.t ?? "n";
+  const raw = cell.value?.text;
+  let value: string | number | boolean | undefined;
+  if (type === "inlineStr") value = cell.inline?.text ?? raw;
+  else if (raw === undefined) return undefined;
+  else if (type === "s") value = info.sharedStrings[Number(raw)] ?? "";
+  else if (type === "b") value = raw === "1" || raw === "true";
+  else if (type === "str" || type === "e") value = raw;
+  else if (type === "d") value = dateTimeToSerial(raw, info.dateSystem) ?? raw;
+  else {
+    const number = Number(raw);
+    value = raw.trim() !== "" && Number.isFinite(number) ? number : raw;
   }
-  const dateSystem: DateSystem = workbook.properties.date1904 ? "1904" : "1900";
-  const sheets: SheetInput[] = [];
-  const formulas = new Map<string, Map<string, FormulaSource>>();
-  const kept: KeptFormula[] = [];
-  const savedSpills = new Map<string, RangeRef[]>();
-  let cellCount = 0;
-  for (const worksheet of workbook.worksheets) {
-    if (worksheet.name === PROVENANCE_SHEET) continue;
-    const cells: Record<string, string | number | boolean> = {};
-    const sheetFormulas = new Map<string, FormulaSource>();
-    const spills: RangeRef[] = [];
-    worksheet.eachRow({ includeEmpty: false }, (row) => {
-      row.eachCell({ includeEmpty: false }, (cell) => {
-        if (cell.isMerged && cell.master !== cell) return;
-        cellCount += 1;
-        if (cell.type === ExcelJS.ValueType.Formula) {
-          const fileText = cell.formula;
-          if (!fileText) return;
-          const text = formulaText(fileText);
-          let expression: Expression;
-          try {
-            expression = parseExpression(text, { wholeRowsAndColumns: false });
-            // what the engine would leave for Excel is kept as saved here too (i16-engine; the new runner reads leftForExcel)
-            const why = whyLeftForExcel(expression, { namespace: "PRICES", name: () => undefined });
-            if (why !== undefined) throw new FormulaSyntaxError(text, why);
-          } catch (error) {
-            if (!(error instanceof FormulaSyntaxError)) throw error;
-            // Excel wrote it, so it is a formula the host lacks (=SUM(A:A), =Table1[Price]): the copy keeps it as saved
-            // and the rest of the sheet reads its saved result, rather than the whole refresh failing.
-            kept.push({ sheet: worksheet.name, address: cell.address, reason: error.message });
-            const saved = literalOf(cell.result as ExcelJS.CellValue, dateSystem);
-            if (saved !== undefined) cells[cell.address] = saved;
-            return;
-          }
-          cells[cell.address] = text;
-          sheetFormulas.set(cell.address, { text: fileText, callsPrices: callsNamespace(expression, "PRICES") });
-          const model = cell.value as { shareType?: string; ref?: string };
-          const area = model.shareType === "array" && model.ref ? parseRangeAddress(model.ref) : undefined;
-          if (area && (area.bottom > area.top || area.right > area.left)) spills.push(area);
-          return;
-        }
-        const literal = literalOf(cell.value, dateSystem);
-        if (literal !== undefined) cells[cell.address] = literal;
-      });
-    });
-    // What a saved spill left in its other cells is a cached copy of the anchor's result, not an entry.
-    for (const area of spills) {
-      for (let row = area.top; row <= area.bottom; row += 1) {
-        for (let col = area.left; col <= area.right; col += 1) {
-          if (row === area.top && col === area.left) continue;
-          delete cells[formatCellAddress({ row, col })];
-        }
-      }
-    }
-    sheets.push({ name: worksheet.name, book: { cells } });
-    formulas.set(worksheet.name, sheetFormulas);
-    savedSpills.set(worksheet.name, spills);
-  }
-  return { workbook, sheets, formulas, savedSpills, cellCount, kept, dateSystem };
-}
-
-function excelValue(value: CellValue | undefined): ExcelJS.CellValue {
-  if (value === undefined || value === null) return null;
-  if (isCellError(value)) {
-    const known = ["#N/A", "#REF!", "#NAME?", "#DIV/0!", "#NULL!", "#VALUE!", "#NUM!"] as const;
-    const code = known.find((candidate) => candidate === value.code) ?? "#N/A";
-    return { error: code };
-  }
+  if (typeof value === "string" && (value.startsWith("=") || value.startsWith("'"))) return `'${value}`;
   return value;
 }
 
-function resultOf(value: CellValue | undefined): ExcelJS.CellFormulaValue["result"] {
-  const converted = excelValue(value);
-  return converted === null ? undefined : (converted as ExcelJS.CellFormulaValue["result"]);
+/** Reads a shared formula at every cell of its group: its first cell's text moved as Excel moves a copied formula. */
+class SharedFormulas {
+  private readonly groups = new Map<string, string>();
+
+  first(index: string, address: string, text: string): void {
+    this.groups.set(index, translateFormulaToR1C1(`=${text}`, address));
+  }
+
+  at(index: string, address: string): string | undefined {
+    const relative = this.groups.get(index);
+    return relative === undefined ? undefined : translateFormulaToA1(relative, address).replace(/^=/, "");
+  }
 }
 
-/** Puts the fresh values into the workbook read from the file; with `freeze`, PRICES formulas become values and the provenance sheet is written. */
-export function applyResults(loaded: LoadedWorkbook, result: WorkbookResult, options: { freeze: boolean }): { frozen: number } {
-  let frozen = 0;
-  for (const sheet of result.sheets) {
-    const worksheet = loaded.workbook.getWorksheet(sheet.name);
-    if (!worksheet) continue;
-    for (const area of loaded.savedSpills.get(sheet.name) ?? []) {
-      for (let row = area.top; row <= area.bottom; row += 1) {
-        for (let col = area.left; col <= area.right; col += 1) worksheet.getCell(row + 1, col + 1).value = null;
+function readSheet(
+  loaded: { info: WorkbookInfo; kept: KeptFormula[] },
+  name: string,
+  xml: string,
+  part: string,
+  onProgress: (cells: number) => void,
+): { cells: BookCells; formulas: Map<string, FormulaSource>; count: number } {
+  const cells: BookCells = {};
+  const formulas = new Map<string, FormulaSource>();
+  const shared = new SharedFormulas();
+  const spills: RangeRef[] = [];
+  let count = 0;
+  const keep = (cell: SheetCell, formula: string, why: string): void => {
+    loaded.kept.push({ sheet: name, cell: cell.address, formula, why });
+    const saved = literalOf(cell, loaded.info);
+    if (saved !== undefined) cells[cell.address] = saved;
+  };
+  scanSheet(xml, part, {
+    cell: (cell) => {
+      count += 1;
+      if (count % 5_000 === 0) onProgress(count);
+      const f = cell.formula;
+      if (f === undefined) {
+        // What a saved array formula left in its other cells is a cached copy of its result, not an entry.
+        if (spills.some((area) => rangeContains(area, cell.row, cell.col))) return;
+        const literal = literalOf(cell, loaded.info);
+        if (literal !== undefined) cells[cell.address] = literal;
+        return;
       }
-    }
-    const formulas = loaded.formulas.get(sheet.name) ?? new Map<string, FormulaSource>();
-    const areas = new Map(sheet.spills.map((spill) => [spill.anchor, parseRangeAddress(spill.area)]));
-    for (const [address, source] of formulas) {
-      const anchor = parseCellAddress(address);
-      if (!anchor) continue;
-      const area = areas.get(address) ?? { top: anchor.row, left: anchor.col, bottom: anchor.row, right: anchor.col };
-      const freeze = options.freeze && source.callsPrices;
-      if (freeze) frozen += 1;
-      for (let row = area.top; row <= area.bottom; row += 1) {
-        for (let col = area.left; col <= area.right; col += 1) {
-          const here = formatCellAddress({ row, col });
-          const value = sheet.values[here];
-          const cell = worksheet.getCell(row + 1, col + 1);
-          if (here !== address || freeze) {
-            cell.value = excelValue(value);
-            continue;
-          }
-          const spills = area.bottom > area.top || area.right > area.left;
-          const written: ExcelJS.CellFormulaValue & { shareType?: string; ref?: string } = { formula: source.text };
-          const cached = resultOf(value);
-          if (cached !== undefined) written.result = cached;
-          if (spills) {
-            written.shareType = "array";
-            written.ref = `${formatCellAddress({ row: area.top, col: area.left })}:${formatCellAddress({ row: area.bottom, col: area.right })}`;
-          }
-          cell.value = written as ExcelJS.CellFormulaValue;
-        }
+      const kind = f.attributes.t ?? "normal";
+      let text = f.text;
+      let sharedGroup: FormulaSource["shared"];
+      if (kind === "shared" && f.attributes.si !== undefined) {
+        const index = f.attributes.si;
+        const first = text !== "";
+        if (first) shared.first(index, cell.address, text);
+        const moved = first ? text : shared.at(index, cell.address);
+        if (moved === undefined) return keep(cell, "", "a shared formula whose first cell is missing");
+        text = moved;
+        sharedGroup = { index, first };
+      } else if (kind === "dataTable") {
+        return keep(cell, `TABLE(${f.attributes.r1 ?? ""},${f.attributes.r2 ?? ""})`, "a what-if data table, which only Excel computes");
+      }
+      const formula = formulaText(text);
+      let expression: Expression;
+      try {
+        expression = parseExpression(formula, { wholeRowsAndColumns: false });
+      } catch (error) {
+        if (!(error instanceof FormulaSyntaxError)) throw error;
+        return keep(cell, text, error.message);
+      }
+      const area = kind === "array" && f.attributes.ref !== undefined ? parseRangeAddress(f.attributes.ref) : undefined;
+      if (area && (area.bottom > area.top || area.right > area.left)) spills.push(area);
+      cells[cell.address] = formula;
+      const saved = literalOf(cell, loaded.info);
+      formulas.set(cell.address, {
+        text,
+        callsPrices: callsNamespace(expression, "PRICES"),
+        ...(saved === undefined ? {} : { saved }),
+        ...(area === undefined ? {} : { array: { area, dynamic: cell.attributes.cm !== undefined } }),
+        ...(sharedGroup === undefined ? {} : { shared: sharedGroup }),
+      });
+    },
+  });
+  return { cells, formulas, count };
+}
+
+type BookCells = Record<string, string | number | boolean>;
+
+/**
+ * Leaves for Excel every formula that reads a formula the runner keeps as saved, through any chain of formulas: it
+ * would otherwise be evaluated from a saved value that is no longer current. It keeps its own saved value and is
+ * listed. A formula whose reach only evaluation can tell counts as reading them.
+ */
+function leaveDependents(book: {
+  sheets: Map<string, BookCells>;
+  formulas: Map<string, Map<string, FormulaSource>>;
+  kept: KeptFormula[];
+}): void {
+  if (book.kept.length === 0) return;
+  const names = new Map([...book.sheets.keys()].map((name) => [name.toLowerCase(), name]));
+  const left = new Map<string, Map<string, CellPosition>>();
+  const leave = (sheet: string, area: RangeRef): void => {
+    const cells = left.get(sheet) ?? new Map<string, CellPosition>();
+    left.set(sheet, cells);
+    for (const address of cellsOf(area)) cells.set(address, parseCellAddress(address) ?? { row: 0, col: 0 });
+  };
+  for (const entry of book.kept) {
+    const position = parseCellAddress(entry.cell);
+    if (position) leave(entry.sheet, { top: position.row, left: position.col, bottom: position.row, right: position.col });
+  }
+  /** A cell left for Excel that `area` covers, as `Sheet!A1`. */
+  const leftIn = ({ sheet, area }: SheetArea): string | undefined => {
+    for (const [address, position] of left.get(sheet) ?? []) if (rangeContains(area, position.row, position.col)) return `${sheet}!${address}`;
+    return undefined;
+  };
+  const references = new Map<FormulaSource, SheetArea[] | undefined>();
+  for (const [sheet, sources] of book.formulas) for (const source of sources.values()) references.set(source, referencesOf(sheet, formulaText(source.text), names));
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const [sheet, sources] of book.formulas) {
+      const cells = book.sheets.get(sheet) ?? {};
+      for (const [address, source] of sources) {
+        const areas = references.get(source);
+        const reason =
+          areas === undefined
+            ? `reads cells only evaluation can tell, and ${book.kept[0]?.sheet ?? ""}!${book.kept[0]?.cell ?? ""} is left for Excel`
+            : areas.map(leftIn).find((cell) => cell !== undefined);
+        if (reason === undefined) continue;
+        sources.delete(address);
+        if (source.saved === undefined) delete cells[address];
+        else cells[address] = source.saved;
+        const position = parseCellAddress(address) ?? { row: 0, col: 0 };
+        // its saved spill stays in the file too, and what reads it is left as well
+        leave(sheet, source.array?.area ?? { top: position.row, left: position.col, bottom: position.row, right: position.col });
+        book.kept.push({ sheet, cell: address, formula: source.text, why: areas === undefined ? reason : `depends on ${reason} (left for Excel)` });
+        changed = true;
       }
     }
   }
-  if (options.freeze) writeProvenance(loaded.workbook, result);
-  return { frozen };
 }
 
-function writeProvenance(workbook: ExcelJS.Workbook, result: WorkbookResult): void {
-  const existing = workbook.getWorksheet(PROVENANCE_SHEET);
-  if (existing) workbook.removeWorksheet(existing.id);
-  const sheet = workbook.addWorksheet(PROVENANCE_SHEET);
-  // Formulas go in as text (exceljs writes a string as a string): a reader sees them, nothing recalculates them.
-  for (const row of provenanceTable(result.provenance)) sheet.addRow(row);
-  sheet.getRow(1).font = { bold: true };
-  sheet.columns.forEach((column) => {
-    column.width = 18;
+/** Each sheet with its formulas and only the cells they read (every cell when one formula's reach is known only to evaluation). */
+function onlyCellsRead(sheets: ReadonlyMap<string, BookCells>, formulas: ReadonlyMap<string, ReadonlyMap<string, FormulaSource>>): SheetInput[] {
+  const names = new Map([...sheets.keys()].map((name) => [name.toLowerCase(), name]));
+  const read = new CellsRead();
+  for (const [sheet, sources] of formulas) {
+    for (const source of sources.values()) read.add(sheet, formulaText(source.text), names);
+  }
+  return [...sheets].map(([name, cells]) => {
+    if (read.everything) return { name, book: { cells } };
+    const kept: BookCells = {};
+    for (const [address, value] of Object.entries(cells)) {
+      const position = parseCellAddress(address);
+      const isFormula = typeof value === "string" && value.startsWith("=");
+      if (isFormula || (position !== undefined && read.reads(name, address, position.row, position.col))) kept[address] = value;
+    }
+    return { name, book: { cells: kept } };
   });
 }
 
-/** Writes next to the target and renames, so a failed write leaves no half file; the input is never the output. */
-export async function writeWorkbookFile(loaded: LoadedWorkbook, output: string): Promise<void> {
-  const temporary = join(dirname(output), `.${basename(output)}.${process.pid}.tmp`);
+function damaged(path: string, error: unknown): never {
+  if (error instanceof XmlPartError) throw new WorkbookFileError(`${path} is a damaged workbook: ${error.message}`);
+  throw error;
+}
+
+/** Reads the package and every worksheet; `progress` hears how far it got every few thousand cells. */
+export function readWorkbookFile(path: string, progress: (message: string) => void = () => undefined): LoadedWorkbook {
+  const pkg = WorkbookPackage.read(path);
+  let info: WorkbookInfo;
   try {
-    await loaded.workbook.xlsx.writeFile(temporary);
-    renameSync(temporary, output);
-  } finally {
-    rmSync(temporary, { force: true });
+    info = readWorkbookInfo(pkg);
+  } catch (error) {
+    return damaged(path, error);
+  }
+  const kept: KeptFormula[] = [];
+  const sheets = new Map<string, BookCells>();
+  const parts = new Map<string, string>();
+  const formulas = new Map<string, Map<string, FormulaSource>>();
+  let cellCount = 0;
+  for (const sheet of info.sheets) {
+    if (sheet.part === undefined || sheet.name === PROVENANCE_SHEET) continue;
+    const part = sheet.part;
+    try {
+      const read = readSheet({ info, kept }, sheet.name, pkg.text(part), part, (cells) => progress(`workbook: reading '${sheet.name}', ${cellCount + cells} cells so far`));
+      cellCount += read.count;
+      sheets.set(sheet.name, read.cells);
+      formulas.set(sheet.name, read.formulas);
+      parts.set(sheet.name, part);
+    } catch (error) {
+      damaged(path, error);
+    }
+  }
+  if (sheets.size === 0) throw new WorkbookFileError(`${path} has no worksheet`);
+  leaveDependents({ sheets, formulas, kept });
+  return { pkg, info, sheets: onlyCellsRead(sheets, formulas), parts, formulas, cellCount, kept, dateSystem: info.dateSystem, names: info.names, tables: info.tables };
+}
+
+/** Every cell of `range`, row by row, as A1 addresses. */
+export function* cellsOf(range: RangeRef): Generator<string> {
+  for (let row = range.top; row <= range.bottom; row += 1) {
+    for (let col = range.left; col <= range.right; col += 1) yield formatCellAddress({ row, col });
   }
 }

@@ -10,7 +10,7 @@ import path from "node:path";
 import type { BrowserContext, Locator, Page } from "playwright-core";
 import { fromEpochDay } from "../../src/api/dates";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/server";
-import { servePages, type PageServer } from "../../scripts/workbook";
+import { servePages, type PageServer } from "../../src/runner/host-page";
 import { launchChromium, type TestBrowser } from "../support/chromium";
 import { screenshotDir } from "../support/screenshots";
 import { sandboxGet, sandboxToken } from "../support/service";

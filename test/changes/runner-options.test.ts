@@ -1,6 +1,6 @@
 /** The runner's `--cache`, `--plan` and `--changes` as its command line reads them. */
 import { resolve } from "node:path";
-import { UsageError, parseArguments } from "../../scripts/workbook";
+import { UsageError, parseArguments } from "../../src/runner/arguments";
 
 describe("runner options of the persistent cache, plan and change report", () => {
   it("reads --cache DIR, --plan and --changes FILE", () => {

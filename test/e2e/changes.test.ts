@@ -14,7 +14,8 @@ import { CHANGES_COLUMNS } from "../../src/changes/cell-changes";
 import { generateDataSet } from "../../src/sandbox/data/generator";
 import type { AssessmentSeries, DataSet } from "../../src/sandbox/data/model";
 import { lastIndexOnOrBefore } from "../../src/sandbox/data/series";
-import { type RunnerOptions, runWorkbook } from "../../scripts/workbook";
+import type { RunnerOptions } from "../../src/runner/arguments";
+import { runWorkbook } from "../../src/runner/workbook-runner";
 
 jest.setTimeout(300_000);
 

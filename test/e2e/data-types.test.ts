@@ -5,7 +5,7 @@
  */
 import type { WorkbookResult } from "../../src/host/api";
 import type { RunningSandbox } from "../../src/sandbox/server";
-import { DIST, ensureBuilt, openHostPage, servePages, type HostBrowser, type PageServer } from "../../scripts/workbook";
+import { DIST, ensureBuilt, openHostPage, servePages, type HostBrowser, type PageServer } from "../../src/runner/host-page";
 import { sandboxGet, sandboxToken } from "../support/service";
 
 jest.setTimeout(300_000);

@@ -1,7 +1,7 @@
 /** The built host page in real Chromium, with the fixture bundle instead of the add-in's functions. */
 import { join } from "node:path";
 import type { EvaluationResult } from "../../src/host/api";
-import { DIST, ensureBuilt, openHostPage, servePages, type HostBrowser, type PageServer } from "../../scripts/workbook";
+import { DIST, ensureBuilt, openHostPage, servePages, type HostBrowser, type PageServer } from "../../src/runner/host-page";
 
 jest.setTimeout(180_000);
 

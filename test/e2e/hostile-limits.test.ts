@@ -12,7 +12,7 @@ import { addDays } from "../../src/api/dates";
 import { columnName } from "../../src/formula/a1";
 import { ensureCertificates } from "../../src/sandbox/auth/certs";
 import type { RunningSandbox } from "../../src/sandbox/server";
-import { DIST, ensureBuilt, evaluateInPage, openHostPage, servePages, type HostBrowser, type PageServer } from "../../scripts/workbook";
+import { DIST, ensureBuilt, evaluateInPage, openHostPage, servePages, type HostBrowser, type PageServer } from "../../src/runner/host-page";
 import { sandboxToken } from "../support/service";
 import { weekdays } from "../helpers/weekdays";
 import { TODAY } from "./support";

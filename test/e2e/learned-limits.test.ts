@@ -6,7 +6,7 @@
 import { addDays } from "../../src/api/dates";
 import { columnName } from "../../src/formula/a1";
 import type { RunningSandbox } from "../../src/sandbox/server";
-import { DIST, ensureBuilt, evaluateInPage, openHostPage, servePages, type HostBrowser, type PageServer } from "../../scripts/workbook";
+import { DIST, ensureBuilt, evaluateInPage, openHostPage, servePages, type HostBrowser, type PageServer } from "../../src/runner/host-page";
 import { sandboxToken } from "../support/service";
 import { weekdays } from "../helpers/weekdays";
 import { TODAY } from "./support";

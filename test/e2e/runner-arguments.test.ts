@@ -1,6 +1,8 @@
 /** The runner's command line alone: secrets come from the environment only, and --api must be https (or loopback http). */
-import { resolve } from "node:path";
-import { parseArguments, UsageError } from "../../scripts/workbook";
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseArguments, UsageError } from "../../src/runner/arguments";
 
 const BOOK = "book.json";
 const API = "https://prices.example/physical/v2";
@@ -66,5 +68,41 @@ describe("the workbook runner's arguments", () => {
 
   it("ignores the variables when the runner starts its own sandbox", () => {
     expect(parseArguments([BOOK], { PRICES_TOKEN: "t", PRICES_CLIENT_SECRET: "s" })).toEqual({ bookPath: resolve(BOOK), service: { kind: "sandbox" } });
+  });
+
+  it("reads its options with parseArgs: unknown options and missing values are refused", () => {
+    expect(refusal([BOOK, "--frobnicate"])).toMatch(/Unknown option '--frobnicate'/);
+    expect(refusal([BOOK, "--today"])).toMatch(/--today/);
+  });
+
+  describe("with a workbook file", () => {
+    let dir: string;
+    beforeAll(() => {
+      dir = mkdtempSync(join(tmpdir(), "prices-runner-args-"));
+    });
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+    it("takes --out, --freeze and --report, an .xlsm into an .xlsm", () => {
+      const model = join(dir, "model.xlsm");
+      expect(parseArguments([model, "--out", join(dir, "copy.xlsm"), "--freeze", "--report", join(dir, "report.json")], {})).toEqual({
+        bookPath: model,
+        service: { kind: "sandbox" },
+        out: join(dir, "copy.xlsm"),
+        freeze: true,
+        report: join(dir, "report.json"),
+      });
+      expect(refusal([model, "--out", join(dir, "copy.xlsx")])).toBe(`--out must end in .xlsm like the input, got ${join(dir, "copy.xlsx")}`);
+      expect(refusal([BOOK, "--report", "r.json"])).toBe("--out, --freeze and --report apply to a workbook file (.xlsx, .xlsm)");
+    });
+
+    it("refuses an --out that is the input through a symlink, or a symlinked folder", () => {
+      const model = join(dir, "model.xlsx");
+      writeFileSync(model, "not read here");
+      symlinkSync(model, join(dir, "link.xlsx"));
+      symlinkSync(dir, join(dir, "same-folder"));
+      for (const out of [join(dir, "link.xlsx"), join(dir, "same-folder", "model.xlsx")]) {
+        expect(refusal([model, "--out", out])).toMatch(/^--out must name another file/);
+      }
+    });
   });
 });

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fromEpochDay } from "../../src/api/dates";
 import type { RunningSandbox } from "../../src/sandbox/server";
-import { main } from "../../scripts/workbook";
+import { main } from "../../src/runner/workbook-runner";
 import { sandboxGet, sandboxToken } from "../support/service";
 import { closedPort, prices, TODAY, type JsonObject } from "./support";
 

@@ -7,7 +7,7 @@ import { createServer } from "node:net";
 import type { EvaluationResult } from "../../src/host/api";
 import type { PrintedValue } from "../../src/host/values";
 import type { RunningSandbox } from "../../src/sandbox/server";
-import { DIST, ensureBuilt, evaluateInPage, openHostPage, servePages, type HostBrowser, type PageServer } from "../../scripts/workbook";
+import { DIST, ensureBuilt, evaluateInPage, openHostPage, servePages, type HostBrowser, type PageServer } from "../../src/runner/host-page";
 import { sandboxGet, sandboxToken } from "../support/service";
 
 /** A frozen "today" so the sandbox's data, and so every expectation, is the same on every run. */

@@ -4,14 +4,15 @@
  * (a real spreadsheet application, headless) reads the outputs; what it shows is compared with the service's answers.
  */
 import { createHash } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import ExcelJS from "exceljs";
+import { strToU8, zipSync } from "fflate";
 import { fromEpochDay } from "../../src/api/dates";
 import { isoDateToSerial } from "../../src/functions/excelDates";
 import type { RunningSandbox } from "../../src/sandbox/server";
-import { main } from "../../scripts/workbook";
+import { main } from "../../src/runner/workbook-runner";
 import { libreOfficeSheets, shown } from "../support/libreoffice";
 import { sandboxGet, sandboxToken } from "../support/service";
 import { prices, serialOf, TODAY, type JsonObject } from "./support";
@@ -210,7 +211,7 @@ describe("npm run workbook with an .xlsx model", () => {
     expect(serialOf(DATE)).toBeGreaterThan(0);
   });
 
-  it("keeps a formula the host cannot evaluate (a whole column, a table) as saved, and the others read its saved result", async () => {
+  it("keeps a formula the host cannot evaluate (a whole column, a table) as saved, and leaves the formulas that read it to Excel too", async () => {
     const [symbol] = chosen;
     const input = join(dir, "model-kept.xlsx");
     const workbook = new ExcelJS.Workbook();
@@ -220,15 +221,18 @@ describe("npm run workbook with an .xlsx model", () => {
     [1, 2, 3].forEach((value, index) => (sheet.getCell(`D${index + 1}`).value = value));
     sheet.getCell("E1").value = { formula: "SUM(D:D)", result: 6 };
     sheet.getCell("E2").value = { formula: "Prices[Mid]", result: 7 };
-    sheet.getCell("F1").value = { formula: "E1*2+E2" };
+    // saved by Excel; evaluated from E1's saved 6 it could be stale beside fresh prices, so it keeps its own saved value
+    sheet.getCell("F1").value = { formula: "E1*2+E2", result: 19 };
+    sheet.getCell("F2").value = { formula: "F1+1", result: 20 };
+    sheet.getCell("G1").value = { formula: "B1*2" };
     await workbook.xlsx.writeFile(input);
 
     const out = join(dir, "refreshed-kept.xlsx");
     const result = await run([input, "--out", out, "--today", TODAY]);
     expect(result.code).toBe(0);
-    expect(result.errors).toMatch(/2 formulas the host cannot evaluate are kept as saved.*Model!E1 .*whole rows and columns.*Model!E2/);
+    expect(result.errors).toMatch(/4 formulas left for Excel, their saved values kept[^]*Model!E1 =SUM\(D:D\): .*whole rows and columns[^]*Model!E2 =Prices\[Mid\][^]*Model!F1 =E1\*2\+E2: depends on Model!E1 \(left for Excel\)[^]*Model!F2 =F1\+1: depends on Model!F1/);
     const cells = (JSON.parse(result.printed) as { sheets: Record<string, Record<string, unknown>> }).sheets.Model ?? {};
-    expect([cells.B1, cells.E1, cells.E2, cells.F1]).toEqual([expected.mids[0], 6, 7, 19]);
+    expect([cells.B1, cells.G1]).toEqual([expected.mids[0], (expected.mids[0] ?? 0) * 2]);
 
     const written = new ExcelJS.Workbook();
     await written.xlsx.readFile(out);
@@ -236,6 +240,8 @@ describe("npm run workbook with an .xlsx model", () => {
     expect(model?.getCell("E1").value).toEqual({ formula: "SUM(D:D)", result: 6 });
     expect(model?.getCell("E2").value).toEqual({ formula: "Prices[Mid]", result: 7 });
     expect(model?.getCell("F1").value).toEqual({ formula: "E1*2+E2", result: 19 });
+    expect(model?.getCell("F2").value).toEqual({ formula: "F1+1", result: 20 });
+    expect(model?.getCell("G1").value).toEqual({ formula: "B1*2", result: (expected.mids[0] ?? 0) * 2 });
   });
 
   it("evaluates a sheet that reads another sheet after it, with its final values", async () => {
@@ -293,19 +299,45 @@ describe("npm run workbook with an .xlsx model", () => {
 
   it.each([
     ["a text file", Buffer.from("Symbol,Mid\nMB-AL-0004,1\n"), /is not an \.xlsx file/],
-    ["an encrypted workbook (an OLE compound file)", Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(512)]), /is password-protected/],
-    ["a damaged zip", Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(64, 7)]), /is a corrupt \.xlsx file/],
-  ])("refuses %s with exit code 2 and a message saying what is wrong", async (_, bytes, message) => {
+    ["an empty file", Buffer.alloc(0), /is empty$/m],
+    [
+      "an encrypted workbook (an OLE compound file with an EncryptionInfo stream)",
+      Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(512), Buffer.from("EncryptionInfo", "utf16le"), Buffer.alloc(64)]),
+      /is password-protected \(encrypted\)/,
+    ],
+    ["an Excel 97-2003 .xls (an OLE compound file)", Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(512), Buffer.from("Workbook", "utf16le")]), /is an Excel 97-2003 \.xls file/],
+    ["a damaged zip", Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(64, 7)]), /is a damaged zip \(truncated or corrupt\)/],
+    ["a zip that is not a workbook", Buffer.from(zipSync({ "notes.txt": strToU8("not a workbook") })), /is a zip but not a workbook/],
+  ])("refuses %s with exit code 2 and one line saying what is wrong", async (_, bytes, message) => {
     const input = join(dir, `bad-${Math.random().toString(36).slice(2)}.xlsx`);
     writeFileSync(input, bytes);
     const result = await run([input, "--out", join(dir, "never.xlsx")]);
     expect(result.code).toBe(2);
     expect(result.errors).toMatch(message);
+    expect(result.errors.trim().split("\n")).toHaveLength(1);
     expect(result.printed).toBe("");
+  });
+
+  it("refuses a truncated workbook with exit code 2 and one line", async () => {
+    const bytes = readFileSync(model);
+    const input = join(dir, "truncated.xlsx");
+    writeFileSync(input, bytes.subarray(0, Math.floor(bytes.length / 2)));
+    const result = await run([input, "--out", join(dir, "never.xlsx")]);
+    expect(result.code).toBe(2);
+    expect(result.errors.trim()).toMatch(/^workbook: .*truncated\.xlsx is a damaged zip/);
+    expect(result.errors.trim().split("\n")).toHaveLength(1);
   });
 
   it("refuses --out naming the input, and an .xlsx without --out", async () => {
     expect((await run([model, "--out", model])).errors).toMatch(/--out must name another file/);
-    expect((await run([model])).errors).toMatch(/an \.xlsx book needs --out/);
+    expect((await run([model])).errors).toMatch(/a workbook needs --out REFRESHED\.xlsx/);
+    // a symlink to the input is the input: writing through it would replace the model
+    const link = join(dir, "link-to-model.xlsx");
+    symlinkSync(model, link);
+    const before = digest(model);
+    const refused = await run([model, "--out", link]);
+    expect(refused.code).toBe(2);
+    expect(refused.errors).toMatch(/--out must name another file/);
+    expect(digest(model)).toBe(before);
   });
 });

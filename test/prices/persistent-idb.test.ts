@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "esbuild";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
-import { servePages, type PageServer } from "../../scripts/workbook";
+import { servePages, type PageServer } from "../../src/runner/host-page";
 import { startTestSandbox, clientCredentialsToken } from "../helpers/sandbox";
 import type { RunningSandbox } from "../../src/sandbox/server";
 import { weekdaysBefore } from "./sandbox-helpers";

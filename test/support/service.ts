@@ -1,7 +1,7 @@
 /** Asking a running sandbox directly over HTTPS (trusting its CA), for expected values computed without the client under test. */
 import { scopeFor } from "../../src/api";
 import type { RunningSandbox } from "../../src/sandbox/server";
-import { fetchClientToken } from "../../scripts/workbook";
+import { fetchClientToken } from "../../src/runner/host-page";
 import { caFetch } from "../helpers/sandbox";
 
 type Sandbox = Pick<RunningSandbox, "apiUrl" | "issuer" | "ca">;

@@ -1,0 +1,168 @@
+/** The runner's command line, read with Node's `util.parseArgs`: the book, the copy to write, and which service to ask. */
+import { existsSync, realpathSync, statSync } from "node:fs";
+import { basename, dirname, extname, join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { parseIsoDate } from "../api";
+import type { RunnerSessionOptions } from "../changes/runner-session";
+
+/** Bad command line or book: exit code 2. */
+export class UsageError extends Error {
+  override readonly name = "UsageError";
+}
+
+export type ServiceOptions =
+  | { readonly kind: "sandbox"; readonly today?: string; readonly sandbox?: { readonly correctionRate?: number } }
+  | { readonly kind: "token"; readonly apiUrl: string; readonly token: string }
+  | { readonly kind: "client"; readonly apiUrl: string; readonly tokenUrl: string; readonly clientId: string; readonly clientSecret: string };
+
+export interface RunnerOptions extends RunnerSessionOptions {
+  readonly bookPath: string;
+  readonly service: ServiceOptions;
+  readonly caPath?: string;
+  /** For a workbook file: where the refreshed copy goes (never the input). */
+  readonly out?: string;
+  /** With `out`: PRICES formulas become values, plus the `Prices provenance` sheet. */
+  readonly freeze?: boolean;
+  /** With `out`: where the JSON report of every formula left for Excel goes. */
+  readonly report?: string;
+  /** The book's date system (`--date-system`): serials in and out follow it (default 1900; an .xlsx says its own). */
+  readonly dateSystem?: "1900" | "1904";
+}
+
+export const USAGE = `usage: npm run workbook -- BOOK.json [--today YYYY-MM-DD] [--api URL [--token-url URL --client-id ID]] [--ca PATH] [--date-system 1900|1904]
+       npm run workbook -- MODEL.xlsx --out REFRESHED.xlsx [--freeze] [--report REPORT.json] [--cache DIR] [--changes CHANGES.csv] [--plan] [the same service options]   (.xlsm in, .xlsm out)
+       with --api: PRICES_TOKEN=<token>, or with --token-url and --client-id: PRICES_CLIENT_SECRET=<secret>`;
+
+/** Where the runner reads secrets (never from its arguments). */
+export const TOKEN_ENV = "PRICES_TOKEN";
+export const CLIENT_SECRET_ENV = "PRICES_CLIENT_SECRET";
+
+/** Options that used to carry a secret: refused, with where the secret goes now (the value is never echoed). */
+const SECRET_OPTIONS: ReadonlyMap<string, string> = new Map([
+  ["--token", TOKEN_ENV],
+  ["--client-secret", CLIENT_SECRET_ENV],
+]);
+
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/** The workbook files the runner refreshes in place: a macro-enabled book stays one. */
+const WORKBOOK_EXTENSIONS = [".xlsx", ".xlsm"];
+
+const OPTIONS = {
+  today: { type: "string" },
+  api: { type: "string" },
+  "token-url": { type: "string" },
+  "client-id": { type: "string" },
+  ca: { type: "string" },
+  out: { type: "string" },
+  report: { type: "string" },
+  "date-system": { type: "string" },
+  freeze: { type: "boolean" },
+  cache: { type: "string" },
+  changes: { type: "string" },
+  plan: { type: "boolean" },
+} as const;
+
+/** https, or http to this machine only: a bearer token or client secret must not cross a network in clear text. */
+function secureUrl(value: string, name: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`${name} must be an https URL, got ${value}`);
+  }
+  if (url.protocol === "https:" || (url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname))) return value;
+  throw new UsageError(`${name} must be an https URL (http only for localhost or 127.0.0.1), got ${url.protocol}//${url.host}`);
+}
+
+function secret(env: Readonly<Record<string, string | undefined>>, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value === undefined || value === "" ? undefined : value;
+}
+
+/** A book that is not JSON is a workbook file (the reader says so when it is something else: an .xls, a text file...). */
+export function isWorkbookPath(path: string): boolean {
+  return extname(path).toLowerCase() !== ".json";
+}
+
+/** The file a path ends at, symlinks followed (for a path that does not exist yet: its folder's real path). */
+function realPath(path: string): string {
+  if (existsSync(path)) return realpathSync(path);
+  const dir = dirname(path);
+  return existsSync(dir) ? join(realpathSync(dir), basename(path)) : path;
+}
+
+/** Whether writing `out` would replace `input`: the same path, a symlink to it, or a hard link. */
+function sameFile(input: string, out: string): boolean {
+  if (realPath(input) === realPath(out)) return true;
+  if (!existsSync(input) || !existsSync(out)) return false;
+  const [a, b] = [statSync(input), statSync(out)];
+  return a.dev === b.dev && a.ino === b.ino;
+}
+
+function parsed(argv: readonly string[]): { values: { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]["type"] extends "boolean" ? boolean : string }; positionals: string[] } {
+  for (const arg of argv) {
+    const name = arg.includes("=") ? arg.slice(0, arg.indexOf("=")) : arg;
+    const secretEnv = SECRET_OPTIONS.get(name);
+    if (secretEnv !== undefined) {
+      throw new UsageError(`${name} is no longer accepted: a secret on the command line shows in ps and the shell history; set ${secretEnv} in the environment instead`);
+    }
+  }
+  try {
+    return parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message.split("\n")[0] ?? error.message : String(error));
+  }
+}
+
+export function parseArguments(argv: readonly string[], env: Readonly<Record<string, string | undefined>> = process.env): RunnerOptions {
+  const { values, positionals } = parsed(argv);
+  for (const [name, value] of Object.entries(values)) {
+    if (value === "") throw new UsageError(`--${name} needs a value`);
+  }
+  if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? "give one BOOK.json" : `give one book, got ${positionals.join(" ")}`);
+  const bookPath = resolve(positionals[0] ?? "");
+  const out = values.out === undefined ? undefined : resolve(values.out);
+  const freeze = values.freeze ?? false;
+  const report = values.report === undefined ? undefined : resolve(values.report);
+  if (isWorkbookPath(bookPath)) {
+    const extension = extname(bookPath).toLowerCase();
+    const kind = WORKBOOK_EXTENSIONS.includes(extension) ? extension : ".xlsx";
+    if (out === undefined) throw new UsageError(`a workbook needs --out REFRESHED${kind} (the input is never modified)`);
+    if (sameFile(bookPath, out)) throw new UsageError("--out must name another file: the input is never modified (it names the input, or a link to it)");
+    if (extname(out).toLowerCase() !== kind) throw new UsageError(`--out must end in ${kind} like the input, got ${values.out ?? ""}`);
+    if (report !== undefined && (sameFile(bookPath, report) || report === out)) throw new UsageError("--report must name another file than the book and its copy");
+  } else if (out !== undefined || freeze || report !== undefined) {
+    throw new UsageError("--out, --freeze and --report apply to a workbook file (.xlsx, .xlsm)");
+  }
+  if (values.changes !== undefined && out === undefined) throw new UsageError("--changes applies to a workbook file refreshed with --out");
+  const files = out === undefined ? {} : { out, freeze, ...(report === undefined ? {} : { report }) };
+  const { ca: caPath, api, today } = values;
+  if (today !== undefined && parseIsoDate(today) === undefined) throw new UsageError(`--today must be a date YYYY-MM-DD, got ${today}`);
+  let service: ServiceOptions;
+  if (api === undefined) {
+    for (const name of ["token-url", "client-id"] as const) {
+      if (values[name] !== undefined) throw new UsageError(`--${name} needs --api (without --api the runner starts its own sandbox)`);
+    }
+    service = today === undefined ? { kind: "sandbox" } : { kind: "sandbox", today: parseIsoDate(today) ?? today };
+  } else {
+    if (today !== undefined) throw new UsageError("--today applies to the runner's own sandbox, not to --api");
+    const apiUrl = secureUrl(api, "--api");
+    const tokenUrl = values["token-url"];
+    const clientId = values["client-id"];
+    if (tokenUrl !== undefined || clientId !== undefined) {
+      if (tokenUrl === undefined || clientId === undefined) throw new UsageError("--token-url and --client-id go together");
+      const clientSecret = secret(env, CLIENT_SECRET_ENV);
+      if (clientSecret === undefined) throw new UsageError(`--token-url and --client-id need the client secret in ${CLIENT_SECRET_ENV}`);
+      service = { kind: "client", apiUrl, tokenUrl: secureUrl(tokenUrl, "--token-url"), clientId, clientSecret };
+    } else {
+      const token = secret(env, TOKEN_ENV);
+      if (token === undefined) throw new UsageError(`--api needs a token in ${TOKEN_ENV}, or --token-url and --client-id with ${CLIENT_SECRET_ENV}`);
+      service = { kind: "token", apiUrl, token };
+    }
+  }
+  const dateSystem = values["date-system"];
+  if (dateSystem !== undefined && dateSystem !== "1900" && dateSystem !== "1904") throw new UsageError(`--date-system must be 1900 or 1904, got ${dateSystem}`);
+  const session = { ...(values.cache === undefined ? {} : { cache: resolve(values.cache) }), ...(values.changes === undefined ? {} : { changes: resolve(values.changes) }), ...(values.plan ? { plan: true } : {}) };
+  return { bookPath, service, ...files, ...session, ...(caPath === undefined ? {} : { caPath: resolve(caPath) }), ...(dateSystem === undefined ? {} : { dateSystem }) };
+}

@@ -1,0 +1,243 @@
+/**
+ * The headless workbook runner: evaluates a book of PRICES.* formulas with the built add-in in Chromium.
+ *
+ *   npm run workbook -- BOOK.json [--today YYYY-MM-DD] [--api URL [--token-url URL --client-id ID]] [--ca PATH]
+ *   npm run workbook -- MODEL.xlsx --out REFRESHED.xlsx [--freeze] [--report REPORT.json] [same service options]
+ *
+ * With --api, the secret comes from the environment, never the command line (ps and shell history show that):
+ * PRICES_TOKEN (a bearer token) or, with --token-url and --client-id, PRICES_CLIENT_SECRET.
+ *
+ * Prints one JSON object `{ "cells": {...}, "stats": {...} }` to stdout (for a workbook file: `{ "out", "sheets",
+ * "frozen", "leftForExcel", "stats" }`), everything else to stderr.
+ * Exit codes: 0 success, 2 bad input, 1 failure. Chromium, the page server and the sandbox always stop.
+ */
+import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { scopeFor } from "../api";
+import type { EvaluationResult } from "../host/api";
+import { BookError, readBook } from "../host/book";
+import { printValue, type PrintedValue } from "../host/values";
+import { writePackage } from "../xlsx/package";
+import { refreshedPackage } from "../xlsx/refreshed-copy";
+import { type KeptFormula, type LoadedWorkbook, WorkbookFileError, readWorkbookFile } from "../xlsx/workbook-file";
+import { type PlanRunResult, openRunnerSession, savedValues } from "../changes/runner-session";
+import { type RunnerOptions, USAGE, UsageError, isWorkbookPath, parseArguments } from "./arguments";
+import { DIST, ensureBuilt, evaluateInPage, evaluateWorkbookInPage, fetchClientToken, openHostPage, servePages } from "./host-page";
+
+/** What the runner prints for a workbook file: the copy written, every sheet's cells as for a JSON book, what it froze and left for Excel. */
+export interface XlsxRunResult {
+  readonly out: string;
+  readonly sheets: Record<string, Record<string, PrintedValue>>;
+  readonly frozen: number;
+  readonly leftForExcel: number;
+  readonly stats: EvaluationResult["stats"];
+  /** With `--changes`: the one-line summary of what changed. */
+  readonly changes?: string;
+}
+
+/** The `--report` file: every formula whose cached value the copy keeps because the engine did not evaluate it. */
+export interface RunReport {
+  readonly book: string;
+  readonly out: string;
+  readonly frozen: number;
+  readonly leftForExcel: readonly KeptFormula[];
+}
+
+/** A book that is not a readable workbook: exit code 2 with one line. */
+export class BadBookError extends Error {
+  override readonly name = "BadBookError";
+}
+
+/** How many left-for-Excel formulas stderr names one by one; the report lists them all. */
+const LISTED = 50;
+
+/** Logs at most one progress line a second, however often it is called: long synchronous reads and writes call it as they go. */
+export function throttled(log: (message: string) => void, intervalMs = 1000): (message: string) => void {
+  let last = Date.now();
+  return (message) => {
+    const now = Date.now();
+    if (now - last < intervalMs) return;
+    last = now;
+    log(message);
+  };
+}
+
+function loadWorkbook(path: string, progress: (message: string) => void): LoadedWorkbook {
+  try {
+    return readWorkbookFile(path, progress);
+  } catch (error) {
+    if (error instanceof WorkbookFileError) throw new BadBookError(error.message);
+    throw error;
+  }
+}
+
+/** Reads and checks a JSON book before anything starts. */
+export function loadBookFile(path: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch {
+    throw new UsageError(`cannot read ${path}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`${path} is not JSON: ${(error as Error).message}`);
+  }
+  try {
+    readBook(json);
+  } catch (error) {
+    if (error instanceof BookError) throw new UsageError(`${path}: ${error.message}`);
+    throw error;
+  }
+  return json;
+}
+
+/** Everything the runner started, stopped in reverse order even when one of them fails. */
+export class Resources {
+  private readonly closers: (() => Promise<void>)[] = [];
+  add(close: () => Promise<void>): void {
+    this.closers.push(close);
+  }
+  async closeAll(): Promise<void> {
+    for (const close of this.closers.splice(0).reverse()) await close().catch(() => undefined);
+  }
+}
+
+function listLeftForExcel(left: readonly KeptFormula[], report: string | undefined, log: (message: string) => void): void {
+  if (left.length === 0) return;
+  log(`workbook: ${left.length} formula${left.length === 1 ? "" : "s"} left for Excel, their saved values kept (Excel recalculates them on open):`);
+  for (const entry of left.slice(0, LISTED)) log(`workbook:   ${entry.sheet}!${entry.cell} =${entry.formula}: ${entry.why}`);
+  if (left.length > LISTED) log(`workbook:   … and ${left.length - LISTED} more${report === undefined ? " (--report FILE lists them all)" : ` (all in ${report})`}`);
+}
+
+function writeReport(path: string, report: RunReport): void {
+  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  try {
+    writeFileSync(temporary, `${JSON.stringify(report, null, 2)}\n`);
+    renameSync(temporary, path);
+  } finally {
+    rmSync(temporary, { force: true });
+  }
+}
+
+async function serviceToken(options: RunnerOptions, pagesOrigin: string, resources: Resources): Promise<{ apiUrl: string; token: string }> {
+  const ca = options.caPath === undefined ? undefined : readFileSync(options.caPath, "utf8");
+  if (options.service.kind === "sandbox") {
+    const { startSandbox } = await import("../sandbox/server");
+    const sandbox = await startSandbox({
+      port: 0,
+      quiet: true,
+      corsOrigins: [pagesOrigin],
+      ...(options.service.today === undefined ? {} : { today: options.service.today }),
+      ...options.service.sandbox,
+    });
+    resources.add(() => sandbox.close());
+    const token = await fetchClientToken({
+      tokenUrl: `${sandbox.issuer}/token`,
+      clientId: "sandbox-full",
+      clientSecret: "sandbox-full-secret",
+      apiUrl: sandbox.apiUrl,
+      scope: scopeFor("sandbox"),
+      ca: sandbox.ca,
+    });
+    return { apiUrl: sandbox.apiUrl, token };
+  }
+  if (options.service.kind === "client") {
+    // Another vendor's service names its scope `<vendor>.physicalprices.api`; PRICES_SCOPE overrides the sandbox's.
+    const scope = process.env.PRICES_SCOPE ?? scopeFor("sandbox");
+    return { apiUrl: options.service.apiUrl, token: await fetchClientToken({ ...options.service, scope, ...(ca === undefined ? {} : { ca }) }) };
+  }
+  return { apiUrl: options.service.apiUrl, token: options.service.token };
+}
+
+export async function runWorkbook(options: RunnerOptions, log: (message: string) => void, resources = new Resources()): Promise<EvaluationResult | XlsxRunResult | PlanRunResult> {
+  const progress = throttled(log);
+  const workbook = options.out !== undefined && isWorkbookPath(options.bookPath) ? loadWorkbook(options.bookPath, progress) : undefined;
+  if (workbook) {
+    const formulas = [...workbook.formulas.values()].reduce((sum, sheet) => sum + sheet.size, 0);
+    log(`workbook: read ${options.bookPath}: ${workbook.sheets.length} sheets, ${workbook.cellCount} cells, ${formulas} formulas`);
+    if (options.dateSystem !== undefined && options.dateSystem !== workbook.dateSystem) {
+      throw new UsageError(`--date-system ${options.dateSystem} contradicts ${options.bookPath}, which is written in the ${workbook.dateSystem} date system`);
+    }
+  }
+  const dateSystem = workbook?.dateSystem ?? options.dateSystem;
+  const book = workbook ? undefined : loadBookFile(options.bookPath);
+  try {
+    ensureBuilt(log);
+    log(`workbook: starting ${options.service.kind === "sandbox" ? "the runner's own sandbox and " : ""}Chromium`);
+    const pages = await servePages(DIST);
+    resources.add(() => pages.close());
+    const { apiUrl, token } = await serviceToken(options, pages.origin, resources);
+    log("workbook: service ready, opening the host page in Chromium");
+    // The runner's own sandbox allows the page's origin; any other service is reached without CORS checks.
+    const browser = await openHostPage(`${pages.origin}/host.html`, log, { allowCrossOrigin: options.service.kind !== "sandbox" });
+    resources.add(() => browser.close());
+    // the runner's own sandbox frozen at --today: TODAY() in formulas is that day too
+    const today = options.service.kind === "sandbox" ? options.service.today : undefined;
+    const session = await openRunnerSession(options, { apiUrl, token, ...(today === undefined ? {} : { today }), ...(options.service.kind === "sandbox" ? { environment: "the runner's own sandbox" } : {}) }, log);
+    if (!workbook || options.out === undefined) {
+      const evaluated = await evaluateInPage(browser.page, book, apiUrl, token, today, dateSystem, session.configuration);
+      const { plan } = await session.finish(browser.page, { provenance: [], sheets: [], stats: evaluated.stats }, undefined);
+      return plan ? { plan, stats: evaluated.stats } : evaluated;
+    }
+    const freeze = options.freeze ?? false;
+    const evaluating = Date.now();
+    log(`workbook: evaluating ${workbook.sheets.length} sheets in the host page`);
+    const definitions = { names: workbook.names, tables: workbook.tables };
+    const result = await evaluateWorkbookInPage(browser.page, workbook.sheets, definitions, apiUrl, token, freeze || session.needsProvenance, today, dateSystem, session.configuration);
+    log(`workbook: evaluated in ${((Date.now() - evaluating) / 1000).toFixed(1)} s, ${result.stats.requests} service requests`);
+    const { plan, changes } = await session.finish(browser.page, result, savedValues(workbook.formulas));
+    if (plan) return { plan, stats: result.stats };
+    log(`workbook: writing ${options.out}`);
+    const copy = refreshedPackage(workbook, result, { freeze }, progress);
+    await writePackage(copy.entries, options.out, progress);
+    log(`workbook: wrote ${options.out}${freeze ? ` (${copy.frozen} formulas frozen, provenance in 'Prices provenance')` : ""}`);
+    if (copy.unfrozen.length > 0) {
+      log(`workbook: ${copy.unfrozen.length} PRICES formula${copy.unfrozen.length === 1 ? "" : "s"} not frozen, their result an error (the formula kept):`);
+      for (const line of copy.unfrozen.slice(0, LISTED)) log(`workbook:   ${line}`);
+    }
+    listLeftForExcel(copy.leftForExcel, options.report, log);
+    if (options.report !== undefined) {
+      writeReport(options.report, { book: options.bookPath, out: options.out, frozen: copy.frozen, leftForExcel: copy.leftForExcel });
+      log(`workbook: report in ${options.report}`);
+    }
+    const sheets = Object.fromEntries(
+      result.sheets.map((sheet) => [sheet.name, Object.fromEntries(Object.entries(sheet.values).map(([address, value]) => [address, printValue(value)]))]),
+    );
+    return { out: options.out, sheets, frozen: copy.frozen, leftForExcel: copy.leftForExcel.length, stats: result.stats, ...(changes === undefined ? {} : { changes }) };
+  } finally {
+    await resources.closeAll();
+  }
+}
+
+export async function main(argv: readonly string[], env: Readonly<Record<string, string | undefined>> = process.env): Promise<number> {
+  const log = (message: string): void => void process.stderr.write(`${message}\n`);
+  const resources = new Resources();
+  const interrupt = (): void => {
+    log("workbook: interrupted, stopping");
+    void resources.closeAll().finally(() => process.exit(130));
+  };
+  process.once("SIGINT", interrupt);
+  process.once("SIGTERM", interrupt);
+  try {
+    const result = await runWorkbook(parseArguments(argv, env), log, resources);
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+    return 0;
+  } catch (error) {
+    if (error instanceof BadBookError) {
+      log(`workbook: ${error.message}`);
+      return 2;
+    }
+    if (error instanceof UsageError) {
+      log(`workbook: ${error.message}\n${USAGE}`);
+      return 2;
+    }
+    log(`workbook: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  } finally {
+    process.off("SIGINT", interrupt);
+    process.off("SIGTERM", interrupt);
+  }
+}

@@ -1,0 +1,185 @@
+/**
+ * The refreshed copy: the input package with only what the refresh changed. Each evaluated formula keeps its element
+ * as written and gets its fresh result as the cached value; a dynamic array (`cm`) gets its new area in `ref` and its
+ * values in the cells it covers, as Excel writes them; a legacy array formula keeps its area. A formula left for Excel
+ * keeps its cached value. With `freeze`, the formulas that call PRICES become their values (the cell's style kept, so
+ * a date stays a date), a sheet `Prices provenance` says where each value came from, and the calculation chain goes
+ * (Excel rebuilds it). Every other part is copied as it is, and `calcPr fullCalcOnLoad` makes Excel recalculate on open.
+ */
+import { type RangeRef, formatCellAddress, formatRangeAddress, parseCellAddress, parseRangeAddress, rangeContains } from "../formula/a1";
+import type { WorkbookResult } from "../host/api";
+import { isCellError, printValue } from "../host/values";
+import { PROVENANCE_COLUMNS, PROVENANCE_SHEET, provenanceTable, type ProvenanceCell } from "../prices/provenance";
+import type { WorkbookPackage } from "./package";
+import { type CellEdit, rewriteSheet } from "./sheet-part";
+import { type FormulaSource, type KeptFormula, type LoadedWorkbook, cellsOf } from "./workbook-file";
+import { addWorksheet, dropWorkbookPart, withFullCalcOnLoad } from "./workbook-part";
+import { escapeText } from "./xml";
+
+function area(anchor: string, spill: string | undefined): RangeRef | undefined {
+  if (spill !== undefined) return parseRangeAddress(spill);
+  const position = parseCellAddress(anchor);
+  return position === undefined ? undefined : { top: position.row, left: position.col, bottom: position.row, right: position.col };
+}
+
+/** A shared formula's first cell holds the group's text: it is frozen only when every other cell of the group is. */
+function sharedGroupsKept(formulas: ReadonlyMap<string, FormulaSource>, frozen: (address: string, source: FormulaSource) => boolean): Set<string> {
+  const kept = new Set<string>();
+  for (const [address, source] of formulas) {
+    if (source.shared !== undefined && !frozen(address, source)) kept.add(source.shared.index);
+  }
+  return kept;
+}
+
+export interface RefreshedSheet {
+  readonly edits: Map<string, CellEdit>;
+  /** Addresses of the formulas frozen, with their text. */
+  readonly frozen: Map<string, string>;
+  /** PRICES formulas `freeze` kept because their result is an error: address -> formula and error. */
+  readonly unfrozen: Map<string, string>;
+}
+
+/** What the refresh changes in one sheet: the cells to rewrite, and which formulas `freeze` turned into values. */
+export function sheetEdits(formulas: ReadonlyMap<string, FormulaSource>, result: WorkbookResult["sheets"][number], freeze: boolean): RefreshedSheet {
+  const left = new Set((result.leftForExcel ?? []).map((entry) => entry.cell));
+  const spills = new Map(result.spills.map((spill) => [spill.anchor, spill.area]));
+  const value = (address: string): CellEdit["value"] => result.values[address] ?? null;
+  const freezes = (address: string, source: FormulaSource): boolean => freeze && source.callsPrices && !left.has(address);
+  const fails = (address: string, source: FormulaSource): boolean => freezes(address, source) && isCellError(value(address));
+  const keptGroups = sharedGroupsKept(formulas, (address, source) => freezes(address, source) && !fails(address, source));
+  const edits = new Map<string, CellEdit>();
+  const frozen = new Map<string, string>();
+  const unfrozen = new Map<string, string>();
+  for (const [address, source] of formulas) {
+    if (left.has(address)) continue;
+    // an error is no value to share: the formula stays, so nothing is lost (a #NAME? from a name the engine lacks)
+    const failed = fails(address, source);
+    if (failed) unfrozen.set(address, `=${source.text}: ${String(printValue(value(address)))}`);
+    const isFrozen = freezes(address, source) && !failed && !(source.shared?.first === true && keptGroups.has(source.shared.index));
+    const fresh = area(address, spills.get(address));
+    if (fresh === undefined) continue;
+    // A legacy array formula keeps its fixed area: its cells beyond the result show #N/A, as in Excel.
+    const covered = source.array !== undefined && !source.array.dynamic ? source.array.area : fresh;
+    const ref = source.array !== undefined || covered.bottom > covered.top || covered.right > covered.left ? formatRangeAddress(covered) : undefined;
+    if (isFrozen) frozen.set(address, source.text);
+    for (const here of cellsOf(covered)) {
+      const position = parseCellAddress(here);
+      const inResult = position !== undefined && rangeContains(fresh, position.row, position.col);
+      const cellValue = inResult ? value(here) : { kind: "error" as const, code: "#N/A" as const };
+      if (isFrozen) edits.set(here, { kind: "freeze", value: cellValue });
+      else edits.set(here, here === address && ref !== undefined ? { kind: "result", value: cellValue, ref } : { kind: "result", value: cellValue });
+    }
+    // What the saved spill covered beyond the fresh one is empty now.
+    if (source.array?.dynamic) {
+      for (const here of cellsOf(source.array.area)) if (!edits.has(here)) edits.set(here, { kind: "result", value: null });
+    }
+  }
+  return { edits, frozen, unfrozen };
+}
+
+/** The provenance table with a row for every frozen formula, so each frozen cell's formula text is kept somewhere. */
+function provenanceRows(result: WorkbookResult, frozen: ReadonlyMap<string, ReadonlyMap<string, string>>): ProvenanceCell[][] {
+  const rows = result.provenance.filter((row) => frozen.get(row.sheet)?.has(row.address) === true);
+  const table = provenanceTable(rows);
+  const described = new Set(rows.map((row) => `${row.sheet}!${row.address}`));
+  for (const [sheet, cells] of frozen) {
+    for (const [address, text] of cells) {
+      if (described.has(`${sheet}!${address}`)) continue;
+      const row: ProvenanceCell[] = PROVENANCE_COLUMNS.map(() => "");
+      row[0] = sheet;
+      row[1] = address;
+      row[2] = `=${text}`;
+      row[PROVENANCE_COLUMNS.length - 1] = address;
+      table.push(row);
+    }
+  }
+  return table;
+}
+
+function provenanceSheetXml(table: readonly (readonly ProvenanceCell[])[]): string {
+  const rows = table.map((cells, index) => {
+    const written = cells.map((value, col) => {
+      const address = formatCellAddress({ row: index, col });
+      if (value === "") return "";
+      if (typeof value === "number") return `<c r="${address}"><v>${value}</v></c>`;
+      if (typeof value === "boolean") return `<c r="${address}" t="b"><v>${value ? 1 : 0}</v></c>`;
+      return `<c r="${address}" t="inlineStr"><is><t xml:space="preserve">${escapeText(value)}</t></is></c>`;
+    });
+    return `<row r="${index + 1}">${written.join("")}</row>`;
+  });
+  return (
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
+    '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">' +
+    `<cols><col min="1" max="${PROVENANCE_COLUMNS.length}" width="18" customWidth="1"/></cols>` +
+    `<sheetData>${rows.join("")}</sheetData></worksheet>`
+  );
+}
+
+function newPartName(pkg: WorkbookPackage): string {
+  let number = 1;
+  while (pkg.has(`xl/worksheets/sheet${number}.xml`)) number += 1;
+  return `xl/worksheets/sheet${number}.xml`;
+}
+
+export interface RefreshedPackage {
+  /** Every entry of the copy, in the input's order (a new provenance sheet last). */
+  readonly entries: Map<string, Uint8Array>;
+  readonly frozen: number;
+  /** Every formula whose cached value was kept: the ones the runner could not read and those the engine left for Excel. */
+  readonly leftForExcel: readonly KeptFormula[];
+  /** PRICES formulas `freeze` kept as formulas because their result is an error, as `Sheet!A1 =formula: error`. */
+  readonly unfrozen: readonly string[];
+}
+
+/** The copy: the input's entries with the refreshed sheets, `fullCalcOnLoad`, and for `freeze` the provenance sheet. */
+export function refreshedPackage(loaded: LoadedWorkbook, result: WorkbookResult, options: { freeze: boolean }, progress: (message: string) => void = () => undefined): RefreshedPackage {
+  const { pkg } = loaded;
+  const changed = new Map<string, string>();
+  const frozenBySheet = new Map<string, Map<string, string>>();
+  const leftForExcel: KeptFormula[] = [...loaded.kept];
+  const unfrozen: string[] = [];
+  let frozen = 0;
+  for (const sheet of result.sheets) {
+    const part = loaded.parts.get(sheet.name);
+    const formulas = loaded.formulas.get(sheet.name);
+    if (part === undefined || formulas === undefined) continue;
+    leftForExcel.push(...(sheet.leftForExcel ?? []).map((entry) => ({ sheet: sheet.name, ...entry })));
+    const { edits, frozen: sheetFrozen, unfrozen: sheetUnfrozen } = sheetEdits(formulas, sheet, options.freeze);
+    for (const [address, why] of sheetUnfrozen) unfrozen.push(`${sheet.name}!${address} ${why}`);
+    frozen += sheetFrozen.size;
+    if (sheetFrozen.size > 0) frozenBySheet.set(sheet.name, sheetFrozen);
+    if (edits.size > 0) changed.set(part, rewriteSheet(pkg.text(part), part, edits, (cells) => progress(`workbook: writing '${sheet.name}', ${cells} cells so far`)));
+  }
+  const added = new Map<string, string>();
+  const current = (part: string): string => changed.get(part) ?? pkg.text(part);
+  const dropped = new Set<string>();
+  if (frozen > 0) {
+    const chain = dropWorkbookPart(current, loaded.info.part, "/calcChain");
+    if (chain) {
+      dropped.add(chain.part);
+      for (const [edited, text] of chain.changed) changed.set(edited, text);
+    }
+  }
+  if (options.freeze) {
+    const xml = provenanceSheetXml(provenanceRows(result, frozenBySheet));
+    const existing = loaded.info.sheets.find((sheet) => sheet.name === PROVENANCE_SHEET)?.part;
+    if (existing !== undefined) changed.set(existing, xml);
+    else {
+      const part = newPartName(pkg);
+      added.set(part, xml);
+      for (const [edited, text] of addWorksheet(current, loaded.info.part, PROVENANCE_SHEET, part)) changed.set(edited, text);
+    }
+  }
+  const workbookXml = current(loaded.info.part);
+  const recalculating = withFullCalcOnLoad(workbookXml, loaded.info.part);
+  if (recalculating !== workbookXml) changed.set(loaded.info.part, recalculating);
+  const encoder = new TextEncoder();
+  const entries = new Map<string, Uint8Array>();
+  for (const [name, bytes] of pkg.entries) {
+    if (dropped.has(name)) continue;
+    const text = changed.get(name);
+    entries.set(name, text === undefined ? bytes : encoder.encode(text));
+  }
+  for (const [name, text] of added) entries.set(name, encoder.encode(text));
+  return { entries, frozen, leftForExcel, unfrozen };
+}

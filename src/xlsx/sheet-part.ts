@@ -1,0 +1,308 @@
+/**
+ * A worksheet part read and edited as a stream of its cells: the reader sees each `<c>` with its formula, cached value
+ * and position; the writer copies the part as it is and replaces only the cells it was asked to, adding the cells a
+ * new spill reaches in their row and column order. Every other element (columns, merges, conditional formats,
+ * legacyDrawing, tableParts, extLst...) and every untouched cell stays byte for byte.
+ */
+import { columnIndex, formatCellAddress } from "../formula/a1";
+import type { CellValue } from "../host/values";
+import { isCellError } from "../host/values";
+import { type ElementSpan, escapeText, prefixOf, scanXml, startTag } from "./xml";
+
+export interface SheetFormula {
+  readonly qualifiedName: string;
+  /** As the file holds it (entities decoded), without `=`; "" for a cell of a shared formula other than its first. */
+  readonly text: string;
+  readonly attributes: Readonly<Record<string, string>>;
+  readonly span: ElementSpan;
+}
+
+export interface SheetCell {
+  /** 0-based. */
+  readonly row: number;
+  readonly col: number;
+  readonly address: string;
+  readonly qualifiedName: string;
+  readonly attributes: Readonly<Record<string, string>>;
+  readonly span: ElementSpan;
+  readonly formula?: SheetFormula;
+  /** The `<v>` element and its text. */
+  readonly value?: { readonly text: string; readonly span: ElementSpan };
+  /** An inline string `<is>`: its text (runs joined, phonetic runs left out). */
+  readonly inline?: { readonly text: string; readonly span: ElementSpan };
+}
+
+export interface RowStart {
+  readonly row: number;
+  readonly qualifiedName: string;
+  readonly attributes: Readonly<Record<string, string>>;
+  readonly start: number;
+  readonly openEnd: number;
+  readonly selfClosing: boolean;
+}
+
+export interface SheetEvents {
+  sheetDataOpen?(qualifiedName: string): void;
+  rowOpen?(row: RowStart): void;
+  cell?(cell: SheetCell): void;
+  rowClose?(row: number, span: ElementSpan): void;
+  sheetDataClose?(element: { readonly qualifiedName: string; readonly attributes: Readonly<Record<string, string>> } & ElementSpan): void;
+}
+
+interface CellBuilding {
+  row: number;
+  col: number;
+  qualifiedName: string;
+  attributes: Readonly<Record<string, string>>;
+  start: number;
+  openEnd: number;
+  formula?: SheetFormula;
+  value?: { text: string; span: ElementSpan };
+  inline?: { text: string; span: ElementSpan };
+}
+
+const CELL_REFERENCE = /^([A-Za-z]{1,3})(\d+)$/;
+
+/** Reads the sheet's cells in order (rows and cells without `r` counted on from the one before, as Excel does). */
+export function scanSheet(xml: string, part: string, events: SheetEvents): void {
+  let inSheetData = false;
+  let sheetData: { qualifiedName: string; attributes: Readonly<Record<string, string>>; start: number; openEnd: number } | undefined;
+  let row = -1;
+  let col = -1;
+  let cell: CellBuilding | undefined;
+  /** Inside the cell: which child collects text (`is` text comes from its `t`, not from a phonetic `rPh`). */
+  let collecting: "f" | "v" | "is" | undefined;
+  let phonetic = 0;
+  let text = "";
+  let childStart: { qualifiedName: string; attributes: Readonly<Record<string, string>>; start: number; openEnd: number } | undefined;
+  scanXml(xml, part, {
+    open: (tag) => {
+      if (!inSheetData) {
+        if (tag.name === "sheetData") {
+          inSheetData = true;
+          sheetData = tag;
+          events.sheetDataOpen?.(tag.qualifiedName);
+        }
+        return;
+      }
+      if (cell === undefined) {
+        if (tag.name === "row") {
+          const number = Number(tag.attributes.r);
+          row = Number.isInteger(number) && number > 0 ? number - 1 : row + 1;
+          col = -1;
+          events.rowOpen?.({ row, qualifiedName: tag.qualifiedName, attributes: tag.attributes, start: tag.start, openEnd: tag.openEnd, selfClosing: tag.selfClosing });
+        } else if (tag.name === "c") {
+          const match = CELL_REFERENCE.exec(tag.attributes.r ?? "");
+          if (match) {
+            col = columnIndex(match[1] ?? "A");
+            row = Number(match[2]) - 1;
+          } else col += 1;
+          cell = { row, col, qualifiedName: tag.qualifiedName, attributes: tag.attributes, start: tag.start, openEnd: tag.openEnd };
+        }
+        return;
+      }
+      if (collecting === undefined && (tag.name === "f" || tag.name === "v" || tag.name === "is")) {
+        collecting = tag.name;
+        text = "";
+        childStart = tag;
+      } else if (collecting === "is" && tag.name === "rPh") phonetic += 1;
+    },
+    text: (chunk) => {
+      if (collecting !== undefined && phonetic === 0) text += chunk;
+    },
+    close: ({ name, closeStart, end }) => {
+      if (!inSheetData) return;
+      if (cell !== undefined) {
+        if (name === "rPh" && collecting === "is") phonetic -= 1;
+        else if (collecting !== undefined && name === collecting && childStart) {
+          const span = { start: childStart.start, openEnd: childStart.openEnd, closeStart, end };
+          if (collecting === "f") cell.formula = { qualifiedName: childStart.qualifiedName, text, attributes: childStart.attributes, span };
+          else if (collecting === "v") cell.value = { text, span };
+          else cell.inline = { text, span };
+          collecting = undefined;
+          childStart = undefined;
+        } else if (name === "c" && collecting === undefined) {
+          const { row: r, col: c, qualifiedName, attributes, start, openEnd, formula, value, inline } = cell;
+          const span = { start, openEnd, closeStart, end };
+          events.cell?.({ row: r, col: c, address: formatCellAddress({ row: r, col: c }), qualifiedName, attributes, span, ...(formula && { formula }), ...(value && { value }), ...(inline && { inline }) });
+          cell = undefined;
+        }
+        return;
+      }
+      if (name === "row") events.rowClose?.(row, { start: -1, openEnd: -1, closeStart, end });
+      else if (name === "sheetData" && sheetData) {
+        inSheetData = false;
+        events.sheetDataClose?.({ qualifiedName: sheetData.qualifiedName, attributes: sheetData.attributes, start: sheetData.start, openEnd: sheetData.openEnd, closeStart, end });
+      }
+    },
+  });
+}
+
+/** What the refresh does to one cell. */
+export type CellEdit =
+  /** A formula's fresh result, or a value a spill put there (null: the cell no longer holds one); `ref` is an array formula's new area. */
+  | { readonly kind: "result"; readonly value: CellValue; readonly ref?: string }
+  /** The formula is dropped and its value kept (`--freeze`). */
+  | { readonly kind: "freeze"; readonly value: CellValue };
+
+/** Excel's error values a file may hold; the host's own (#SPILL!, #CALC!, #BUSY!) are written as #N/A. */
+const FILE_ERRORS = new Set(["#N/A", "#REF!", "#NAME?", "#DIV/0!", "#NULL!", "#VALUE!", "#NUM!"]);
+
+/** The cell type and content Excel writes for `value`: a formula's text result is `str`, a frozen text an inline string. */
+function valueXml(value: CellValue, prefix: string, frozen: boolean): { type?: string; xml: string } {
+  if (value === null) return { xml: "" };
+  const element = (type: string | undefined, content: string): { type?: string; xml: string } => ({
+    ...(type === undefined ? {} : { type }),
+    xml: `<${prefix}v>${escapeText(content)}</${prefix}v>`,
+  });
+  if (isCellError(value)) return element("e", FILE_ERRORS.has(value.code) ? value.code : "#N/A");
+  if (typeof value === "boolean") return element("b", value ? "1" : "0");
+  if (typeof value === "number") return Number.isFinite(value) ? element(undefined, String(value)) : element("e", "#NUM!");
+  if (!frozen) return element("str", value);
+  const space = /^\s|\s$|\n/.test(value) ? ' xml:space="preserve"' : "";
+  return { type: "inlineStr", xml: `<${prefix}is><${prefix}t${space}>${escapeText(value)}</${prefix}t></${prefix}is>` };
+}
+
+/** `attributes` with `name` set (in its place, or after r and s when new) or removed (undefined). */
+function withAttribute(attributes: Readonly<Record<string, string>>, name: string, value: string | undefined): Record<string, string> {
+  const result: Record<string, string> = {};
+  let placed = value === undefined || name in attributes;
+  for (const [key, current] of Object.entries(attributes)) {
+    if (!placed && key !== "r" && key !== "s") {
+      result[name] = value ?? "";
+      placed = true;
+    }
+    if (key === name) {
+      if (value !== undefined) result[key] = value;
+    } else result[key] = current;
+  }
+  if (!placed && value !== undefined) result[name] = value;
+  return result;
+}
+
+function rewriteCell(xml: string, cell: SheetCell, edit: CellEdit, prefix: string): string {
+  const frozen = edit.kind === "freeze";
+  const content = valueXml(edit.value, prefix, frozen);
+  let attributes = withAttribute(cell.attributes, "t", content.type);
+  // cm marks a dynamic-array formula; a frozen cell has none
+  if (frozen) attributes = withAttribute(attributes, "cm", undefined);
+  const { span } = cell;
+  if (span.openEnd === span.end) return content.xml === "" ? startTag(cell.qualifiedName, attributes, true) : `${startTag(cell.qualifiedName, attributes)}${content.xml}</${cell.qualifiedName}>`;
+  const inner: { start: number; end: number; replacement: string }[] = [];
+  const old = cell.value?.span ?? cell.inline?.span;
+  if (cell.value) inner.push({ start: cell.value.span.start, end: cell.value.span.end, replacement: "" });
+  if (cell.inline) inner.push({ start: cell.inline.span.start, end: cell.inline.span.end, replacement: "" });
+  const formula = cell.formula;
+  if (formula && frozen) inner.push({ start: formula.span.start, end: formula.span.end, replacement: "" });
+  else if (formula && edit.kind === "result" && edit.ref !== undefined && edit.ref !== formula.attributes.ref) {
+    // a plain formula whose result spills is written as an array formula over its area (the values readable without Excel)
+    const typed = formula.attributes.t === undefined ? { t: "array", ...formula.attributes } : formula.attributes;
+    inner.push({ start: formula.span.start, end: formula.span.openEnd, replacement: startTag(formula.qualifiedName, withAttribute(typed, "ref", edit.ref), formula.span.openEnd === formula.span.end) });
+  }
+  // The value goes where the old one was, else after the formula (the schema's order: f, v, is, extLst).
+  const at = old?.start ?? (formula ? formula.span.end : span.openEnd);
+  inner.push({ start: at, end: at, replacement: content.xml });
+  inner.sort((a, b) => a.start - b.start);
+  const pieces: string[] = [];
+  let cursor = span.openEnd;
+  for (const piece of inner) {
+    pieces.push(xml.slice(cursor, piece.start), piece.replacement);
+    cursor = Math.max(cursor, piece.end);
+  }
+  pieces.push(xml.slice(cursor, span.closeStart));
+  const body = pieces.join("");
+  if (body === "") return startTag(cell.qualifiedName, attributes, true);
+  return `${startTag(cell.qualifiedName, attributes)}${body}</${cell.qualifiedName}>`;
+}
+
+function newCell(row: number, col: number, edit: CellEdit, prefix: string): string {
+  const content = valueXml(edit.value, prefix, edit.kind === "freeze");
+  if (content.xml === "") return "";
+  const type = content.type === undefined ? "" : ` t="${content.type}"`;
+  return `<${prefix}c r="${formatCellAddress({ row, col })}"${type}>${content.xml}</${prefix}c>`;
+}
+
+/**
+ * The part with `edits` (by A1 address) applied: those cells rewritten in place, cells that do not exist yet added in
+ * their row (rows added in order), everything else copied as it is. `onProgress` is called every few thousand cells.
+ */
+export function rewriteSheet(xml: string, part: string, edits: ReadonlyMap<string, CellEdit>, onProgress?: (cells: number) => void): string {
+  const pending = new Map<number, Map<number, CellEdit>>();
+  for (const [address, edit] of edits) {
+    const match = CELL_REFERENCE.exec(address);
+    if (!match) continue;
+    const row = Number(match[2]) - 1;
+    const cols = pending.get(row) ?? new Map<number, CellEdit>();
+    cols.set(columnIndex(match[1] ?? "A"), edit);
+    pending.set(row, cols);
+  }
+  const rowsToAdd = [...pending.keys()].sort((a, b) => a - b);
+  let nextRow = 0;
+  let prefix = "";
+  let current: Map<number, CellEdit> | undefined;
+  let currentRow = -1;
+  let cells = 0;
+  const out: string[] = [];
+  let cursor = 0;
+  const replace = (start: number, end: number, replacement: string): void => {
+    out.push(xml.slice(cursor, start), replacement);
+    cursor = end;
+  };
+  const cellsOf = (row: number, edits: Map<number, CellEdit> | undefined, before = Infinity): string => {
+    if (!edits) return "";
+    const due = [...edits].filter(([col]) => col < before).sort(([a], [b]) => a - b);
+    for (const [col] of due) edits.delete(col);
+    return due.map(([col, edit]) => newCell(row, col, edit, prefix)).join("");
+  };
+  const rowsBefore = (row: number): string => {
+    const written: string[] = [];
+    while (nextRow < rowsToAdd.length && (rowsToAdd[nextRow] ?? Infinity) < row) {
+      const number = rowsToAdd[nextRow] ?? 0;
+      const content = cellsOf(number, pending.get(number));
+      if (content !== "") written.push(`<${prefix}row r="${number + 1}">${content}</${prefix}row>`);
+      nextRow += 1;
+    }
+    if (rowsToAdd[nextRow] === row) nextRow += 1;
+    return written.join("");
+  };
+  scanSheet(xml, part, {
+    sheetDataOpen: (qualifiedName) => {
+      prefix = prefixOf(qualifiedName);
+    },
+    rowOpen: (row) => {
+      replace(row.start, row.start, rowsBefore(row.row));
+      currentRow = row.row;
+      current = pending.get(row.row);
+      if (row.selfClosing && current !== undefined && current.size > 0) {
+        const content = cellsOf(row.row, current);
+        if (content !== "") replace(row.start, row.openEnd, `${startTag(row.qualifiedName, row.attributes)}${content}</${row.qualifiedName}>`);
+      }
+    },
+    cell: (cell) => {
+      cells += 1;
+      if (cells % 5_000 === 0) onProgress?.(cells);
+      if (cell.row !== currentRow) return;
+      const before = cellsOf(cell.row, current, cell.col);
+      const edit = current?.get(cell.col);
+      if (edit === undefined) {
+        if (before !== "") replace(cell.span.start, cell.span.start, before);
+        return;
+      }
+      current?.delete(cell.col);
+      replace(cell.span.start, cell.span.end, before + rewriteCell(xml, cell, edit, prefix));
+    },
+    rowClose: (row, span) => {
+      if (span.closeStart !== span.end) replace(span.closeStart, span.closeStart, cellsOf(row, current));
+      current = undefined;
+      currentRow = -1;
+    },
+    sheetDataClose: (element) => {
+      const rows = rowsBefore(Infinity);
+      if (rows === "") return;
+      if (element.closeStart === element.end) replace(element.start, element.end, `${startTag(element.qualifiedName, element.attributes)}${rows}</${element.qualifiedName}>`);
+      else replace(element.closeStart, element.closeStart, rows);
+    },
+  });
+  out.push(xml.slice(cursor));
+  return out.join("");
+}

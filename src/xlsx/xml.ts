@@ -1,0 +1,145 @@
+/**
+ * The one XML reader of the .xlsx side: saxes (a streaming, conforming parser) with the position of every element in
+ * the part's text, so an edit can replace exactly one element and copy everything around it as it was.
+ */
+import { SaxesParser, type SaxesTagPlain } from "saxes";
+
+/** A part that is not well-formed XML: the file is damaged. */
+export class XmlPartError extends Error {
+  override readonly name = "XmlPartError";
+}
+
+/** Where an element lies in its part's text: `start` at `<`, `openEnd` after its start tag, `closeStart` at `</` (= `end` when self-closing). */
+export interface ElementSpan {
+  readonly start: number;
+  readonly openEnd: number;
+  readonly closeStart: number;
+  readonly end: number;
+}
+
+export interface XmlElement extends ElementSpan {
+  /** Without its prefix: `c` for `<x:c>`. */
+  readonly name: string;
+  /** As written: `x:c`. */
+  readonly qualifiedName: string;
+  readonly attributes: Readonly<Record<string, string>>;
+  readonly children: readonly XmlElement[];
+  /** The element's own text (entities decoded), its children's left out. */
+  readonly text: string;
+}
+
+export function localName(qualifiedName: string): string {
+  const colon = qualifiedName.indexOf(":");
+  return colon < 0 ? qualifiedName : qualifiedName.slice(colon + 1);
+}
+
+/** The prefix with its colon (`x:`), or "" for the default namespace. */
+export function prefixOf(qualifiedName: string): string {
+  const colon = qualifiedName.indexOf(":");
+  return colon < 0 ? "" : qualifiedName.slice(0, colon + 1);
+}
+
+export interface TagEvents {
+  /** An element's start tag was read; `start` is its `<`, `openEnd` just after its `>`. */
+  open?(tag: { readonly qualifiedName: string; readonly name: string; readonly attributes: Readonly<Record<string, string>>; readonly start: number; readonly openEnd: number; readonly selfClosing: boolean }): void;
+  /** Its end tag was read (right after `open` for `<a/>`); `closeStart` = `end` when self-closing. */
+  close?(tag: { readonly name: string; readonly closeStart: number; readonly end: number }): void;
+  text?(text: string): void;
+}
+
+/** Reads `xml` start to end, calling `events` with every element's position; a malformed part throws XmlPartError naming `part`. */
+export function scanXml(xml: string, part: string, events: TagEvents): void {
+  const parser = new SaxesParser({ xmlns: false, position: true });
+  let failure: Error | undefined;
+  const starts: number[] = [];
+  parser.on("error", (error) => {
+    failure ??= error;
+  });
+  parser.on("opentagstart", () => {
+    starts.push(xml.lastIndexOf("<", parser.position - 1));
+  });
+  parser.on("opentag", (tag: SaxesTagPlain) => {
+    const start = starts[starts.length - 1] ?? 0;
+    events.open?.({ qualifiedName: tag.name, name: localName(tag.name), attributes: tag.attributes, start, openEnd: parser.position, selfClosing: tag.isSelfClosing });
+  });
+  parser.on("closetag", (tag: SaxesTagPlain) => {
+    starts.pop();
+    const end = parser.position;
+    events.close?.({ name: localName(tag.name), closeStart: tag.isSelfClosing ? end : xml.lastIndexOf("</", end - 1), end });
+  });
+  if (events.text) {
+    const onText = events.text;
+    parser.on("text", onText);
+    parser.on("cdata", onText);
+  }
+  parser.write(xml).close();
+  if (failure) throw new XmlPartError(`${part} is not well-formed XML: ${failure.message}`);
+}
+
+interface Building {
+  qualifiedName: string;
+  name: string;
+  attributes: Readonly<Record<string, string>>;
+  children: XmlElement[];
+  text: string;
+  start: number;
+  openEnd: number;
+}
+
+/** The whole part as a tree of elements with their positions (for the small parts: workbook, relationships, tables, strings). */
+export function parseXml(xml: string, part: string): XmlElement {
+  const stack: Building[] = [];
+  let root: XmlElement | undefined;
+  scanXml(xml, part, {
+    open: (tag) => stack.push({ ...tag, children: [], text: "" }),
+    close: ({ closeStart, end }) => {
+      const building = stack.pop();
+      if (!building) return;
+      const element: XmlElement = { ...building, closeStart, end };
+      const parent = stack[stack.length - 1];
+      if (parent) parent.children.push(element);
+      else root = element;
+    },
+    text: (text) => {
+      const current = stack[stack.length - 1];
+      if (current) current.text += text;
+    },
+  });
+  if (!root) throw new XmlPartError(`${part} has no root element`);
+  return root;
+}
+
+export function child(element: XmlElement, name: string): XmlElement | undefined {
+  return element.children.find((candidate) => candidate.name === name);
+}
+
+export function children(element: XmlElement, name: string): XmlElement[] {
+  return element.children.filter((candidate) => candidate.name === name);
+}
+
+export function escapeText(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+export function escapeAttribute(text: string): string {
+  return escapeText(text).replace(/"/g, "&quot;").replace(/\n/g, "&#10;").replace(/\r/g, "&#13;").replace(/\t/g, "&#9;");
+}
+
+/** A start tag with `attributes` in their order (`<x:c r="A1" s="3">`, or `/>` closed). */
+export function startTag(qualifiedName: string, attributes: Readonly<Record<string, string>>, selfClosing = false): string {
+  const written = Object.entries(attributes).map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`);
+  return `<${qualifiedName}${written.join("")}${selfClosing ? "/>" : ">"}`;
+}
+
+/** Text with pieces replaced: each edit swaps `text.slice(start, end)` for `replacement` (start = end inserts); edits must not overlap. */
+export function splice(text: string, edits: readonly { readonly start: number; readonly end: number; readonly replacement: string }[]): string {
+  const ordered = [...edits].sort((a, b) => a.start - b.start);
+  const pieces: string[] = [];
+  let cursor = 0;
+  for (const edit of ordered) {
+    pieces.push(text.slice(cursor, edit.start), edit.replacement);
+    cursor = edit.end;
+  }
+  pieces.push(text.slice(cursor));
+  return pieces.join("");
+}

@@ -1,0 +1,208 @@
+/** The .xlsx side without a browser: a sheet part edited cell by cell, what the refresh decides per formula, and what formulas read. */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { strToU8, zipSync } from "fflate";
+import { parseRangeAddress } from "../../src/formula/a1";
+import { isoDateToSerial } from "../../src/functions/excelDates";
+import type { SheetResult } from "../../src/host/api";
+import { CellsRead } from "../../src/xlsx/cells-read";
+import { type CellEdit, rewriteSheet } from "../../src/xlsx/sheet-part";
+import { sheetEdits } from "../../src/xlsx/refreshed-copy";
+import { type FormulaSource, readWorkbookFile } from "../../src/xlsx/workbook-file";
+
+const MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main";
+
+function edits(entries: Record<string, CellEdit>): Map<string, CellEdit> {
+  return new Map(Object.entries(entries));
+}
+
+describe("rewriteSheet", () => {
+  const sheet =
+    `<worksheet xmlns="${MAIN}"><sheetData>` +
+    '<row r="1"><c r="A1" s="2"><f>PRICES.MID("X")</f><v>1</v></c><c r="C1" t="s"><v>0</v></c></row>' +
+    '<row r="3" spans="1:3"/>' +
+    '<row r="5"><c r="B5"><v>7</v></c></row>' +
+    "</sheetData><legacyDrawing r:id=\"rId2\"/><tableParts count=\"1\"><tablePart r:id=\"rId1\"/></tableParts></worksheet>";
+
+  it("rewrites only the cells asked, keeping every other byte in its place", () => {
+    const out = rewriteSheet(sheet, "sheet1.xml", edits({ A1: { kind: "result", value: 42.5 } }));
+    expect(out).toBe(sheet.replace("<v>1</v>", "<v>42.5</v>"));
+  });
+
+  it("adds a spill's new cells in column order within their rows and new rows in row order", () => {
+    const out = rewriteSheet(
+      sheet,
+      "sheet1.xml",
+      edits({ B1: { kind: "result", value: "x" }, D1: { kind: "result", value: true }, A2: { kind: "result", value: 2 }, A3: { kind: "result", value: 3 }, C5: { kind: "result", value: null }, A6: { kind: "result", value: 6 } }),
+    );
+    expect(out).toBe(
+      `<worksheet xmlns="${MAIN}"><sheetData>` +
+        '<row r="1"><c r="A1" s="2"><f>PRICES.MID("X")</f><v>1</v></c><c r="B1" t="str"><v>x</v></c><c r="C1" t="s"><v>0</v></c><c r="D1" t="b"><v>1</v></c></row>' +
+        '<row r="2"><c r="A2"><v>2</v></c></row>' +
+        '<row r="3" spans="1:3"><c r="A3"><v>3</v></c></row>' +
+        '<row r="5"><c r="B5"><v>7</v></c></row>' +
+        '<row r="6"><c r="A6"><v>6</v></c></row>' +
+        "</sheetData><legacyDrawing r:id=\"rId2\"/><tableParts count=\"1\"><tablePart r:id=\"rId1\"/></tableParts></worksheet>",
+    );
+  });
+
+  it("writes under the part's own prefix (x:) and fills an empty sheetData", () => {
+    const prefixed = `<x:worksheet xmlns:x="${MAIN}"><x:sheetData/></x:worksheet>`;
+    expect(rewriteSheet(prefixed, "sheet1.xml", edits({ B2: { kind: "result", value: "a<b" } }))).toBe(
+      `<x:worksheet xmlns:x="${MAIN}"><x:sheetData><x:row r="2"><x:c r="B2" t="str"><x:v>a&lt;b</x:v></x:c></x:row></x:sheetData></x:worksheet>`,
+    );
+  });
+
+  it("freezes a dynamic array's anchor: the formula and cm go, the style stays, text becomes an inline string", () => {
+    const part = `<worksheet xmlns="${MAIN}"><sheetData><row r="1"><c r="A1" s="4" cm="1" t="str"><f t="array" ref="A1:A2">PRICES.HISTORY("X")</f><v>old</v></c></row><row r="2"><c r="A2" s="4" t="str"><v>old</v></c></row></sheetData></worksheet>`;
+    const out = rewriteSheet(part, "sheet1.xml", edits({ A1: { kind: "freeze", value: "2025-05-01" }, A2: { kind: "freeze", value: 12 } }));
+    expect(out).toBe(
+      `<worksheet xmlns="${MAIN}"><sheetData><row r="1"><c r="A1" s="4" t="inlineStr"><is><t>2025-05-01</t></is></c></row><row r="2"><c r="A2" s="4"><v>12</v></c></row></sheetData></worksheet>`,
+    );
+  });
+
+  it("gives a dynamic array its new area and empties the cells it no longer covers, keeping their style", () => {
+    const part = `<worksheet xmlns="${MAIN}"><sheetData><row r="1"><c r="A1" cm="1"><f t="array" ref="A1:A3">SEQUENCE(3)</f><v>1</v></c></row><row r="2"><c r="A2"><v>2</v></c></row><row r="3"><c r="A3" s="1"><v>3</v></c></row></sheetData></worksheet>`;
+    const out = rewriteSheet(part, "sheet1.xml", edits({ A1: { kind: "result", value: 5, ref: "A1:A2" }, A2: { kind: "result", value: 6 }, A3: { kind: "result", value: null } }));
+    expect(out).toBe(
+      `<worksheet xmlns="${MAIN}"><sheetData><row r="1"><c r="A1" cm="1"><f t="array" ref="A1:A2">SEQUENCE(3)</f><v>5</v></c></row><row r="2"><c r="A2"><v>6</v></c></row><row r="3"><c r="A3" s="1"/></row></sheetData></worksheet>`,
+    );
+  });
+});
+
+describe("sheetEdits", () => {
+  const result = (values: SheetResult["values"], spills: SheetResult["spills"], leftForExcel: SheetResult["leftForExcel"] = []): SheetResult => ({ name: "Model", values, spills, leftForExcel, dataTypes: {} });
+
+  it("keeps a legacy array formula's fixed area, showing #N/A where the result does not reach, as Excel does", () => {
+    const formulas = new Map<string, FormulaSource>([["A1", { text: "X", callsPrices: false, array: { area: parseRangeAddress("A1:A3") ?? { top: 0, left: 0, bottom: 0, right: 0 }, dynamic: false } }]]);
+    const { edits: planned } = sheetEdits(formulas, result({ A1: 1, A2: 2 }, [{ anchor: "A1", area: "A1:A2" }]), false);
+    expect(Object.fromEntries(planned)).toEqual({
+      A1: { kind: "result", value: 1, ref: "A1:A3" },
+      A2: { kind: "result", value: 2 },
+      A3: { kind: "result", value: { kind: "error", code: "#N/A" } },
+    });
+  });
+
+  it("never touches a formula left for Excel, and freezes a shared formula's first cell only with its whole group", () => {
+    const formulas = new Map<string, FormulaSource>([
+      ["B1", { text: "PRICES.MID(A1)", callsPrices: true, shared: { index: "0", first: true } }],
+      ["B2", { text: "PRICES.MID(A2)", callsPrices: true, shared: { index: "0", first: false } }],
+      ["C1", { text: "PRICES.MID(A1)", callsPrices: true }],
+    ]);
+    const { edits: planned, frozen } = sheetEdits(formulas, result({ B1: 1, B2: 2, C1: 3 }, [], [{ cell: "B2", formula: "PRICES.MID(A2)", why: "depends on A2 (left for Excel)" }]), true);
+    expect(Object.fromEntries(planned)).toEqual({ B1: { kind: "result", value: 1 }, C1: { kind: "freeze", value: 3 } });
+    expect([...frozen.keys()]).toEqual(["C1"]);
+  });
+});
+
+describe("sheetEdits with freeze", () => {
+  it("keeps a PRICES formula whose result is an error as a formula, and says so", () => {
+    const formulas = new Map<string, FormulaSource>([
+      ["A1", { text: "PRICES.MID(Symbol)", callsPrices: true }],
+      ["A2", { text: 'PRICES.MID("MB-AL-0004")', callsPrices: true }],
+    ]);
+    const sheet: SheetResult = { name: "Model", values: { A1: { kind: "error", code: "#NAME?", message: "unknown name Symbol" }, A2: 12.5 }, spills: [], dataTypes: {} };
+    const { edits: planned, frozen, unfrozen } = sheetEdits(formulas, sheet, true);
+    expect(Object.fromEntries(planned)).toEqual({ A1: { kind: "result", value: { kind: "error", code: "#NAME?", message: "unknown name Symbol" } }, A2: { kind: "freeze", value: 12.5 } });
+    expect([...frozen.keys()]).toEqual(["A2"]);
+    expect(Object.fromEntries(unfrozen)).toEqual({ A1: "=PRICES.MID(Symbol): #NAME?: unknown name Symbol" });
+  });
+});
+
+describe("CellsRead", () => {
+  const sheets = new Map([
+    ["model", "Model"],
+    ["my inputs", "My inputs"],
+  ]);
+
+  it("knows the cells formulas name, on their sheet or another, and skips another workbook's", () => {
+    const read = new CellsRead();
+    read.add("Model", "=_xldudf_PRICES_MID($A2,'My inputs'!B$1)+SUM(C1:C3)+[1]Rates!$B$2", sheets);
+    expect(read.everything).toBe(false);
+    expect([read.reads("Model", "A2", 1, 0), read.reads("My inputs", "B1", 0, 1), read.reads("Model", "C3", 2, 2), read.reads("Model", "C4", 3, 2), read.reads("Model", "B1", 0, 1)]).toEqual([true, true, true, false, false]);
+  });
+
+  it.each(["=TaxRate*2", "=SUM(A:A)", '=INDIRECT("A1")', "=OFFSET(A1,1,1)", "=Trades[Qty]", "=LET(x,2,x*3)"])("needs every cell for %s", (formula) => {
+    const read = new CellsRead();
+    read.add("Model", formula, sheets);
+    expect(read.everything).toBe(true);
+  });
+});
+
+describe("readWorkbookFile", () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), "prices-xlsx-read-"));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  function write(name: string, files: Record<string, string>): string {
+    const path = join(dir, name);
+    writeFileSync(path, zipSync(Object.fromEntries(Object.entries(files).map(([part, text]) => [part, strToU8(text)]))));
+    return path;
+  }
+
+  const rels = (entries: string): string => `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${entries}</Relationships>`;
+  const R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
+
+  it("reads an Open XML SDK book (x: prefix): shared formulas at each cell, inline and shared strings, booleans, dates, names and tables", () => {
+    const path = write("sdk.xlsx", {
+      "[Content_Types].xml": '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>',
+      "_rels/.rels": rels(`<Relationship Id="R1" Type="${R}/officeDocument" Target="/xl/workbook.xml"/>`),
+      "xl/workbook.xml": `<x:workbook xmlns:x="${MAIN}" xmlns:r="${R}"><x:workbookPr date1904="true"/><x:sheets><x:sheet name="Data" sheetId="1" r:id="R2"/></x:sheets><x:definedNames><x:definedName name="Rate" localSheetId="0">Data!$A$1</x:definedName><x:definedName name="TaxRate">0.2</x:definedName></x:definedNames></x:workbook>`,
+      "xl/_rels/workbook.xml.rels": rels(`<Relationship Id="R2" Type="${R}/worksheet" Target="/xl/worksheets/data.xml"/><Relationship Id="R3" Type="${R}/sharedStrings" Target="/xl/strings.xml"/>`),
+      "xl/strings.xml": `<x:sst xmlns:x="${MAIN}"><x:si><x:r><x:t>MB-</x:t></x:r><x:r><x:t>AL</x:t></x:r><x:rPh><x:t>ignored</x:t></x:rPh></x:si></x:sst>`,
+      "xl/worksheets/data.xml": `<x:worksheet xmlns:x="${MAIN}" xmlns:r="${R}"><x:sheetData><x:row r="1"><x:c r="A1" t="s"><x:v>0</x:v></x:c><x:c r="B1" t="inlineStr"><x:is><x:t>=not a formula</x:t></x:is></x:c><x:c r="C1" t="b"><x:v>1</x:v></x:c><x:c r="D1" t="d"><x:v>2024-03-01</x:v></x:c></x:row><x:row r="2"><x:c r="A2"><x:f t="shared" ref="A2:A3" si="4">D1+1</x:f><x:v>1</x:v></x:c></x:row><x:row r="3"><x:c r="A3"><x:f t="shared" si="4"/><x:v>1</x:v></x:c></x:row></x:sheetData><x:tableParts count="1"><x:tablePart r:id="T1"/></x:tableParts></x:worksheet>`,
+      "xl/worksheets/_rels/data.xml.rels": rels(`<Relationship Id="T1" Type="${R}/table" Target="../tables/t.xml"/>`),
+      "xl/tables/t.xml": `<table xmlns="${MAIN}" id="1" name="Table1" displayName="Prices" ref="F1:G3" totalsRowCount="1"><tableColumns count="2"><tableColumn id="1" name="Symbol"/><tableColumn id="2" name="Mid"/></tableColumns></table>`,
+    });
+    const book = readWorkbookFile(path);
+    expect(book.dateSystem).toBe("1904");
+    expect(book.sheets).toEqual([{ name: "Data", book: { cells: { D1: isoDateToSerial("2024-03-01", "1904"), A2: "=D1+1", A3: "=D2+1" } } }]);
+    expect(book.formulas.get("Data")?.get("A3")).toEqual({ text: "D2+1", callsPrices: false, shared: { index: "4", first: false }, saved: 1 });
+    expect(book.names).toEqual([
+      { name: "Rate", sheet: "Data", refersTo: "Data!$A$1" },
+      { name: "TaxRate", refersTo: "0.2" },
+    ]);
+    expect(book.tables).toEqual([{ name: "Prices", sheet: "Data", ref: "F1:G3", headerRowCount: 1, totalsRowCount: 1, columns: ["Symbol", "Mid"] }]);
+  });
+
+  it("reads every cell when a formula's reach depends on evaluation, strings as the book holds them", () => {
+    const path = write("openpyxl.xlsx", {
+      "[Content_Types].xml": '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>',
+      "_rels/.rels": rels(`<Relationship Id="rId1" Type="${R}/officeDocument" Target="xl/workbook.xml"/>`),
+      "xl/workbook.xml": `<workbook xmlns="${MAIN}" xmlns:r="${R}"><workbookPr/><sheets><sheet name="Sheet" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+      "xl/_rels/workbook.xml.rels": rels(`<Relationship Id="rId1" Type="${R}/worksheet" Target="/xl/worksheets/sheet1.xml"/>`),
+      // openpyxl's paths for a note and a chart: the reader leaves them to the copy
+      "xl/worksheets/sheet1.xml": `<worksheet xmlns="${MAIN}" xmlns:r="${R}"><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>'quoted</t></is></c><c r="B1" t="e"><v>#N/A</v></c><c r="C1"><f>INDIRECT("A1")</f></c></row></sheetData><drawing r:id="rId1"/><legacyDrawing r:id="anysvml"/></worksheet>`,
+      "xl/worksheets/_rels/sheet1.xml.rels": rels(`<Relationship Id="rId1" Type="${R}/drawing" Target="/xl/drawings/drawing1.xml"/><Relationship Id="comments" Type="${R}/comments" Target="/xl/comments/comment1.xml"/><Relationship Id="anysvml" Type="${R}/vmlDrawing" Target="/xl/drawings/commentsDrawing1.vml"/>`),
+      "xl/comments/comment1.xml": `<comments xmlns="${MAIN}"><authors><author>openpyxl</author></authors><commentList><comment ref="A1" authorId="0"><text><t>note</t></text></comment></commentList></comments>`,
+      "xl/drawings/commentsDrawing1.vml": "<xml/>",
+    });
+    expect(readWorkbookFile(path).sheets).toEqual([{ name: "Sheet", book: { cells: { A1: "''quoted", B1: "#N/A", C1: '=INDIRECT("A1")' } } }]);
+  });
+
+  it("leaves for Excel what reads a formula kept as saved, through a chain and a saved spill", () => {
+    const path = write("dependents.xlsx", {
+      "[Content_Types].xml": '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>',
+      "_rels/.rels": rels(`<Relationship Id="rId1" Type="${R}/officeDocument" Target="xl/workbook.xml"/>`),
+      "xl/workbook.xml": `<workbook xmlns="${MAIN}" xmlns:r="${R}"><sheets><sheet name="Model" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+      "xl/_rels/workbook.xml.rels": rels(`<Relationship Id="rId1" Type="${R}/worksheet" Target="worksheets/sheet1.xml"/>`),
+      "xl/worksheets/sheet1.xml":
+        `<worksheet xmlns="${MAIN}"><sheetData>` +
+        '<row r="1"><c r="A1"><f>SUM(Z:Z)</f><v>5</v></c><c r="B1" cm="1"><f t="array" ref="B1:B2">A1*{1;2}</f><v>5</v></c><c r="C1"><f>B2+1</f><v>11</v></c><c r="D1"><f>1+1</f><v>2</v></c></row>' +
+        '<row r="2"><c r="B2"><v>10</v></c></row>' +
+        "</sheetData></worksheet>",
+    });
+    const book = readWorkbookFile(path);
+    expect(book.kept.map((entry) => [entry.cell, entry.why])).toEqual([
+      ["A1", expect.stringMatching(/whole rows and columns/)],
+      ["B1", "depends on Model!A1 (left for Excel)"],
+      ["C1", "depends on Model!B2 (left for Excel)"],
+    ]);
+    // the engine gets the one formula still evaluated and the cells it reads (none)
+    expect(book.sheets).toEqual([{ name: "Model", book: { cells: { D1: "=1+1" } } }]);
+    expect([...(book.formulas.get("Model")?.keys() ?? [])]).toEqual(["D1"]);
+  });
+});
