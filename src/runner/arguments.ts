@@ -111,7 +111,10 @@ function parsed(argv: readonly string[]): { values: { [K in keyof typeof OPTIONS
   try {
     return parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message.split("\n")[0] ?? error.message : String(error));
+    const message = error instanceof Error ? (error.message.split("\n")[0] ?? error.message) : String(error);
+    // parseArgs says "Option '--cache <value>' argument missing": say it as the runner's other messages do
+    const missing = /Option '(--[\w-]+)[^']*' argument missing/.exec(message);
+    throw new UsageError(missing ? `${missing[1] ?? "an option"} needs a value` : message);
   }
 }
 

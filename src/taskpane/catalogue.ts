@@ -49,6 +49,9 @@ export const INSTRUMENT_FIELD_CHOICES = [
   "commodity", "location", "currency", "unitOfMeasure", "incoterm", "source", "forecastTypeIds", "hasForwardCurves",
 ] as const;
 
+/** Issue 21: plain numbers (default) or numbers that carry their record where Excel has data types. */
+const values: ParameterSpec = { name: "values", kind: "choice", optional: true, help: "plain numbers, or rich ones that carry their record (blank = the setting)", choices: ["plain", "rich"] };
+
 const dateFormat: ParameterSpec = { name: "dateFormat", kind: "choice", optional: true, help: "Dates as serial (Excel dates) or text", choices: ["serial", "text"] };
 
 export const FUNCTIONS: readonly FunctionSpec[] = [
@@ -58,7 +61,7 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
   {
     name: "PRICE",
     help: "Any price field, optional fields included, and averages",
-    parameters: [symbols, dates, { name: "field", kind: "choice", optional: true, help: "Price field", choices: PRICE_FIELD_CHOICES }, calculation, dateFormat, currency, unit],
+    parameters: [symbols, dates, { name: "field", kind: "choice", optional: true, help: "Price field", choices: PRICE_FIELD_CHOICES }, calculation, dateFormat, currency, unit, values],
   },
   {
     name: "HISTORY",
@@ -100,6 +103,7 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
     help: "One metadata field, or the whole record as a table",
     parameters: [symbols, { name: "field", kind: "choice", optional: true, help: "Instrument field (blank = whole record)", choices: INSTRUMENT_FIELD_CHOICES }, dateFormat, currency, unit],
   },
+  { name: "ENTITY", help: "An instrument as a data type with a card (=A1.Mid reads a field)", parameters: [symbols] },
   { name: "CONVERSIONS", help: "The currencies and units an instrument's values convert to", parameters: [symbol, headers] },
   {
     name: "INSTRUMENTS",

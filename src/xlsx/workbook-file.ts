@@ -12,6 +12,7 @@ import { callsNamespace } from "../formula/functions";
 import { type Expression, FormulaSyntaxError, parseExpression } from "../formula/parse";
 import { type DateSystem, dateTimeToSerial } from "../functions/excelDates";
 import type { SheetInput } from "../host/api";
+import { whyLeftForExcel } from "../host/evaluate";
 import type { DefinedName, LeftForExcel, TableDefinition } from "../host/book-names";
 import { PROVENANCE_SHEET } from "../prices/provenance";
 import { CellsRead, type SheetArea, referencesOf } from "./cells-read";
@@ -145,6 +146,10 @@ function readSheet(
         if (!(error instanceof FormulaSyntaxError)) throw error;
         return keep(cell, text, error.message);
       }
+      // What the engine could only leave for Excel (an external link, a reference operator) is kept here with its
+      // dependents, and so are whole columns and table references, which this reader cannot bound: never a guess.
+      const why = whyLeftForExcel(expression, { namespace: "PRICES", name: () => undefined });
+      if (why !== undefined) return keep(cell, text, why);
       const area = kind === "array" && f.attributes.ref !== undefined ? parseRangeAddress(f.attributes.ref) : undefined;
       if (area && (area.bottom > area.top || area.right > area.left)) spills.push(area);
       cells[cell.address] = formula;

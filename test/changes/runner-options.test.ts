@@ -10,7 +10,7 @@ describe("runner options of the persistent cache, plan and change report", () =>
     expect(parseArguments(["book.json"])).not.toHaveProperty("plan");
   });
   it("refuses --changes without a refreshed .xlsx, and --cache without a directory", () => {
-    expect(() => parseArguments(["book.json", "--changes", "changes.csv"])).toThrow(new UsageError("--changes applies to an .xlsx book refreshed with --out"));
+    expect(() => parseArguments(["book.json", "--changes", "changes.csv"])).toThrow(new UsageError("--changes applies to a workbook file refreshed with --out"));
     expect(() => parseArguments(["book.json", "--cache"])).toThrow("--cache needs a value");
   });
 });

@@ -271,7 +271,7 @@ describe("no service: #N/A that says why, never #BUSY!", () => {
       for (const at of Object.keys(book)) {
         expect([at, result.cells[at]]).toEqual([
           at,
-          expect.stringMatching(/^#N\/A: service unreachable: Request failed \((timed out after \d+ ms|the request's time budget ran out while it waited for a connection slot)\): GET \/(Prices|Instruments|References)\b/),
+          expect.stringMatching(/^#N\/A: service unreachable: Request failed \((timed out after \d+ ms|the key's time ran out while its request waited for a connection slot \(other requests held them all\))\): GET \/(Prices|Instruments|References)\b/),
         ]);
       }
     } finally {

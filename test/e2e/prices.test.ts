@@ -102,7 +102,7 @@ describe("PRICE", () => {
     });
   });
 
-  it("reads dates as serials, YYYY-MM-DD text, blanks and \"latest\"", async () => {
+  it("reads dates as serials, YYYY-MM-DD text, empty cells, omitted dates and \"latest\"", async () => {
     const symbol = first();
     const result = await e2e.evaluate({
       A1: symbol,
@@ -127,7 +127,9 @@ describe("PRICE", () => {
     const latest = await record(symbol, undefined);
     expect(latest.date).toBe(TODAY);
     for (const at of ["A2", "B2", "F2"]) expectCell(result.cells, at, dated.assessmentDate);
-    for (const at of ["C2", "D2", "E2"]) expectCell(result.cells, at, latest.assessmentDate);
+    for (const at of ["C2", "D2"]) expectCell(result.cells, at, latest.assessmentDate);
+    // a referenced empty date cell gives an empty result, as a blank inside a range does; only an omitted date or "latest" is latest
+    expectCell(result.cells, "E2", "");
     for (const at of ["A3", "B3", "E3"]) expectCell(result.cells, at, dated.mid);
     for (const at of ["C3", "D3"]) expectCell(result.cells, at, latest.mid);
     expectCell(result.cells, "A4", serialOf(String(latest.date)));
