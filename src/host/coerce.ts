@@ -78,6 +78,24 @@ export function significant(value: number): number {
 }
 
 /** Excel's order: numbers < text (without case) < FALSE < TRUE; a blank compares as 0, "" or FALSE. */
+/** Whether an order from `compare` satisfies a comparison operator (`=`, `<>`, `<`, `>`, `<=`, `>=`). */
+export function compareWith(operator: string, order: number): boolean {
+  switch (operator) {
+    case "=":
+      return order === 0;
+    case "<>":
+      return order !== 0;
+    case "<":
+      return order < 0;
+    case ">":
+      return order > 0;
+    case "<=":
+      return order <= 0;
+    default:
+      return order >= 0;
+  }
+}
+
 export function compare(left: CellValue, right: CellValue): number {
   const rank = (value: CellValue): number => (typeof value === "number" ? 0 : typeof value === "string" ? 1 : 2);
   const a = left === null ? blankLike(right) : left;

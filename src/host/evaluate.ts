@@ -10,7 +10,7 @@ import { type CellPosition, type RangeRef, MAX_COLUMNS, MAX_ROWS, formatRangeAdd
 import { canonicalName } from "../formula/functions";
 import type { Expression, ReferenceExpression } from "../formula/parse";
 import type { DateSystem } from "../functions/excelDates";
-import { compare, toBoolean, toNumber, toText } from "./coerce";
+import { compare, compareWith, toBoolean, toNumber, toText } from "./coerce";
 import type { ArgumentInput } from "./marshal";
 import type { ResultGrid } from "./results";
 import { fieldValue, plainGrid, type CellsReader } from "./rich-cells";
@@ -387,23 +387,6 @@ function binary(operator: string, left: CellValue, right: CellValue, system: Dat
 
 function finite(value: number): number | CellError {
   return Number.isFinite(value) ? value : cellError("#NUM!");
-}
-
-function compareWith(operator: string, order: number): boolean {
-  switch (operator) {
-    case "=":
-      return order === 0;
-    case "<>":
-      return order !== 0;
-    case "<":
-      return order < 0;
-    case ">":
-      return order > 0;
-    case "<=":
-      return order <= 0;
-    default:
-      return order >= 0;
-  }
 }
 
 /** A formula's value as the cells it covers: one value (a blank reference shows 0) or a spilled grid. */

@@ -4,7 +4,7 @@
  * INDEX and XLOOKUP.
  */
 import type { DateSystem } from "../functions/excelDates";
-import { compare, significant, textToNumber, toNumber } from "./coerce";
+import { compare, compareWith, significant, textToNumber, toNumber } from "./coerce";
 import { type Arg, type FunctionSpec, asArray, cellsOf, num, scalarOf, spec } from "./worksheet-spec";
 import { type Value, arrayOf, toGrid } from "./value-array";
 import { type CellValue, cellError, isCellError } from "./values";
@@ -40,22 +40,7 @@ export function criterion(value: CellValue, system: DateSystem): (cell: CellValu
     if (operator === "=") return (cell) => cell === null || cell === "";
     if (operator === "<>") return (cell) => cell !== null && cell !== "";
   }
-  const test = (order: number): boolean => {
-    switch (operator) {
-      case "=":
-        return order === 0;
-      case "<>":
-        return order !== 0;
-      case "<":
-        return order < 0;
-      case ">":
-        return order > 0;
-      case "<=":
-        return order <= 0;
-      default:
-        return order >= 0;
-    }
-  };
+  const test = (order: number): boolean => compareWith(operator, order);
   if (number !== undefined) {
     return (cell) => {
       const cellNumber = typeof cell === "number" ? cell : operator === "=" || operator === "<>" ? (typeof cell === "string" ? textToNumber(cell, system) : undefined) : undefined;
