@@ -80,6 +80,28 @@ export function needsConfirmation(plan: RefreshPlan, threshold: PlanThreshold = 
   return plan.requests > threshold.requests || plan.records > threshold.records;
 }
 
+/** `50 requests or 100,000 records`: the threshold as the pane names it. */
+export function describeThreshold(threshold: PlanThreshold): string {
+  return `${threshold.requests} ${threshold.requests === 1 ? "request" : "requests"} or ${threshold.records.toLocaleString("en-US")} records`;
+}
+
+/** The pane's question before a refresh above the threshold, or undefined when it refreshes without asking. */
+export function refreshQuestion(what: string, plan: RefreshPlan, threshold: PlanThreshold): string | undefined {
+  if (!needsConfirmation(plan, threshold)) return undefined;
+  return `Refreshing the ${what} would send ${describePlan(plan)}: above your limit of ${describeThreshold(threshold)}. Refresh anyway?`;
+}
+
+/** The cached keys a refresh of `symbols` drops (all of them when `symbols` is undefined: the workbook). */
+export function idsOfSymbols(ids: readonly string[], symbols: readonly string[] | undefined): string[] {
+  if (symbols === undefined) return [...ids];
+  const wanted = new Set(symbols.map((symbol) => symbol.trim().toUpperCase()));
+  return ids.filter((id) => {
+    const key = keyOfId(id);
+    const symbol = key === undefined ? undefined : "price" in key ? key.price.symbol : key.history.symbol;
+    return symbol !== undefined && wanted.has(symbol.toUpperCase());
+  });
+}
+
 /** `12 requests, 48,000 records, 9,500 of 10,000 values from the cache, about 2 s`. */
 export function describePlan(plan: RefreshPlan): string {
   const seconds = plan.estimateMs < 1000 ? "under 1 s" : `about ${Math.round(plan.estimateMs / 1000)} s`;

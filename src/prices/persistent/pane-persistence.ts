@@ -6,6 +6,7 @@
  */
 import { MemoryCacheStorage, type CacheStorage, type StoredEntry } from "../cache";
 import { ChangeLog } from "../../changes/change-log";
+import { DEFAULT_PLAN_THRESHOLD, type PlanThreshold } from "../../refresh-plan/plan";
 import { DEFAULT_CORRECTION_WINDOW_DAYS } from "./finality";
 import { openPersistentCache } from "./index";
 import { type CacheBackend, type OfflineSummary, PersistentCache } from "./persistent-cache";
@@ -18,6 +19,9 @@ export interface CacheSettings {
   /** Bound of the persistent cache, in MB (least recently used out first). */
   maxMegabytes: number;
   correctionWindowDays: number;
+  /** A sheet or workbook refresh planned above this many requests, or records, asks first (0 asks for any request). */
+  confirmAboveRequests: number;
+  confirmAboveRecords: number;
 }
 
 export const DEFAULT_CACHE_SETTINGS: Readonly<CacheSettings> = Object.freeze({
@@ -25,6 +29,8 @@ export const DEFAULT_CACHE_SETTINGS: Readonly<CacheSettings> = Object.freeze({
   forgetOnSignOut: false,
   maxMegabytes: 50,
   correctionWindowDays: DEFAULT_CORRECTION_WINDOW_DAYS,
+  confirmAboveRequests: DEFAULT_PLAN_THRESHOLD.requests,
+  confirmAboveRecords: DEFAULT_PLAN_THRESHOLD.records,
 });
 
 export const CACHE_SETTINGS_KEY = "prices.cache-settings";
@@ -43,12 +49,23 @@ export function readCacheSettings(storage: SettingsStore): CacheSettings {
     const value = given[name];
     return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : DEFAULT_CACHE_SETTINGS[name];
   };
+  const count = (name: "confirmAboveRequests" | "confirmAboveRecords"): number => {
+    const value = given[name];
+    return typeof value === "number" && Number.isInteger(value) && value >= 0 ? value : DEFAULT_CACHE_SETTINGS[name];
+  };
   return {
     lastKnownWhenUnreachable: flag("lastKnownWhenUnreachable"),
     forgetOnSignOut: flag("forgetOnSignOut"),
     maxMegabytes: positive("maxMegabytes"),
     correctionWindowDays: positive("correctionWindowDays"),
+    confirmAboveRequests: count("confirmAboveRequests"),
+    confirmAboveRecords: count("confirmAboveRecords"),
   };
+}
+
+/** The refresh plan's confirmation threshold the settings hold. */
+export function planThreshold(settings: CacheSettings): PlanThreshold {
+  return { requests: settings.confirmAboveRequests, records: settings.confirmAboveRecords };
 }
 
 /** Hands every call to the storage in use; the client holds this one object for its whole life. */
