@@ -4,7 +4,8 @@
  * and the cache's settings (last known values when unreachable, forget on sign-out, size).
  */
 import { summarizeChanges } from "../../changes/change-log";
-import { describePlan, needsConfirmation, planKeys } from "../../refresh-plan/plan";
+import { describePlan, describeThreshold, needsConfirmation, planKeys } from "../../refresh-plan/plan";
+import { planThreshold } from "../../prices/persistent/pane-persistence";
 import { h, replace } from "../dom";
 import type { PaneContext } from "../pane-context";
 import { addPanelTab } from "../tabs";
@@ -20,6 +21,8 @@ export function cachePanel(context: PaneContext): void {
   const lastKnown = h("input", { type: "checkbox", id: "cache-last-known" });
   const forgetOnSignOut = h("input", { type: "checkbox", id: "cache-forget-on-sign-out" });
   const megabytes = h("input", { type: "number", id: "cache-max-mb", min: 1, step: 1 });
+  const confirmRequests = h("input", { type: "number", id: "cache-confirm-requests", min: 0, step: 1 });
+  const confirmRecords = h("input", { type: "number", id: "cache-confirm-records", min: 0, step: 1 });
 
   function render(): void {
     const opened = persistence.status();
@@ -45,15 +48,23 @@ export function cachePanel(context: PaneContext): void {
     lastKnown.checked = settings.lastKnownWhenUnreachable;
     forgetOnSignOut.checked = settings.forgetOnSignOut;
     megabytes.value = String(settings.maxMegabytes);
+    confirmRequests.value = String(settings.confirmAboveRequests);
+    confirmRecords.value = String(settings.confirmAboveRecords);
   }
 
   async function save(): Promise<void> {
     const maxMegabytes = Number(megabytes.value);
+    const count = (input: HTMLInputElement, name: "confirmAboveRequests" | "confirmAboveRecords"): Partial<Record<typeof name, number>> => {
+      const value = Number(input.value);
+      return input.value.trim() !== "" && Number.isInteger(value) && value >= 0 ? { [name]: value } : {};
+    };
     await persistence.saveSettings({
       ...persistence.settings(),
       lastKnownWhenUnreachable: lastKnown.checked,
       forgetOnSignOut: forgetOnSignOut.checked,
       ...(Number.isFinite(maxMegabytes) && maxMegabytes > 0 ? { maxMegabytes } : {}),
+      ...count(confirmRequests, "confirmAboveRequests"),
+      ...count(confirmRecords, "confirmAboveRecords"),
     });
     result.textContent = "Cache settings saved (the size applies from the next sign-in).";
     render();
@@ -66,7 +77,7 @@ export function cachePanel(context: PaneContext): void {
     try {
       const settings = context.settings();
       const refresh = await planKeys(persistence.knownIds(), { baseUrl: settings.environment.baseUrl, createClient: context.deps.createClient, limits: settings.limits, maxInFlight: settings.maxInFlight });
-      planned.textContent = `A workbook refresh would send ${describePlan(refresh)}${needsConfirmation(refresh) ? " (above 50 requests or 100,000 records)" : ""}.`;
+      planned.textContent = `A workbook refresh would send ${describePlan(refresh)}${needsConfirmation(refresh, planThreshold(persistence.settings())) ? ` (above ${describeThreshold(planThreshold(persistence.settings()))}: the Refresh buttons ask first)` : ""}.`;
     } catch (error) {
       planned.textContent = context.recordError("plan a refresh", error);
     }
@@ -98,6 +109,8 @@ export function cachePanel(context: PaneContext): void {
     h("label", {}, lastKnown, " Show the last known value when the service is unreachable"),
     h("label", {}, forgetOnSignOut, " Forget cached prices on sign-out"),
     h("label", {}, "Size limit (MB) ", megabytes),
+    h("label", {}, "Ask before a sheet or workbook refresh of more than ", confirmRequests, " requests"),
+    h("label", {}, "… or more than ", confirmRecords, " records"),
     h("button", { type: "button", id: "cache-save", onclick: () => void save() }, "Save cache settings"),
   );
   context.events.on("tab", (panel) => {
