@@ -1,5 +1,5 @@
 /** The workbook as the pane sees it: a thin adapter over `Excel.run`, so the pane's logic runs in Node tests too. */
-import { splitSheet } from "../formula/a1";
+import { columnName, sheetPrefix, splitSheet } from "../formula/a1";
 
 export type RefreshScope = "selection" | "sheet" | "workbook";
 
@@ -36,8 +36,18 @@ export interface WorkbookHost {
   /** Values of a referenced range (to resolve references in a formula). */
   values(address: string): Promise<unknown[][]>;
   recalculate(scope: RefreshScope): Promise<void>;
+  /** Every formula cell of the workbook, sheet-qualified (to find the cells a change concerns). */
+  formulaCells(): Promise<FormulaCell[]>;
+  /** Selects a cell (`Sheet1!B2`), activating its sheet: the jump from the list of changes. */
+  select(address: string): Promise<void>;
   /** Calls `listener` after each change of selection; resolves to the way to stop. */
   onSelectionChanged(listener: () => void): Promise<() => void>;
+}
+
+export interface FormulaCell {
+  /** Sheet-qualified, e.g. `Sheet1!B2`. */
+  readonly address: string;
+  readonly formula: string;
 }
 
 function flatFormulas(grid: unknown[][]): string[] {
@@ -116,6 +126,33 @@ export function excelWorkbookHost(excel: typeof Excel): WorkbookHost {
         range.load("values");
         await context.sync();
         return range.values as unknown[][];
+      }),
+    formulaCells: () =>
+      excel.run(async (context) => {
+        const sheets = context.workbook.worksheets;
+        sheets.load("items/name");
+        await context.sync();
+        const used = sheets.items.map((sheet) => {
+          const range = sheet.getUsedRangeOrNullObject();
+          range.load(["formulas", "rowIndex", "columnIndex"]);
+          return { name: sheet.name, range };
+        });
+        await context.sync();
+        return used.flatMap(({ name, range }) =>
+          range.isNullObject
+            ? []
+            : (range.formulas as unknown[][]).flatMap((row, r) =>
+                row.flatMap((formula, c) => (typeof formula === "string" && formula.startsWith("=") ? [{ address: `${sheetPrefix(name)}${columnName(range.columnIndex + c)}${range.rowIndex + r + 1}`, formula }] : [])),
+              ),
+        );
+      }),
+    select: (address) =>
+      excel.run(async (context) => {
+        const { sheet, area } = splitSheet(address);
+        const target = sheet !== undefined ? context.workbook.worksheets.getItem(sheet) : context.workbook.worksheets.getActiveWorksheet();
+        target.activate();
+        target.getRange(area).select();
+        await context.sync();
       }),
     recalculate: (scope) =>
       excel.run(async (context) => {

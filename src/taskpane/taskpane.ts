@@ -17,6 +17,8 @@ const noWorkbook: WorkbookHost = {
   formulas: () => Promise.resolve([]),
   values: () => Promise.resolve([]),
   recalculate: () => Promise.resolve(),
+  formulaCells: () => Promise.resolve([]),
+  select: () => Promise.reject(new Error("no workbook: open the pane inside Excel")),
   onSelectionChanged: () => Promise.resolve(() => undefined),
 };
 

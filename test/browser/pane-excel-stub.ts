@@ -8,7 +8,7 @@ export const EXCEL_STUB = String.raw`
 (() => {
   const cells = new Map();
   const functions = new Map();
-  const state = { selection: "A1", inserted: [], calculations: [], evaluations: 0 };
+  const state = { selection: "A1", inserted: [], calculations: [], evaluations: 0, jumps: [] };
   let metadata;
 
   const colNumber = (letters) => [...letters.toUpperCase()].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0);
@@ -103,6 +103,7 @@ export const EXCEL_STUB = String.raw`
     }
     getCell(r, c) { const b = this.box; return new RangeProxy(name(b.top + r, b.left + c)); }
     load() { return this; }
+    select() { state.selection = this.localAddress; state.jumps.push(this.address); for (const handler of selectionHandlers) handler({ address: this.localAddress }); }
     calculate() { state.calculations.push({ scope: "range", address: this.address }); const b = this.box; state.pending.push(evaluateAll((k) => { const p = parseCell(k); return p.row >= b.top && p.row <= b.bottom && p.col >= b.left && p.col <= b.right; })); }
   }
   const usedRange = () => {
@@ -116,6 +117,7 @@ export const EXCEL_STUB = String.raw`
     name: "Sheet1",
     getUsedRangeOrNullObject: usedRange,
     getRange: (a) => new RangeProxy(a),
+    activate: () => undefined,
     calculate: (markAllDirty) => { state.calculations.push({ scope: "sheet", markAllDirty }); state.pending.push(evaluateAll()); },
   };
   state.pending = [];

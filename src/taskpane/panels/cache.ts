@@ -1,9 +1,12 @@
 /**
  * The Cache tab: the signed-in user's persistent cache (entries, size), how many values show a last known value
- * because the service is unreachable and since when, what the last refreshes changed and why, "Forget cached prices",
+ * because the service is unreachable and since when, what the last refreshes changed and why (with a jump to each
+ * cell a change concerns), "Forget cached prices",
  * and the cache's settings (last known values when unreachable, forget on sign-out, size).
  */
-import { summarizeChanges } from "../../changes/change-log";
+import { type KeyChange, summarizeChanges } from "../../changes/change-log";
+import { todayIso } from "../../api/dates";
+import { cellsOfChanges } from "../change-cells";
 import { describePlan, describeThreshold, needsConfirmation, planKeys } from "../../refresh-plan/plan";
 import { planThreshold } from "../../prices/persistent/pane-persistence";
 import { h, replace } from "../dom";
@@ -34,22 +37,48 @@ export function cachePanel(context: PaneContext): void {
       values === 0 ? "" : `${values} ${values === 1 ? "cell holds a last known value" : "cells hold last known values"} (service unreachable), fetched since ${new Date(since ?? 0).toLocaleString()}`;
     const list = persistence.changes.list();
     summary.textContent = summarizeChanges(list.map((change) => change.reason));
-    replace(
-      changes,
-      ...list.map((change) =>
-        h(
-          "li",
-          {},
-          `${change.symbol} ${change.dateAsked}: ${change.reason}, ${change.before.mid} (rev ${change.before.revision}) → ${change.after ? `${change.after.mid} (rev ${change.after.revision})` : (change.error ?? "error")}`,
-        ),
-      ),
-    );
+    const items = list.map((change) => {
+      const where = h("span", { class: "change-cells" });
+      return { change, where, item: h("li", {}, `${change.symbol} ${change.dateAsked}: ${change.reason}, ${change.before.mid} (rev ${change.before.revision}) → ${change.after ? `${change.after.mid} (rev ${change.after.revision})` : (change.error ?? "error")} `, where) };
+    });
+    replace(changes, ...items.map(({ item }) => item));
+    // reading every formula of the workbook: only while the tab is shown (the tab event redraws it on opening)
+    if (items.length > 0 && !section.hidden) void showCells(items);
     const settings = persistence.settings();
     lastKnown.checked = settings.lastKnownWhenUnreachable;
     forgetOnSignOut.checked = settings.forgetOnSignOut;
     megabytes.value = String(settings.maxMegabytes);
     confirmRequests.value = String(settings.confirmAboveRequests);
     confirmRecords.value = String(settings.confirmAboveRecords);
+  }
+
+  let drawn = 0;
+  /** Beside each change, a link per cell it concerns that selects the cell in Excel. */
+  async function showCells(items: { change: KeyChange; where: HTMLElement }[]): Promise<void> {
+    const drawing = ++drawn;
+    try {
+      const found = await cellsOfChanges(items.map(({ change }) => change), await context.workbook.formulaCells(), (address) => context.workbook.values(address), todayIso());
+      if (drawing !== drawn) return;
+      for (const { change, where } of items) {
+        const cells = found.get(change.id) ?? [];
+        replace(
+          where,
+          ...(cells.length === 0
+            ? [h("span", { class: "muted" }, "(no cell of this workbook asks it now)")]
+            : cells.map((address) => h("button", { type: "button", class: "link change-jump", title: `Select ${address}`, onclick: () => void jump(address) }, address))),
+        );
+      }
+    } catch (error) {
+      if (drawing === drawn) result.textContent = context.recordError("find the changed cells", error);
+    }
+  }
+
+  async function jump(address: string): Promise<void> {
+    try {
+      await context.workbook.select(address);
+    } catch (error) {
+      result.textContent = context.recordError(`select ${address}`, error);
+    }
   }
 
   async function save(): Promise<void> {
