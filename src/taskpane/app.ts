@@ -11,6 +11,7 @@ import { trackInstrumentLists } from "./instrument-lists";
 import type { Panel, PaneContext, PaneDependencies } from "./pane-context";
 import { createPaneEvents } from "./pane-events";
 import { createPaneSession } from "./pane-session";
+import type { PanePersistence } from "../prices/persistent/pane-persistence";
 import { accountPanel } from "./panels/account";
 import { builderPanel } from "./panels/builder";
 import { cachePanel } from "./panels/cache";
@@ -33,6 +34,8 @@ export interface Pane {
   readonly store: TokenStore;
   client(): PricesClient;
   settings(): AddinSettings;
+  /** The signed-in user's persistent cache and change log (the browser test feeds the log a change). */
+  persistence(): PanePersistence;
 }
 
 export function startPane(deps: PaneDependencies): Pane {
@@ -95,5 +98,6 @@ export function startPane(deps: PaneDependencies): Pane {
     },
     client: () => session.client(),
     settings: () => session.settings(),
+    persistence: () => session.persistence(),
   };
 }

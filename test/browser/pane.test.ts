@@ -414,6 +414,71 @@ describe("task pane in Chromium", () => {
     await containsText(out, "targetCurrency");
   });
 
+  it("plans a sheet refresh first and, above the threshold set on the Cache tab, asks: Cancel sends nothing, Refresh anyway refreshes", async () => {
+    const requestsSent = (): Promise<number> => page.evaluate(() => (window as unknown as { PricesPane: { client(): { stats(): { requestsSent: number } } } }).PricesPane.client().stats().requestsSent);
+    const sheetCalculations = async (): Promise<number> => (await excelState()).calculations.filter((c) => c.scope === "sheet").length;
+    await page.locator("#tab-cache").click();
+    await page.locator("#cache-confirm-requests").fill("0");
+    await page.locator("#cache-save").click();
+    await hasText(page.locator("#cache-result"), /^Cache settings saved/);
+    await page.locator("#tab-cell").click();
+    const sent = await requestsSent();
+    const calculated = await sheetCalculations();
+
+    await page.locator("#refresh-sheet").click();
+    await hasText(page.locator("#refresh-question"), /^Refreshing the sheet would send [1-9]\d* requests?, [\d,]+ records, [\d,]+ of [\d,]+ values from the cache, .+: above your limit of 0 requests or 100,000 records\. Refresh anyway\?$/);
+    expect(await page.locator("#refresh-confirm").isVisible()).toBe(true);
+    await shot(page, "refresh-confirm");
+    await page.locator("#refresh-cancel").click();
+    await hasText(page.locator("#refresh-result"), "Refresh cancelled: nothing was sent.");
+    expect(await page.locator("#refresh-confirm").isVisible()).toBe(false);
+    expect(await requestsSent()).toBe(sent);
+    expect(await sheetCalculations()).toBe(calculated);
+
+    await page.locator("#refresh-sheet").click();
+    await page.locator("#refresh-anyway").click();
+    await hasText(page.locator("#refresh-result"), /^Refreshed the sheet: [1-9]\d* cached values? dropped, recalculated\.$/);
+    await settle();
+    expect(await sheetCalculations()).toBe(calculated + 1);
+    expect(await requestsSent()).toBeGreaterThan(sent);
+
+    // back to the default: below it, a sheet refresh goes at once
+    await page.locator("#tab-cache").click();
+    await page.locator("#cache-confirm-requests").fill("50");
+    await page.locator("#cache-save").click();
+    await page.locator("#tab-cell").click();
+    await page.locator("#refresh-sheet").click();
+    await hasText(page.locator("#refresh-result"), /^Refreshed the sheet: /);
+    expect(await page.locator("#refresh-confirm").isVisible()).toBe(false);
+    await settle();
+  });
+
+  it("lists a change with a jump that selects each cell it concerns", async () => {
+    const symbol = pick().record.symbol;
+    await typeFormula("H2", `=PRICES.MID("${symbol}","2025-06-02")`);
+    await typeFormula("H3", `=PRICES.MID("${symbol}")`);
+    await selectCell("A1");
+    // the persistent cache tells the change log of a corrected record, as a refresh would
+    await page.evaluate((s) => {
+      const side = { date: "2025-06-02", assessmentDate: "2025-06-02T00:00:00Z", revision: 0, low: 1, mid: 2, high: 3 };
+      const entry = (value: unknown) => ({ kind: "price" as const, symbol: s, value, storedAt: 0, expiresAt: 0, bytes: 100 });
+      const pane = (window as unknown as { PricesPane: { persistence(): { changes: { replaced(id: string, a: unknown, b: unknown, day: string): void } } } }).PricesPane;
+      pane.persistence().changes.replaced(`p|${s}|2025-06-02|None|`, entry(side), entry({ ...side, assessmentDate: "2025-06-05T00:00:00Z", revision: 1, mid: 2.5 }), "2025-06-03");
+    }, symbol);
+    await page.locator("#tab-cache").click();
+    await containsText(page.locator("#cache-changes"), `${symbol} 2025-06-02: correction, 2 (rev 0) → 2.5 (rev 1)`);
+    const jumps = page.locator("#cache-changes button.change-jump");
+    await hasText(jumps, "Sheet1!H2");
+    await jumps.click();
+    const state = await page.evaluate(() => {
+      const s = (window as unknown as { __excel: { state: { selection: string; jumps: string[] } } }).__excel.state;
+      return { selection: s.selection, jumps: [...s.jumps] };
+    });
+    expect(state).toEqual({ selection: "H2", jumps: ["Sheet1!H2"] });
+    await shot(page, "cache-changes");
+    await page.locator("#tab-cell").click();
+  });
+
   it("signs out: tokens and cache dropped, functions back to #N/A, and the token service's session ended", async () => {
     const logoutPromise = context.waitForEvent("page");
     await page.locator("#sign-out").click();
