@@ -5,6 +5,7 @@
  * token service itself with the demo key, as before.
  */
 import { AuthError } from "../prices/errors";
+import { withTimeout } from "../prices/timeout";
 import type { TokenProvider, TokenRequestOptions } from "../prices/types";
 import { DEMO_TOKEN_PATH, type DemoTokenAnswer } from "./demo-token-protocol";
 
@@ -18,7 +19,12 @@ export interface DemoTokenOptions {
   /** Told why the token is late (undefined once one arrived), so the page can say so. */
   readonly onWait: (reason: string | undefined) => void;
   readonly now?: () => number;
+  /** How long to wait for the dev server's answer (default 30 s). */
+  readonly timeoutMs?: number;
 }
+
+/** How long the page waits for the dev server's demo token before it says so and asks again. */
+const DEMO_TOKEN_TIMEOUT_MS = 30_000;
 
 export function demoTokenProvider(options: DemoTokenOptions): TokenProvider {
   const now = options.now ?? Date.now;
@@ -27,11 +33,26 @@ export function demoTokenProvider(options: DemoTokenOptions): TokenProvider {
   let inFlight: Promise<string> | undefined;
 
   async function ask(rejected: string | undefined): Promise<string> {
-    const response = await options.fetch(DEMO_TOKEN_PATH, {
-      method: rejected === undefined ? "GET" : "POST",
-      cache: "no-store",
-      ...(rejected === undefined ? {} : { headers: { "content-type": "application/json" }, body: JSON.stringify({ rejected }) }),
-    });
+    const timeoutMs = options.timeoutMs ?? DEMO_TOKEN_TIMEOUT_MS;
+    const late = `the dev server did not answer within ${timeoutMs / 1000} s`;
+    let response: Response;
+    try {
+      // every request has a timeout: a dev server that never answers is named, and firstToken asks again
+      response = await withTimeout(
+        timeoutMs,
+        (signal) =>
+          options.fetch(DEMO_TOKEN_PATH, {
+            method: rejected === undefined ? "GET" : "POST",
+            cache: "no-store",
+            signal,
+            ...(rejected === undefined ? {} : { headers: { "content-type": "application/json" }, body: JSON.stringify({ rejected }) }),
+          }),
+        () => new AuthError({ reason: "token-service-busy", message: `the demo key's token is waiting: ${late}` }),
+      );
+    } catch (error) {
+      if (error instanceof AuthError) options.onWait(late);
+      throw error;
+    }
     if (response.status === 404) {
       fallback ??= options.fallback();
       return fallback.getToken(rejected === undefined ? {} : { rejected });

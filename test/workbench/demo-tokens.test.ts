@@ -86,3 +86,23 @@ it("passes a wait the token service imposes on to the page, with its reason", as
     await route.close();
   }
 });
+
+it("names a dev server that never answers instead of waiting for it forever, and asks again", async () => {
+  const waits: (string | undefined)[] = [];
+  let asked = 0;
+  // a dev server that takes the request and never answers; the page's fetch ends only when its signal aborts
+  const silent = ((_input: unknown, init?: RequestInit) => {
+    asked += 1;
+    return new Promise<Response>((_, reject) => init?.signal?.addEventListener("abort", () => reject(init.signal?.reason)));
+  }) as typeof fetch;
+  const page = demoTokenProvider({ fetch: silent, fallback: () => ({ getToken: () => Promise.reject(new Error("no fallback expected")) }), onWait: (reason) => waits.push(reason), timeoutMs: 20 });
+  for (const attempt of [1, 2]) {
+    const failure = await page.getToken().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect({ attempt, message: (failure as Error).message }).toEqual({ attempt, message: "the demo key's token is waiting: the dev server did not answer within 0.02 s" });
+  }
+  expect(asked).toBe(2);
+  expect(waits).toEqual(["the dev server did not answer within 0.02 s", "the dev server did not answer within 0.02 s"]);
+});
