@@ -7,6 +7,7 @@ import type { Page } from "playwright-core";
 import { startStack, type RunningStack } from "../../scripts/start";
 import { launchChromium, type TestBrowser } from "../support/chromium";
 import { sandboxGet, sandboxToken } from "../support/service";
+import { screenshotDir } from "../support/screenshots";
 
 jest.setTimeout(240_000);
 
@@ -83,7 +84,7 @@ describe("data types in the workbench", () => {
     const [cellBox, cardBox] = [await cell.boundingBox(), await card.boundingBox()];
     expect(cardBox!.x >= cellBox!.x + cellBox!.width || cardBox!.x + cardBox!.width <= cellBox!.x).toBe(true);
     expect(Math.abs(cardBox!.y - cellBox!.y)).toBeLessThan(2);
-    await page.screenshot({ path: path.resolve(__dirname, "../../docs/screenshots/workbench-card.png") });
+    await page.screenshot({ path: path.join(screenshotDir(), "workbench-card.png") });
     const shown = Object.fromEntries(await card.locator("dd").evaluateAll((nodes) => nodes.map((node) => [(node as HTMLElement).dataset["field"], node.textContent])));
     expect(Object.keys(shown)).toEqual([
       "Low", "Mid", "High", "Assessment date", "Price date",
