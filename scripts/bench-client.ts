@@ -11,53 +11,18 @@
  *   history                 100 symbols x 10 years
  */
 import { Random } from "../src/sandbox/data/random";
-import { fork, type ChildProcess } from "node:child_process";
 import { parseArgs } from "node:util";
 import { loadavg } from "node:os";
 import { Agent, fetch as undiciFetch } from "undici";
 import { fromEpochDay, toEpochDay } from "../src/api/dates";
 import { rawLines, targetTable, writeSection } from "./bench-section";
 import { cacheHeapCases, hostileCases } from "./bench-client-limits";
+import { serveSandbox, startSandboxChild } from "./bench-sandbox-child";
+import { weekdays } from "../test/helpers/weekdays";
 import { baselineRequests, clientCredentialsTokenProvider, createPricesClient, staticTokenProvider, type PricesClient, type TokenProvider } from "../src/prices";
 
 /** `--serve` runs the sandbox child; `--no-write` leaves docs/benchmarks.md alone. */
 const { values: args } = parseArgs({ options: { serve: { type: "boolean", default: false }, "no-write": { type: "boolean", default: false } } });
-
-interface Ready {
-  apiUrl: string;
-  issuer: string;
-  ca: string;
-  today: string;
-  symbols: string[];
-}
-
-async function serve(): Promise<void> {
-  const { startSandbox } = await import("../src/sandbox/server");
-  const sandbox = await startSandbox({ port: 0, quiet: true, rateLimit: 0 });
-  const ready: Ready = { apiUrl: sandbox.apiUrl, issuer: sandbox.issuer, ca: sandbox.ca, today: sandbox.data.today, symbols: sandbox.data.instruments.map((item) => item.record.symbol) };
-  process.send?.(ready);
-  process.on("message", () => {
-    void sandbox.close().then(() => process.exit(0));
-  });
-}
-
-function startChild(): Promise<{ child: ChildProcess; ready: Ready }> {
-  const child = fork(__filename, ["--serve"], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
-  return new Promise((resolve, reject) => {
-    child.once("message", (message) => resolve({ child, ready: message as Ready }));
-    child.once("exit", (code) => reject(new Error(`sandbox exited with ${code}`)));
-  });
-}
-
-
-function weekdaysBefore(end: string, count: number): string[] {
-  const out: string[] = [];
-  for (let day = toEpochDay(end); out.length < count; day -= 1) {
-    const weekday = (((day + 3) % 7) + 7) % 7;
-    if (weekday < 5) out.push(fromEpochDay(day));
-  }
-  return out.reverse();
-}
 
 type Case = Record<string, string | number>;
 type Phase = "asked" | "dispatched" | "sent" | "headers" | "body" | "settled";
@@ -168,7 +133,7 @@ function median(values: readonly number[]): number {
 }
 
 async function main(): Promise<void> {
-  const { child, ready } = await startChild();
+  const { child, ready } = await startSandboxChild(__filename);
   const agent = new Agent({ connect: { ca: ready.ca }, connections: 8 });
   const fetchImpl = ((input: string, init?: RequestInit) => undiciFetch(input, { ...(init as object), dispatcher: agent } as Parameters<typeof undiciFetch>[1])) as unknown as typeof fetch;
   const tokens: TokenProvider = clientCredentialsTokenProvider({
@@ -181,13 +146,13 @@ async function main(): Promise<void> {
   });
   const token = await tokens.getToken();
   const newClient = (): PricesClient => createPricesClient({ baseUrl: ready.apiUrl, tokenProvider: tokens, fetch: fetchImpl });
-  const end = weekdaysBefore(ready.today, 2)[0] as string;
+  const end = weekdays(ready.today, 2)[0] as string;
 
   // Grid 200 x 50, cold then warm. A throwaway client first runs a sheet of the same shape on other
   // dates, so that "cold" means an empty cache, not code that the JIT has not compiled yet.
   const gridSymbols = ready.symbols.slice(0, 200);
-  const gridDates = weekdaysBefore(end, 50);
-  const warmupDates = weekdaysBefore(fromEpochDay(toEpochDay(end) - 120), 50);
+  const gridDates = weekdays(end, 50);
+  const warmupDates = weekdays(fromEpochDay(toEpochDay(end) - 120), 50);
   for (let round = 0; round < 2; round += 1) {
     const warmup = newClient();
     await Promise.allSettled(gridSymbols.flatMap((symbol) => warmupDates.map((date) => warmup.price({ symbol, date }))));
@@ -443,7 +408,7 @@ async function main(): Promise<void> {
 }
 
 if (args.serve) {
-  serve().catch((error: unknown) => {
+  serveSandbox().catch((error: unknown) => {
     process.stderr.write(`bench-client sandbox: ${String(error)}\n`);
     process.exit(1);
   });

@@ -6,48 +6,13 @@
  * cold: a new client each run, requests and parsing included. Target: rich at most 1.5x plain. Writes the
  * "Data types" section of docs/benchmarks.md.
  */
-import { fork, type ChildProcess } from "node:child_process";
 import { Agent, fetch as undiciFetch } from "undici";
-import { fromEpochDay, toEpochDay } from "../src/api/dates";
 import { ALL_DATA_TYPES, type ValueMode } from "../src/functions/data-types";
 import { createCustomFunctionsRuntime } from "../src/host/runtime";
 import { clientCredentialsTokenProvider, createPricesClient, type TokenProvider } from "../src/prices";
+import { serveSandbox, startSandboxChild } from "./bench-sandbox-child";
+import { weekdays } from "../test/helpers/weekdays";
 import { rawLines, reportCase, targetTable, writeSection, type TargetRow } from "./bench-section";
-
-interface Ready {
-  apiUrl: string;
-  issuer: string;
-  ca: string;
-  today: string;
-  symbols: string[];
-}
-
-async function serve(): Promise<void> {
-  const { startSandbox } = await import("../src/sandbox/server");
-  const sandbox = await startSandbox({ port: 0, quiet: true, rateLimit: 0 });
-  const ready: Ready = { apiUrl: sandbox.apiUrl, issuer: sandbox.issuer, ca: sandbox.ca, today: sandbox.data.today, symbols: sandbox.data.instruments.map((item) => item.record.symbol) };
-  process.send?.(ready);
-  process.on("message", () => {
-    void sandbox.close().then(() => process.exit(0));
-  });
-}
-
-function startChild(): Promise<{ child: ChildProcess; ready: Ready }> {
-  const child = fork(__filename, ["--serve"], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
-  return new Promise((resolve, reject) => {
-    child.once("message", (message) => resolve({ child, ready: message as Ready }));
-    child.once("exit", (code) => reject(new Error(`sandbox exited with ${code}`)));
-  });
-}
-
-function weekdaysBefore(end: string, count: number): string[] {
-  const out: string[] = [];
-  for (let day = toEpochDay(end); out.length < count; day -= 1) {
-    const weekday = (((day + 3) % 7) + 7) % 7;
-    if (weekday < 5) out.push(fromEpochDay(day));
-  }
-  return out.reverse();
-}
 
 const round = (value: number, digits = 0): number => Number(value.toFixed(digits));
 const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
@@ -65,7 +30,7 @@ async function main(): Promise<void> {
   const addin = globalThis.PricesAddin;
   if (!addin) throw new Error("functions.ts did not define PricesAddin");
 
-  const { child, ready } = await startChild();
+  const { child, ready } = await startSandboxChild(__filename);
   const agent = new Agent({ connect: { ca: ready.ca }, connections: 8 });
   const fetchImpl = ((input: string, init?: RequestInit) => undiciFetch(input, { ...(init as object), dispatcher: agent } as Parameters<typeof undiciFetch>[1])) as unknown as typeof fetch;
   const tokens: TokenProvider = clientCredentialsTokenProvider({
@@ -78,7 +43,7 @@ async function main(): Promise<void> {
   });
   await tokens.getToken();
   const symbols = ready.symbols.slice(0, 200).map((symbol) => [symbol]);
-  const dates = [weekdaysBefore(weekdaysBefore(ready.today, 2)[0] as string, 50)];
+  const dates = [weekdays(weekdays(ready.today, 2)[0] as string, 50)];
   const cells = symbols.length * (dates[0]?.length ?? 0);
   const useClient = async (mode: ValueMode): Promise<void> => {
     await addin.configure({ client: createPricesClient({ baseUrl: ready.apiUrl, tokenProvider: tokens, fetch: fetchImpl }), recalculate: false, dataTypes: ALL_DATA_TYPES, valueMode: mode });
@@ -139,7 +104,7 @@ async function main(): Promise<void> {
   }
 }
 
-if (process.argv.includes("--serve")) void serve();
+if (process.argv.includes("--serve")) void serveSandbox();
 else
   main().then(
     () => process.exit(0),
