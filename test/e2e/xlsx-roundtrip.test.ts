@@ -13,7 +13,7 @@ import { strFromU8, unzipSync } from "fflate";
 import { fromEpochDay } from "../../src/api/dates";
 import { isoDateToSerial } from "../../src/functions/excelDates";
 import type { RunningSandbox } from "../../src/sandbox/server";
-import { main } from "../../src/runner/workbook-runner";
+import { type MainRun, runMain } from "./run-main";
 import { libreOfficeSheets, shown } from "../support/libreoffice";
 import { sandboxGet, sandboxToken } from "../support/service";
 import { type BookOptions, excel365Book } from "./excel365-book";
@@ -60,22 +60,7 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-async function run(args: readonly string[]): Promise<{ code: number; printed: string; errors: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const capture = (into: string[]) => (chunk: string | Uint8Array) => {
-    into.push(typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8"));
-    return true;
-  };
-  const stdout = jest.spyOn(process.stdout, "write").mockImplementation(capture(out));
-  const stderr = jest.spyOn(process.stderr, "write").mockImplementation(capture(err));
-  try {
-    return { code: await main(args, {}), printed: out.join(""), errors: err.join("") };
-  } finally {
-    stdout.mockRestore();
-    stderr.mockRestore();
-  }
-}
+const run = (args: readonly string[]): Promise<MainRun> => runMain(args);
 
 function entries(path: string): Map<string, Uint8Array> {
   return new Map(Object.entries(unzipSync(readFileSync(path))));

@@ -12,7 +12,7 @@ import { strToU8, zipSync } from "fflate";
 import { fromEpochDay } from "../../src/api/dates";
 import { isoDateToSerial } from "../../src/functions/excelDates";
 import type { RunningSandbox } from "../../src/sandbox/server";
-import { main } from "../../src/runner/workbook-runner";
+import { type MainRun, runMain } from "./run-main";
 import { libreOfficeSheets, shown } from "../support/libreoffice";
 import { sandboxGet, sandboxToken } from "../support/service";
 import { prices, serialOf, TODAY, type JsonObject } from "./support";
@@ -52,29 +52,7 @@ function symbols(count: number): string[] {
     .slice(0, count);
 }
 
-interface Run {
-  code: number;
-  printed: string;
-  errors: string;
-}
-
-async function run(args: readonly string[]): Promise<Run> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const capture = (into: string[]) => (chunk: string | Uint8Array) => {
-    into.push(typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8"));
-    return true;
-  };
-  const stdout = jest.spyOn(process.stdout, "write").mockImplementation(capture(out));
-  const stderr = jest.spyOn(process.stderr, "write").mockImplementation(capture(err));
-  try {
-    const code = await main(args, {});
-    return { code, printed: out.join(""), errors: err.join("") };
-  } finally {
-    stdout.mockRestore();
-    stderr.mockRestore();
-  }
-}
+const run = (args: readonly string[]): Promise<MainRun> => runMain(args);
 
 function digest(path: string): string {
   return createHash("sha256").update(readFileSync(path)).digest("hex");
