@@ -1,7 +1,9 @@
 /**
- * The token service's plain HTML pages: sign-in, errors and sign-out. No script, no external
- * resources, one labelled form; they must work in the Office dialog and with a screen reader.
+ * The token service's plain HTML pages: sign-in, errors and sign-out. No script (but the one line that
+ * submits a confirmed sign-out), no external resources, one labelled form; they must work in the Office
+ * dialog and with a screen reader.
  */
+import { createHash } from "node:crypto";
 
 /** Headers for every page: no caching, and nothing but inline style may load. */
 export const PAGE_HEADERS = {
@@ -110,6 +112,31 @@ ${form}
 <button class="primary" autofocus type="submit" form="op.logoutForm" value="yes" name="logout">Sign out</button>
 <button class="secondary" type="submit" form="op.logoutForm">Stay signed in</button>
 </div>
+`,
+  );
+}
+
+/** The one script a page may run: submits the logout form of `logoutConfirmedPage`. */
+const SUBMIT_LOGOUT = 'document.getElementById("op.logoutForm").submit();';
+
+/** PAGE_HEADERS, but the submitting script may run (by its hash, nothing else). */
+export const SUBMIT_PAGE_HEADERS = {
+  ...PAGE_HEADERS,
+  "content-security-policy": `${PAGE_HEADERS["content-security-policy"]}; script-src 'sha256-${createHash("sha256").update(SUBMIT_LOGOUT).digest("base64")}'`,
+} as const;
+
+/**
+ * The logout already confirmed by a valid `id_token_hint` for the signed-in user: oidc-provider's form `form`
+ * is submitted at once with `logout=yes` (ending the whole session), so no question is shown.
+ */
+export function logoutConfirmedPage(form: string): string {
+  return layout(
+    "Signing out",
+    `<h1>Signing out of the Physical Prices sandbox…</h1>
+${form}
+<input type="hidden" form="op.logoutForm" name="logout" value="yes">
+<noscript><div class="actions"><button class="primary" type="submit" form="op.logoutForm">Continue</button></div></noscript>
+<script>${SUBMIT_LOGOUT}</script>
 `,
   );
 }

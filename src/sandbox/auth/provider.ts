@@ -8,7 +8,7 @@ import Provider, { errors, type Grant } from "oidc-provider";
 import { createMemoryAdapter } from "oidc-provider/lib/adapters/memory_adapter.js";
 import { ADDIN_CLIENT_ID, type Accounts } from "./accounts";
 import { SIGNING_ALG, type SigningKey } from "./keys";
-import { PAGE_HEADERS, logoutPage, messagePage } from "./pages";
+import { PAGE_HEADERS, SUBMIT_PAGE_HEADERS, logoutConfirmedPage, logoutPage, messagePage } from "./pages";
 
 export interface ProviderSettings {
   readonly issuer: string;
@@ -38,10 +38,14 @@ interface OidcContext {
   oidc: {
     client?: { clientId: string };
     account?: { accountId: string };
-    session?: { grantIdFor(clientId: string): string | undefined };
+    session?: { accountId?: string; grantIdFor(clientId: string): string | undefined };
     result?: { consent?: { grantId?: string } };
     params?: { scope?: unknown };
-    entities: { RotatedRefreshToken?: { remainingTTL: number } };
+    entities: {
+      RotatedRefreshToken?: { remainingTTL: number };
+      /** A logout's `id_token_hint`, already verified by oidc-provider (signature, issuer, audience; expiry ignored). */
+      IdTokenHint?: { payload: { sub?: unknown } };
+    };
     provider: Provider;
   };
   type: string;
@@ -88,8 +92,12 @@ export function createProvider(settings: ProviderSettings): Provider {
       })),
     ],
     jwks: { keys: [settings.signingKey.privateJwk] },
-    // Signs the session and interaction cookies; a new key per start only ends sign-ins in progress.
-    cookies: { keys: [randomBytes(32).toString("base64url")] },
+    // Signs the session and interaction cookies; a new key per start only ends sign-ins in progress. The session
+    // cookie is SameSite=None so that a form POST to end_session from the add-in's origin carries it (oidc-provider
+    // requires it for POST); its state-changing forms carry their own xsrf token.
+    cookies: { keys: [randomBytes(32).toString("base64url")], long: { sameSite: "none" } },
+    // The add-in signs out with a form POST, so its id_token_hint is in no URL (OIDC RP-Initiated Logout 1.0 section 2).
+    enableHttpPostMethods: true,
     claims: { openid: ["sub"], profile: ["name", "preferred_username"] },
     scopes: OIDC_SCOPES,
     responseTypes: ["code"],
@@ -118,9 +126,13 @@ export function createProvider(settings: ProviderSettings): Provider {
       },
       rpInitiatedLogout: {
         enabled: true,
+        // OIDC RP-Initiated Logout lets the OP skip its question when the RP proves who is signing out: a
+        // verified id_token_hint for this session's user. Without one (or for another user) it still asks.
         async logoutSource(ctx: OidcContext, form: string) {
-          ctx.set(PAGE_HEADERS);
-          ctx.body = logoutPage(form);
+          const hinted = ctx.oidc.entities.IdTokenHint?.payload.sub;
+          const confirmed = typeof hinted === "string" && hinted === ctx.oidc.session?.accountId;
+          ctx.set(confirmed ? SUBMIT_PAGE_HEADERS : PAGE_HEADERS);
+          ctx.body = confirmed ? logoutConfirmedPage(form) : logoutPage(form);
         },
         async postLogoutSuccessSource(ctx: OidcContext) {
           ctx.set(PAGE_HEADERS);

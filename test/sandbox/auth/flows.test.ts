@@ -2,6 +2,7 @@
  * The token service over real HTTPS on a random port: discovery, client credentials, the service-key
  * grant, and the add-in's authorization code + PKCE sign-in through the login page.
  */
+import { createHash } from "node:crypto";
 import { decodeJwt, decodeProtectedHeader } from "jose";
 import type { Response } from "undici";
 import { ADDIN_CLIENT_ID } from "../../../src/sandbox/auth";
@@ -321,28 +322,78 @@ describe("authorization code with PKCE (the add-in)", () => {
     expect(location.searchParams.get("state")).toBe("s1");
   });
 
-  it("signs out through the provider's logout page and returns to the add-in", async () => {
-    const { location, verifier, jar } = await signIn({ username: "analyst", password: "analyst" });
-    const tokens = await json(await redeem(location.searchParams.get("code") ?? "", verifier));
-    const query = new URLSearchParams({
-      id_token_hint: String(tokens.id_token),
-      post_logout_redirect_uri: REDIRECT_URI,
-      state: "bye",
-    });
-    const page = await server.request(`/auth/session/end?${query}`, { headers: jar.header() });
-    expect(page.status).toBe(200);
-    jar.store(page);
-    const html = await page.text();
-    expect(html).toContain("Sign out of the Physical Prices sandbox?");
+  /** The logout page's form: where it posts and its hidden fields (those tied to it by `form=` too). */
+  function logoutForm(html: string): { action: string; hidden: Record<string, string> } {
     const action = /<form[^>]* action="([^"]+)"/.exec(html)?.[1] ?? "";
     const hidden = Object.fromEntries(
-      [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1], m[2]]),
+      [...html.matchAll(/<input type="hidden" (?:form="op\.logoutForm" )?name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1], m[2]]),
     );
+    return { action, hidden };
+  }
+
+  /** Signs in and asks the end-session endpoint (a form POST, as the add-in does) with `params`. */
+  async function endSession(params: (idToken: string) => Record<string, string>, username = "analyst") {
+    const { location, verifier, jar } = await signIn({ username, password: username });
+    const tokens = await json(await redeem(location.searchParams.get("code") ?? "", verifier));
+    const page = await server.postForm("/auth/session/end", params(String(tokens.id_token)), jar.header());
+    jar.store(page);
+    return { page, html: await page.text(), jar };
+  }
+
+  it("asks before signing out when the request carries no id_token_hint, and returns to the add-in on Sign out", async () => {
+    const { page, html, jar } = await endSession(() => ({ client_id: ADDIN_CLIENT_ID, post_logout_redirect_uri: REDIRECT_URI, state: "bye" }));
+    expect(page.status).toBe(200);
+    expect(html).toContain("Sign out of the Physical Prices sandbox?");
+    expect(html).not.toContain("<script");
+    const { action, hidden } = logoutForm(html);
     const confirmed = await server.postForm(action, { ...hidden, logout: "yes" }, jar.header());
     expect(confirmed.status).toBe(303);
     const back = new URL(confirmed.headers.get("location") ?? "");
     expect(`${back.origin}${back.pathname}`).toBe(REDIRECT_URI);
     expect(back.searchParams.get("state")).toBe("bye");
+  });
+
+  it("signs out without asking when the id_token_hint is the signed-in user's, and the next sign-in asks for credentials", async () => {
+    const { page, html, jar } = await endSession((idToken) => ({ id_token_hint: idToken, post_logout_redirect_uri: REDIRECT_URI, state: "bye" }));
+    expect(page.status).toBe(200);
+    expect(html).not.toContain("Sign out of the Physical Prices sandbox?");
+    expect(html).not.toContain("Stay signed in");
+    // the page submits itself, and its script is the only one the policy lets run
+    const script = /<script>([^<]*)<\/script>/.exec(html)?.[1] ?? "";
+    expect(script).toContain("submit()");
+    const csp = page.headers.get("content-security-policy") ?? "";
+    expect(csp).toContain(`script-src 'sha256-${createHash("sha256").update(script).digest("base64")}'`);
+    const { action, hidden } = logoutForm(html);
+    expect(hidden).toMatchObject({ logout: "yes" });
+    const confirmed = await server.postForm(action, hidden, jar.header());
+    jar.store(confirmed);
+    expect(confirmed.status).toBe(303);
+    const back = new URL(confirmed.headers.get("location") ?? "");
+    expect(`${back.origin}${back.pathname}`).toBe(REDIRECT_URI);
+    expect(back.searchParams.get("state")).toBe("bye");
+    // the session is gone: an authorization request in this browser gets the login form, with no "Continue as"
+    const start = await server.request(`/auth/auth?${authorizationQuery({ prompt: "login" })}`, { headers: jar.header() });
+    jar.store(start);
+    const login = await (await server.request(start.headers.get("location") ?? "", { headers: jar.header() })).text();
+    expect(login).toContain('<label for="password">Password</label>');
+    expect(login).not.toContain("Continue as");
+  });
+
+  it("still asks when the id_token_hint is another user's than the session's", async () => {
+    const { location, verifier } = await signIn({ username: "trial", password: "trial" });
+    const trialIdToken = String((await json(await redeem(location.searchParams.get("code") ?? "", verifier))).id_token);
+    const { page, html } = await endSession(() => ({ id_token_hint: trialIdToken, post_logout_redirect_uri: REDIRECT_URI }));
+    expect(page.status).toBe(200);
+    expect(html).toContain("Sign out of the Physical Prices sandbox?");
+  });
+
+  it("refuses a post_logout_redirect_uri that is not registered exactly, even with a valid hint", async () => {
+    for (const uri of [`${REDIRECT_URI}/x`, `${REDIRECT_URI}?a=1`, `${ADDIN_ORIGIN}/AUTH-DIALOG.html`, "https://evil.example/cb"]) {
+      const { page, html } = await endSession((idToken) => ({ id_token_hint: idToken, post_logout_redirect_uri: uri }));
+      expect({ uri, status: page.status }).toEqual({ uri, status: 400 });
+      expect(html).toContain("post_logout_redirect_uri");
+      expect(page.headers.get("location")).toBeNull();
+    }
   });
 
   it("answers an expired or foreign sign-in page with an error page, not a form", async () => {
