@@ -86,6 +86,8 @@ export async function runDialogFlow(page: DialogPage): Promise<void> {
           accessToken: result.accessToken,
           expiresIn: Math.max(1, Math.round((expiresOn - now()) / 1000)),
           ...(refreshToken ? { refreshToken } : {}),
+          // the sign-out's id_token_hint, so the token service need not ask again
+          ...(result.idToken ? { idToken: result.idToken } : {}),
         },
       });
       await pca.clearCache().catch(() => undefined);

@@ -7,9 +7,17 @@ export interface OpenDialog {
   close(): void;
 }
 
+/** Sends a message to the page open in the dialog, and only if it is the add-in's own (same origin). */
+export type ReplyToDialog = (text: string) => void;
+
 export interface DialogHost {
-  /** Opens `url`; `onMessage` gets each message text, `onClosed` fires once if the user closes the window. */
-  open(url: string, onMessage: (text: string) => void, onClosed: () => void): Promise<OpenDialog>;
+  /** True when the pane can send the dialog a message (`reply` below); Office needs DialogApi 1.2 for it. */
+  readonly canReply: boolean;
+  /**
+   * Opens `url`; `onMessage` gets each message text with a way to answer it (when `canReply`), `onClosed` fires
+   * once if the user closes the window.
+   */
+  open(url: string, onMessage: (text: string, reply?: ReplyToDialog) => void, onClosed: () => void): Promise<OpenDialog>;
 }
 
 /** What the pane is told when Office cannot say which page sent the answer (a client without DialogOrigin 1.1). */
@@ -24,7 +32,9 @@ export const UNKNOWN_ORIGIN_ANSWER = JSON.stringify({
  * the token service's pages, and any page it navigates to could call `messageParent` with a made-up answer.
  */
 export function officeDialogHost(office: typeof Office, ownOrigin: string = (globalThis as { location?: Location }).location?.origin ?? ""): DialogHost {
+  const canReply = office.context.requirements?.isSetSupported?.("DialogApi", "1.2") === true;
   return {
+    canReply,
     open(url, onMessage, onClosed) {
       return new Promise((resolve, reject) => {
         office.context.ui.displayDialogAsync(url, { height: 60, width: 30, promptBeforeOpen: false }, (result) => {
@@ -33,9 +43,11 @@ export function officeDialogHost(office: typeof Office, ownOrigin: string = (glo
             return;
           }
           const dialog = result.value;
+          // targetOrigin: Office delivers the message only while the dialog shows one of the add-in's pages
+          const reply: ReplyToDialog | undefined = canReply ? (text) => dialog.messageChild(text, { targetOrigin: ownOrigin }) : undefined;
           dialog.addEventHandler(office.EventType.DialogMessageReceived, (arg) => {
             if (!("message" in arg)) return;
-            if (arg.origin === ownOrigin) onMessage(arg.message);
+            if (arg.origin === ownOrigin) onMessage(arg.message, reply);
             else if (arg.origin === undefined) onMessage(UNKNOWN_ORIGIN_ANSWER);
             // another origin: ignored, so a foreign page can neither sign the user in nor end the sign-in
           });
@@ -50,13 +62,16 @@ export function officeDialogHost(office: typeof Office, ownOrigin: string = (glo
 /** A popup window that answers with `postMessage` from the same origin. */
 export function windowDialogHost(win: Window = window): DialogHost {
   return {
+    canReply: true,
     async open(url, onMessage, onClosed) {
       const popup = win.open(url, "prices-sign-in", "popup,width=480,height=640");
       if (!popup) throw new Error("the sign-in window was blocked; allow pop-ups for this page");
       let done = false;
+      // the target origin keeps the answer from any page of another origin the popup may show by then
+      const reply: ReplyToDialog = (text) => popup.postMessage(text, win.location.origin);
       const listener = (event: MessageEvent): void => {
         if (event.origin !== win.location.origin || event.source !== popup) return;
-        if (typeof event.data === "string") onMessage(event.data);
+        if (typeof event.data === "string") onMessage(event.data, reply);
       };
       win.addEventListener("message", listener);
       const poll = win.setInterval(() => {

@@ -7,7 +7,7 @@
 import { createCapturingNetworkClient } from "./capture-network";
 import { runDialogFlow } from "./dialog-flow";
 import { readDialogAction, readDialogConfig, type DialogConfig, type DialogMessage } from "./dialog-protocol";
-import { finishSignOut, isSignOutReturn, startSignOut, type SignOutPage } from "./sign-out-flow";
+import { finishSignOut, isSignOutReturn, runSignOut, type SignOutPage } from "./sign-out-flow";
 
 /** Public configuration kept across the redirect (the redirect URI carries no query); never a secret. */
 const CONFIG_KEY = "prices.dialog.config";
@@ -35,14 +35,51 @@ function officeMessageParent(): ((message: string) => void) | undefined {
   return typeof ui?.messageParent === "function" ? (message) => ui.messageParent?.(message) : undefined;
 }
 
-/** Sends the result to the pane: Office dialog channel inside Office, the opener window (same origin only) outside. */
+/** Sends a message to the pane: Office dialog channel inside Office, the opener window (same origin only) outside. */
 function send(message: DialogMessage): void {
-  window.sessionStorage.removeItem(CONFIG_KEY);
   const text = JSON.stringify(message);
   const parent = officeMessageParent();
   if (parent) parent(text);
   else if (window.opener) (window.opener as Window).postMessage(text, window.location.origin);
+  if (message.type === "ready") return;
+  // the one answer: nothing of this window's settings is kept past it
+  window.sessionStorage.removeItem(CONFIG_KEY);
   status(message.type === "signed-in" ? "Signed in. You can close this window." : message.type === "signed-out" ? "Signed out. You can close this window." : `Failed: ${message.message}`);
+}
+
+/** The pane's messages to this window: `messageChild` inside Office, `postMessage` from the opener (same origin) outside. */
+function onParentMessage(handler: (text: string) => void): () => void {
+  let listening = true;
+  const office = (globalThis as { Office?: typeof Office }).Office;
+  if (officeMessageParent() && office) {
+    office.context.ui.addHandlerAsync(office.EventType.DialogParentMessageReceived, (arg) => {
+      if (listening && (arg.origin === undefined || arg.origin === window.location.origin)) handler(arg.message);
+    });
+    return () => {
+      listening = false;
+    };
+  }
+  const listener = (event: MessageEvent): void => {
+    if (event.origin === window.location.origin && event.source === window.opener && typeof event.data === "string") handler(event.data);
+  };
+  window.addEventListener("message", listener);
+  return () => window.removeEventListener("message", listener);
+}
+
+/** Sends this window to `url` by a form POST (the fields, an ID token among them, stay out of URLs and history). */
+function post(url: string, fields: Record<string, string>): void {
+  const form = document.createElement("form");
+  form.method = "post";
+  form.action = url;
+  for (const [name, value] of Object.entries(fields)) {
+    const input = document.createElement("input");
+    input.type = "hidden";
+    input.name = name;
+    input.value = value;
+    form.append(input);
+  }
+  document.body.append(form);
+  form.submit();
 }
 
 async function officeReady(): Promise<void> {
@@ -59,16 +96,17 @@ export async function runDialog(): Promise<void> {
     redirectUri,
     storage: window.sessionStorage,
     fetch: (input, init) => fetch(input, init),
-    navigate: (url) => window.location.assign(url),
+    post,
     send,
     status,
+    onParentMessage,
     newState: () => Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join(""),
   };
   if (isSignOutReturn(signOut)) return finishSignOut(signOut);
   if (readDialogAction(window.location.search) === "sign-out") {
     const config = rememberedConfig();
     if (!config) return send({ type: "error", code: "bad_config", message: "the sign-out window was opened without its settings" });
-    return startSignOut(signOut, config);
+    return runSignOut(signOut, config);
   }
   await runDialogFlow({
     config: rememberedConfig,

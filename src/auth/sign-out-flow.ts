@@ -1,14 +1,17 @@
 /**
- * The dialog's side of signing out at the token service (OpenID Connect RP-initiated logout): find the issuer's
- * `end_session_endpoint`, send the window there with the add-in's client id, its exact redirect URI and a fresh
- * state, and when the token service sends the window back with that state, tell the pane. The token service asks
- * the user to confirm, ends its session and revokes the add-in's grant (its refresh tokens).
+ * The dialog's side of signing out at the token service (OpenID Connect RP-initiated logout): get the ended
+ * session's ID token from the pane by message, find the issuer's `end_session_endpoint`, send the window there by a
+ * form POST with the add-in's client id, its exact redirect URI, a fresh state and the ID token as `id_token_hint`,
+ * and when the token service sends the window back with that state, tell the pane. With the hint the token service
+ * ends its session without asking (without one it asks), and revokes the add-in's grant (its refresh tokens).
  */
-import type { DialogConfig, DialogMessage } from "./dialog-protocol";
+import { parseSignOutHint, readHintByMessage, type DialogConfig, type DialogMessage } from "./dialog-protocol";
 
 /** The state of a sign-out in progress, kept in the dialog's sessionStorage across the redirect. */
 export const SIGN_OUT_STATE_KEY = "prices.dialog.signOutState";
 const DISCOVERY_TIMEOUT_MS = 30_000;
+/** How long the window waits for the pane's hint before it signs out without one (the token service then asks). */
+const HINT_TIMEOUT_MS = 10_000;
 
 export interface SignOutPage {
   /** `location.search` of the page as loaded. */
@@ -17,11 +20,16 @@ export interface SignOutPage {
   redirectUri: string;
   storage: Pick<Storage, "getItem" | "setItem" | "removeItem">;
   fetch: typeof fetch;
-  navigate(url: string): void;
+  /** Sends the window to `url` by a form POST of `fields`: none of them ends up in a URL, the history or a log. */
+  post(url: string, fields: Record<string, string>): void;
   send(message: DialogMessage): void;
   status(text: string): void;
   /** A fresh unguessable state. */
   newState(): string;
+  /** Calls `handler` with each message from the pane (its own origin only); returns the way to stop. */
+  onParentMessage(handler: (text: string) => void): () => void;
+  /** Milliseconds to wait for the pane's hint; default 10 s. */
+  hintTimeoutMs?: number;
 }
 
 /** True when the page is the token service sending the window back after a sign-out this dialog started. */
@@ -47,9 +55,33 @@ async function endSessionEndpoint(fetchFn: typeof fetch, authority: string): Pro
   return typeof endpoint === "string" && endpoint.startsWith("https://") ? endpoint : undefined;
 }
 
-/** First half: go to the token service's sign-out page. */
-export async function startSignOut(page: SignOutPage, config: DialogConfig): Promise<void> {
-  page.status("Opening the token service's sign-out page…");
+/**
+ * Asks the pane for the ID token (`ready`, answered by a SignOutHint message) when the URL says the pane can answer;
+ * resolves undefined without it, or once the wait is over (the sign-out then goes on without a hint).
+ */
+export function receiveHint(page: Pick<SignOutPage, "search" | "send" | "onParentMessage" | "hintTimeoutMs">): Promise<string | undefined> {
+  if (!readHintByMessage(page.search)) return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    let done = false;
+    const finish = (idToken: string | undefined): void => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      stop();
+      resolve(idToken);
+    };
+    const stop = page.onParentMessage((text) => {
+      const hint = parseSignOutHint(text);
+      if (hint) finish(hint.idToken);
+    });
+    const timer = setTimeout(() => finish(undefined), page.hintTimeoutMs ?? HINT_TIMEOUT_MS);
+    page.send({ type: "ready" });
+  });
+}
+
+/** First half: go to the token service's sign-out, with `idTokenHint` when the pane gave one. */
+export async function startSignOut(page: SignOutPage, config: DialogConfig, idTokenHint?: string): Promise<void> {
+  page.status("Signing out at the token service…");
   let endpoint: string | undefined;
   try {
     endpoint = await endSessionEndpoint(page.fetch, config.authority);
@@ -63,9 +95,17 @@ export async function startSignOut(page: SignOutPage, config: DialogConfig): Pro
   }
   const state = page.newState();
   page.storage.setItem(SIGN_OUT_STATE_KEY, state);
-  const url = new URL(endpoint);
-  url.searchParams.set("client_id", config.clientId);
-  url.searchParams.set("post_logout_redirect_uri", page.redirectUri);
-  url.searchParams.set("state", state);
-  page.navigate(url.href);
+  page.post(endpoint, {
+    client_id: config.clientId,
+    post_logout_redirect_uri: page.redirectUri,
+    state,
+    ...(idTokenHint !== undefined ? { id_token_hint: idTokenHint } : {}),
+  });
+}
+
+/** The whole first half: the hint from the pane, then the token service. */
+export async function runSignOut(page: SignOutPage, config: DialogConfig): Promise<void> {
+  page.status("Signing out…");
+  const idTokenHint = await receiveHint(page);
+  await startSignOut(page, config, idTokenHint);
 }

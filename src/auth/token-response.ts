@@ -9,6 +9,8 @@ export interface TokenResponse {
   expiresIn: number;
   refreshToken?: string;
   scope?: string;
+  /** The OpenID Connect ID token: kept in memory only, as the `id_token_hint` of the sign-out at the token service. */
+  idToken?: string;
 }
 
 export class TokenRequestError extends Error {

@@ -52,13 +52,19 @@ export interface TokenStore extends TokenProvider {
   signInWithServiceKey(serviceName: string, serviceKey: string): Promise<void>;
   /** Renews now (tests, and the pane's "renew" on wake); false when it failed (signed out only if the failure ends the session). */
   renew(): Promise<boolean>;
-  signOut(reason?: string): void;
+  /**
+   * Ends the session here. Returns the ID token of the user session it ended (the `id_token_hint` that lets the
+   * token service end its own session without asking), once; undefined for a service key or no session.
+   */
+  signOut(reason?: string): string | undefined;
   /** Token requests sent by the current session. */
   readonly tokenRequests: number;
 }
 
 /** What renews a session: a user's refresh token (rotated as the server rotates it) or a service key. */
-type Credentials = { kind: "refresh"; refreshToken: string | undefined } | { kind: "service-key"; name: string; key: string };
+type Credentials =
+  | { kind: "refresh"; refreshToken: string | undefined; idToken: string | undefined }
+  | { kind: "service-key"; name: string; key: string };
 
 interface Signed {
   method: SignInMethod;
@@ -138,16 +144,21 @@ export function createTokenStore(options: TokenStoreOptions): TokenStore {
     current.session.install(first);
   };
 
-  /** Drops the session and its secrets. */
-  const finish = (reason: string | undefined): void => {
+  /** Drops the session and its secrets; returns a user session's ID token, for the sign-out at the token service. */
+  const finish = (reason: string | undefined): string | undefined => {
     const current = signed;
-    if (!current) return;
+    if (!current) return undefined;
     signed = undefined;
-    if (current.credentials.kind === "refresh") current.credentials.refreshToken = undefined;
-    else current.credentials.key = "";
+    let idToken: string | undefined;
+    if (current.credentials.kind === "refresh") {
+      idToken = current.credentials.idToken;
+      current.credentials.refreshToken = undefined;
+      current.credentials.idToken = undefined;
+    } else current.credentials.key = "";
     if (current.session.state().status !== "ended") current.session.end(reason ?? "signed out");
     lastReason = reason;
     emit();
+    return idToken;
   };
 
   return {
@@ -157,7 +168,7 @@ export function createTokenStore(options: TokenStoreOptions): TokenStore {
       return () => listeners.delete(listener);
     },
     acceptUserTokens(tokens, account) {
-      start("user", account, { kind: "refresh", refreshToken: tokens.refreshToken }, { accessToken: tokens.accessToken, lifetimeMs: tokens.expiresIn * 1000 });
+      start("user", account, { kind: "refresh", refreshToken: tokens.refreshToken, idToken: tokens.idToken }, { accessToken: tokens.accessToken, lifetimeMs: tokens.expiresIn * 1000 });
     },
     async signInWithServiceKey(serviceName, serviceKey) {
       const name = serviceName.trim();
@@ -170,7 +181,7 @@ export function createTokenStore(options: TokenStoreOptions): TokenStore {
       return signed ? signed.session.renew() : Promise.resolve(false);
     },
     signOut(reason) {
-      finish(reason);
+      return finish(reason);
     },
     getToken(request) {
       if (!signed) return Promise.reject(new AuthError({ reason: "not-signed-in", message: NOT_SIGNED_IN }));

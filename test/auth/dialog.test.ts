@@ -3,7 +3,8 @@
  * the pane always gets one answer (errors included), and only the add-in's own pages can answer.
  */
 import type { CapturingNetworkClient } from "../../src/auth/capture-network";
-import { officeDialogHost } from "../../src/auth/dialog-host";
+import { officeDialogHost, type DialogHost } from "../../src/auth/dialog-host";
+import { signOutWithDialog } from "../../src/auth/sign-in";
 import { runDialogFlow, type DialogPage, type MsalModule } from "../../src/auth/dialog-flow";
 import { parseDialogMessage, type DialogMessage } from "../../src/auth/dialog-protocol";
 
@@ -89,13 +90,15 @@ describe("the sign-in dialog's flow", () => {
   it("hands the tokens to the pane when coming back with the authorization response", async () => {
     const msal = fakeMsal(() => ({
       initialize: async () => undefined,
-      handleRedirectPromise: async () => ({ accessToken: "access-1", expiresOn: new Date(1_000_000 + 3_600_000), idTokenClaims: { preferred_username: "analyst" } }),
+      handleRedirectPromise: async () => ({ accessToken: "access-1", idToken: "id-1", expiresOn: new Date(1_000_000 + 3_600_000), idTokenClaims: { preferred_username: "analyst" } }),
       loginRedirect: async () => undefined,
       clearCache: async () => undefined,
     }));
     const { page: dialog, sent } = page({ search: "?code=abc&state=xyz", loadMsal: async () => msal.module });
     await runDialogFlow(dialog);
-    expect(sent).toEqual([{ type: "signed-in", account: "analyst", tokens: { accessToken: "access-1", expiresIn: 3600, refreshToken: "refresh-1" } }]);
+    expect(sent).toEqual([{ type: "signed-in", account: "analyst", tokens: { accessToken: "access-1", expiresIn: 3600, refreshToken: "refresh-1", idToken: "id-1" } }]);
+    // the pane reads the ID token back from the message text
+    expect(parseDialogMessage(JSON.stringify(sent[0]))).toEqual(sent[0]);
     expect(msal.configurations[0]).toMatchObject({ cache: { cacheLocation: "memoryStorage" } });
   });
 
@@ -111,18 +114,24 @@ describe("the sign-in dialog's flow", () => {
 });
 
 /** A stand-in for the parts of Office that officeDialogHost uses; `deliver` plays a message from the dialog. */
-function fakeOffice() {
+function fakeOffice(dialogApi12 = true) {
   type Handler = (arg: { message: string; origin: string | undefined } | { error: number }) => void;
   const handlers = new Map<string, Handler>();
+  const toChild: { message: string; options: unknown }[] = [];
   const office = {
     AsyncResultStatus: { Succeeded: "succeeded", Failed: "failed" },
     EventType: { DialogMessageReceived: "dialogMessageReceived", DialogEventReceived: "dialogEventReceived" },
     context: {
+      requirements: { isSetSupported: (name: string, version: string) => dialogApi12 && name === "DialogApi" && version === "1.2" },
       ui: {
         displayDialogAsync(_url: string, _options: unknown, callback: (result: unknown) => void) {
           callback({
             status: "succeeded",
-            value: { addEventHandler: (type: string, handler: Handler) => handlers.set(type, handler), close: () => undefined },
+            value: {
+              addEventHandler: (type: string, handler: Handler) => handlers.set(type, handler),
+              messageChild: (message: string, options: unknown) => toChild.push({ message, options }),
+              close: () => undefined,
+            },
           });
         },
       },
@@ -130,6 +139,7 @@ function fakeOffice() {
   } as unknown as typeof Office;
   return {
     office,
+    toChild,
     deliver: (message: string, origin: string | undefined) => handlers.get("dialogMessageReceived")?.({ message, origin }),
   };
 }
@@ -157,5 +167,37 @@ describe("the Office dialog adapter", () => {
     deliver(answer, undefined);
     expect(received).toHaveLength(1);
     expect(parseDialogMessage(received[0])).toMatchObject({ type: "error", code: "unknown_origin" });
+  });
+});
+
+describe("handing the ID token to the sign-out window", () => {
+  const OWN = "https://localhost:3000";
+
+  it("answers the window's ready with the ID token through messageChild to the add-in's origin, never in the URL", async () => {
+    const { office, toChild, deliver } = fakeOffice();
+    const opened: string[] = [];
+    const host: DialogHost = officeDialogHost(office, OWN);
+    const wrapped: DialogHost = { canReply: host.canReply, open: (url, onMessage, onClosed) => (opened.push(url), host.open(url, onMessage, onClosed)) };
+    const done = signOutWithDialog(wrapped, OWN, CONFIG, "id-token-1");
+    await new Promise((resolve) => setImmediate(resolve));
+    deliver(JSON.stringify({ type: "ready" }), OWN);
+    expect(toChild).toEqual([{ message: JSON.stringify({ type: "sign-out-hint", idToken: "id-token-1" }), options: { targetOrigin: OWN } }]);
+    deliver(JSON.stringify({ type: "signed-out" }), OWN);
+    await expect(done).resolves.toBeUndefined();
+    expect(new URL(opened[0] ?? "").searchParams.get("hint")).toBe("message");
+    expect(opened.join(" ")).not.toContain("id-token-1");
+  });
+
+  it("does not promise a hint to the window when Office cannot message it (no DialogApi 1.2)", async () => {
+    const { office, toChild, deliver } = fakeOffice(false);
+    const opened: string[] = [];
+    const host = officeDialogHost(office, OWN);
+    expect(host.canReply).toBe(false);
+    const done = signOutWithDialog({ canReply: false, open: (url, onMessage, onClosed) => (opened.push(url), host.open(url, onMessage, onClosed)) }, OWN, CONFIG, "id-token-1");
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(new URL(opened[0] ?? "").searchParams.has("hint")).toBe(false);
+    deliver(JSON.stringify({ type: "signed-out" }), OWN);
+    await done;
+    expect(toChild).toEqual([]);
   });
 });

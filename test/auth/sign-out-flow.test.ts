@@ -1,6 +1,6 @@
 /** The dialog's sign-out steps against the real sandbox's discovery: where it sends the window, and what it tells the pane. */
 import type { DialogMessage } from "../../src/auth/dialog-protocol";
-import { finishSignOut, isSignOutReturn, SIGN_OUT_STATE_KEY, startSignOut, type SignOutPage } from "../../src/auth/sign-out-flow";
+import { finishSignOut, isSignOutReturn, receiveHint, runSignOut, SIGN_OUT_STATE_KEY, startSignOut, type SignOutPage } from "../../src/auth/sign-out-flow";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/server";
 import { caFetch } from "../helpers/sandbox";
 
@@ -14,34 +14,80 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-/** A dialog page over a plain map; returns it with what it sent and where it navigated. */
-function fakePage(search: string, storage = new Map<string, string>(), fetchFn: typeof fetch = caFetch(sandbox.ca)): [SignOutPage, { sent: DialogMessage[]; navigated: string[] }] {
-  const seen = { sent: [] as DialogMessage[], navigated: [] as string[] };
+/** A dialog page over a plain map; returns it with what it sent, where it posted, and `fromPane` to play the pane's messages. */
+function fakePage(
+  search: string,
+  storage = new Map<string, string>(),
+  fetchFn: typeof fetch = caFetch(sandbox.ca),
+): [SignOutPage, { sent: DialogMessage[]; posted: { url: string; fields: Record<string, string> }[]; fromPane(text: string): void }] {
+  const handlers = new Set<(text: string) => void>();
+  const seen = {
+    sent: [] as DialogMessage[],
+    posted: [] as { url: string; fields: Record<string, string> }[],
+    fromPane: (text: string) => handlers.forEach((handler) => handler(text)),
+  };
   return [
     {
       search,
       redirectUri: REDIRECT_URI,
       storage: { getItem: (k) => storage.get(k) ?? null, setItem: (k, v) => void storage.set(k, v), removeItem: (k) => void storage.delete(k) },
       fetch: fetchFn,
-      navigate: (url) => void seen.navigated.push(url),
+      post: (url, fields) => void seen.posted.push({ url, fields }),
       send: (message) => void seen.sent.push(message),
       status: () => undefined,
       newState: () => "state-1",
+      onParentMessage: (handler) => {
+        handlers.add(handler);
+        return () => handlers.delete(handler);
+      },
     },
     seen,
   ];
 }
 
 describe("sign-out in the dialog", () => {
-  it("sends the window to the issuer's end_session_endpoint with the client id, the exact redirect URI and a state", async () => {
+  it("posts the window to the issuer's end_session_endpoint with the client id, the exact redirect URI, a state and the hint; nothing in the URL", async () => {
     const storage = new Map<string, string>();
     const [page, seen] = fakePage("?action=sign-out", storage);
-    await startSignOut(page, { authority: sandbox.issuer, clientId: "prices-excel-addin", scope: "sandbox.physicalprices.api" });
+    await startSignOut(page, { authority: sandbox.issuer, clientId: "prices-excel-addin", scope: "sandbox.physicalprices.api" }, "id-token-1");
     expect(seen.sent).toEqual([]);
-    const url = new URL(seen.navigated[0] ?? "");
-    expect(`${url.origin}${url.pathname}`).toBe(`${sandbox.issuer}/session/end`);
-    expect(Object.fromEntries(url.searchParams)).toEqual({ client_id: "prices-excel-addin", post_logout_redirect_uri: REDIRECT_URI, state: "state-1" });
+    expect(seen.posted).toEqual([
+      {
+        url: `${sandbox.issuer}/session/end`,
+        fields: { client_id: "prices-excel-addin", post_logout_redirect_uri: REDIRECT_URI, state: "state-1", id_token_hint: "id-token-1" },
+      },
+    ]);
+    expect(new URL(seen.posted[0]?.url ?? "").search).toBe("");
     expect(storage.get(SIGN_OUT_STATE_KEY)).toBe("state-1");
+    expect([...storage.values()].join("\n")).not.toContain("id-token-1");
+  });
+
+  it("asks the pane for the ID token by message when the URL says it can answer, and posts it", async () => {
+    const [page, seen] = fakePage("?action=sign-out&hint=message");
+    const running = runSignOut(page, { authority: sandbox.issuer, clientId: "prices-excel-addin", scope: "sandbox.physicalprices.api" });
+    expect(seen.sent).toEqual([{ type: "ready" }]);
+    seen.fromPane(JSON.stringify({ type: "something-else" }));
+    seen.fromPane(JSON.stringify({ type: "sign-out-hint", idToken: "id-token-2" }));
+    await running;
+    expect(seen.posted[0]?.fields["id_token_hint"]).toBe("id-token-2");
+  });
+
+  it("signs out without a hint when the pane has none, cannot answer, or does not answer in time", async () => {
+    const config = { authority: sandbox.issuer, clientId: "prices-excel-addin", scope: "sandbox.physicalprices.api" };
+    const [none, noneSeen] = fakePage("?action=sign-out&hint=message");
+    const running = runSignOut(none, config);
+    noneSeen.fromPane(JSON.stringify({ type: "sign-out-hint" }));
+    await running;
+    expect(noneSeen.posted[0]?.fields).not.toHaveProperty("id_token_hint");
+
+    const [old, oldSeen] = fakePage("?action=sign-out");
+    await runSignOut(old, config);
+    expect(oldSeen.sent).toEqual([]);
+    expect(oldSeen.posted[0]?.fields).not.toHaveProperty("id_token_hint");
+
+    const [silent, silentSeen] = fakePage("?action=sign-out&hint=message");
+    await expect(receiveHint({ ...silent, hintTimeoutMs: 1 })).resolves.toBeUndefined();
+    expect(silentSeen.sent).toEqual([{ type: "ready" }]);
   });
 
   it("tells the pane it signed out only when the window comes back with the state it sent", () => {
@@ -65,7 +111,7 @@ describe("sign-out in the dialog", () => {
   it("answers an error when the token service has no sign-out page", async () => {
     const [page, seen] = fakePage("?action=sign-out", new Map(), (async () => new Response("{}", { status: 200, headers: { "content-type": "application/json" } })) as typeof fetch);
     await startSignOut(page, { authority: "https://issuer.example/auth", clientId: "c", scope: "s" });
-    expect(seen.navigated).toEqual([]);
+    expect(seen.posted).toEqual([]);
     expect(seen.sent[0]).toMatchObject({ type: "error", code: "no_end_session" });
   });
 });

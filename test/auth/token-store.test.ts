@@ -174,6 +174,16 @@ describe("token store", () => {
     await expect(store.getToken()).rejects.toThrow("not signed in");
   });
 
+  it("hands the ended user session's ID token to sign-out once, and never shows it in its state", async () => {
+    const { store, states } = makeStore([{ status: 200, body: { access_token: "sk-at", expires_in: 7200 } }]);
+    store.acceptUserTokens({ accessToken: "at-1", expiresIn: 3600, refreshToken: "rt-1", idToken: "id-1" }, "analyst");
+    expect(JSON.stringify([store.state(), ...states])).not.toContain("id-1");
+    expect(store.signOut()).toBe("id-1");
+    expect(store.signOut()).toBeUndefined();
+    await store.signInWithServiceKey("svc", "key");
+    expect(store.signOut()).toBeUndefined();
+  });
+
   it("never writes a token or key to storage, cookies or the console", async () => {
     const writes: string[] = [];
     const recorder = {
@@ -198,7 +208,7 @@ describe("token store", () => {
         { status: 400, body: { error: "invalid_grant" } },
         { status: 200, body: { access_token: "SECRET-SK-1", expires_in: 7200 } },
       ]);
-      store.acceptUserTokens({ accessToken: "SECRET-AT-1", expiresIn: 600, refreshToken: "SECRET-RT-1" }, "analyst");
+      store.acceptUserTokens({ accessToken: "SECRET-AT-1", expiresIn: 600, refreshToken: "SECRET-RT-1", idToken: "SECRET-ID-1" }, "analyst");
       await store.getToken({ forceRefresh: true });
       await time.advance(600_000);
       await store.signInWithServiceKey("svc", "SECRET-KEY");

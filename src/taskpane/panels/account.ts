@@ -87,7 +87,8 @@ export function accountPanel(context: PaneContext): void {
 
   byId("sign-out").addEventListener("click", () => {
     const before = context.store().state();
-    context.store().signOut();
+    // the ended session's ID token, in memory only: the token service's sign-out needs no confirmation with it
+    const idTokenHint = context.store().signOut();
     context.announce("Signed out");
     const signIn = byId<HTMLButtonElement>("sign-in");
     signIn.focus();
@@ -95,10 +96,10 @@ export function accountPanel(context: PaneContext): void {
     if (before.status !== "signed-in" || before.method !== "user") return;
     const status = byId("auth-status");
     const api = `API ${apiHostLabel(context.settings().environment)}`;
-    status.textContent = `Signed out of the add-in. Ending the session at the token service: confirm in the window that opened. ${api}.`;
+    status.textContent = `Signed out of the add-in. Ending the session at the token service in the window that opened${idTokenHint === undefined ? " (confirm there)" : ""}. ${api}.`;
     signIn.disabled = true;
     const { authority, clientId, scope } = context.settings().environment;
-    signOutWithDialog(context.deps.dialogHost, context.deps.pageBase, { authority, clientId, scope })
+    signOutWithDialog(context.deps.dialogHost, context.deps.pageBase, { authority, clientId, scope }, idTokenHint)
       .then(() => {
         status.textContent = `Signed out of the add-in and of the token service. Sign in asks for an account. ${api}.`;
         context.announce("Signed out of the token service");
