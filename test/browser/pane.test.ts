@@ -31,6 +31,12 @@ let context: BrowserContext;
 let page: Page;
 const consoleTexts: string[] = [];
 const issuedTokens = new Set<string>();
+const idTokens = new Set<string>();
+/** Every URL any page or window of the browser requested, with the method and body of each end-session request. */
+const requested: string[] = [];
+const endSessionRequests: { method: string; body: string }[] = [];
+/** Every 404 any page or window met. */
+const notFound: string[] = [];
 
 async function shot(target: Page, name: string): Promise<void> {
   await target.screenshot({ path: path.join(SHOTS, `pane-${name}.png`), fullPage: true });
@@ -51,6 +57,7 @@ async function captureTokens(browserContext: BrowserContext): Promise<void> {
       try {
         const body = JSON.parse(text) as Record<string, unknown>;
         for (const key of ["access_token", "refresh_token", "id_token"]) if (typeof body[key] === "string") issuedTokens.add(body[key] as string);
+        if (typeof body["id_token"] === "string") idTokens.add(body["id_token"]);
       } catch {
         // not JSON: nothing issued
       }
@@ -110,6 +117,13 @@ beforeAll(async () => {
   browser = await launchChromium({ viewport: { width: 320, height: 720 } });
   context = browser.context;
   context.on("page", watch);
+  context.on("request", (request) => {
+    requested.push(request.url());
+    if (new URL(request.url()).pathname.endsWith("/session/end")) endSessionRequests.push({ method: request.method(), body: request.postData() ?? "" });
+  });
+  context.on("response", (response) => {
+    if (response.status() === 404) notFound.push(response.url());
+  });
   await captureTokens(context);
   await context.addInitScript({ content: EXCEL_STUB });
   page = context.pages()[0] ?? (await context.newPage());
@@ -218,6 +232,8 @@ describe("task pane in Chromium", () => {
     await popup.waitForEvent("close", { timeout: 10_000 }).catch(() => undefined);
     expect(popup.isClosed()).toBe(true);
     expect(issuedTokens.size).toBeGreaterThanOrEqual(2);
+    // the sign-in window logged no 404 (its icon was one, in every sign-in)
+    expect(notFound).toEqual([]);
     // the functions now share the pane's client and the earlier #N/A cell recalculated to a number
     await settle();
     expect(typeof (await cellValue("A1"))).toBe("object");
@@ -479,19 +495,52 @@ describe("task pane in Chromium", () => {
     await page.locator("#tab-cell").click();
   });
 
-  it("signs out: tokens and cache dropped, functions back to #N/A, and the token service's session ended", async () => {
+  it("asks before ending the token service's session when the sign-out carries no ID token (a window the add-in did not send)", async () => {
+    const bare = await context.newPage();
+    const query = new URLSearchParams({ client_id: "prices-excel-addin", post_logout_redirect_uri: `${paneOrigin}/auth-dialog.html` });
+    await bare.goto(`${sandbox.issuer}/session/end?${query}`);
+    await bare.waitForSelector("button[name=logout]", { timeout: 30_000 });
+    await containsText(bare.locator("h1"), "Sign out of the Physical Prices sandbox?");
+    // closed without an answer: the session stays, for the add-in's own sign-out below
+    await bare.close();
+    endSessionRequests.length = 0;
+  });
+
+  it("signs out: tokens and cache dropped, functions back to #N/A, and the token service's session ended without a second confirmation", async () => {
+    expect(idTokens.size).toBe(1);
+    const idToken = [...idTokens][0] ?? "";
     const logoutPromise = context.waitForEvent("page");
     await page.locator("#sign-out").click();
-    await hasText(page.locator("#auth-status"), /^Signed out of the add-in\. Ending the session at the token service/);
     const logout = await logoutPromise;
-    await logout.waitForSelector("button[name=logout]", { timeout: 60_000 });
-    await logout.locator("button[name=logout]").click();
+    const questions: string[] = [];
+    logout.on("domcontentloaded", () => {
+      void logout.locator("button[name=logout]").count().then((n) => n > 0 && questions.push(logout.url()), () => undefined);
+    });
+    // nobody clicks anything: the window ends the session and closes by itself
     await hasText(page.locator("#auth-status"), /^Signed out of the add-in and of the token service\. Sign in asks for an account\./, 30_000);
+    if (!logout.isClosed()) await logout.waitForEvent("close", { timeout: 10_000 }).catch(() => undefined);
+    expect(logout.isClosed()).toBe(true);
+    expect(questions).toEqual([]);
+    // the hint went in the body of a form POST, and no URL the browser asked for ever held the ID token (or any token)
+    expect(endSessionRequests).toHaveLength(1);
+    expect(endSessionRequests[0]?.method).toBe("POST");
+    expect(new URLSearchParams(endSessionRequests[0]?.body).get("id_token_hint")).toBe(idToken);
+    for (const secret of issuedTokens) expect(requested.filter((url) => url.includes(secret) || url.includes(encodeURIComponent(secret)))).toEqual([]);
+    expect(notFound).toEqual([]);
     await settle();
     expect(String(await cellValue("B2"))).toMatch(/^#N\/A: .*sign in from the Prices pane/i);
     const stats = await page.evaluate(() => (window as unknown as { PricesPane: { client(): { stats(): { cacheEntries: number } } } }).PricesPane.client().stats().cacheEntries);
     expect(stats).toBe(0);
     await shot(page, "signed-out-again");
+
+    // the token service's session is over: the next sign-in asks for the credentials, with no "Continue as"
+    const loginPromise = context.waitForEvent("page");
+    await page.locator("#sign-in").click();
+    const login = await loginPromise;
+    await login.waitForSelector("#username", { timeout: 60_000 });
+    expect(await login.locator("#continue").count()).toBe(0);
+    await login.close();
+    await containsText(page.locator("#auth-status"), "Sign-in did not complete", 30_000);
   });
 
   it("signs in with a service key kept in memory only", async () => {
@@ -518,6 +567,28 @@ describe("task pane in Chromium", () => {
       expect(cookies.includes(secret)).toBe(false);
       expect(consoleTexts.some((text) => text.includes(secret))).toBe(false);
     }
+  });
+
+  it("acts on a Sign in click made while taskpane.js is still loading (a slow or throttled page load)", async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const early = await context.newPage();
+    await early.route(
+      (url) => url.pathname.endsWith("/taskpane.js"),
+      async (route) => {
+        await held;
+        await route.continue();
+      },
+    );
+    await early.goto(`${paneOrigin}/taskpane.html`, { waitUntil: "commit" });
+    await early.locator("#sign-in").click();
+    expect(await early.evaluate(() => "PricesPane" in window)).toBe(false);
+    const popupPromise = context.waitForEvent("page");
+    release();
+    const popup = await popupPromise;
+    await popup.waitForSelector("#username", { timeout: 60_000 });
+    await popup.close();
+    await early.close();
   });
 
   it("follows a dark theme and stays usable at 320 px", async () => {
