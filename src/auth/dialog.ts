@@ -48,13 +48,20 @@ function send(message: DialogMessage): void {
 }
 
 /** The pane's messages to this window: `messageChild` inside Office, `postMessage` from the opener (same origin) outside. */
-function onParentMessage(handler: (text: string) => void): () => void {
+async function onParentMessage(handler: (text: string) => void): Promise<() => void> {
   let listening = true;
   const office = (globalThis as { Office?: typeof Office }).Office;
   if (officeMessageParent() && office) {
-    office.context.ui.addHandlerAsync(office.EventType.DialogParentMessageReceived, (arg) => {
-      if (listening && (arg.origin === undefined || arg.origin === window.location.origin)) handler(arg.message);
+    const registered = new Promise<void>((resolve) => {
+      office.context.ui.addHandlerAsync(
+        office.EventType.DialogParentMessageReceived,
+        (arg) => {
+          if (listening && (arg.origin === undefined || arg.origin === window.location.origin)) handler(arg.message);
+        },
+        () => resolve(), // registered or refused: without it the hint never comes, and the wait ends by its timeout
+      );
     });
+    await registered;
     return () => {
       listening = false;
     };

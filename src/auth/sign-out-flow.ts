@@ -26,8 +26,8 @@ export interface SignOutPage {
   status(text: string): void;
   /** A fresh unguessable state. */
   newState(): string;
-  /** Calls `handler` with each message from the pane (its own origin only); returns the way to stop. */
-  onParentMessage(handler: (text: string) => void): () => void;
+  /** Calls `handler` with each message from the pane (its own origin only); resolves, once listening, to the way to stop. */
+  onParentMessage(handler: (text: string) => void): Promise<() => void>;
   /** Milliseconds to wait for the pane's hint; default 10 s. */
   hintTimeoutMs?: number;
 }
@@ -59,24 +59,21 @@ async function endSessionEndpoint(fetchFn: typeof fetch, authority: string): Pro
  * Asks the pane for the ID token (`ready`, answered by a SignOutHint message) when the URL says the pane can answer;
  * resolves undefined without it, or once the wait is over (the sign-out then goes on without a hint).
  */
-export function receiveHint(page: Pick<SignOutPage, "search" | "send" | "onParentMessage" | "hintTimeoutMs">): Promise<string | undefined> {
-  if (!readHintByMessage(page.search)) return Promise.resolve(undefined);
-  return new Promise((resolve) => {
-    let done = false;
-    const finish = (idToken: string | undefined): void => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      stop();
-      resolve(idToken);
-    };
-    const stop = page.onParentMessage((text) => {
-      const hint = parseSignOutHint(text);
-      if (hint) finish(hint.idToken);
-    });
-    const timer = setTimeout(() => finish(undefined), page.hintTimeoutMs ?? HINT_TIMEOUT_MS);
-    page.send({ type: "ready" });
+export async function receiveHint(page: Pick<SignOutPage, "search" | "send" | "onParentMessage" | "hintTimeoutMs">): Promise<string | undefined> {
+  if (!readHintByMessage(page.search)) return undefined;
+  let received: (idToken: string | undefined) => void = () => undefined;
+  const answer = new Promise<string | undefined>((resolve) => (received = resolve));
+  const stop = await page.onParentMessage((text) => {
+    const hint = parseSignOutHint(text);
+    if (hint) received(hint.idToken);
   });
+  // only now: the pane answers at once, and Office drops a message that comes before the handler is registered
+  const timer = setTimeout(() => received(undefined), page.hintTimeoutMs ?? HINT_TIMEOUT_MS);
+  page.send({ type: "ready" });
+  const idToken = await answer;
+  clearTimeout(timer);
+  stop();
+  return idToken;
 }
 
 /** First half: go to the token service's sign-out, with `idTokenHint` when the pane gave one. */

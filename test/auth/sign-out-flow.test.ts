@@ -36,9 +36,9 @@ function fakePage(
       send: (message) => void seen.sent.push(message),
       status: () => undefined,
       newState: () => "state-1",
-      onParentMessage: (handler) => {
+      onParentMessage: async (handler) => {
         handlers.add(handler);
-        return () => handlers.delete(handler);
+        return () => void handlers.delete(handler);
       },
     },
     seen,
@@ -65,6 +65,7 @@ describe("sign-out in the dialog", () => {
   it("asks the pane for the ID token by message when the URL says it can answer, and posts it", async () => {
     const [page, seen] = fakePage("?action=sign-out&hint=message");
     const running = runSignOut(page, { authority: sandbox.issuer, clientId: "prices-excel-addin", scope: "sandbox.physicalprices.api" });
+    await new Promise((resolve) => setImmediate(resolve));
     expect(seen.sent).toEqual([{ type: "ready" }]);
     seen.fromPane(JSON.stringify({ type: "something-else" }));
     seen.fromPane(JSON.stringify({ type: "sign-out-hint", idToken: "id-token-2" }));
@@ -76,6 +77,7 @@ describe("sign-out in the dialog", () => {
     const config = { authority: sandbox.issuer, clientId: "prices-excel-addin", scope: "sandbox.physicalprices.api" };
     const [none, noneSeen] = fakePage("?action=sign-out&hint=message");
     const running = runSignOut(none, config);
+    await new Promise((resolve) => setImmediate(resolve));
     noneSeen.fromPane(JSON.stringify({ type: "sign-out-hint" }));
     await running;
     expect(noneSeen.posted[0]?.fields).not.toHaveProperty("id_token_hint");
