@@ -73,7 +73,7 @@ export function limitServer(server: Server, limits: SocketLimits): void {
   destroyStalledWrites(server, limits.writeTimeoutMs ?? limits.idleTimeoutMs);
 }
 
-/** How often an answer with bytes waiting is checked: a stall is found at most this much after its timeout. */
+/** How often an answer with bytes waiting is checked for movement. */
 function stallCheckEvery(writeTimeoutMs: number): number {
   return Math.max(10, Math.min(1_000, Math.floor(writeTimeoutMs / 10)));
 }
@@ -88,26 +88,30 @@ export function destroyStalledWrites(server: Server, writeTimeoutMs: number): vo
   server.on("request", (_request: IncomingMessage, response: ServerResponse) => {
     const socket = response.socket;
     if (socket === null) return;
-    // Bytes the socket has handed on (written minus still waiting) when last seen to move, and when.
+    // Bytes the socket has handed on (written minus still waiting) at the last check, and the check before the one
+    // that saw them move: they moved after it, so a destroy at `since + writeTimeoutMs` is never late.
     let moved = -1;
     let since = 0;
-    const timer = setInterval(() => {
-      // Nothing waiting to be written (an answer still being made): the idle timeout is the socket's own.
-      if (socket.writableLength === 0) {
-        moved = -1;
-        return;
-      }
-      const handedOn = socket.bytesWritten - socket.writableLength;
+    let previous = performance.now();
+    let timer: NodeJS.Timeout;
+    const check = (): void => {
       const now = performance.now();
-      if (handedOn !== moved) {
+      // Nothing waiting to be written (an answer still being made): the idle timeout is the socket's own.
+      const handedOn = socket.writableLength === 0 ? -1 : socket.bytesWritten - socket.writableLength;
+      if (handedOn !== moved || handedOn === -1) {
         moved = handedOn;
-        since = now;
+        since = previous;
       } else if (now - since >= writeTimeoutMs) {
         socket.destroy();
+        return;
       }
-    }, every);
+      previous = now;
+      timer = setTimeout(check, Math.max(1, Math.min(every, since + writeTimeoutMs - now)));
+      timer.unref();
+    };
+    timer = setTimeout(check, every);
     timer.unref();
-    response.once("close", () => clearInterval(timer));
+    response.once("close", () => clearTimeout(timer));
   });
 }
 
