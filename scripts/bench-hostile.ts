@@ -108,41 +108,44 @@ function prober(server: Server): { stop(): Promise<{ p99: number; count: number;
   };
 }
 
-/** An answer a reader holds this much of unread was let in by the server's budget (a refusal is a small problem). */
+/** An answer this much of which waits for a reader was let in by the server's budget (a refusal is a small problem). */
 const ADMITTED_BYTES = 256 * 1024;
+/** /proc/net/tcp's state of an established connection: a closing one counts its FIN in its send queue. */
+const ESTABLISHED = "01";
 
 /**
- * Bytes the server sent to the benchmark's sockets at 127.0.0.1 that wait unread in the kernel (rx_queue of
- * /proc/net/tcp), and how many of those sockets hold an answer the server let in.
+ * Bytes the server has sent to each of the benchmark's connections from 127.0.0.1 that nobody read, by the client's
+ * address, from /proc/net/tcp: waiting in the server's send queue (most of it: a reader that stops reading closes
+ * its window) and in the reader's receive queue. Established connections only.
  */
-async function unreadBytes(serverPort: number): Promise<{ bytes: number; admitted: number }> {
-  const remote = `:${serverPort.toString(16).toUpperCase().padStart(4, "0")}`;
-  let bytes = 0;
-  let admitted = 0;
+async function unreadBytes(serverPort: number): Promise<Map<string, number>> {
+  const server = `0100007F:${serverPort.toString(16).toUpperCase().padStart(4, "0")}`;
+  const unread = new Map<string, number>();
   for (const line of (await readFile("/proc/net/tcp", "utf8")).split("\n").slice(1)) {
-    const [, local, peer, , queues] = line.trim().split(/\s+/);
-    if (local?.startsWith("0100007F:") !== true || peer?.endsWith(remote) !== true) continue;
-    const unread = Number.parseInt(queues?.split(":")[1] ?? "0", 16);
-    bytes += unread;
-    if (unread >= ADMITTED_BYTES) admitted += 1;
+    const [, local = "", peer = "", state = "", queues = ""] = line.trim().split(/\s+/);
+    if (state !== ESTABLISHED) continue;
+    const [sendQueue = "0", receiveQueue = "0"] = queues.split(":");
+    if (local === server && peer.startsWith("0100007F:")) unread.set(peer, (unread.get(peer) ?? 0) + Number.parseInt(sendQueue, 16));
+    else if (peer === server && local.startsWith("0100007F:")) unread.set(local, (unread.get(local) ?? 0) + Number.parseInt(receiveQueue, 16));
   }
-  return { bytes, admitted };
+  return unread;
 }
 
-/** Watches the stalled readers' unread bytes every 100 ms until stopped: when they last grew, i.e. when the server last moved a byte to them. */
+/**
+ * Watches the stalled readers' unread bytes every 100 ms until stopped: when the server last moved a byte to one of
+ * them (its unread bytes grew), and how many held an answer the server let in.
+ */
 function lastMove(serverPort: number): { stop(): Promise<{ movedAt: number; admitted: number }> } {
   let running = true;
-  let seen = -1;
+  let seen = new Map<string, number>();
   let movedAt = Date.now();
   let admitted = 0;
   const loop = (async () => {
     while (running) {
       const unread = await unreadBytes(serverPort);
-      if (unread.bytes !== seen) {
-        seen = unread.bytes;
-        movedAt = Date.now();
-      }
-      admitted = Math.max(admitted, unread.admitted);
+      if ([...unread].some(([client, bytes]) => bytes > (seen.get(client) ?? 0))) movedAt = Date.now();
+      admitted = Math.max(admitted, [...unread.values()].filter((bytes) => bytes >= ADMITTED_BYTES).length);
+      seen = unread;
       await sleep(100);
     }
   })();
@@ -259,8 +262,8 @@ async function measure(server: Server, ca: string): Promise<void> {
     idleMet,
   );
 
-  // 256 clients that stop reading maximal answers, until the server's write timeout lets them go. Timed from the
-  // moment the last of them has sent its request: the attack is then whole, and no reader reads from then on.
+  // 256 clients that stop reading maximal answers, until the server's write timeout lets them go. Timed from the last
+  // byte the server moved to any of them (where its timeout starts) and from the last request (the attack whole).
   const fdsBefore = await descriptors(server.pid);
   const rssBefore = await residentMb(server.pid);
   watch = sampler(server.pid);
@@ -373,7 +376,7 @@ async function main(): Promise<void> {
   const when = `${new Date().toISOString().slice(0, 10)}, Node ${process.version}, load average ${loadAtStart.map((l) => l.toFixed(1)).join(" ")} at the start and ${loadavg().map((l) => l.toFixed(1)).join(" ")} at the end`;
   await writeSection(
     "Servers against hostile clients",
-    `Written by \`npm run bench:hostile\` (scripts/bench-hostile.ts) on ${when}. The sandbox CLI (data to ${TODAY}) and the relay (HTTPS, the sandbox as upstream) each run as their own process, with \`--idle-timeout ${IDLE_TIMEOUT_S}\`; descriptors and resident memory are read from /proc every 100 ms. The idle connections come ${OPEN_AT_ONCE.toLocaleString("en")} at a time from one address and send nothing; the stalled readers share one service-key token, ask for a maximal history (100,000 records) and never read; their time back to the baseline counts from the last byte the server moved to any of them (read as the growth of their unread bytes in /proc/net/tcp every 100 ms), since each server lets a stalled answer go once its waiting bytes have not moved for the idle timeout, and from the moment the last of them sent its request. The other client probes \`/Prices\` for one symbol every 20 ms with its own token (from another loopback address, 127.0.0.2), from the benchmark's own process: its times include that process's work for the attack, on the same two shared cores.\n\n${targetTable(rows)}\n\n${rawLines(cases)}\n`,
+    `Written by \`npm run bench:hostile\` (scripts/bench-hostile.ts) on ${when}. The sandbox CLI (data to ${TODAY}) and the relay (HTTPS, the sandbox as upstream) each run as their own process, with \`--idle-timeout ${IDLE_TIMEOUT_S}\`; descriptors and resident memory are read from /proc every 100 ms. The idle connections come ${OPEN_AT_ONCE.toLocaleString("en")} at a time from one address and send nothing; the stalled readers share one service-key token, ask for a maximal history (100,000 records) and never read; their time back to the baseline counts from the last byte the server moved to any of them (read as the growth of the bytes sent to one of them and unread, in the server's send queue and its receive queue of /proc/net/tcp, every 100 ms), since each server lets a stalled answer go once its waiting bytes have not moved for the idle timeout, and from the moment the last of them sent its request. The other client probes \`/Prices\` for one symbol every 20 ms with its own token (from another loopback address, 127.0.0.2), from the benchmark's own process: its times include that process's work for the attack, on the same two shared cores.\n\n${targetTable(rows)}\n\n${rawLines(cases)}\n`,
   );
 }
 
