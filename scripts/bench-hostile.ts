@@ -116,36 +116,55 @@ const ESTABLISHED = "01";
 /**
  * Bytes the server has sent to each of the benchmark's connections from 127.0.0.1 that nobody read, by the client's
  * address, from /proc/net/tcp: waiting in the server's send queue (most of it: a reader that stops reading closes
- * its window) and in the reader's receive queue. Established connections only.
+ * its window) and in the reader's receive queue; and the connections the server still holds open. Established
+ * connections only.
  */
-async function unreadBytes(serverPort: number): Promise<Map<string, number>> {
+async function unreadBytes(serverPort: number): Promise<{ unread: Map<string, number>; held: Set<string> }> {
   const server = `0100007F:${serverPort.toString(16).toUpperCase().padStart(4, "0")}`;
   const unread = new Map<string, number>();
+  const held = new Set<string>();
   for (const line of (await readFile("/proc/net/tcp", "utf8")).split("\n").slice(1)) {
     const [, local = "", peer = "", state = "", queues = ""] = line.trim().split(/\s+/);
     if (state !== ESTABLISHED) continue;
     const [sendQueue = "0", receiveQueue = "0"] = queues.split(":");
-    if (local === server && peer.startsWith("0100007F:")) unread.set(peer, (unread.get(peer) ?? 0) + Number.parseInt(sendQueue, 16));
-    else if (peer === server && local.startsWith("0100007F:")) unread.set(local, (unread.get(local) ?? 0) + Number.parseInt(receiveQueue, 16));
+    if (local === server && peer.startsWith("0100007F:")) {
+      held.add(peer);
+      unread.set(peer, (unread.get(peer) ?? 0) + Number.parseInt(sendQueue, 16));
+    } else if (peer === server && local.startsWith("0100007F:")) {
+      unread.set(local, (unread.get(local) ?? 0) + Number.parseInt(receiveQueue, 16));
+    }
   }
-  return unread;
+  return { unread, held };
 }
 
 /**
  * Watches the stalled readers' unread bytes every 100 ms until stopped: when the server last moved a byte to one of
- * them (its unread bytes grew), and how many held an answer the server let in.
+ * them (its unread bytes grew), how many held an answer the server let in, and the longest such a connection stayed
+ * open after its own last byte (the write timeout as the server keeps it).
  */
-function lastMove(serverPort: number): { stop(): Promise<{ movedAt: number; admitted: number }> } {
+function lastMove(serverPort: number): { stop(): Promise<{ movedAt: number; admitted: number; heldAfterLastByte: number }> } {
   let running = true;
   let seen = new Map<string, number>();
+  let open = new Set<string>();
+  const grewAt = new Map<string, number>();
   let movedAt = Date.now();
   let admitted = 0;
+  let heldAfterLastByte = 0;
   const loop = (async () => {
     while (running) {
-      const unread = await unreadBytes(serverPort);
-      if ([...unread].some(([client, bytes]) => bytes > (seen.get(client) ?? 0))) movedAt = Date.now();
+      const now = Date.now();
+      const { unread, held } = await unreadBytes(serverPort);
+      for (const [client, bytes] of unread) {
+        if (bytes <= (seen.get(client) ?? 0)) continue;
+        movedAt = now;
+        grewAt.set(client, now);
+      }
+      for (const client of open) {
+        if (!held.has(client) && (seen.get(client) ?? 0) >= ADMITTED_BYTES) heldAfterLastByte = Math.max(heldAfterLastByte, now - (grewAt.get(client) ?? now));
+      }
       admitted = Math.max(admitted, [...unread.values()].filter((bytes) => bytes >= ADMITTED_BYTES).length);
       seen = unread;
+      open = held;
       await sleep(100);
     }
   })();
@@ -153,7 +172,7 @@ function lastMove(serverPort: number): { stop(): Promise<{ movedAt: number; admi
     async stop() {
       running = false;
       await loop;
-      return { movedAt, admitted };
+      return { movedAt, admitted, heldAfterLastByte };
     },
   };
 }
@@ -297,6 +316,7 @@ async function measure(server: Server, ca: string): Promise<void> {
     openingS: Number(((lastRequest - firstRequest) / 1000).toFixed(1)),
     backToBaselineS: Number((readersSettled / 1000).toFixed(1)),
     afterLastByteS: Number((sinceLastMove / 1000).toFixed(1)),
+    longestHeldAfterOwnLastByteS: Number((moved.heldAfterLastByte / 1000).toFixed(1)),
     probeP99Ms: Number(probed.p99.toFixed(1)),
     probes: probed.count,
     probesFailed: probed.failed,
@@ -307,7 +327,7 @@ async function measure(server: Server, ca: string): Promise<void> {
     rows,
     `${server.name}: ${STALLED_READERS} clients that stop reading maximal answers`,
     stalled,
-    `${moved.admitted} let in by the budget, the others refused; RSS peak ${peaks.rssPeak} MB (${held.rss} MB and ${held.fds} descriptors 5 s after the last request); descriptors at the baseline ${(sinceLastMove / 1000).toFixed(1)} s after the last byte the server moved to them, ${(readersSettled / 1000).toFixed(1)} s after the last request (opening all took ${((lastRequest - firstRequest) / 1000).toFixed(1)} s), RSS then ${rssSettled} MB (${rssBefore} MB before); other client p99 ${probed.p99.toFixed(1)} ms (${probed.failed} of ${probed.count} failed)`,
+    `${moved.admitted} let in by the budget, the others refused; RSS peak ${peaks.rssPeak} MB (${held.rss} MB and ${held.fds} descriptors 5 s after the last request); each let go at most ${(moved.heldAfterLastByte / 1000).toFixed(1)} s after its own last byte; descriptors at the baseline ${(sinceLastMove / 1000).toFixed(1)} s after the last byte the server moved to any of them, ${(readersSettled / 1000).toFixed(1)} s after the last request (opening all took ${((lastRequest - firstRequest) / 1000).toFixed(1)} s), RSS then ${rssSettled} MB (${rssBefore} MB before); other client p99 ${probed.p99.toFixed(1)} ms (${probed.failed} of ${probed.count} failed)`,
     `< 700 MB; descriptors at the baseline within the idle timeout (${IDLE_TIMEOUT_S} s, give or take the 100 ms samples) of the last byte moved; p99 < 50 ms`,
     peaks.rssPeak < 700 && sinceLastMove <= IDLE_TIMEOUT_S * 1000 + 200 && probed.p99 < 50 && probed.failed === 0,
   );

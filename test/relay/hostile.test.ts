@@ -1,7 +1,8 @@
 /**
  * The relay against hostile clients (issue 17), in front of a small upstream of our own that records what reaches
- * it: stalled readers hold only their own share of the upstream pool, a 503 reaches the upstream once, a token
- * request's query stays at the relay, and connections that never begin TLS are destroyed.
+ * it: stalled readers hold only their own share of the upstream pool until the write timeout lets them (and their
+ * upstream answers) go, a 503 reaches the upstream once, a token request's query stays at the relay, and
+ * connections that never begin TLS are destroyed.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";

@@ -1,7 +1,7 @@
 /**
  * The sandbox's sockets on the wire (issue 17): a TLS connection that never handshakes is destroyed, not left
  * half-closed, an HTTP/1.1 request without Host gets a problem body, and stalled readers hold only their
- * caller's budget of large answers.
+ * caller's budget of large answers, until the write timeout lets them go.
  */
 import { connect, type Socket } from "node:net";
 import { buildApp } from "../../src/sandbox/app";
