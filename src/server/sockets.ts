@@ -3,6 +3,7 @@
  * connection outlives its purpose, and one client-error policy that always destroys the socket. Shared by both
  * servers (`src/server/` holds what the two have in common; it imports nothing of either).
  */
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 
 export interface SocketLimits {
@@ -10,6 +11,8 @@ export interface SocketLimits {
   requestTimeoutMs: number;
   /** Milliseconds in which a socket moves no byte either way (an idle client, or one that stopped reading). */
   idleTimeoutMs: number;
+  /** Milliseconds an answer's waiting bytes may go without moving (a client that stopped reading); default the idle timeout. */
+  writeTimeoutMs?: number;
   /** Milliseconds a TLS client has to finish its handshake. */
   handshakeTimeoutMs: number;
   /** Most open connections at once. */
@@ -64,9 +67,52 @@ export function fastifySocketOptions(limits: SocketLimits): { requestTimeout: nu
 }
 
 /** Settings that need the server object itself. */
-export function limitServer(server: { maxConnections: number }, limits: SocketLimits): void {
+export function limitServer(server: Server, limits: SocketLimits): void {
   // Past this many connections Node closes new ones at once, so files and upstream sockets always find a descriptor.
   server.maxConnections = limits.maxConnections;
+  destroyStalledWrites(server, limits.writeTimeoutMs ?? limits.idleTimeoutMs);
+}
+
+/** How often an answer with bytes waiting is checked for movement. */
+function stallCheckEvery(writeTimeoutMs: number): number {
+  return Math.max(10, Math.min(1_000, Math.floor(writeTimeoutMs / 10)));
+}
+
+/**
+ * The write timeout (nginx's send_timeout): an answer whose waiting bytes have not moved for `writeTimeoutMs` loses
+ * its socket. Node's own socket timeout re-arms once while a write is pending (net.Socket#_onTimeout), so a client
+ * that stopped reading held its answer, its descriptor and the memory behind them for twice the idle timeout.
+ */
+export function destroyStalledWrites(server: Server, writeTimeoutMs: number): void {
+  const every = stallCheckEvery(writeTimeoutMs);
+  server.on("request", (_request: IncomingMessage, response: ServerResponse) => {
+    const socket = response.socket;
+    if (socket === null) return;
+    // Bytes the socket has handed on (written minus still waiting) at the last check, and the check before the one
+    // that saw them move: they moved after it, so a destroy at `since + writeTimeoutMs` is never late.
+    let moved = -1;
+    let since = 0;
+    let previous = performance.now();
+    let timer: NodeJS.Timeout;
+    const check = (): void => {
+      const now = performance.now();
+      // Nothing waiting to be written (an answer still being made): the idle timeout is the socket's own.
+      const handedOn = socket.writableLength === 0 ? -1 : socket.bytesWritten - socket.writableLength;
+      if (handedOn !== moved || handedOn === -1) {
+        moved = handedOn;
+        since = previous;
+      } else if (now - since >= writeTimeoutMs) {
+        socket.destroy();
+        return;
+      }
+      previous = now;
+      timer = setTimeout(check, Math.max(1, Math.min(every, since + writeTimeoutMs - now)));
+      timer.unref();
+    };
+    timer = setTimeout(check, every);
+    timer.unref();
+    response.once("close", () => clearTimeout(timer));
+  });
 }
 
 /** How long a socket that got an error answer may wait for its client to close it. */

@@ -1,7 +1,8 @@
 /**
  * The relay against hostile clients (issue 17), in front of a small upstream of our own that records what reaches
- * it: stalled readers hold only their own share of the upstream pool, a 503 reaches the upstream once, a token
- * request's query stays at the relay, and connections that never begin TLS are destroyed.
+ * it: stalled readers hold only their own share of the upstream pool until the write timeout lets them (and their
+ * upstream answers) go, a 503 reaches the upstream once, a token request's query stays at the relay, and
+ * connections that never begin TLS are destroyed.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
@@ -12,10 +13,19 @@ import { eventually, openConnections, portOf, silentConnection } from "../helper
 
 jest.setTimeout(30_000);
 
-/** The upstream: an endless body on /Prices/History (until its client goes), a 503 on `?unavailable`, else a small 200. */
-function startUpstream(): Promise<{ server: Server; seen: string[]; origin: string }> {
+/** Milliseconds the upstream takes to answer `?slow`. */
+const SLOW_MS = 1_000;
+
+/**
+ * The upstream: an endless body on /Prices/History (until its client goes), a 503 on `?unavailable`, a small 200
+ * after SLOW_MS on `?slow`, else a small 200 at once. `streaming` counts the endless bodies still open.
+ */
+function startUpstream(): Promise<{ server: Server; seen: string[]; origin: string; streaming(): number }> {
   const seen: string[] = [];
+  let streaming = 0;
   const endless = (response: ServerResponse): void => {
+    streaming += 1;
+    response.once("close", () => (streaming -= 1));
     const chunk = Buffer.alloc(64 * 1024, 0x20);
     let sent = 0;
     const pump = (): void => {
@@ -33,6 +43,10 @@ function startUpstream(): Promise<{ server: Server; seen: string[]; origin: stri
     seen.push(`${request.method ?? ""} ${request.url ?? ""}`);
     request.resume();
     if ((request.url ?? "").startsWith("/physical/v2/Prices/History")) return endless(response);
+    if ((request.url ?? "").includes("slow")) {
+      setTimeout(() => response.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}'), SLOW_MS);
+      return;
+    }
     if ((request.url ?? "").includes("unavailable")) {
       response.writeHead(503, { "content-type": "application/problem+json", "retry-after": "5" }).end('{"status":503}');
       return;
@@ -43,7 +57,7 @@ function startUpstream(): Promise<{ server: Server; seen: string[]; origin: stri
     server.listen(0, "127.0.0.1", () => {
       const address = server.address();
       const port = typeof address === "object" && address !== null ? address.port : 0;
-      resolve({ server, seen, origin: `http://127.0.0.1:${port}` });
+      resolve({ server, seen, origin: `http://127.0.0.1:${port}`, streaming: () => streaming });
     }),
   );
 }
@@ -89,6 +103,36 @@ describe("the relay against hostile clients", () => {
       expect(upstream.seen.slice(before).filter((line) => line.includes("History"))).toHaveLength(2);
     } finally {
       for (const socket of opened.splice(0)) socket.destroy();
+      await relay.close();
+    }
+  });
+
+  it("lets a reader that stopped reading go after the write timeout, however long the idle timeout, and its upstream with it", async () => {
+    // The idle timeout far away: only the write timeout can end the stalled answer within this test.
+    const relay = await relayOn({ sockets: { idleTimeoutMs: 600_000, writeTimeoutMs: 300 } });
+    const held: Socket[] = [];
+    relay.server.on("connection", (socket: Socket) => held.push(socket));
+    try {
+      const socket = await silentConnection(portOf(relay), "127.0.0.2");
+      opened.push(socket);
+      const status = new Promise<string>((resolve) => socket.once("data", (chunk: Buffer) => resolve(chunk.toString("latin1", 0, 12))));
+      socket.write("GET /physical/v2/Prices/History?Symbols=A HTTP/1.1\r\nHost: localhost\r\n\r\n");
+      expect(await status).toBe("HTTP/1.1 200");
+      socket.pause();
+      await eventually(async () => held.length === 1 && held.every((each) => each.destroyed), "the stalled reader's socket destroyed by the relay");
+      await eventually(async () => upstream.streaming() === 0, "the stalled reader's upstream answer closed");
+    } finally {
+      await relay.close();
+    }
+  });
+
+  it("keeps a client whose answer is still being made past the write timeout (nothing waits to be written)", async () => {
+    const relay = await relayOn({ sockets: { writeTimeoutMs: 100 } });
+    try {
+      const answer = await fetch(`http://127.0.0.1:${portOf(relay)}/physical/v2/Prices?Symbols=A&slow=1`);
+      expect(answer.status).toBe(200);
+      expect(await answer.json()).toEqual({ ok: true });
+    } finally {
       await relay.close();
     }
   });
