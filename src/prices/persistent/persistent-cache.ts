@@ -31,7 +31,7 @@ export interface CacheObserver {
 export interface PersistentCacheOptions {
   readonly partition: Partition;
   readonly backend: CacheBackend;
-  /** Bytes of the stored form (UTF-8 JSON lines); default 50 MB. */
+  /** Bytes of the stored form (UTF-8 lines); default 50 MB. */
   readonly maxBytes?: number;
   readonly correctionWindowDays?: number;
   /** The service's today (YYYY-MM-DD); default the machine's UTC date. */
@@ -362,7 +362,10 @@ function readEntry(id: string, line: string, storedAt: number, final: boolean): 
   }
   const kind = KINDS[id.slice(0, 1)] ?? "price";
   const entry: StoredEntry = { kind, value, storedAt, expiresAt: final ? NEVER : 0, bytes: 0 };
-  if (kind !== "instruments" && kind !== "reference") entry.symbol = id.split("|", 2)[1] ?? "";
+  if (kind !== "instruments" && kind !== "reference") {
+    const end = id.indexOf("|", 2);
+    entry.symbol = end < 0 ? id.slice(2) : id.slice(2, end);
+  }
   return entry;
 }
 
