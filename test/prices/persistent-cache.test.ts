@@ -139,7 +139,7 @@ describe("persistent cache against the sandbox", () => {
       opened,
       dates.map((date) => ({ symbol, date })),
     );
-    const idOf = (line: string): string => (JSON.parse(line.slice(0, line.indexOf("\t"))) as [string])[0];
+    const idOf = (line: string): string => JSON.parse(line.slice(0, line.indexOf("\t"))) as string;
     const before = opened.cache.lines().map(idOf);
     expect(before.length).toBeGreaterThan(3);
     expect(before.length).toBeLessThan(dates.length);
@@ -171,15 +171,15 @@ describe("persistent cache against the sandbox", () => {
     const [header, ...lines] = readFileSync(path, "utf8").split("\n");
     const lineOf = (date: string): string => lines.find((line) => line.includes(`|${date}|`)) ?? "";
     const [good, badHead, badValue, oldForm, badDay] = dates.map(lineOf);
-    const tab = badValue?.indexOf("\t") ?? 0;
+    const [id, day, storedAt, value] = (oldForm ?? "").split("\t");
     const damaged = [
       good,
       `{${badHead}`,
       "",
-      badValue?.slice(0, tab + 20),
+      badValue?.slice(0, badValue.lastIndexOf("\t") + 20),
       // The previous format, `[id, day, storedAt, value]` on one JSON line.
-      oldForm?.replace("]\t", ","),
-      badDay?.replace(/"(\d{4}-\d{2}-\d{2})",/, '"yesterday",'),
+      `[${id},"${day}",${storedAt},${value}]`,
+      badDay?.replace(/\t\d{4}-\d{2}-\d{2}\t/, "\tyesterday\t"),
     ];
     writeFileSync(path, [header, ...damaged].join("\n") + "\n");
 
@@ -190,7 +190,7 @@ describe("persistent cache against the sandbox", () => {
     // Only the intact line is served from the cache; the damaged value was found when read and dropped.
     expect(second.client.stats().keysRequested).toBe(4);
     expect(second.client.lineage({ symbol, date: dates[0] ?? "" })?.cacheNote).toMatch(/^from the cache, final since /);
-    expect(second.cache.lines().every((line) => !line.startsWith("{") && line.split("\t")[1]?.endsWith("}"))).toBe(true);
+    expect(second.cache.lines().every((line) => !line.startsWith("{") && line.split("\t")[3]?.endsWith("}"))).toBe(true);
   });
 
   it("never stores a token", async () => {
@@ -228,5 +228,24 @@ describe("persistent cache against the sandbox", () => {
     expect(summary.values).toBe(1);
     expect(typeof summary.since).toBe("number");
     expect(on.client.lineage({ symbol, date: recentDate })?.cacheNote).toMatch(/^last known value, fetched .*: the service was unreachable$/);
+  });
+});
+
+describe("persistent cache lines", () => {
+  it("reads back a key whose id holds a quote, a backslash or a tab, and its value", async () => {
+    const saved = new Map<string, readonly string[]>();
+    const backend = {
+      load: () => Promise.resolve(saved.get("lines") ?? []),
+      save: (_partition: unknown, lines: readonly string[]) => Promise.resolve(void saved.set("lines", [...lines])),
+      clear: () => Promise.resolve(void saved.clear()),
+    };
+    const options = { baseUrl: "https://prices.example.com", subject: "someone", backend, today: () => "2025-06-30", scheduleFlush: () => undefined };
+    const ids = ['p|A"B|2025-06-02|None|', "p|A\\B|2025-06-02|None|", "p|A\tB|2025-06-02|None|", "p|MB-CU-0001|2025-06-02|None|"];
+    const first = await openPersistentCache(options);
+    ids.forEach((id, index) => first.set(id, { kind: "price", value: { mid: index, note: "tab\there" }, storedAt: 1_000 + index, expiresAt: 2_000, bytes: 64 }));
+    await first.flush();
+    const second = await openPersistentCache(options);
+    expect(ids.map((id) => second.get(id)?.value)).toEqual(ids.map((_id, index) => ({ mid: index, note: "tab\there" })));
+    expect(second.get(ids[0] ?? "")).toMatchObject({ kind: "price", symbol: 'A"B', storedAt: 1_000 });
   });
 });

@@ -54,6 +54,8 @@ interface Slot {
   size: number;
   /** When the answer was stored (epoch ms), as the entry says it. */
   storedAt: number;
+  /** Where the value's JSON begins in `line`. */
+  valueAt: number;
   /** The service's day when the answer was fetched: final only if it was final then. */
   day: string;
   /** Answered from (false: a last known value, kept for offline use and as the baseline of the change report). */
@@ -112,7 +114,7 @@ export class PersistentCache implements CacheStorage {
     for (const line of lines) {
       const head = readHead(line);
       if (!head) continue;
-      const { id, day, storedAt } = head;
+      const { id, day, storedAt, valueAt } = head;
       // The id without its symbol: every instrument's key of one date, type and conversion shares it.
       const shared = id.slice(0, 2) + id.slice(id.indexOf("|", 2));
       let since = finality.get(shared);
@@ -121,7 +123,7 @@ export class PersistentCache implements CacheStorage {
         finality.set(shared, since);
       }
       const final = since !== undefined && since <= day;
-      this.put(id, { entry: undefined, line, size: utf8Length(line) + 1, storedAt, day, served: final, restored: true });
+      this.put(id, { entry: undefined, line, size: utf8Length(line) + 1, storedAt, valueAt, day, served: final, restored: true });
     }
     this.evict();
   }
@@ -129,7 +131,7 @@ export class PersistentCache implements CacheStorage {
   /** The entry of a slot, its value parsed on first read; a line whose value does not parse is dropped (then asked again). */
   private entryOf(id: string, slot: Slot): StoredEntry | undefined {
     if (slot.entry !== undefined) return slot.entry;
-    const entry = slot.line === undefined ? undefined : readEntry(id, slot.line, slot.storedAt, slot.served);
+    const entry = slot.line === undefined ? undefined : readEntry(id, slot);
     if (entry === undefined) {
       this.remove(id);
       return undefined;
@@ -188,12 +190,13 @@ export class PersistentCache implements CacheStorage {
     if (entry.error) {
       // Errors are answers for a minute, never kept across sessions, and never replace a known value.
       if (previous?.line !== undefined) return;
-      this.put(key, { entry, line: undefined, size: 0, storedAt: entry.storedAt, day, served: true, restored: false });
+      this.put(key, { entry, line: undefined, size: 0, storedAt: entry.storedAt, valueAt: 0, day, served: true, restored: false });
       return;
     }
     const final = this.finalWhenFetched(key, day);
     const kept: StoredEntry = final ? { ...entry, expiresAt: NEVER } : entry;
-    const line = storedLine(key, day, kept.storedAt, kept.value);
+    const head = storedHead(key, day, kept.storedAt);
+    const line = head + JSON.stringify(kept.value);
     const size = utf8Length(line) + 1;
     if (previous?.restored && !previous.served) this.askedAgain.add(key);
     const replaced = previous?.line === undefined ? undefined : this.entryOf(key, previous);
@@ -202,7 +205,7 @@ export class PersistentCache implements CacheStorage {
     if (size > this.maxBytes) {
       this.remove(key);
     } else {
-      this.put(key, { entry: kept, line, size, storedAt: kept.storedAt, day, served: true, restored: false });
+      this.put(key, { entry: kept, line, size, storedAt: kept.storedAt, valueAt: head.length, day, served: true, restored: false });
       this.evict();
     }
     this.changed();
@@ -325,43 +328,53 @@ export function isUnreachable(error: Error): boolean {
 const KINDS: Readonly<Record<string, KeyKind>> = { p: "price", h: "history", i: "instrument", l: "instruments", r: "reference" };
 
 /**
- * A stored line: its head `[id, day fetched, storedAt]` as JSON, a tab, and the value as JSON (JSON text never holds a
- * raw tab). Kind and symbol are read back from the id; the rest of an entry (its age, its size in memory, the lineage
- * request of another session) is not kept. The head alone is read on opening: parsing every value there was half the
- * read (profiled), and a reopen reads only the values its cells ask for.
+ * A stored line: the key id as a JSON string, the service's day it was fetched, when it was stored (epoch ms) and the
+ * value as JSON, apart by tabs (JSON text never holds a raw tab). Kind and symbol are read back from the id; the rest of
+ * an entry (its age, its size in memory, the lineage request of another session) is not kept. Opening reads the three
+ * plain fields before the value without a parser; a value is parsed when first read: parsing every value on opening was
+ * half the read (profiled), and a JSON head per line a sixth of what remained.
  */
-function storedLine(id: string, day: string, storedAt: number, value: unknown): string {
-  return `${JSON.stringify([id, day, storedAt])}\t${JSON.stringify(value)}`;
+function storedHead(id: string, day: string, storedAt: number): string {
+  return `${JSON.stringify(id)}\t${day}\t${storedAt}\t`;
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
-/** A line's key and day fetched, or undefined for a damaged line (which is then left out). */
-function readHead(line: string): { id: string; day: string; storedAt: number } | undefined {
-  const tab = line.indexOf("\t");
-  if (tab < 0) return undefined;
-  let head: unknown;
+/** A line's key, day fetched, time stored and where its value begins, or undefined for a damaged line (then left out). */
+function readHead(line: string): { id: string; day: string; storedAt: number; valueAt: number } | undefined {
+  const first = line.indexOf("\t");
+  const second = line.indexOf("\t", first + 1);
+  const third = first < 0 || second < 0 ? -1 : line.indexOf("\t", second + 1);
+  if (third < 0) return undefined;
+  const id = readId(line.slice(0, first));
+  const day = line.slice(first + 1, second);
+  const storedAt = third > second + 1 ? Number(line.slice(second + 1, third)) : Number.NaN;
+  if (id === undefined || KINDS[id.slice(0, 1)] === undefined || !DAY.test(day) || !Number.isFinite(storedAt)) return undefined;
+  return { id, day, storedAt, valueAt: third + 1 };
+}
+
+/** A JSON string: its text between the quotes when it escapes nothing (a key id never needs to), else as JSON reads it. */
+function readId(quoted: string): string | undefined {
+  if (quoted.length < 2 || !quoted.startsWith('"') || !quoted.endsWith('"')) return undefined;
+  if (!quoted.includes("\\")) return quoted.indexOf('"', 1) === quoted.length - 1 ? quoted.slice(1, -1) : undefined;
   try {
-    head = JSON.parse(line.slice(0, tab));
+    const id: unknown = JSON.parse(quoted);
+    return typeof id === "string" ? id : undefined;
   } catch {
     return undefined;
   }
-  if (!Array.isArray(head) || head.length !== 3) return undefined;
-  const [id, day, storedAt] = head as unknown[];
-  if (typeof id !== "string" || KINDS[id.slice(0, 1)] === undefined || typeof day !== "string" || !DAY.test(day) || typeof storedAt !== "number") return undefined;
-  return { id, day, storedAt };
 }
 
 /** The entry of a line whose head was read at opening; undefined when its value does not parse. */
-function readEntry(id: string, line: string, storedAt: number, final: boolean): StoredEntry | undefined {
+function readEntry(id: string, slot: Slot): StoredEntry | undefined {
   let value: unknown;
   try {
-    value = JSON.parse(line.slice(line.indexOf("\t") + 1));
+    value = JSON.parse((slot.line ?? "").slice(slot.valueAt));
   } catch {
     return undefined;
   }
   const kind = KINDS[id.slice(0, 1)] ?? "price";
-  const entry: StoredEntry = { kind, value, storedAt, expiresAt: final ? NEVER : 0, bytes: 0 };
+  const entry: StoredEntry = { kind, value, storedAt: slot.storedAt, expiresAt: slot.served ? NEVER : 0, bytes: 0 };
   if (kind !== "instruments" && kind !== "reference") {
     const end = id.indexOf("|", 2);
     entry.symbol = end < 0 ? id.slice(2) : id.slice(2, end);
