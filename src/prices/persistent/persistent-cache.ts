@@ -49,7 +49,7 @@ const NEVER = 8.64e15;
 interface Slot {
   /** Undefined until the value of a line loaded from an earlier session is first read. */
   entry: StoredEntry | undefined;
-  /** The stored form (`storedLine`); undefined for what is never stored (errors). */
+  /** The stored form (`storedHead`, then the value as JSON); undefined for what is never stored (errors). */
   line: string | undefined;
   size: number;
   /** When the answer was stored (epoch ms), as the entry says it. */
