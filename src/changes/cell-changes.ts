@@ -92,7 +92,10 @@ export function cellChanges(
     const after = values.get(sheet)?.[address];
     return before === undefined || sameCellValue(before, after) ? undefined : { address, row, old: before, new: after };
   };
-  const daysOf = (row: ProvenanceRow): KeyChange[] => state.changes.filter((change) => change.within === row.dateAsked && change.symbol === row.symbol.trim().toUpperCase());
+  // By symbol and start: a history without an end date ends on the service's today, which provenance may read otherwise.
+  const startOf = (range: string): string => range.slice(0, range.indexOf(".."));
+  const daysOf = (row: ProvenanceRow): KeyChange[] =>
+    row.dateAsked.includes("..") ? state.changes.filter((change) => change.within !== undefined && startOf(change.within) === startOf(row.dateAsked) && change.symbol === row.symbol.trim().toUpperCase()) : [];
   // Each cell a price formula described first; then every cell of a history, and the other cells of results that cover several.
   for (const row of result.provenance) {
     if (daysOf(row).length > 0) continue;

@@ -2,6 +2,7 @@
 import { ChangeLog, changeReason, summarizeChanges, type RecordSide } from "../../src/changes/change-log";
 import { cellChanges, changesCsv, sameCellValue } from "../../src/changes/cell-changes";
 import type { ProvenanceRow } from "../../src/prices/provenance";
+import { openPersistentCache } from "../../src/prices/persistent";
 import type { StoredEntry } from "../../src/prices/cache";
 import { AuthError, InvalidInstrumentError, NoDataError } from "../../src/prices";
 
@@ -77,6 +78,23 @@ describe("ChangeLog of a history", () => {
     expect(log.list()).toEqual([
       { id: HISTORY_ID, symbol: "MB-CU-0001", dateAsked: "2025-06-10", within: "2025-06-09..2025-06-11", reason: "correction", before: days[1], after: corrected[1] },
     ]);
+  });
+});
+
+describe("ChangeLog fed by the persistent cache", () => {
+  it("compares a history asked to today with the one of the same range kept from an earlier day", async () => {
+    let lines: readonly string[] = [];
+    const backend = { load: () => Promise.resolve(lines), save: (_partition: unknown, saved: readonly string[]) => Promise.resolve(void (lines = [...saved])), clear: () => Promise.resolve(void (lines = [])) };
+    const days = [record("2025-06-11", "2025-06-11", 0, 102), record("2025-06-10", "2025-06-10", 0, 101), record("2025-06-09", "2025-06-09", 0, 100)];
+    const first = await openPersistentCache({ baseUrl: "https://prices.example.com", subject: "someone", backend, today: () => "2025-06-11", scheduleFlush: () => undefined });
+    first.set(HISTORY_ID, historyEntry(days));
+    await first.flush();
+
+    const log = new ChangeLog();
+    const next = await openPersistentCache({ baseUrl: "https://prices.example.com", subject: "someone", backend, today: () => "2025-06-12", scheduleFlush: () => undefined, observer: log });
+    const corrected = [record("2025-06-12", "2025-06-12", 0, 103), days[0], record("2025-06-10", "2025-06-12", 1, 99), days[2]] as RecordSide[];
+    next.set(HISTORY_ID.replace("|2025-06-11|", "|2025-06-12|"), historyEntry(corrected));
+    expect(log.list()).toEqual([expect.objectContaining({ dateAsked: "2025-06-10", within: "2025-06-09..2025-06-12", reason: "correction", before: days[1], after: corrected[2] })]);
   });
 });
 

@@ -153,11 +153,14 @@ it("reports a correction inside a HISTORY spill at the cell where it shows, not 
   const from = fromEpochDay(toEpochDay(T1) - 14);
   const cache = join(dir, "history-cache");
   // One spill per symbol, side by side: a header row, then date, low, mid and high for each day assessed (ascending).
+  // Below them the same without an end date (to today): the spill grows by the days assessed since, which had no cell before.
   const width = 5;
+  const below = 40;
   const workbook = new ExcelJS.Workbook();
   const sheet = workbook.addWorksheet("Histories");
   symbols.forEach((symbol, index) => {
     sheet.getCell(1, index * width + 1).value = { formula: `PRICES.HISTORY("${symbol}","${from}","${T1}")`, result: 0 };
+    sheet.getCell(below + 1, index * width + 1).value = { formula: `PRICES.HISTORY("${symbol}","${from}")`, result: 0 };
   });
   await workbook.xlsx.writeFile(model);
   await refresh(model, first, T1, { cache });
@@ -177,7 +180,8 @@ it("reports a correction inside a HISTORY spill at the cell where it shows, not 
     rows.forEach((at, row) => {
       (["low", "mid", "high"] as const).forEach((field, offset) => {
         // The reason and both revisions of the day's record, as the sandbox holds them at the two days.
-        if (old[field][at] !== now[field][at]) expected.set(`${column(index * width + 1 + offset)}${row + 2}`, `correction ${old.revision[at] ?? ""} ${now.revision[at] ?? ""}`);
+        if (old[field][at] === now[field][at]) return;
+        for (const top of [0, below]) expected.set(`${column(index * width + 1 + offset)}${top + row + 2}`, `correction ${old.revision[at] ?? ""} ${now.revision[at] ?? ""}`);
       });
     });
   });

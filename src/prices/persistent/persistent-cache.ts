@@ -81,6 +81,8 @@ export class PersistentCache implements CacheStorage {
   /** Keys loaded as not final and fetched again this session. */
   private readonly askedAgain = new Set<string>();
   private readonly lastKnownServed = new Map<string, number>();
+  /** The latest kept history of each range that ends on another day (`historyFamily`): what a history asked to today replaces. */
+  private readonly histories = new Map<string, string>();
   private flushPending = false;
   private writing: Promise<void> = Promise.resolve();
 
@@ -150,6 +152,7 @@ export class PersistentCache implements CacheStorage {
     this.slots.set(id, slot);
     this.total += slot.size;
     if (slot.served) this.servedCount += 1;
+    if (slot.line !== undefined && id.startsWith("h|")) this.histories.set(historyFamily(id), id);
   }
 
   private remove(id: string): Slot | undefined {
@@ -158,7 +161,20 @@ export class PersistentCache implements CacheStorage {
     this.slots.delete(id);
     this.total -= slot.size;
     if (slot.served) this.servedCount -= 1;
+    if (id.startsWith("h|") && this.histories.get(historyFamily(id)) === id) this.histories.delete(historyFamily(id));
     return slot;
+  }
+
+  /**
+   * The kept answer a new one replaces, for the change report: the key's own, or for a history the latest one kept of
+   * the same range ending another day (a HISTORY without an end date asks a new key each day).
+   */
+  private replacedBy(key: string, previous: Slot | undefined): { entry: StoredEntry; day: string } | undefined {
+    const earlier = previous === undefined && key.startsWith("h|") ? this.histories.get(historyFamily(key)) : undefined;
+    const id = earlier ?? key;
+    const slot = earlier === undefined ? previous : this.slots.get(earlier);
+    const entry = slot?.line === undefined ? undefined : this.entryOf(id, slot);
+    return entry && slot ? { entry, day: slot.day } : undefined;
   }
 
   private evict(): void {
@@ -199,8 +215,8 @@ export class PersistentCache implements CacheStorage {
     const line = head + JSON.stringify(kept.value);
     const size = utf8Length(line) + 1;
     if (previous?.restored && !previous.served) this.askedAgain.add(key);
-    const replaced = previous?.line === undefined ? undefined : this.entryOf(key, previous);
-    if (replaced && previous) this.options.observer?.replaced(key, replaced, kept, previous.day);
+    const replaced = this.replacedBy(key, previous);
+    if (replaced) this.options.observer?.replaced(key, replaced.entry, kept, replaced.day);
     this.lastKnownServed.delete(key);
     if (size > this.maxBytes) {
       this.remove(key);
@@ -304,6 +320,7 @@ export class PersistentCache implements CacheStorage {
     this.servedCount = 0;
     this.askedAgain.clear();
     this.lastKnownServed.clear();
+    this.histories.clear();
     this.flushPending = false;
     await this.writing;
     await this.options.backend.clear(this.options.partition);
@@ -323,6 +340,13 @@ export class PersistentCache implements CacheStorage {
 export function isUnreachable(error: Error): boolean {
   if (isNetworkError(error)) return true;
   return isHTTPError(error) && (error.status === 502 || error.status === 503 || error.status === 504);
+}
+
+/** A history's id without its end date (`h|SYM|FROM||…`): the histories of one range asked on different days. */
+function historyFamily(id: string): string {
+  const parts = id.split("|");
+  parts[3] = "";
+  return parts.join("|");
 }
 
 const KINDS: Readonly<Record<string, KeyKind>> = { p: "price", h: "history", i: "instrument", l: "instruments", r: "reference" };
