@@ -102,10 +102,13 @@ export function cellChanges(
     const cell = compare(row.sheet, row.address, 0);
     if (cell) report(row, cell, matchingChange(row, state.changes));
   }
+  // Once per result: a price formula's result has a row per cell, all naming the same range.
+  const results = new Set<string>();
   for (const row of result.provenance) {
     const area = parseRangeAddress(row.resultRange);
     const days = daysOf(row);
-    if (!area || (area.top === area.bottom && area.left === area.right && days.length === 0)) continue;
+    if (!area || (area.top === area.bottom && area.left === area.right && days.length === 0) || results.has(`${row.sheet}!${row.resultRange}`)) continue;
+    results.add(`${row.sheet}!${row.resultRange}`);
     const cells: Changed[] = [];
     for (let at = area.top; at <= area.bottom; at += 1) {
       for (let col = area.left; col <= area.right; col += 1) {

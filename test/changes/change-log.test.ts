@@ -142,4 +142,22 @@ describe("the change report's cells", () => {
       { sheet: "Prices", cell: "E4", old: 102, new: 100, ...side },
     ]);
   });
+
+  it("reports each cell of a price formula's spilled result once, with its own key's change", () => {
+    const log = new ChangeLog();
+    const ids = ["p|MB-CU-0001|2025-06-10|None|", "p|MB-CU-0001|2025-06-11|None|"];
+    log.replaced(ids[0] ?? "", entry(record("2025-06-10", "2025-06-10", 0, 100)), entry(record("2025-06-10", "2025-06-12", 1, 99)), "2025-06-11");
+    log.replaced(ids[1] ?? "", entry(record("2025-06-11", "2025-06-11", 0, 101)), entry(record("2025-06-11", "2025-06-13", 1, 98)), "2025-06-11");
+    const base = { sheet: "Prices", formula: '=PRICES.MID("MB-CU-0001",B1:C1)', symbol: "MB-CU-0001", carried: "" as const, retrievedAt: "", serviceUrl: "", resultRange: "B2:C2" };
+    const rows: ProvenanceRow[] = [
+      { ...base, address: "B2", dateAsked: "2025-06-10", assessmentDate: "2025-06-12", revision: 1 },
+      { ...base, address: "C2", dateAsked: "2025-06-11", assessmentDate: "2025-06-13", revision: 1 },
+    ];
+    const saved: Record<string, number> = { B2: 100, C2: 101 };
+    const changes = cellChanges({ provenance: rows, sheets: [{ name: "Prices", values: { B2: 99, C2: 98 } }] }, { lines: undefined, changes: log.list(), planned: undefined }, (_sheet, address) => saved[address]);
+    expect(changes.map((change) => [change.cell, change.reason, change.old, change.new, change.newAssessmentDate])).toEqual([
+      ["B2", "correction", 100, 99, "2025-06-12"],
+      ["C2", "correction", 101, 98, "2025-06-13"],
+    ]);
+  });
 });
