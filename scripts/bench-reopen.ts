@@ -1,9 +1,10 @@
 /**
  * `npm run bench:reopen`: a 20,000-cell model (100 instruments x the last 200 weekdays) opened cold on one day with the
- * persistent cache (file backend), then reopened the next day against the sandbox of that day. Prints one JSON line
- * `{ case: "reopen", records, coldRecords, requests, coldRequests, wallMs, coldWallMs, readMsPer10k }` and rewrites the
- * "Reopen" section of docs/benchmarks.md. Targets: the reopen asks only keys inside the correction window, at most 5 %
- * of the cold open's records; reading the cache takes under 100 ms per 10,000 cells. The sandbox runs in this process.
+ * persistent cache (file backend), then reopened the next day against the sandbox of that day. Prints the issue's JSON
+ * line `{ case: "reopen", records, coldRecords, requests, coldRequests, wallMs, coldWallMs, readMsPer10k }` (with its
+ * target and whether it is met), then a line of the read's details, and rewrites the "Reopen" section of
+ * docs/benchmarks.md. Targets: the reopen asks only keys inside the correction window, at most 5 % of the cold open's
+ * records; reading the cache takes under 100 ms per 10,000 cells. The sandbox runs in this process.
  */
 import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -34,6 +35,9 @@ interface Opened {
   readMs: number;
   /** CPU time of this process while opening (user + system): what the read costs, less what the shared machine's other work adds. */
   readCpuMs: number;
+  /** Opening and then the first read of every entry's value (values are parsed when first read). */
+  readAllMs: number;
+  readAllCpuMs: number;
   entries: number;
   errors: number;
 }
@@ -53,13 +57,18 @@ async function openModel(today: string, cacheDir: string, keys: readonly PriceKe
     const readMs = performance.now() - started;
     const used = process.cpuUsage(cpu);
     const readCpuMs = (used.user + used.system) / 1000;
+    // What the cells then read of it: every value, once (lineage's look, so the order of use stays as the client makes it).
+    for (const id of cache.keys()) cache.peek(id);
+    const readAllMs = performance.now() - started;
+    const usedAll = process.cpuUsage(cpu);
+    const readAllCpuMs = (usedAll.user + usedAll.system) / 1000;
     const entries = cache.lines().length;
     const client = createPricesClient({ baseUrl: sandbox.apiUrl, tokenProvider, fetch, storage: cache });
     const answers = await Promise.allSettled(keys.map((key) => client.price(key)));
     const wallMs = performance.now() - started;
     await cache.flush();
     const stats = client.stats();
-    return { requests: stats.requestsSent, records: stats.recordsRequested, wallMs, readMs, readCpuMs, entries, errors: answers.filter((answer) => answer.status === "rejected").length };
+    return { requests: stats.requestsSent, records: stats.recordsRequested, wallMs, readMs, readCpuMs, readAllMs, readAllCpuMs, entries, errors: answers.filter((answer) => answer.status === "rejected").length };
   } finally {
     await agent.close();
     await sandbox.close();
@@ -78,44 +87,65 @@ async function main(): Promise<void> {
     const warm = await openModel(DAY_TWO, cacheDir, keys);
     // Keys that can have changed: those not final when the cold open fetched them.
     const changeable = keys.filter((key) => !isFinal(`p|${key.symbol}|${key.date}|None|`, DAY_ONE, DEFAULT_CORRECTION_WINDOW_DAYS)).length;
-    const readMsPer10k = (warm.readMs * 10_000) / Math.max(1, warm.entries);
-    const readCpuMsPer10k = (warm.readCpuMs * 10_000) / Math.max(1, warm.entries);
+    const per10k = (ms: number): number => Math.round(((ms * 10_000) / Math.max(1, warm.entries)) * 10) / 10;
     const share = warm.records / Math.max(1, cold.records);
     const rows: TargetRow[] = [];
+    // Exactly the issue's fields, and the read time per 10,000 cells.
     const result = {
-      cells: keys.length,
       records: warm.records,
       coldRecords: cold.records,
       requests: warm.requests,
       coldRequests: cold.requests,
       wallMs: Math.round(warm.wallMs),
       coldWallMs: Math.round(cold.wallMs),
-      readMsPer10k: Math.round(readMsPer10k * 10) / 10,
-      readCpuMsPer10k: Math.round(readCpuMsPer10k * 10) / 10,
+      readMsPer10k: per10k(warm.readMs),
+    };
+    const details = {
+      cells: keys.length,
+      entries: warm.entries,
       changeableKeys: changeable,
+      recordsShare: Math.round(share * 1000) / 1000,
+      readCpuMsPer10k: per10k(warm.readCpuMs),
+      readAllMsPer10k: per10k(warm.readAllMs),
+      readAllCpuMsPer10k: per10k(warm.readAllCpuMs),
       fileBytes,
       errors: cold.errors + warm.errors,
       loadAverage: Math.round((loadavg()[0] ?? 0) * 10) / 10,
     };
-    const met = warm.records === changeable && share <= 0.05 && readMsPer10k < 100 && result.errors === 0;
-    const metOnCpu = warm.records === changeable && share <= 0.05 && readCpuMsPer10k < 100 && result.errors === 0;
+    const asked = warm.records === changeable && share <= 0.05 && details.errors === 0;
     reportCase(
       rows,
       "reopen",
       result,
-      `${warm.records} of ${cold.records} records asked again (${(share * 100).toFixed(1)} %), ${warm.requests} vs ${cold.requests} requests, ${result.wallMs} vs ${result.coldWallMs} ms; cache read ${result.readMsPer10k} ms per 10,000 cells (wall)`,
+      `${warm.records} of ${cold.records} records asked again (${(share * 100).toFixed(1)} %: the ${changeable} keys fetched inside the correction window), ${warm.requests} vs ${cold.requests} requests, ${result.wallMs} vs ${result.coldWallMs} ms; cache read ${result.readMsPer10k} ms per 10,000 cells (wall)`,
       "only keys inside the correction window, <= 5 % of the cold records; read < 100 ms per 10,000 cells",
-      met,
+      asked && result.readMsPer10k < 100,
     );
-    rows.push({ case: "reopen (read as CPU time)", figure: `cache read ${result.readCpuMsPer10k} ms of CPU per 10,000 cells`, target: "read < 100 ms per 10,000 cells", met: metOnCpu });
+    reportCase(
+      rows,
+      "reopen (read)",
+      details,
+      `cache read ${details.readCpuMsPer10k} ms of CPU per 10,000 cells`,
+      "read < 100 ms per 10,000 cells",
+      details.readCpuMsPer10k < 100,
+    );
+    rows.push({
+      case: "reopen (read and every value parsed once)",
+      figure: `${details.readAllMsPer10k} ms per 10,000 cells (wall), ${details.readAllCpuMsPer10k} ms of CPU`,
+      target: "read < 100 ms per 10,000 cells",
+      met: details.readAllMsPer10k < 100,
+    });
     await writeSection(
       "Reopen",
       [
-        `\`npm run bench:reopen\` (scripts/bench-reopen.ts): ${SYMBOLS} instruments x the last ${DATES} weekdays (${keys.length.toLocaleString("en-US")} cells) opened on ${DAY_ONE} with an empty persistent cache (file backend), then reopened on ${DAY_TWO} against the sandbox of that day, in this process. The reopen asks again exactly the keys fetched inside the correction window (${changeable}); every other record is final and comes from the cache. "Read" is opening the partition: reading the file, parsing its lines and deciding which are final. The machine's load average at the end of the run is in the raw line (the 2 cores are shared; a loaded machine slows the read several times).`,
+        `\`npm run bench:reopen\` (scripts/bench-reopen.ts): ${SYMBOLS} instruments x the last ${DATES} weekdays (${keys.length.toLocaleString("en-US")} cells) opened on ${DAY_ONE} with an empty persistent cache (file backend), then reopened on ${DAY_TWO} against the sandbox of that day, in this process. The reopen asks again exactly the keys fetched inside the correction window (${changeable}); every other record is final and comes from the cache. "Read" is opening the partition: reading the file, reading each line's key and day fetched, and deciding which are final; a value is parsed when a cell first reads it, so "with the first read of every value" adds parsing all ${warm.entries.toLocaleString("en-US")} values once. The machine's load average at the end of the run is in the second raw line (the 2 cores are shared; a loaded machine slows the read several times).`,
         "",
         targetTable(rows),
         "",
-        rawLines([{ case: "reopen", ...result }]),
+        rawLines([
+          { case: "reopen", ...result },
+          { case: "reopen (read)", ...details },
+        ]),
       ].join("\n"),
     );
   } finally {

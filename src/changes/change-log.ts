@@ -2,7 +2,8 @@
  * What changed in a refresh, and why, per price key: the persistent cache tells this log when an answer replaces a
  * kept one (or a key fails where it had a value), and the log names the reason from the two records: a new
  * assessment, a correction (same day, higher revision), a carried-forward value that became an assessment of its
- * own date, a conversion rate (same assessment, other converted value), an entitlement that now refuses.
+ * own date, a conversion rate (same assessment, other converted value), an entitlement that now refuses. A history
+ * changes row by row: each day whose record changed is a change of its own.
  */
 import { dateOfTimestamp } from "../api/dates";
 import type { StoredEntry } from "../prices/cache";
@@ -33,14 +34,33 @@ export interface KeyChange {
   /** Undefined when the key now fails (`error` says why). */
   readonly after: RecordSide | undefined;
   readonly error?: string;
+  /** For a day of a history, the range the history asked (`2025-06-06..2025-06-20`, as provenance names it). */
+  readonly within?: string;
 }
 
-function recordOf(entry: StoredEntry): RecordSide | undefined {
-  if (entry.kind !== "price" || typeof entry.value !== "object" || entry.value === null) return undefined;
-  const { date, assessmentDate, revision, low, mid, high } = entry.value as Record<string, unknown>;
+function sideOf(record: unknown): RecordSide | undefined {
+  if (typeof record !== "object" || record === null) return undefined;
+  const { date, assessmentDate, revision, low, mid, high } = record as Record<string, unknown>;
   if (typeof date !== "string" || typeof assessmentDate !== "string" || typeof revision !== "number") return undefined;
   if (typeof low !== "number" || typeof mid !== "number" || typeof high !== "number") return undefined;
   return { date, assessmentDate, revision, low, mid, high };
+}
+
+function recordOf(entry: StoredEntry): RecordSide | undefined {
+  return entry.kind === "price" ? sideOf(entry.value) : undefined;
+}
+
+/** A history's records by day (its stored value: `prices`, one record a day). */
+function historyRecords(entry: StoredEntry): Map<string, RecordSide> | undefined {
+  if (entry.kind !== "history" || typeof entry.value !== "object" || entry.value === null) return undefined;
+  const { prices } = entry.value as { prices?: unknown };
+  if (!Array.isArray(prices)) return undefined;
+  const byDay = new Map<string, RecordSide>();
+  for (const record of prices as unknown[]) {
+    const side = sideOf(record);
+    if (side) byDay.set(side.date, side);
+  }
+  return byDay;
 }
 
 function sameValues(a: RecordSide, b: RecordSide): boolean {
@@ -50,6 +70,11 @@ function sameValues(a: RecordSide, b: RecordSide): boolean {
 /** Carried forward: published before the record's date (an assessment is published on its day, a correction later). */
 function carried(record: RecordSide): boolean {
   return dateOfTimestamp(record.assessmentDate) < record.date;
+}
+
+/** Whether a key asks for converted values: its id ends with the conversion (`p|SYM|DATE|TYPE|fields|EUR/LB`, `h|…|TYPE|EUR/LB|fields`). */
+function converted(id: string): boolean {
+  return id.split("|").length > (id.startsWith("h|") ? 9 : 5);
 }
 
 /**
@@ -69,7 +94,7 @@ export function changeReason(id: string, before: RecordSide, after: RecordSide, 
   if (carried(before) && !carried(after)) return before.date > fetchedOn && fetchedOn !== "" ? "new assessment" : "carried forward became assessed";
   if (after.assessmentDate > before.assessmentDate) return "new assessment";
   // The same assessment, converted at another rate (convention 21: the rate of the assessment's own day).
-  if (sameAssessment && id.split("|").length > 5) return "conversion rate";
+  if (sameAssessment && converted(id)) return "conversion rate";
   return "value changed";
 }
 
@@ -82,18 +107,32 @@ export class ChangeLog implements CacheObserver {
   replaced(id: string, previous: StoredEntry, next: StoredEntry, previousDay: string): void {
     const before = recordOf(previous);
     const after = recordOf(next);
-    if (!before || !after) return;
-    // Against the value the refresh started from: a second answer in one refresh keeps the first `before`.
-    const known = this.changes.get(id);
+    if (before && after) this.record(id, id, before, after, previousDay, keyParts(id));
+    const days = historyRecords(previous);
+    const now = historyRecords(next);
+    if (!days || !now) return;
+    const [, symbol = "", from = "", to = ""] = id.split("|");
+    const within = `${from}..${to}`;
+    // A day the history no longer holds has no cell to show it; a day it now holds first is a row the saved file did not have.
+    for (const [date, record] of now) {
+      const old = days.get(date);
+      if (old) this.record(`${id}\n${date}`, id, old, record, previousDay, { symbol, dateAsked: date, within });
+    }
+  }
+
+  /** One key's (or one history day's) change, against the value the refresh started from. */
+  private record(slot: string, id: string, before: RecordSide, after: RecordSide, previousDay: string, parts: { symbol: string; dateAsked: string; within?: string }): void {
+    // A second answer in one refresh keeps the first `before`.
+    const known = this.changes.get(slot);
     const first = known?.before ?? before;
-    const day = known ? (this.fetchedOn.get(id) ?? previousDay) : previousDay;
+    const day = known ? (this.fetchedOn.get(slot) ?? previousDay) : previousDay;
     const reason = changeReason(id, first, after, day);
     if (reason === undefined) {
-      this.changes.delete(id);
+      this.changes.delete(slot);
       return;
     }
-    this.fetchedOn.set(id, day);
-    this.changes.set(id, { ...keyParts(id), id, reason, before: first, after });
+    this.fetchedOn.set(slot, day);
+    this.changes.set(slot, { ...parts, id, reason, before: first, after });
   }
 
   failed(id: string, previous: StoredEntry, error: Error): void {

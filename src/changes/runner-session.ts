@@ -100,7 +100,10 @@ function clientCounters(stats: unknown): { keysAsked: number; cacheHits: number;
   return { keysAsked: read("keysAsked"), cacheHits: read("cacheHits"), recordsRequested: read("recordsRequested") };
 }
 
-/** The results a file holds (a formula's cached result, else the cell's value), read before a refresh replaces them. */
-export function savedValues(formulas: ReadonlyMap<string, ReadonlyMap<string, { readonly saved?: unknown }>>): SavedValue {
-  return (sheet, address) => formulas.get(sheet)?.get(address)?.saved;
+/** The results a file holds (a formula's cached result, else what a spilled result left in a cell), read before a refresh replaces them. */
+export function savedValues(workbook: {
+  readonly formulas: ReadonlyMap<string, ReadonlyMap<string, { readonly saved?: unknown }>>;
+  readonly spilled: ReadonlyMap<string, ReadonlyMap<string, unknown>>;
+}): SavedValue {
+  return (sheet, address) => workbook.formulas.get(sheet)?.get(address)?.saved ?? workbook.spilled.get(sheet)?.get(address);
 }

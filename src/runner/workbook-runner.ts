@@ -188,7 +188,7 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
     const definitions = { names: workbook.names, tables: workbook.tables };
     const result = await evaluateWorkbookInPage(browser.page, workbook.sheets, definitions, apiUrl, token, freeze || session.needsProvenance, today, dateSystem, session.configuration);
     log(`workbook: evaluated in ${((Date.now() - evaluating) / 1000).toFixed(1)} s, ${result.stats.requests} service requests`);
-    const { plan, changes } = await session.finish(browser.page, result, savedValues(workbook.formulas));
+    const { plan, changes } = await session.finish(browser.page, result, savedValues(workbook));
     if (plan) return { plan, stats: result.stats };
     log(`workbook: writing ${options.out}`);
     const copy = refreshedPackage(workbook, result, { freeze }, progress);

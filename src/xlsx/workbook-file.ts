@@ -49,6 +49,8 @@ export interface LoadedWorkbook {
   readonly parts: ReadonlyMap<string, string>;
   /** Formulas by sheet, then address. */
   readonly formulas: ReadonlyMap<string, ReadonlyMap<string, FormulaSource>>;
+  /** What saved array formulas left in their other cells, by sheet, then address (the change report compares them). */
+  readonly spilled: ReadonlyMap<string, ReadonlyMap<string, string | number | boolean>>;
   readonly cellCount: number;
   /** Formulas the host cannot read, kept as saved; the sheets' other formulas read their cached values. */
   readonly kept: readonly KeptFormula[];
@@ -101,9 +103,10 @@ function readSheet(
   xml: string,
   part: string,
   onProgress: (cells: number) => void,
-): { cells: BookCells; formulas: Map<string, FormulaSource>; count: number } {
+): { cells: BookCells; formulas: Map<string, FormulaSource>; spilled: Map<string, string | number | boolean>; count: number } {
   const cells: BookCells = {};
   const formulas = new Map<string, FormulaSource>();
+  const spilled = new Map<string, string | number | boolean>();
   const shared = new SharedFormulas();
   const spills: RangeRef[] = [];
   let count = 0;
@@ -119,8 +122,11 @@ function readSheet(
       const f = cell.formula;
       if (f === undefined) {
         // What a saved array formula left in its other cells is a cached copy of its result, not an entry.
-        if (spills.some((area) => rangeContains(area, cell.row, cell.col))) return;
         const literal = literalOf(cell, loaded.info);
+        if (spills.some((area) => rangeContains(area, cell.row, cell.col))) {
+          if (literal !== undefined) spilled.set(cell.address, literal);
+          return;
+        }
         if (literal !== undefined) cells[cell.address] = literal;
         return;
       }
@@ -163,7 +169,7 @@ function readSheet(
       });
     },
   });
-  return { cells, formulas, count };
+  return { cells, formulas, spilled, count };
 }
 
 type BookCells = Record<string, string | number | boolean>;
@@ -258,6 +264,7 @@ export function readWorkbookFile(path: string, progress: (message: string) => vo
   const sheets = new Map<string, BookCells>();
   const parts = new Map<string, string>();
   const formulas = new Map<string, Map<string, FormulaSource>>();
+  const spilled = new Map<string, Map<string, string | number | boolean>>();
   let cellCount = 0;
   for (const sheet of info.sheets) {
     if (sheet.part === undefined || sheet.name === PROVENANCE_SHEET) continue;
@@ -267,6 +274,7 @@ export function readWorkbookFile(path: string, progress: (message: string) => vo
       cellCount += read.count;
       sheets.set(sheet.name, read.cells);
       formulas.set(sheet.name, read.formulas);
+      spilled.set(sheet.name, read.spilled);
       parts.set(sheet.name, part);
     } catch (error) {
       damaged(path, error);
@@ -274,7 +282,7 @@ export function readWorkbookFile(path: string, progress: (message: string) => vo
   }
   if (sheets.size === 0) throw new WorkbookFileError(`${path} has no worksheet`);
   leaveDependents({ sheets, formulas, kept });
-  return { pkg, info, sheets: onlyCellsRead(sheets, formulas), parts, formulas, cellCount, kept, dateSystem: info.dateSystem, names: info.names, tables: info.tables };
+  return { pkg, info, sheets: onlyCellsRead(sheets, formulas), parts, formulas, spilled, cellCount, kept, dateSystem: info.dateSystem, names: info.names, tables: info.tables };
 }
 
 /** Every cell of `range`, row by row, as A1 addresses. */

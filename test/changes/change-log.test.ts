@@ -1,6 +1,8 @@
 /** Why a key's value changed, named from its two records; the log the persistent cache feeds; the one-line summary. */
 import { ChangeLog, changeReason, summarizeChanges, type RecordSide } from "../../src/changes/change-log";
-import { changesCsv, sameCellValue } from "../../src/changes/cell-changes";
+import { cellChanges, changesCsv, sameCellValue } from "../../src/changes/cell-changes";
+import type { ProvenanceRow } from "../../src/prices/provenance";
+import { openPersistentCache } from "../../src/prices/persistent";
 import type { StoredEntry } from "../../src/prices/cache";
 import { AuthError, InvalidInstrumentError, NoDataError } from "../../src/prices";
 
@@ -60,6 +62,42 @@ describe("ChangeLog", () => {
   });
 });
 
+const HISTORY_ID = "h|MB-CU-0001|2025-06-09|2025-06-11|AssessmentDays|false||None|";
+
+/** A history as the cache keeps it (newest first, days assessed as an array). */
+function historyEntry(prices: RecordSide[]): StoredEntry {
+  return { kind: "history", symbol: "MB-CU-0001", value: { symbol: "MB-CU-0001", firstDate: "2025-06-09", lastDate: "2025-06-11", prices, assessedDates: prices.map((price) => price.date) }, storedAt: 0, expiresAt: 1, bytes: 100 };
+}
+
+describe("ChangeLog of a history", () => {
+  it("names each day whose record changed, with the range the history asked", () => {
+    const log = new ChangeLog();
+    const days = [record("2025-06-11", "2025-06-11", 0, 102), record("2025-06-10", "2025-06-10", 0, 101), record("2025-06-09", "2025-06-09", 0, 100)];
+    const corrected = [days[0], record("2025-06-10", "2025-06-13", 1, 99), days[2]] as RecordSide[];
+    log.replaced(HISTORY_ID, historyEntry(days), historyEntry(corrected), "2025-06-11");
+    expect(log.list()).toEqual([
+      { id: HISTORY_ID, symbol: "MB-CU-0001", dateAsked: "2025-06-10", within: "2025-06-09..2025-06-11", reason: "correction", before: days[1], after: corrected[1] },
+    ]);
+  });
+});
+
+describe("ChangeLog fed by the persistent cache", () => {
+  it("compares a history asked to today with the one of the same range kept from an earlier day", async () => {
+    let lines: readonly string[] = [];
+    const backend = { load: () => Promise.resolve(lines), save: (_partition: unknown, saved: readonly string[]) => Promise.resolve(void (lines = [...saved])), clear: () => Promise.resolve(void (lines = [])) };
+    const days = [record("2025-06-11", "2025-06-11", 0, 102), record("2025-06-10", "2025-06-10", 0, 101), record("2025-06-09", "2025-06-09", 0, 100)];
+    const first = await openPersistentCache({ baseUrl: "https://prices.example.com", subject: "someone", backend, today: () => "2025-06-11", scheduleFlush: () => undefined });
+    first.set(HISTORY_ID, historyEntry(days));
+    await first.flush();
+
+    const log = new ChangeLog();
+    const next = await openPersistentCache({ baseUrl: "https://prices.example.com", subject: "someone", backend, today: () => "2025-06-12", scheduleFlush: () => undefined, observer: log });
+    const corrected = [record("2025-06-12", "2025-06-12", 0, 103), days[0], record("2025-06-10", "2025-06-12", 1, 99), days[2]] as RecordSide[];
+    next.set(HISTORY_ID.replace("|2025-06-11|", "|2025-06-12|"), historyEntry(corrected));
+    expect(log.list()).toEqual([expect.objectContaining({ dateAsked: "2025-06-10", within: "2025-06-09..2025-06-12", reason: "correction", before: days[1], after: corrected[2] })]);
+  });
+});
+
 describe("the change report's cells", () => {
   it("compares values as a cell shows them and writes RFC 4180 CSV", () => {
     expect(sameCellValue(512.37, 512.37 + 1e-13)).toBe(true);
@@ -69,5 +107,57 @@ describe("the change report's cells", () => {
       { sheet: "Prices", cell: "B2", formula: 'PRICES.MID($A2,"2025-06-10")', old: 100, new: 101, reason: "correction", oldAssessmentDate: "2025-06-10", newAssessmentDate: "2025-06-12", oldRevision: 0, newRevision: 1 },
     ]);
     expect(csv).toBe('sheet,cell,formula,old,new,reason,old assessment date,new assessment date,old revision,new revision\r\nPrices,B2,"PRICES.MID($A2,""2025-06-10"")",100,101,correction,2025-06-10,2025-06-12,0,1\r\n');
+  });
+
+  it("compares every cell of a history's spill, and names the day of the row where a correction shows", () => {
+    const log = new ChangeLog();
+    const days = [record("2025-06-11", "2025-06-11", 0, 102), record("2025-06-10", "2025-06-10", 0, 101), record("2025-06-09", "2025-06-09", 0, 100)];
+    const corrected = [days[0], record("2025-06-10", "2025-06-13", 1, 99), days[2]] as RecordSide[];
+    log.replaced(HISTORY_ID, historyEntry(days), historyEntry(corrected), "2025-06-11");
+    // HISTORY("MB-CU-0001", ...) at B2: a header row, then date, low, mid and high for each day, oldest first.
+    const grid = (prices: RecordSide[]): Record<string, unknown> => {
+      const cells: Record<string, unknown> = { B2: "date", C2: "low", D2: "mid", E2: "high" };
+      [...prices].reverse().forEach((price, index) => Object.assign(cells, { [`B${index + 3}`]: price.date, [`C${index + 3}`]: price.low, [`D${index + 3}`]: price.mid, [`E${index + 3}`]: price.high }));
+      return cells;
+    };
+    const row: ProvenanceRow = {
+      sheet: "Prices",
+      address: "B2",
+      formula: '=PRICES.HISTORY("MB-CU-0001","2025-06-09","2025-06-11")',
+      symbol: "MB-CU-0001",
+      dateAsked: "2025-06-09..2025-06-11",
+      assessmentDate: "",
+      revision: "",
+      carried: "",
+      retrievedAt: "",
+      serviceUrl: "",
+      resultRange: "B2:E5",
+    };
+    const saved = grid(days);
+    const changes = cellChanges({ provenance: [row], sheets: [{ name: "Prices", values: grid(corrected) }] }, { lines: undefined, changes: log.list(), planned: undefined }, (_sheet, address) => saved[address]);
+    const side = { formula: row.formula, reason: "correction", oldAssessmentDate: "2025-06-10", newAssessmentDate: "2025-06-13", oldRevision: 0, newRevision: 1 };
+    expect(changes).toEqual([
+      { sheet: "Prices", cell: "C4", old: 100, new: 98, ...side },
+      { sheet: "Prices", cell: "D4", old: 101, new: 99, ...side },
+      { sheet: "Prices", cell: "E4", old: 102, new: 100, ...side },
+    ]);
+  });
+
+  it("reports each cell of a price formula's spilled result once, with its own key's change", () => {
+    const log = new ChangeLog();
+    const ids = ["p|MB-CU-0001|2025-06-10|None|", "p|MB-CU-0001|2025-06-11|None|"];
+    log.replaced(ids[0] ?? "", entry(record("2025-06-10", "2025-06-10", 0, 100)), entry(record("2025-06-10", "2025-06-12", 1, 99)), "2025-06-11");
+    log.replaced(ids[1] ?? "", entry(record("2025-06-11", "2025-06-11", 0, 101)), entry(record("2025-06-11", "2025-06-13", 1, 98)), "2025-06-11");
+    const base = { sheet: "Prices", formula: '=PRICES.MID("MB-CU-0001",B1:C1)', symbol: "MB-CU-0001", carried: "" as const, retrievedAt: "", serviceUrl: "", resultRange: "B2:C2" };
+    const rows: ProvenanceRow[] = [
+      { ...base, address: "B2", dateAsked: "2025-06-10", assessmentDate: "2025-06-12", revision: 1 },
+      { ...base, address: "C2", dateAsked: "2025-06-11", assessmentDate: "2025-06-13", revision: 1 },
+    ];
+    const saved: Record<string, number> = { B2: 100, C2: 101 };
+    const changes = cellChanges({ provenance: rows, sheets: [{ name: "Prices", values: { B2: 99, C2: 98 } }] }, { lines: undefined, changes: log.list(), planned: undefined }, (_sheet, address) => saved[address]);
+    expect(changes.map((change) => [change.cell, change.reason, change.old, change.new, change.newAssessmentDate])).toEqual([
+      ["B2", "correction", 100, 99, "2025-06-12"],
+      ["C2", "correction", 101, 98, "2025-06-13"],
+    ]);
   });
 });

@@ -3,7 +3,8 @@
  * with `--changes`, against its own sandbox (corrections made more frequent so that a week holds some). Every cell the
  * report lists, and its reason, is compared with the sandbox's own data at the two instants: each correction published
  * in between is reported as a correction, each new assessment as new, and nothing else (recall and precision 100 %).
- * `--plan` at the later day sends no request and plans exactly the requests the refresh then sends.
+ * `--plan` at the later day sends no request and plans exactly the requests the refresh then sends. A HISTORY spill
+ * is compared cell by cell: a correction inside it is reported at the cell where it shows.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -141,5 +142,59 @@ it("reports every correction published between two days a week apart as a correc
     // Both values, both revisions.
     expect(Number(row[9] ?? 0)).toBeGreaterThan(Number(row[8] ?? 0));
     expect(row[3]).not.toBe(row[4]);
+  }
+});
+
+it("reports a correction inside a HISTORY spill at the cell where it shows, not only at the spill's first cell", async () => {
+  const model = join(dir, "history.xlsx");
+  const first = join(dir, "history-first.xlsx");
+  const second = join(dir, "history-second.xlsx");
+  const changes = join(dir, "history-changes.csv");
+  const from = fromEpochDay(toEpochDay(T1) - 14);
+  const cache = join(dir, "history-cache");
+  // One spill per symbol, side by side: a header row, then date, low, mid and high for each day assessed (ascending).
+  // Below them the same without an end date (to today): the spill grows by the days assessed since, which had no cell before.
+  const width = 5;
+  const below = 40;
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet("Histories");
+  symbols.forEach((symbol, index) => {
+    sheet.getCell(1, index * width + 1).value = { formula: `PRICES.HISTORY("${symbol}","${from}","${T1}")`, result: 0 };
+    sheet.getCell(below + 1, index * width + 1).value = { formula: `PRICES.HISTORY("${symbol}","${from}")`, result: 0 };
+  });
+  await workbook.xlsx.writeFile(model);
+  await refresh(model, first, T1, { cache });
+  const warm = await refresh(first, second, T2, { changes, cache });
+  expect(warm.changes).toMatch(/PRICES values changed/);
+
+  const column = (index: number): string => (index < 26 ? String.fromCharCode(65 + index) : `${String.fromCharCode(64 + Math.floor(index / 26))}${String.fromCharCode(65 + (index % 26))}`);
+  const expected = new Map<string, string>();
+  symbols.forEach((symbol, index) => {
+    const old = seriesOf(before, symbol);
+    const now = seriesOf(after, symbol);
+    const rows: number[] = [];
+    for (let at = 0; at < now.length; at += 1) {
+      const day = now.days[at] ?? 0;
+      if (day >= toEpochDay(from) && day <= toEpochDay(T1)) rows.push(at);
+    }
+    rows.forEach((at, row) => {
+      (["low", "mid", "high"] as const).forEach((field, offset) => {
+        // The reason and both revisions of the day's record, as the sandbox holds them at the two days.
+        if (old[field][at] === now[field][at]) return;
+        for (const top of [0, below]) expected.set(`${column(index * width + 1 + offset)}${top + row + 2}`, `correction ${old.revision[at] ?? ""} ${now.revision[at] ?? ""}`);
+      });
+    });
+  });
+  // Corrections inside the spills, not on their first row only.
+  expect([...expected.keys()].filter((cell) => !/\D2$/.test(cell)).length).toBeGreaterThanOrEqual(5);
+
+  const [header, ...rows] = parseCsv(readFileSync(changes, "utf8"));
+  expect(header).toEqual([...CHANGES_COLUMNS]);
+  const reported = new Map(rows.map((row) => [row[1] ?? "", `${row[5] ?? ""} ${row[8] ?? ""} ${row[9] ?? ""}`]));
+  expect(reported).toEqual(expected);
+  for (const row of rows) {
+    // Both values; the correction published after the assessment it corrects.
+    expect(row[3]).not.toBe(row[4]);
+    expect((row[7] ?? "") >= (row[6] ?? "")).toBe(true);
   }
 });

@@ -1,5 +1,5 @@
 /** The persistent cache with the file backend, against the real sandbox: reopen, partitions, versions, bound, offline. */
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { addDays } from "../../src/api/dates";
@@ -139,7 +139,7 @@ describe("persistent cache against the sandbox", () => {
       opened,
       dates.map((date) => ({ symbol, date })),
     );
-    const idOf = (line: string): string => (JSON.parse(line) as [string])[0];
+    const idOf = (line: string): string => JSON.parse(line.slice(0, line.indexOf("\t"))) as string;
     const before = opened.cache.lines().map(idOf);
     expect(before.length).toBeGreaterThan(3);
     expect(before.length).toBeLessThan(dates.length);
@@ -158,6 +158,39 @@ describe("persistent cache against the sandbox", () => {
     expect(kept).toContain(oldest);
     expect(kept).not.toContain(secondOldest);
     expect(kept.at(-1)).toBe(`p|${symbol}|${newcomer}|None|`);
+  });
+
+  it("leaves out damaged lines, finding a damaged value when it is first read, and asks those keys again", async () => {
+    const dates = weekdaysBefore(addDays(today, -10), 5);
+    const keys = dates.map((date) => ({ symbol, date }));
+    const first = await session();
+    const cold = await ask(first, keys);
+    await first.cache.flush();
+    const [file] = readdirSync(dir);
+    const path = join(dir, file ?? "");
+    const [header, ...lines] = readFileSync(path, "utf8").split("\n");
+    const lineOf = (date: string): string => lines.find((line) => line.includes(`|${date}|`)) ?? "";
+    const [good, badHead, badValue, oldForm, badDay] = dates.map(lineOf);
+    const [id, day, storedAt, value] = (oldForm ?? "").split("\t");
+    const damaged = [
+      good,
+      `{${badHead}`,
+      "",
+      badValue?.slice(0, badValue.lastIndexOf("\t") + 20),
+      // The previous format, `[id, day, storedAt, value]` on one JSON line.
+      `[${id},"${day}",${storedAt},${value}]`,
+      badDay?.replace(/\t\d{4}-\d{2}-\d{2}\t/, "\tyesterday\t"),
+    ];
+    writeFileSync(path, [header, ...damaged].join("\n") + "\n");
+
+    const second = await session();
+    expect(second.cache.size).toBe(2);
+    const warm = await ask(second, keys);
+    expect(warm).toEqual(cold);
+    // Only the intact line is served from the cache; the damaged value was found when read and dropped.
+    expect(second.client.stats().keysRequested).toBe(4);
+    expect(second.client.lineage({ symbol, date: dates[0] ?? "" })?.cacheNote).toMatch(/^from the cache, final since /);
+    expect(second.cache.lines().every((line) => !line.startsWith("{") && line.split("\t")[3]?.endsWith("}"))).toBe(true);
   });
 
   it("never stores a token", async () => {
@@ -195,5 +228,24 @@ describe("persistent cache against the sandbox", () => {
     expect(summary.values).toBe(1);
     expect(typeof summary.since).toBe("number");
     expect(on.client.lineage({ symbol, date: recentDate })?.cacheNote).toMatch(/^last known value, fetched .*: the service was unreachable$/);
+  });
+});
+
+describe("persistent cache lines", () => {
+  it("reads back a key whose id holds a quote, a backslash or a tab, and its value", async () => {
+    const saved = new Map<string, readonly string[]>();
+    const backend = {
+      load: () => Promise.resolve(saved.get("lines") ?? []),
+      save: (_partition: unknown, lines: readonly string[]) => Promise.resolve(void saved.set("lines", [...lines])),
+      clear: () => Promise.resolve(void saved.clear()),
+    };
+    const options = { baseUrl: "https://prices.example.com", subject: "someone", backend, today: () => "2025-06-30", scheduleFlush: () => undefined };
+    const ids = ['p|A"B|2025-06-02|None|', "p|A\\B|2025-06-02|None|", "p|A\tB|2025-06-02|None|", "p|MB-CU-0001|2025-06-02|None|"];
+    const first = await openPersistentCache(options);
+    ids.forEach((id, index) => first.set(id, { kind: "price", value: { mid: index, note: "tab\there" }, storedAt: 1_000 + index, expiresAt: 2_000, bytes: 64 }));
+    await first.flush();
+    const second = await openPersistentCache(options);
+    expect(ids.map((id) => second.get(id)?.value)).toEqual(ids.map((_id, index) => ({ mid: index, note: "tab\there" })));
+    expect(second.get(ids[0] ?? "")).toMatchObject({ kind: "price", symbol: 'A"B', storedAt: 1_000 });
   });
 });

@@ -22,3 +22,16 @@ it("finds the cells whose PRICES call asks the change's symbol and date, literal
   expect(found.get(dated.id)).toEqual(["Sheet1!B2", "Sheet1!B3", "'My sheet'!B6"]);
   expect(found.get(latest.id)).toEqual(["Sheet1!B4"]);
 });
+
+it("finds the HISTORY cells that asked the history a changed day belongs to", async () => {
+  const day = { ...change("h|MB-CU-0001|2025-06-02|2025-06-09|AssessmentDays|false||None|", "MB-CU-0001", "2025-06-04"), within: "2025-06-02..2025-06-09" };
+  const other = { ...day, dateAsked: "2025-06-05" };
+  const cells = [
+    { address: "Sheet1!B2", formula: '=PRICES.MID("MB-CU-0001","2025-06-04")' },
+    { address: "Sheet1!B7", formula: '=PRICES.HISTORY("MB-CU-0001","2025-06-02","2025-06-09")' },
+    { address: "Sheet1!G7", formula: '=PRICES.HISTORY("MB-CU-0001","2025-06-02")' },
+    { address: "Sheet1!L7", formula: '=PRICES.HISTORY("MB-CU-0001","2025-06-03","2025-06-09")' },
+  ];
+  const found = await cellsOfChanges([day, other], cells, () => Promise.resolve([[""]]), "2025-06-09");
+  expect(found.get(day.id)).toEqual(["Sheet1!B7", "Sheet1!G7"]);
+});

@@ -40,11 +40,13 @@ export class FileCacheBackend implements CacheBackend {
     } catch {
       return [];
     }
-    const [first, ...lines] = text.split("\n");
-    const header = readHeader(first);
+    const lines = text.split("\n");
+    const header = readHeader(lines.shift());
     // Another version's entries are never read; a file whose header is not ours is left alone.
     if (header?.version !== partition.version || header.baseUrl !== partition.baseUrl || header.subject !== partition.subject) return [];
-    return lines.filter((line) => line !== "");
+    // The last line is the empty one after the final newline; any other empty or damaged line the cache leaves out.
+    if (lines.at(-1) === "") lines.pop();
+    return lines;
   }
 
   async save(partition: Partition, lines: readonly string[]): Promise<void> {
