@@ -98,16 +98,17 @@ async function main(): Promise<void> {
       coldRequests: cold.requests,
       wallMs: Math.round(warm.wallMs),
       coldWallMs: Math.round(cold.wallMs),
-      readMsPer10k: per10k(warm.readMs),
+      // The read a reopen really pays: opening, and every value parsed once for the cells that use it.
+      readMsPer10k: per10k(warm.readAllMs),
     };
     const details = {
       cells: keys.length,
       entries: warm.entries,
       changeableKeys: changeable,
       recordsShare: Math.round(share * 1000) / 1000,
-      readCpuMsPer10k: per10k(warm.readCpuMs),
-      readAllMsPer10k: per10k(warm.readAllMs),
-      readAllCpuMsPer10k: per10k(warm.readAllCpuMs),
+      openMsPer10k: per10k(warm.readMs),
+      openCpuMsPer10k: per10k(warm.readCpuMs),
+      readCpuMsPer10k: per10k(warm.readAllCpuMs),
       fileBytes,
       errors: cold.errors + warm.errors,
       loadAverage: Math.round((loadavg()[0] ?? 0) * 10) / 10,
@@ -117,7 +118,7 @@ async function main(): Promise<void> {
       rows,
       "reopen",
       result,
-      `${warm.records} of ${cold.records} records asked again (${(share * 100).toFixed(1)} %: the ${changeable} keys fetched inside the correction window), ${warm.requests} vs ${cold.requests} requests, ${result.wallMs} vs ${result.coldWallMs} ms; cache read ${result.readMsPer10k} ms per 10,000 cells (wall)`,
+      `${warm.records} of ${cold.records} records asked again (${(share * 100).toFixed(1)} %: the ${changeable} keys fetched inside the correction window), ${warm.requests} vs ${cold.requests} requests, ${result.wallMs} vs ${result.coldWallMs} ms; cache read ${result.readMsPer10k} ms per 10,000 cells (wall; opening and every value parsed once)`,
       "only keys inside the correction window, <= 5 % of the cold records; read < 100 ms per 10,000 cells",
       asked && result.readMsPer10k < 100,
     );
@@ -125,20 +126,20 @@ async function main(): Promise<void> {
       rows,
       "reopen (read)",
       details,
-      `cache read ${details.readCpuMsPer10k} ms of CPU per 10,000 cells`,
+      `cache read ${details.readCpuMsPer10k} ms of CPU per 10,000 cells (opening and every value parsed once)`,
       "read < 100 ms per 10,000 cells",
       details.readCpuMsPer10k < 100,
     );
     rows.push({
-      case: "reopen (read and every value parsed once)",
-      figure: `${details.readAllMsPer10k} ms per 10,000 cells (wall), ${details.readAllCpuMsPer10k} ms of CPU`,
-      target: "read < 100 ms per 10,000 cells",
-      met: details.readAllMsPer10k < 100,
+      case: "reopen (opening only)",
+      figure: `${details.openMsPer10k} ms per 10,000 cells (wall), ${details.openCpuMsPer10k} ms of CPU: the file read and each line's key and day, values not yet parsed`,
+      target: "(part of the read above)",
+      met: true,
     });
     await writeSection(
       "Reopen",
       [
-        `\`npm run bench:reopen\` (scripts/bench-reopen.ts): ${SYMBOLS} instruments x the last ${DATES} weekdays (${keys.length.toLocaleString("en-US")} cells) opened on ${DAY_ONE} with an empty persistent cache (file backend), then reopened on ${DAY_TWO} against the sandbox of that day, in this process. The reopen asks again exactly the keys fetched inside the correction window (${changeable}); every other record is final and comes from the cache. "Read" is opening the partition: reading the file, reading each line's key and day fetched, and deciding which are final; a value is parsed when a cell first reads it, so "with the first read of every value" adds parsing all ${warm.entries.toLocaleString("en-US")} values once. The machine's load average at the end of the run is in the second raw line (the 2 cores are shared; a loaded machine slows the read several times).`,
+        `\`npm run bench:reopen\` (scripts/bench-reopen.ts): ${SYMBOLS} instruments x the last ${DATES} weekdays (${keys.length.toLocaleString("en-US")} cells) opened on ${DAY_ONE} with an empty persistent cache (file backend), then reopened on ${DAY_TWO} against the sandbox of that day, in this process. The reopen asks again exactly the keys fetched inside the correction window (${changeable}); every other record is final and comes from the cache. "Read" is what a reopen pays before its cells have their values: opening the partition (reading the file, each line's key and day fetched, deciding which are final) and parsing all ${warm.entries.toLocaleString("en-US")} values once, as the cells first read them; "opening only" leaves the values out. The machine's load average at the end of the run is in the second raw line (the 2 cores are shared; a loaded machine slows the read several times).`,
         "",
         targetTable(rows),
         "",
