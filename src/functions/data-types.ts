@@ -176,7 +176,8 @@ export function sharedPriceParts(context: Pick<PriceContext, "symbol" | "field" 
  */
 export interface RecordProperties {
   date(isoDate: string): RichProperty;
-  assessmentDate(timestamp: string): RichProperty;
+  /** `day`: the record's date, whose serial is known, when the assessment falls on it (the usual case). */
+  assessmentDate(timestamp: string, day?: string): RichProperty;
   revision(revision: number): RichProperty;
   carried(record: Pick<PriceRecord, "date" | "assessmentDate">): RichProperty;
 }
@@ -193,6 +194,8 @@ function memo<K, V>(make: (key: K) => V): (key: K) => V {
 const MS_PER_DAY = 86_400_000;
 const CARRIED = flag(true);
 const ASSESSED = flag(false);
+/** Almost every record is a first value: its revision property is one constant. */
+const FIRST_REVISION = number(0);
 
 /** The number the `count` digits of `text` at `at` write, or -1 when one is not a digit. */
 function digitsAt(text: string, at: number, count: number): number {
@@ -206,15 +209,15 @@ function digitsAt(text: string, at: number, count: number): number {
 }
 
 /**
- * What follows a timestamp's day (`THH:MM[:SS[.fff]][Z|±HH[:]MM]`) as milliseconds since that day's UTC midnight
+ * What follows a timestamp's day from `from` on (`THH:MM[:SS[.fff]][Z|±HH[:]MM]`) as milliseconds since that day's UTC midnight
  * (negative or past a day when the offset moves it), or undefined for another form. The same integer Date.parse
  * gives, read by hand: the regex and Date.parse per timestamp were a third of a 200 x 50 grid's rich cost.
  */
-function clockMs(tail: string): number | undefined {
-  if (tail.length < 6 || (tail[0] !== "T" && tail[0] !== "t") || tail[3] !== ":") return undefined;
-  const hours = digitsAt(tail, 1, 2);
-  const minutes = digitsAt(tail, 4, 2);
-  let at = 6;
+function clockMs(tail: string, from: number): number | undefined {
+  if (tail.length < from + 6 || (tail[from] !== "T" && tail[from] !== "t") || tail[from + 3] !== ":") return undefined;
+  const hours = digitsAt(tail, from + 1, 2);
+  const minutes = digitsAt(tail, from + 4, 2);
+  let at = from + 6;
   let seconds = 0;
   let ms = 0;
   if (tail[at] === ":") {
@@ -249,23 +252,24 @@ export function recordProperties(system: DateSystem): RecordProperties {
    * dateTimeToSerial's value, its day read once per call and its clock by hand: timestamps differ per instrument
    * but share days; the regex, Date.parse and a memo per timestamp were a third of a 200 x 50 grid's rich cost.
    */
-  const assessedSerial = (timestamp: string): number | undefined => {
-    const ms = timestamp.length > 10 ? clockMs(timestamp.slice(10)) : undefined;
-    const serial = ms === undefined ? undefined : daySerial(timestamp.slice(0, 10));
+  const assessedSerial = (timestamp: string, day: string | undefined): number | undefined => {
+    const ms = clockMs(timestamp, 10);
+    const serial = ms === undefined ? undefined : daySerial(day !== undefined && timestamp.startsWith(day) ? day : timestamp.slice(0, 10));
     if (ms === undefined || serial === undefined) return dateTimeToSerial(timestamp, system);
     const shift = Math.floor(ms / MS_PER_DAY);
     const fraction = (ms - shift * MS_PER_DAY) / MS_PER_DAY;
     // an offset that moves the instant to another UTC day: that day's serial (Excel's 1900 leap day kept in)
     return (shift === 0 ? serial : isoDateToSerial(fromEpochDay(toEpochDay(timestamp.slice(0, 10)) + shift), system)) + fraction;
   };
+  const revisionProperty = memo((revision: number) => number(revision));
   return {
     date: memo((isoDate: string) => number(isoDateToSerial(isoDate, system), DATE_FORMAT)),
-    assessmentDate: (timestamp) => {
-      const serial = assessedSerial(timestamp);
+    assessmentDate: (timestamp, day) => {
+      const serial = assessedSerial(timestamp, day);
       return serial === undefined ? text(timestamp) : number(serial, DATE_TIME_FORMAT);
     },
-    revision: memo((revision: number) => number(revision)),
-    carried: (record) => (isCarriedForward(record) ? CARRIED : ASSESSED),
+    revision: (revision) => (revision === 0 ? FIRST_REVISION : revisionProperty(revision)),
+    carried: (record) => (!record.assessmentDate.startsWith(record.date) && isCarriedForward(record) ? CARRIED : ASSESSED),
   };
 }
 
@@ -277,7 +281,7 @@ export function richPriceFrom(value: number, shared: PriceShared, record: PriceR
     Currency: shared.currency,
     Unit: shared.unit,
     Date: parts.date(record.date),
-    "Assessment date": parts.assessmentDate(record.assessmentDate),
+    "Assessment date": parts.assessmentDate(record.assessmentDate, record.date),
     Revision: parts.revision(record.revision),
     "Carried forward": parts.carried(record),
     Conversion: shared.conversion,

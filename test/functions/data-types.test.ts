@@ -115,6 +115,16 @@ describe("rich prices", () => {
     expect(rich.map((row) => row.map((cell) => expectDouble(cell).basicValue))).toEqual(plain);
   });
 
+  it("fails only the cells of a symbol whose instrument cannot be read, the others rich", async () => {
+    let fake: ReturnType<typeof fakeClient> | undefined;
+    const instrumentOf = (call: { method: string; args: unknown[] } | undefined): unknown => (call?.method === "instrument" ? call.args[0] : undefined);
+    fake = fakeClient({ fate: () => (instrumentOf(fake?.calls.at(-1)) === CU ? "reject" : "answer") });
+    await globalThis.PricesAddin!.configure({ client: fake.client, recalculate: false, deadlineMs: 2_000, valueMode: "rich", dataTypes: ALL_DATA_TYPES });
+    const grid = (await F.mid([[AL], [CU]], [["2024-01-04", "2024-02-01"]])) as unknown[][];
+    grid[0]!.forEach((cell) => expectDouble(cell));
+    expect(grid[1]).toEqual([expect.objectContaining({ message: expect.stringContaining("connection refused") }), expect.objectContaining({ message: expect.stringContaining("connection refused") })]);
+  });
+
   it("follows PRICE's values argument over the setting, and leaves non-amount fields plain", async () => {
     await use("plain", ALL_DATA_TYPES);
     expectDouble(((await F.price([[AL]], OMITTED, OMITTED, OMITTED, OMITTED, OMITTED, OMITTED, F.ValueMode.rich)) as unknown[][])[0]![0]);
