@@ -155,17 +155,23 @@ export interface PriceShared {
   conversion: RichString;
 }
 
+/** The currency and unit a value is in, and the conversion in words (`none`, `USD/MT to EUR/T`): a rich price's and the provenance sheet's. */
+export function valueUnits(own: { currency: string; unit: string }, target: ConversionTarget): { currency: string; unit: string; conversion: string } {
+  const currency = target.currency ?? own.currency;
+  const unit = target.unit ?? own.unit;
+  const converted = target.currency !== undefined || target.unit !== undefined;
+  return { currency, unit, conversion: converted ? `${own.currency}/${own.unit} to ${currency}/${unit}` : "none" };
+}
+
 export function sharedPriceParts(context: Pick<PriceContext, "symbol" | "field" | "own" | "target">): PriceShared {
-  const currency = context.target.currency ?? context.own.currency;
-  const unit = context.target.unit ?? context.own.unit;
-  const converted = context.target.currency !== undefined || context.target.unit !== undefined;
+  const { currency, unit, conversion } = valueUnits(context.own, context.target);
   return {
     numberFormat: priceNumberFormat(currency, unit),
     symbol: text(context.symbol),
     field: text(context.field),
     currency: text(currency),
     unit: text(unit),
-    conversion: text(converted ? `${context.own.currency}/${context.own.unit} to ${currency}/${unit}` : "none"),
+    conversion: text(conversion),
   };
 }
 

@@ -192,7 +192,7 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
     const evaluating = Date.now();
     log(`workbook: evaluating ${workbook.sheets.length} sheets in the host page`);
     const definitions = { names: workbook.names, tables: workbook.tables };
-    const result = await evaluateWorkbookInPage(browser.page, workbook.sheets, definitions, apiUrl, token, freeze || session.needsProvenance, today, dateSystem, { ...session.configuration, ...dataTypes });
+    const result = await evaluateWorkbookInPage(browser.page, workbook.sheets, definitions, apiUrl, token, freeze ? true : session.needsProvenance ? "keys" : false, today, dateSystem, { ...session.configuration, ...dataTypes });
     log(`workbook: evaluated in ${((Date.now() - evaluating) / 1000).toFixed(1)} s, ${result.stats.requests} service requests`);
     const { plan, changes } = await session.finish(browser.page, result, savedValues(workbook.formulas));
     if (plan) return { plan, stats: result.stats };
