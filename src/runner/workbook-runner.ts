@@ -180,8 +180,9 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
     resources.add(() => browser.close());
     // the runner's own sandbox frozen at --today: TODAY() in formulas is that day too
     const today = options.service.kind === "sandbox" ? options.service.today : undefined;
-    // The runner stores a data type as Excel's file does: its plain value (with a price's number format), so it can declare them.
-    const dataTypes = { dataTypes: { entities: true, numbers: true }, valueMode: options.valueMode ?? "plain" };
+    // A file keeps a rich price as its number with its number format, so the runner declares formatted numbers; an entity
+    // would be written as its text only, so PRICES.ENTITY answers that text (no card, no price request for it).
+    const dataTypes = { dataTypes: { entities: false, numbers: true }, valueMode: options.valueMode ?? "plain" };
     const session = await openRunnerSession(options, { apiUrl, token, ...(today === undefined ? {} : { today }), ...(options.service.kind === "sandbox" ? { environment: "the runner's own sandbox" } : {}) }, log);
     if (!workbook || options.out === undefined) {
       const evaluated = await evaluateInPage(browser.page, book, apiUrl, token, today, dateSystem, { ...session.configuration, ...dataTypes });
