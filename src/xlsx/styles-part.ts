@@ -60,7 +60,7 @@ export class NumberFormatStyles {
 
   /** Whether the part needs writing: a format or cell format was added. */
   get changed(): boolean {
-    return this.addedXfs.length > 0;
+    return this.addedXfs.length > 0 || this.addedFormats.length > 0;
   }
 
   private formatId(code: string): number {
