@@ -155,17 +155,23 @@ export interface PriceShared {
   conversion: RichString;
 }
 
+/** The currency and unit a value is in, and the conversion in words (`none`, `USD/MT to EUR/T`): a rich price's and the provenance sheet's. */
+export function valueUnits(own: { currency: string; unit: string }, target: ConversionTarget): { currency: string; unit: string; conversion: string } {
+  const currency = target.currency ?? own.currency;
+  const unit = target.unit ?? own.unit;
+  const converted = target.currency !== undefined || target.unit !== undefined;
+  return { currency, unit, conversion: converted ? `${own.currency}/${own.unit} to ${currency}/${unit}` : "none" };
+}
+
 export function sharedPriceParts(context: Pick<PriceContext, "symbol" | "field" | "own" | "target">): PriceShared {
-  const currency = context.target.currency ?? context.own.currency;
-  const unit = context.target.unit ?? context.own.unit;
-  const converted = context.target.currency !== undefined || context.target.unit !== undefined;
+  const { currency, unit, conversion } = valueUnits(context.own, context.target);
   return {
     numberFormat: priceNumberFormat(currency, unit),
     symbol: text(context.symbol),
     field: text(context.field),
     currency: text(currency),
     unit: text(unit),
-    conversion: text(converted ? `${context.own.currency}/${context.own.unit} to ${currency}/${unit}` : "none"),
+    conversion: text(conversion),
   };
 }
 
@@ -176,7 +182,8 @@ export function sharedPriceParts(context: Pick<PriceContext, "symbol" | "field" 
  */
 export interface RecordProperties {
   date(isoDate: string): RichProperty;
-  assessmentDate(timestamp: string): RichProperty;
+  /** `day`: the record's date, whose serial is known, when the assessment falls on it (the usual case). */
+  assessmentDate(timestamp: string, day?: string): RichProperty;
   revision(revision: number): RichProperty;
   carried(record: Pick<PriceRecord, "date" | "assessmentDate">): RichProperty;
 }
@@ -193,40 +200,82 @@ function memo<K, V>(make: (key: K) => V): (key: K) => V {
 const MS_PER_DAY = 86_400_000;
 const CARRIED = flag(true);
 const ASSESSED = flag(false);
+/** Almost every record is a first value: its revision property is one constant. */
+const FIRST_REVISION = number(0);
 
-/** What follows a timestamp's day: time of day and UTC offset. */
-const CLOCK = /^T(\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?)(Z|[+-]\d{2}:?\d{2})?$/i;
+/** The number the `count` digits of `text` at `at` write, or -1 when one is not a digit. */
+function digitsAt(text: string, at: number, count: number): number {
+  let value = 0;
+  for (let index = at; index < at + count; index += 1) {
+    const digit = text.charCodeAt(index) - 48;
+    if (!(digit >= 0 && digit <= 9)) return -1;
+    value = value * 10 + digit;
+  }
+  return value;
+}
+
+/**
+ * What follows a timestamp's day from `from` on (`THH:MM[:SS[.fff]][Z|±HH[:]MM]`) as milliseconds since that day's UTC midnight
+ * (negative or past a day when the offset moves it), or undefined for another form. The same integer Date.parse
+ * gives, read by hand: the regex and Date.parse per timestamp were a third of a 200 x 50 grid's rich cost.
+ */
+function clockMs(tail: string, from: number): number | undefined {
+  if (tail.length < from + 6 || (tail[from] !== "T" && tail[from] !== "t") || tail[from + 3] !== ":") return undefined;
+  const hours = digitsAt(tail, from + 1, 2);
+  const minutes = digitsAt(tail, from + 4, 2);
+  let at = from + 6;
+  let seconds = 0;
+  let ms = 0;
+  if (tail[at] === ":") {
+    seconds = digitsAt(tail, at + 1, 2);
+    at += 3;
+    if (tail[at] === ".") {
+      let places = 0;
+      while (places < 3 && digitsAt(tail, at + 1 + places, 1) >= 0) places += 1;
+      if (places === 0) return undefined;
+      ms = digitsAt(tail, at + 1, places) * 10 ** (3 - places);
+      at += 1 + places;
+    }
+  }
+  let offset = 0;
+  const sign = tail[at];
+  if (sign === "Z" || sign === "z") at += 1;
+  else if (sign === "+" || sign === "-") {
+    const colon = tail[at + 3] === ":" ? 1 : 0;
+    const offsetHours = digitsAt(tail, at + 1, 2);
+    const offsetMinutes = digitsAt(tail, at + 3 + colon, 2);
+    if (offsetHours < 0 || offsetHours > 23 || offsetMinutes < 0 || offsetMinutes > 59) return undefined;
+    offset = (sign === "-" ? -1 : 1) * (offsetHours * 60 + offsetMinutes);
+    at += 5 + colon;
+  }
+  if (at !== tail.length || hours < 0 || hours > 23 || minutes < 0 || minutes > 59 || seconds < 0 || seconds > 59) return undefined;
+  return ((hours * 60 + minutes - offset) * 60 + seconds) * 1000 + ms;
+}
 
 export function recordProperties(system: DateSystem): RecordProperties {
-  /** Days the clock moves the date in UTC, and the UTC time of day as a fraction, as dateTimeToSerial computes them. */
-  const clock = memo((tail: string) => {
-    const parts = CLOCK.exec(tail);
-    if (!parts) return undefined;
-    const offset = parts[2] === undefined || parts[2].toUpperCase() === "Z" ? "Z" : `${parts[2].slice(0, 3)}:${parts[2].slice(-2)}`;
-    const ms = Date.parse(`1970-01-02T${parts[1] ?? ""}${offset}`);
-    if (!Number.isFinite(ms)) return undefined;
-    const days = Math.floor(ms / MS_PER_DAY);
-    return { shift: days - 1, fraction: (ms - days * MS_PER_DAY) / MS_PER_DAY };
-  });
-  const day = memo((isoDate: string) => (parseIsoDate(isoDate) === undefined ? undefined : memo((shift: number) => isoDateToSerial(fromEpochDay(toEpochDay(isoDate) + shift), system))));
+  const daySerial = memo((isoDate: string) => (parseIsoDate(isoDate) === undefined ? undefined : isoDateToSerial(isoDate, system)));
   /**
-   * dateTimeToSerial's value with its day and clock each read once per call: timestamps differ per instrument but
-   * share days, times and offsets; parsing each cost a 200 x 50 grid about 20 ms (npm run bench:data-types).
+   * dateTimeToSerial's value, its day read once per call and its clock by hand: timestamps differ per instrument
+   * but share days; the regex, Date.parse and a memo per timestamp were a third of a 200 x 50 grid's rich cost.
    */
-  const assessedProperty = memo((serial: number) => number(serial, DATE_TIME_FORMAT));
-  const assessedSerial = (timestamp: string): number | undefined => {
-    const time = timestamp.length > 10 ? clock(timestamp.slice(10)) : undefined;
-    const serialOf = time ? day(timestamp.slice(0, 10)) : undefined;
-    return time === undefined || serialOf === undefined ? dateTimeToSerial(timestamp, system) : serialOf(time.shift) + time.fraction;
+  const assessedSerial = (timestamp: string, day: string | undefined): number | undefined => {
+    const ms = clockMs(timestamp, 10);
+    const serial = ms === undefined ? undefined : daySerial(day !== undefined && timestamp.startsWith(day) ? day : timestamp.slice(0, 10));
+    if (ms === undefined || serial === undefined) return dateTimeToSerial(timestamp, system);
+    const shift = Math.floor(ms / MS_PER_DAY);
+    const fraction = (ms - shift * MS_PER_DAY) / MS_PER_DAY;
+    // an offset that moves the instant to another UTC day: that day's serial (Excel's 1900 leap day kept in)
+    return (shift === 0 ? serial : isoDateToSerial(fromEpochDay(toEpochDay(timestamp.slice(0, 10)) + shift), system)) + fraction;
   };
+  const revisionProperty = memo((revision: number) => number(revision));
   return {
     date: memo((isoDate: string) => number(isoDateToSerial(isoDate, system), DATE_FORMAT)),
-    assessmentDate: (timestamp) => {
-      const serial = assessedSerial(timestamp);
-      return serial === undefined ? text(timestamp) : assessedProperty(serial);
+    assessmentDate: (timestamp, day) => {
+      const serial = assessedSerial(timestamp, day);
+      return serial === undefined ? text(timestamp) : number(serial, DATE_TIME_FORMAT);
     },
-    revision: memo((revision: number) => number(revision)),
-    carried: (record) => (isCarriedForward(record) ? CARRIED : ASSESSED),
+    revision: (revision) => (revision === 0 ? FIRST_REVISION : revisionProperty(revision)),
+    carried: (record) => (!record.assessmentDate.startsWith(record.date) && isCarriedForward(record) ? CARRIED : ASSESSED),
   };
 }
 
@@ -238,7 +287,7 @@ export function richPriceFrom(value: number, shared: PriceShared, record: PriceR
     Currency: shared.currency,
     Unit: shared.unit,
     Date: parts.date(record.date),
-    "Assessment date": parts.assessmentDate(record.assessmentDate),
+    "Assessment date": parts.assessmentDate(record.assessmentDate, record.date),
     Revision: parts.revision(record.revision),
     "Carried forward": parts.carried(record),
     Conversion: shared.conversion,

@@ -11,9 +11,11 @@ import { formatCellAddress, parseCellAddress, parseRangeAddress } from "../formu
 import { dateOf, isBlank } from "./coerce";
 import type { DateSystem } from "./excelDates";
 import { todayIso } from "../api/dates";
-import { datesArgument, historyCallKey, isPriceCall, priceCallKeys } from "./call-keys";
+import { datesArgument, historyCallKey, isPriceCall, priceCallKeys, priceCallRequest } from "./call-keys";
 import type { HistoryKey, PriceKey } from "../prices/types";
-import { type ProvenanceClient, type ProvenanceRow, describePrice, describeRetrieval } from "../prices/provenance";
+import { type ProvenanceClient, type ProvenanceRow, blankProvenanceRow, describePrice, describeRetrieval } from "../prices/provenance";
+import { valueUnits } from "./data-types";
+import type { ConversionTarget } from "../api/conversion";
 import { addDays } from "../api/dates";
 import { FORECAST_DEFAULT_TYPE, FORECAST_HORIZON_DAYS } from "./historyFunctions";
 import { INSTRUMENT_FIELDS, instrumentFieldOf, requestedInstrumentFields } from "./fields";
@@ -205,27 +207,82 @@ export function withValues(formulas: ReadonlyMap<string, FormulaCalls>, value: (
   return out;
 }
 
+type Units = Pick<ProvenanceRow, "currency" | "unit" | "conversion">;
+const NO_UNITS: Units = { currency: "", unit: "", conversion: "" };
+
+/** The call's conversion as the function reads it, or undefined (none asked, or refused). */
+function targetOf(name: string, args: readonly unknown[]): ConversionTarget | undefined {
+  try {
+    return callTarget(name, (index) => cellsOf(args[index])[0]?.value);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The field a price call shows, as the function reads it ("" where it refuses it). */
+function fieldOf(name: string, args: readonly unknown[]): string {
+  try {
+    return priceCallRequest(name, (index) => cellsOf(args[index])[0]?.value).field;
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * The currency, unit and conversion of a symbol's values, as a rich price carries them: the instrument's own (asked
+ * once per symbol; the client holds it when the cells were rich) and the call's conversion target.
+ */
+function unitsReader(client: ProvenanceClient | undefined): (symbol: string, target: ConversionTarget | undefined) => Promise<Units> {
+  const instruments = new Map<string, Promise<{ currency: string; unit: string } | undefined>>();
+  return async (symbol, target) => {
+    if (client?.instrument === undefined || symbol === "") return NO_UNITS;
+    const ask = client.instrument.bind(client);
+    let own = instruments.get(symbol);
+    if (own === undefined) {
+      own = ask(symbol).then(
+        (record) => ({ currency: record.currencyId, unit: record.unitOfMeasureId }),
+        () => undefined,
+      );
+      instruments.set(symbol, own);
+    }
+    const known = await own;
+    return known === undefined ? NO_UNITS : valueUnits(known, target ?? {});
+  };
+}
+
+/** Only table functions of one symbol whose values are prices in a currency and unit get units. */
+const PRICED_TABLES = new Set(["HISTORY", "CURVE", "FORECAST"]);
+
 export async function provenanceOf(
   sheet: string,
   formulas: ReadonlyMap<string, FormulaCalls>,
   client: ProvenanceClient | undefined,
   serviceUrl: string,
   system: DateSystem = "1900",
+  /** Whether rows name the currency and unit (asking each symbol's instrument): Freeze's record; a change report needs only the keys. */
+  units = true,
 ): Promise<ProvenanceRow[]> {
   const rows: Promise<ProvenanceRow>[] = [];
+  const unitsOf = unitsReader(units ? client : undefined);
   for (const [anchor, { text, calls, resultRange, values }] of formulas) {
     const origin = parseCellAddress(anchor) ?? { row: 0, col: 0 };
     const shows = (row: number, col: number): unknown => values?.[row - origin.row]?.[col - origin.col];
     for (const call of calls) {
-      const base = { sheet, formula: text, resultRange, assessmentDate: "", revision: "" as const, carried: "" as const, retrievedAt: "", serviceUrl: "" };
       const name = call.name.toUpperCase();
+      const target = targetOf(name, call.args);
       const keyOf = isPriceCall(name) ? keysOfCall(name, call.args) : undefined;
+      const base = { ...blankProvenanceRow({ sheet, address: anchor, formula: text, resultRange, serviceUrl: "" }), field: keyOf ? fieldOf(name, call.args) : "" };
       if (!keyOf) {
         // a table: one row per symbol, with what it asked and when it was fetched (its cells hold no single assessment)
+        const priced = PRICED_TABLES.has(name);
         rows.push(
-          ...(await tableKeys(name, call.args, client, system)).map((asked) =>
-            Promise.resolve({ ...base, address: anchor, symbol: asked.symbol, dateAsked: asked.dateAsked, ...retrievalOf(client, asked.keys, serviceUrl) }),
-          ),
+          ...(await tableKeys(name, call.args, client, system)).map(async (asked) => ({
+            ...base,
+            symbol: asked.symbol,
+            dateAsked: asked.dateAsked,
+            ...retrievalOf(client, asked.keys, serviceUrl),
+            ...(priced && !asked.symbol.includes(",") ? await unitsOf(asked.symbol, target) : NO_UNITS),
+          })),
         );
         continue;
       }
@@ -242,7 +299,12 @@ export async function provenanceOf(
         const failed = call.whole && isErrorValue(shows(position.row, position.col));
         rows.push(
           client && symbol !== "" && date.ok && !failed
-            ? describePrice(client, keyOf(symbol, date.value), serviceUrl).then((described) => ({ ...row, ...described }))
+            ? Promise.all([describePrice(client, keyOf(symbol, date.value), serviceUrl), unitsOf(symbol, target)]).then(([described, units]) => ({
+                ...row,
+                ...described,
+                // a price that could not be read has no record to describe
+                ...(described.assessedAt === "" ? NO_UNITS : units),
+              }))
             : Promise.resolve(client && symbol !== "" && date.ok ? { ...row, ...retrievalOf(client, [keyOf(symbol, date.value)], serviceUrl) } : { ...row, serviceUrl }),
         );
       }

@@ -92,22 +92,22 @@ export async function priceGrid(context: FunctionsContext, symbols: unknown, dat
   const client = context.client();
   const target = await conversionTarget(client, currency, unit);
   const keyOf = priceKeys({ ...request, target });
-  const rich = wantsRichPrices(context, request.field, request.values) ? richPriceMaker(client, request.field, target, context) : undefined;
+  const rich = wantsRichPrices(context, request.field, request.values) ? richPriceMaker(client, request.field, target, context, layout.cols) : undefined;
   const grid = await fillGrid(
     layout,
-    async (symbol, date) => {
+    async (symbol, date, row, col) => {
       if (symbol === undefined) throw new ArgumentError("symbol is required: give an instrument symbol such as 'MB-AL-0004'");
       if (date === BLANK_DATE) return "";
       const key = keyOf(symbol, date);
       rich?.prepare(symbol);
       const record = await client.price(key);
-      const value = priceFieldValue(record, request.field, request.dateFormat, symbol, system);
-      return rich && typeof value === "number" ? rich.make(key, record, value) : value;
+      rich?.note(row, col, key, record);
+      return priceFieldValue(record, request.field, request.dateFormat, symbol, system);
     },
     // A blank symbol cell inside a range stays blank; alone, it is a missing argument. So does a blank date in a range.
     (symbol, date) => (!single && symbol.ok && symbol.value === undefined) || (date.ok && date.value === BLANK_DATE),
   );
-  return finish(grid, context.makeError);
+  return finish(rich ? await rich.apply(grid) : grid, context.makeError);
 }
 
 export function fixedField(context: FunctionsContext, field: PriceField, symbols: unknown, dates: unknown, currency?: unknown, unit?: unknown): Promise<Grid> {

@@ -73,10 +73,10 @@ export async function settle(compute: () => Promise<unknown>): Promise<unknown> 
   }
 }
 
-/** Fills the layout; `compute` is called only for cells whose items are both usable. */
+/** Fills the layout; `compute` is called only for cells whose items are both usable, with the cell's row and column. */
 export async function fillGrid<A, B>(
   layout: CrossLayout<A, B>,
-  compute: (a: A, b: B) => Promise<unknown>,
+  compute: (a: A, b: B, row: number, col: number) => Promise<unknown>,
   blank: (a: Item<A>, b: Item<B>) => boolean,
 ): Promise<Grid> {
   const pending: Promise<unknown>[][] = [];
@@ -87,7 +87,7 @@ export async function fillGrid<A, B>(
       if (blank(a, b)) row.push(Promise.resolve(""));
       else if (!a.ok) row.push(Promise.resolve(new CellFailure(a.failure)));
       else if (!b.ok) row.push(Promise.resolve(new CellFailure(b.failure)));
-      else row.push(settle(() => compute(a.value, b.value)));
+      else row.push(settle(() => compute(a.value, b.value, r, c)));
     }
     pending.push(row);
   }

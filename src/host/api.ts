@@ -71,7 +71,7 @@ export interface SheetResult {
 
 export interface WorkbookResult {
   readonly sheets: readonly SheetResult[];
-  /** With `provenance: true`: one row per price each PRICES formula showed. */
+  /** With `provenance`: one row per price each PRICES formula showed (`"keys"`: without currency and unit, so no instrument is asked). */
   readonly provenance: readonly ProvenanceRow[];
   readonly stats: HostStats;
 }
@@ -89,7 +89,7 @@ export interface PricesHostApi {
    */
   evaluateWorkbook(
     sheets: readonly SheetInput[],
-    options?: { provenance?: boolean; names?: readonly DefinedName[]; tables?: readonly TableDefinition[] },
+    options?: { provenance?: boolean | "keys"; names?: readonly DefinedName[]; tables?: readonly TableDefinition[] },
   ): Promise<WorkbookResult>;
   stats(): HostStats;
   cancelAll(): void;
@@ -235,7 +235,7 @@ export function createHostApi(dependencies: HostDependencies): PricesHostApi {
         return { name: sheets[index]?.name ?? "", values, spills, dataTypes, leftForExcel: sheetEngine.leftForExcel() };
       });
       const provenance = options.provenance
-        ? (await Promise.all(engines.map((sheetEngine, index) => provenanceOf(sheets[index]?.name ?? "", withValues(sheetEngine.customCalls(), (row, col) => sheetEngine.value(row, col)), provenanceClient(), serviceUrl, system)))).flat()
+        ? (await Promise.all(engines.map((sheetEngine, index) => provenanceOf(sheets[index]?.name ?? "", withValues(sheetEngine.customCalls(), (row, col) => sheetEngine.value(row, col)), provenanceClient(), serviceUrl, system, options.provenance === true)))).flat()
         : [];
       return { sheets: results, provenance, stats: stats() };
     },

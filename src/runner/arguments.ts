@@ -27,9 +27,11 @@ export interface RunnerOptions extends RunnerSessionOptions {
   readonly report?: string;
   /** The book's date system (`--date-system`): serials in and out follow it (default 1900; an .xlsx says its own). */
   readonly dateSystem?: "1900" | "1904";
+  /** `--values rich`: prices carry their record (data types); a file gets each as its number with its number format. */
+  readonly valueMode?: "plain" | "rich";
 }
 
-export const USAGE = `usage: npm run workbook -- BOOK.json [--today YYYY-MM-DD] [--api URL [--token-url URL --client-id ID]] [--ca PATH] [--date-system 1900|1904]
+export const USAGE = `usage: npm run workbook -- BOOK.json [--today YYYY-MM-DD] [--api URL [--token-url URL --client-id ID]] [--ca PATH] [--date-system 1900|1904] [--values plain|rich]
        npm run workbook -- MODEL.xlsx --out REFRESHED.xlsx [--freeze] [--report REPORT.json] [--cache DIR] [--changes CHANGES.csv] [--plan] [the same service options]   (.xlsm in, .xlsm out)
        with --api: PRICES_TOKEN=<token>, or with --token-url and --client-id: PRICES_CLIENT_SECRET=<secret>`;
 
@@ -61,6 +63,7 @@ const OPTIONS = {
   cache: { type: "string" },
   changes: { type: "string" },
   plan: { type: "boolean" },
+  values: { type: "string" },
 } as const;
 
 /** https, or http to this machine only: a bearer token or client secret must not cross a network in clear text. */
@@ -166,6 +169,8 @@ export function parseArguments(argv: readonly string[], env: Readonly<Record<str
   }
   const dateSystem = values["date-system"];
   if (dateSystem !== undefined && dateSystem !== "1900" && dateSystem !== "1904") throw new UsageError(`--date-system must be 1900 or 1904, got ${dateSystem}`);
+  const valueMode = values.values;
+  if (valueMode !== undefined && valueMode !== "plain" && valueMode !== "rich") throw new UsageError(`--values must be plain or rich, got ${valueMode}`);
   const session = { ...(values.cache === undefined ? {} : { cache: resolve(values.cache) }), ...(values.changes === undefined ? {} : { changes: resolve(values.changes) }), ...(values.plan ? { plan: true } : {}) };
-  return { bookPath, service, ...files, ...session, ...(caPath === undefined ? {} : { caPath: resolve(caPath) }), ...(dateSystem === undefined ? {} : { dateSystem }) };
+  return { bookPath, service, ...files, ...session, ...(caPath === undefined ? {} : { caPath: resolve(caPath) }), ...(dateSystem === undefined ? {} : { dateSystem }), ...(valueMode === undefined ? {} : { valueMode }) };
 }

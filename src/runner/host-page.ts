@@ -243,7 +243,7 @@ export async function evaluateWorkbookInPage(
   definitions: WorkbookDefinitions,
   apiUrl: string,
   token: string,
-  provenance: boolean,
+  provenance: boolean | "keys",
   today?: string,
   dateSystem: "1900" | "1904" = "1900",
   extra: Record<string, unknown> = {},

@@ -30,6 +30,8 @@ export interface XlsxRunResult {
   readonly sheets: Record<string, Record<string, PrintedValue>>;
   readonly frozen: number;
   readonly leftForExcel: number;
+  /** Rich prices written as numbers with their number format. */
+  readonly richValues: number;
   readonly stats: EvaluationResult["stats"];
   /** With `--changes`: the one-line summary of what changed. */
   readonly changes?: string;
@@ -40,6 +42,8 @@ export interface RunReport {
   readonly book: string;
   readonly out: string;
   readonly frozen: number;
+  /** Rich prices written as numbers with their number format. */
+  readonly richValues: number;
   readonly leftForExcel: readonly KeptFormula[];
 }
 
@@ -176,9 +180,12 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
     resources.add(() => browser.close());
     // the runner's own sandbox frozen at --today: TODAY() in formulas is that day too
     const today = options.service.kind === "sandbox" ? options.service.today : undefined;
+    // A file keeps a rich price as its number with its number format, so the runner declares formatted numbers; an entity
+    // would be written as its text only, so PRICES.ENTITY answers that text (no card, no price request for it).
+    const dataTypes = { dataTypes: { entities: false, numbers: true }, valueMode: options.valueMode ?? "plain" };
     const session = await openRunnerSession(options, { apiUrl, token, ...(today === undefined ? {} : { today }), ...(options.service.kind === "sandbox" ? { environment: "the runner's own sandbox" } : {}) }, log);
     if (!workbook || options.out === undefined) {
-      const evaluated = await evaluateInPage(browser.page, book, apiUrl, token, today, dateSystem, session.configuration);
+      const evaluated = await evaluateInPage(browser.page, book, apiUrl, token, today, dateSystem, { ...session.configuration, ...dataTypes });
       const { plan } = await session.finish(browser.page, { provenance: [], sheets: [], stats: evaluated.stats }, undefined);
       return plan ? { plan, stats: evaluated.stats } : evaluated;
     }
@@ -186,7 +193,7 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
     const evaluating = Date.now();
     log(`workbook: evaluating ${workbook.sheets.length} sheets in the host page`);
     const definitions = { names: workbook.names, tables: workbook.tables };
-    const result = await evaluateWorkbookInPage(browser.page, workbook.sheets, definitions, apiUrl, token, freeze || session.needsProvenance, today, dateSystem, session.configuration);
+    const result = await evaluateWorkbookInPage(browser.page, workbook.sheets, definitions, apiUrl, token, freeze ? true : session.needsProvenance ? "keys" : false, today, dateSystem, { ...session.configuration, ...dataTypes });
     log(`workbook: evaluated in ${((Date.now() - evaluating) / 1000).toFixed(1)} s, ${result.stats.requests} service requests`);
     const { plan, changes } = await session.finish(browser.page, result, savedValues(workbook));
     if (plan) return { plan, stats: result.stats };
@@ -198,15 +205,17 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
       log(`workbook: ${copy.unfrozen.length} PRICES formula${copy.unfrozen.length === 1 ? "" : "s"} not frozen, their result an error (the formula kept):`);
       for (const line of copy.unfrozen.slice(0, LISTED)) log(`workbook:   ${line}`);
     }
+    if (copy.formatted > 0) log(`workbook: ${copy.formatted} rich value${copy.formatted === 1 ? "" : "s"} written as numbers with their number format (a file holds no data types)`);
+    if (copy.unformatted > 0) log(`workbook: ${copy.unformatted} rich value${copy.unformatted === 1 ? "" : "s"} written as plain numbers without their number format: ${options.bookPath} has no styles part to hold it`);
     listLeftForExcel(copy.leftForExcel, options.report, log);
     if (options.report !== undefined) {
-      writeReport(options.report, { book: options.bookPath, out: options.out, frozen: copy.frozen, leftForExcel: copy.leftForExcel });
+      writeReport(options.report, { book: options.bookPath, out: options.out, frozen: copy.frozen, richValues: copy.formatted, leftForExcel: copy.leftForExcel });
       log(`workbook: report in ${options.report}`);
     }
     const sheets = Object.fromEntries(
       result.sheets.map((sheet) => [sheet.name, Object.fromEntries(Object.entries(sheet.values).map(([address, value]) => [address, printValue(value)]))]),
     );
-    return { out: options.out, sheets, frozen: copy.frozen, leftForExcel: copy.leftForExcel.length, stats: result.stats, ...(changes === undefined ? {} : { changes }) };
+    return { out: options.out, sheets, frozen: copy.frozen, leftForExcel: copy.leftForExcel.length, richValues: copy.formatted, stats: result.stats, ...(changes === undefined ? {} : { changes }) };
   } finally {
     await resources.closeAll();
   }

@@ -8,7 +8,7 @@
 import { type RangeRef, parseRangeAddress } from "../formula/a1";
 import { callsNamespace } from "../formula/functions";
 import { FormulaSyntaxError, parseExpression } from "../formula/parse";
-import { PROVENANCE_SHEET, type ProvenanceCell, type ProvenanceClient, type ProvenanceRow, frozenFormulas, provenanceTable } from "../prices/provenance";
+import { PROVENANCE_SHEET, type ProvenanceCell, type ProvenanceClient, type ProvenanceRow, blankProvenanceRow, frozenFormulas, provenanceTable } from "../prices/provenance";
 import { type PricesCallRecord, provenanceOf } from "../functions/frozen-provenance";
 import type { DateSystem } from "../functions/excelDates";
 import type { RefreshScope } from "./excel-host";
@@ -119,6 +119,6 @@ export function describeWithCalls(options: {
     // A formula whose calls the pane cannot read still gets a row, so Unfreeze can restore it.
     return rows.length > 0
       ? rows
-      : [{ sheet: result.sheet, address: result.address, formula: result.formula, resultRange: result.resultRange, symbol: "", dateAsked: "", assessmentDate: "", revision: "", carried: "", retrievedAt: "", serviceUrl: options.serviceUrl }];
+      : [blankProvenanceRow({ sheet: result.sheet, address: result.address, formula: result.formula, resultRange: result.resultRange, serviceUrl: options.serviceUrl })];
   };
 }

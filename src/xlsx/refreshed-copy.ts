@@ -12,6 +12,7 @@ import { isCellError, printValue } from "../host/values";
 import { PROVENANCE_COLUMNS, PROVENANCE_SHEET, provenanceTable, type ProvenanceCell } from "../prices/provenance";
 import type { WorkbookPackage } from "./package";
 import { type CellEdit, rewriteSheet } from "./sheet-part";
+import { numberFormatStyles } from "./styles-part";
 import { type FormulaSource, type KeptFormula, type LoadedWorkbook, cellsOf } from "./workbook-file";
 import { addWorksheet, dropWorkbookPart, withFullCalcOnLoad } from "./workbook-part";
 import { escapeText } from "./xml";
@@ -66,8 +67,11 @@ export function sheetEdits(formulas: ReadonlyMap<string, FormulaSource>, result:
       const position = parseCellAddress(here);
       const inResult = position !== undefined && rangeContains(fresh, position.row, position.col);
       const cellValue = inResult ? value(here) : { kind: "error" as const, code: "#N/A" as const };
-      if (isFrozen) edits.set(here, { kind: "freeze", value: cellValue });
-      else edits.set(here, here === address && ref !== undefined ? { kind: "result", value: cellValue, ref } : { kind: "result", value: cellValue });
+      // a rich price is written as its number showing its unit and currency, as the cell showed it
+      const numberFormat = typeof cellValue === "number" ? result.dataTypes[here]?.numberFormat : undefined;
+      const formatted = numberFormat === undefined ? {} : { numberFormat };
+      if (isFrozen) edits.set(here, { kind: "freeze", value: cellValue, ...formatted });
+      else edits.set(here, here === address && ref !== undefined ? { kind: "result", value: cellValue, ref, ...formatted } : { kind: "result", value: cellValue, ...formatted });
     }
     // What the saved spill covered beyond the fresh one is empty now.
     if (source.array?.dynamic) {
@@ -129,6 +133,10 @@ export interface RefreshedPackage {
   readonly leftForExcel: readonly KeptFormula[];
   /** PRICES formulas `freeze` kept as formulas because their result is an error, as `Sheet!A1 =formula: error`. */
   readonly unfrozen: readonly string[];
+  /** Rich prices written as plain numbers with their number format (in the styles part). */
+  readonly formatted: number;
+  /** Rich prices written as plain numbers without their format: the package has no styles part to hold it. */
+  readonly unformatted: number;
 }
 
 /** The copy: the input's entries with the refreshed sheets, `fullCalcOnLoad`, and for `freeze` the provenance sheet. */
@@ -139,6 +147,9 @@ export function refreshedPackage(loaded: LoadedWorkbook, result: WorkbookResult,
   const leftForExcel: KeptFormula[] = [...loaded.kept];
   const unfrozen: string[] = [];
   let frozen = 0;
+  const styles = numberFormatStyles(pkg, loaded.info.part);
+  let formatted = 0;
+  let unformatted = 0;
   for (const sheet of result.sheets) {
     const part = loaded.parts.get(sheet.name);
     const formulas = loaded.formulas.get(sheet.name);
@@ -148,8 +159,13 @@ export function refreshedPackage(loaded: LoadedWorkbook, result: WorkbookResult,
     for (const [address, why] of sheetUnfrozen) unfrozen.push(`${sheet.name}!${address} ${why}`);
     frozen += sheetFrozen.size;
     if (sheetFrozen.size > 0) frozenBySheet.set(sheet.name, sheetFrozen);
-    if (edits.size > 0) changed.set(part, rewriteSheet(pkg.text(part), part, edits, (cells) => progress(`workbook: writing '${sheet.name}', ${cells} cells so far`)));
+    const rich = [...edits.values()].filter((edit) => edit.numberFormat !== undefined).length;
+    if (styles === undefined) unformatted += rich;
+    else formatted += rich;
+    const restyle = styles === undefined ? undefined : (current: string | undefined, format: string): string => styles.styles.styleFor(current, format);
+    if (edits.size > 0) changed.set(part, rewriteSheet(pkg.text(part), part, edits, (cells) => progress(`workbook: writing '${sheet.name}', ${cells} cells so far`), restyle));
   }
+  if (formatted > 0 && styles?.styles.changed === true) changed.set(styles.part, styles.styles.text());
   const added = new Map<string, string>();
   const current = (part: string): string => changed.get(part) ?? pkg.text(part);
   const dropped = new Set<string>();
@@ -181,5 +197,5 @@ export function refreshedPackage(loaded: LoadedWorkbook, result: WorkbookResult,
     entries.set(name, text === undefined ? bytes : encoder.encode(text));
   }
   for (const [name, text] of added) entries.set(name, encoder.encode(text));
-  return { entries, frozen, leftForExcel, unfrozen };
+  return { entries, frozen, leftForExcel, unfrozen, formatted, unformatted };
 }

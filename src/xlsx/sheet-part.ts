@@ -139,11 +139,18 @@ export function scanSheet(xml: string, part: string, events: SheetEvents): void 
 }
 
 /** What the refresh does to one cell. */
-export type CellEdit =
+export type CellEdit = (
   /** A formula's fresh result, or a value a spill put there (null: the cell no longer holds one); `ref` is an array formula's new area. */
   | { readonly kind: "result"; readonly value: CellValue; readonly ref?: string }
   /** The formula is dropped and its value kept (`--freeze`). */
-  | { readonly kind: "freeze"; readonly value: CellValue };
+  | { readonly kind: "freeze"; readonly value: CellValue }
+) & {
+  /** A rich price's number format: the cell's style becomes what `restyle` gives for it. */
+  readonly numberFormat?: string;
+};
+
+/** The style index (`s`) for a cell whose style is `current` showing `numberFormat` (styles-part.ts). */
+export type Restyle = (current: string | undefined, numberFormat: string) => string;
 
 /** Excel's error values a file may hold; the host's own (#SPILL!, #CALC!, #BUSY!) are written as #N/A. */
 const FILE_ERRORS = new Set(["#N/A", "#REF!", "#NAME?", "#DIV/0!", "#NULL!", "#VALUE!", "#NUM!"]);
@@ -180,10 +187,11 @@ function withAttribute(attributes: Readonly<Record<string, string>>, name: strin
   return result;
 }
 
-function rewriteCell(xml: string, cell: SheetCell, edit: CellEdit, prefix: string): string {
+function rewriteCell(xml: string, cell: SheetCell, edit: CellEdit, prefix: string, restyle: Restyle | undefined): string {
   const frozen = edit.kind === "freeze";
   const content = valueXml(edit.value, prefix, frozen);
-  let attributes = withAttribute(cell.attributes, "t", content.type);
+  const styled = edit.numberFormat === undefined || restyle === undefined ? cell.attributes : withAttribute(cell.attributes, "s", restyle(cell.attributes.s, edit.numberFormat));
+  let attributes = withAttribute(styled, "t", content.type);
   // cm marks a dynamic-array formula; a frozen cell has none
   if (frozen) attributes = withAttribute(attributes, "cm", undefined);
   const { span } = cell;
@@ -215,18 +223,20 @@ function rewriteCell(xml: string, cell: SheetCell, edit: CellEdit, prefix: strin
   return `${startTag(cell.qualifiedName, attributes)}${body}</${cell.qualifiedName}>`;
 }
 
-function newCell(row: number, col: number, edit: CellEdit, prefix: string): string {
+function newCell(row: number, col: number, edit: CellEdit, prefix: string, restyle: Restyle | undefined): string {
   const content = valueXml(edit.value, prefix, edit.kind === "freeze");
   if (content.xml === "") return "";
+  const style = edit.numberFormat === undefined || restyle === undefined ? "" : ` s="${restyle(undefined, edit.numberFormat)}"`;
   const type = content.type === undefined ? "" : ` t="${content.type}"`;
-  return `<${prefix}c r="${formatCellAddress({ row, col })}"${type}>${content.xml}</${prefix}c>`;
+  return `<${prefix}c r="${formatCellAddress({ row, col })}"${style}${type}>${content.xml}</${prefix}c>`;
 }
 
 /**
  * The part with `edits` (by A1 address) applied: those cells rewritten in place, cells that do not exist yet added in
- * their row (rows added in order), everything else copied as it is. `onProgress` is called every few thousand cells.
+ * their row (rows added in order), everything else copied as it is. `onProgress` is called every few thousand cells;
+ * `restyle` gives the style of a cell whose edit carries a number format.
  */
-export function rewriteSheet(xml: string, part: string, edits: ReadonlyMap<string, CellEdit>, onProgress?: (cells: number) => void): string {
+export function rewriteSheet(xml: string, part: string, edits: ReadonlyMap<string, CellEdit>, onProgress?: (cells: number) => void, restyle?: Restyle): string {
   const pending = new Map<number, Map<number, CellEdit>>();
   for (const [address, edit] of edits) {
     const match = CELL_REFERENCE.exec(address);
@@ -252,7 +262,7 @@ export function rewriteSheet(xml: string, part: string, edits: ReadonlyMap<strin
     if (!edits) return "";
     const due = [...edits].filter(([col]) => col < before).sort(([a], [b]) => a - b);
     for (const [col] of due) edits.delete(col);
-    return due.map(([col, edit]) => newCell(row, col, edit, prefix)).join("");
+    return due.map(([col, edit]) => newCell(row, col, edit, prefix, restyle)).join("");
   };
   const rowsBefore = (row: number): string => {
     const written: string[] = [];
@@ -289,7 +299,7 @@ export function rewriteSheet(xml: string, part: string, edits: ReadonlyMap<strin
         return;
       }
       current?.delete(cell.col);
-      replace(cell.span.start, cell.span.end, before + rewriteCell(xml, cell, edit, prefix));
+      replace(cell.span.start, cell.span.end, before + rewriteCell(xml, cell, edit, prefix, restyle));
     },
     rowClose: (row, span) => {
       if (span.closeStart !== span.end) replace(span.closeStart, span.closeStart, cellsOf(row, current));

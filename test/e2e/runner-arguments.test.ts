@@ -32,6 +32,12 @@ describe("the workbook runner's arguments", () => {
     expect(message).toBe("--client-secret is no longer accepted: a secret on the command line shows in ps and the shell history; set PRICES_CLIENT_SECRET in the environment instead");
   });
 
+  it("takes the value mode, plain or rich", () => {
+    expect(parseArguments([BOOK, "--values", "rich"], {}).valueMode).toBe("rich");
+    expect(parseArguments([BOOK], {}).valueMode).toBeUndefined();
+    expect(refusal([BOOK, "--values", "fancy"])).toBe("--values must be plain or rich, got fancy");
+  });
+
   it("takes the book's date system, 1900 or 1904", () => {
     expect(parseArguments([BOOK, "--date-system", "1904"], {}).dateSystem).toBe("1904");
     expect(parseArguments([BOOK], {}).dateSystem).toBeUndefined();

@@ -154,29 +154,37 @@ describe("npm run workbook with an .xlsx model", () => {
     });
 
     const provenance = sheets.get("Prices provenance") ?? [];
-    expect(provenance[0]).toEqual(["Sheet", "Address", "Formula", "Symbol", "Date asked", "Assessment date", "Revision", "Carried", "Retrieved at", "Service URL", "Result range"]);
+    const header = ["Sheet", "Address", "Formula", "Symbol", "Date asked", "Assessment date", "Assessed at", "Revision", "Carried", "Field", "Currency", "Unit", "Conversion", "Retrieved at", "Service URL", "Result range"];
+    expect(provenance[0]).toEqual(header);
     const row = (address: string): string[] | undefined => provenance.find((line) => line[0] === "Model" && line[1] === address);
+    const columns = (line: string[] | undefined, ...names: string[]): (string | undefined)[] => names.map((name) => line?.[header.indexOf(name)]);
     const dated = await service("/Prices", { Symbols: chosen.join(","), Dates: DATE });
     chosen.forEach((symbol, index) => {
       const record = prices(dated, symbol)[0];
+      const instrument = sandbox.data.instruments.find((candidate) => candidate.record.symbol === symbol)?.record;
       // the day of the assessment shown; carried when that day is before the date asked
       const assessed = new Date(String(record?.assessmentDate)).toISOString().slice(0, 10);
       const line = row(`B${index + 2}`);
-      expect(line?.slice(2, 8)).toEqual([
+      expect(columns(line, "Formula", "Symbol", "Date asked", "Assessment date", "Assessed at", "Revision", "Carried", "Field", "Currency", "Unit", "Conversion", "Result range")).toEqual([
         index === 0 ? `=_xldudf_PRICES_MID(A2,"${DATE}")` : `=_xldudf_PRICES_MID(A3,"${DATE}")`,
         symbol,
         DATE,
         assessed,
+        String(record?.assessmentDate),
         String(record?.revision),
         assessed < DATE ? "TRUE" : "FALSE",
+        "mid",
+        instrument?.currencyId,
+        instrument?.unitOfMeasureId,
+        "none",
+        `B${index + 2}`,
       ]);
-      expect(line?.[10]).toBe(`B${index + 2}`);
-      expect(line?.[8]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/);
+      expect(columns(line, "Retrieved at")[0]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/);
       // the runner's own sandbox (another port than this file's), its /Prices endpoint
-      expect(line?.[9]).toMatch(new RegExp(`^https://localhost:\\d+${new URL(sandbox.apiUrl).pathname}/Prices$`));
+      expect(columns(line, "Service URL")[0]).toMatch(new RegExp(`^https://localhost:\\d+${new URL(sandbox.apiUrl).pathname}/Prices$`));
     });
-    expect(row("F1")?.slice(3, 5)).toEqual([chosen[0], `${FROM}..${TO}`]);
-    expect(row("F1")?.[10]).toBe(`F1:G${expected.history.length}`);
+    const firstInstrument = sandbox.data.instruments.find((candidate) => candidate.record.symbol === chosen[0])?.record;
+    expect(columns(row("F1"), "Symbol", "Date asked", "Currency", "Unit", "Result range")).toEqual([chosen[0], `${FROM}..${TO}`, firstInstrument?.currencyId, firstInstrument?.unitOfMeasureId, `F1:G${expected.history.length}`]);
     expect(provenance.flat().join(" ")).not.toMatch(/bearer|eyJ/i);
 
     const written = new ExcelJS.Workbook();

@@ -116,8 +116,50 @@ describe("one provenance for the pane and the runner: every PRICES function, nes
     const { client } = knowingClient();
     const rows = await provenanceOf("Sheet1", new Map([["B2", { text, resultRange: "B2", calls }]]), client, "https://svc/physical/v2");
     expect(rows).toEqual([
-      { sheet: "Sheet1", address: "B2", formula: text, resultRange: "B2", symbol: "MB-AL-0004", dateAsked: "2024-03-01..2024-03-08", assessmentDate: "", revision: "", carried: "", retrievedAt: new Date(sentAt).toISOString(), serviceUrl: "https://svc/physical/v2/Prices/History" },
+      { sheet: "Sheet1", address: "B2", formula: text, resultRange: "B2", symbol: "MB-AL-0004", dateAsked: "2024-03-01..2024-03-08", assessmentDate: "", assessedAt: "", revision: "", carried: "", field: "", currency: "", unit: "", conversion: "", retrievedAt: new Date(sentAt).toISOString(), serviceUrl: "https://svc/physical/v2/Prices/History" },
     ]);
+  });
+
+  it.each([
+    ["MID", '=PRICES.MID("MB-AL-0004","2024-03-04")', ["MB-AL-0004", "2024-03-04"], { field: "mid", currency: "USD", unit: "MT", conversion: "none", assessedAt: "2024-03-04T16:30:00.000+00:00", revision: 2, carried: false }],
+    ["HIGH", '=PRICES.HIGH("MB-AL-0004",,"eur","lb")', ["MB-AL-0004", null, "eur", "lb"], { field: "high", currency: "EUR", unit: "LB", conversion: "USD/MT to EUR/LB" }],
+    ["PRICE", '=PRICES.PRICE("MB-AL-0004",,"low")', ["MB-AL-0004", null, "low"], { field: "low", currency: "USD", unit: "MT", conversion: "none" }],
+    ["AVERAGE", '=PRICES.AVERAGE("MB-AL-0004","Monthly")', ["MB-AL-0004", "Monthly"], { field: "mid", currency: "USD", unit: "MT", conversion: "none" }],
+    ["HISTORY", '=PRICES.HISTORY("MB-AL-0004","2024-03-01","2024-03-08",,,,,,,"cny")', ["MB-AL-0004", "2024-03-01", "2024-03-08", null, null, null, null, null, null, "cny"], { field: "", currency: "CNY", unit: "MT", conversion: "USD/MT to CNY/MT", assessedAt: "" }],
+    ["CURVE", '=PRICES.CURVE("MB-AL-0004")', ["MB-AL-0004", null], { field: "", currency: "USD", unit: "MT", conversion: "none" }],
+    ["FORECAST", '=PRICES.FORECAST("MB-AL-0004")', ["MB-AL-0004", null, null, null], { currency: "USD", unit: "MT", conversion: "none" }],
+    ["INSTRUMENT", '=PRICES.INSTRUMENT("MB-AL-0004","currency")', ["MB-AL-0004", "currency"], { field: "", currency: "", unit: "", conversion: "" }],
+  ])("keeps the record a rich value carries for %s: field, currency, unit, conversion, assessment time", async (name, text, args, record) => {
+    const { client } = knowingClient();
+    const instruments: string[] = [];
+    const withInstruments = {
+      ...client,
+      instrument: async (symbol: string) => {
+        instruments.push(symbol);
+        return { currencyId: "USD", unitOfMeasureId: "MT" };
+      },
+    };
+    const [row] = await provenanceOf("Sheet1", one(text, name, args), withInstruments, "https://svc/physical/v2");
+    expect(row).toMatchObject(record);
+    expect(instruments.length).toBeLessThanOrEqual(1);
+  });
+
+  it("asks no instrument when only the keys are wanted (the change report), so it sends no request of its own", async () => {
+    const { client } = knowingClient();
+    const asked: string[] = [];
+    const counting = { ...client, instrument: async (symbol: string) => (asked.push(symbol), { currencyId: "USD", unitOfMeasureId: "MT" }) };
+    const [row] = await provenanceOf("Sheet1", one('=PRICES.MID("MB-AL-0004")', "MID", ["MB-AL-0004"]), counting, "https://svc/physical/v2", "1900", false);
+    expect(asked).toEqual([]);
+    expect(row).toMatchObject({ symbol: "MB-AL-0004", field: "mid", currency: "", unit: "" });
+  });
+
+  it("names no currency or unit for a price that could not be read, nor where the client knows no instruments", async () => {
+    const { client } = knowingClient();
+    const [plainClient] = await provenanceOf("Sheet1", one('=PRICES.MID("MB-AL-0004")', "MID", ["MB-AL-0004"]), client, "https://svc/physical/v2");
+    expect(plainClient).toMatchObject({ field: "mid", currency: "", unit: "", conversion: "", revision: 2 });
+    const failing = { ...client, price: async (): Promise<PriceRecord> => Promise.reject(new Error("no price")), instrument: async () => ({ currencyId: "USD", unitOfMeasureId: "MT" }) };
+    const [failed] = await provenanceOf("Sheet1", one('=PRICES.MID("MB-AL-0004")', "MID", ["MB-AL-0004"]), failing, "https://svc/physical/v2");
+    expect(failed).toMatchObject({ assessmentDate: "no price", currency: "", unit: "", conversion: "" });
   });
 
   it("never gives an assessment to a cell that shows an error", async () => {

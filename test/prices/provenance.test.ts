@@ -7,8 +7,13 @@ const row = (address: string, resultRange: string, formula: string): ProvenanceR
   symbol: "MB-AL-0004",
   dateAsked: "2024-03-01",
   assessmentDate: "2024-03-01",
+  assessedAt: "2024-03-01T16:30:00.000+00:00",
   revision: 0,
   carried: false,
+  field: "mid",
+  currency: "USD",
+  unit: "MT",
+  conversion: "none",
   retrievedAt: "2024-03-01T10:00:00.000Z",
   serviceUrl: "https://localhost/physical/v2/Prices",
   resultRange,
@@ -19,6 +24,8 @@ describe("the provenance table", () => {
     const table = provenanceTable([row("C4", "C4:D5", '=PRICES.MID(A4:A5,C3:D3)'), row("D4", "C4:D5", '=PRICES.MID(A4:A5,C3:D3)'), row("B2", "B2", "=PRICES.MID(A2)")]);
     expect(table[0]).toEqual([...PROVENANCE_COLUMNS]);
     expect(table).toHaveLength(4);
+    // every column of the record a rich price carries, in the header's order
+    expect(table[3]).toEqual(["Sheet1", "B2", "=PRICES.MID(A2)", "MB-AL-0004", "2024-03-01", "2024-03-01", "2024-03-01T16:30:00.000+00:00", 0, false, "mid", "USD", "MT", "none", "2024-03-01T10:00:00.000Z", "https://localhost/physical/v2/Prices", "B2"]);
     expect(frozenFormulas(table)).toEqual([
       { sheet: "Sheet1", resultRange: "C4:D5", formula: "=PRICES.MID(A4:A5,C3:D3)" },
       { sheet: "Sheet1", resultRange: "B2", formula: "=PRICES.MID(A2)" },
@@ -37,6 +44,7 @@ describe("the provenance table", () => {
     };
     expect(await describePrice(client as never, { symbol: "MB-AL-0004", date: "2024-03-04" }, "https://svc/physical/v2/")).toEqual({
       assessmentDate: "2024-03-01",
+      assessedAt: "2024-03-01T16:30:00.000+00:00",
       revision: 2,
       carried: true,
       retrievedAt: "2024-03-04T09:00:00.000Z",

@@ -4,8 +4,8 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, extname, join } from "node:path";
 
-/** Comma-separated, double quotes, UTF-8 (76), from line 1; token 12 = -1 writes every sheet to `<file>-<sheet>.csv`. */
-const CSV_FILTER = "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1";
+/** Comma-separated, double quotes, UTF-8 (76), from line 1; token 9 "save cell contents as shown"; token 12 = -1 writes every sheet to `<file>-<sheet>.csv`. */
+const csvFilter = (asShown: boolean): string => `csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,${asShown},false,false,-1`;
 
 /** Splits one CSV line as LibreOffice writes it (quotes doubled inside quoted fields). */
 function splitCsvLine(line: string): string[] {
@@ -30,13 +30,13 @@ function splitCsvLine(line: string): string[] {
   return fields;
 }
 
-/** Each sheet of `workbook` as LibreOffice shows it, by sheet name. */
-export function libreOfficeSheets(workbook: string): Map<string, string[][]> {
+/** Each sheet of `workbook` as LibreOffice reads it, by sheet name: numbers as stored, or `asShown` through their number formats. */
+export function libreOfficeSheets(workbook: string, options: { asShown?: boolean } = {}): Map<string, string[][]> {
   const dir = mkdtempSync(join(tmpdir(), "prices-libreoffice-"));
   try {
     const profile = join(dir, "profile");
     const out = join(dir, "csv");
-    execFileSync("soffice", [`-env:UserInstallation=file://${profile}`, "--headless", "--convert-to", CSV_FILTER, "--outdir", out, workbook], {
+    execFileSync("soffice", [`-env:UserInstallation=file://${profile}`, "--headless", "--convert-to", csvFilter(options.asShown ?? false), "--outdir", out, workbook], {
       stdio: ["ignore", "ignore", "pipe"],
       timeout: 120_000,
     });

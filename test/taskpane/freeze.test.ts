@@ -93,6 +93,8 @@ function setUp(selection: RangeRef = { top: 0, left: 0, bottom: 0, right: 0 }) {
         asked.push(key);
         return { date: "2024-03-01", assessmentDate: "2024-02-29T16:00:00.000+00:00", revision: 1, low: 1, mid: 152.02, high: 3 };
       },
+      // the instrument's own currency and unit, which the rows name as a rich price carries them
+      instrument: async () => ({ currencyId: "USD", unitOfMeasureId: "MT" }),
       // the history's request is in the lineage: its row says when it left and which endpoint served it
       lineage: (key) =>
         "fromDate" in key
@@ -111,10 +113,10 @@ describe("freeze and unfreeze", () => {
     expect(await freeze(workbook, "sheet", describe)).toBe(2);
     expect(Object.fromEntries(grid.entries)).toEqual({ A1: "MB-AL-0004", B1: 152.02, A3: 150.1, A4: 151.2, A5: 152.3, D1: "=B1*2" });
     const table = await provenance();
-    expect(table?.[0]).toEqual(["Sheet", "Address", "Formula", "Symbol", "Date asked", "Assessment date", "Revision", "Carried", "Retrieved at", "Service URL", "Result range"]);
+    expect(table?.[0]).toEqual(["Sheet", "Address", "Formula", "Symbol", "Date asked", "Assessment date", "Assessed at", "Revision", "Carried", "Field", "Currency", "Unit", "Conversion", "Retrieved at", "Service URL", "Result range"]);
     expect(table?.slice(1)).toEqual([
-      ["Sheet1", "B1", '=PRICES.MID(A1,"2024-03-01")', "MB-AL-0004", "2024-03-01", "2024-02-29", 1, true, "", "https://svc/physical/v2", "B1"],
-      ["Sheet1", "A3", '=PRICES.HISTORY(A1,"2024-03-01","2024-03-08","mid",0)', "MB-AL-0004", "2024-03-01..2024-03-08", "", "", "", "2024-03-08T09:00:00.000Z", "https://svc/physical/v2/Prices/History", "A3:A5"],
+      ["Sheet1", "B1", '=PRICES.MID(A1,"2024-03-01")', "MB-AL-0004", "2024-03-01", "2024-02-29", "2024-02-29T16:00:00.000+00:00", 1, true, "mid", "USD", "MT", "none", "", "https://svc/physical/v2", "B1"],
+      ["Sheet1", "A3", '=PRICES.HISTORY(A1,"2024-03-01","2024-03-08","mid",0)', "MB-AL-0004", "2024-03-01..2024-03-08", "", "", "", "", "", "USD", "MT", "none", "2024-03-08T09:00:00.000Z", "https://svc/physical/v2/Prices/History", "A3:A5"],
     ]);
   });
 
