@@ -91,9 +91,9 @@ function keysOfCall(name: string, args: readonly unknown[]): ((symbol: string, d
 }
 
 /** The key a HISTORY call asked, or undefined where the function refused its arguments. */
-function historyKeyOf(args: readonly unknown[], system: DateSystem): HistoryKey | undefined {
+function historyKeyOf(args: readonly unknown[], system: DateSystem, today: string): HistoryKey | undefined {
   try {
-    return historyCallKey(args, todayIso(), system);
+    return historyCallKey(args, today, system);
   } catch {
     return undefined;
   }
@@ -120,7 +120,7 @@ function firstText(arg: unknown): string {
 }
 
 /** The keys a table function may have asked, best first; the first the client's lineage knows tells when it was fetched. */
-async function tableKeys(name: string, args: readonly unknown[], client: ProvenanceClient | undefined, system: DateSystem): Promise<{ symbol: string; dateAsked: string; keys: LineageKey[] }[]> {
+async function tableKeys(name: string, args: readonly unknown[], client: ProvenanceClient | undefined, system: DateSystem, today: string): Promise<{ symbol: string; dateAsked: string; keys: LineageKey[] }[]> {
   const target = (): ReturnType<typeof callTarget> => {
     try {
       return callTarget(name, (index) => cellsOf(args[index])[0]?.value);
@@ -131,7 +131,7 @@ async function tableKeys(name: string, args: readonly unknown[], client: Provena
   const symbols = cellsOf(args[0]).map((cell) => String(cell.value ?? "").trim()).filter((symbol) => symbol !== "");
   switch (name) {
     case "HISTORY": {
-      const history = historyKeyOf(args, system);
+      const history = historyKeyOf(args, system, today);
       const dateAsked = history ? `${history.fromDate}..${history.toDate}` : `${isoDateOf(args[1], system) ?? ""}..${isoDateOf(args[2], system) ?? "today"}`;
       return [{ symbol: symbols.join(", "), dateAsked, keys: history ? [history] : [] }];
     }
@@ -261,6 +261,8 @@ export async function provenanceOf(
   system: DateSystem = "1900",
   /** Whether rows name the currency and unit (asking each symbol's instrument): Freeze's record; a change report needs only the keys. */
   units = true,
+  /** The day the functions took as today (the runner's --today): a HISTORY with no end date asked up to it. */
+  today: string = todayIso(),
 ): Promise<ProvenanceRow[]> {
   const rows: Promise<ProvenanceRow>[] = [];
   const unitsOf = unitsReader(units ? client : undefined);
@@ -276,7 +278,7 @@ export async function provenanceOf(
         // a table: one row per symbol, with what it asked and when it was fetched (its cells hold no single assessment)
         const priced = PRICED_TABLES.has(name);
         rows.push(
-          ...(await tableKeys(name, call.args, client, system)).map(async (asked) => ({
+          ...(await tableKeys(name, call.args, client, system, today)).map(async (asked) => ({
             ...base,
             symbol: asked.symbol,
             dateAsked: asked.dateAsked,

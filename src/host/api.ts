@@ -235,7 +235,7 @@ export function createHostApi(dependencies: HostDependencies): PricesHostApi {
         return { name: sheets[index]?.name ?? "", values, spills, dataTypes, leftForExcel: sheetEngine.leftForExcel() };
       });
       const provenance = options.provenance
-        ? (await Promise.all(engines.map((sheetEngine, index) => provenanceOf(sheets[index]?.name ?? "", withValues(sheetEngine.customCalls(), (row, col) => sheetEngine.value(row, col)), provenanceClient(), serviceUrl, system, options.provenance === true)))).flat()
+        ? (await Promise.all(engines.map((sheetEngine, index) => provenanceOf(sheets[index]?.name ?? "", withValues(sheetEngine.customCalls(), (row, col) => sheetEngine.value(row, col)), provenanceClient(), serviceUrl, system, options.provenance === true, frozenToday ?? todayIso())))).flat()
         : [];
       return { sheets: results, provenance, stats: stats() };
     },

@@ -1,7 +1,7 @@
 /** Why a key's value changed, named from its two records; the log the persistent cache feeds; the one-line summary. */
 import { ChangeLog, changeReason, summarizeChanges, type RecordSide } from "../../src/changes/change-log";
 import { cellChanges, changesCsv, sameCellValue } from "../../src/changes/cell-changes";
-import type { ProvenanceRow } from "../../src/prices/provenance";
+import { type ProvenanceRow, blankProvenanceRow } from "../../src/prices/provenance";
 import { openPersistentCache } from "../../src/prices/persistent";
 import type { StoredEntry } from "../../src/prices/cache";
 import { AuthError, InvalidInstrumentError, NoDataError } from "../../src/prices";
@@ -121,17 +121,9 @@ describe("the change report's cells", () => {
       return cells;
     };
     const row: ProvenanceRow = {
-      sheet: "Prices",
-      address: "B2",
-      formula: '=PRICES.HISTORY("MB-CU-0001","2025-06-09","2025-06-11")',
+      ...blankProvenanceRow({ sheet: "Prices", address: "B2", formula: '=PRICES.HISTORY("MB-CU-0001","2025-06-09","2025-06-11")', serviceUrl: "", resultRange: "B2:E5" }),
       symbol: "MB-CU-0001",
       dateAsked: "2025-06-09..2025-06-11",
-      assessmentDate: "",
-      revision: "",
-      carried: "",
-      retrievedAt: "",
-      serviceUrl: "",
-      resultRange: "B2:E5",
     };
     const saved = grid(days);
     const changes = cellChanges({ provenance: [row], sheets: [{ name: "Prices", values: grid(corrected) }] }, { lines: undefined, changes: log.list(), planned: undefined }, (_sheet, address) => saved[address]);
@@ -148,7 +140,7 @@ describe("the change report's cells", () => {
     const ids = ["p|MB-CU-0001|2025-06-10|None|", "p|MB-CU-0001|2025-06-11|None|"];
     log.replaced(ids[0] ?? "", entry(record("2025-06-10", "2025-06-10", 0, 100)), entry(record("2025-06-10", "2025-06-12", 1, 99)), "2025-06-11");
     log.replaced(ids[1] ?? "", entry(record("2025-06-11", "2025-06-11", 0, 101)), entry(record("2025-06-11", "2025-06-13", 1, 98)), "2025-06-11");
-    const base = { sheet: "Prices", formula: '=PRICES.MID("MB-CU-0001",B1:C1)', symbol: "MB-CU-0001", carried: "" as const, retrievedAt: "", serviceUrl: "", resultRange: "B2:C2" };
+    const base = { ...blankProvenanceRow({ sheet: "Prices", address: "", formula: '=PRICES.MID("MB-CU-0001",B1:C1)', serviceUrl: "", resultRange: "B2:C2" }), symbol: "MB-CU-0001" };
     const rows: ProvenanceRow[] = [
       { ...base, address: "B2", dateAsked: "2025-06-10", assessmentDate: "2025-06-12", revision: 1 },
       { ...base, address: "C2", dateAsked: "2025-06-11", assessmentDate: "2025-06-13", revision: 1 },

@@ -66,6 +66,22 @@ describe("the runner's provenance of frozen price cells", () => {
     expect(row).toMatchObject({ dateAsked: "2024-03-01..2024-03-08", retrievedAt: "2024-03-08T09:00:00.000Z", serviceUrl: "https://svc/physical/v2/Prices/History" });
   });
 
+  it("reads a HISTORY with no end date up to the day the functions took as today (the runner's --today), not the machine's", async () => {
+    const looked: LineageKey[] = [];
+    const client = {
+      price: async (): Promise<PriceRecord> => {
+        throw new Error("a history row asks no price");
+      },
+      lineage: (key: LineageKey) => {
+        looked.push(key);
+        return undefined;
+      },
+    };
+    const [row] = await provenanceOf("Sheet1", calls('=PRICES.HISTORY("MB-AL-0004","2024-03-01")', "HISTORY", ["MB-AL-0004", "2024-03-01"]), client, "https://svc/physical/v2", "1900", false, "2024-03-08");
+    expect(row?.dateAsked).toBe("2024-03-01..2024-03-08");
+    expect(looked).toEqual([{ symbol: "MB-AL-0004", fromDate: "2024-03-01", toDate: "2024-03-08" }]);
+  });
+
   it("reads date serials in the book's date system, skips a blank date inside a range and asks nothing for a refused date", async () => {
     const [client, asked] = recordingClient();
     // 45352 is 2024-03-01 in the 1900 system; in the 1904 system the same day is 45352 - 1462
