@@ -5,13 +5,13 @@
  * Pieces the client keeps (blocks, instruments, references) are closed: every object in them holds only
  * the fields the contract names, so that an answer the check accepts is kept as parsed, without a copy.
  */
-import { KindGuard, Type, type Static, type TProperties, type TSchema } from "@sinclair/typebox";
+import { Type, type Static, type TProperties, type TSchema } from "@sinclair/typebox";
 import { CalendarSchema, InstrumentPriceBlockSchema, InstrumentRecordSchema, InvalidInstrumentSchema, PricesResponseSchema, ReferencesResponseSchema } from "../api/schemas";
 
 export const READ_SCHEMAS = {
   /** The outer object of /Prices, /Prices/History and /Instruments: blocks are read one by one later. */
   Envelope: Type.Object({
-    instruments: Type.Array(Type.Pick(InstrumentPriceBlockSchema, ["symbol"])),
+    instruments: Type.Array(Type.Object({ symbol: InstrumentPriceBlockSchema.properties.symbol })),
     // /Instruments has none; a missing type is judged against the one asked (checkCalculationType).
     priceCalculationType: Type.Optional(PricesResponseSchema.properties.priceCalculationType),
   }),
@@ -30,12 +30,15 @@ const CLOSED: readonly ReadPiece[] = ["PriceBlock", "Instrument", "References"];
 
 /** The schema with `additionalProperties: false` on every object in it. */
 function closed(schema: TSchema): TSchema {
-  if (KindGuard.IsObject(schema)) {
-    const properties: TProperties = {};
-    for (const [name, property] of Object.entries(schema.properties)) properties[name] = closed(property);
-    return { ...schema, properties, additionalProperties: false };
+  // TypeBox's objects and arrays carry these keywords; other kinds leave them undefined.
+  const properties: TProperties | undefined = schema.properties;
+  const items: TSchema | undefined = schema.items;
+  if (schema.type === "object" && properties) {
+    const closedProperties: TProperties = {};
+    for (const [name, property] of Object.entries(properties)) closedProperties[name] = closed(property);
+    return { ...schema, properties: closedProperties, additionalProperties: false };
   }
-  if (KindGuard.IsArray(schema)) return { ...schema, items: closed(schema.items) };
+  if (schema.type === "array" && items) return { ...schema, items: closed(items) };
   return schema;
 }
 

@@ -123,7 +123,8 @@ export function fakeService(options: FakeOptions = {}) {
         unitOfMeasureId: "MT",
         incotermId: "FOB",
         launchDate: "2020-01-01",
-        frequency: "Weekly",
+        // As the fake assesses (every other day by default): a calendar the client's estimate does not know.
+        frequency: `Every ${options.every?.[symbol] ?? 2} days`,
         sourceId: "S1",
         status: "Active",
         priceCalculationTypeIds: ["WeeklyAverage"],
