@@ -264,6 +264,23 @@ describe("history, instruments and references", () => {
     expect(withCarry.prices.length).toBe(30);
   });
 
+  it("sizes histories by the frequency instruments state, and plans them again by calendar days when the service refuses that size", async () => {
+    const names = symbols(7);
+    const { client, manual, calls, service } = setup({ limits: { maxRecords: 100 }, fake: { frequency: Object.fromEntries(names.map((symbol) => [symbol, "Monthly"])) } });
+    // The instruments' records come as served; the first history request, sized by "Monthly" (2 records a
+    // symbol) though the data is every other day (15), is over the service's 100 records.
+    service.script.push(
+      () => undefined,
+      (call) => (call.symbols.length > 3 ? json({ type: "about:blank", title: "Bad Request", status: 400, detail: `${call.symbols.length * 15} records asked; at most 100` }, 400) : undefined),
+    );
+    const range = { fromDate: "2024-03-01", toDate: "2024-03-30" };
+    const results = await flushUntilSettled(manual, names.map((symbol) => client.history({ symbol, ...range })));
+    results.forEach((result) => expect(valueOf(result).prices).toHaveLength(15));
+    const histories = calls.filter((call) => call.path.endsWith("/History"));
+    expect(histories.map((call) => call.symbols.length)).toEqual([7, 3, 3, 1]);
+    expect(calls.filter((call) => call.path.endsWith("/Instruments"))).toHaveLength(1);
+  });
+
   it("asks /Instruments once with the union of fields and projects each record to its own fields", async () => {
     const { client, manual, calls } = setup({ fake: { unknown: ["ZZZ"] } });
     const results = await flushAll<unknown>(manual, [
