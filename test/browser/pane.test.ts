@@ -18,7 +18,8 @@ import { EXCEL_STUB } from "./pane-excel-stub";
 import { buildPane, containsText, hasText } from "./pane-page";
 import { SEARCHED_FIELDS } from "../../src/functions/instrument-search";
 
-jest.setTimeout(240_000);
+// Bounds against a hang: building the pane with webpack takes minutes on two busy cores.
+jest.setTimeout(900_000);
 
 const SHOTS = screenshotDir();
 

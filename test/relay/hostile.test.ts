@@ -10,7 +10,7 @@ import { buildRelay, type RelayOptions } from "../../src/relay/app";
 import { ensureCertificates } from "../../src/sandbox/auth";
 import { eventually, openConnections, portOf, silentConnection } from "../helpers/sockets";
 
-jest.setTimeout(30_000);
+jest.setTimeout(180_000);
 
 /** The upstream: an endless body on /Prices/History (until its client goes), a 503 on `?unavailable`, else a small 200. */
 function startUpstream(): Promise<{ server: Server; seen: string[]; origin: string }> {
