@@ -61,16 +61,27 @@ function partKey(key: NormHistoryKey, fromDate: string, toDate: string): NormHis
   });
 }
 
-/** Consecutive ranges covering [from, to], each within the estimate's `maxRecords`, cut at period starts for averages. */
+/**
+ * Consecutive ranges covering [from, to], as few as the estimate allows within `maxRecords` and about equal
+ * in size, cut at period starts for averages: a part filled to the limit has no room left when the limit
+ * was learned from a refusal that overstated it.
+ */
 function splitRange(from: string, to: string, key: NormHistoryKey, maxRecords: number, calendar: InstrumentCalendar | undefined): [string, string][] {
   const first = toEpochDay(from);
   const last = toEpochDay(to);
-  const calculation = key.calculationType;
-  const fits = (start: number, end: number): boolean => estimateHistoryRecords({ ...key, fromDate: fromEpochDay(start), toDate: fromEpochDay(end) }, calendar) <= maxRecords;
+  const estimate = (start: number, end: number): number => estimateHistoryRecords({ ...key, fromDate: fromEpochDay(start), toDate: fromEpochDay(end) }, calendar);
+  const total = estimate(first, last);
+  const fewest = Math.ceil(total / maxRecords);
+  const balanced = greedyRanges(first, last, key.calculationType, (start, end) => estimate(start, end) <= Math.ceil(total / fewest));
+  // Cuts coarser than a record (periods) may leave a balanced split one part longer: then fill to the limit.
+  return balanced.length <= fewest ? balanced : greedyRanges(first, last, key.calculationType, (start, end) => estimate(start, end) <= maxRecords);
+}
+
+/** Ranges grown one cut at a time (a day, or a period) while `fits`; at least one cut per range. */
+function greedyRanges(first: number, last: number, calculation: CalculationType, fits: (start: number, end: number) => boolean): [string, string][] {
   const ranges: [string, string][] = [];
   let start = first;
   while (start <= last) {
-    // Grow the part one cut at a time (a day, or a period) while it fits; at least one cut per part.
     let end = Math.min(last, nextCut(start, calculation) - 1);
     for (;;) {
       const further = Math.min(last, nextCut(end + 1, calculation) - 1);
