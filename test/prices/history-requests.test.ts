@@ -5,6 +5,9 @@
  */
 import { addDays } from "../../src/api/dates";
 import { createPricesClient, type HistoryKey, type SymbolHistory } from "../../src/prices";
+import { estimateHistoryRecords } from "../../src/prices/history-estimate";
+import { historyParts } from "../../src/prices/history-parts";
+import { normHistoryKey } from "../../src/prices/keys";
 import { startHarness, type Harness } from "./sandbox-helpers";
 
 jest.setTimeout(180_000);
@@ -93,5 +96,19 @@ describe("a long history asked by the instrument's own calendar", () => {
     // By calendar days, each ten-year history would fill a request of 2,000 records alone: 20 requests.
     expect(requests).toBeLessThanOrEqual(Math.max(1, Math.floor(1.2 * Math.ceil(records / 2_000))));
     expect(paths.filter((path) => path.endsWith("/instruments"))).toHaveLength(1);
+  });
+});
+
+describe("the parts of a long history", () => {
+  it("are as few as the estimate allows and about equal, so none is filled to the limit", () => {
+    const key = normHistoryKey({ symbol: "SYM", fromDate: "2014-06-30", toDate: "2024-06-28" });
+    const calendar = { frequency: "Daily", launchDate: "2010-01-01" };
+    const total = estimateHistoryRecords(key, calendar);
+    // A limit just under the whole (learned from a refusal saying "limit of (asked - 1)"): two halves, not the limit and a day.
+    const parts = historyParts(key, total - 1, "2024-06-28", calendar) ?? [];
+    expect(parts).toHaveLength(2);
+    const sizes = parts.map((part) => estimateHistoryRecords(part, calendar));
+    expect(sizes.reduce((sum, size) => sum + size, 0)).toBe(total);
+    for (const size of sizes) expect(Math.abs(size - total / 2)).toBeLessThanOrEqual(1);
   });
 });
