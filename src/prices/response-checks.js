@@ -3,6 +3,9 @@
 // The string formats (a date that exists) come from the schemas' own table.
 const { FORMATS } = require("../api/schemas");
 const format = (name, value) => FORMATS[name] !== undefined && FORMATS[name](value);
+// Own keys read with for...in, without an array per object (answers are JSON: nothing inherited, nothing hidden).
+const keyCount = (value) => { let count = 0; for (const key in value) count += 1; return count; };
+const onlyKeys = (value, keys) => { for (const key in value) if (!keys.has(key)) return false; return true; };
 
 exports.checkEnvelope = (function () {
 return function check(value) {
@@ -37,6 +40,8 @@ return function check(value) {
 })();
 
 exports.checkPriceBlock = (function () {
+const keys_0 = new Set(['date', 'assessmentDate', 'revision', 'low', 'mid', 'high', 'forwardCurves', 'appraisalPrice', 'pricingRationale', 'assessmentPeriod', 'evaluationPeriod', 'lowChangeSincePrevious', 'midChangeSincePrevious', 'highChangeSincePrevious', 'lowChangeSincePreviousProportion', 'midChangeSincePreviousProportion', 'highChangeSincePreviousProportion']);
+const keys_1 = new Set(['symbol', 'currencyId', 'unitOfMeasureId', 'firstDate', 'lastDate', 'prices', 'forecast']);
 const local_0 = /^M\d+$/;
 const local_1 = /^[A-Z]{3}$/;
 return function check(value) {
@@ -48,14 +53,15 @@ return function check(value) {
     (typeof value['firstDate'] === 'string') &&
     (typeof value['lastDate'] === 'string') &&
     Array.isArray(value['prices']) &&
-    ((array) => { for(const value of array) if(!(((typeof value === 'object' && value !== null && !Array.isArray(value)) && (typeof value['date'] === 'string') && format('date', value['date']) && (typeof value['assessmentDate'] === 'string') && Number.isInteger(value['revision']) && Number.isFinite(value['low']) && Number.isFinite(value['mid']) && Number.isFinite(value['high']) && (value['forwardCurves'] !== undefined ? (Array.isArray(value['forwardCurves']) && ((array) => { for(const value of array) if(!(((typeof value === 'object' && value !== null && !Array.isArray(value)) && (typeof value['forwardCode'] === 'string') && local_0.test(value['forwardCode']) && (typeof value['forwardMonth'] === 'string') && local_1.test(value['forwardMonth']) && Number.isFinite(value['low']) && Number.isFinite(value['mid']) && Number.isFinite(value['high']) && Object.getOwnPropertyNames(value).length === 5))) { return false }; return true; })(value['forwardCurves'])) : true) && (value['appraisalPrice'] !== undefined ? ((typeof value['appraisalPrice'] === 'boolean')) : true) && (value['pricingRationale'] !== undefined ? ((typeof value['pricingRationale'] === 'string')) : true) && (value['assessmentPeriod'] !== undefined ? ((typeof value['assessmentPeriod'] === 'string')) : true) && (value['evaluationPeriod'] !== undefined ? ((typeof value['evaluationPeriod'] === 'string')) : true) && (value['lowChangeSincePrevious'] !== undefined ? (Number.isFinite(value['lowChangeSincePrevious'])) : true) && (value['midChangeSincePrevious'] !== undefined ? (Number.isFinite(value['midChangeSincePrevious'])) : true) && (value['highChangeSincePrevious'] !== undefined ? (Number.isFinite(value['highChangeSincePrevious'])) : true) && (value['lowChangeSincePreviousProportion'] !== undefined ? (Number.isFinite(value['lowChangeSincePreviousProportion'])) : true) && (value['midChangeSincePreviousProportion'] !== undefined ? (Number.isFinite(value['midChangeSincePreviousProportion'])) : true) && (value['highChangeSincePreviousProportion'] !== undefined ? (Number.isFinite(value['highChangeSincePreviousProportion'])) : true) && Object.getOwnPropertyNames(value).every(key => ['date', 'assessmentDate', 'revision', 'low', 'mid', 'high', 'forwardCurves', 'appraisalPrice', 'pricingRationale', 'assessmentPeriod', 'evaluationPeriod', 'lowChangeSincePrevious', 'midChangeSincePrevious', 'highChangeSincePrevious', 'lowChangeSincePreviousProportion', 'midChangeSincePreviousProportion', 'highChangeSincePreviousProportion'].includes(key))))) { return false }; return true; })(value['prices']) &&
-    (value['forecast'] !== undefined ? ((typeof value['forecast'] === 'object' && value['forecast'] !== null && !Array.isArray(value['forecast'])) && (typeof value['forecast']['symbol'] === 'string') && Number.isInteger(value['forecast']['version']) && (typeof value['forecast']['publicationDate'] === 'string') && Array.isArray(value['forecast']['forecastPrices']) && ((array) => { for(const value of array) if(!(((typeof value === 'object' && value !== null && !Array.isArray(value)) && (typeof value['date'] === 'string') && Number.isFinite(value['low']) && Number.isFinite(value['mid']) && Number.isFinite(value['high']) && Object.getOwnPropertyNames(value).length === 4))) { return false }; return true; })(value['forecast']['forecastPrices']) && Object.getOwnPropertyNames(value['forecast']).length === 4) : true) &&
-    Object.getOwnPropertyNames(value).every(key => ['symbol', 'currencyId', 'unitOfMeasureId', 'firstDate', 'lastDate', 'prices', 'forecast'].includes(key))
+    ((array) => { for(const value of array) if(!(((typeof value === 'object' && value !== null && !Array.isArray(value)) && (typeof value['date'] === 'string') && format('date', value['date']) && (typeof value['assessmentDate'] === 'string') && Number.isInteger(value['revision']) && Number.isFinite(value['low']) && Number.isFinite(value['mid']) && Number.isFinite(value['high']) && (value['forwardCurves'] !== undefined ? (Array.isArray(value['forwardCurves']) && ((array) => { for(const value of array) if(!(((typeof value === 'object' && value !== null && !Array.isArray(value)) && (typeof value['forwardCode'] === 'string') && local_0.test(value['forwardCode']) && (typeof value['forwardMonth'] === 'string') && local_1.test(value['forwardMonth']) && Number.isFinite(value['low']) && Number.isFinite(value['mid']) && Number.isFinite(value['high']) && keyCount(value) === 5))) { return false }; return true; })(value['forwardCurves'])) : true) && (value['appraisalPrice'] !== undefined ? ((typeof value['appraisalPrice'] === 'boolean')) : true) && (value['pricingRationale'] !== undefined ? ((typeof value['pricingRationale'] === 'string')) : true) && (value['assessmentPeriod'] !== undefined ? ((typeof value['assessmentPeriod'] === 'string')) : true) && (value['evaluationPeriod'] !== undefined ? ((typeof value['evaluationPeriod'] === 'string')) : true) && (value['lowChangeSincePrevious'] !== undefined ? (Number.isFinite(value['lowChangeSincePrevious'])) : true) && (value['midChangeSincePrevious'] !== undefined ? (Number.isFinite(value['midChangeSincePrevious'])) : true) && (value['highChangeSincePrevious'] !== undefined ? (Number.isFinite(value['highChangeSincePrevious'])) : true) && (value['lowChangeSincePreviousProportion'] !== undefined ? (Number.isFinite(value['lowChangeSincePreviousProportion'])) : true) && (value['midChangeSincePreviousProportion'] !== undefined ? (Number.isFinite(value['midChangeSincePreviousProportion'])) : true) && (value['highChangeSincePreviousProportion'] !== undefined ? (Number.isFinite(value['highChangeSincePreviousProportion'])) : true) && onlyKeys(value, keys_0)))) { return false }; return true; })(value['prices']) &&
+    (value['forecast'] !== undefined ? ((typeof value['forecast'] === 'object' && value['forecast'] !== null && !Array.isArray(value['forecast'])) && (typeof value['forecast']['symbol'] === 'string') && Number.isInteger(value['forecast']['version']) && (typeof value['forecast']['publicationDate'] === 'string') && Array.isArray(value['forecast']['forecastPrices']) && ((array) => { for(const value of array) if(!(((typeof value === 'object' && value !== null && !Array.isArray(value)) && (typeof value['date'] === 'string') && Number.isFinite(value['low']) && Number.isFinite(value['mid']) && Number.isFinite(value['high']) && keyCount(value) === 4))) { return false }; return true; })(value['forecast']['forecastPrices']) && keyCount(value['forecast']) === 4) : true) &&
+    onlyKeys(value, keys_1)
   )
 }
 })();
 
 exports.checkInstrument = (function () {
+const keys_0 = new Set(['symbol', 'productId', 'description', 'descriptionShort', 'commodityId', 'priceType', 'locationId', 'currencyId', 'unitOfMeasureId', 'incotermId', 'launchDate', 'frequency', 'sourceId', 'status', 'priceCalculationTypeIds', 'commodity', 'location', 'currency', 'unitOfMeasure', 'incoterm', 'source', 'forecastTypeIds', 'hasForwardCurves']);
 return function check(value) {
   return (
     (typeof value === 'object' && value !== null && !Array.isArray(value)) &&
@@ -84,7 +90,7 @@ return function check(value) {
     (value['source'] !== undefined ? ((typeof value['source'] === 'string')) : true) &&
     (value['forecastTypeIds'] !== undefined ? (Array.isArray(value['forecastTypeIds']) && ((array) => { for(const value of array) if(!(((typeof value === 'string')))) { return false }; return true; })(value['forecastTypeIds'])) : true) &&
     (value['hasForwardCurves'] !== undefined ? ((typeof value['hasForwardCurves'] === 'boolean')) : true) &&
-    Object.getOwnPropertyNames(value).every(key => ['symbol', 'productId', 'description', 'descriptionShort', 'commodityId', 'priceType', 'locationId', 'currencyId', 'unitOfMeasureId', 'incotermId', 'launchDate', 'frequency', 'sourceId', 'status', 'priceCalculationTypeIds', 'commodity', 'location', 'currency', 'unitOfMeasure', 'incoterm', 'source', 'forecastTypeIds', 'hasForwardCurves'].includes(key))
+    onlyKeys(value, keys_0)
   )
 }
 })();
@@ -94,8 +100,8 @@ return function check(value) {
   return (
     (typeof value === 'object' && value !== null && !Array.isArray(value)) &&
     Array.isArray(value['references']) &&
-    ((array) => { for(const value of array) if(!(((typeof value === 'object' && value !== null && !Array.isArray(value)) && (typeof value['type'] === 'string') && Array.isArray(value['items']) && ((array) => { for(const value of array) if(!(((typeof value === 'object' && value !== null && !Array.isArray(value)) && (typeof value['id'] === 'string') && (typeof value['description'] === 'string') && (typeof value['sign'] === 'string') && Array.isArray(value['availableConversionIds']) && ((array) => { for(const value of array) if(!(((typeof value === 'string')))) { return false }; return true; })(value['availableConversionIds']) && Object.getOwnPropertyNames(value).length === 4))) { return false }; return true; })(value['items']) && Object.getOwnPropertyNames(value).length === 2))) { return false }; return true; })(value['references']) &&
-    Object.getOwnPropertyNames(value).length === 1
+    ((array) => { for(const value of array) if(!(((typeof value === 'object' && value !== null && !Array.isArray(value)) && (typeof value['type'] === 'string') && Array.isArray(value['items']) && ((array) => { for(const value of array) if(!(((typeof value === 'object' && value !== null && !Array.isArray(value)) && (typeof value['id'] === 'string') && (typeof value['description'] === 'string') && (typeof value['sign'] === 'string') && Array.isArray(value['availableConversionIds']) && ((array) => { for(const value of array) if(!(((typeof value === 'string')))) { return false }; return true; })(value['availableConversionIds']) && keyCount(value) === 4))) { return false }; return true; })(value['items']) && keyCount(value) === 2))) { return false }; return true; })(value['references']) &&
+    keyCount(value) === 1
   )
 }
 })();
