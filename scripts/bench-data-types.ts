@@ -6,6 +6,7 @@
  * cold: a new client each run, requests and parsing included. Target: rich at most 1.5x plain. Writes the
  * "Data types" section of docs/benchmarks.md.
  */
+import { parseArgs } from "node:util";
 import { Agent, fetch as undiciFetch } from "undici";
 import { ALL_DATA_TYPES, type ValueMode } from "../src/functions/data-types";
 import { createCustomFunctionsRuntime } from "../src/host/runtime";
@@ -13,6 +14,9 @@ import { clientCredentialsTokenProvider, createPricesClient, type TokenProvider 
 import { serveSandbox, startSandboxChild } from "./bench-sandbox-child";
 import { weekdays } from "../test/helpers/weekdays";
 import { rawLines, reportCase, targetTable, writeSection, type TargetRow } from "./bench-section";
+
+/** `--serve` runs the sandbox child; `--no-docs` leaves docs/benchmarks.md alone. */
+const { values: args } = parseArgs({ options: { serve: { type: "boolean", default: false }, "no-docs": { type: "boolean", default: false } } });
 
 const round = (value: number, digits = 0): number => Number(value.toFixed(digits));
 const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
@@ -87,7 +91,7 @@ async function main(): Promise<void> {
     child.send("close");
     await agent.close();
   }
-  if (!process.argv.includes("--no-docs")) {
+  if (!args["no-docs"]) {
     const day = new Date().toISOString().slice(0, 10);
     await writeSection(
       "Data types",
@@ -104,7 +108,7 @@ async function main(): Promise<void> {
   }
 }
 
-if (process.argv.includes("--serve")) void serveSandbox();
+if (args.serve) void serveSandbox();
 else
   main().then(
     () => process.exit(0),

@@ -7,6 +7,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import { parseArgs } from "node:util";
 import ExcelJS from "exceljs";
 import { strToU8, zipSync } from "fflate";
 import { columnName } from "../src/formula/a1";
@@ -153,9 +154,10 @@ function runLarge(dir: string, symbols: readonly string[], today: string): Large
 }
 
 async function main(): Promise<void> {
-  const [mode, ...rest] = process.argv.slice(2);
-  if (mode === "--large-child") {
-    const [model, out, today] = rest;
+  // `--large-child MODEL OUT TODAY` runs the large case in a child of its own.
+  const { values, positionals } = parseArgs({ options: { "large-child": { type: "boolean", default: false } }, allowPositionals: true });
+  if (values["large-child"]) {
+    const [model, out, today] = positionals;
     return largeChild(model ?? "", out ?? "", today ?? "");
   }
   const startLoad = loadavg().map((value) => value.toFixed(1)).join(" ");

@@ -17,6 +17,21 @@ export function parseIsoDate(text: string): string | undefined {
   return formatIsoDate(year, month, day);
 }
 
+/**
+ * `YYYY-MM-DD` of a day that exists, padded as the service writes it (no trimming, no regular expression:
+ * the response reader calls it once per record).
+ */
+export function isCalendarDate(text: string): boolean {
+  if (text.length !== 10) return false;
+  for (let index = 0; index < 10; index += 1) {
+    const code = text.charCodeAt(index);
+    if (index === 4 || index === 7 ? code !== 45 : code < 48 || code > 57) return false;
+  }
+  const month = (text.charCodeAt(5) - 48) * 10 + text.charCodeAt(6) - 48;
+  const day = (text.charCodeAt(8) - 48) * 10 + text.charCodeAt(9) - 48;
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(Number(text.slice(0, 4)), month);
+}
+
 export function formatIsoDate(year: number, month: number, day: number): string {
   return `${String(year).padStart(4, "0")}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
 }

@@ -3,9 +3,15 @@
  * types derive from them. The sandbox declares them on its routes; the client checks what it reads
  * against the same types.
  */
-import { Type, type Static } from "@sinclair/typebox";
+import { FormatRegistry, Type, type Static } from "@sinclair/typebox";
+import { isCalendarDate } from "./dates";
 
-const IsoDate = Type.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}$", description: "YYYY-MM-DD" });
+/** The string formats the schemas use, by name: the compiled reader and TypeBox's Value both check them. */
+export const FORMATS: Readonly<Record<string, (value: string) => boolean>> = { date: isCalendarDate };
+for (const [name, check] of Object.entries(FORMATS)) FormatRegistry.Set(name, check);
+
+/** A day that exists (2024-02-30 does not), written `YYYY-MM-DD`. */
+const IsoDate = Type.String({ format: "date", description: "YYYY-MM-DD" });
 const DateTimeWithOffset = Type.String({ description: "ISO 8601 date-time with UTC offset" });
 
 export const ForwardCurvePointSchema = Type.Object({

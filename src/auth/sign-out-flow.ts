@@ -11,7 +11,7 @@ import { parseSignOutHint, readHintByMessage, type DialogConfig, type DialogMess
 export const SIGN_OUT_STATE_KEY = "prices.dialog.signOutState";
 const DISCOVERY_TIMEOUT_MS = 30_000;
 /** How long the window waits for the pane's hint before it signs out without one (the token service then asks). */
-const HINT_TIMEOUT_MS = 10_000;
+const HINT_TIMEOUT_MS = 30_000;
 
 export interface SignOutPage {
   /** `location.search` of the page as loaded. */

@@ -2,6 +2,7 @@
  * The tokens a user sign-in hands over (RFC 6749 section 5) and the discovery of the token endpoint.
  * Token requests themselves are prices/token-request.ts, the only implementation.
  */
+import { withTimeout } from "../prices/timeout";
 
 export interface TokenResponse {
   accessToken: string;
@@ -33,10 +34,6 @@ export interface TokenRequestOptions {
   timeoutMs?: number;
 }
 
-function isAbort(cause: unknown): boolean {
-  return cause instanceof Error && (cause.name === "TimeoutError" || cause.name === "AbortError");
-}
-
 function timedOut(what: string, timeoutMs: number): TokenRequestError {
   return new TokenRequestError(`${what} did not answer within ${Math.max(1, Math.round(timeoutMs / 1000))} s`, 0, "timeout");
 }
@@ -49,24 +46,21 @@ function timedOut(what: string, timeoutMs: number): TokenRequestError {
 export async function discoverTokenEndpoint(fetchFn: typeof fetch, authority: string, options: TokenRequestOptions = {}): Promise<string> {
   const base = authority.replace(/\/+$/, "");
   const timeoutMs = options.timeoutMs ?? TOKEN_REQUEST_TIMEOUT_MS;
-  const signal = AbortSignal.timeout(timeoutMs);
-  let response: Response;
-  try {
-    response = await fetchFn(`${base}/.well-known/openid-configuration`, { credentials: "omit", signal });
-  } catch (cause) {
-    if (isAbort(cause) || signal.aborted) throw timedOut("the token service's discovery", timeoutMs);
-    throw new TokenRequestError(`token service unreachable (${cause instanceof Error ? cause.name : "error"})`, 0);
-  }
-  if (response.status >= 500) throw new TokenRequestError(`token service discovery failed with status ${response.status}`, response.status);
-  let doc: unknown;
-  if (response.ok) {
-    try {
-      doc = await response.json();
-    } catch (cause) {
-      if (isAbort(cause) || signal.aborted) throw timedOut("the token service's discovery", timeoutMs);
-      doc = undefined;
-    }
-  }
+  const doc = await withTimeout(
+    timeoutMs,
+    async (signal): Promise<unknown> => {
+      let response: Response;
+      try {
+        response = await fetchFn(`${base}/.well-known/openid-configuration`, { credentials: "omit", signal });
+      } catch (cause) {
+        throw new TokenRequestError(`token service unreachable (${cause instanceof Error ? cause.name : "error"})`, 0);
+      }
+      if (response.status >= 500) throw new TokenRequestError(`token service discovery failed with status ${response.status}`, response.status);
+      // No document (or not JSON): the issuer's /token is the endpoint.
+      return response.ok ? response.json().catch(() => undefined) : undefined;
+    },
+    () => timedOut("the token service's discovery", timeoutMs),
+  );
   const endpoint = typeof doc === "object" && doc !== null ? (doc as Record<string, unknown>)["token_endpoint"] : undefined;
   return typeof endpoint === "string" && endpoint.startsWith("https://") ? endpoint : `${base}/token`;
 }

@@ -11,6 +11,7 @@ import { ConversionError, HTTPError, InvalidInstrumentError, NoDataError, Prices
 import type { NormHistoryKey, NormInstrumentKey, NormInstrumentsKey, NormKey, NormPriceKey, NormReferenceKey } from "./keys";
 import { type Envelope, type PriceBlock, type RequestRef, checkCalculationType, projectInstrument, projectPrice, readEnvelope, readInstrument, readPriceBlock, readReferences } from "./parse";
 import type { RequestSize } from "./learned-limits";
+import { estimateHistoryRecords, type InstrumentCalendar } from "./history-estimate";
 import { chunk, planDateLists } from "./plan";
 import type { SymbolHistory } from "./types";
 
@@ -39,6 +40,8 @@ export interface PlannedRequest<T extends Keyed = Keyed> {
 export interface PlanSettings {
   limits: Limits;
   maxOverfetch: number;
+  /** An instrument's calendar when the client knows it (histories are estimated by it). */
+  calendarOf?: (symbol: string) => InstrumentCalendar | undefined;
 }
 
 /** The batch contract's length check: one result per key, or the whole batch fails. */
@@ -83,7 +86,7 @@ export function planRequests<T extends Keyed>(items: readonly T[], settings: Pla
   const requests: PlannedRequest<T>[] = [];
   for (const group of dated.values()) requests.push(...planDated(group, settings));
   for (const group of latest.values()) requests.push(...planLatest(group, settings.limits));
-  for (const group of histories.values()) requests.push(...planHistory(group, settings.limits));
+  for (const group of histories.values()) requests.push(...planHistory(group, settings));
   if (instruments.length > 0) requests.push(...planInstruments(instruments, settings.limits));
   if (lists.length > 0) requests.push(planInstrumentList(lists));
   if (references.length > 0) requests.push(planReferences(references));
@@ -379,28 +382,29 @@ function planLatest<T extends Keyed<NormPriceKey>>(items: readonly T[], limits: 
   });
 }
 
-const PERIOD_DAYS: Record<CalculationType, number> = { None: 1, WeeklyAverage: 7, MonthlyAverage: 28, QuarterlyAverage: 90, YearlyAverage: 365 };
-
 /**
- * Upper bound of the records one symbol's history returns: every calendar day in range (assessment
- * days and weekdays are fewer), or one per period, plus one, for averages.
+ * Histories of one signature, as few requests as their estimates allow: symbols are packed in order while
+ * their summed estimate (by each instrument's own calendar when the client knows it) fits `maxRecords`.
  */
-export function estimateHistoryRecords(key: Pick<NormHistoryKey, "fromDate" | "toDate" | "calculationType">): number {
-  const days = toEpochDay(key.toDate) - toEpochDay(key.fromDate) + 1;
-  return Math.max(1, Math.ceil(days / PERIOD_DAYS[key.calculationType]) + (key.calculationType === "None" ? 0 : 1));
-}
-
-function planHistory<T extends Keyed<NormHistoryKey>>(items: readonly T[], limits: Limits): PlannedRequest<T>[] {
+function planHistory<T extends Keyed<NormHistoryKey>>(items: readonly T[], settings: PlanSettings): PlannedRequest<T>[] {
   const first = items[0]?.key;
   if (first === undefined) return [];
+  const { limits } = settings;
   const fields = unionFields(items);
   const bySymbol = new Map<string, T[]>();
   for (const item of items) push(bySymbol, item.key.symbol, item);
-  const perSymbol = estimateHistoryRecords(first);
   const target = targetOf(first);
   const refine = refineRefusal(target);
-  const size = Math.max(1, Math.min(limits.maxSymbols, Math.floor(limits.maxRecords / perSymbol)));
-  return chunk([...bySymbol.keys()], size).map((symbols): PlannedRequest<T> => {
+  const packs: { symbols: string[]; records: number }[] = [];
+  for (const symbol of bySymbol.keys()) {
+    const records = estimateHistoryRecords(first, settings.calendarOf?.(symbol));
+    const last = packs[packs.length - 1];
+    if (last && last.symbols.length < limits.maxSymbols && last.records + records <= limits.maxRecords) {
+      last.symbols.push(symbol);
+      last.records += records;
+    } else packs.push({ symbols: [symbol], records });
+  }
+  return packs.map(({ symbols, records }): PlannedRequest<T> => {
     const served = symbols.flatMap((symbol) => bySymbol.get(symbol) ?? []);
     const params = encodeParams({
       symbols,
@@ -417,8 +421,8 @@ function planHistory<T extends Keyed<NormHistoryKey>>(items: readonly T[], limit
       endpoint: PATHS.history,
       params,
       items: served,
-      recordsRequested: symbols.length * perSymbol,
-      size: { symbols: symbols.length, dates: 0, records: symbols.length * perSymbol },
+      recordsRequested: records,
+      size: { symbols: symbols.length, dates: 0, records },
       recordsEstimated: true,
       answer: (body, request) => answerHistory(body, request, served, fields.length, target),
     };

@@ -9,7 +9,7 @@ import { type PlannedRequest, checkBatch, planRequests } from "./batches";
 import { MemoryCacheStorage } from "./cache";
 import { CacheUse, DEFAULT_CACHE_POLICY, keyMatcher } from "./cache-use";
 import { createCounters } from "./client-stats";
-import { NotCachedError, PricesError, RequestLimitError } from "./errors";
+import { HTTPError, NotCachedError, PricesError, RequestLimitError } from "./errors";
 import { DEFAULT_GOVERNOR_POLICY, createGovernor } from "./governor";
 import { type Ask, InFlight } from "./in-flight";
 import { type NormHistoryKey, type NormKey, normHistoryKey, normInstrumentKey, normInstrumentsKey, normLineageKey, normPriceKey, normReferenceKey } from "./keys";
@@ -18,7 +18,8 @@ import { DEFAULT_RETRY_POLICY } from "./retry";
 import { timerScheduler } from "./scheduler";
 import { DEFAULT_REQUEST_BUDGET_MS, createTransport, defaultSleep, requestTarget } from "./transport";
 import type { AskOptions, CacheFilter, CachePolicy, ClientStats, KeyLineage, LineageKey, PricesClient, PricesClientOptions } from "./types";
-import { forecastProbe, historyParts, joinHistories, partsFromLaunch } from "./history-parts";
+import { estimateHistoryRecords, type InstrumentCalendar } from "./history-estimate";
+import { forecastProbe, historyParts, joinHistories } from "./history-parts";
 import { DEFAULT_LIMIT_FLOORS, type RequestSize, largest, learnLimits } from "./learned-limits";
 import { withTimeout } from "./timeout";
 import type { InstrumentRecord, SymbolHistory } from "./types";
@@ -62,6 +63,11 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
   const inFlight = new InFlight();
   const lineage = new Lineage({ maxKeys: options.maxLineageKeys ?? MAX_LINEAGE_KEYS, maxRequests: options.maxLineageRequests ?? 1_000 });
   const batchWindow = new BatchWindow<Ask>(options.scheduler ?? timerScheduler(2), dispatch, failAll);
+  // Instruments' calendars (frequency, launch) the client has read, by symbol, which long histories are
+  // sized by; and the symbols whose record was asked for that, so that a failed lookup is not repeated.
+  const calendars = new Map<string, InstrumentCalendar>();
+  const calendarsAsked = new Set<string>();
+  const calendarOf = (symbol: string): InstrumentCalendar | undefined => calendars.get(symbol);
 
   function today(): string {
     return todayIso(new Date(now()));
@@ -113,12 +119,12 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
   }
 
   function dispatch(closed: Ask[]): void {
-    const asked = splitLongHistories(closed);
+    const asked = splitLongHistories(awaitCalendars(closed));
     if (asked.length === 0) return;
     // The planner hands back the very asks it was given, grouped into requests.
     let requests: PlannedRequest<Ask>[];
     try {
-      requests = planRequests(asked, { limits, maxOverfetch });
+      requests = planRequests(asked, { limits, maxOverfetch, calendarOf });
     } catch (error) {
       failAll(asked, error);
       return;
@@ -190,6 +196,13 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
         replan(asks.filter((item) => item.waiting));
         return;
       }
+      // A refused history sized by an instrument's calendar (its stated frequency may not be what it serves)
+      // is planned once more by calendar days; forgetting the calendars makes it once.
+      if (request.recordsEstimated && error instanceof HTTPError && error.status === 400 && forgetCalendars(asks)) {
+        counters.replanned += 1;
+        replan(asks.filter((item) => item.waiting));
+        return;
+      }
       failAll(asks, request.refine?.(error) ?? error);
       return;
     } finally {
@@ -229,34 +242,58 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
     }, 0);
   }
 
+  /** True when a calendar of one of the asks' symbols was known (and is now forgotten). */
+  function forgetCalendars(asks: readonly Ask[]): boolean {
+    let forgot = false;
+    for (const { key } of asks) if (key.kind === "history" && calendars.delete(key.symbol)) forgot = true;
+    return forgot;
+  }
+
+  function learnCalendar(record: InstrumentRecord): void {
+    if (calendars.size >= MAX_LINEAGE_KEYS) calendars.clear();
+    calendars.set(record.symbol.toUpperCase(), { frequency: record.frequency, launchDate: record.launchDate });
+  }
+
+  /**
+   * Histories that would take more than one request by calendar days wait for their instruments' records
+   * (one /Instruments request for the window, cached a day; the wait counts against each key's budget),
+   * so that they are sized by each instrument's own calendar and launch. The others go on now.
+   */
+  function awaitCalendars(asked: Ask[]): Ask[] {
+    const unknown = (item: Ask): item is Ask & { key: NormHistoryKey } => item.key.kind === "history" && !calendars.has(item.key.symbol) && !calendarsAsked.has(item.key.symbol);
+    const plainRecords = new Map<string, number>();
+    for (const item of asked) {
+      if (!unknown(item)) continue;
+      plainRecords.set(item.key.options, (plainRecords.get(item.key.options) ?? 0) + estimateHistoryRecords(item.key));
+    }
+    const waits = asked.filter((item): item is Ask & { key: NormHistoryKey } => unknown(item) && (plainRecords.get(item.key.options) ?? 0) > limits.maxRecords);
+    if (waits.length === 0) return asked;
+    const deadlines = new Map<string, number>();
+    for (const item of waits) deadlines.set(item.key.symbol, Math.max(deadlines.get(item.key.symbol) ?? 0, item.deadline));
+    const lookups = [...deadlines].map(([symbol, deadline]) => {
+      calendarsAsked.add(symbol);
+      return ask<InstrumentRecord>(normInstrumentKey(symbol, undefined), false, deadline).then(learnCalendar);
+    });
+    // A failed lookup leaves the history sized by calendar days.
+    void Promise.allSettled(lookups).then(() => dispatch(waits.filter((item) => item.waiting)));
+    const waiting = new Set<Ask>(waits);
+    return asked.filter((item) => !waiting.has(item));
+  }
+
   /** Histories over `maxRecords` are asked in date-range parts (each an ask of its own) and joined. */
   function splitLongHistories(asked: Ask[]): Ask[] {
     let whole: Ask[] | undefined;
     asked.forEach((item, index) => {
-      const parts = item.key.kind === "history" ? historyParts(item.key, limits.maxRecords, today()) : undefined;
-      if (!parts) {
+      const key = item.key;
+      const parts = key.kind === "history" ? historyParts(key, limits.maxRecords, today(), calendars.get(key.symbol)) : undefined;
+      if (key.kind !== "history" || !parts) {
         whole?.push(item);
         return;
       }
       whole ??= asked.slice(0, index);
-      askInParts(item, item.key as NormHistoryKey, parts);
+      askParts(item, key, parts);
     });
     return whole ?? asked;
-  }
-
-  /** A history of assessments is asked from the instrument's launch (its record, cached a day), if later than its start. */
-  function askInParts(item: Ask, key: NormHistoryKey, parts: NormHistoryKey[]): void {
-    if (key.calculationType !== "None") {
-      askParts(item, key, parts);
-      return;
-    }
-    ask<InstrumentRecord>(normInstrumentKey(key.symbol, undefined), false, item.deadline)
-      .then(
-        (instrument) => partsFromLaunch(key, instrument.launchDate, limits.maxRecords, today()) ?? parts,
-        () => parts,
-      )
-      .then((chosen) => askParts(item, key, chosen))
-      .catch((error: unknown) => failAll([item], error));
   }
 
   function askParts(item: Ask, key: NormHistoryKey, parts: NormHistoryKey[]): void {

@@ -8,38 +8,29 @@
 import { fromEpochDay, isoWeekday, toEpochDay } from "../api/dates";
 import type { CalculationType } from "../api/vocabulary";
 import type { Forecast, ForecastPrice } from "../api/schemas";
-import { estimateHistoryRecords } from "./batches";
+import { estimateHistoryRecords, type InstrumentCalendar } from "./history-estimate";
 import { NoDataError } from "./errors";
 import { type NormHistoryKey, normHistoryKey } from "./keys";
 import type { SymbolHistory } from "./types";
 
 /**
- * The parts of a history over `maxRecords` (ascending by date), or undefined when it fits one request.
- * No record is dated after today (convention 20), so only the range up to today is split; the last part
- * runs on to the history's end, where a forecast's prices lie.
+ * The parts of a history over `maxRecords` (ascending by date), or undefined when it fits one request,
+ * sized by the instrument's own calendar when the client knows it (history-estimate.ts). A history of an
+ * instrument launched after its start is asked from the launch on: the days before it hold nothing, and
+ * asking them costs requests (none at all when it launched after the history's end). No record is dated
+ * after today (convention 20), so only the range up to today is split; the last part runs on to the
+ * history's end, where a forecast's prices lie. Averages are cut at period starts.
  */
-export function historyParts(key: NormHistoryKey, maxRecords: number, today: string): NormHistoryKey[] | undefined {
+export function historyParts(key: NormHistoryKey, maxRecords: number, today: string, calendar?: InstrumentCalendar): NormHistoryKey[] | undefined {
   const end = key.toDate < today ? key.toDate : today;
-  if (end < key.fromDate || estimateHistoryRecords({ ...key, toDate: end }) <= maxRecords) return undefined;
-  const ranges = splitRange(key.fromDate, end, key.calculationType, maxRecords);
-  if (ranges.length < 2) return undefined;
-  (ranges[ranges.length - 1] as [string, string])[1] = key.toDate;
-  return ranges.map(([fromDate, toDate]) => partKey(key, fromDate, toDate));
-}
-
-/**
- * The parts of a history of assessments asked from the instrument's launch on, when it comes after the
- * history's start: days before it hold nothing, and asking them costs requests (none when it launched after the
- * history's end). Averages keep their parts, cut at period starts.
- */
-export function partsFromLaunch(key: NormHistoryKey, launchDate: string, maxRecords: number, today: string): NormHistoryKey[] | undefined {
-  if (key.calculationType !== "None" || launchDate <= key.fromDate) return undefined;
-  if (launchDate > key.toDate) return [];
-  const end = key.toDate < today ? key.toDate : today;
-  if (end < launchDate) return [partKey(key, launchDate, key.toDate)];
-  const ranges = splitRange(launchDate, end, key.calculationType, maxRecords);
+  if (end < key.fromDate || estimateHistoryRecords({ ...key, toDate: end }, calendar) <= maxRecords) return undefined;
+  const from = calendar && calendar.launchDate > key.fromDate ? calendar.launchDate : key.fromDate;
+  if (from > key.toDate) return [];
+  if (end < from) return [partKey(key, from, key.toDate)];
+  const ranges = splitRange(from, end, key, maxRecords, calendar);
   const last = ranges[ranges.length - 1];
-  if (last) last[1] = key.toDate;
+  if (!last || (ranges.length < 2 && from === key.fromDate)) return undefined;
+  last[1] = key.toDate;
   return ranges.map(([fromDate, toDate]) => partKey(key, fromDate, toDate));
 }
 
@@ -70,16 +61,27 @@ function partKey(key: NormHistoryKey, fromDate: string, toDate: string): NormHis
   });
 }
 
-/** Consecutive ranges covering [from, to], each within the estimate's `maxRecords`, cut at period starts for averages. */
-function splitRange(from: string, to: string, calculation: CalculationType, maxRecords: number): [string, string][] {
+/**
+ * Consecutive ranges covering [from, to], as few as the estimate allows within `maxRecords` and about equal
+ * in size, cut at period starts for averages: a part filled to the limit has no room left when the limit
+ * was learned from a refusal that overstated it.
+ */
+function splitRange(from: string, to: string, key: NormHistoryKey, maxRecords: number, calendar: InstrumentCalendar | undefined): [string, string][] {
   const first = toEpochDay(from);
   const last = toEpochDay(to);
-  const fits = (start: number, end: number): boolean =>
-    estimateHistoryRecords({ fromDate: fromEpochDay(start), toDate: fromEpochDay(end), calculationType: calculation }) <= maxRecords;
+  const estimate = (start: number, end: number): number => estimateHistoryRecords({ ...key, fromDate: fromEpochDay(start), toDate: fromEpochDay(end) }, calendar);
+  const total = estimate(first, last);
+  const fewest = Math.ceil(total / maxRecords);
+  const balanced = greedyRanges(first, last, key.calculationType, (start, end) => estimate(start, end) <= Math.ceil(total / fewest));
+  // Cuts coarser than a record (periods) may leave a balanced split one part longer: then fill to the limit.
+  return balanced.length <= fewest ? balanced : greedyRanges(first, last, key.calculationType, (start, end) => estimate(start, end) <= maxRecords);
+}
+
+/** Ranges grown one cut at a time (a day, or a period) while `fits`; at least one cut per range. */
+function greedyRanges(first: number, last: number, calculation: CalculationType, fits: (start: number, end: number) => boolean): [string, string][] {
   const ranges: [string, string][] = [];
   let start = first;
   while (start <= last) {
-    // Grow the part one cut at a time (a day, or a period) while it fits; at least one cut per part.
     let end = Math.min(last, nextCut(start, calculation) - 1);
     for (;;) {
       const further = Math.min(last, nextCut(end + 1, calculation) - 1);

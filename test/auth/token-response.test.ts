@@ -54,7 +54,8 @@ function scriptedServer() {
   };
 }
 
-const FAST = { timeoutMs: 300 };
+// Short enough that a hung endpoint ends the test soon, long enough that a loopback answer on two busy cores comes within it.
+const FAST = { timeoutMs: 2_000 };
 /** The store's renewal timer is not under test here: a timer that never fires keeps no handle open. */
 const idleTimer = { set: () => 0, clear: () => undefined };
 let service: ReturnType<typeof scriptedServer>;
@@ -87,17 +88,17 @@ describe("token requests", () => {
     expect((error as TimeoutError).status).toBe(0);
     expect((error as TimeoutError).message).toBe("Request failed (timed out after 300 ms): POST /auth/token");
     expect((error as TimeoutError).message).not.toContain("secret-refresh");
-  }, 10_000);
+  }, 180_000);
 
   it("fail with a timeout when the endpoint sends headers and then stalls the body", async () => {
     service.mode = "stall-body";
     const error = await requestToken({ fetch, url: `${origin}/auth/token`, form: form({ grant_type: "servicekey" }), timeoutMs: 300 }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(TimeoutError);
-  }, 10_000);
+  }, 180_000);
 
   it("still answer normally within the timeout", async () => {
     service.mode = "answer";
-    await expect(requestToken({ fetch, url: `${origin}/auth/token`, form: form({ grant_type: "servicekey" }), timeoutMs: 300 })).resolves.toEqual({ accessToken: "fresh-token", lifetimeMs: 3_600_000 });
+    await expect(requestToken({ fetch, url: `${origin}/auth/token`, form: form({ grant_type: "servicekey" }), timeoutMs: 30_000 })).resolves.toEqual({ accessToken: "fresh-token", lifetimeMs: 3_600_000 });
   });
 });
 
@@ -105,14 +106,14 @@ describe("discovery", () => {
   it("fails with a timeout when the issuer never answers, rather than guessing", async () => {
     const error = await failure(discoverTokenEndpoint(fetch, `${origin}/auth`, FAST));
     expect(error.code).toBe("timeout");
-  }, 10_000);
+  }, 180_000);
 
   it("fails on a 5xx and falls back to {issuer}/token only when the issuer has no document", async () => {
     service.mode = "fail";
     expect((await failure(discoverTokenEndpoint(fetch, `${origin}/auth`, FAST))).status).toBe(503);
     const missing = await discoverTokenEndpoint((async () => new Response("not found", { status: 404 })) as typeof fetch, "https://issuer.example/auth/", FAST);
     expect(missing).toBe("https://issuer.example/auth/token");
-  }, 10_000);
+  }, 180_000);
 
   it("is cached once it succeeds, but a failed or hung discovery is forgotten and asked again", async () => {
     const tokenUrl = cachedTokenEndpoint(fetch, `${origin}/auth`, FAST);
@@ -121,28 +122,28 @@ describe("discovery", () => {
     await expect(tokenUrl()).resolves.toBe("https://tokens.example/auth/token");
     await expect(tokenUrl()).resolves.toBe("https://tokens.example/auth/token");
     expect(service.seen).toEqual(["GET /auth/.well-known/openid-configuration", "GET /auth/.well-known/openid-configuration"]);
-  }, 10_000);
+  }, 180_000);
 });
 
 describe("the token store with a hung token endpoint", () => {
   it("settles a renewal as failing, keeps the user signed in while the token is valid, and says when it retries", async () => {
-    const store = createTokenStore({ tokenUrl: async () => `${origin}/auth/token`, clientId: "prices-excel-addin", scope: "sandbox.physicalprices.api", fetch, timeoutMs: 300, timer: idleTimer });
+    const store = createTokenStore({ tokenUrl: async () => `${origin}/auth/token`, clientId: "prices-excel-addin", scope: "sandbox.physicalprices.api", fetch, timeoutMs: FAST.timeoutMs, timer: idleTimer });
     store.acceptUserTokens({ accessToken: "old-access", expiresIn: 3600, refreshToken: "old-refresh" }, "analyst");
     await expect(store.renew()).resolves.toBe(false);
     const state = store.state();
-    expect(state).toMatchObject({ status: "signed-in", renewal: { reason: "renewal-failing", message: expect.stringMatching(/timed out after 300 ms.*retrying in \d+ s/) } });
+    expect(state).toMatchObject({ status: "signed-in", renewal: { reason: "renewal-failing", message: expect.stringMatching(/timed out after 2000 ms.*retrying in \d+ s/) } });
     await expect(store.getToken()).resolves.toBe("old-access");
     store.signOut();
-  }, 10_000);
+  }, 180_000);
 
   it("settles a renewal when discovery hangs, and the next renewal asks discovery again", async () => {
     const tokenUrl = cachedTokenEndpoint(fetch, `${origin}/auth`, FAST);
-    const store = createTokenStore({ tokenUrl, clientId: "prices-excel-addin", scope: "sandbox.physicalprices.api", fetch, timeoutMs: 300, timer: idleTimer });
+    const store = createTokenStore({ tokenUrl, clientId: "prices-excel-addin", scope: "sandbox.physicalprices.api", fetch, timeoutMs: FAST.timeoutMs, timer: idleTimer });
     store.acceptUserTokens({ accessToken: "old-access", expiresIn: 3600, refreshToken: "old-refresh" }, "analyst");
     await expect(store.renew()).resolves.toBe(false);
     expect(store.state()).toMatchObject({ status: "signed-in", renewal: { message: expect.stringMatching(/discovery did not answer/) } });
     service.mode = "answer";
     await expect(tokenUrl()).resolves.toBe("https://tokens.example/auth/token");
     store.signOut();
-  }, 10_000);
+  }, 180_000);
 });

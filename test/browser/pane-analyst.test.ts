@@ -16,7 +16,8 @@ import { EXCEL_STUB } from "./pane-excel-stub";
 import { buildPane, containsText, hasText } from "./pane-page";
 import { londonOffset } from "../../src/taskpane/publication";
 
-jest.setTimeout(240_000);
+// Bounds against a hang: the stack builds the add-in with webpack, minutes on two busy cores.
+jest.setTimeout(900_000);
 
 let distDir: string;
 let browser: TestBrowser;
@@ -113,7 +114,7 @@ describe("switching accounts", () => {
 
     // one click: the token service ends its session without a second confirmation (the pane hands it the ID token)
     await page.locator("#sign-out").click();
-    await containsText(page.locator("#auth-status"), "Signed out of the add-in and of the token service", 30_000);
+    await containsText(page.locator("#auth-status"), "Signed out of the add-in and of the token service", 120_000);
     await settle();
     expect(String(await cellValue("A1"))).toMatch(/^#N\/A: .*sign in/i);
 
@@ -122,7 +123,7 @@ describe("switching accounts", () => {
     expect(second).not.toContain("Continue as");
     await settle();
     expect(String(await cellValue("A1"))).toMatch(/^#N\/A/);
-    await hasText(page.locator("#result-count"), /of \d+ instruments/, 30_000);
+    await hasText(page.locator("#result-count"), /of \d+ instruments/, 120_000);
   });
 
   it("offers to continue as the signed-in account or use another one when the token service still has a session", async () => {
@@ -156,7 +157,7 @@ describe("explaining a spilled cell", () => {
     await page.getByRole("tab", { name: "Cell & refresh" }).click();
     await page.locator("#trace").click();
     const out = page.locator("#diagnostics");
-    await containsText(out, "row 4, column 1 of the result of Sheet1!C2", 30_000);
+    await containsText(out, "row 4, column 1 of the result of Sheet1!C2", 120_000);
     const row3 = spilled[3] as number[];
     await containsText(out, `This row${isoOfSerial(row3[0] ?? 0)} · low ${row3[1]} · mid ${row3[2]} · high ${row3[3]}`);
     await containsText(out, `Asked for${symbol} history ${from} to ${today}`);
@@ -164,7 +165,7 @@ describe("explaining a spilled cell", () => {
 
     // moving the cursor two rows down explains that row, without clicking
     await selectCell("D7");
-    await containsText(out, "row 6, column 2 of the result of Sheet1!C2", 30_000);
+    await containsText(out, "row 6, column 2 of the result of Sheet1!C2", 120_000);
     const row5 = spilled[5] as number[];
     await containsText(out, `This row${isoOfSerial(row5[0] ?? 0)} · low ${row5[1]}`);
   });
@@ -174,7 +175,7 @@ describe("explaining a spilled cell", () => {
     await page.locator("#sign-out").click();
     await hasText(page.locator("#diagnostics"), "Signed out: the explanation was cleared.");
     await logoutPromise;
-    await containsText(page.locator("#auth-status"), "Signed out of the add-in and of the token service", 30_000);
+    await containsText(page.locator("#auth-status"), "Signed out of the add-in and of the token service", 120_000);
   });
 });
 
@@ -230,17 +231,17 @@ describe("publication", () => {
     const { symbol, previous } = londonDaily();
     await signInAs("trial");
     await page.getByRole("tab", { name: "Search" }).click();
-    await hasText(page.locator("#result-count"), /of \d+ instruments/, 30_000);
+    await hasText(page.locator("#result-count"), /of \d+ instruments/, 120_000);
     await page.locator("#search-text").fill(symbol);
     await page.locator("#results li").first().locator(".symbol").click();
     const line = page.locator("#detail .publication");
-    await containsText(line, "Awaiting today's assessment, usually published around ", 30_000);
+    await containsText(line, "Awaiting today's assessment, usually published around ", 120_000);
     await containsText(line, " London. The latest is " + previous + "'s");
 
     await typeFormula("J1", `=PRICES.MID("${symbol}")`);
     await page.getByRole("tab", { name: "Cell & refresh" }).click();
     await page.locator("#trace").click();
-    await containsText(page.locator("#diagnostics .publication"), "Awaiting today's assessment", 30_000);
+    await containsText(page.locator("#diagnostics .publication"), "Awaiting today's assessment", 120_000);
     await containsText(page.locator("#diagnostics"), `Assessment${previous}`);
   });
 });

@@ -10,8 +10,11 @@ export function buildPane(outDir: string): void {
   execFileSync(process.execPath, [require.resolve("webpack-cli/bin/cli.js"), "--mode", "development", "--output-path", outDir], { cwd: ROOT, stdio: "pipe" });
 }
 
-/** Waits until the element's text equals (string) or matches (RegExp) what is expected; fails with the text seen. */
-export async function hasText(locator: Locator, expected: string | RegExp, timeout = 15_000, contain = false): Promise<void> {
+/**
+ * Waits until the element's text equals (string) or matches (RegExp) what is expected; fails with the text seen.
+ * The timeout is a bound against a hang (it returns as soon as the text comes), generous for two busy cores.
+ */
+export async function hasText(locator: Locator, expected: string | RegExp, timeout = 60_000, contain = false): Promise<void> {
   const deadline = Date.now() + timeout;
   let seen = "";
   for (;;) {
@@ -23,4 +26,4 @@ export async function hasText(locator: Locator, expected: string | RegExp, timeo
   }
 }
 
-export const containsText = (locator: Locator, expected: string | RegExp, timeout = 15_000): Promise<void> => hasText(locator, expected, timeout, true);
+export const containsText = (locator: Locator, expected: string | RegExp, timeout = 60_000): Promise<void> => hasText(locator, expected, timeout, true);

@@ -18,7 +18,8 @@ import { EXCEL_STUB } from "./pane-excel-stub";
 import { buildPane, containsText, hasText } from "./pane-page";
 import { SEARCHED_FIELDS } from "../../src/functions/instrument-search";
 
-jest.setTimeout(240_000);
+// Bounds against a hang: building the pane with webpack takes minutes on two busy cores.
+jest.setTimeout(900_000);
 
 const SHOTS = screenshotDir();
 
@@ -499,7 +500,7 @@ describe("task pane in Chromium", () => {
     const bare = await context.newPage();
     const query = new URLSearchParams({ client_id: "prices-excel-addin", post_logout_redirect_uri: `${paneOrigin}/auth-dialog.html` });
     await bare.goto(`${sandbox.issuer}/session/end?${query}`);
-    await bare.waitForSelector("button[name=logout]", { timeout: 30_000 });
+    await bare.waitForSelector("button[name=logout]", { timeout: 120_000 });
     await containsText(bare.locator("h1"), "Sign out of the Physical Prices sandbox?");
     // closed without an answer: the session stays, for the add-in's own sign-out below
     await bare.close();
@@ -517,8 +518,8 @@ describe("task pane in Chromium", () => {
       void logout.locator("button[name=logout]").count().then((n) => n > 0 && questions.push(logout.url()), () => undefined);
     });
     // nobody clicks anything: the window ends the session and closes by itself
-    await hasText(page.locator("#auth-status"), /^Signed out of the add-in and of the token service\. Sign in asks for an account\./, 30_000);
-    if (!logout.isClosed()) await logout.waitForEvent("close", { timeout: 10_000 }).catch(() => undefined);
+    await hasText(page.locator("#auth-status"), /^Signed out of the add-in and of the token service\. Sign in asks for an account\./, 120_000);
+    if (!logout.isClosed()) await logout.waitForEvent("close", { timeout: 120_000 }).catch(() => undefined);
     expect(logout.isClosed()).toBe(true);
     expect(questions).toEqual([]);
     // the hint went in the body of a form POST, and no URL the browser asked for ever held the ID token (or any token)
@@ -540,7 +541,7 @@ describe("task pane in Chromium", () => {
     await login.waitForSelector("#username", { timeout: 60_000 });
     expect(await login.locator("#continue").count()).toBe(0);
     await login.close();
-    await containsText(page.locator("#auth-status"), "Sign-in did not complete", 30_000);
+    await containsText(page.locator("#auth-status"), "Sign-in did not complete", 120_000);
   });
 
   it("signs in with a service key kept in memory only", async () => {

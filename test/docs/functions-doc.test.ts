@@ -18,7 +18,7 @@ describe("docs/functions.md", () => {
     expect(result.errors).toEqual([]);
     metadata = JSON.parse(result.metadataJson) as typeof metadata;
     generated = renderFunctionDocs(metadata);
-  }, 60_000);
+  }, 180_000);
 
   it("matches what the generator makes from the functions' metadata (run npm run docs:functions when it does not)", () => {
     expect(readFileSync(FUNCTIONS_DOC, "utf8")).toBe(generated);

@@ -5,7 +5,7 @@ import type { InstrumentData } from "../../src/sandbox/data/model";
 import { startHarness, weekdaysBefore, type Harness } from "../prices/sandbox-helpers";
 import { FakeFunctionError, installCustomFunctionsGlobal } from "./support";
 
-jest.setTimeout(60_000);
+jest.setTimeout(180_000);
 
 const OMITTED = null as never;
 type Json = Record<string, unknown>;

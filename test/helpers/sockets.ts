@@ -2,8 +2,8 @@
 import { connect, type Socket } from "node:net";
 import type { FastifyInstance } from "fastify";
 
-/** Resolves once `check` holds, polling every 20 ms; rejects with `what` after `ms`. */
-export async function eventually(check: () => Promise<boolean>, what: string, ms = 8_000): Promise<void> {
+/** Resolves once `check` holds, polling every 20 ms; rejects with `what` after `ms` (a bound against a hang, generous for two busy cores). */
+export async function eventually(check: () => Promise<boolean>, what: string, ms = 60_000): Promise<void> {
   const until = Date.now() + ms;
   while (!(await check())) {
     if (Date.now() > until) throw new Error(`still not true after ${ms} ms: ${what}`);

@@ -1,7 +1,7 @@
 import { toEpochDay } from "../../src/api/dates";
 import { addDays } from "./dates";
 import { TODAY, json, midOf } from "./fake-service";
-import { flushAll, reasonOf, setup, valueOf } from "./setup";
+import { flushAll, flushUntilSettled, reasonOf, setup, valueOf } from "./setup";
 import { InvalidInstrumentError, NoDataError, ResponseFormatError } from "../../src/prices";
 
 const symbols = (count: number): string[] => Array.from({ length: count }, (_, index) => `S${String(index).padStart(3, "0")}`);
@@ -245,12 +245,13 @@ describe("history, instruments and references", () => {
   it("shares one history request across symbols with the same options, chunked by the record estimate", async () => {
     const { client, manual, calls } = setup({ limits: { maxRecords: 100 } });
     const range = { fromDate: "2024-03-01", toDate: "2024-03-30" };
-    const results = await flushAll(manual, [
+    const results = await flushUntilSettled(manual, [
       ...symbols(7).map((symbol) => client.history({ symbol, ...range })),
       client.history({ symbol: "AAA", ...range, calendarType: "Weekdays", carryForward: true }),
     ]);
-    // 30 days estimate 30 records a symbol: 3 symbols a request of at most 100 records.
-    const plain = calls.filter((call) => call.params.calendarType === undefined);
+    // 30 days estimate 30 records a symbol (the fake's calendar is none the client knows): 3 symbols a
+    // request of at most 100 records, once the instruments' records said so.
+    const plain = calls.filter((call) => call.path.endsWith("/History") && call.params.calendarType === undefined);
     expect(plain.map((call) => call.symbols.length)).toEqual([3, 3, 1]);
     const carried = calls.find((call) => call.params.carryForward === "true");
     expect(carried?.params.calendarType).toBe("Weekdays");
@@ -261,6 +262,23 @@ describe("history, instruments and references", () => {
     const carriedRecords = withCarry.prices.filter((record) => !withCarry.assessedDates.has(record.date));
     expect(carriedRecords.length).toBe(15);
     expect(withCarry.prices.length).toBe(30);
+  });
+
+  it("sizes histories by the frequency instruments state, and plans them again by calendar days when the service refuses that size", async () => {
+    const names = symbols(7);
+    const { client, manual, calls, service } = setup({ limits: { maxRecords: 100 }, fake: { frequency: Object.fromEntries(names.map((symbol) => [symbol, "Monthly"])) } });
+    // The instruments' records come as served; the first history request, sized by "Monthly" (2 records a
+    // symbol) though the data is every other day (15), is over the service's 100 records.
+    service.script.push(
+      () => undefined,
+      (call) => (call.symbols.length > 3 ? json({ type: "about:blank", title: "Bad Request", status: 400, detail: `${call.symbols.length * 15} records asked; at most 100` }, 400) : undefined),
+    );
+    const range = { fromDate: "2024-03-01", toDate: "2024-03-30" };
+    const results = await flushUntilSettled(manual, names.map((symbol) => client.history({ symbol, ...range })));
+    results.forEach((result) => expect(valueOf(result).prices).toHaveLength(15));
+    const histories = calls.filter((call) => call.path.endsWith("/History"));
+    expect(histories.map((call) => call.symbols.length)).toEqual([7, 3, 3, 1]);
+    expect(calls.filter((call) => call.path.endsWith("/Instruments"))).toHaveLength(1);
   });
 
   it("asks /Instruments once with the union of fields and projects each record to its own fields", async () => {

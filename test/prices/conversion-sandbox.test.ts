@@ -2,7 +2,7 @@
 import { ConversionError, createPricesClient, type PricesClient, type TokenProvider } from "../../src/prices";
 import { startHarness, weekdaysBefore, type Harness } from "./sandbox-helpers";
 
-jest.setTimeout(60_000);
+jest.setTimeout(180_000);
 
 type Json = Record<string, unknown>;
 

@@ -31,6 +31,8 @@ export interface FakeOptions {
   validTokens?: string[];
   /** History: a symbol is assessed on epoch days divisible by this (default 2: even days). */
   every?: Record<string, number>;
+  /** The frequency an instrument's record states (default: `Every N days`, as the fake assesses it). */
+  frequency?: Record<string, string>;
   /** Assessed dates whose record is a correction: revision 1, published 2 days later, mid + 0.25. */
   corrected?: Record<string, string[]>;
 }
@@ -123,7 +125,8 @@ export function fakeService(options: FakeOptions = {}) {
         unitOfMeasureId: "MT",
         incotermId: "FOB",
         launchDate: "2020-01-01",
-        frequency: "Weekly",
+        // As the fake assesses (every other day by default): a calendar the client's estimate does not know.
+        frequency: options.frequency?.[symbol] ?? `Every ${options.every?.[symbol] ?? 2} days`,
         sourceId: "S1",
         status: "Active",
         priceCalculationTypeIds: ["WeeklyAverage"],

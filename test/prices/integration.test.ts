@@ -4,7 +4,7 @@ import { AuthError, InvalidInstrumentError, NoDataError, createPricesClient, ser
 import type { InstrumentData } from "../../src/sandbox/data/model";
 import { expectedOn, startHarness, weekdaysBefore, type Harness } from "./sandbox-helpers";
 
-jest.setTimeout(60_000);
+jest.setTimeout(180_000);
 
 type Json = Record<string, unknown>;
 

@@ -8,7 +8,7 @@ import type { CacheBackend, Partition } from "../../src/prices/persistent";
 import { CACHE_SETTINGS_KEY, DEFAULT_CACHE_SETTINGS, panePersistence, readCacheSettings, type PanePersistence } from "../../src/prices/persistent/pane-persistence";
 import { startHarness, weekdaysBefore, type Harness } from "./sandbox-helpers";
 
-jest.setTimeout(60_000);
+jest.setTimeout(180_000);
 
 /** IndexedDB's stand-in in Node: partitions kept in a map (the browser test covers the real one). */
 function memoryBackend(): CacheBackend & { partitions: Map<string, readonly string[]> } {

@@ -8,7 +8,7 @@ import { FileCacheBackend } from "../../src/prices/persistent/file-backend";
 import { type PersistentCache, openPersistentCache, subjectOfToken } from "../../src/prices/persistent";
 import { startHarness, weekdaysBefore, type Harness } from "./sandbox-helpers";
 
-jest.setTimeout(60_000);
+jest.setTimeout(180_000);
 
 describe("persistent cache against the sandbox", () => {
   let harness: Harness;

@@ -27,6 +27,20 @@ export async function flushAll<T>(manual: { flush(): number }, promises: Promise
   return Promise.allSettled(promises);
 }
 
+/**
+ * Flushes every window until all the promises settle: asks made after the first window (an instrument's
+ * record before a long history, a history's parts) open windows of their own.
+ */
+export async function flushUntilSettled<T>(manual: { flush(): number }, promises: Promise<T>[]): Promise<PromiseSettledResult<T>[]> {
+  let done = false;
+  const all = Promise.allSettled(promises).finally(() => (done = true));
+  while (!done) {
+    manual.flush();
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return all;
+}
+
 export function valueOf<T>(result: PromiseSettledResult<T> | undefined): T {
   if (!result || result.status !== "fulfilled") throw new Error(`expected a value, got ${result ? String((result as PromiseRejectedResult).reason) : "nothing"}`);
   return result.value;

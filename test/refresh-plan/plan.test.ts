@@ -7,7 +7,7 @@ import { type CacheBackend, type Partition, openPersistentCache, subjectOfToken 
 import { type PlannedRequest, describePlan, needsConfirmation, planRecorder, summarizePlan } from "../../src/refresh-plan/plan";
 import { startHarness, weekdaysBefore, type Harness } from "../prices/sandbox-helpers";
 
-jest.setTimeout(60_000);
+jest.setTimeout(180_000);
 
 let harness: Harness;
 beforeAll(async () => {

@@ -11,7 +11,7 @@ import type { RunningSandbox } from "../../src/sandbox/server";
 import { startTestSandbox } from "../helpers/sandbox";
 import { launchChromium, type TestBrowser } from "../support/chromium";
 
-jest.setTimeout(90_000);
+jest.setTimeout(180_000);
 
 let sandbox: RunningSandbox;
 let relay: FastifyInstance;

@@ -11,7 +11,7 @@ import { buildRelay, type RelayOptions } from "../../src/relay/app";
 import { ensureCertificates } from "../../src/sandbox/auth";
 import { eventually, openConnections, portOf, silentConnection } from "../helpers/sockets";
 
-jest.setTimeout(30_000);
+jest.setTimeout(180_000);
 
 /** Milliseconds the upstream takes to answer `?slow`. */
 const SLOW_MS = 1_000;

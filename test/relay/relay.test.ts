@@ -12,7 +12,7 @@ import { buildRelay } from "../../src/relay/app";
 import type { RunningSandbox } from "../../src/sandbox/server";
 import { caFetch, startTestSandbox } from "../helpers/sandbox";
 
-jest.setTimeout(60_000);
+jest.setTimeout(180_000);
 
 let sandbox: RunningSandbox;
 let relay: FastifyInstance;

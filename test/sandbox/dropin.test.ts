@@ -7,7 +7,7 @@ import type { HistoryResponse, InstrumentsResponse, PricesResponse } from "../..
 import type { RunningSandbox } from "../../src/sandbox/server";
 import { startTestSandbox } from "../helpers/sandbox";
 
-jest.setTimeout(60_000);
+jest.setTimeout(180_000);
 
 let sandbox: RunningSandbox;
 beforeAll(async () => {

@@ -97,7 +97,7 @@ describe("--export then --data", () => {
     for (const request of paths) {
       expect(await answer(loaded, loadedToken, request)).toBe(await answer(generated, generatedToken, request));
     }
-  }, 60_000);
+  }, 180_000);
 
   it("keeps the token-signing key in the --certs folder", () => {
     expect(existsSync(path.join(certsDir, SIGNING_KEY_FILE))).toBe(true);
@@ -130,5 +130,5 @@ describe("--export then --data", () => {
     } finally {
       if (child.exitCode === null) child.kill("SIGKILL");
     }
-  }, 90_000);
+  }, 180_000);
 });

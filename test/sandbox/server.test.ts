@@ -14,7 +14,7 @@ function readLines(child: ChildProcessWithoutNullStreams, count: number): Promis
   return new Promise((resolve, reject) => {
     const lines: string[] = [];
     const reader = createInterface({ input: child.stdout });
-    const timer = setTimeout(() => reject(new Error(`no ${count} lines in time: ${lines.join(" | ")}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`no ${count} lines in time: ${lines.join(" | ")}`)), 170_000);
     reader.on("line", (line) => {
       lines.push(line);
       if (lines.length === count) {
@@ -51,7 +51,7 @@ describe("the sandbox CLI", () => {
     } finally {
       if (child.exitCode === null) child.kill("SIGKILL");
     }
-  }, 90_000);
+  }, 180_000);
 
   it("exits with 2 and a message for a bad flag", async () => {
     const child = spawn(TSX, ["src/sandbox/server.ts", "--port", "nope"], { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"] });
@@ -60,7 +60,7 @@ describe("the sandbox CLI", () => {
     const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
     expect(code).toBe(2);
     expect(stderr).toContain("--port");
-  }, 60_000);
+  }, 180_000);
 });
 
 describe("startTestSandbox", () => {
@@ -75,7 +75,7 @@ describe("startTestSandbox", () => {
     } finally {
       await sandbox.close();
     }
-  }, 60_000);
+  }, 180_000);
 });
 
 /** A port held by another listener on 127.0.0.1 (where `localhost` resolves here), as a parallel run would. */
@@ -120,7 +120,7 @@ describe("a probed port taken before the sandbox listens", () => {
     } finally {
       await closeServer(taken.server);
     }
-  }, 60_000);
+  }, 180_000);
 
   it("gives up after PORT_ATTEMPTS tries with the EADDRINUSE error", async () => {
     const taken = await occupiedPort();
@@ -138,7 +138,7 @@ describe("a probed port taken before the sandbox listens", () => {
     } finally {
       await closeServer(taken.server);
     }
-  }, 60_000);
+  }, 180_000);
 
   it("does not retry a port given by the caller, nor any error but EADDRINUSE", async () => {
     const taken = await occupiedPort();
@@ -154,5 +154,5 @@ describe("a probed port taken before the sandbox listens", () => {
       throw failure;
     })).rejects.toBe(failure);
     expect(starts).toBe(1);
-  }, 60_000);
+  }, 180_000);
 });

@@ -11,7 +11,7 @@ import { eventually, openConnections, portOf, silentConnection } from "../helper
 import { fixtureApp } from "./routes/setup";
 import { stubTokenService } from "./service/fixtures";
 
-jest.setTimeout(30_000);
+jest.setTimeout(180_000);
 
 describe("the sandbox's sockets", () => {
   it("destroys connections that never begin their TLS handshake, after the client has left", async () => {

@@ -23,6 +23,9 @@ export async function launchChromium(options: { viewport?: { width: number; heig
       ignoreHTTPSErrors: true,
       ...(options.viewport ? { viewport: options.viewport } : {}),
     });
+    // Playwright's 30 s for a click, a navigation or a wait is a bound against a hang, too short on two busy cores.
+    context.setDefaultTimeout(120_000);
+    context.setDefaultNavigationTimeout(120_000);
     return {
       context,
       close: async () => {

@@ -31,7 +31,7 @@ beforeAll(async () => {
   const result = await generateCustomFunctionsMetadata(join(ROOT, "src/functions/functions.ts"));
   expect(result.errors).toEqual([]);
   metadata = JSON.parse(result.metadataJson) as Metadata;
-}, 60_000);
+}, 180_000);
 
 function enumValues(id: string): (string | number)[] {
   const found = metadata.enums?.find((item) => item.id === id);

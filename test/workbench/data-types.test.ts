@@ -9,7 +9,8 @@ import { launchChromium, type TestBrowser } from "../support/chromium";
 import { sandboxGet, sandboxToken } from "../support/service";
 import { screenshotDir } from "../support/screenshots";
 
-jest.setTimeout(240_000);
+// Bounds against a hang: the stack builds the add-in with webpack, minutes on two busy cores.
+jest.setTimeout(900_000);
 
 interface WorkbenchWindow {
   Workbench: {

@@ -11,7 +11,7 @@ import { demoTokenProvider } from "../../src/workbench/demo-tokens";
 import { DEMO_SERVICE, DEMO_TOKEN_PATH } from "../../src/workbench/demo-token-protocol";
 import { caFetch, startTestSandbox } from "../helpers/sandbox";
 
-jest.setTimeout(60_000);
+jest.setTimeout(180_000);
 
 let sandbox: RunningSandbox;
 

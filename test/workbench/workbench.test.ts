@@ -13,7 +13,8 @@ import { launchChromium, type TestBrowser } from "../support/chromium";
 import { screenshotDir } from "../support/screenshots";
 import { sandboxGet, sandboxToken } from "../support/service";
 
-jest.setTimeout(240_000);
+// Bounds against a hang: the stack builds the add-in with webpack, minutes on two busy cores.
+jest.setTimeout(900_000);
 
 const SHOTS = screenshotDir();
 
@@ -65,7 +66,7 @@ async function service<T>(route: string, params: Record<string, string>): Promis
   return JSON.parse(response.text) as T;
 }
 
-async function waitFor(check: () => Promise<boolean>, what: string, timeout = 30_000): Promise<void> {
+async function waitFor(check: () => Promise<boolean>, what: string, timeout = 120_000): Promise<void> {
   const deadline = Date.now() + timeout;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
@@ -241,7 +242,7 @@ describe("the workbench (npm start's stack in Chromium)", () => {
     await popup.locator("#username").fill("analyst");
     await popup.locator("#password").fill("analyst");
     await popup.locator("button[type=submit].primary").click();
-    await waitFor(async () => /Signed in as analyst/.test((await pane.locator("#auth-status").textContent()) ?? ""), "the pane to say it is signed in", 60_000);
+    await waitFor(async () => /Signed in as analyst/.test((await pane.locator("#auth-status").textContent()) ?? ""), "the pane to say it is signed in", 120_000);
     await waitFor(async () => (await wb((w) => w.source())) === "pane", "the workbench to use the pane's client");
     await settled();
     expect(await page.locator("#source").textContent()).toContain("pane's sign-in");
@@ -253,7 +254,7 @@ describe("the workbench (npm start's stack in Chromium)", () => {
     const symbols = await wb((w) => w.demo.symbols);
     const target = symbols[2] ?? "";
     await page.locator('td[data-address="H52"]').click();
-    await waitFor(async () => ((await pane.locator("#result-count").textContent()) ?? "").includes("instruments"), "the pane's instrument list", 30_000);
+    await waitFor(async () => ((await pane.locator("#result-count").textContent()) ?? "").includes("instruments"), "the pane's instrument list", 120_000);
     await pane.locator("#search-text").fill(target);
     await waitFor(async () => ((await pane.locator("#results li .symbol").first().textContent()) ?? "") === target, "the search result");
     await pane.locator("#results li").first().getByRole("button", { name: /Insert latest mid/ }).click();

@@ -5,6 +5,7 @@
  * the add-in's own (per user, never in the workbook).
  */
 import { MemoryCacheStorage, type CacheStorage, type StoredEntry } from "../cache";
+import { withTimeout } from "../timeout";
 import { ChangeLog } from "../../changes/change-log";
 import { DEFAULT_PLAN_THRESHOLD, type PlanThreshold } from "../../refresh-plan/plan";
 import { DEFAULT_CORRECTION_WINDOW_DAYS } from "./finality";
@@ -166,11 +167,11 @@ export function panePersistence(options: { backend: CacheBackend; settingsStorag
         storage.use(cache);
       });
       // A store that never answers must not keep the functions waiting: they start from memory, the partition joins when it opens.
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const waited = new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, options.openTimeoutMs ?? 5_000);
+      const waited = opening;
+      const late = new Error("the cache store did not open in time");
+      return withTimeout(options.openTimeoutMs ?? 5_000, () => waited, () => late).catch((error: unknown) => {
+        if (error !== late) throw error;
       });
-      return Promise.race([opening, waited]).finally(() => clearTimeout(timer));
     },
     signedOut() {
       opening = opening.then(() => close(settings.forgetOnSignOut));

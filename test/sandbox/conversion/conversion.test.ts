@@ -65,7 +65,7 @@ beforeAll(async () => {
   rates = new Map(file.rates.map(([date, ...values]) => [date as string, Object.fromEntries(file.currencies.map((id, c) => [id, values[c] as number]))]));
   instruments = JSON.parse(await readFile(path.join(dir, "instruments.json"), "utf8")) as typeof instruments;
   app = await buildApp({ data: await loadDataSet(dir), tokenService: stubTokenService });
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   await app.close();
