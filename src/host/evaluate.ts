@@ -74,7 +74,6 @@ export interface StaticContext {
 
 /** Why a formula cannot be evaluated with Excel's semantics before it runs, or undefined when it can. */
 export function whyLeftForExcel(expression: Expression, context: StaticContext, bound: ReadonlySet<string> = new Set(), seen: ReadonlySet<string> = new Set()): string | undefined {
-  const inner = (next: Expression, names = bound): string | undefined => whyLeftForExcel(next, context, names, seen);
   switch (expression.kind) {
     case "unsupported":
       return expression.reason;
@@ -88,23 +87,23 @@ export function whyLeftForExcel(expression: Expression, context: StaticContext, 
       if (!custom && !EVALUATED_HERE.has(name) && !isWorksheetFunction(name)) return `function not supported: ${name}`;
       if (!custom && !EMPTY_ARGUMENT_OK.has(name) && expression.args.some((arg) => arg.kind === "missing")) return `an empty argument of ${name} is not supported`;
       for (const arg of expression.args) {
-        const why = inner(arg);
+        const why = whyLeftForExcel(arg, context, bound, seen);
         if (why) return why;
       }
       return undefined;
     }
     case "unary":
-      return inner(expression.operand);
+      return whyLeftForExcel(expression.operand, context, bound, seen);
     case "binary":
-      return inner(expression.left) ?? inner(expression.right);
+      return whyLeftForExcel(expression.left, context, bound, seen) ?? whyLeftForExcel(expression.right, context, bound, seen);
     case "let": {
       const names = new Set(bound);
       for (const binding of expression.bindings) {
-        const why = inner(binding.value, names);
+        const why = whyLeftForExcel(binding.value, context, names, seen);
         if (why) return why;
         names.add(binding.name.toUpperCase());
       }
-      return inner(expression.body, names);
+      return whyLeftForExcel(expression.body, context, names, seen);
     }
     case "name": {
       const key = expression.name.toUpperCase();

@@ -9,7 +9,7 @@
 import { translateFormulaToA1, translateFormulaToR1C1 } from "@borgar/fx";
 import { type CellPosition, type RangeRef, formatCellAddress, parseCellAddress, parseRangeAddress, rangeContains } from "../formula/a1";
 import { callsNamespace } from "../formula/functions";
-import { type Expression, FormulaSyntaxError, parseExpression } from "../formula/parse";
+import { type Expression, FormulaSyntaxError, shapeParser } from "../formula/parse";
 import { type DateSystem, dateTimeToSerial } from "../functions/excelDates";
 import type { SheetInput } from "../host/api";
 import { whyLeftForExcel } from "../host/evaluate";
@@ -96,7 +96,7 @@ class SharedFormulas {
 }
 
 function readSheet(
-  loaded: { info: WorkbookInfo; kept: KeptFormula[] },
+  loaded: { info: WorkbookInfo; kept: KeptFormula[]; sheetNames: ReadonlyMap<string, string>; reach: Map<FormulaSource, SheetArea[] | undefined> },
   name: string,
   xml: string,
   part: string,
@@ -106,6 +106,7 @@ function readSheet(
   const formulas = new Map<string, FormulaSource>();
   const shared = new SharedFormulas();
   const spills: RangeRef[] = [];
+  const parse = shapeParser({ wholeRowsAndColumns: false });
   let count = 0;
   const keep = (cell: SheetCell, formula: string, why: string): void => {
     loaded.kept.push({ sheet: name, cell: cell.address, formula, why });
@@ -141,7 +142,7 @@ function readSheet(
       const formula = formulaText(text);
       let expression: Expression;
       try {
-        expression = parseExpression(formula, { wholeRowsAndColumns: false });
+        expression = parse(formula);
       } catch (error) {
         if (!(error instanceof FormulaSyntaxError)) throw error;
         return keep(cell, text, error.message);
@@ -154,13 +155,15 @@ function readSheet(
       if (area && (area.bottom > area.top || area.right > area.left)) spills.push(area);
       cells[cell.address] = formula;
       const saved = literalOf(cell, loaded.info);
-      formulas.set(cell.address, {
+      const source: FormulaSource = {
         text,
         callsPrices: callsNamespace(expression, "PRICES"),
         ...(saved === undefined ? {} : { saved }),
         ...(area === undefined ? {} : { array: { area, dynamic: cell.attributes.cm !== undefined } }),
         ...(sharedGroup === undefined ? {} : { shared: sharedGroup }),
-      });
+      };
+      formulas.set(cell.address, source);
+      loaded.reach.set(source, referencesOf(name, expression, loaded.sheetNames));
     },
   });
   return { cells, formulas, count };
@@ -177,9 +180,9 @@ function leaveDependents(book: {
   sheets: Map<string, BookCells>;
   formulas: Map<string, Map<string, FormulaSource>>;
   kept: KeptFormula[];
+  reach: ReadonlyMap<FormulaSource, SheetArea[] | undefined>;
 }): void {
   if (book.kept.length === 0) return;
-  const names = new Map([...book.sheets.keys()].map((name) => [name.toLowerCase(), name]));
   const left = new Map<string, Map<string, CellPosition>>();
   const leave = (sheet: string, area: RangeRef): void => {
     const cells = left.get(sheet) ?? new Map<string, CellPosition>();
@@ -195,14 +198,12 @@ function leaveDependents(book: {
     for (const [address, position] of left.get(sheet) ?? []) if (rangeContains(area, position.row, position.col)) return `${sheet}!${address}`;
     return undefined;
   };
-  const references = new Map<FormulaSource, SheetArea[] | undefined>();
-  for (const [sheet, sources] of book.formulas) for (const source of sources.values()) references.set(source, referencesOf(sheet, formulaText(source.text), names));
   for (let changed = true; changed; ) {
     changed = false;
     for (const [sheet, sources] of book.formulas) {
       const cells = book.sheets.get(sheet) ?? {};
       for (const [address, source] of sources) {
-        const areas = references.get(source);
+        const areas = book.reach.get(source);
         const reason =
           areas === undefined
             ? `reads cells only evaluation can tell, and ${book.kept[0]?.sheet ?? ""}!${book.kept[0]?.cell ?? ""} is left for Excel`
@@ -222,11 +223,14 @@ function leaveDependents(book: {
 }
 
 /** Each sheet with its formulas and only the cells they read (every cell when one formula's reach is known only to evaluation). */
-function onlyCellsRead(sheets: ReadonlyMap<string, BookCells>, formulas: ReadonlyMap<string, ReadonlyMap<string, FormulaSource>>): SheetInput[] {
-  const names = new Map([...sheets.keys()].map((name) => [name.toLowerCase(), name]));
+function onlyCellsRead(
+  sheets: ReadonlyMap<string, BookCells>,
+  formulas: ReadonlyMap<string, ReadonlyMap<string, FormulaSource>>,
+  reach: ReadonlyMap<FormulaSource, SheetArea[] | undefined>,
+): SheetInput[] {
   const read = new CellsRead();
-  for (const [sheet, sources] of formulas) {
-    for (const source of sources.values()) read.add(sheet, formulaText(source.text), names);
+  for (const sources of formulas.values()) {
+    for (const source of sources.values()) read.add(reach.get(source));
   }
   return [...sheets].map(([name, cells]) => {
     if (read.everything) return { name, book: { cells } };
@@ -255,6 +259,9 @@ export function readWorkbookFile(path: string, progress: (message: string) => vo
     return damaged(path, error);
   }
   const kept: KeptFormula[] = [];
+  const read = info.sheets.filter((sheet) => sheet.part !== undefined && sheet.name !== PROVENANCE_SHEET);
+  const sheetNames = new Map(read.map((sheet) => [sheet.name.toLowerCase(), sheet.name]));
+  const reach = new Map<FormulaSource, SheetArea[] | undefined>();
   const sheets = new Map<string, BookCells>();
   const parts = new Map<string, string>();
   const formulas = new Map<string, Map<string, FormulaSource>>();
@@ -263,7 +270,7 @@ export function readWorkbookFile(path: string, progress: (message: string) => vo
     if (sheet.part === undefined || sheet.name === PROVENANCE_SHEET) continue;
     const part = sheet.part;
     try {
-      const read = readSheet({ info, kept }, sheet.name, pkg.text(part), part, (cells) => progress(`workbook: reading '${sheet.name}', ${cellCount + cells} cells so far`));
+      const read = readSheet({ info, kept, sheetNames, reach }, sheet.name, pkg.text(part), part, (cells) => progress(`workbook: reading '${sheet.name}', ${cellCount + cells} cells so far`));
       cellCount += read.count;
       sheets.set(sheet.name, read.cells);
       formulas.set(sheet.name, read.formulas);
@@ -273,8 +280,8 @@ export function readWorkbookFile(path: string, progress: (message: string) => vo
     }
   }
   if (sheets.size === 0) throw new WorkbookFileError(`${path} has no worksheet`);
-  leaveDependents({ sheets, formulas, kept });
-  return { pkg, info, sheets: onlyCellsRead(sheets, formulas), parts, formulas, cellCount, kept, dateSystem: info.dateSystem, names: info.names, tables: info.tables };
+  leaveDependents({ sheets, formulas, kept, reach });
+  return { pkg, info, sheets: onlyCellsRead(sheets, formulas, reach), parts, formulas, cellCount, kept, dateSystem: info.dateSystem, names: info.names, tables: info.tables };
 }
 
 /** Every cell of `range`, row by row, as A1 addresses. */

@@ -4,9 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { strToU8, zipSync } from "fflate";
 import { parseRangeAddress } from "../../src/formula/a1";
+import { parseExpression } from "../../src/formula/parse";
 import { isoDateToSerial } from "../../src/functions/excelDates";
 import type { SheetResult } from "../../src/host/api";
-import { CellsRead } from "../../src/xlsx/cells-read";
+import { CellsRead, referencesOf } from "../../src/xlsx/cells-read";
 import { type CellEdit, rewriteSheet } from "../../src/xlsx/sheet-part";
 import { sheetEdits } from "../../src/xlsx/refreshed-copy";
 import { type FormulaSource, readWorkbookFile } from "../../src/xlsx/workbook-file";
@@ -118,14 +119,14 @@ describe("CellsRead", () => {
 
   it("knows the cells formulas name, on their sheet or another, and skips another workbook's", () => {
     const read = new CellsRead();
-    read.add("Model", "=_xldudf_PRICES_MID($A2,'My inputs'!B$1)+SUM(C1:C3)+[1]Rates!$B$2", sheets);
+    read.add(referencesOf("Model", parseExpression("=_xldudf_PRICES_MID($A2,'My inputs'!B$1)+SUM(C1:C3)+[1]Rates!$B$2"), sheets));
     expect(read.everything).toBe(false);
     expect([read.reads("Model", "A2", 1, 0), read.reads("My inputs", "B1", 0, 1), read.reads("Model", "C3", 2, 2), read.reads("Model", "C4", 3, 2), read.reads("Model", "B1", 0, 1)]).toEqual([true, true, true, false, false]);
   });
 
   it.each(["=TaxRate*2", "=SUM(A:A)", '=INDIRECT("A1")', "=OFFSET(A1,1,1)", "=Trades[Qty]", "=LET(x,2,x*3)"])("needs every cell for %s", (formula) => {
     const read = new CellsRead();
-    read.add("Model", formula, sheets);
+    read.add(referencesOf("Model", parseExpression(formula), sheets));
     expect(read.everything).toBe(true);
   });
 });
