@@ -154,26 +154,32 @@ async function serviceToken(options: RunnerOptions, pagesOrigin: string, resourc
 
 export async function runWorkbook(options: RunnerOptions, log: (message: string) => void, resources = new Resources()): Promise<EvaluationResult | XlsxRunResult | PlanRunResult> {
   const progress = throttled(log);
-  const workbook = options.out !== undefined && isWorkbookPath(options.bookPath) ? loadWorkbook(options.bookPath, progress) : undefined;
-  if (workbook) {
-    const formulas = [...workbook.formulas.values()].reduce((sum, sheet) => sum + sheet.size, 0);
-    log(`workbook: read ${options.bookPath}: ${workbook.sheets.length} sheets, ${workbook.cellCount} cells, ${formulas} formulas`);
-    if (options.dateSystem !== undefined && options.dateSystem !== workbook.dateSystem) {
-      throw new UsageError(`--date-system ${options.dateSystem} contradicts ${options.bookPath}, which is written in the ${workbook.dateSystem} date system`);
-    }
-  }
-  const dateSystem = workbook?.dateSystem ?? options.dateSystem;
-  const book = workbook ? undefined : loadBookFile(options.bookPath);
+  const isFile = options.out !== undefined && isWorkbookPath(options.bookPath);
+  const book = isFile ? undefined : loadBookFile(options.bookPath);
   try {
     ensureBuilt(log);
     log(`workbook: starting ${options.service.kind === "sandbox" ? "the runner's own sandbox and " : ""}Chromium`);
     const pages = await servePages(DIST);
     resources.add(() => pages.close());
+    // Chromium starts in processes of its own while this one reads the workbook and starts the service (20,050-cell
+    // model: its launch no longer waits for them). The runner's own sandbox allows the page's origin; any other
+    // service is reached without CORS checks.
+    const opening = openHostPage(`${pages.origin}/host.html`, log, { allowCrossOrigin: options.service.kind !== "sandbox" });
+    // a launch that fails while the workbook is read is reported when awaited below, never as an unhandled rejection
+    opening.catch(() => undefined);
+    resources.add(async () => (await opening.catch(() => undefined))?.close());
+    const workbook = isFile ? loadWorkbook(options.bookPath, progress) : undefined;
+    if (workbook) {
+      const formulas = [...workbook.formulas.values()].reduce((sum, sheet) => sum + sheet.size, 0);
+      log(`workbook: read ${options.bookPath}: ${workbook.sheets.length} sheets, ${workbook.cellCount} cells, ${formulas} formulas`);
+      if (options.dateSystem !== undefined && options.dateSystem !== workbook.dateSystem) {
+        throw new UsageError(`--date-system ${options.dateSystem} contradicts ${options.bookPath}, which is written in the ${workbook.dateSystem} date system`);
+      }
+    }
+    const dateSystem = workbook?.dateSystem ?? options.dateSystem;
     const { apiUrl, token } = await serviceToken(options, pages.origin, resources);
     log("workbook: service ready, opening the host page in Chromium");
-    // The runner's own sandbox allows the page's origin; any other service is reached without CORS checks.
-    const browser = await openHostPage(`${pages.origin}/host.html`, log, { allowCrossOrigin: options.service.kind !== "sandbox" });
-    resources.add(() => browser.close());
+    const browser = await opening;
     // the runner's own sandbox frozen at --today: TODAY() in formulas is that day too
     const today = options.service.kind === "sandbox" ? options.service.today : undefined;
     const session = await openRunnerSession(options, { apiUrl, token, ...(today === undefined ? {} : { today }), ...(options.service.kind === "sandbox" ? { environment: "the runner's own sandbox" } : {}) }, log);

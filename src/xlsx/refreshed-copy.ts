@@ -62,6 +62,11 @@ export function sheetEdits(formulas: ReadonlyMap<string, FormulaSource>, result:
     const covered = source.array !== undefined && !source.array.dynamic ? source.array.area : fresh;
     const ref = source.array !== undefined || covered.bottom > covered.top || covered.right > covered.left ? formatRangeAddress(covered) : undefined;
     if (isFrozen) frozen.set(address, source.text);
+    if (ref === undefined && source.array === undefined) {
+      // one value in its own cell, as most formulas give
+      edits.set(address, { kind: isFrozen ? "freeze" : "result", value: value(address) });
+      continue;
+    }
     for (const here of cellsOf(covered)) {
       const position = parseCellAddress(here);
       const inResult = position !== undefined && rangeContains(fresh, position.row, position.col);
