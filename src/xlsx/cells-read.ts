@@ -1,11 +1,11 @@
 /**
  * Which cells a workbook's formulas read, from their references alone, so the engine is given those cells and the
- * formulas instead of every cell of a 100,000-row book (the rest stays in the file as it is). A formula whose cells
- * only evaluation can tell (a defined name, a table, INDIRECT, OFFSET, a whole column) makes the answer "all".
+ * formulas instead of every cell of a 100,000-row book (the rest stays in the file as it is). Names and tables are read
+ * as the engine reads them; a formula whose cells only evaluation can tell (INDIRECT, OFFSET) makes the answer "all".
  */
 import { type RangeRef, formatCellAddress, rangeContains } from "../formula/a1";
 import { canonicalName } from "../formula/functions";
-import type { Expression } from "../formula/parse";
+import type { Expression, ReferenceExpression } from "../formula/parse";
 
 /** The cells of one sheet the formulas read: single cells and small areas by address, large areas as areas. */
 export interface SheetReach {
@@ -25,37 +25,57 @@ export interface SheetArea {
   readonly area: RangeRef;
 }
 
-/**
- * The areas `expression` on `sheet` names, or undefined when its reach only evaluation can tell; `sheets` resolves a
- * sheet name as written (lower case) to the workbook's. Another workbook's cells are not in this one.
- */
-export function referencesOf(sheet: string, expression: Expression, sheets: ReadonlyMap<string, string>): SheetArea[] | undefined {
-  const areas: SheetArea[] = [];
-  return collectAreas(sheet, expression, sheets, areas) ? areas : undefined;
+/** How a formula's defined names and structured references read (the engine's own reading, src/host/book-scope.ts). */
+export interface NameReader {
+  name(name: string): Expression | undefined;
+  structured(text: string): ReferenceExpression | string;
 }
 
-/** Adds the areas `expression` names to `areas`; false when only evaluation can tell what it reads. */
-function collectAreas(sheet: string, expression: Expression, sheets: ReadonlyMap<string, string>, areas: SheetArea[]): boolean {
+/**
+ * The areas `expression` on `sheet` names (a whole column as all its cells; names and tables through `names`), or
+ * undefined when its reach only evaluation can tell; `sheets` resolves a sheet name as written (lower case) to the
+ * workbook's. Another workbook's cells are not in this one.
+ */
+export function referencesOf(sheet: string, expression: Expression, sheets: ReadonlyMap<string, string>, names?: NameReader): SheetArea[] | undefined {
+  const areas: SheetArea[] = [];
+  return collectAreas(sheet, expression, { sheets, names, depth: 0 }, areas) ? areas : undefined;
+}
+
+interface Reading {
+  readonly sheets: ReadonlyMap<string, string>;
+  readonly names: NameReader | undefined;
+  readonly depth: number;
+}
+
+/** Adds the areas `expression` names to `areas` (more rather than fewer); false when only evaluation can tell what it reads. */
+function collectAreas(sheet: string, expression: Expression, reading: Reading, areas: SheetArea[]): boolean {
   switch (expression.kind) {
     case "reference": {
-      if (expression.whole !== undefined) return false;
-      const target = expression.sheet === undefined ? sheet : sheets.get(expression.sheet.toLowerCase());
+      const target = expression.sheet === undefined ? sheet : reading.sheets.get(expression.sheet.toLowerCase());
       if (target !== undefined) areas.push({ sheet: target, area: expression.range });
       return true;
     }
     case "field":
-      return collectAreas(sheet, expression.target, sheets, areas);
+      return collectAreas(sheet, expression.target, reading, areas);
     case "call":
       if (DYNAMIC_FUNCTIONS.has(canonicalName(expression.name, ""))) return false;
-      return expression.args.every((arg) => collectAreas(sheet, arg, sheets, areas));
+      return expression.args.every((arg) => collectAreas(sheet, arg, reading, areas));
     case "unary":
-      return collectAreas(sheet, expression.operand, sheets, areas);
+      return collectAreas(sheet, expression.operand, reading, areas);
     case "binary":
-      return collectAreas(sheet, expression.left, sheets, areas) && collectAreas(sheet, expression.right, sheets, areas);
-    case "name":
-    case "table":
+      return collectAreas(sheet, expression.left, reading, areas) && collectAreas(sheet, expression.right, reading, areas);
     case "let":
-      return false;
+      // a LET name that is also a defined name counts the defined name's cells too: more, never fewer
+      return expression.bindings.every((binding) => collectAreas(sheet, binding.value, reading, areas)) && collectAreas(sheet, expression.body, reading, areas);
+    case "name": {
+      if (reading.names === undefined || reading.depth > 16) return false;
+      const defined = reading.names.name(expression.name);
+      return defined === undefined || collectAreas(sheet, defined, { ...reading, depth: reading.depth + 1 }, areas);
+    }
+    case "table": {
+      const reference = reading.names?.structured(expression.text);
+      return reference !== undefined && typeof reference !== "string" && collectAreas(sheet, reference, reading, areas);
+    }
     default:
       // literals, errors, arrays; what the engine leaves for Excel unread (an external link, LAMBDA) needs no cell
       return true;

@@ -4,7 +4,8 @@
  * function and its damaged `[2]!_xldudf_` form included), a shared formula is read at each of its cells, and the cells
  * a saved array formula covered are left out so the fresh result can spill there again. Formulas the host cannot read
  * are kept as saved, and so is every formula that reads one. The engine gets the formulas and the cells they read,
- * with the workbook's defined names and tables. The copy is written by refreshed-copy.ts.
+ * with the workbook's defined names and tables (whole columns in SUM and its kind, and structured references, are
+ * evaluated). The copy is written by refreshed-copy.ts.
  */
 import { translateFormulaToA1, translateFormulaToR1C1 } from "@borgar/fx";
 import { type CellPosition, type RangeRef, formatCellAddress, parseCellAddress, parseRangeAddress, rangeContains } from "../formula/a1";
@@ -12,10 +13,11 @@ import { callsNamespace } from "../formula/functions";
 import { type Expression, FormulaSyntaxError, shapeParser } from "../formula/parse";
 import { type DateSystem, dateTimeToSerial } from "../functions/excelDates";
 import type { SheetInput } from "../host/api";
-import { whyLeftForExcel } from "../host/evaluate";
+import { BookScope } from "../host/book-scope";
+import { type StaticContext, whyLeftForExcel } from "../host/evaluate";
 import type { DefinedName, LeftForExcel, TableDefinition } from "../host/book-names";
 import { PROVENANCE_SHEET } from "../prices/provenance";
-import { CellsRead, type SheetArea, referencesOf } from "./cells-read";
+import { CellsRead, type NameReader, type SheetArea, referencesOf } from "./cells-read";
 import { WorkbookFileError, WorkbookPackage } from "./package";
 import { type SheetCell, scanSheet } from "./sheet-part";
 import { type WorkbookInfo, readWorkbookInfo } from "./workbook-part";
@@ -96,7 +98,7 @@ class SharedFormulas {
 }
 
 function readSheet(
-  loaded: { info: WorkbookInfo; kept: KeptFormula[]; sheetNames: ReadonlyMap<string, string>; reach: Map<FormulaSource, SheetArea[] | undefined> },
+  loaded: { info: WorkbookInfo; kept: KeptFormula[]; scope: BookScope; sheetNames: ReadonlyMap<string, string>; reach: Map<FormulaSource, SheetArea[] | undefined> },
   name: string,
   xml: string,
   part: string,
@@ -106,7 +108,14 @@ function readSheet(
   const formulas = new Map<string, FormulaSource>();
   const shared = new SharedFormulas();
   const spills: RangeRef[] = [];
-  const parse = shapeParser({ wholeRowsAndColumns: false });
+  const parse = shapeParser();
+  /** The formula being read: `[@Qty]` and `Table[[#This Row],...]` are read at its cell. */
+  let at: CellPosition = { row: 0, col: 0 };
+  const scope: StaticContext & NameReader = {
+    namespace: "PRICES",
+    name: (defined) => loaded.scope.name(defined, name),
+    structured: (written) => loaded.scope.structured(written, name, at),
+  };
   let count = 0;
   const keep = (cell: SheetCell, formula: string, why: string): void => {
     loaded.kept.push({ sheet: name, cell: cell.address, formula, why });
@@ -147,9 +156,10 @@ function readSheet(
         if (!(error instanceof FormulaSyntaxError)) throw error;
         return keep(cell, text, error.message);
       }
-      // What the engine could only leave for Excel (an external link, a reference operator) is kept here with its
-      // dependents, and so are whole columns and table references, which this reader cannot bound: never a guess.
-      const why = whyLeftForExcel(expression, { namespace: "PRICES", name: () => undefined });
+      // What the engine can only leave for Excel (an external link, a whole column outside SUM and its kind) is kept
+      // here with its dependents and its saved spill, names and tables read as the engine reads them: never a guess.
+      at = cell;
+      const why = whyLeftForExcel(expression, scope);
       if (why !== undefined) return keep(cell, text, why);
       const area = kind === "array" && f.attributes.ref !== undefined ? parseRangeAddress(f.attributes.ref) : undefined;
       if (area && (area.bottom > area.top || area.right > area.left)) spills.push(area);
@@ -163,7 +173,7 @@ function readSheet(
         ...(sharedGroup === undefined ? {} : { shared: sharedGroup }),
       };
       formulas.set(cell.address, source);
-      loaded.reach.set(source, referencesOf(name, expression, loaded.sheetNames));
+      loaded.reach.set(source, referencesOf(name, expression, loaded.sheetNames, scope));
     },
   });
   return { cells, formulas, count };
@@ -262,6 +272,7 @@ export function readWorkbookFile(path: string, progress: (message: string) => vo
   const read = info.sheets.filter((sheet) => sheet.part !== undefined && sheet.name !== PROVENANCE_SHEET);
   const sheetNames = new Map(read.map((sheet) => [sheet.name.toLowerCase(), sheet.name]));
   const reach = new Map<FormulaSource, SheetArea[] | undefined>();
+  const scope = new BookScope(info.names, info.tables);
   const sheets = new Map<string, BookCells>();
   const parts = new Map<string, string>();
   const formulas = new Map<string, Map<string, FormulaSource>>();
@@ -270,7 +281,7 @@ export function readWorkbookFile(path: string, progress: (message: string) => vo
     if (sheet.part === undefined || sheet.name === PROVENANCE_SHEET) continue;
     const part = sheet.part;
     try {
-      const read = readSheet({ info, kept, sheetNames, reach }, sheet.name, pkg.text(part), part, (cells) => progress(`workbook: reading '${sheet.name}', ${cellCount + cells} cells so far`));
+      const read = readSheet({ info, kept, scope, sheetNames, reach }, sheet.name, pkg.text(part), part, (cells) => progress(`workbook: reading '${sheet.name}', ${cellCount + cells} cells so far`));
       cellCount += read.count;
       sheets.set(sheet.name, read.cells);
       formulas.set(sheet.name, read.formulas);

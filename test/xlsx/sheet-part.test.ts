@@ -124,7 +124,14 @@ describe("CellsRead", () => {
     expect([read.reads("Model", "A2", 1, 0), read.reads("My inputs", "B1", 0, 1), read.reads("Model", "C3", 2, 2), read.reads("Model", "C4", 3, 2), read.reads("Model", "B1", 0, 1)]).toEqual([true, true, true, false, false]);
   });
 
-  it.each(["=TaxRate*2", "=SUM(A:A)", '=INDIRECT("A1")', "=OFFSET(A1,1,1)", "=Trades[Qty]", "=LET(x,2,x*3)"])("needs every cell for %s", (formula) => {
+  it("knows a whole column as all its cells", () => {
+    const read = new CellsRead();
+    read.add(referencesOf("Model", parseExpression("=SUM(B:B)"), sheets));
+    expect(read.everything).toBe(false);
+    expect([read.reads("Model", "B1048576", 1_048_575, 1), read.reads("Model", "A1", 0, 0)]).toEqual([true, false]);
+  });
+
+  it.each(["=TaxRate*2", '=INDIRECT("A1")', "=OFFSET(A1,1,1)", "=Trades[Qty]", "=LET(x,2,x*3)"])("needs every cell for %s without the book's names", (formula) => {
     const read = new CellsRead();
     read.add(referencesOf("Model", parseExpression(formula), sheets));
     expect(read.everything).toBe(true);
@@ -192,18 +199,42 @@ describe("readWorkbookFile", () => {
       "xl/_rels/workbook.xml.rels": rels(`<Relationship Id="rId1" Type="${R}/worksheet" Target="worksheets/sheet1.xml"/>`),
       "xl/worksheets/sheet1.xml":
         `<worksheet xmlns="${MAIN}"><sheetData>` +
-        '<row r="1"><c r="A1"><f>SUM(Z:Z)</f><v>5</v></c><c r="B1" cm="1"><f t="array" ref="B1:B2">A1*{1;2}</f><v>5</v></c><c r="C1"><f>B2+1</f><v>11</v></c><c r="D1"><f>1+1</f><v>2</v></c></row>' +
+        '<row r="1"><c r="A1"><f t="dataTable" ref="A1" dt2D="0" dtr="0" r1="Z1"/><v>5</v></c><c r="B1" cm="1"><f t="array" ref="B1:B2">A1*{1;2}</f><v>5</v></c><c r="C1"><f>B2+1</f><v>11</v></c><c r="D1"><f>1+1</f><v>2</v></c></row>' +
         '<row r="2"><c r="B2"><v>10</v></c></row>' +
         "</sheetData></worksheet>",
     });
     const book = readWorkbookFile(path);
     expect(book.kept.map((entry) => [entry.cell, entry.why])).toEqual([
-      ["A1", expect.stringMatching(/whole rows and columns/)],
+      ["A1", expect.stringMatching(/what-if data table/)],
       ["B1", "depends on Model!A1 (left for Excel)"],
       ["C1", "depends on Model!B2 (left for Excel)"],
     ]);
     // the engine gets the one formula still evaluated and the cells it reads (none)
     expect(book.sheets).toEqual([{ name: "Model", book: { cells: { D1: "=1+1" } } }]);
     expect([...(book.formulas.get("Model")?.keys() ?? [])]).toEqual(["D1"]);
+  });
+
+  it("hands the engine whole columns inside SUM and its kind and the book's structured references; keeps a whole column whose blanks count, with why", () => {
+    const path = write("whole-and-tables.xlsx", {
+      "[Content_Types].xml": '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>',
+      "_rels/.rels": rels(`<Relationship Id="rId1" Type="${R}/officeDocument" Target="xl/workbook.xml"/>`),
+      "xl/workbook.xml": `<workbook xmlns="${MAIN}" xmlns:r="${R}"><sheets><sheet name="Model" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+      "xl/_rels/workbook.xml.rels": rels(`<Relationship Id="rId1" Type="${R}/worksheet" Target="worksheets/sheet1.xml"/>`),
+      "xl/worksheets/sheet1.xml":
+        `<worksheet xmlns="${MAIN}" xmlns:r="${R}"><sheetData>` +
+        '<row r="1"><c r="A1" t="inlineStr"><is><t>Qty</t></is></c><c r="B1" t="inlineStr"><is><t>Price</t></is></c><c r="C1" t="inlineStr"><is><t>Amount</t></is></c><c r="E1"><f>SUM(B:B)</f><v>1</v></c><c r="F1"><f>SUM(Trades[Amount])</f><v>1</v></c><c r="G1"><f>COUNTIF(B:B,"&lt;&gt;x")</f><v>1</v></c><c r="H1"><f>G1+1</f><v>2</v></c></row>' +
+        '<row r="2"><c r="A2"><v>2</v></c><c r="B2"><v>10</v></c><c r="C2"><f>Trades[[#This Row],[Qty]]*Trades[[#This Row],[Price]]</f><v>0</v></c></row>' +
+        '<row r="3"><c r="A3"><v>3</v></c><c r="B3"><v>20</v></c><c r="C3"><f>[@Qty]*[@Price]</f><v>0</v></c></row>' +
+        '</sheetData><tableParts count="1"><tablePart r:id="T1"/></tableParts></worksheet>',
+      "xl/worksheets/_rels/sheet1.xml.rels": rels(`<Relationship Id="T1" Type="${R}/table" Target="../tables/table1.xml"/>`),
+      "xl/tables/table1.xml": `<table xmlns="${MAIN}" id="1" name="Trades" displayName="Trades" ref="A1:C3"><tableColumns count="3"><tableColumn id="1" name="Qty"/><tableColumn id="2" name="Price"/><tableColumn id="3" name="Amount"/></tableColumns></table>`,
+    });
+    const book = readWorkbookFile(path);
+    // Excel counts the 1,048,573 blank cells of B that are not "x"; the engine reads B's used area only
+    expect(book.kept.map((entry) => [entry.cell, entry.why])).toEqual([
+      ["G1", expect.stringMatching(/^B:B: a whole row or column is evaluated only inside SUM, .*COUNTIF\(S\) with criteria that skip blanks/)],
+      ["H1", "depends on Model!G1 (left for Excel)"],
+    ]);
+    expect([...(book.formulas.get("Model")?.keys() ?? [])]).toEqual(["E1", "F1", "C2", "C3"]);
   });
 });
