@@ -19,7 +19,8 @@ import { BookError, readBook } from "../host/book";
 import { printValue, type PrintedValue } from "../host/values";
 import { writePackage } from "../xlsx/package";
 import { refreshedPackage } from "../xlsx/refreshed-copy";
-import { type KeptFormula, type LoadedWorkbook, WorkbookFileError, readWorkbookFile } from "../xlsx/workbook-file";
+import { WorkbookPackage } from "../xlsx/package";
+import { type KeptFormula, WorkbookFileError, readWorkbookFile } from "../xlsx/workbook-file";
 import { type PlanRunResult, openRunnerSession, savedValues } from "../changes/runner-session";
 import { type RunnerOptions, USAGE, UsageError, isWorkbookPath, parseArguments } from "./arguments";
 import { DIST, ensureBuilt, evaluateInPage, evaluateWorkbookInPage, fetchClientToken, openHostPage, servePages } from "./host-page";
@@ -62,9 +63,9 @@ export function throttled(log: (message: string) => void, intervalMs = 1000): (m
   };
 }
 
-function loadWorkbook(path: string, progress: (message: string) => void): LoadedWorkbook {
+function badBook<T>(read: () => T): T {
   try {
-    return readWorkbookFile(path, progress);
+    return read();
   } catch (error) {
     if (error instanceof WorkbookFileError) throw new BadBookError(error.message);
     throw error;
@@ -156,9 +157,10 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
   const progress = throttled(log);
   const isFile = options.out !== undefined && isWorkbookPath(options.bookPath);
   const book = isFile ? undefined : loadBookFile(options.bookPath);
+  // a file that is no workbook at all (not a zip, encrypted, .xls, truncated) is refused before anything starts
+  const pkg = isFile ? badBook(() => WorkbookPackage.read(options.bookPath)) : undefined;
   try {
     ensureBuilt(log);
-    log(`workbook: starting ${options.service.kind === "sandbox" ? "the runner's own sandbox and " : ""}Chromium`);
     const pages = await servePages(DIST);
     resources.add(() => pages.close());
     // Chromium starts in processes of its own while this one reads the workbook and starts the service (20,050-cell
@@ -168,7 +170,7 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
     // a launch that fails while the workbook is read is reported when awaited below, never as an unhandled rejection
     opening.catch(() => undefined);
     resources.add(async () => (await opening.catch(() => undefined))?.close());
-    const workbook = isFile ? loadWorkbook(options.bookPath, progress) : undefined;
+    const workbook = pkg ? badBook(() => readWorkbookFile(options.bookPath, progress, pkg)) : undefined;
     if (workbook) {
       const formulas = [...workbook.formulas.values()].reduce((sum, sheet) => sum + sheet.size, 0);
       log(`workbook: read ${options.bookPath}: ${workbook.sheets.length} sheets, ${workbook.cellCount} cells, ${formulas} formulas`);
@@ -177,6 +179,7 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
       }
     }
     const dateSystem = workbook?.dateSystem ?? options.dateSystem;
+    log(`workbook: starting ${options.service.kind === "sandbox" ? "the runner's own sandbox and " : ""}Chromium`);
     const { apiUrl, token } = await serviceToken(options, pages.origin, resources);
     log("workbook: service ready, opening the host page in Chromium");
     const browser = await opening;

@@ -259,9 +259,8 @@ function damaged(path: string, error: unknown): never {
   throw error;
 }
 
-/** Reads the package and every worksheet; `progress` hears how far it got every few thousand cells. */
-export function readWorkbookFile(path: string, progress: (message: string) => void = () => undefined): LoadedWorkbook {
-  const pkg = WorkbookPackage.read(path);
+/** Reads the package (unless given, already read) and every worksheet; `progress` hears how far it got every few thousand cells. */
+export function readWorkbookFile(path: string, progress: (message: string) => void = () => undefined, pkg: WorkbookPackage = WorkbookPackage.read(path)): LoadedWorkbook {
   let info: WorkbookInfo;
   try {
     info = readWorkbookInfo(pkg);
