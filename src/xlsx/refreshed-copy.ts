@@ -11,7 +11,7 @@ import type { WorkbookResult } from "../host/api";
 import { isCellError, printValue } from "../host/values";
 import { PROVENANCE_COLUMNS, PROVENANCE_SHEET, provenanceTable, type ProvenanceCell } from "../prices/provenance";
 import type { WorkbookPackage } from "./package";
-import { type CellEdit, rewriteSheet } from "./sheet-part";
+import { type CellEdit, rewriteKnownCells, rewriteSheet } from "./sheet-part";
 import { type FormulaSource, type KeptFormula, type LoadedWorkbook, cellsOf } from "./workbook-file";
 import { addWorksheet, dropWorkbookPart, withFullCalcOnLoad } from "./workbook-part";
 import { escapeText } from "./xml";
@@ -153,7 +153,11 @@ export function refreshedPackage(loaded: LoadedWorkbook, result: WorkbookResult,
     for (const [address, why] of sheetUnfrozen) unfrozen.push(`${sheet.name}!${address} ${why}`);
     frozen += sheetFrozen.size;
     if (sheetFrozen.size > 0) frozenBySheet.set(sheet.name, sheetFrozen);
-    if (edits.size > 0) changed.set(part, rewriteSheet(pkg.text(part), part, edits, (cells) => progress(`workbook: writing '${sheet.name}', ${cells} cells so far`)));
+    if (edits.size === 0) continue;
+    const xml = pkg.text(part);
+    const known = loaded.formulaCells.get(sheet.name);
+    const rewritten = known === undefined ? undefined : rewriteKnownCells(xml, edits, known);
+    changed.set(part, rewritten ?? rewriteSheet(xml, part, edits, (cells) => progress(`workbook: writing '${sheet.name}', ${cells} cells so far`)));
   }
   const added = new Map<string, string>();
   const current = (part: string): string => changed.get(part) ?? pkg.text(part);

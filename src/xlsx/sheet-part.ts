@@ -258,6 +258,35 @@ class RowEdits {
   }
 }
 
+/** The cells of a part as its read found them (by A1 address), with the prefix its elements carry (`x:` or ""). */
+export interface KnownCells {
+  readonly prefix: string;
+  readonly cells: ReadonlyMap<string, SheetCell>;
+}
+
+/**
+ * The part with `edits` applied when every edit is to a cell the read already found (its position known): those
+ * cells rewritten, the rest copied, without reading the part again (the 20,050-cell model's 19,800 formulas); else
+ * undefined, and `rewriteSheet` reads it.
+ */
+export function rewriteKnownCells(xml: string, edits: ReadonlyMap<string, CellEdit>, known: KnownCells): string | undefined {
+  const targets: { cell: SheetCell; edit: CellEdit }[] = [];
+  for (const [address, edit] of edits) {
+    const cell = known.cells.get(address);
+    if (cell === undefined) return undefined;
+    targets.push({ cell, edit });
+  }
+  targets.sort((a, b) => a.cell.span.start - b.cell.span.start);
+  const out: string[] = [];
+  let cursor = 0;
+  for (const { cell, edit } of targets) {
+    out.push(xml.slice(cursor, cell.span.start), rewriteCell(xml, cell, edit, known.prefix));
+    cursor = cell.span.end;
+  }
+  out.push(xml.slice(cursor));
+  return out.join("");
+}
+
 /**
  * The part with `edits` (by A1 address) applied: those cells rewritten in place, cells that do not exist yet added in
  * their row (rows added in order), everything else copied as it is. `onProgress` is called every few thousand cells.

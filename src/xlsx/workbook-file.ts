@@ -19,9 +19,9 @@ import type { DefinedName, LeftForExcel, TableDefinition } from "../host/book-na
 import { PROVENANCE_SHEET } from "../prices/provenance";
 import { CellsRead, type NameReader, type SheetArea, referencesOf } from "./cells-read";
 import { WorkbookFileError, WorkbookPackage } from "./package";
-import { type SheetCell, scanSheet } from "./sheet-part";
+import { type KnownCells, type SheetCell, scanSheet } from "./sheet-part";
 import { type WorkbookInfo, readWorkbookInfo } from "./workbook-part";
-import { XmlPartError } from "./xml";
+import { XmlPartError, prefixOf } from "./xml";
 
 export { PROVENANCE_SHEET, WorkbookFileError };
 
@@ -49,6 +49,8 @@ export interface LoadedWorkbook {
   readonly sheets: readonly SheetInput[];
   /** Worksheet parts by sheet name. */
   readonly parts: ReadonlyMap<string, string>;
+  /** Where each formula cell lies in its part, by sheet name: the copy rewrites them without reading the part again. */
+  readonly formulaCells: ReadonlyMap<string, KnownCells>;
   /** Formulas by sheet, then address. */
   readonly formulas: ReadonlyMap<string, ReadonlyMap<string, FormulaSource>>;
   readonly cellCount: number;
@@ -103,9 +105,11 @@ function readSheet(
   xml: string,
   part: string,
   onProgress: (cells: number) => void,
-): { cells: BookCells; formulas: Map<string, FormulaSource>; count: number } {
+): { cells: BookCells; formulas: Map<string, FormulaSource>; count: number; known: KnownCells } {
   const cells: BookCells = {};
   const formulas = new Map<string, FormulaSource>();
+  const formulaCells = new Map<string, SheetCell>();
+  let prefix = "";
   const shared = new SharedFormulas();
   const spills: RangeRef[] = [];
   const parse = shapeParser();
@@ -123,6 +127,9 @@ function readSheet(
     if (saved !== undefined) cells[cell.address] = saved;
   };
   scanSheet(xml, part, {
+    sheetDataOpen: (qualifiedName) => {
+      prefix = prefixOf(qualifiedName);
+    },
     cell: (cell) => {
       count += 1;
       if (count % 5_000 === 0) onProgress(count);
@@ -173,10 +180,11 @@ function readSheet(
         ...(sharedGroup === undefined ? {} : { shared: sharedGroup }),
       };
       formulas.set(cell.address, source);
+      formulaCells.set(cell.address, cell);
       loaded.reach.set(source, referencesOf(name, expression, loaded.sheetNames, scope));
     },
   });
-  return { cells, formulas, count };
+  return { cells, formulas, count, known: { prefix, cells: formulaCells } };
 }
 
 type BookCells = Record<string, string | number | boolean>;
@@ -274,6 +282,7 @@ export function readWorkbookFile(path: string, progress: (message: string) => vo
   const scope = new BookScope(info.names, info.tables);
   const sheets = new Map<string, BookCells>();
   const parts = new Map<string, string>();
+  const formulaCells = new Map<string, KnownCells>();
   const formulas = new Map<string, Map<string, FormulaSource>>();
   let cellCount = 0;
   for (const sheet of info.sheets) {
@@ -285,13 +294,14 @@ export function readWorkbookFile(path: string, progress: (message: string) => vo
       sheets.set(sheet.name, read.cells);
       formulas.set(sheet.name, read.formulas);
       parts.set(sheet.name, part);
+      formulaCells.set(sheet.name, read.known);
     } catch (error) {
       damaged(path, error);
     }
   }
   if (sheets.size === 0) throw new WorkbookFileError(`${path} has no worksheet`);
   leaveDependents({ sheets, formulas, kept, reach });
-  return { pkg, info, sheets: onlyCellsRead(sheets, formulas, reach), parts, formulas, cellCount, kept, dateSystem: info.dateSystem, names: info.names, tables: info.tables };
+  return { pkg, info, sheets: onlyCellsRead(sheets, formulas, reach), parts, formulaCells, formulas, cellCount, kept, dateSystem: info.dateSystem, names: info.names, tables: info.tables };
 }
 
 /** Every cell of `range`, row by row, as A1 addresses. */

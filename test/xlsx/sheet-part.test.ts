@@ -8,7 +8,7 @@ import { parseExpression } from "../../src/formula/parse";
 import { isoDateToSerial } from "../../src/functions/excelDates";
 import type { SheetResult } from "../../src/host/api";
 import { CellsRead, referencesOf } from "../../src/xlsx/cells-read";
-import { type CellEdit, rewriteSheet } from "../../src/xlsx/sheet-part";
+import { type CellEdit, type SheetCell, rewriteKnownCells, rewriteSheet, scanSheet } from "../../src/xlsx/sheet-part";
 import { sheetEdits } from "../../src/xlsx/refreshed-copy";
 import { type FormulaSource, readWorkbookFile } from "../../src/xlsx/workbook-file";
 
@@ -29,6 +29,17 @@ describe("rewriteSheet", () => {
   it("rewrites only the cells asked, keeping every other byte in its place", () => {
     const out = rewriteSheet(sheet, "sheet1.xml", edits({ A1: { kind: "result", value: 42.5 } }));
     expect(out).toBe(sheet.replace("<v>1</v>", "<v>42.5</v>"));
+  });
+
+  it("rewrites cells the read found without reading the part again, as rewriteSheet does, and declines a cell it does not know", () => {
+    const part = `<x:worksheet xmlns:x="${MAIN}"><x:sheetData><x:row r="1"><x:c r="A1" s="2"><x:f>B1*2</x:f><x:v>1</x:v></x:c><x:c r="B1"><x:v>3</x:v></x:c><x:c r="C1" cm="1" t="str"><x:f t="array" ref="C1">PRICES.MID("X")</x:f><x:v>a</x:v></x:c></x:row></x:sheetData></x:worksheet>`;
+    const cells = new Map<string, SheetCell>();
+    scanSheet(part, "sheet1.xml", { cell: (cell) => void cells.set(cell.address, cell) });
+    const known = { prefix: "x:", cells };
+    const asked = edits({ A1: { kind: "result", value: 6 }, C1: { kind: "freeze", value: "b&c" } });
+    expect(rewriteKnownCells(part, asked, known)).toBe(rewriteSheet(part, "sheet1.xml", asked));
+    expect(rewriteKnownCells(part, asked, known)).toContain('<x:c r="C1" t="inlineStr"><x:is><x:t>b&amp;c</x:t></x:is></x:c>');
+    expect(rewriteKnownCells(part, edits({ A1: { kind: "result", value: 6 }, D1: { kind: "result", value: 1 } }), known)).toBeUndefined();
   });
 
   it("adds a spill's new cells in column order within their rows and new rows in row order", () => {
