@@ -182,7 +182,9 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
     log(`workbook: starting ${options.service.kind === "sandbox" ? "the runner's own sandbox and " : ""}Chromium`);
     const { apiUrl, token } = await serviceToken(options, pages.origin, resources);
     log("workbook: service ready, opening the host page in Chromium");
-    const browser = await opening;
+    // the page loads once this process is free to serve it (after the read): say so rather than fall silent
+    const waiting = setInterval(() => log("workbook: waiting for Chromium to open the host page"), 1500);
+    const browser = await opening.finally(() => clearInterval(waiting));
     // the runner's own sandbox frozen at --today: TODAY() in formulas is that day too
     const today = options.service.kind === "sandbox" ? options.service.today : undefined;
     const session = await openRunnerSession(options, { apiUrl, token, ...(today === undefined ? {} : { today }), ...(options.service.kind === "sandbox" ? { environment: "the runner's own sandbox" } : {}) }, log);
