@@ -120,8 +120,16 @@ export function shapeParser(options: ParseOptions = {}): (formula: string) => Ex
   const shapes = new Map<string, Shape | null>();
   return (formula) => {
     const tokens = formulaTokens(formula);
-    const slotTokens = tokens.filter((token) => SLOT_KINDS[token.type] !== undefined);
-    const key = tokens.map((token) => (SLOT_KINDS[token.type] === undefined ? `${token.type}\u0001${token.value}` : token.type)).join("\u0002");
+    const slotTokens: Token[] = [];
+    let key = "";
+    for (const token of tokens) {
+      // each value with its length: no text inside a string constant can make two shapes one key
+      if (SLOT_KINDS[token.type] === undefined) key += `${token.type}\u0001${token.value.length}:${token.value}\u0002`;
+      else {
+        slotTokens.push(token);
+        key += `${token.type}\u0002`;
+      }
+    }
     const shape = shapes.get(key);
     if (shape) {
       const references = slotTokens.map((token) => narrowReference(token.value, SLOT_KINDS[token.type] ?? "range", formula, wholeLines));

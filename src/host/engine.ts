@@ -67,6 +67,8 @@ export interface SpillPlacement {
 interface FormulaCell extends FormulaCellSource {
   /** The cells it reads (a spill reference reads its anchor; the spill's cells follow from it). */
   readonly references: readonly RangeRef[];
+  /** The other sheets it reads, by name in lower case. */
+  readonly otherSheets: readonly string[];
   readonly volatile: boolean;
   state: FormulaState;
   evaluations: number;
@@ -290,6 +292,7 @@ export class WorkbookEngine {
       references: read
         .filter((reference) => this.isOwnSheet(reference) && reference.whole === undefined)
         .map((reference) => (reference.spill ? cellRange(reference.range.top, reference.range.left) : reference.range)),
+      otherSheets: read.filter((reference) => !this.isOwnSheet(reference)).map((reference) => (reference.sheet ?? "").toLowerCase()),
       volatile: this.isVolatile(called),
       state: "pending",
       evaluations: 0,
@@ -556,9 +559,7 @@ export class WorkbookEngine {
   /** The names of the other sheets its formulas read, in lower case. */
   otherSheetsRead(): Set<string> {
     const names = new Set<string>();
-    for (const formula of this.formulas) {
-      for (const reference of referencesOf(formula.expression, this.resolverAt(formula))) if (!this.isOwnSheet(reference)) names.add((reference.sheet ?? "").toLowerCase());
-    }
+    for (const formula of this.formulas) for (const name of formula.otherSheets) names.add(name);
     return names;
   }
 
@@ -776,11 +777,6 @@ function collectParts(expression: Expression, resolver: Resolver, bound: Readonl
     default:
       return;
   }
-}
-
-/** Every reference in an expression, in the order written (through names and structured references). */
-function referencesOf(expression: Expression, resolver: Resolver): ReferenceExpression[] {
-  return partsOf(expression, resolver).filter((part): part is ReferenceExpression => part.kind === "reference");
 }
 
 /** What a cell left for Excel shows where there is no cached value (a JSON book): an error naming why. */
