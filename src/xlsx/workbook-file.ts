@@ -252,14 +252,34 @@ function onlyCellsRead(
   }
   return [...sheets].map(([name, cells]) => {
     if (read.everything) return { name, book: { cells } };
+    const shadowed = spillShadow(formulas.get(name)?.keys() ?? []);
     const kept: BookCells = {};
     for (const [address, value] of Object.entries(cells)) {
       const position = parseCellAddress(address);
       const isFormula = typeof value === "string" && value.startsWith("=");
-      if (isFormula || (position !== undefined && read.reads(name, address, position.row, position.col))) kept[address] = value;
+      if (isFormula || (position !== undefined && (shadowed(position.row, position.col) || read.reads(name, address, position.row, position.col)))) kept[address] = value;
     }
     return { name, book: { cells: kept } };
   });
+}
+
+/**
+ * Whether a cell lies right of and below some formula, where a result may spill: the engine must know the entries
+ * there, or a grown spill (a history a day longer) would cover one and the copy overwrite it (Excel shows #SPILL!).
+ */
+function spillShadow(anchors: Iterable<string>): (row: number, col: number) => boolean {
+  /** Per column, the top row of a formula in that column or any left of it. */
+  const top: number[] = [];
+  for (const address of anchors) {
+    const position = parseCellAddress(address);
+    if (position !== undefined) top[position.col] = Math.min(top[position.col] ?? Infinity, position.row);
+  }
+  let highest = Infinity;
+  for (let col = 0; col < top.length; col += 1) {
+    highest = Math.min(highest, top[col] ?? Infinity);
+    top[col] = highest;
+  }
+  return (row, col) => (top[Math.min(col, top.length - 1)] ?? Infinity) <= row;
 }
 
 function damaged(path: string, error: unknown): never {

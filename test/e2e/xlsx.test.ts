@@ -231,6 +231,24 @@ describe("npm run workbook with an .xlsx model", () => {
     expect(model?.getCell("G1").value).toEqual({ formula: "B1*2", result: mid * 2 });
   });
 
+  it("never writes a spill over an entry no formula reads: the formula shows Excel's #SPILL! and the entry stays", async () => {
+    const input = join(dir, "model-spill.xlsx");
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet("Model");
+    sheet.getCell("B2").value = { formula: "_xlfn.SEQUENCE(3)", result: 1 };
+    sheet.getCell("B4").value = "a note the user typed";
+    await workbook.xlsx.writeFile(input);
+    const out = join(dir, "refreshed-spill.xlsx");
+    const result = await run([input, "--out", out, "--today", TODAY]);
+    expect(result.code).toBe(0);
+    const cells = (JSON.parse(result.printed) as { sheets: Record<string, Record<string, unknown>> }).sheets.Model ?? {};
+    expect(String(cells.B2)).toMatch(/^#SPILL!/);
+    const written = new ExcelJS.Workbook();
+    await written.xlsx.readFile(out);
+    expect(written.getWorksheet("Model")?.getCell("B4").value).toBe("a note the user typed");
+    expect(written.getWorksheet("Model")?.getCell("B3").value).toBeNull();
+  });
+
   it("evaluates a sheet that reads another sheet after it, with its final values", async () => {
     const input = join(dir, "model-sheets.xlsx");
     const workbook = new ExcelJS.Workbook();

@@ -225,6 +225,23 @@ describe("readWorkbookFile", () => {
     expect([...(book.formulas.get("Model")?.keys() ?? [])]).toEqual(["D1"]);
   });
 
+  it("gives the engine the entries right of and below a formula, where its result may spill, even when no formula reads them", () => {
+    const path = write("shadow.xlsx", {
+      "[Content_Types].xml": '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>',
+      "_rels/.rels": rels(`<Relationship Id="rId1" Type="${R}/officeDocument" Target="xl/workbook.xml"/>`),
+      "xl/workbook.xml": `<workbook xmlns="${MAIN}" xmlns:r="${R}"><sheets><sheet name="Model" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+      "xl/_rels/workbook.xml.rels": rels(`<Relationship Id="rId1" Type="${R}/worksheet" Target="worksheets/sheet1.xml"/>`),
+      "xl/worksheets/sheet1.xml":
+        `<worksheet xmlns="${MAIN}"><sheetData>` +
+        '<row r="1"><c r="B1" t="inlineStr"><is><t>above</t></is></c></row>' +
+        '<row r="2"><c r="B2"><f>_xlfn.SEQUENCE(3)</f><v>1</v></c><c r="D2" t="inlineStr"><is><t>right</t></is></c></row>' +
+        '<row r="4"><c r="B4" t="inlineStr"><is><t>below</t></is></c></row>' +
+        '<row r="5"><c r="A5" t="inlineStr"><is><t>left</t></is></c></row>' +
+        "</sheetData></worksheet>",
+    });
+    expect(readWorkbookFile(path).sheets).toEqual([{ name: "Model", book: { cells: { B2: "=_xlfn.SEQUENCE(3)", D2: "right", B4: "below" } } }]);
+  });
+
   it("hands the engine whole columns inside SUM and its kind and the book's structured references; keeps a whole column whose blanks count, with why", () => {
     const path = write("whole-and-tables.xlsx", {
       "[Content_Types].xml": '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>',
