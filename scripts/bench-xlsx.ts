@@ -197,7 +197,7 @@ async function main(): Promise<void> {
     const large = runLarge(dir, symbols, today);
     process.stdout.write(`${JSON.stringify({ case: "xlsx-100000-rows", ...large })}\n`);
     const section = [
-      `Written by \`npm run bench:xlsx\` (scripts/bench-xlsx.ts) on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, load average ${startLoad} at the start and ${loadavg().map((value) => value.toFixed(1)).join(" ")} at the end. The runner's whole path as \`npm run workbook -- model.xlsx --out refreshed.xlsx\` takes it: its own sandbox, Chromium (dist/ built before the clock starts), the page, the package read with fflate and saxes and written back with only the refreshed cells changed. The large book runs in a child process, whose peak RSS is the runner's (Chromium is a process of its own).`,
+      `Written by \`npm run bench:xlsx\` (scripts/bench-xlsx.ts) on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, load average ${startLoad} at the start and ${loadavg().map((value) => value.toFixed(1)).join(" ")} at the end. The runner's whole path as \`npm run workbook -- model.xlsx --out refreshed.xlsx\` takes it: its own sandbox, Chromium (dist/ built before the clock starts), the page (Chromium starts while the sheets are read, so "read" is the time until they are read and "sandbox, token and Chromium" what is left of the start after it), the package read with fflate and saxes and written back with only the refreshed cells changed. The large book runs in a child process, whose peak RSS is the runner's (Chromium is a process of its own).`,
       "",
       "| case | figure |",
       "| --- | --- |",

@@ -1,6 +1,6 @@
 /** The page API (`window.PricesHost`): load a book, evaluate it, read the grid and the request statistics. */
 import { todayIso } from "../api/dates";
-import { formatRangeAddress, parseCellAddress } from "../formula/a1";
+import { formatRangeAddress } from "../formula/a1";
 import { type DateSystem, isoDateToSerial } from "../functions/excelDates";
 import { readBook } from "./book";
 import { WorkbookEngine } from "./engine";
@@ -12,7 +12,7 @@ import { type CacheSnapshot, type PageSession, type SessionState, openPageSessio
 import type { CellValue, PrintedValue } from "./values";
 import type { DefinedName, LeftForExcel, TableDefinition } from "./book-names";
 import { BookScope } from "./book-scope";
-import { dataTypeCells, type DataTypeCell } from "./rich-cells";
+import { dataTypeCells, plainOf, type DataTypeCell, type ResultCell } from "./rich-cells";
 
 export interface TokenProviderLike {
   getToken(options?: { forceRefresh?: boolean }): Promise<string>;
@@ -222,15 +222,13 @@ export function createHostApi(dependencies: HostDependencies): PricesHostApi {
       }
       const results = engines.map((sheetEngine, index): SheetResult => {
         const values: Record<string, CellValue> = {};
-        const addresses = Object.keys(sheetEngine.cells());
-        for (const address of addresses) {
-          const position = parseCellAddress(address);
-          if (position) values[address] = sheetEngine.value(position.row, position.col);
+        const cells = sheetEngine.cellsInOrder();
+        const byAddress = new Map<string, ResultCell>();
+        for (const { address, cell } of cells) {
+          values[address] = plainOf(cell);
+          byAddress.set(address, cell);
         }
-        const dataTypes = dataTypeCells(addresses, (address) => {
-          const position = parseCellAddress(address);
-          return position ? sheetEngine.resultCell(position.row, position.col) : null;
-        });
+        const dataTypes = dataTypeCells([...byAddress.keys()], (address) => byAddress.get(address) ?? null);
         const spills = sheetEngine.spills().map((spill) => ({ anchor: formatRangeAddress({ top: spill.anchor.row, left: spill.anchor.col, bottom: spill.anchor.row, right: spill.anchor.col }), area: formatRangeAddress(spill.area) }));
         return { name: sheets[index]?.name ?? "", values, spills, dataTypes, leftForExcel: sheetEngine.leftForExcel() };
       });

@@ -5,7 +5,7 @@
  */
 import { type CellPosition, formatCellAddress, isA1Reference, parseCellAddress } from "../formula/a1";
 import { type Expression, FormulaSyntaxError } from "../formula/parse";
-import { parseHostFormula } from "./formula";
+import { hostFormulaParser } from "./formula";
 import type { Scalar } from "./values";
 import type { DefinedName } from "./book-names";
 
@@ -63,6 +63,7 @@ export function readBook(json: unknown): ParsedBook {
   const literals: LiteralCell[] = [];
   const formulas: FormulaCellSource[] = [];
   const seen = new Set<string>();
+  const parse = hostFormulaParser();
   for (const [key, content] of Object.entries(cells)) {
     const position = parseCellAddress(key);
     if (!position || key.includes("$")) {
@@ -84,7 +85,7 @@ export function readBook(json: unknown): ParsedBook {
     } else if (typeof content === "string") {
       if (content.startsWith("=")) {
         try {
-          formulas.push({ ...position, address, text: content, expression: parseHostFormula(content) });
+          formulas.push({ ...position, address, text: content, expression: parse(content) });
         } catch (error) {
           if (!(error instanceof FormulaSyntaxError)) throw error;
           problems.push(`${address}: ${error.message}`);

@@ -13,6 +13,7 @@ import { canonicalName } from "../formula/functions";
 import { DYNAMIC_REFERENCE_FUNCTIONS, LeftForExcelSignal, evaluate, evaluateFormula, toResult, whyLeftForExcel, type EvaluationContext } from "./evaluate";
 import type { LeftForExcel } from "./book-names";
 import { BookScope } from "./book-scope";
+import { DeadlineQueue } from "./deadlines";
 import type { ResultCell } from "./rich-cells";
 import { type ArgumentInput, type PreparedCall, marshalArguments } from "./marshal";
 import type { FunctionMetadata } from "./metadata";
@@ -66,6 +67,8 @@ export interface SpillPlacement {
 interface FormulaCell extends FormulaCellSource {
   /** The cells it reads (a spill reference reads its anchor; the spill's cells follow from it). */
   readonly references: readonly RangeRef[];
+  /** The other sheets it reads, by name in lower case. */
+  readonly otherSheets: readonly string[];
   readonly volatile: boolean;
   state: FormulaState;
   evaluations: number;
@@ -120,6 +123,7 @@ export class WorkbookEngine {
   private readonly functions = new Map<string, FunctionMetadata>();
   private readonly namespace: string;
   private readonly timeoutMs: number;
+  private readonly deadlines: DeadlineQueue;
   private readonly maxRecalculations: number;
   private scope: BookScope;
   /** Formulas whose latest run was left for Excel (a reader of one is left too). */
@@ -129,6 +133,7 @@ export class WorkbookEngine {
     this.scope = options.scope ?? new BookScope();
     this.namespace = (options.namespace ?? "PRICES").toUpperCase();
     this.timeoutMs = options.timeoutMs ?? 120_000;
+    this.deadlines = new DeadlineQueue(this.timeoutMs);
     this.maxRecalculations = options.maxRecalculations ?? 3;
     for (const fn of options.metadata) this.functions.set(fn.name.toUpperCase(), fn);
   }
@@ -245,6 +250,11 @@ export class WorkbookEngine {
     return this.sheet.printed();
   }
 
+  /** Every non-empty cell with what its formula left (a data type keeps its record), in row-major order. */
+  cellsInOrder(): { readonly address: string; readonly cell: ResultCell }[] {
+    return this.sheet.cellsInOrder();
+  }
+
   value(row: number, col: number): CellValue {
     return this.sheet.value(row, col);
   }
@@ -271,7 +281,10 @@ export class WorkbookEngine {
 
   private addFormula(source: FormulaCellSource): void {
     const resolver = this.resolverAt(source);
-    const read = referencesOf(source.expression, resolver);
+    // one walk of the tree gives its references and the functions it calls
+    const parts = partsOf(source.expression, resolver);
+    const read = parts.filter((part): part is ReferenceExpression => part.kind === "reference");
+    const called = parts.flatMap((part) => (part.kind === "call" ? [part.name] : []));
     const formula: FormulaCell = {
       ...source,
       // what it waits for on this sheet (another sheet's values are final before this one starts); whole rows and
@@ -279,7 +292,8 @@ export class WorkbookEngine {
       references: read
         .filter((reference) => this.isOwnSheet(reference) && reference.whole === undefined)
         .map((reference) => (reference.spill ? cellRange(reference.range.top, reference.range.left) : reference.range)),
-      volatile: this.isVolatile(source.expression, resolver),
+      otherSheets: read.filter((reference) => !this.isOwnSheet(reference)).map((reference) => (reference.sheet ?? "").toLowerCase()),
+      volatile: this.isVolatile(called),
       state: "pending",
       evaluations: 0,
       generation: 0,
@@ -288,7 +302,7 @@ export class WorkbookEngine {
       unsupported: whyLeftForExcel(source.expression, { namespace: this.namespace, name: resolver.name, structured: resolver.structured }),
       dynamic:
         read.some((reference) => reference.whole !== undefined) ||
-        callNamesOf(source.expression, resolver).some((name) => DYNAMIC_REFERENCE_FUNCTIONS.has(canonicalName(name, this.namespace))),
+        called.some((name) => DYNAMIC_REFERENCE_FUNCTIONS.has(canonicalName(name, this.namespace))),
       left: undefined,
       dynamicReads: [],
       waitsOn: undefined,
@@ -329,8 +343,9 @@ export class WorkbookEngine {
       .map((formula) => ({ cell: formula.address, formula: formula.text.replace(/^\s*=/, ""), why: formula.left ?? "" }));
   }
 
-  private isVolatile(expression: Expression, resolver: Resolver): boolean {
-    return callNamesOf(expression, resolver).some((name) => {
+  /** Whether calling these functions (names as written) gives a new value on every recalculation. */
+  private isVolatile(called: readonly string[]): boolean {
+    return called.some((name) => {
       const canonical = canonicalName(name, this.namespace);
       if (VOLATILE_FUNCTIONS.has(canonical)) return true;
       const resolved = canonical.startsWith(`${this.namespace}.`) ? this.resolve(canonical) : undefined;
@@ -544,9 +559,7 @@ export class WorkbookEngine {
   /** The names of the other sheets its formulas read, in lower case. */
   otherSheetsRead(): Set<string> {
     const names = new Set<string>();
-    for (const formula of this.formulas) {
-      for (const reference of referencesOf(formula.expression, this.resolverAt(formula))) if (!this.isOwnSheet(reference)) names.add((reference.sheet ?? "").toLowerCase());
-    }
+    for (const formula of this.formulas) for (const name of formula.otherSheets) names.add(name);
     return names;
   }
 
@@ -672,16 +685,16 @@ export class WorkbookEngine {
     const options = metadata.options;
     return new Promise<ResultGrid>((resolve) => {
       let settled = false;
-      const timer = setTimeout(() => finish([[cellError("#BUSY!", `no result after ${this.timeoutMs} ms`)]]), this.timeoutMs);
       const finish = (grid: ResultGrid): void => {
         if (settled) {
           later(grid);
           return;
         }
         settled = true;
-        clearTimeout(timer);
+        cancelDeadline();
         resolve(grid);
       };
+      const cancelDeadline = this.deadlines.add(() => finish([[cellError("#BUSY!", `no result after ${this.timeoutMs} ms`)]]));
       const failed = (thrown: unknown): void => {
         if (thrown !== null && typeof thrown === "object" && !("code" in thrown)) {
           this.options.log?.(`${formula.address}: ${metadata.name} threw ${String(thrown)}`);
@@ -720,47 +733,50 @@ interface Resolver {
 }
 
 /** The expressions an expression is made of, names and structured references replaced by what they stand for (LET's own names kept). */
-function partsOf(expression: Expression, resolver: Resolver, bound: ReadonlySet<string> = new Set(), depth = 0): Expression[] {
-  const inner = (next: Expression, names = bound): Expression[] => partsOf(next, resolver, names, depth);
+function partsOf(expression: Expression, resolver: Resolver): Expression[] {
+  const parts: Expression[] = [];
+  collectParts(expression, resolver, new Set(), 0, parts);
+  return parts;
+}
+
+function collectParts(expression: Expression, resolver: Resolver, bound: ReadonlySet<string>, depth: number, parts: Expression[]): void {
+  parts.push(expression);
   switch (expression.kind) {
     case "field":
-      return [expression, expression.target];
+      parts.push(expression.target);
+      return;
     case "call":
-      return [expression, ...expression.args.flatMap((arg) => inner(arg))];
+      for (const arg of expression.args) collectParts(arg, resolver, bound, depth, parts);
+      return;
     case "unary":
-      return [expression, ...inner(expression.operand)];
+      collectParts(expression.operand, resolver, bound, depth, parts);
+      return;
     case "binary":
-      return [expression, ...inner(expression.left), ...inner(expression.right)];
+      collectParts(expression.left, resolver, bound, depth, parts);
+      collectParts(expression.right, resolver, bound, depth, parts);
+      return;
     case "let": {
       const names = new Set(bound);
-      const parts: Expression[] = [expression];
       for (const binding of expression.bindings) {
-        parts.push(...inner(binding.value, names));
+        collectParts(binding.value, resolver, names, depth, parts);
         names.add(binding.name.toUpperCase());
       }
-      return [...parts, ...inner(expression.body, names)];
+      collectParts(expression.body, resolver, names, depth, parts);
+      return;
     }
     case "name": {
       const defined = bound.has(expression.name.toUpperCase()) || depth > 16 ? undefined : resolver.name(expression.name);
-      return defined ? [expression, ...partsOf(defined, resolver, new Set(), depth + 1)] : [expression];
+      if (defined) collectParts(defined, resolver, new Set(), depth + 1, parts);
+      return;
     }
     case "table": {
       const reference = resolver.structured(expression.text);
-      return typeof reference === "string" ? [expression] : [expression, reference];
+      if (typeof reference !== "string") parts.push(reference);
+      return;
     }
     default:
-      return [expression];
+      return;
   }
-}
-
-/** Every reference in an expression, in the order written (through names and structured references). */
-function referencesOf(expression: Expression, resolver: Resolver): ReferenceExpression[] {
-  return partsOf(expression, resolver).filter((part): part is ReferenceExpression => part.kind === "reference");
-}
-
-/** Every function name an expression calls, as written (through names). */
-function callNamesOf(expression: Expression, resolver: Resolver): string[] {
-  return partsOf(expression, resolver).flatMap((part) => (part.kind === "call" ? [part.name] : []));
 }
 
 /** What a cell left for Excel shows where there is no cached value (a JSON book): an error naming why. */

@@ -65,6 +65,28 @@ export const DYNAMIC_REFERENCE_FUNCTIONS = new Set(["OFFSET", "INDIRECT"]);
 
 type Scope = ReadonlyMap<string, Value>;
 
+/**
+ * Functions whose value is the same over a whole row or column as over its used area, which is what the engine reads:
+ * they skip blank cells (Excel reads all 1,048,576 rows; ROWS, COUNTBLANK, INDEX past the used area would not agree).
+ */
+const WHOLE_LINES_OK = new Set(["SUM", "COUNT", "COUNTA", "AVERAGE", "MAX", "MIN", "PRODUCT", "MEDIAN", "SUMIF", "SUMIFS", "AVERAGEIF", "AVERAGEIFS"]);
+/** Counting by criteria skips blank cells only when no criterion can meet one (`""`, `"="` and `"<>x"` do). */
+const WHOLE_LINES_COUNTED = new Set(["COUNTIF", "COUNTIFS"]);
+
+/** Whether a constant criterion never meets a blank cell. */
+function skipsBlanks(criterion: Expression | undefined): boolean {
+  if (criterion?.kind !== "literal") return false;
+  const { value } = criterion;
+  return typeof value !== "string" || (value !== "" && value !== "=" && !value.startsWith("<>"));
+}
+
+/** Whether a whole row or column may be an argument of this call (the function reads only the used area the same). */
+function wholeLinesAllowed(name: string, args: readonly Expression[]): boolean {
+  if (WHOLE_LINES_OK.has(name)) return true;
+  // COUNTIF(range, criterion), COUNTIFS(range1, criterion1, ...): every criterion a constant that skips blanks
+  return WHOLE_LINES_COUNTED.has(name) && args.every((arg, index) => index % 2 === 0 || skipsBlanks(arg));
+}
+
 export interface StaticContext {
   readonly namespace: string;
   name(name: string): Expression | undefined;
@@ -74,7 +96,6 @@ export interface StaticContext {
 
 /** Why a formula cannot be evaluated with Excel's semantics before it runs, or undefined when it can. */
 export function whyLeftForExcel(expression: Expression, context: StaticContext, bound: ReadonlySet<string> = new Set(), seen: ReadonlySet<string> = new Set()): string | undefined {
-  const inner = (next: Expression, names = bound): string | undefined => whyLeftForExcel(next, context, names, seen);
   switch (expression.kind) {
     case "unsupported":
       return expression.reason;
@@ -88,23 +109,28 @@ export function whyLeftForExcel(expression: Expression, context: StaticContext, 
       if (!custom && !EVALUATED_HERE.has(name) && !isWorksheetFunction(name)) return `function not supported: ${name}`;
       if (!custom && !EMPTY_ARGUMENT_OK.has(name) && expression.args.some((arg) => arg.kind === "missing")) return `an empty argument of ${name} is not supported`;
       for (const arg of expression.args) {
-        const why = inner(arg);
+        if (arg.kind === "reference" && arg.whole !== undefined && wholeLinesAllowed(name, expression.args)) continue;
+        const why = whyLeftForExcel(arg, context, bound, seen);
         if (why) return why;
       }
       return undefined;
     }
+    case "reference":
+      return expression.whole === undefined
+        ? undefined
+        : `${expression.text}: a whole row or column is evaluated only inside ${[...WHOLE_LINES_OK].join(", ")} and COUNTIF(S) with criteria that skip blanks (elsewhere Excel's value depends on the blank cells past the used area)`;
     case "unary":
-      return inner(expression.operand);
+      return whyLeftForExcel(expression.operand, context, bound, seen);
     case "binary":
-      return inner(expression.left) ?? inner(expression.right);
+      return whyLeftForExcel(expression.left, context, bound, seen) ?? whyLeftForExcel(expression.right, context, bound, seen);
     case "let": {
       const names = new Set(bound);
       for (const binding of expression.bindings) {
-        const why = inner(binding.value, names);
+        const why = whyLeftForExcel(binding.value, context, names, seen);
         if (why) return why;
         names.add(binding.name.toUpperCase());
       }
-      return inner(expression.body, names);
+      return whyLeftForExcel(expression.body, context, names, seen);
     }
     case "name": {
       const key = expression.name.toUpperCase();

@@ -155,16 +155,23 @@ export class Sheet {
     return areaOf(spill);
   }
 
-  /** Every non-empty cell in row-major order, errors printed as `#N/A: message`. */
-  printed(): Record<string, PrintedValue> {
+  /** Every non-empty cell (an anchor even when blank) with its A1 address and what its formula left, in row-major order. */
+  cellsInOrder(): { readonly address: string; readonly cell: ResultCell }[] {
     const keys = new Set<number>([...this.literals.keys(), ...this.anchors, ...this.owners.keys()]);
-    const out: Record<string, PrintedValue> = {};
+    const out: { address: string; cell: ResultCell }[] = [];
     for (const key of [...keys].sort((a, b) => a - b)) {
       const position = positionOfKey(key);
-      const value = this.value(position.row, position.col);
-      if (value === null && !this.anchors.has(key)) continue;
-      out[formatCellAddress(position)] = printValue(value);
+      const cell = this.resultCell(position.row, position.col);
+      if (plainOf(cell) === null && !this.anchors.has(key)) continue;
+      out.push({ address: formatCellAddress(position), cell });
     }
+    return out;
+  }
+
+  /** Every non-empty cell in row-major order, errors printed as `#N/A: message`. */
+  printed(): Record<string, PrintedValue> {
+    const out: Record<string, PrintedValue> = {};
+    for (const { address, cell } of this.cellsInOrder()) out[address] = printValue(plainOf(cell));
     return out;
   }
 }

@@ -209,6 +209,12 @@ export async function openHostPage(url: string, log: (message: string) => void, 
   }
 }
 
+/**
+ * Books and results cross to and from the page as one JSON string each: Playwright's own serialization checks every
+ * value of a 20,000-cell book on its own (about 1 s of the runner's CPU for the 20,050-cell model). Every value in
+ * them is JSON (cell values are finite numbers, text, booleans and error objects).
+ */
+
 /** Configures the functions with the API and token (and the day TODAY() gives, for a frozen sandbox), then evaluates the book in the page. */
 export async function evaluateInPage(
   page: Page,
@@ -219,15 +225,16 @@ export async function evaluateInPage(
   dateSystem: "1900" | "1904" = "1900",
   extra: Record<string, unknown> = {},
 ): Promise<EvaluationResult> {
-  return page.evaluate(
+  const json = await page.evaluate(
     async ({ book: pageBook, apiUrl: baseUrl, token: accessToken, today: day, dateSystem: system, extra: more }) => {
       const host = window.PricesHost;
       if (!host) throw new Error("PricesHost is not ready");
       await host.configure(day === null ? { ...more, baseUrl, token: accessToken, dateSystem: system } : { ...more, baseUrl, token: accessToken, today: day, dateSystem: system });
-      return host.evaluate(pageBook);
+      return JSON.stringify(await host.evaluate(JSON.parse(pageBook)));
     },
-    { book, apiUrl, token, today: today ?? null, dateSystem, extra },
+    { book: JSON.stringify(book), apiUrl, token, today: today ?? null, dateSystem, extra },
   );
+  return JSON.parse(json) as EvaluationResult;
 }
 
 /** What the workbook defines beside its sheets, for the engine. */
@@ -248,13 +255,15 @@ export async function evaluateWorkbookInPage(
   dateSystem: "1900" | "1904" = "1900",
   extra: Record<string, unknown> = {},
 ): Promise<WorkbookResult> {
-  return page.evaluate(
-    async ({ sheets: pageSheets, names, tables, apiUrl: baseUrl, token: accessToken, provenance: withProvenance, today: day, dateSystem: system, extra: more }) => {
+  const json = await page.evaluate(
+    async ({ input, apiUrl: baseUrl, token: accessToken, provenance: withProvenance, today: day, dateSystem: system, extra: more }) => {
       const host = window.PricesHost;
       if (!host) throw new Error("PricesHost is not ready");
       await host.configure(day === null ? { ...more, baseUrl, token: accessToken, dateSystem: system } : { ...more, baseUrl, token: accessToken, today: day, dateSystem: system });
-      return host.evaluateWorkbook(pageSheets, { provenance: withProvenance, names, tables });
+      const { sheets: pageSheets, names, tables } = JSON.parse(input) as { sheets: SheetInput[]; names: DefinedName[]; tables: TableDefinition[] };
+      return JSON.stringify(await host.evaluateWorkbook(pageSheets, { provenance: withProvenance, names, tables }));
     },
-    { sheets, names: definitions.names, tables: definitions.tables, apiUrl, token, provenance, today: today ?? null, dateSystem, extra },
+    { input: JSON.stringify({ sheets, names: definitions.names, tables: definitions.tables }), apiUrl, token, provenance, today: today ?? null, dateSystem, extra },
   );
+  return JSON.parse(json) as WorkbookResult;
 }

@@ -19,7 +19,8 @@ import { BookError, readBook } from "../host/book";
 import { printValue, type PrintedValue } from "../host/values";
 import { writePackage } from "../xlsx/package";
 import { refreshedPackage } from "../xlsx/refreshed-copy";
-import { type KeptFormula, type LoadedWorkbook, WorkbookFileError, readWorkbookFile } from "../xlsx/workbook-file";
+import { WorkbookPackage } from "../xlsx/package";
+import { type KeptFormula, WorkbookFileError, readWorkbookFile } from "../xlsx/workbook-file";
 import { type PlanRunResult, openRunnerSession, savedValues } from "../changes/runner-session";
 import { type RunnerOptions, USAGE, UsageError, isWorkbookPath, parseArguments } from "./arguments";
 import { DIST, ensureBuilt, evaluateInPage, evaluateWorkbookInPage, fetchClientToken, openHostPage, servePages } from "./host-page";
@@ -66,9 +67,9 @@ export function throttled(log: (message: string) => void, intervalMs = 1000): (m
   };
 }
 
-function loadWorkbook(path: string, progress: (message: string) => void): LoadedWorkbook {
+function badBook<T>(read: () => T): T {
   try {
-    return readWorkbookFile(path, progress);
+    return read();
   } catch (error) {
     if (error instanceof WorkbookFileError) throw new BadBookError(error.message);
     throw error;
@@ -158,26 +159,36 @@ async function serviceToken(options: RunnerOptions, pagesOrigin: string, resourc
 
 export async function runWorkbook(options: RunnerOptions, log: (message: string) => void, resources = new Resources()): Promise<EvaluationResult | XlsxRunResult | PlanRunResult> {
   const progress = throttled(log);
-  const workbook = options.out !== undefined && isWorkbookPath(options.bookPath) ? loadWorkbook(options.bookPath, progress) : undefined;
-  if (workbook) {
-    const formulas = [...workbook.formulas.values()].reduce((sum, sheet) => sum + sheet.size, 0);
-    log(`workbook: read ${options.bookPath}: ${workbook.sheets.length} sheets, ${workbook.cellCount} cells, ${formulas} formulas`);
-    if (options.dateSystem !== undefined && options.dateSystem !== workbook.dateSystem) {
-      throw new UsageError(`--date-system ${options.dateSystem} contradicts ${options.bookPath}, which is written in the ${workbook.dateSystem} date system`);
-    }
-  }
-  const dateSystem = workbook?.dateSystem ?? options.dateSystem;
-  const book = workbook ? undefined : loadBookFile(options.bookPath);
+  const isFile = options.out !== undefined && isWorkbookPath(options.bookPath);
+  const book = isFile ? undefined : loadBookFile(options.bookPath);
+  // a file that is no workbook at all (not a zip, encrypted, .xls, truncated) is refused before anything starts
+  const pkg = isFile ? badBook(() => WorkbookPackage.read(options.bookPath)) : undefined;
   try {
     ensureBuilt(log);
-    log(`workbook: starting ${options.service.kind === "sandbox" ? "the runner's own sandbox and " : ""}Chromium`);
     const pages = await servePages(DIST);
     resources.add(() => pages.close());
+    // Chromium starts in processes of its own while this one reads the workbook and starts the service (20,050-cell
+    // model: its launch no longer waits for them). The runner's own sandbox allows the page's origin; any other
+    // service is reached without CORS checks.
+    const opening = openHostPage(`${pages.origin}/host.html`, log, { allowCrossOrigin: options.service.kind !== "sandbox" });
+    // a launch that fails while the workbook is read is reported when awaited below, never as an unhandled rejection
+    opening.catch(() => undefined);
+    resources.add(async () => (await opening.catch(() => undefined))?.close());
+    const workbook = pkg ? badBook(() => readWorkbookFile(options.bookPath, progress, pkg)) : undefined;
+    if (workbook) {
+      const formulas = [...workbook.formulas.values()].reduce((sum, sheet) => sum + sheet.size, 0);
+      log(`workbook: read ${options.bookPath}: ${workbook.sheets.length} sheets, ${workbook.cellCount} cells, ${formulas} formulas`);
+      if (options.dateSystem !== undefined && options.dateSystem !== workbook.dateSystem) {
+        throw new UsageError(`--date-system ${options.dateSystem} contradicts ${options.bookPath}, which is written in the ${workbook.dateSystem} date system`);
+      }
+    }
+    const dateSystem = workbook?.dateSystem ?? options.dateSystem;
+    log(`workbook: starting ${options.service.kind === "sandbox" ? "the runner's own sandbox and " : ""}Chromium`);
     const { apiUrl, token } = await serviceToken(options, pages.origin, resources);
     log("workbook: service ready, opening the host page in Chromium");
-    // The runner's own sandbox allows the page's origin; any other service is reached without CORS checks.
-    const browser = await openHostPage(`${pages.origin}/host.html`, log, { allowCrossOrigin: options.service.kind !== "sandbox" });
-    resources.add(() => browser.close());
+    // the page loads once this process is free to serve it (after the read): say so rather than fall silent
+    const waiting = setInterval(() => log("workbook: waiting for Chromium to open the host page"), 1500);
+    const browser = await opening.finally(() => clearInterval(waiting));
     // the runner's own sandbox frozen at --today: TODAY() in formulas is that day too
     const today = options.service.kind === "sandbox" ? options.service.today : undefined;
     // A file keeps a rich price as its number with its number format, so the runner declares formatted numbers; an entity

@@ -1,10 +1,11 @@
 /**
  * Which cells a workbook's formulas read, from their references alone, so the engine is given those cells and the
- * formulas instead of every cell of a 100,000-row book (the rest stays in the file as it is). A formula whose cells
- * only evaluation can tell (a defined name, a table, INDIRECT, OFFSET, a whole column) makes the answer "all".
+ * formulas instead of every cell of a 100,000-row book (the rest stays in the file as it is). Names and tables are read
+ * as the engine reads them; a formula whose cells only evaluation can tell (INDIRECT, OFFSET) makes the answer "all".
  */
-import { parseA1Ref, tokenize } from "@borgar/fx";
 import { type RangeRef, formatCellAddress, rangeContains } from "../formula/a1";
+import { canonicalName } from "../formula/functions";
+import type { Expression, ReferenceExpression } from "../formula/parse";
 
 /** The cells of one sheet the formulas read: single cells and small areas by address, large areas as areas. */
 export interface SheetReach {
@@ -15,10 +16,8 @@ export interface SheetReach {
 /** An area up to this many cells is listed cell by cell (a lookup is one Set check); a larger one is kept as an area. */
 const LISTED_AREA = 10_000;
 
-/** References whose cells depend on evaluation, and functions that reach cells their arguments do not name. */
-const DYNAMIC_TOKENS = new Set(["range_named", "range_beam", "range_ternary", "structured", "unknown"]);
-const DYNAMIC_FUNCTIONS = new Set(["INDIRECT", "OFFSET", "_XLFN.ANCHORARRAY"]);
-const PLAIN_TOKENS = new Set(["fx_prefix", "func", "operator", "range", "number", "string", "bool", "error", "whitespace", "newline"]);
+/** Functions that reach cells their arguments do not name. */
+const DYNAMIC_FUNCTIONS = new Set(["INDIRECT", "OFFSET", "ANCHORARRAY"]);
 
 /** An area of a sheet a formula names. */
 export interface SheetArea {
@@ -26,26 +25,61 @@ export interface SheetArea {
   readonly area: RangeRef;
 }
 
+/** How a formula's defined names and structured references read (the engine's own reading, src/host/book-scope.ts). */
+export interface NameReader {
+  name(name: string): Expression | undefined;
+  structured(text: string): ReferenceExpression | string;
+}
+
 /**
- * The areas `formula` (with `=`) on `sheet` names, or undefined when its reach only evaluation can tell; `sheets`
- * resolves a sheet name as written (lower case) to the workbook's. Another workbook's cells are not in this one.
+ * The areas `expression` on `sheet` names (a whole column as all its cells; names and tables through `names`), or
+ * undefined when its reach only evaluation can tell; `sheets` resolves a sheet name as written (lower case) to the
+ * workbook's. Another workbook's cells are not in this one.
  */
-export function referencesOf(sheet: string, formula: string, sheets: ReadonlyMap<string, string>): SheetArea[] | undefined {
+export function referencesOf(sheet: string, expression: Expression, sheets: ReadonlyMap<string, string>, names?: NameReader): SheetArea[] | undefined {
   const areas: SheetArea[] = [];
-  for (const token of tokenize(formula, { mergeRefs: true })) {
-    if (DYNAMIC_TOKENS.has(token.type) || !PLAIN_TOKENS.has(token.type) || (token.type === "func" && DYNAMIC_FUNCTIONS.has(token.value.toUpperCase()))) return undefined;
-    if (token.type !== "range") continue;
-    const reference = parseA1Ref(token.value);
-    if (reference === undefined || !("range" in reference)) return undefined;
-    const context = reference.context?.[0];
-    if (context !== undefined && context.startsWith("[")) continue;
-    const target = context === undefined ? sheet : sheets.get(context.toLowerCase());
-    if (target === undefined) continue;
-    const { top, left, bottom, right } = reference.range;
-    if (top == null || left == null || bottom == null || right == null) return undefined;
-    areas.push({ sheet: target, area: { top, left, bottom, right } });
+  return collectAreas(sheet, expression, { sheets, names, depth: 0 }, areas) ? areas : undefined;
+}
+
+interface Reading {
+  readonly sheets: ReadonlyMap<string, string>;
+  readonly names: NameReader | undefined;
+  readonly depth: number;
+}
+
+/** Adds the areas `expression` names to `areas` (more rather than fewer); false when only evaluation can tell what it reads. */
+function collectAreas(sheet: string, expression: Expression, reading: Reading, areas: SheetArea[]): boolean {
+  switch (expression.kind) {
+    case "reference": {
+      const target = expression.sheet === undefined ? sheet : reading.sheets.get(expression.sheet.toLowerCase());
+      if (target !== undefined) areas.push({ sheet: target, area: expression.range });
+      return true;
+    }
+    case "field":
+      return collectAreas(sheet, expression.target, reading, areas);
+    case "call":
+      if (DYNAMIC_FUNCTIONS.has(canonicalName(expression.name, ""))) return false;
+      return expression.args.every((arg) => collectAreas(sheet, arg, reading, areas));
+    case "unary":
+      return collectAreas(sheet, expression.operand, reading, areas);
+    case "binary":
+      return collectAreas(sheet, expression.left, reading, areas) && collectAreas(sheet, expression.right, reading, areas);
+    case "let":
+      // a LET name that is also a defined name counts the defined name's cells too: more, never fewer
+      return expression.bindings.every((binding) => collectAreas(sheet, binding.value, reading, areas)) && collectAreas(sheet, expression.body, reading, areas);
+    case "name": {
+      if (reading.names === undefined || reading.depth > 16) return false;
+      const defined = reading.names.name(expression.name);
+      return defined === undefined || collectAreas(sheet, defined, { ...reading, depth: reading.depth + 1 }, areas);
+    }
+    case "table": {
+      const reference = reading.names?.structured(expression.text);
+      return reference !== undefined && typeof reference !== "string" && collectAreas(sheet, reference, reading, areas);
+    }
+    default:
+      // literals, errors, arrays; what the engine leaves for Excel unread (an external link, LAMBDA) needs no cell
+      return true;
   }
-  return areas;
 }
 
 export class CellsRead {
@@ -53,10 +87,9 @@ export class CellsRead {
   /** Set once a formula reads cells its text does not name: every cell is needed. */
   everything = false;
 
-  /** Records what `formula` (with `=`) on `sheet` reads. */
-  add(sheet: string, formula: string, sheets: ReadonlyMap<string, string>): void {
+  /** Records what a formula reads: the areas `referencesOf` gives, undefined when only evaluation can tell. */
+  add(areas: readonly SheetArea[] | undefined): void {
     if (this.everything) return;
-    const areas = referencesOf(sheet, formula, sheets);
     if (areas === undefined) {
       this.everything = true;
       return;

@@ -11,7 +11,7 @@ import type { WorkbookResult } from "../host/api";
 import { isCellError, printValue } from "../host/values";
 import { PROVENANCE_COLUMNS, PROVENANCE_SHEET, provenanceTable, type ProvenanceCell } from "../prices/provenance";
 import type { WorkbookPackage } from "./package";
-import { type CellEdit, rewriteSheet } from "./sheet-part";
+import { type CellEdit, rewriteKnownCells, rewriteSheet } from "./sheet-part";
 import { numberFormatStyles } from "./styles-part";
 import { type FormulaSource, type KeptFormula, type LoadedWorkbook, cellsOf } from "./workbook-file";
 import { addWorksheet, dropWorkbookPart, withFullCalcOnLoad } from "./workbook-part";
@@ -63,6 +63,11 @@ export function sheetEdits(formulas: ReadonlyMap<string, FormulaSource>, result:
     const covered = source.array !== undefined && !source.array.dynamic ? source.array.area : fresh;
     const ref = source.array !== undefined || covered.bottom > covered.top || covered.right > covered.left ? formatRangeAddress(covered) : undefined;
     if (isFrozen) frozen.set(address, source.text);
+    if (ref === undefined && source.array === undefined) {
+      // one value in its own cell, as most formulas give
+      edits.set(address, { kind: isFrozen ? "freeze" : "result", value: value(address) });
+      continue;
+    }
     for (const here of cellsOf(covered)) {
       const position = parseCellAddress(here);
       const inResult = position !== undefined && rangeContains(fresh, position.row, position.col);
@@ -163,7 +168,11 @@ export function refreshedPackage(loaded: LoadedWorkbook, result: WorkbookResult,
     if (styles === undefined) unformatted += rich;
     else formatted += rich;
     const restyle = styles === undefined ? undefined : (current: string | undefined, format: string): string => styles.styles.styleFor(current, format);
-    if (edits.size > 0) changed.set(part, rewriteSheet(pkg.text(part), part, edits, (cells) => progress(`workbook: writing '${sheet.name}', ${cells} cells so far`), restyle));
+    if (edits.size === 0) continue;
+    const xml = pkg.text(part);
+    const known = loaded.formulaCells.get(sheet.name);
+    const rewritten = known === undefined ? undefined : rewriteKnownCells(xml, edits, known, restyle);
+    changed.set(part, rewritten ?? rewriteSheet(xml, part, edits, (cells) => progress(`workbook: writing '${sheet.name}', ${cells} cells so far`), restyle));
   }
   if (formatted > 0 && styles?.styles.changed === true) changed.set(styles.part, styles.styles.text());
   const added = new Map<string, string>();

@@ -4,22 +4,24 @@
  * function and its damaged `[2]!_xldudf_` form included), a shared formula is read at each of its cells, and the cells
  * a saved array formula covered are left out so the fresh result can spill there again. Formulas the host cannot read
  * are kept as saved, and so is every formula that reads one. The engine gets the formulas and the cells they read,
- * with the workbook's defined names and tables. The copy is written by refreshed-copy.ts.
+ * with the workbook's defined names and tables (whole columns in SUM and its kind, and structured references, are
+ * evaluated). The copy is written by refreshed-copy.ts.
  */
 import { translateFormulaToA1, translateFormulaToR1C1 } from "@borgar/fx";
 import { type CellPosition, type RangeRef, formatCellAddress, parseCellAddress, parseRangeAddress, rangeContains } from "../formula/a1";
 import { callsNamespace } from "../formula/functions";
-import { type Expression, FormulaSyntaxError, parseExpression } from "../formula/parse";
+import { type Expression, FormulaSyntaxError, shapeParser } from "../formula/parse";
 import { type DateSystem, dateTimeToSerial } from "../functions/excelDates";
 import type { SheetInput } from "../host/api";
-import { whyLeftForExcel } from "../host/evaluate";
+import { BookScope } from "../host/book-scope";
+import { type StaticContext, whyLeftForExcel } from "../host/evaluate";
 import type { DefinedName, LeftForExcel, TableDefinition } from "../host/book-names";
 import { PROVENANCE_SHEET } from "../prices/provenance";
-import { CellsRead, type SheetArea, referencesOf } from "./cells-read";
+import { CellsRead, type NameReader, type SheetArea, referencesOf } from "./cells-read";
 import { WorkbookFileError, WorkbookPackage } from "./package";
-import { type SheetCell, scanSheet } from "./sheet-part";
+import { type KnownCells, type SheetCell, scanSheet } from "./sheet-part";
 import { type WorkbookInfo, readWorkbookInfo } from "./workbook-part";
-import { XmlPartError } from "./xml";
+import { XmlPartError, prefixOf } from "./xml";
 
 export { PROVENANCE_SHEET, WorkbookFileError };
 
@@ -47,6 +49,8 @@ export interface LoadedWorkbook {
   readonly sheets: readonly SheetInput[];
   /** Worksheet parts by sheet name. */
   readonly parts: ReadonlyMap<string, string>;
+  /** Where each formula cell lies in its part, by sheet name: the copy rewrites them without reading the part again. */
+  readonly formulaCells: ReadonlyMap<string, KnownCells>;
   /** Formulas by sheet, then address. */
   readonly formulas: ReadonlyMap<string, ReadonlyMap<string, FormulaSource>>;
   /** What saved array formulas left in their other cells, by sheet, then address (the change report compares them). */
@@ -98,17 +102,27 @@ class SharedFormulas {
 }
 
 function readSheet(
-  loaded: { info: WorkbookInfo; kept: KeptFormula[] },
+  loaded: { info: WorkbookInfo; kept: KeptFormula[]; scope: BookScope; sheetNames: ReadonlyMap<string, string>; reach: Map<FormulaSource, SheetArea[] | undefined> },
   name: string,
   xml: string,
   part: string,
   onProgress: (cells: number) => void,
-): { cells: BookCells; formulas: Map<string, FormulaSource>; spilled: Map<string, string | number | boolean>; count: number } {
+): { cells: BookCells; formulas: Map<string, FormulaSource>; spilled: Map<string, string | number | boolean>; count: number; known: KnownCells } {
   const cells: BookCells = {};
   const formulas = new Map<string, FormulaSource>();
   const spilled = new Map<string, string | number | boolean>();
+  const formulaCells = new Map<string, SheetCell>();
+  let prefix = "";
   const shared = new SharedFormulas();
   const spills: RangeRef[] = [];
+  const parse = shapeParser();
+  /** The formula being read: `[@Qty]` and `Table[[#This Row],...]` are read at its cell. */
+  let at: CellPosition = { row: 0, col: 0 };
+  const scope: StaticContext & NameReader = {
+    namespace: "PRICES",
+    name: (defined) => loaded.scope.name(defined, name),
+    structured: (written) => loaded.scope.structured(written, name, at),
+  };
   let count = 0;
   const keep = (cell: SheetCell, formula: string, why: string): void => {
     loaded.kept.push({ sheet: name, cell: cell.address, formula, why });
@@ -116,6 +130,9 @@ function readSheet(
     if (saved !== undefined) cells[cell.address] = saved;
   };
   scanSheet(xml, part, {
+    sheetDataOpen: (qualifiedName) => {
+      prefix = prefixOf(qualifiedName);
+    },
     cell: (cell) => {
       count += 1;
       if (count % 5_000 === 0) onProgress(count);
@@ -147,29 +164,33 @@ function readSheet(
       const formula = formulaText(text);
       let expression: Expression;
       try {
-        expression = parseExpression(formula, { wholeRowsAndColumns: false });
+        expression = parse(formula);
       } catch (error) {
         if (!(error instanceof FormulaSyntaxError)) throw error;
         return keep(cell, text, error.message);
       }
-      // What the engine could only leave for Excel (an external link, a reference operator) is kept here with its
-      // dependents, and so are whole columns and table references, which this reader cannot bound: never a guess.
-      const why = whyLeftForExcel(expression, { namespace: "PRICES", name: () => undefined });
+      // What the engine can only leave for Excel (an external link, a whole column outside SUM and its kind) is kept
+      // here with its dependents and its saved spill, names and tables read as the engine reads them: never a guess.
+      at = cell;
+      const why = whyLeftForExcel(expression, scope);
       if (why !== undefined) return keep(cell, text, why);
       const area = kind === "array" && f.attributes.ref !== undefined ? parseRangeAddress(f.attributes.ref) : undefined;
       if (area && (area.bottom > area.top || area.right > area.left)) spills.push(area);
       cells[cell.address] = formula;
       const saved = literalOf(cell, loaded.info);
-      formulas.set(cell.address, {
+      const source: FormulaSource = {
         text,
         callsPrices: callsNamespace(expression, "PRICES"),
         ...(saved === undefined ? {} : { saved }),
         ...(area === undefined ? {} : { array: { area, dynamic: cell.attributes.cm !== undefined } }),
         ...(sharedGroup === undefined ? {} : { shared: sharedGroup }),
-      });
+      };
+      formulas.set(cell.address, source);
+      formulaCells.set(cell.address, cell);
+      loaded.reach.set(source, referencesOf(name, expression, loaded.sheetNames, scope));
     },
   });
-  return { cells, formulas, spilled, count };
+  return { cells, formulas, spilled, count, known: { prefix, cells: formulaCells } };
 }
 
 type BookCells = Record<string, string | number | boolean>;
@@ -183,9 +204,9 @@ function leaveDependents(book: {
   sheets: Map<string, BookCells>;
   formulas: Map<string, Map<string, FormulaSource>>;
   kept: KeptFormula[];
+  reach: ReadonlyMap<FormulaSource, SheetArea[] | undefined>;
 }): void {
   if (book.kept.length === 0) return;
-  const names = new Map([...book.sheets.keys()].map((name) => [name.toLowerCase(), name]));
   const left = new Map<string, Map<string, CellPosition>>();
   const leave = (sheet: string, area: RangeRef): void => {
     const cells = left.get(sheet) ?? new Map<string, CellPosition>();
@@ -201,14 +222,12 @@ function leaveDependents(book: {
     for (const [address, position] of left.get(sheet) ?? []) if (rangeContains(area, position.row, position.col)) return `${sheet}!${address}`;
     return undefined;
   };
-  const references = new Map<FormulaSource, SheetArea[] | undefined>();
-  for (const [sheet, sources] of book.formulas) for (const source of sources.values()) references.set(source, referencesOf(sheet, formulaText(source.text), names));
   for (let changed = true; changed; ) {
     changed = false;
     for (const [sheet, sources] of book.formulas) {
       const cells = book.sheets.get(sheet) ?? {};
       for (const [address, source] of sources) {
-        const areas = references.get(source);
+        const areas = book.reach.get(source);
         const reason =
           areas === undefined
             ? `reads cells only evaluation can tell, and ${book.kept[0]?.sheet ?? ""}!${book.kept[0]?.cell ?? ""} is left for Excel`
@@ -228,22 +247,45 @@ function leaveDependents(book: {
 }
 
 /** Each sheet with its formulas and only the cells they read (every cell when one formula's reach is known only to evaluation). */
-function onlyCellsRead(sheets: ReadonlyMap<string, BookCells>, formulas: ReadonlyMap<string, ReadonlyMap<string, FormulaSource>>): SheetInput[] {
-  const names = new Map([...sheets.keys()].map((name) => [name.toLowerCase(), name]));
+function onlyCellsRead(
+  sheets: ReadonlyMap<string, BookCells>,
+  formulas: ReadonlyMap<string, ReadonlyMap<string, FormulaSource>>,
+  reach: ReadonlyMap<FormulaSource, SheetArea[] | undefined>,
+): SheetInput[] {
   const read = new CellsRead();
-  for (const [sheet, sources] of formulas) {
-    for (const source of sources.values()) read.add(sheet, formulaText(source.text), names);
+  for (const sources of formulas.values()) {
+    for (const source of sources.values()) read.add(reach.get(source));
   }
   return [...sheets].map(([name, cells]) => {
     if (read.everything) return { name, book: { cells } };
+    const shadowed = spillShadow(formulas.get(name)?.keys() ?? []);
     const kept: BookCells = {};
     for (const [address, value] of Object.entries(cells)) {
       const position = parseCellAddress(address);
       const isFormula = typeof value === "string" && value.startsWith("=");
-      if (isFormula || (position !== undefined && read.reads(name, address, position.row, position.col))) kept[address] = value;
+      if (isFormula || (position !== undefined && (shadowed(position.row, position.col) || read.reads(name, address, position.row, position.col)))) kept[address] = value;
     }
     return { name, book: { cells: kept } };
   });
+}
+
+/**
+ * Whether a cell lies right of and below some formula, where a result may spill: the engine must know the entries
+ * there, or a grown spill (a history a day longer) would cover one and the copy overwrite it (Excel shows #SPILL!).
+ */
+function spillShadow(anchors: Iterable<string>): (row: number, col: number) => boolean {
+  /** Per column, the top row of a formula in that column or any left of it. */
+  const top: number[] = [];
+  for (const address of anchors) {
+    const position = parseCellAddress(address);
+    if (position !== undefined) top[position.col] = Math.min(top[position.col] ?? Infinity, position.row);
+  }
+  let highest = Infinity;
+  for (let col = 0; col < top.length; col += 1) {
+    highest = Math.min(highest, top[col] ?? Infinity);
+    top[col] = highest;
+  }
+  return (row, col) => (top[Math.min(col, top.length - 1)] ?? Infinity) <= row;
 }
 
 function damaged(path: string, error: unknown): never {
@@ -251,9 +293,8 @@ function damaged(path: string, error: unknown): never {
   throw error;
 }
 
-/** Reads the package and every worksheet; `progress` hears how far it got every few thousand cells. */
-export function readWorkbookFile(path: string, progress: (message: string) => void = () => undefined): LoadedWorkbook {
-  const pkg = WorkbookPackage.read(path);
+/** Reads the package (unless given, already read) and every worksheet; `progress` hears how far it got every few thousand cells. */
+export function readWorkbookFile(path: string, progress: (message: string) => void = () => undefined, pkg: WorkbookPackage = WorkbookPackage.read(path)): LoadedWorkbook {
   let info: WorkbookInfo;
   try {
     info = readWorkbookInfo(pkg);
@@ -261,8 +302,13 @@ export function readWorkbookFile(path: string, progress: (message: string) => vo
     return damaged(path, error);
   }
   const kept: KeptFormula[] = [];
+  const read = info.sheets.filter((sheet) => sheet.part !== undefined && sheet.name !== PROVENANCE_SHEET);
+  const sheetNames = new Map(read.map((sheet) => [sheet.name.toLowerCase(), sheet.name]));
+  const reach = new Map<FormulaSource, SheetArea[] | undefined>();
+  const scope = new BookScope(info.names, info.tables);
   const sheets = new Map<string, BookCells>();
   const parts = new Map<string, string>();
+  const formulaCells = new Map<string, KnownCells>();
   const formulas = new Map<string, Map<string, FormulaSource>>();
   const spilled = new Map<string, Map<string, string | number | boolean>>();
   let cellCount = 0;
@@ -270,19 +316,20 @@ export function readWorkbookFile(path: string, progress: (message: string) => vo
     if (sheet.part === undefined || sheet.name === PROVENANCE_SHEET) continue;
     const part = sheet.part;
     try {
-      const read = readSheet({ info, kept }, sheet.name, pkg.text(part), part, (cells) => progress(`workbook: reading '${sheet.name}', ${cellCount + cells} cells so far`));
+      const read = readSheet({ info, kept, scope, sheetNames, reach }, sheet.name, pkg.text(part), part, (cells) => progress(`workbook: reading '${sheet.name}', ${cellCount + cells} cells so far`));
       cellCount += read.count;
       sheets.set(sheet.name, read.cells);
       formulas.set(sheet.name, read.formulas);
       spilled.set(sheet.name, read.spilled);
       parts.set(sheet.name, part);
+      formulaCells.set(sheet.name, read.known);
     } catch (error) {
       damaged(path, error);
     }
   }
   if (sheets.size === 0) throw new WorkbookFileError(`${path} has no worksheet`);
-  leaveDependents({ sheets, formulas, kept });
-  return { pkg, info, sheets: onlyCellsRead(sheets, formulas), parts, formulas, spilled, cellCount, kept, dateSystem: info.dateSystem, names: info.names, tables: info.tables };
+  leaveDependents({ sheets, formulas, kept, reach });
+  return { pkg, info, sheets: onlyCellsRead(sheets, formulas, reach), parts, formulaCells, formulas, spilled, cellCount, kept, dateSystem: info.dateSystem, names: info.names, tables: info.tables };
 }
 
 /** Every cell of `range`, row by row, as A1 addresses. */

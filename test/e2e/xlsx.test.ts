@@ -197,7 +197,7 @@ describe("npm run workbook with an .xlsx model", () => {
     expect(serialOf(DATE)).toBeGreaterThan(0);
   });
 
-  it("keeps a formula the host cannot evaluate (a whole column, a table) as saved, and leaves the formulas that read it to Excel too", async () => {
+  it("recalculates a whole column and a table beside fresh prices; keeps a formula it cannot evaluate as saved, and leaves the formulas that read it to Excel too", async () => {
     const [symbol] = chosen;
     const input = join(dir, "model-kept.xlsx");
     const workbook = new ExcelJS.Workbook();
@@ -205,10 +205,16 @@ describe("npm run workbook with an .xlsx model", () => {
     sheet.getCell("A1").value = symbol ?? "";
     sheet.getCell("B1").value = { formula: `_xldudf_PRICES_MID(A1,"${DATE}")` };
     [1, 2, 3].forEach((value, index) => (sheet.getCell(`D${index + 1}`).value = value));
+    sheet.getCell("D4").value = { formula: "B1", result: 0 };
+    sheet.addTable({ name: "Prices", ref: "H1", headerRow: true, columns: [{ name: "Symbol" }, { name: "Mid" }], rows: [["a", 10], ["b", 20]] });
+    // saved before the price came in: stale, recalculated
     sheet.getCell("E1").value = { formula: "SUM(D:D)", result: 6 };
-    sheet.getCell("E2").value = { formula: "Prices[Mid]", result: 7 };
-    // saved by Excel; evaluated from E1's saved 6 it could be stale beside fresh prices, so it keeps its own saved value
-    sheet.getCell("F1").value = { formula: "E1*2+E2", result: 19 };
+    sheet.getCell("E2").value = { formula: "SUM(Prices[Mid])", result: 7 };
+    sheet.getCell("F3").value = { formula: "E1+E2", result: 13 };
+    // Excel counts the column's blank cells that are not "x" too: the engine cannot, so it keeps the saved value
+    sheet.getCell("E3").value = { formula: 'COUNTIF(D:D,"<>x")', result: 1048576 };
+    // evaluated from E3's saved value it could be stale beside fresh prices, so it keeps its own saved value
+    sheet.getCell("F1").value = { formula: "E1*2+E3", result: 19 };
     sheet.getCell("F2").value = { formula: "F1+1", result: 20 };
     sheet.getCell("G1").value = { formula: "B1*2" };
     await workbook.xlsx.writeFile(input);
@@ -216,18 +222,39 @@ describe("npm run workbook with an .xlsx model", () => {
     const out = join(dir, "refreshed-kept.xlsx");
     const result = await run([input, "--out", out, "--today", TODAY]);
     expect(result.code).toBe(0);
-    expect(result.errors).toMatch(/4 formulas left for Excel, their saved values kept[^]*Model!E1 =SUM\(D:D\): .*whole rows and columns[^]*Model!E2 =Prices\[Mid\][^]*Model!F1 =E1\*2\+E2: depends on Model!E1 \(left for Excel\)[^]*Model!F2 =F1\+1: depends on Model!F1/);
+    expect(result.errors).toMatch(/3 formulas left for Excel, their saved values kept[^]*Model!E3 =COUNTIF\(D:D,"<>x"\): D:D: a whole row or column is evaluated only inside SUM, [^]*Model!F1 =E1\*2\+E3: depends on Model!E3 \(left for Excel\)[^]*Model!F2 =F1\+1: depends on Model!F1/);
+    const mid = expected.mids[0] ?? 0;
     const cells = (JSON.parse(result.printed) as { sheets: Record<string, Record<string, unknown>> }).sheets.Model ?? {};
-    expect([cells.B1, cells.G1]).toEqual([expected.mids[0], (expected.mids[0] ?? 0) * 2]);
+    expect([cells.B1, cells.G1, cells.E1, cells.E2, cells.F3]).toEqual([mid, mid * 2, 6 + mid, 30, 6 + mid + 30]);
 
     const written = new ExcelJS.Workbook();
     await written.xlsx.readFile(out);
     const model = written.getWorksheet("Model");
-    expect(model?.getCell("E1").value).toEqual({ formula: "SUM(D:D)", result: 6 });
-    expect(model?.getCell("E2").value).toEqual({ formula: "Prices[Mid]", result: 7 });
-    expect(model?.getCell("F1").value).toEqual({ formula: "E1*2+E2", result: 19 });
+    expect(model?.getCell("E1").value).toEqual({ formula: "SUM(D:D)", result: 6 + mid });
+    expect(model?.getCell("E2").value).toEqual({ formula: "SUM(Prices[Mid])", result: 30 });
+    expect(model?.getCell("F3").value).toEqual({ formula: "E1+E2", result: 6 + mid + 30 });
+    expect(model?.getCell("E3").value).toEqual({ formula: 'COUNTIF(D:D,"<>x")', result: 1048576 });
+    expect(model?.getCell("F1").value).toEqual({ formula: "E1*2+E3", result: 19 });
     expect(model?.getCell("F2").value).toEqual({ formula: "F1+1", result: 20 });
-    expect(model?.getCell("G1").value).toEqual({ formula: "B1*2", result: (expected.mids[0] ?? 0) * 2 });
+    expect(model?.getCell("G1").value).toEqual({ formula: "B1*2", result: mid * 2 });
+  });
+
+  it("never writes a spill over an entry no formula reads: the formula shows Excel's #SPILL! and the entry stays", async () => {
+    const input = join(dir, "model-spill.xlsx");
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet("Model");
+    sheet.getCell("B2").value = { formula: "_xlfn.SEQUENCE(3)", result: 1 };
+    sheet.getCell("B4").value = "a note the user typed";
+    await workbook.xlsx.writeFile(input);
+    const out = join(dir, "refreshed-spill.xlsx");
+    const result = await run([input, "--out", out, "--today", TODAY]);
+    expect(result.code).toBe(0);
+    const cells = (JSON.parse(result.printed) as { sheets: Record<string, Record<string, unknown>> }).sheets.Model ?? {};
+    expect(String(cells.B2)).toMatch(/^#SPILL!/);
+    const written = new ExcelJS.Workbook();
+    await written.xlsx.readFile(out);
+    expect(written.getWorksheet("Model")?.getCell("B4").value).toBe("a note the user typed");
+    expect(written.getWorksheet("Model")?.getCell("B3").value).toBeNull();
   });
 
   it("evaluates a sheet that reads another sheet after it, with its final values", async () => {

@@ -1,4 +1,5 @@
-import { FormulaSyntaxError, parseExpression, parseFormula } from "../../src/formula/parse";
+import { FormulaSyntaxError, type ParseOptions, parseExpression, parseFormula, shapeParser } from "../../src/formula/parse";
+import { corpus } from "../host/engine-corpus";
 
 describe("parseFormula", () => {
   it("reads a call with text, numbers, booleans and a reference", () => {
@@ -134,5 +135,62 @@ describe("parseExpression", () => {
       name: "IFERROR",
       args: [{ kind: "error", code: "#N/A" }, { kind: "name", name: "rate" }],
     });
+  });
+});
+
+describe("shapeParser", () => {
+  /** What parseExpression gives, or the message it throws. */
+  const plain = (formula: string, options: ParseOptions = {}): unknown => {
+    try {
+      return parseExpression(formula, options);
+    } catch (error) {
+      return { thrown: (error as Error).message };
+    }
+  };
+  const shaped = (parse: (formula: string) => unknown, formula: string): unknown => {
+    try {
+      return parse(formula);
+    } catch (error) {
+      return { thrown: (error as Error).message };
+    }
+  };
+
+  it("gives each formula of one shape its own references", () => {
+    const parse = shapeParser();
+    expect(parse("=_xldudf_PRICES_MID($A2,B$1)")).toEqual(parseExpression("=_xldudf_PRICES_MID($A2,B$1)"));
+    const second = parse("=_xldudf_PRICES_MID($A3,C$1)");
+    expect(second).toEqual(parseExpression("=_xldudf_PRICES_MID($A3,C$1)"));
+    expect(parse("=C2/B2-1")).toEqual(parseExpression("=C2/B2-1"));
+    expect(parse("=Sheet2!D7:E9/'My sheet'!B2-1")).toEqual(parseExpression("=Sheet2!D7:E9/'My sheet'!B2-1"));
+    // the shape was parsed once: the second formula shares its constant with the first
+    const [a, b] = [parse("=B5/A5-1"), parse("=C5/B5-1")];
+    expect(a.kind === "binary" && b.kind === "binary" && a.right === b.right).toBe(true);
+  });
+
+  it.each([
+    // a shared shape whose references the second formula cannot use: each gets parseExpression's answer
+    ["=SUM(A1)", "=SUM([1]Rates!B2)"],
+    ["=SUM(B1:B3)", "=SUM(B:B)"],
+    ["=SUM(B1:B3)", "=SUM(A1:XFE1)"],
+    ["=A1+A1", "=A2+B2"],
+    ["=A1#", "=B2#"],
+    ["=A2.Mid", "=A3.Mid"],
+    ["=SUM(A1:B2 B1:C3)", "=SUM(A2:B3 B2:C4)"],
+    ["=LET(x,A1,x*2)", "=LET(x,B2,x*2)"],
+  ])("reads %s then %s as parseExpression does", (first, second) => {
+    for (const options of [{}, { wholeRowsAndColumns: false }]) {
+      const parse = shapeParser(options);
+      expect(shaped(parse, first)).toEqual(plain(first, options));
+      expect(shaped(parse, second)).toEqual(plain(second, options));
+      expect(shaped(parse, first)).toEqual(plain(first, options));
+    }
+  });
+
+  it("reads the engine corpus as parseExpression does, twice over and shifted", () => {
+    const parse = shapeParser();
+    const formulas = corpus().map((entry) => `=${entry.formula}`);
+    // the same formulas a row further down: same shapes, other references
+    const shifted = formulas.map((formula) => formula.replace(/(\$?[A-Z]{1,2}\$?)(\d+)(?![\d(])/g, (_, column: string, row: string) => `${column}${Number(row) + 1}`));
+    for (const formula of [...formulas, ...shifted, ...formulas]) expect(shaped(parse, formula)).toEqual(plain(formula));
   });
 });

@@ -4,10 +4,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { strToU8, zipSync } from "fflate";
 import { parseRangeAddress } from "../../src/formula/a1";
+import { parseExpression } from "../../src/formula/parse";
 import { isoDateToSerial } from "../../src/functions/excelDates";
 import type { SheetResult } from "../../src/host/api";
-import { CellsRead } from "../../src/xlsx/cells-read";
-import { type CellEdit, rewriteSheet } from "../../src/xlsx/sheet-part";
+import { CellsRead, referencesOf } from "../../src/xlsx/cells-read";
+import { type CellEdit, type SheetCell, rewriteKnownCells, rewriteSheet, scanSheet } from "../../src/xlsx/sheet-part";
 import { sheetEdits } from "../../src/xlsx/refreshed-copy";
 import { type FormulaSource, readWorkbookFile } from "../../src/xlsx/workbook-file";
 
@@ -28,6 +29,17 @@ describe("rewriteSheet", () => {
   it("rewrites only the cells asked, keeping every other byte in its place", () => {
     const out = rewriteSheet(sheet, "sheet1.xml", edits({ A1: { kind: "result", value: 42.5 } }));
     expect(out).toBe(sheet.replace("<v>1</v>", "<v>42.5</v>"));
+  });
+
+  it("rewrites cells the read found without reading the part again, as rewriteSheet does, and declines a cell it does not know", () => {
+    const part = `<x:worksheet xmlns:x="${MAIN}"><x:sheetData><x:row r="1"><x:c r="A1" s="2"><x:f>B1*2</x:f><x:v>1</x:v></x:c><x:c r="B1"><x:v>3</x:v></x:c><x:c r="C1" cm="1" t="str"><x:f t="array" ref="C1">PRICES.MID("X")</x:f><x:v>a</x:v></x:c></x:row></x:sheetData></x:worksheet>`;
+    const cells = new Map<string, SheetCell>();
+    scanSheet(part, "sheet1.xml", { cell: (cell) => void cells.set(cell.address, cell) });
+    const known = { prefix: "x:", cells };
+    const asked = edits({ A1: { kind: "result", value: 6 }, C1: { kind: "freeze", value: "b&c" } });
+    expect(rewriteKnownCells(part, asked, known)).toBe(rewriteSheet(part, "sheet1.xml", asked));
+    expect(rewriteKnownCells(part, asked, known)).toContain('<x:c r="C1" t="inlineStr"><x:is><x:t>b&amp;c</x:t></x:is></x:c>');
+    expect(rewriteKnownCells(part, edits({ A1: { kind: "result", value: 6 }, D1: { kind: "result", value: 1 } }), known)).toBeUndefined();
   });
 
   it("adds a spill's new cells in column order within their rows and new rows in row order", () => {
@@ -118,14 +130,21 @@ describe("CellsRead", () => {
 
   it("knows the cells formulas name, on their sheet or another, and skips another workbook's", () => {
     const read = new CellsRead();
-    read.add("Model", "=_xldudf_PRICES_MID($A2,'My inputs'!B$1)+SUM(C1:C3)+[1]Rates!$B$2", sheets);
+    read.add(referencesOf("Model", parseExpression("=_xldudf_PRICES_MID($A2,'My inputs'!B$1)+SUM(C1:C3)+[1]Rates!$B$2"), sheets));
     expect(read.everything).toBe(false);
     expect([read.reads("Model", "A2", 1, 0), read.reads("My inputs", "B1", 0, 1), read.reads("Model", "C3", 2, 2), read.reads("Model", "C4", 3, 2), read.reads("Model", "B1", 0, 1)]).toEqual([true, true, true, false, false]);
   });
 
-  it.each(["=TaxRate*2", "=SUM(A:A)", '=INDIRECT("A1")', "=OFFSET(A1,1,1)", "=Trades[Qty]", "=LET(x,2,x*3)"])("needs every cell for %s", (formula) => {
+  it("knows a whole column as all its cells", () => {
     const read = new CellsRead();
-    read.add("Model", formula, sheets);
+    read.add(referencesOf("Model", parseExpression("=SUM(B:B)"), sheets));
+    expect(read.everything).toBe(false);
+    expect([read.reads("Model", "B1048576", 1_048_575, 1), read.reads("Model", "A1", 0, 0)]).toEqual([true, false]);
+  });
+
+  it.each(["=TaxRate*2", '=INDIRECT("A1")', "=OFFSET(A1,1,1)", "=Trades[Qty]", "=LET(x,2,x*3)"])("needs every cell for %s without the book's names", (formula) => {
+    const read = new CellsRead();
+    read.add(referencesOf("Model", parseExpression(formula), sheets));
     expect(read.everything).toBe(true);
   });
 });
@@ -191,18 +210,59 @@ describe("readWorkbookFile", () => {
       "xl/_rels/workbook.xml.rels": rels(`<Relationship Id="rId1" Type="${R}/worksheet" Target="worksheets/sheet1.xml"/>`),
       "xl/worksheets/sheet1.xml":
         `<worksheet xmlns="${MAIN}"><sheetData>` +
-        '<row r="1"><c r="A1"><f>SUM(Z:Z)</f><v>5</v></c><c r="B1" cm="1"><f t="array" ref="B1:B2">A1*{1;2}</f><v>5</v></c><c r="C1"><f>B2+1</f><v>11</v></c><c r="D1"><f>1+1</f><v>2</v></c></row>' +
+        '<row r="1"><c r="A1"><f t="dataTable" ref="A1" dt2D="0" dtr="0" r1="Z1"/><v>5</v></c><c r="B1" cm="1"><f t="array" ref="B1:B2">A1*{1;2}</f><v>5</v></c><c r="C1"><f>B2+1</f><v>11</v></c><c r="D1"><f>1+1</f><v>2</v></c></row>' +
         '<row r="2"><c r="B2"><v>10</v></c></row>' +
         "</sheetData></worksheet>",
     });
     const book = readWorkbookFile(path);
     expect(book.kept.map((entry) => [entry.cell, entry.why])).toEqual([
-      ["A1", expect.stringMatching(/whole rows and columns/)],
+      ["A1", expect.stringMatching(/what-if data table/)],
       ["B1", "depends on Model!A1 (left for Excel)"],
       ["C1", "depends on Model!B2 (left for Excel)"],
     ]);
     // the engine gets the one formula still evaluated and the cells it reads (none)
     expect(book.sheets).toEqual([{ name: "Model", book: { cells: { D1: "=1+1" } } }]);
     expect([...(book.formulas.get("Model")?.keys() ?? [])]).toEqual(["D1"]);
+  });
+
+  it("gives the engine the entries right of and below a formula, where its result may spill, even when no formula reads them", () => {
+    const path = write("shadow.xlsx", {
+      "[Content_Types].xml": '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>',
+      "_rels/.rels": rels(`<Relationship Id="rId1" Type="${R}/officeDocument" Target="xl/workbook.xml"/>`),
+      "xl/workbook.xml": `<workbook xmlns="${MAIN}" xmlns:r="${R}"><sheets><sheet name="Model" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+      "xl/_rels/workbook.xml.rels": rels(`<Relationship Id="rId1" Type="${R}/worksheet" Target="worksheets/sheet1.xml"/>`),
+      "xl/worksheets/sheet1.xml":
+        `<worksheet xmlns="${MAIN}"><sheetData>` +
+        '<row r="1"><c r="B1" t="inlineStr"><is><t>above</t></is></c></row>' +
+        '<row r="2"><c r="B2"><f>_xlfn.SEQUENCE(3)</f><v>1</v></c><c r="D2" t="inlineStr"><is><t>right</t></is></c></row>' +
+        '<row r="4"><c r="B4" t="inlineStr"><is><t>below</t></is></c></row>' +
+        '<row r="5"><c r="A5" t="inlineStr"><is><t>left</t></is></c></row>' +
+        "</sheetData></worksheet>",
+    });
+    expect(readWorkbookFile(path).sheets).toEqual([{ name: "Model", book: { cells: { B2: "=_xlfn.SEQUENCE(3)", D2: "right", B4: "below" } } }]);
+  });
+
+  it("hands the engine whole columns inside SUM and its kind and the book's structured references; keeps a whole column whose blanks count, with why", () => {
+    const path = write("whole-and-tables.xlsx", {
+      "[Content_Types].xml": '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>',
+      "_rels/.rels": rels(`<Relationship Id="rId1" Type="${R}/officeDocument" Target="xl/workbook.xml"/>`),
+      "xl/workbook.xml": `<workbook xmlns="${MAIN}" xmlns:r="${R}"><sheets><sheet name="Model" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+      "xl/_rels/workbook.xml.rels": rels(`<Relationship Id="rId1" Type="${R}/worksheet" Target="worksheets/sheet1.xml"/>`),
+      "xl/worksheets/sheet1.xml":
+        `<worksheet xmlns="${MAIN}" xmlns:r="${R}"><sheetData>` +
+        '<row r="1"><c r="A1" t="inlineStr"><is><t>Qty</t></is></c><c r="B1" t="inlineStr"><is><t>Price</t></is></c><c r="C1" t="inlineStr"><is><t>Amount</t></is></c><c r="E1"><f>SUM(B:B)</f><v>1</v></c><c r="F1"><f>SUM(Trades[Amount])</f><v>1</v></c><c r="G1"><f>COUNTIF(B:B,"&lt;&gt;x")</f><v>1</v></c><c r="H1"><f>G1+1</f><v>2</v></c></row>' +
+        '<row r="2"><c r="A2"><v>2</v></c><c r="B2"><v>10</v></c><c r="C2"><f>Trades[[#This Row],[Qty]]*Trades[[#This Row],[Price]]</f><v>0</v></c></row>' +
+        '<row r="3"><c r="A3"><v>3</v></c><c r="B3"><v>20</v></c><c r="C3"><f>[@Qty]*[@Price]</f><v>0</v></c></row>' +
+        '</sheetData><tableParts count="1"><tablePart r:id="T1"/></tableParts></worksheet>',
+      "xl/worksheets/_rels/sheet1.xml.rels": rels(`<Relationship Id="T1" Type="${R}/table" Target="../tables/table1.xml"/>`),
+      "xl/tables/table1.xml": `<table xmlns="${MAIN}" id="1" name="Trades" displayName="Trades" ref="A1:C3"><tableColumns count="3"><tableColumn id="1" name="Qty"/><tableColumn id="2" name="Price"/><tableColumn id="3" name="Amount"/></tableColumns></table>`,
+    });
+    const book = readWorkbookFile(path);
+    // Excel counts the 1,048,573 blank cells of B that are not "x"; the engine reads B's used area only
+    expect(book.kept.map((entry) => [entry.cell, entry.why])).toEqual([
+      ["G1", expect.stringMatching(/^B:B: a whole row or column is evaluated only inside SUM, .*COUNTIF\(S\) with criteria that skip blanks/)],
+      ["H1", "depends on Model!G1 (left for Excel)"],
+    ]);
+    expect([...(book.formulas.get("Model")?.keys() ?? [])]).toEqual(["E1", "F1", "C2", "C3"]);
   });
 });
