@@ -63,18 +63,22 @@ export function sheetEdits(formulas: ReadonlyMap<string, FormulaSource>, result:
     const covered = source.array !== undefined && !source.array.dynamic ? source.array.area : fresh;
     const ref = source.array !== undefined || covered.bottom > covered.top || covered.right > covered.left ? formatRangeAddress(covered) : undefined;
     if (isFrozen) frozen.set(address, source.text);
+    // a rich price is written as its number showing its unit and currency, as the cell showed it
+    const formatOf = (here: string, cellValue: CellEdit["value"]): { numberFormat?: string } => {
+      const numberFormat = typeof cellValue === "number" ? result.dataTypes[here]?.numberFormat : undefined;
+      return numberFormat === undefined ? {} : { numberFormat };
+    };
     if (ref === undefined && source.array === undefined) {
       // one value in its own cell, as most formulas give
-      edits.set(address, { kind: isFrozen ? "freeze" : "result", value: value(address) });
+      const cellValue = value(address);
+      edits.set(address, { kind: isFrozen ? "freeze" : "result", value: cellValue, ...formatOf(address, cellValue) });
       continue;
     }
     for (const here of cellsOf(covered)) {
       const position = parseCellAddress(here);
       const inResult = position !== undefined && rangeContains(fresh, position.row, position.col);
       const cellValue = inResult ? value(here) : { kind: "error" as const, code: "#N/A" as const };
-      // a rich price is written as its number showing its unit and currency, as the cell showed it
-      const numberFormat = typeof cellValue === "number" ? result.dataTypes[here]?.numberFormat : undefined;
-      const formatted = numberFormat === undefined ? {} : { numberFormat };
+      const formatted = formatOf(here, cellValue);
       if (isFrozen) edits.set(here, { kind: "freeze", value: cellValue, ...formatted });
       else edits.set(here, here === address && ref !== undefined ? { kind: "result", value: cellValue, ref, ...formatted } : { kind: "result", value: cellValue, ...formatted });
     }
