@@ -63,15 +63,23 @@ export function richPriceMaker(client: FunctionsClient, field: string, target: C
         ),
       );
       const parts = recordProperties(context.dateSystem);
-      grid.forEach((row, r) => {
-        row.forEach((cell, c) => {
+      // plain loops, the symbol's parts looked up once per run of cells of one symbol (a row, symbols down)
+      let symbol: string | undefined;
+      let made: PriceShared | CellFailure | undefined;
+      for (let r = 0; r < grid.length; r += 1) {
+        const row = grid[r] as Grid[number];
+        for (let c = 0; c < row.length; c += 1) {
+          const cell = row[c];
           const key = keys[r * cols + c];
           const record = records[r * cols + c];
-          if (key === undefined || record === undefined || typeof cell !== "number") return;
-          const made = shared.get(key.symbol);
+          if (key === undefined || record === undefined || typeof cell !== "number") continue;
+          if (key.symbol !== symbol) {
+            symbol = key.symbol;
+            made = shared.get(symbol);
+          }
           if (made !== undefined) row[c] = made instanceof CellFailure ? made : richPriceFrom(cell, made, record, requestText(key), parts);
-        });
-      });
+        }
+      }
       return grid;
     },
   };
