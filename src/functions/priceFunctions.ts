@@ -92,7 +92,7 @@ export async function priceGrid(context: FunctionsContext, symbols: unknown, dat
   const client = context.client();
   const target = await conversionTarget(client, currency, unit);
   const keyOf = priceKeys({ ...request, target });
-  const rich = wantsRichPrices(context, request.field, request.values) ? richPriceMaker(client, request.field, target, context, layout.cols) : undefined;
+  const rich = wantsRichPrices(context, request.field, request.values) ? richPriceMaker(client, request.field, target, context, layout.cols, layout.rows) : undefined;
   const grid = await fillGrid(
     layout,
     async (symbol, date, row, col) => {
