@@ -8,6 +8,7 @@ import { readFile } from "node:fs/promises";
 import { loadavg } from "node:os";
 import { Agent, request } from "undici";
 import { buildRelay } from "../src/relay/app";
+import { DEFAULT_ANSWER_BUDGET } from "../src/sandbox/app";
 import { type TargetRow, reportCase as report, targetTable, writeSection } from "./bench-section";
 import { maximalSymbols } from "./bench-maximal";
 import { startSandboxCli, stopSandboxCli } from "./sandbox-cli";
@@ -36,7 +37,7 @@ async function fetchBytes(dispatcher: Agent, url: string, init: { method?: "GET"
   return { status: response.statusCode, bytes, ms: performance.now() - started };
 }
 
-async function sandboxCases(sandbox: { child: ChildProcess; apiUrl: string; origin: string }, dispatcher: Agent, token: string): Promise<void> {
+async function sandboxCases(sandbox: { child: ChildProcess; apiUrl: string; origin: string }, dispatcher: Agent, token: string, otherToken: string): Promise<void> {
   const auth = { authorization: `Bearer ${token}` };
   const form = { ...auth, "content-type": "application/x-www-form-urlencoded" };
   const { symbols, records } = maximalSymbols(TODAY, FROM, MAX_RECORDS);
@@ -48,20 +49,42 @@ async function sandboxCases(sandbox: { child: ChildProcess; apiUrl: string; orig
   const sampler = setInterval(() => {
     residentMb(sandbox.child.pid).then((m) => (peak = Math.max(peak, m.rss)), () => undefined);
   }, 20);
+  // The sandbox lets a caller hold PER_CALLER large answers at once (issue 17): 16 come from two callers, 8 each.
+  const otherForm = { authorization: `Bearer ${otherToken}`, "content-type": "application/x-www-form-urlencoded" };
+  const otherSingle = await fetchBytes(dispatcher, `${sandbox.apiUrl}/Prices/History`, { method: "POST", headers: otherForm, body });
+  if (otherSingle.status !== 200) throw new Error(`the other caller's maximal history answered ${otherSingle.status}`);
   const started = performance.now();
-  const answers = await Promise.all(Array.from({ length: CONCURRENT }, () => fetchBytes(dispatcher, `${sandbox.apiUrl}/Prices/History`, { method: "POST", headers: form, body })));
+  const answers = await Promise.all(
+    Array.from({ length: CONCURRENT }, async (_, index) => {
+      const mine = index % 2 === 0;
+      const answer = await fetchBytes(dispatcher, `${sandbox.apiUrl}/Prices/History`, { method: "POST", headers: mine ? form : otherForm, body });
+      return { ...answer, expected: mine ? single.bytes : otherSingle.bytes };
+    }),
+  );
   const wall = performance.now() - started;
   clearInterval(sampler);
   const after = await residentMb(sandbox.child.pid);
   peak = Math.max(peak, after.rss);
-  const ok = answers.every((a) => a.status === 200 && a.bytes === single.bytes);
+  const ok = answers.every((a) => a.status === 200 && a.bytes === a.expected);
   report(
     rows,
-    `${CONCURRENT} concurrent maximal /Prices/History answers (${symbols.length} symbols, ${records.toLocaleString("en")} records each, ${(single.bytes / 1e6).toFixed(1)} MB each, over HTTPS)`,
+    `${CONCURRENT} concurrent maximal /Prices/History answers from two callers, ${CONCURRENT / 2} each (${symbols.length} symbols, ${records.toLocaleString("en")} records each, ${(single.bytes / 1e6).toFixed(1)} MB each, over HTTPS)`,
     { peakRssMB: peak, beforeRssMB: before.rss, processPeakMB: after.peak, wallMs: Math.round(wall), bytesEach: single.bytes },
     `peak ${peak} MB resident (${before.rss} MB before; ${Math.round(wall)} ms for all ${CONCURRENT}; all complete: ${ok ? "yes" : "NO"})`,
     "< 600 MB",
     peak < 600 && ok,
+  );
+  // One caller past its budget: the answers past 8 are refused at once with Retry-After, the others complete.
+  const oneCaller = await Promise.all(Array.from({ length: CONCURRENT }, () => fetchBytes(dispatcher, `${sandbox.apiUrl}/Prices/History`, { method: "POST", headers: form, body })));
+  const complete = oneCaller.filter((a) => a.status === 200 && a.bytes === single.bytes).length;
+  const refused = oneCaller.filter((a) => a.status === 429).length;
+  report(
+    rows,
+    `${CONCURRENT} concurrent maximal answers from one caller (the sandbox's budget: ${DEFAULT_ANSWER_BUDGET.perCaller} large answers per caller)`,
+    { complete, refused429: refused, others: CONCURRENT - complete - refused },
+    `${complete} complete, ${refused} refused with 429`,
+    `${DEFAULT_ANSWER_BUDGET.perCaller} complete, the rest 429`,
+    complete >= DEFAULT_ANSWER_BUDGET.perCaller && complete + refused === CONCURRENT,
   );
   const all = (await visibleSymbols(dispatcher, sandbox.apiUrl, auth)).join(",");
   const hostile = `Symbols=${all}&FromDate=${FROM}&ToDate=${TODAY}&forecastType=${"x".repeat(1_000_000)}`;
@@ -140,7 +163,14 @@ async function main(): Promise<void> {
       body: "grant_type=servicekey&serviceName=sandbox-service&serviceKey=sandbox-service-key&client_id=service_client",
     });
     const token = ((await tokenResponse.body.json()) as { access_token: string }).access_token;
-    await sandboxCases(sandbox, dispatcher, token);
+    const otherResponse = await request(`${sandbox.origin}/connect/token`, {
+      dispatcher,
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: `grant_type=client_credentials&client_id=sandbox-full&client_secret=sandbox-full-secret&scope=sandbox.physicalprices.api&resource=${encodeURIComponent(sandbox.apiUrl)}`,
+    });
+    const otherToken = ((await otherResponse.body.json()) as { access_token: string }).access_token;
+    await sandboxCases(sandbox, dispatcher, token, otherToken);
     await relayCases(sandbox, token);
   } finally {
     await dispatcher.close();
