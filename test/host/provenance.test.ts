@@ -15,6 +15,13 @@ function recordingClient(): [{ price(key: PriceKey): Promise<PriceRecord> }, Pri
   return [client, asked];
 }
 
+/** A client for history rows, which ask no price. */
+const historyOnlyClient = {
+  price: async (): Promise<PriceRecord> => {
+    throw new Error("a history row asks no price");
+  },
+};
+
 function calls(text: string, name: string, args: unknown[]) {
   return new Map([["B2", { text, resultRange: "B2", calls: [{ name, args, row: 0, col: 0, whole: true }] }]]);
 }
@@ -52,9 +59,7 @@ describe("the runner's provenance of frozen price cells", () => {
   it("says when a HISTORY's request left and which endpoint served it, found by the key the call asked", async () => {
     const looked: LineageKey[] = [];
     const client = {
-      price: async (): Promise<PriceRecord> => {
-        throw new Error("a history row asks no price");
-      },
+      ...historyOnlyClient,
       lineage: (key: LineageKey) => {
         looked.push(key);
         return { key: "h", kind: "history" as const, fromCache: false, requestId: 2, askedAt: 1, request: { id: 2, endpoint: "/Prices/History", method: "GET" as const, params: {}, sentAt: Date.UTC(2024, 2, 8, 9), attempts: 1, retryDelaysMs: [], keys: 1 } };
@@ -68,15 +73,7 @@ describe("the runner's provenance of frozen price cells", () => {
 
   it("reads a HISTORY with no end date up to the day the functions took as today (the runner's --today), not the machine's", async () => {
     const looked: LineageKey[] = [];
-    const client = {
-      price: async (): Promise<PriceRecord> => {
-        throw new Error("a history row asks no price");
-      },
-      lineage: (key: LineageKey) => {
-        looked.push(key);
-        return undefined;
-      },
-    };
+    const client = { ...historyOnlyClient, lineage: (key: LineageKey) => void looked.push(key) };
     const [row] = await provenanceOf("Sheet1", calls('=PRICES.HISTORY("MB-AL-0004","2024-03-01")', "HISTORY", ["MB-AL-0004", "2024-03-01"]), client, "https://svc/physical/v2", "1900", false, "2024-03-08");
     expect(row?.dateAsked).toBe("2024-03-01..2024-03-08");
     expect(looked).toEqual([{ symbol: "MB-AL-0004", fromDate: "2024-03-01", toDate: "2024-03-08" }]);

@@ -164,6 +164,13 @@ describe("readWorkbookFile", () => {
 
   const rels = (entries: string): string => `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${entries}</Relationships>`;
   const R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
+  /** The parts of a book whose one sheet, Model, is xl/worksheets/sheet1.xml (the test adds it). */
+  const oneSheetModel = {
+    "[Content_Types].xml": '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>',
+    "_rels/.rels": rels(`<Relationship Id="rId1" Type="${R}/officeDocument" Target="xl/workbook.xml"/>`),
+    "xl/workbook.xml": `<workbook xmlns="${MAIN}" xmlns:r="${R}"><sheets><sheet name="Model" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+    "xl/_rels/workbook.xml.rels": rels(`<Relationship Id="rId1" Type="${R}/worksheet" Target="worksheets/sheet1.xml"/>`),
+  };
 
   it("reads an Open XML SDK book (x: prefix): shared formulas at each cell, inline and shared strings, booleans, dates, names and tables", () => {
     const path = write("sdk.xlsx", {
@@ -204,10 +211,7 @@ describe("readWorkbookFile", () => {
 
   it("leaves for Excel what reads a formula kept as saved, through a chain and a saved spill", () => {
     const path = write("dependents.xlsx", {
-      "[Content_Types].xml": '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>',
-      "_rels/.rels": rels(`<Relationship Id="rId1" Type="${R}/officeDocument" Target="xl/workbook.xml"/>`),
-      "xl/workbook.xml": `<workbook xmlns="${MAIN}" xmlns:r="${R}"><sheets><sheet name="Model" sheetId="1" r:id="rId1"/></sheets></workbook>`,
-      "xl/_rels/workbook.xml.rels": rels(`<Relationship Id="rId1" Type="${R}/worksheet" Target="worksheets/sheet1.xml"/>`),
+      ...oneSheetModel,
       "xl/worksheets/sheet1.xml":
         `<worksheet xmlns="${MAIN}"><sheetData>` +
         '<row r="1"><c r="A1"><f t="dataTable" ref="A1" dt2D="0" dtr="0" r1="Z1"/><v>5</v></c><c r="B1" cm="1"><f t="array" ref="B1:B2">A1*{1;2}</f><v>5</v></c><c r="C1"><f>B2+1</f><v>11</v></c><c r="D1"><f>1+1</f><v>2</v></c></row>' +
@@ -227,10 +231,7 @@ describe("readWorkbookFile", () => {
 
   it("gives the engine the entries right of and below a formula, where its result may spill, even when no formula reads them", () => {
     const path = write("shadow.xlsx", {
-      "[Content_Types].xml": '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>',
-      "_rels/.rels": rels(`<Relationship Id="rId1" Type="${R}/officeDocument" Target="xl/workbook.xml"/>`),
-      "xl/workbook.xml": `<workbook xmlns="${MAIN}" xmlns:r="${R}"><sheets><sheet name="Model" sheetId="1" r:id="rId1"/></sheets></workbook>`,
-      "xl/_rels/workbook.xml.rels": rels(`<Relationship Id="rId1" Type="${R}/worksheet" Target="worksheets/sheet1.xml"/>`),
+      ...oneSheetModel,
       "xl/worksheets/sheet1.xml":
         `<worksheet xmlns="${MAIN}"><sheetData>` +
         '<row r="1"><c r="B1" t="inlineStr"><is><t>above</t></is></c></row>' +
@@ -244,10 +245,7 @@ describe("readWorkbookFile", () => {
 
   it("hands the engine whole columns inside SUM and its kind and the book's structured references; keeps a whole column whose blanks count, with why", () => {
     const path = write("whole-and-tables.xlsx", {
-      "[Content_Types].xml": '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>',
-      "_rels/.rels": rels(`<Relationship Id="rId1" Type="${R}/officeDocument" Target="xl/workbook.xml"/>`),
-      "xl/workbook.xml": `<workbook xmlns="${MAIN}" xmlns:r="${R}"><sheets><sheet name="Model" sheetId="1" r:id="rId1"/></sheets></workbook>`,
-      "xl/_rels/workbook.xml.rels": rels(`<Relationship Id="rId1" Type="${R}/worksheet" Target="worksheets/sheet1.xml"/>`),
+      ...oneSheetModel,
       "xl/worksheets/sheet1.xml":
         `<worksheet xmlns="${MAIN}" xmlns:r="${R}"><sheetData>` +
         '<row r="1"><c r="A1" t="inlineStr"><is><t>Qty</t></is></c><c r="B1" t="inlineStr"><is><t>Price</t></is></c><c r="C1" t="inlineStr"><is><t>Amount</t></is></c><c r="E1"><f>SUM(B:B)</f><v>1</v></c><c r="F1"><f>SUM(Trades[Amount])</f><v>1</v></c><c r="G1"><f>COUNTIF(B:B,"&lt;&gt;x")</f><v>1</v></c><c r="H1"><f>G1+1</f><v>2</v></c></row>' +
