@@ -4,50 +4,37 @@
  * data-type cell's number format and card; not declared, every value is plain.
  */
 import type { WorkbookResult } from "../../src/host/api";
-import type { RunningSandbox } from "../../src/sandbox/server";
-import { DIST, ensureBuilt, openHostPage, servePages, type HostBrowser, type PageServer } from "../../src/runner/host-page";
-import { sandboxGet, sandboxToken } from "../support/service";
+import { type E2E, startE2E } from "./support";
 
 jest.setTimeout(300_000);
 
 const TODAY = "2024-06-28";
-let sandbox: RunningSandbox;
-let pages: PageServer;
-let browser: HostBrowser;
-let token: string;
+let e2e: E2E;
 
 beforeAll(async () => {
-  ensureBuilt(() => undefined);
-  pages = await servePages(DIST);
-  const { startSandbox } = await import("../../src/sandbox/server");
-  sandbox = await startSandbox({ port: 0, today: TODAY, quiet: true, corsOrigins: [pages.origin] });
-  token = await sandboxToken(sandbox, "sandbox-full", "sandbox-full-secret");
-  browser = await openHostPage(`${pages.origin}/host.html`, () => undefined);
+  e2e = await startE2E(TODAY);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await sandbox?.close();
-  await pages?.close();
+  await e2e?.close();
 });
 
 function run(cells: Record<string, unknown>, declared: { entities: boolean; numbers: boolean }, valueMode: "plain" | "rich"): Promise<WorkbookResult> {
-  return browser.page.evaluate(
-    async ({ book, baseUrl, accessToken, dataTypes, mode }) => {
+  return e2e.browser.page.evaluate(
+    async ({ book, baseUrl, accessToken, today, dataTypes, mode }) => {
       const host = window.PricesHost;
       if (!host) throw new Error("PricesHost is not ready");
-      await host.configure({ baseUrl, token: accessToken, today: "2024-06-28", dataTypes, valueMode: mode });
+      await host.configure({ baseUrl, token: accessToken, today, dataTypes, valueMode: mode });
       return host.evaluateWorkbook([{ name: "Sheet1", book }]);
     },
-    { book: { cells }, baseUrl: sandbox.apiUrl, accessToken: token, dataTypes: declared, mode: valueMode },
+    { book: { cells }, baseUrl: e2e.sandbox.apiUrl, accessToken: e2e.token, today: TODAY, dataTypes: declared, mode: valueMode },
   );
 }
 
 describe("data types in the headless host", () => {
   it("keeps entities and rich prices in their cells where the host declares them, and reads fields and sums", async () => {
-    const symbol = sandbox.data.instruments.find((instrument) => instrument.series)!.record.symbol;
-    const response = await sandboxGet(sandbox, "/Prices", { Symbols: symbol }, token);
-    const latest = (JSON.parse(response.text) as { instruments: { prices: { mid: number }[] }[] }).instruments[0]!.prices[0]!;
+    const symbol = e2e.sandbox.data.instruments.find((instrument) => instrument.series)!.record.symbol;
+    const latest = ((await e2e.service("/Prices", { Symbols: symbol })) as { instruments: { prices: { mid: number }[] }[] }).instruments[0]!.prices[0]!;
     const cells = { A1: `=PRICES.ENTITY("${symbol}")`, B1: "=A1.Mid", C1: `=PRICES.MID("${symbol}")`, D1: "=C1*2", E1: "=C1.Currency", F1: "=SUM(C1,C1)" };
 
     const rich = (await run(cells, { entities: true, numbers: true }, "rich")).sheets[0]!;
