@@ -8,32 +8,17 @@ import { startStack, type RunningStack } from "../../scripts/start";
 import { launchChromium, type TestBrowser } from "../support/chromium";
 import { sandboxGet, sandboxToken } from "../support/service";
 import { screenshotDir } from "../support/screenshots";
+import { type WorkbenchWindow, workbenchOn } from "./workbench-page";
 
 // Bounds against a hang: the stack builds the add-in with webpack, minutes on two busy cores.
 jest.setTimeout(900_000);
-
-interface WorkbenchWindow {
-  Workbench: {
-    demo: { symbols: string[] };
-    settled(): Promise<void>;
-    value(address: string): unknown;
-    text(address: string): string;
-    select(address: string): void;
-    enter(address: string, typed: string): string | undefined;
-  };
-  WorkbenchReady: Promise<unknown>;
-}
 
 let stack: RunningStack;
 let browser: TestBrowser;
 let page: Page;
 let token: string;
 
-const settled = (): Promise<void> => page.evaluate(() => (window as unknown as WorkbenchWindow).Workbench.settled());
-const valueAt = (address: string): Promise<unknown> => page.evaluate((a) => (window as unknown as WorkbenchWindow).Workbench.value(a), address);
-const textAt = (address: string): Promise<string> => page.evaluate((a) => (window as unknown as WorkbenchWindow).Workbench.text(a), address);
-const enter = (address: string, typed: string): Promise<string | undefined> =>
-  page.evaluate(([a, t]) => (window as unknown as WorkbenchWindow).Workbench.enter(a, t), [address, typed] as const);
+const { settled, valueAt, textAt, enter, load } = workbenchOn(() => page);
 
 async function service<T>(route: string, params: Record<string, string>): Promise<T> {
   const response = await sandboxGet(stack.sandbox, route, params, token);
@@ -47,8 +32,7 @@ beforeAll(async () => {
   browser = await launchChromium({ viewport: { width: 1600, height: 1000 } });
   page = browser.context.pages()[0] ?? (await browser.context.newPage());
   await page.goto(stack.workbenchUrl);
-  await page.evaluate(() => (window as unknown as WorkbenchWindow).WorkbenchReady);
-  await settled();
+  await load();
 });
 
 afterAll(async () => {

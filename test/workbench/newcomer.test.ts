@@ -7,29 +7,18 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import type { BrowserContext, Frame, Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { startStack, type RunningStack } from "../../scripts/start";
 import { launchChromium, type TestBrowser } from "../support/chromium";
 import { screenshotDir } from "../support/screenshots";
 import { containsText } from "../browser/pane-page";
+import { type WorkbenchWindow, waitFor, workbenchOn } from "./workbench-page";
 
 // Bounds against a hang: the stack builds the add-in with webpack, minutes on two busy cores (it once
 // took beforeAll past 300 s at load average 12).
 jest.setTimeout(900_000);
 
 const SHOTS = screenshotDir();
-
-interface WorkbenchWindow {
-  Workbench: {
-    demo: { symbols: string[] };
-    settled(): Promise<void>;
-    value(address: string): unknown;
-    text(address: string): string;
-    select(address: string): void;
-    entries(): Record<string, unknown>;
-  };
-  WorkbenchReady: Promise<unknown>;
-}
 
 let stack: RunningStack;
 let context: BrowserContext;
@@ -39,29 +28,8 @@ const tokenRequests: string[] = [];
 /** Every 404 any page or window of the browser met. */
 const notFound: string[] = [];
 
-const settled = (): Promise<void> => page.evaluate(() => (window as unknown as WorkbenchWindow).Workbench.settled());
-const valueAt = (address: string): Promise<unknown> => page.evaluate((a) => (window as unknown as WorkbenchWindow).Workbench.value(a), address);
-const textAt = (address: string): Promise<string> => page.evaluate((a) => (window as unknown as WorkbenchWindow).Workbench.text(a), address);
-const entries = (): Promise<Record<string, unknown>> => page.evaluate(() => (window as unknown as WorkbenchWindow).Workbench.entries());
-
-async function waitFor(check: () => Promise<boolean>, what: string, timeout = 120_000): Promise<void> {
-  const deadline = Date.now() + timeout;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-function paneFrame(): Frame {
-  const frame = page.frames().find((f) => f.url().endsWith("/workbench-pane.html"));
-  if (!frame) throw new Error("the pane's iframe is not loaded");
-  return frame;
-}
-
-async function load(): Promise<void> {
-  await page.evaluate(() => (window as unknown as WorkbenchWindow).WorkbenchReady);
-  await settled();
-}
+const workbench = workbenchOn(() => page);
+const { settled, valueAt, textAt, entries, load, paneFrame } = workbench;
 
 /** Whether a cell's text is drawn whole (no ellipsis, nothing clipped). */
 const drawnWhole = (address: string): Promise<boolean> =>
@@ -167,8 +135,7 @@ describe("the workbench at 1280 x 720, as a newcomer meets it", () => {
 
 describe("signed in, the sheet frozen and unfrozen in the workbench", () => {
   const enter = async (address: string, typed: string): Promise<void> => {
-    const refusal = await page.evaluate(([a, t]) => (window as unknown as { Workbench: { enter(a: string, t: string): string | undefined } }).Workbench.enter(a ?? "", t ?? ""), [address, typed]);
-    expect(refusal).toBeUndefined();
+    expect(await workbench.enter(address, typed)).toBeUndefined();
     await settled();
   };
 

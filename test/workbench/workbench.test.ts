@@ -7,11 +7,12 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import type { BrowserContext, Frame, Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { startStack, type RunningStack } from "../../scripts/start";
 import { launchChromium, type TestBrowser } from "../support/chromium";
 import { screenshotDir } from "../support/screenshots";
 import { sandboxGet, sandboxToken } from "../support/service";
+import { type WorkbenchWindow, waitFor, workbenchOn } from "./workbench-page";
 
 // Bounds against a hang: the stack builds the add-in with webpack, minutes on two busy cores.
 jest.setTimeout(900_000);
@@ -27,20 +28,6 @@ interface PriceRecord {
 interface PriceResponse {
   instruments: { symbol: string; prices: PriceRecord[] }[];
 }
-interface WorkbenchWindow {
-  Workbench: {
-    demo: { symbols: string[]; fromDate: string; historyAnchor: string };
-    source(): string;
-    settled(): Promise<void>;
-    value(address: string): unknown;
-    text(address: string): string;
-    select(address: string): void;
-    entries(): Record<string, unknown>;
-    enter(address: string, typed: string): string | undefined;
-  };
-  WorkbenchReady: Promise<unknown>;
-}
-
 let stack: RunningStack;
 let context: BrowserContext;
 let page: Page;
@@ -56,28 +43,12 @@ const wb = <T>(fn: (w: WorkbenchWindow["Workbench"], arg: string) => T | Promise
     },
     [fn.toString(), arg] as const,
   );
-const settled = (): Promise<void> => page.evaluate(() => (window as unknown as WorkbenchWindow).Workbench.settled());
-const valueAt = (address: string): Promise<unknown> => page.evaluate((a) => (window as unknown as WorkbenchWindow).Workbench.value(a), address);
-const textAt = (address: string): Promise<string> => page.evaluate((a) => (window as unknown as WorkbenchWindow).Workbench.text(a), address);
+const { settled, valueAt, textAt, load, paneFrame } = workbenchOn(() => page);
 
 async function service<T>(route: string, params: Record<string, string>): Promise<T> {
   const response = await sandboxGet(stack.sandbox, route, params, token);
   if (response.status !== 200) throw new Error(`${route} answered ${response.status}`);
   return JSON.parse(response.text) as T;
-}
-
-async function waitFor(check: () => Promise<boolean>, what: string, timeout = 120_000): Promise<void> {
-  const deadline = Date.now() + timeout;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-function paneFrame(): Frame {
-  const frame = page.frames().find((f) => f.url().endsWith("/workbench-pane.html"));
-  if (!frame) throw new Error("the pane's iframe is not loaded");
-  return frame;
 }
 
 async function shot(name: string): Promise<void> {
@@ -95,8 +66,7 @@ beforeAll(async () => {
   });
   page = context.pages()[0] ?? (await context.newPage());
   await page.goto(stack.workbenchUrl);
-  await page.evaluate(() => (window as unknown as WorkbenchWindow).WorkbenchReady);
-  await settled();
+  await load();
 });
 
 afterAll(async () => {
