@@ -13,13 +13,12 @@
 import { Random } from "../src/sandbox/data/random";
 import { parseArgs } from "node:util";
 import { loadavg } from "node:os";
-import { Agent, fetch as undiciFetch } from "undici";
 import { fromEpochDay, toEpochDay } from "../src/api/dates";
 import { rawLines, targetTable, writeSection } from "./bench-section";
 import { cacheHeapCases, hostileCases } from "./bench-client-limits";
-import { serveSandbox, startSandboxChild } from "./bench-sandbox-child";
+import { connectTo, serveSandbox, startSandboxChild } from "./bench-sandbox-child";
 import { weekdays } from "../test/helpers/weekdays";
-import { baselineRequests, clientCredentialsTokenProvider, createPricesClient, staticTokenProvider, type PricesClient, type TokenProvider } from "../src/prices";
+import { baselineRequests, createPricesClient, staticTokenProvider, type PricesClient } from "../src/prices";
 
 /** `--serve` runs the sandbox child; `--no-write` leaves docs/benchmarks.md alone. */
 const { values: args } = parseArgs({ options: { serve: { type: "boolean", default: false }, "no-write": { type: "boolean", default: false } } });
@@ -134,16 +133,7 @@ function median(values: readonly number[]): number {
 
 async function main(): Promise<void> {
   const { child, ready } = await startSandboxChild(__filename);
-  const agent = new Agent({ connect: { ca: ready.ca }, connections: 8 });
-  const fetchImpl = ((input: string, init?: RequestInit) => undiciFetch(input, { ...(init as object), dispatcher: agent } as Parameters<typeof undiciFetch>[1])) as unknown as typeof fetch;
-  const tokens: TokenProvider = clientCredentialsTokenProvider({
-    tokenUrl: `${ready.issuer}/token`,
-    clientId: "sandbox-full",
-    clientSecret: "sandbox-full-secret",
-    scope: "sandbox.physicalprices.api",
-    resource: ready.apiUrl,
-    fetch: fetchImpl,
-  });
+  const { agent, fetch: fetchImpl, tokens } = connectTo(ready);
   const token = await tokens.getToken();
   const newClient = (): PricesClient => createPricesClient({ baseUrl: ready.apiUrl, tokenProvider: tokens, fetch: fetchImpl });
   const end = weekdays(ready.today, 2)[0] as string;

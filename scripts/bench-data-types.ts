@@ -7,11 +7,10 @@
  * "Data types" section of docs/benchmarks.md.
  */
 import { parseArgs } from "node:util";
-import { Agent, fetch as undiciFetch } from "undici";
 import { ALL_DATA_TYPES, type ValueMode } from "../src/functions/data-types";
 import { createCustomFunctionsRuntime } from "../src/host/runtime";
-import { clientCredentialsTokenProvider, createPricesClient, type TokenProvider } from "../src/prices";
-import { serveSandbox, startSandboxChild } from "./bench-sandbox-child";
+import { createPricesClient } from "../src/prices";
+import { connectTo, serveSandbox, startSandboxChild } from "./bench-sandbox-child";
 import { weekdays } from "../test/helpers/weekdays";
 import { rawLines, reportCase, targetTable, writeSection, type TargetRow } from "./bench-section";
 
@@ -41,16 +40,7 @@ async function main(): Promise<void> {
   if (!addin) throw new Error("functions.ts did not define PricesAddin");
 
   const { child, ready } = await startSandboxChild(__filename);
-  const agent = new Agent({ connect: { ca: ready.ca }, connections: 8 });
-  const fetchImpl = ((input: string, init?: RequestInit) => undiciFetch(input, { ...(init as object), dispatcher: agent } as Parameters<typeof undiciFetch>[1])) as unknown as typeof fetch;
-  const tokens: TokenProvider = clientCredentialsTokenProvider({
-    tokenUrl: `${ready.issuer}/token`,
-    clientId: "sandbox-full",
-    clientSecret: "sandbox-full-secret",
-    scope: "sandbox.physicalprices.api",
-    resource: ready.apiUrl,
-    fetch: fetchImpl,
-  });
+  const { agent, fetch: fetchImpl, tokens } = connectTo(ready);
   await tokens.getToken();
   const symbols = ready.symbols.slice(0, 200).map((symbol) => [symbol]);
   const dates = [weekdays(weekdays(ready.today, 2)[0] as string, 50)];
