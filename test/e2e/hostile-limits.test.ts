@@ -8,23 +8,17 @@
 import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
 import { Agent, request } from "undici";
-import { addDays } from "../../src/api/dates";
-import { columnName } from "../../src/formula/a1";
 import { ensureCertificates } from "../../src/sandbox/auth/certs";
 import type { RunningSandbox } from "../../src/sandbox/server";
-import { DIST, ensureBuilt, evaluateInPage, openHostPage, servePages, type HostBrowser, type PageServer } from "../../src/runner/host-page";
+import { evaluateInPage } from "../../src/runner/host-page";
 import { sandboxToken } from "../support/service";
-import { weekdays } from "../helpers/weekdays";
-import { TODAY } from "./support";
+import { type LimitedPair, overrunningBook, startLimitedPair } from "./limited-pair";
 
 jest.setTimeout(600_000);
 
 type Hostile = (records: number) => string;
 
-let pages: PageServer;
-let browser: HostBrowser;
-let limited: RunningSandbox;
-let plain: RunningSandbox;
+let stage: LimitedPair;
 let proxy: Server;
 let proxyUrl = "";
 let hostile: Hostile = () => "";
@@ -66,41 +60,23 @@ async function startProxy(upstream: RunningSandbox): Promise<void> {
 }
 
 beforeAll(async () => {
-  ensureBuilt(() => undefined);
-  pages = await servePages(DIST);
-  const { startSandbox } = await import("../../src/sandbox/server");
-  const common = { port: 0, today: TODAY, quiet: true, corsOrigins: [pages.origin] };
-  limited = await startSandbox({ ...common, limits: { maxSymbols: 500, maxDates: 250, maxRecords: 2_000 } });
-  plain = await startSandbox(common);
-  await startProxy(limited);
-  browser = await openHostPage(`${pages.origin}/host.html`, () => undefined);
+  stage = await startLimitedPair();
+  await startProxy(stage.limited);
 });
 
 afterAll(async () => {
-  await browser?.close();
   await new Promise((resolve) => proxy?.close(resolve));
-  await limited?.close();
-  await plain?.close();
-  await pages?.close();
+  await stage?.close();
 });
 
-function book(): Record<string, unknown> {
-  const symbols = limited.data.instruments.filter((item) => item.record.launchDate < "2015-01-01" && item.record.status === "Active").slice(0, 100).map((item) => item.record.symbol);
-  const dates = weekdays(addDays(TODAY, -1), 50);
-  const cells: Record<string, unknown> = {};
-  symbols.forEach((symbol, index) => (cells[`A${index + 2}`] = symbol));
-  dates.forEach((date, index) => (cells[`${columnName(index + 1)}1`] = date));
-  cells.B2 = `=PRICES.MID(A2:A101, B1:${columnName(50)}1)`;
-  cells.BB1 = `=PRICES.HISTORY(A2, "${addDays(TODAY, -3650)}", "${TODAY}", "date,mid", 0, "CalendarDays")`;
-  return cells;
-}
+const book = (): Record<string, unknown> => overrunningBook(stage.limited);
 
 describe("hostile 400s through the runner", () => {
   let expected: Record<string, unknown>;
 
   beforeAll(async () => {
-    const token = await sandboxToken(plain, "sandbox-full", "sandbox-full-secret");
-    expected = (await evaluateInPage(browser.page, { cells: book() }, plain.apiUrl, token)).cells;
+    const token = await sandboxToken(stage.plain, "sandbox-full", "sandbox-full-secret");
+    expected = (await evaluateInPage(stage.browser.page, { cells: book() }, stage.plain.apiUrl, token)).cells;
   });
 
   it.each<[string, Hostile, number]>([
@@ -110,8 +86,8 @@ describe("hostile 400s through the runner", () => {
   ])("fills every cell after %s, in a bounded number of requests", async (_, words, bound) => {
     hostile = words;
     apiRequests = 0;
-    const token = await sandboxToken(limited, "sandbox-full", "sandbox-full-secret");
-    const actual = await evaluateInPage(browser.page, { cells: book() }, proxyUrl, token);
+    const token = await sandboxToken(stage.limited, "sandbox-full", "sandbox-full-secret");
+    const actual = await evaluateInPage(stage.browser.page, { cells: book() }, proxyUrl, token);
     expect(actual.cells).toEqual(expected);
     expect(apiRequests).toBeLessThanOrEqual(bound);
   });
@@ -123,8 +99,8 @@ describe("hostile 400s through the runner", () => {
   ])("stops after %s and names the service's answer in the cells", async (_, words, named) => {
     hostile = words;
     apiRequests = 0;
-    const token = await sandboxToken(limited, "sandbox-full", "sandbox-full-secret");
-    const actual = await evaluateInPage(browser.page, { cells: book() }, proxyUrl, token);
+    const token = await sandboxToken(stage.limited, "sandbox-full", "sandbox-full-secret");
+    const actual = await evaluateInPage(stage.browser.page, { cells: book() }, proxyUrl, token);
     expect(String(actual.cells.B2)).toMatch(named);
     expect(String(actual.cells.BB1)).toMatch(named);
     // The grid's request and the history's (the history may be asked in parts, each refused once).
