@@ -51,6 +51,11 @@ export function sheetEdits(formulas: ReadonlyMap<string, FormulaSource>, result:
   const edits = new Map<string, CellEdit>();
   const frozen = new Map<string, string>();
   const unfrozen = new Map<string, string>();
+  // a rich price is written as its number showing its unit and currency, as the cell showed it
+  const formatOf = (here: string, cellValue: CellEdit["value"]): { numberFormat?: string } => {
+    const numberFormat = typeof cellValue === "number" ? result.dataTypes[here]?.numberFormat : undefined;
+    return numberFormat === undefined ? {} : { numberFormat };
+  };
   for (const [address, source] of formulas) {
     if (left.has(address)) continue;
     // an error is no value to share: the formula stays, so nothing is lost (a #NAME? from a name the engine lacks)
@@ -63,11 +68,6 @@ export function sheetEdits(formulas: ReadonlyMap<string, FormulaSource>, result:
     const covered = source.array !== undefined && !source.array.dynamic ? source.array.area : fresh;
     const ref = source.array !== undefined || covered.bottom > covered.top || covered.right > covered.left ? formatRangeAddress(covered) : undefined;
     if (isFrozen) frozen.set(address, source.text);
-    // a rich price is written as its number showing its unit and currency, as the cell showed it
-    const formatOf = (here: string, cellValue: CellEdit["value"]): { numberFormat?: string } => {
-      const numberFormat = typeof cellValue === "number" ? result.dataTypes[here]?.numberFormat : undefined;
-      return numberFormat === undefined ? {} : { numberFormat };
-    };
     if (ref === undefined && source.array === undefined) {
       // one value in its own cell, as most formulas give
       const cellValue = value(address);
