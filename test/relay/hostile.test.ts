@@ -4,6 +4,7 @@
  * upstream answers) go, a 503 reaches the upstream once, a token request's query stays at the relay, and
  * connections that never begin TLS are destroyed.
  */
+import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyInstance } from "fastify";
@@ -112,6 +113,10 @@ describe("the relay against hostile clients", () => {
     const relay = await relayOn({ sockets: { idleTimeoutMs: 600_000, writeTimeoutMs: 300 } });
     const held: Socket[] = [];
     relay.server.on("connection", (socket: Socket) => held.push(socket));
+    // Every connection the relay's upstream pool begins (undici publishes it synchronously, before the TCP connect).
+    let upstreamConnects = 0;
+    const counted = (): void => void (upstreamConnects += 1);
+    subscribe("undici:client:beforeConnect", counted);
     try {
       const socket = await silentConnection(portOf(relay), "127.0.0.2");
       opened.push(socket);
@@ -121,7 +126,11 @@ describe("the relay against hostile clients", () => {
       socket.pause();
       await eventually(async () => held.length === 1 && held.every((each) => each.destroyed), "the stalled reader's socket destroyed by the relay");
       await eventually(async () => upstream.streaming() === 0, "the stalled reader's upstream answer closed");
+      // undici 7 put the aborted request back in its queue and opened a connection for it, which then idled in the
+      // pool (undici #5845): the upstream's descriptor outlived the client's.
+      expect(upstreamConnects).toBe(1);
     } finally {
+      unsubscribe("undici:client:beforeConnect", counted);
       await relay.close();
     }
   });
