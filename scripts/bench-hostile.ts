@@ -5,11 +5,12 @@
  * meanwhile. Loopback only; every loop is bounded. Writes "Servers against hostile clients" of docs/benchmarks.md.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { readdir, readFile } from "node:fs/promises";
+import { readdir, readFile, readlink } from "node:fs/promises";
 import { connect as tcpConnect, type Socket } from "node:net";
 import { loadavg } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
+import { Worker } from "node:worker_threads";
 import { connect as tlsConnect } from "node:tls";
 import { Agent, request } from "undici";
 import { maximalSymbols } from "./bench-maximal";
@@ -37,7 +38,9 @@ interface Server {
   host: string;
   port: number;
   /** A small request from another client: its URL and the agent that sends it. */
-  probe: { url: string; agent: Agent; headers: Record<string, string> };
+  probe: { url: string; headers: Record<string, string> };
+  /** The port of the server's upstream (the sandbox, for the relay), to tell its sockets apart; 0 for none. */
+  upstreamPort: number;
   /** The maximal answer's request line and headers, as a stalled reader sends it. */
   maximal: string;
 }
@@ -74,36 +77,57 @@ function sampler(pid: number): { stop(): Promise<{ fdPeak: number; rssPeak: numb
   };
 }
 
-/** Small requests from another client, one every 20 ms, until stopped: their p99 and any that failed. */
-function prober(server: Server): { stop(): Promise<{ p99: number; count: number; failed: number; failures: string }> } {
-  let running = true;
-  const times: number[] = [];
-  let failed = 0;
-  const failures = new Map<string, number>();
-  const fail = (why: string): void => {
-    failed += 1;
-    failures.set(why, (failures.get(why) ?? 0) + 1);
-  };
-  const loop = (async () => {
-    while (running) {
-      const started = performance.now();
-      try {
-        const answer = await request(server.probe.url, { dispatcher: server.probe.agent, headers: server.probe.headers, headersTimeout: 10_000, bodyTimeout: 10_000 });
-        await answer.body.dump();
-        if (answer.statusCode !== 200) fail(String(answer.statusCode));
-      } catch (error) {
-        fail((error as { code?: string }).code ?? "error");
-      }
-      times.push(performance.now() - started);
-      await sleep(20);
-    }
-  })();
+/**
+ * The other client, in a worker thread of its own (its own event loop, as another process's would be): a small
+ * request every 20 ms over one keep-alive connection from 127.0.0.2, until told to stop; it answers with each
+ * request's time and why any failed. Node's own https client: the worker imports nothing of the benchmark.
+ */
+const PROBER_SOURCE = `
+const https = require("node:https");
+const { parentPort, workerData } = require("node:worker_threads");
+const { url, headers, ca } = workerData;
+const agent = new https.Agent({ keepAlive: true, maxSockets: 1, ca, servername: "localhost", localAddress: "127.0.0.2" });
+const times = [];
+const failures = [];
+let running = true;
+parentPort.once("message", () => { running = false; });
+const once = () => new Promise((resolve) => {
+  const started = performance.now();
+  const done = (why) => { times.push(performance.now() - started); if (why !== undefined) failures.push(why); resolve(); };
+  const request = https.get(url, { agent, headers, timeout: 10000 }, (answer) => {
+    answer.resume();
+    answer.once("end", () => done(answer.statusCode === 200 ? undefined : String(answer.statusCode)));
+    answer.once("error", (error) => done(error.code ?? "error"));
+  });
+  request.once("timeout", () => request.destroy(Object.assign(new Error("timeout"), { code: "TIMEOUT" })));
+  request.once("error", (error) => done(error.code ?? "error"));
+});
+(async () => {
+  while (running) {
+    await once();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  agent.destroy();
+  parentPort.postMessage({ times, failures });
+})();
+`;
+
+/** Small requests from another client (a worker thread), one every 20 ms, until stopped: their p99 and any that failed. */
+function prober(server: Server, ca: string): { stop(): Promise<{ p99: number; count: number; failed: number; failures: string }> } {
+  const worker = new Worker(PROBER_SOURCE, { eval: true, workerData: { url: server.probe.url, headers: server.probe.headers, ca } });
+  const result = new Promise<{ times: number[]; failures: string[] }>((resolve, reject) => {
+    worker.once("message", resolve);
+    worker.once("error", reject);
+  });
   return {
     async stop() {
-      running = false;
-      await loop;
+      worker.postMessage("stop");
+      const { times, failures } = await result;
+      await worker.terminate();
+      const counted = new Map<string, number>();
+      for (const why of failures) counted.set(why, (counted.get(why) ?? 0) + 1);
       const sorted = [...times].sort((a, b) => a - b);
-      return { p99: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? 0, count: times.length, failed, failures: [...failures].map(([why, n]) => `${why} x${n}`).join(" ") };
+      return { p99: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? 0, count: times.length, failed: failures.length, failures: [...counted].map(([why, n]) => `${why} x${n}`).join(" ") };
     },
   };
 }
@@ -177,13 +201,46 @@ function lastMove(serverPort: number): { stop(): Promise<{ movedAt: number; admi
   };
 }
 
-/** Milliseconds from `started` (default now) until the server's descriptors are back within `slack` of `baseline` (or the limit). */
-async function settle(pid: number, baseline: number, slack: number, started = Date.now()): Promise<number> {
+/** What a server's TCP sockets are: its attackers' (on its own port), the other client's, to its upstream, and any other. */
+interface SocketKinds {
+  attackers: number;
+  otherClient: number;
+  upstream: number;
+  other: number;
+}
+
+/** The other client's address (127.0.0.2) as /proc/net/tcp writes it. */
+const OTHER_CLIENT_HEX = "0200007F";
+
+async function socketKinds(pid: number, port: number, upstreamPort: number): Promise<SocketKinds> {
+  const inodes = new Set<string>();
+  for (const fd of await readdir(`/proc/${pid}/fd`)) {
+    const target = await readlink(`/proc/${pid}/fd/${fd}`).catch(() => "");
+    const inode = /^socket:\[(\d+)\]$/.exec(target)?.[1];
+    if (inode !== undefined) inodes.add(inode);
+  }
+  const kinds: SocketKinds = { attackers: 0, otherClient: 0, upstream: 0, other: 0 };
+  for (const line of (await readFile("/proc/net/tcp", "utf8")).split("\n").slice(1)) {
+    const [, local = "", peer = "", , , , , , , inode = ""] = line.trim().split(/\s+/);
+    if (!inodes.has(inode)) continue;
+    if (Number.parseInt(local.split(":")[1] ?? "", 16) !== port) kinds[Number.parseInt(peer.split(":")[1] ?? "", 16) === upstreamPort ? "upstream" : "other"] += 1;
+    else kinds[peer.startsWith(`${OTHER_CLIENT_HEX}:`) ? "otherClient" : "attackers"] += 1;
+  }
+  return kinds;
+}
+
+/**
+ * Milliseconds from `started` (default now) until the server's descriptors are back within `slack` of `baseline` (or
+ * the limit), and what its sockets were at each sample, so a late return names what held it.
+ */
+async function settle(server: Server, baseline: number, slack: number, started = Date.now()): Promise<{ ms: number; samples: ({ at: number } & SocketKinds)[] }> {
+  const samples: ({ at: number } & SocketKinds)[] = [];
   while (Date.now() - started < SETTLE_LIMIT_MS) {
-    if ((await descriptors(pid)) <= baseline + slack) return Date.now() - started;
+    if ((await descriptors(server.pid)) <= baseline + slack) return { ms: Date.now() - started, samples };
+    samples.push({ at: Date.now(), ...(await socketKinds(server.pid, server.port, server.upstreamPort)) });
     await sleep(100);
   }
-  return Number.POSITIVE_INFINITY;
+  return { ms: Number.POSITIVE_INFINITY, samples };
 }
 
 /** Opens IDLE_CONNECTIONS TCP connections that send nothing, at most OPEN_AT_ONCE at a time; each stays until the server closes it. */
@@ -249,9 +306,9 @@ async function measure(server: Server, ca: string): Promise<void> {
 
   // 20,000 connections that never begin TLS.
   let watch = sampler(server.pid);
-  let probe = prober(server);
+  let probe = prober(server, ca);
   const flood = await idleFlood(server);
-  const floodSettled = await settle(server.pid, baselineFds, 16);
+  const floodSettled = (await settle(server, baselineFds, 16)).ms;
   for (const socket of flood.left) socket.destroy();
   let peaks = await watch.stop();
   let probed = await probe.stop();
@@ -286,7 +343,7 @@ async function measure(server: Server, ca: string): Promise<void> {
   const fdsBefore = await descriptors(server.pid);
   const rssBefore = await residentMb(server.pid);
   watch = sampler(server.pid);
-  probe = prober(server);
+  probe = prober(server, ca);
   const moves = lastMove(server.port);
   const firstRequest = Date.now();
   const readers = await stalledReaders(server, ca);
@@ -294,11 +351,13 @@ async function measure(server: Server, ca: string): Promise<void> {
   await sleep(5_000);
   const held = { fds: await descriptors(server.pid), rss: await residentMb(server.pid) };
   // Within 2 of the baseline: the few readers the budget let in must be gone too.
-  const readersSettled = await settle(server.pid, fdsBefore, 2, lastRequest);
+  const { ms: readersSettled, samples } = await settle(server, fdsBefore, 2, lastRequest);
   const rssSettled = await residentMb(server.pid);
   // When the server last moved a byte to a stalled reader: its write timeout counts from there.
   const moved = await moves.stop();
   const sinceLastMove = lastRequest + readersSettled - moved.movedAt;
+  // What the server still held when the idle timeout after the last byte had passed (nothing, when it was on time).
+  const late = samples.find((sample) => sample.at >= moved.movedAt + IDLE_TIMEOUT_S * 1000);
   for (const socket of readers) socket.destroy();
   peaks = await watch.stop();
   probed = await probe.stop();
@@ -317,6 +376,7 @@ async function measure(server: Server, ca: string): Promise<void> {
     backToBaselineS: Number((readersSettled / 1000).toFixed(1)),
     afterLastByteS: Number((sinceLastMove / 1000).toFixed(1)),
     longestHeldAfterOwnLastByteS: Number((moved.heldAfterLastByte / 1000).toFixed(1)),
+    heldAfterIdleTimeout: late === undefined ? "-" : `${late.attackers} attacker, ${late.otherClient} other client, ${late.upstream} upstream, ${late.other} other sockets`,
     probeP99Ms: Number(probed.p99.toFixed(1)),
     probes: probed.count,
     probesFailed: probed.failed,
@@ -372,22 +432,19 @@ async function main(): Promise<void> {
   const local = `https://127.0.0.1:${port}`;
   const agent = new Agent({ connect: { ca: sandbox.ca, servername: "localhost" } });
   const relay = await startRelay(sandbox.apiUrl, local);
-  // The Agent's own localAddress: undici's connector sets it after the `connect` options, so one given there is lost.
-  const otherAddress = new Agent({ localAddress: "127.0.0.2", connect: { ca: sandbox.ca, servername: "localhost" } });
   try {
     const attacker = await token(local, agent, "grant_type=servicekey&serviceName=sandbox-service&serviceKey=sandbox-service-key&client_id=service_client");
     const other = await token(local, agent, "grant_type=client_credentials&scope=sandbox.physicalprices.api", "sandbox-full:sandbox-full-secret");
     const { symbols } = maximalSymbols(TODAY, FROM, 100_000);
     const maximal = `GET /physical/v2/Prices/History?Symbols=${symbols.join(",")}&FromDate=${FROM}&ToDate=${TODAY} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${attacker}\r\n\r\n`;
     const small = "/physical/v2/Prices?Symbols=MB-AL-0004";
-    await measure({ name: "sandbox", pid, host: "127.0.0.1", port, probe: { url: `${local}${small}`, agent: otherAddress, headers: { authorization: `Bearer ${other}` } }, maximal }, sandbox.ca);
+    await measure({ name: "sandbox", pid, host: "127.0.0.1", port, upstreamPort: 0, probe: { url: `${local}${small}`, headers: { authorization: `Bearer ${other}` } }, maximal }, sandbox.ca);
     await measure(
-      { name: "relay (HTTPS)", pid: relay.child.pid ?? 0, host: "127.0.0.1", port: relay.port, probe: { url: `https://127.0.0.1:${relay.port}${small}`, agent: otherAddress, headers: { authorization: `Bearer ${other}` } }, maximal },
+      { name: "relay (HTTPS)", pid: relay.child.pid ?? 0, host: "127.0.0.1", port: relay.port, upstreamPort: port, probe: { url: `https://127.0.0.1:${relay.port}${small}`, headers: { authorization: `Bearer ${other}` } }, maximal },
       sandbox.ca,
     );
   } finally {
     await agent.close();
-    await otherAddress.close();
     const exited = new Promise((resolve) => relay.child.once("exit", resolve));
     relay.child.kill("SIGTERM");
     await exited;
@@ -396,7 +453,7 @@ async function main(): Promise<void> {
   const when = `${new Date().toISOString().slice(0, 10)}, Node ${process.version}, load average ${loadAtStart.map((l) => l.toFixed(1)).join(" ")} at the start and ${loadavg().map((l) => l.toFixed(1)).join(" ")} at the end`;
   await writeSection(
     "Servers against hostile clients",
-    `Written by \`npm run bench:hostile\` (scripts/bench-hostile.ts) on ${when}. The sandbox CLI (data to ${TODAY}) and the relay (HTTPS, the sandbox as upstream) each run as their own process, with \`--idle-timeout ${IDLE_TIMEOUT_S}\`; descriptors and resident memory are read from /proc every 100 ms. The idle connections come ${OPEN_AT_ONCE.toLocaleString("en")} at a time from one address and send nothing; the stalled readers share one service-key token, ask for a maximal history (100,000 records) and never read; their time back to the baseline counts from the last byte the server moved to any of them (read as the growth of the bytes sent to one of them and unread, in the server's send queue and its receive queue of /proc/net/tcp, every 100 ms), since each server lets a stalled answer go once its waiting bytes have not moved for the idle timeout, and from the moment the last of them sent its request. The other client probes \`/Prices\` for one symbol every 20 ms with its own token (from another loopback address, 127.0.0.2), from the benchmark's own process: its times include that process's work for the attack, on the same two shared cores.\n\n${targetTable(rows)}\n\n${rawLines(cases)}\n`,
+    `Written by \`npm run bench:hostile\` (scripts/bench-hostile.ts) on ${when}. The sandbox CLI (data to ${TODAY}) and the relay (HTTPS, the sandbox as upstream) each run as their own process, with \`--idle-timeout ${IDLE_TIMEOUT_S}\`; descriptors and resident memory are read from /proc every 100 ms. The idle connections come ${OPEN_AT_ONCE.toLocaleString("en")} at a time from one address and send nothing; the stalled readers share one service-key token, ask for a maximal history (100,000 records) and never read; their time back to the baseline counts from the last byte the server moved to any of them (read as the growth of the bytes sent to one of them and unread, in the server's send queue and its receive queue of /proc/net/tcp, every 100 ms), since each server lets a stalled answer go once its waiting bytes have not moved for the idle timeout, and from the moment the last of them sent its request. The other client probes \`/Prices\` for one symbol every 20 ms with its own token (from another loopback address, 127.0.0.2), from a worker thread of the benchmark (its own event loop, so the benchmark's reading of /proc does not delay it), on the same two shared cores as the attack.\n\n${targetTable(rows)}\n\n${rawLines(cases)}\n`,
   );
 }
 
