@@ -4,7 +4,7 @@ import type { DataTypeSupport, ValueMode } from "./data-types";
 import { describeFailure, NotAvailableError, type MakeError } from "./errors";
 import type { DateSystem } from "./excelDates";
 import { CellFailure } from "./shape";
-import { withTimeout } from "../prices/timeout";
+import { DeadlineQueue, settleWithin } from "../prices/deadline-queue";
 
 /** The part of the prices client the functions use (tests pass a small recording object). */
 export type FunctionsClient = Pick<PricesClient, "price" | "history" | "instrument" | "instruments" | "references">;
@@ -42,38 +42,78 @@ export const CLIENT_SHARE_OF_DEADLINE = 0.75;
  */
 export function forInvocation(context: FunctionsContext, invocation: CallInvocation | undefined, now: () => number = Date.now): FunctionsContext {
   const preview = invocation?.isInValuePreview;
-  const cachedOnly = preview === true || preview === "true";
-  const deadline = now() + Math.floor(context.deadlineMs * CLIENT_SHARE_OF_DEADLINE);
-  const askOptions = (): AskOptions => {
-    const timeLeftMs = deadline - now();
-    return cachedOnly ? { cachedOnly, timeLeftMs } : { timeLeftMs };
-  };
-  return {
-    client() {
-      const client = context.client();
-      return {
-        price: (key) => client.price(key, askOptions()),
-        history: (key) => client.history(key, askOptions()),
-        instrument: (symbol, fields) => client.instrument(symbol, fields, askOptions()),
-        instruments: (fields) => client.instruments(fields, askOptions()),
-        references: (type) => client.references(type, askOptions()),
-      };
-    },
-    makeError: context.makeError,
-    today: () => context.today(),
-    get deadlineMs() {
-      return context.deadlineMs;
-    },
-    get dateSystem() {
-      return context.dateSystem;
-    },
-    get valueMode() {
-      return context.valueMode;
-    },
-    get dataTypes() {
-      return context.dataTypes;
-    },
-  };
+  return new InvocationContext(context, preview === true || preview === "true", now() + Math.floor(context.deadlineMs * CLIENT_SHARE_OF_DEADLINE), now);
+}
+
+/** One call's context: the outer one's, with the call's own deadline (a class: a model calls it 10,000 times at once). */
+class InvocationContext implements FunctionsContext {
+  constructor(
+    private readonly outer: FunctionsContext,
+    private readonly cachedOnly: boolean,
+    private readonly deadline: number,
+    private readonly now: () => number,
+  ) {}
+
+  client(): FunctionsClient {
+    return new DeadlineClient(this.outer.client(), this);
+  }
+
+  askOptions(): AskOptions {
+    const timeLeftMs = this.deadline - this.now();
+    return this.cachedOnly ? { cachedOnly: true, timeLeftMs } : { timeLeftMs };
+  }
+
+  get makeError(): MakeError {
+    return this.outer.makeError;
+  }
+
+  today(): string {
+    return this.outer.today();
+  }
+
+  get deadlineMs(): number {
+    return this.outer.deadlineMs;
+  }
+
+  get dateSystem(): DateSystem {
+    return this.outer.dateSystem;
+  }
+
+  get valueMode(): ValueMode | undefined {
+    return this.outer.valueMode;
+  }
+
+  get dataTypes(): DataTypeSupport | undefined {
+    return this.outer.dataTypes;
+  }
+}
+
+/** The client as one call sees it: every ask carries the time left of the call's deadline. */
+class DeadlineClient implements FunctionsClient {
+  constructor(
+    private readonly client: FunctionsClient,
+    private readonly call: InvocationContext,
+  ) {}
+
+  price(key: Parameters<FunctionsClient["price"]>[0]): ReturnType<FunctionsClient["price"]> {
+    return this.client.price(key, this.call.askOptions());
+  }
+
+  history(key: Parameters<FunctionsClient["history"]>[0]): ReturnType<FunctionsClient["history"]> {
+    return this.client.history(key, this.call.askOptions());
+  }
+
+  instrument(symbol: string, fields?: readonly string[]): ReturnType<FunctionsClient["instrument"]> {
+    return this.client.instrument(symbol, fields, this.call.askOptions());
+  }
+
+  instruments(fields?: readonly string[]): ReturnType<FunctionsClient["instruments"]> {
+    return this.client.instruments(fields, this.call.askOptions());
+  }
+
+  references(type: Parameters<FunctionsClient["references"]>[0]): ReturnType<FunctionsClient["references"]> {
+    return this.client.references(type, this.call.askOptions());
+  }
 }
 
 /** Default deadline: longer than the client's own timeouts and retries, so it only catches what slips through. */
@@ -85,10 +125,20 @@ export const DEFAULT_DEADLINE_MS = 120_000;
  */
 export async function run<T>(context: FunctionsContext, body: () => Promise<T>): Promise<T> {
   try {
-    return await withTimeout(context.deadlineMs, body, () => new NotAvailableError(`no answer from the service within ${Math.round(context.deadlineMs / 1000)} s; recalculate to try again`));
+    return await settleWithin(deadlineQueue(context.deadlineMs), body, () => new NotAvailableError(`no answer from the service within ${Math.round(context.deadlineMs / 1000)} s; recalculate to try again`));
   } catch (error) {
     const failure = error instanceof CellFailure ? error.failure : describeFailure(error);
     throw context.makeError(failure.code, failure.message);
   }
 }
 
+/** One queue per deadline length (calls of one length expire in the order they started): one timer for every call. */
+const deadlineQueues = new Map<number, DeadlineQueue>();
+
+function deadlineQueue(ms: number): DeadlineQueue {
+  const known = deadlineQueues.get(ms);
+  if (known !== undefined) return known;
+  const queue = new DeadlineQueue(ms);
+  deadlineQueues.set(ms, queue);
+  return queue;
+}

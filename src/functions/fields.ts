@@ -45,9 +45,10 @@ export function historyFieldOf(given: string): HistoryField {
 
 /** The optional fields (spec 2.5) the service must be asked for to show these fields. */
 export function requestedPriceFields(fields: readonly HistoryField[]): string[] {
-  const optional = new Set<string>(PRICE_OPTIONAL_FIELDS);
-  return [...new Set(fields.filter((field) => optional.has(field)))];
+  return [...new Set(fields.filter((field) => OPTIONAL_PRICE_FIELDS.has(field)))];
 }
+
+const OPTIONAL_PRICE_FIELDS: ReadonlySet<string> = new Set<string>(PRICE_OPTIONAL_FIELDS);
 
 export function dateOut(isoDate: string, format: DateFormat, system: DateSystem = "1900"): number | string {
   return format === "text" ? isoDate : isoDateToSerial(isoDate, system);

@@ -63,7 +63,7 @@ export function averageRequest(period: unknown, field: unknown): PriceRequest {
 
 /** The client key each (symbol, date) of a request asks for; the pane traces a cell with the same keys. */
 export function priceKeys(request: Pick<PriceRequest, "field" | "calculation" | "target">): (symbol: string, date: string | undefined) => PriceKey {
-  const fields = requestedPriceFields([request.field]);
+  const fields = fieldsAsked(request.field);
   return (symbol, date) => {
     const key: PriceKey = { symbol };
     if (date !== undefined) key.date = date;
@@ -71,6 +71,17 @@ export function priceKeys(request: Pick<PriceRequest, "field" | "calculation" | 
     if (fields.length > 0) key.fields = fields;
     return withTarget(key, request.target);
   };
+}
+
+/** The optional fields each price field asks the service for, worked out once per field (not once per call). */
+const FIELDS_ASKED = new Map<PriceField, string[]>();
+
+function fieldsAsked(field: PriceField): string[] {
+  const known = FIELDS_ASKED.get(field);
+  if (known !== undefined) return known;
+  const fields = requestedPriceFields([field]);
+  FIELDS_ASKED.set(field, fields);
+  return fields;
 }
 
 /** A referenced blank date cell, alone or inside a range: its result cell stays blank (only an omitted date or "latest" means latest). */
@@ -90,7 +101,8 @@ export async function priceGrid(context: FunctionsContext, symbols: unknown, dat
   const layout = crossLayout(symbolItems, dateItems);
   const single = layout.rows === 1 && layout.cols === 1;
   const client = context.client();
-  const target = await conversionTarget(client, currency, unit);
+  // Omitted currency and unit (the usual call) wait for nothing: the instrument's own.
+  const target = (currency === null || currency === undefined) && (unit === null || unit === undefined) ? undefined : await conversionTarget(client, currency, unit);
   const keyOf = priceKeys({ ...request, target });
   const rich = wantsRichPrices(context, request.field, request.values) ? richPriceMaker(client, request.field, target, context, layout.cols, layout.rows) : undefined;
   const grid = await fillGrid(

@@ -79,15 +79,23 @@ export async function fillGrid<A, B>(
   compute: (a: A, b: B, row: number, col: number) => Promise<unknown>,
   blank: (a: Item<A>, b: Item<B>) => boolean,
 ): Promise<Grid> {
+  const one = (a: Item<A>, b: Item<B>, r: number, c: number): unknown => {
+    if (blank(a, b)) return "";
+    if (!a.ok) return new CellFailure(a.failure);
+    if (!b.ok) return new CellFailure(b.failure);
+    return settle(() => compute(a.value, b.value, r, c));
+  };
+  // One cell (a model's =PRICES.MID($A2,B$1)): no arrays of promises to gather.
+  if (layout.rows === 1 && layout.cols === 1) {
+    const [a, b] = layout.at(0, 0);
+    return [[await one(a, b, 0, 0)]];
+  }
   const pending: Promise<unknown>[][] = [];
   for (let r = 0; r < layout.rows; r++) {
     const row: Promise<unknown>[] = [];
     for (let c = 0; c < layout.cols; c++) {
       const [a, b] = layout.at(r, c);
-      if (blank(a, b)) row.push(Promise.resolve(""));
-      else if (!a.ok) row.push(Promise.resolve(new CellFailure(a.failure)));
-      else if (!b.ok) row.push(Promise.resolve(new CellFailure(b.failure)));
-      else row.push(settle(() => compute(a.value, b.value, r, c)));
+      row.push(Promise.resolve(one(a, b, r, c)));
     }
     pending.push(row);
   }

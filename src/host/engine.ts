@@ -13,7 +13,7 @@ import { canonicalName } from "../formula/functions";
 import { DYNAMIC_REFERENCE_FUNCTIONS, LeftForExcelSignal, evaluate, evaluateFormula, toResult, whyLeftForExcel, type EvaluationContext } from "./evaluate";
 import type { LeftForExcel } from "./book-names";
 import { BookScope } from "./book-scope";
-import { DeadlineQueue } from "./deadlines";
+import { DeadlineQueue } from "../prices/deadline-queue";
 import type { ResultCell } from "./rich-cells";
 import { type ArgumentInput, type PreparedCall, marshalArguments } from "./marshal";
 import type { FunctionMetadata } from "./metadata";

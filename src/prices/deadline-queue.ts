@@ -1,7 +1,7 @@
 /**
  * One timer for many deadlines of one length: calls started one after another expire in the order they started, so
- * a queue in that order and a timer for its head stand in for a timer per call (the 20,050-cell model's 9,800
- * PRICES calls: one timer, not 9,800 set and cleared).
+ * a queue in that order and a timer for its head stand in for a timer per call (the 20,050-cell model's 10,000
+ * PRICES calls: one timer, not 10,000 set and cleared). The engine's #BUSY! deadline and each function call's own.
  */
 export class DeadlineQueue {
   private readonly waiting = new Map<number, { readonly at: number; readonly expire: () => void }>();
@@ -45,4 +45,29 @@ export class DeadlineQueue {
     }
     this.arm();
   }
+}
+
+/**
+ * `task`'s result, or `late()` once `queue`'s time has passed, whichever comes first: withTimeout for a task that needs
+ * no signal, at the cost of one queue entry (no timer, abort signal or race per call).
+ */
+export function settleWithin<T>(queue: DeadlineQueue, task: () => Promise<T>, late: () => Error): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const done = queue.add(() => reject(late()));
+    try {
+      task().then(
+        (value) => {
+          done();
+          resolve(value);
+        },
+        (error: unknown) => {
+          done();
+          reject(error);
+        },
+      );
+    } catch (error) {
+      done();
+      reject(error);
+    }
+  });
 }
