@@ -10,7 +10,7 @@ import { createTokenService, ensureCertificates } from "./auth";
 import { DEFAULT_OPTIONS, parseCommandLine, USAGE, UsageError, type SandboxOptions } from "./cli";
 import { publicationClock } from "./data/clock";
 import { exportDataSet, loadDataSet } from "./data/files";
-import { DEFAULT_SEED, generateDataSet } from "./data/generator";
+import { DEFAULT_SEED, generateDataSetInSteps } from "./data/generator";
 import type { DataSet } from "./data/model";
 
 export type { SandboxOptions } from "./cli";
@@ -78,7 +78,7 @@ export interface StartHooks {
 
 export async function loadOrGenerate(options: Pick<SandboxOptions, "dataDir" | "seed" | "today" | "now" | "correctionRate">, clock = publicationClock(options)): Promise<DataSet> {
   if (options.dataDir !== undefined) return loadDataSet(path.resolve(options.dataDir));
-  return generateDataSet({ seed: options.seed ?? DEFAULT_SEED, today: clock.today, now: clock.now(), ...(options.correctionRate === undefined ? {} : { correctionRate: options.correctionRate }) });
+  return generateDataSetInSteps({ seed: options.seed ?? DEFAULT_SEED, today: clock.today, now: clock.now(), ...(options.correctionRate === undefined ? {} : { correctionRate: options.correctionRate }) });
 }
 
 export async function startSandbox(partial: Partial<SandboxOptions> = {}, hooks: StartHooks = {}): Promise<RunningSandbox> {
