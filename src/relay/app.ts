@@ -262,6 +262,10 @@ export async function buildRelay(options: RelayOptions): Promise<FastifyInstance
     bodyTimeout: timeout,
     // As many upstream connections as requests the budget lets in flight: none waits in undici's queue unbounded.
     connections: budgetLimits.total,
+    // An idle upstream connection lives no longer than the idle timeout, whatever the upstream's Keep-Alive says (undici
+    // honours up to 10 min): the connections a burst of requests opened, an attacker's too, are let go within it.
+    keepAliveTimeout: Math.min(4_000, sockets.idleTimeoutMs),
+    keepAliveMaxTimeout: sockets.idleTimeoutMs,
   });
   // The request line is the relay's own; reply-from's would repeat it with the upstream URL.
   await app.register(replyFrom, { undici: agent, disableRequestLogging: true });

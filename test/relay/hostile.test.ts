@@ -8,6 +8,7 @@ import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyInstance } from "fastify";
+import { Client } from "undici";
 import { buildRelay, type RelayOptions } from "../../src/relay/app";
 import { ensureCertificates } from "../../src/sandbox/auth";
 import { eventually, openConnections, portOf, silentConnection } from "../helpers/sockets";
@@ -143,6 +144,34 @@ describe("the relay against hostile clients", () => {
       expect(await answer.json()).toEqual({ ok: true });
     } finally {
       await relay.close();
+    }
+  });
+
+  it("lets an idle upstream connection go within the idle timeout, though the upstream would keep it for 10 minutes", async () => {
+    // An upstream whose Keep-Alive says 600 s, which undici would honour (up to its own 10 minutes).
+    const lingering = createServer((_request, response) => response.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}'));
+    lingering.keepAliveTimeout = 600_000;
+    await new Promise<void>((resolve) => lingering.listen(0, "127.0.0.1", resolve));
+    const address = lingering.address();
+    const origin = `http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}`;
+    const relay = await buildRelay({ apiUrl: `${origin}/physical/v2`, tokenUrl: `${origin}/connect/token`, sockets: { idleTimeoutMs: 300 } });
+    await relay.listen({ port: 0, host: "127.0.0.1" });
+    const upstreamConnections = (): Promise<number> => new Promise((resolve, reject) => lingering.getConnections((error, count) => (error ? reject(error) : resolve(count))));
+    try {
+      const direct = new Client(origin);
+      const said = await direct.request({ method: "GET", path: "/physical/v2/Prices?Symbols=A" });
+      await said.body.dump();
+      expect(said.headers["keep-alive"]).toBe("timeout=600");
+      await direct.close();
+      await eventually(async () => (await upstreamConnections()) === 0, "the direct request's connection closed");
+      const answer = await fetch(`http://127.0.0.1:${portOf(relay)}/physical/v2/Prices?Symbols=A`, { headers: { connection: "close" } });
+      expect(answer.status).toBe(200);
+      await answer.arrayBuffer();
+      await eventually(async () => (await upstreamConnections()) === 0, "the relay's idle upstream connection closed");
+    } finally {
+      await relay.close();
+      lingering.closeAllConnections();
+      await new Promise<void>((resolve) => lingering.close(() => resolve()));
     }
   });
 
