@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { REFERENCE_TYPES, todayIso } from "../../../src/api";
 import { COMMODITIES, CURRENCIES, type ProductDef } from "../../../src/sandbox/data/catalogue";
-import { DEFAULT_SEED, generateDataSet } from "../../../src/sandbox/data/generator";
+import { DEFAULT_SEED, generateDataSet, generateDataSetInSteps } from "../../../src/sandbox/data/generator";
 import type { DataSet, InstrumentData } from "../../../src/sandbox/data/model";
 import { pointAt } from "../../../src/sandbox/data/series";
 
@@ -34,6 +34,24 @@ function days(instrument: InstrumentData): number[] {
 let data: DataSet;
 beforeAll(() => {
   data = generateDataSet({ seed: DEFAULT_SEED, today: TODAY });
+});
+
+describe("generateDataSetInSteps", () => {
+  it("builds the same data as generateDataSet, handing the event loop back while it does", async () => {
+    let turns = 0;
+    const counting = setInterval(() => (turns += 1), 0);
+    const stepped = await generateDataSetInSteps({ seed: DEFAULT_SEED, today: TODAY });
+    clearInterval(counting);
+    expect(turns).toBeGreaterThan(0);
+    expect(stepped.instruments.map((item) => item.record)).toEqual(data.instruments.map((item) => item.record));
+    const digest = (set: DataSet): string => {
+      const hash = createHash("sha256");
+      for (const item of set.instruments) hash.update(JSON.stringify([Array.from(item.series.days), Array.from(item.series.mid), item.forecasts]));
+      return hash.digest("hex");
+    };
+    expect(digest(stepped)).toBe(digest(data));
+    expect(stepped.references).toEqual(data.references);
+  });
 });
 
 describe("generateDataSet: instruments", () => {
