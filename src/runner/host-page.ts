@@ -24,6 +24,9 @@ const CHROMIUM_FLAGS = [
   "--disable-background-networking",
   "--disable-component-update",
   "--no-first-run",
+  // A batch evaluation makes short-lived objects by the million: a 64 MB young generation lets most of them die
+  // there instead of being copied on (20,050-cell model: about 0.1 s less of the page's 2 s).
+  "--js-flags=--max-semi-space-size=64",
 ];
 const BUILD_OUTPUTS = ["host.html", "host.js", "functions.js", "functions.json"];
 
