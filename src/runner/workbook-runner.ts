@@ -184,7 +184,9 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
     }
     const dateSystem = workbook?.dateSystem ?? options.dateSystem;
     log(`workbook: starting ${options.service.kind === "sandbox" ? "the runner's own sandbox and " : ""}Chromium`);
-    const { apiUrl, token } = await serviceToken(options, pages.origin, resources);
+    // the sandbox builds its data in steps, so a line can say it is still at it
+    const starting = setInterval(() => log("workbook: still starting the service"), 1500);
+    const { apiUrl, token } = await serviceToken(options, pages.origin, resources).finally(() => clearInterval(starting));
     log("workbook: service ready, opening the host page in Chromium");
     // the page loads once this process is free to serve it (after the read): say so rather than fall silent
     const waiting = setInterval(() => log("workbook: waiting for Chromium to open the host page"), 1500);
@@ -210,7 +212,7 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
     if (plan) return { plan, stats: result.stats };
     log(`workbook: writing ${options.out}`);
     const copy = refreshedPackage(workbook, result, { freeze }, progress);
-    await writePackage(copy.entries, options.out, progress);
+    await writePackage(copy.entries, options.out, progress, workbook.pkg);
     log(`workbook: wrote ${options.out}${freeze ? ` (${copy.frozen} formulas frozen, provenance in 'Prices provenance')` : ""}`);
     if (copy.unfrozen.length > 0) {
       log(`workbook: ${copy.unfrozen.length} PRICES formula${copy.unfrozen.length === 1 ? "" : "s"} not frozen, their result an error (the formula kept):`);

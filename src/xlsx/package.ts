@@ -4,7 +4,7 @@
  */
 import { closeSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { basename, dirname, join, posix } from "node:path";
-import { Zip, ZipDeflate, unzipSync } from "fflate";
+import { type AsyncFlateStreamHandler, Zip, ZipDeflate, type ZipInputFile, unzipSync } from "fflate";
 import { XmlPartError, children, parseXml, type XmlElement } from "./xml";
 
 /** A file the runner cannot read as a workbook: exit code 2 with this one-line message. */
@@ -40,6 +40,8 @@ export class WorkbookPackage {
     readonly path: string,
     /** Every entry, in the order the zip lists them. */
     readonly entries: Map<string, Uint8Array>,
+    /** Entries as the zip holds them (compressed), to be copied unchanged; an entry missing here is compressed anew. */
+    readonly stored: ReadonlyMap<string, StoredEntry> = new Map(),
   ) {}
 
   static read(path: string): WorkbookPackage {
@@ -60,7 +62,8 @@ export class WorkbookPackage {
     if (!map.has("[Content_Types].xml") || !map.has("_rels/.rels")) {
       throw new WorkbookFileError(`${path} is a zip but not a workbook (it has no [Content_Types].xml or _rels/.rels)`);
     }
-    return new WorkbookPackage(path, map);
+    // readFileSync's bytes are never in a SharedArrayBuffer: the stored entries are views of them, as fflate takes them
+    return new WorkbookPackage(path, map, storedEntries(new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength), map));
   }
 
   has(part: string): boolean {
@@ -133,6 +136,101 @@ function checkSignature(path: string, bytes: Buffer): void {
   throw new WorkbookFileError(`${path} is not an .xlsx file (an .xlsx is a zip package)`);
 }
 
+/** An entry as the zip holds it: its compressed bytes, how they are compressed, and what they stand for. */
+export interface StoredEntry {
+  /** APPNOTE 4.4.5: 0 stored, 8 deflated. */
+  readonly compression: number;
+  readonly crc: number;
+  /** Uncompressed size. */
+  readonly size: number;
+  /** The bytes after the local header, as compressed. */
+  readonly data: Uint8Array<ArrayBuffer>;
+  readonly modified: Date;
+}
+
+const END_OF_DIRECTORY = 0x06054b50;
+const DIRECTORY_ENTRY = 0x02014b50;
+const LOCAL_HEADER = 0x04034b50;
+/** A zip64 size or offset: such a package has its entries compressed anew (none Excel writes below 4 GB). */
+const ZIP64 = 0xffffffff;
+
+/**
+ * The entries of `bytes` as stored, from its central directory, for those `entries` holds (names decoded as fflate
+ * decodes them); none when the directory is not one this reader knows (zip64, a damaged one), and never an encrypted
+ * entry: those are compressed anew.
+ */
+export function storedEntries(bytes: Uint8Array<ArrayBuffer>, entries: ReadonlyMap<string, Uint8Array>): Map<string, StoredEntry> {
+  const stored = new Map<string, StoredEntry>();
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let end = -1;
+  for (let at = bytes.length - 22; at >= Math.max(0, bytes.length - 22 - 65_535); at -= 1) {
+    if (view.getUint32(at, true) === END_OF_DIRECTORY) {
+      end = at;
+      break;
+    }
+  }
+  if (end < 0) return stored;
+  const count = view.getUint16(end + 10, true);
+  let at = view.getUint32(end + 16, true);
+  if (at === ZIP64 || count === 0xffff) return stored;
+  const utf8 = new TextDecoder("utf-8");
+  const latin1 = new TextDecoder("latin1");
+  for (let index = 0; index < count; index += 1) {
+    if (at + 46 > bytes.length || view.getUint32(at, true) !== DIRECTORY_ENTRY) return new Map();
+    const flag = view.getUint16(at + 8, true);
+    const compression = view.getUint16(at + 10, true);
+    const time = view.getUint16(at + 12, true);
+    const date = view.getUint16(at + 14, true);
+    const crc = view.getUint32(at + 16, true);
+    const compressedSize = view.getUint32(at + 20, true);
+    const size = view.getUint32(at + 24, true);
+    const nameLength = view.getUint16(at + 28, true);
+    const rest = nameLength + view.getUint16(at + 30, true) + view.getUint16(at + 32, true);
+    const local = view.getUint32(at + 42, true);
+    const nameBytes = bytes.subarray(at + 46, at + 46 + nameLength);
+    const name = (flag & 0x800 ? utf8 : latin1).decode(nameBytes);
+    at += 46 + rest;
+    const encrypted = (flag & 1) !== 0;
+    if (encrypted || compressedSize === ZIP64 || size === ZIP64 || local === ZIP64 || !entries.has(name)) continue;
+    if (local + 30 > bytes.length || view.getUint32(local, true) !== LOCAL_HEADER) continue;
+    const start = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
+    if (start + compressedSize > bytes.length) continue;
+    stored.set(name, { compression, crc, size, data: bytes.subarray(start, start + compressedSize), modified: dosDate(date, time) });
+  }
+  return stored;
+}
+
+/** A DOS date and time as the local Date fflate writes back to the same fields; Excel's own 1980 when it is no date. */
+function dosDate(date: number, time: number): Date {
+  const month = (date >> 5) & 15;
+  const day = date & 31;
+  if (month < 1 || month > 12 || day < 1) return ENTRY_TIME;
+  return new Date((date >> 9) + 1980, month - 1, day, time >> 11, (time >> 5) & 63, (time & 31) * 2);
+}
+
+/** An unchanged entry written as the input held it: its compressed bytes, method, CRC and time, never recompressed. */
+class StoredCopy implements ZipInputFile {
+  readonly size: number;
+  readonly crc: number;
+  readonly compression: number;
+  readonly mtime: Date;
+  ondata?: AsyncFlateStreamHandler;
+
+  constructor(
+    readonly filename: string,
+    readonly entry: StoredEntry,
+  ) {
+    this.size = entry.size;
+    this.crc = entry.crc;
+    this.compression = entry.compression;
+    this.mtime = entry.modified;
+  }
+
+  push(chunk: Uint8Array<ArrayBuffer>, final: boolean): void {
+    this.ondata?.(null, chunk, final);
+  }
+}
+
 /** Excel's own timestamp for package entries: the copy is the same bytes for the same content. */
 const ENTRY_TIME = new Date(1980, 0, 1);
 /** Entries are compressed a slice at a time, the event loop free between slices (progress lines, signals). */
@@ -140,9 +238,15 @@ const SLICE = 1 << 20;
 
 /**
  * Writes `entries` as a zip next to `output`, streamed to disk a slice at a time, and renames it there, so a failed
- * write leaves no half file; `progress` hears how far it got.
+ * write leaves no half file; `progress` hears how far it got. An entry that is `source`'s own, unchanged, is copied as
+ * the input zip holds it (the same compressed bytes); the others are compressed.
  */
-export async function writePackage(entries: ReadonlyMap<string, Uint8Array>, output: string, progress: (message: string) => void = () => undefined): Promise<void> {
+export async function writePackage(
+  entries: ReadonlyMap<string, Uint8Array>,
+  output: string,
+  progress: (message: string) => void = () => undefined,
+  source?: WorkbookPackage,
+): Promise<void> {
   const temporary = join(dirname(output), `.${basename(output)}.${process.pid}.tmp`);
   const fd = openSync(temporary, "w");
   let open = true;
@@ -155,12 +259,23 @@ export async function writePackage(entries: ReadonlyMap<string, Uint8Array>, out
     const total = [...entries.values()].reduce((sum, data) => sum + data.length, 0);
     let written = 0;
     for (const [name, data] of entries) {
-      const file = new ZipDeflate(name, { level: 6 });
-      file.mtime = ENTRY_TIME;
-      zip.add(file);
-      for (let offset = 0; offset < data.length || offset === 0; offset += SLICE) {
-        file.push(data.subarray(offset, offset + SLICE), offset + SLICE >= data.length);
-        written += Math.min(SLICE, data.length - offset);
+      const kept = source !== undefined && source.entries.get(name) === data ? source.stored.get(name) : undefined;
+      let push: (offset: number, final: boolean) => void;
+      if (kept === undefined) {
+        const file = new ZipDeflate(name, { level: 6 });
+        file.mtime = ENTRY_TIME;
+        zip.add(file);
+        push = (offset, final) => file.push(data.subarray(offset, offset + SLICE), final);
+      } else {
+        const file = new StoredCopy(name, kept);
+        zip.add(file);
+        push = (offset, final) => file.push(kept.data.subarray(offset, offset + SLICE), final);
+      }
+      // a copied entry goes in slices of its compressed bytes, counted as its share of the whole
+      const length = kept === undefined ? data.length : kept.data.length;
+      for (let offset = 0; offset < length || offset === 0; offset += SLICE) {
+        push(offset, offset + SLICE >= length);
+        written += Math.round((Math.min(SLICE, length - offset) * data.length) / Math.max(length, 1));
         progress(`workbook: writing ${output}, ${Math.round((100 * written) / Math.max(total, 1))} %`);
         await new Promise<void>((resolve) => setImmediate(resolve));
       }

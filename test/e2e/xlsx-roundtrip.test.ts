@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { strFromU8, unzipSync } from "fflate";
+import { storedEntries } from "../../src/xlsx/package";
 import { fromEpochDay } from "../../src/api/dates";
 import { isoDateToSerial } from "../../src/functions/excelDates";
 import type { RunningSandbox } from "../../src/sandbox/server";
@@ -66,6 +67,19 @@ function entries(path: string): Map<string, Uint8Array> {
   return new Map(Object.entries(unzipSync(readFileSync(path))));
 }
 
+/** Each entry as the zip stores it (compressed bytes, method, CRC, time). */
+function storedAs(path: string): Map<string, { compression: number; crc: number; data: Uint8Array }> {
+  const bytes = new Uint8Array(readFileSync(path));
+  return storedEntries(bytes, new Map(Object.entries(unzipSync(bytes))));
+}
+
+/** An unchanged part is copied as stored, not only as content: the same compressed bytes under the same method. */
+function expectStoredAlike(input: string, output: string, part: string): void {
+  const before = storedAs(input).get(part);
+  const after = storedAs(output).get(part);
+  expect([part, after?.compression, after?.crc, Buffer.from(after?.data ?? []).equals(Buffer.from(before?.data ?? [1]))]).toEqual([part, before?.compression, before?.crc, true]);
+}
+
 /** The part with each of `cells` reduced to an empty `<c r=".."/>`: what stays must be the same text in both files. */
 function maskCells(xml: string, cells: readonly string[]): string {
   let masked = xml;
@@ -108,6 +122,7 @@ describe.each(cases)("%s", (_, options, extension) => {
     for (const [part, bytes] of before) {
       if (part === MODEL || part === "xl/workbook.xml") continue;
       expect([part, Buffer.from(after.get(part) ?? []).equals(Buffer.from(bytes))]).toEqual([part, true]);
+      expectStoredAlike(input, name("refreshed"), part);
     }
     const workbook = strFromU8(after.get("xl/workbook.xml") ?? new Uint8Array());
     const prefix = options.prefix ?? "";
@@ -158,6 +173,7 @@ describe.each(cases)("%s", (_, options, extension) => {
     for (const [part, bytes] of before) {
       if (changed.has(part)) continue;
       expect([part, Buffer.from(after.get(part) ?? []).equals(Buffer.from(bytes))]).toEqual([part, true]);
+      expectStoredAlike(input, name("frozen"), part);
     }
     const text = (map: Map<string, Uint8Array>, part: string): string => strFromU8(map.get(part) ?? new Uint8Array());
     expect(text(after, "[Content_Types].xml")).toBe(

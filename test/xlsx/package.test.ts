@@ -1,0 +1,67 @@
+/** The package's copy keeps every unchanged entry as the input zip holds it: the same compressed bytes, method, CRC and time. */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { strToU8, unzipSync, zipSync } from "fflate";
+import { WorkbookPackage, storedEntries, writePackage } from "../../src/xlsx/package";
+
+const TYPES = '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>';
+const ROOT_RELS = '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"/>';
+const MODIFIED = new Date(2024, 4, 6, 7, 8, 10);
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "prices-package-"));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The entries of a zip file as stored (its own reader's view, checked against fflate's unzip below). */
+function storedOf(path: string): ReturnType<typeof storedEntries> {
+  const bytes = new Uint8Array(readFileSync(path));
+  return storedEntries(bytes, new Map(Object.entries(unzipSync(bytes))));
+}
+
+describe("writePackage", () => {
+  it("copies an unchanged entry's compressed bytes, method and time as the input holds them, and compresses a changed one", async () => {
+    const input = join(dir, "in.xlsx");
+    const repeated = strToU8("<sst>".padEnd(50_000, "abc") + "</sst>");
+    writeFileSync(
+      input,
+      zipSync({
+        "[Content_Types].xml": [strToU8(TYPES), { level: 9, mtime: MODIFIED }],
+        "_rels/.rels": [strToU8(ROOT_RELS), { level: 1, mtime: MODIFIED }],
+        // stored without compression, as some tools store media and macros
+        "xl/media/image1.png": [new Uint8Array([137, 80, 78, 71, 1, 2, 3, 4, 5]), { level: 0, mtime: MODIFIED }],
+        "xl/sharedStrings.xml": [repeated, { level: 9, mtime: MODIFIED }],
+        "xl/worksheets/sheet1.xml": [strToU8("<worksheet/>"), { level: 9, mtime: MODIFIED }],
+      }),
+    );
+    const pkg = WorkbookPackage.read(input);
+    const entries = new Map(pkg.entries);
+    entries.set("xl/worksheets/sheet1.xml", strToU8("<worksheet><sheetData/></worksheet>"));
+    const output = join(dir, "out.xlsx");
+    await writePackage(entries, output, undefined, pkg);
+
+    const before = storedOf(input);
+    const after = storedOf(output);
+    for (const name of ["[Content_Types].xml", "_rels/.rels", "xl/media/image1.png", "xl/sharedStrings.xml"]) {
+      expect({ name, ...after.get(name) }).toEqual({ name, ...before.get(name) });
+    }
+    expect(after.get("xl/media/image1.png")?.compression).toBe(0);
+    expect(after.get("xl/worksheets/sheet1.xml")?.compression).toBe(8);
+    expect(after.get("_rels/.rels")?.modified).toEqual(MODIFIED);
+    // and what the copy holds is what it was given, in the same order
+    const copied = unzipSync(new Uint8Array(readFileSync(output)));
+    expect(Object.keys(copied)).toEqual([...entries.keys()]);
+    for (const [name, data] of entries) expect(Buffer.from(copied[name] ?? new Uint8Array()).equals(Buffer.from(data))).toBe(true);
+  });
+
+  it("compresses every entry anew when it is given no source package", async () => {
+    const input = join(dir, "in.xlsx");
+    writeFileSync(input, zipSync({ "[Content_Types].xml": [strToU8(TYPES), { level: 0 }], "_rels/.rels": [strToU8(ROOT_RELS), { level: 0 }] }));
+    const pkg = WorkbookPackage.read(input);
+    const output = join(dir, "out.xlsx");
+    await writePackage(pkg.entries, output);
+    expect(storedOf(output).get("_rels/.rels")?.compression).toBe(8);
+  });
+});
