@@ -185,7 +185,7 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
     const dateSystem = workbook?.dateSystem ?? options.dateSystem;
     log(`workbook: starting ${options.service.kind === "sandbox" ? "the runner's own sandbox and " : ""}Chromium`);
     // the sandbox builds its data in steps, so a line can say it is still at it
-    const starting = setInterval(() => log("workbook: still starting the service"), 1500);
+    const starting = setInterval(() => log("workbook: still starting the service"), 1000);
     const { apiUrl, token } = await serviceToken(options, pages.origin, resources).finally(() => clearInterval(starting));
     log("workbook: service ready, opening the host page in Chromium");
     // the page loads once this process is free to serve it (after the read): say so rather than fall silent
