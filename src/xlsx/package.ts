@@ -159,7 +159,7 @@ const ZIP64 = 0xffffffff;
  * decodes them); none when the directory is not one this reader knows (zip64, a damaged one), and never an encrypted
  * entry: those are compressed anew.
  */
-export function storedEntries(bytes: Uint8Array<ArrayBuffer>, entries: ReadonlyMap<string, Uint8Array>): Map<string, StoredEntry> {
+function storedEntries(bytes: Uint8Array<ArrayBuffer>, entries: ReadonlyMap<string, Uint8Array>): Map<string, StoredEntry> {
   const stored = new Map<string, StoredEntry>();
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let end = -1;
@@ -218,7 +218,7 @@ class StoredCopy implements ZipInputFile {
 
   constructor(
     readonly filename: string,
-    readonly entry: StoredEntry,
+    entry: StoredEntry,
   ) {
     this.size = entry.size;
     this.crc = entry.crc;

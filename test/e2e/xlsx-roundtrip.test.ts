@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { strFromU8, unzipSync } from "fflate";
-import { storedEntries } from "../../src/xlsx/package";
+import { WorkbookPackage } from "../../src/xlsx/package";
 import { fromEpochDay } from "../../src/api/dates";
 import { isoDateToSerial } from "../../src/functions/excelDates";
 import type { RunningSandbox } from "../../src/sandbox/server";
@@ -67,16 +67,10 @@ function entries(path: string): Map<string, Uint8Array> {
   return new Map(Object.entries(unzipSync(readFileSync(path))));
 }
 
-/** Each entry as the zip stores it (compressed bytes, method, CRC, time). */
-function storedAs(path: string): Map<string, { compression: number; crc: number; data: Uint8Array }> {
-  const bytes = new Uint8Array(readFileSync(path));
-  return storedEntries(bytes, new Map(Object.entries(unzipSync(bytes))));
-}
-
 /** An unchanged part is copied as stored, not only as content: the same compressed bytes under the same method. */
 function expectStoredAlike(input: string, output: string, part: string): void {
-  const before = storedAs(input).get(part);
-  const after = storedAs(output).get(part);
+  const before = WorkbookPackage.read(input).stored.get(part);
+  const after = WorkbookPackage.read(output).stored.get(part);
   expect([part, after?.compression, after?.crc, Buffer.from(after?.data ?? []).equals(Buffer.from(before?.data ?? [1]))]).toEqual([part, before?.compression, before?.crc, true]);
 }
 

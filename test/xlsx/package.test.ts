@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { strToU8, unzipSync, zipSync } from "fflate";
-import { WorkbookPackage, storedEntries, writePackage } from "../../src/xlsx/package";
+import { type StoredEntry, WorkbookPackage, writePackage } from "../../src/xlsx/package";
 
 const TYPES = '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>';
 const ROOT_RELS = '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"/>';
@@ -15,10 +15,9 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-/** The entries of a zip file as stored (its own reader's view, checked against fflate's unzip below). */
-function storedOf(path: string): ReturnType<typeof storedEntries> {
-  const bytes = new Uint8Array(readFileSync(path));
-  return storedEntries(bytes, new Map(Object.entries(unzipSync(bytes))));
+/** The entries of a zip file as stored (the package reader's view, checked against fflate's unzip below). */
+function storedOf(path: string): ReadonlyMap<string, StoredEntry> {
+  return WorkbookPackage.read(path).stored;
 }
 
 describe("writePackage", () => {
