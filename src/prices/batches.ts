@@ -102,7 +102,8 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 /** Union of fields over the keys: records are the same count whatever the fields, so one request serves all. */
 function unionFields<F extends string>(items: readonly Keyed<NormKey & { fields: readonly F[] }>[]): F[] {
   const union = new Set<F>();
-  for (const { key } of items) for (const field of key.fields) union.add(field);
+  const add = (field: F): void => void union.add(field);
+  items.forEach(({ key }) => key.fields.forEach(add));
   return [...union].sort();
 }
 
@@ -199,7 +200,7 @@ function planDated<T extends Keyed<NormPriceKey>>(items: readonly T[], settings:
   let row: DatedRow<T> | undefined;
   let lastDate: string | undefined;
   let column = 0;
-  for (const item of items) {
+  items.forEach((item) => {
     const symbol = item.key.symbol;
     const date = item.key.date ?? "";
     if (date !== lastDate) {
@@ -225,24 +226,24 @@ function planDated<T extends Keyed<NormPriceKey>>(items: readonly T[], settings:
       row.dates.push(date);
     } else if (Array.isArray(asking)) asking.push(item);
     else row.cells[column] = [asking, item];
-  }
+  });
   const requests: PlannedRequest<T>[] = [];
   const tiles = planDateLists(datesBySymbol, settings.limits, settings.maxOverfetch);
   for (const tile of tiles) {
     const tileColumns = tile.dates.map((date) => columns.get(date) ?? -1);
     const served: T[] = [];
-    for (const symbol of tile.symbols) {
+    tile.symbols.forEach((symbol) => {
       const cells = rows.get(symbol)?.cells;
-      if (!cells) continue;
-      for (const index of tileColumns) {
+      if (!cells) return;
+      tileColumns.forEach((index) => {
         const asking = cells[index];
-        if (asking === undefined) continue;
+        if (asking === undefined) return;
         if (Array.isArray(asking)) served.push(...asking);
         else served.push(asking);
         // Served once, even when a later (over-fetching) tile covers the pair again.
         if (tiles.length > 1) cells[index] = undefined;
-      }
-    }
+      });
+    });
     if (served.length === 0) continue;
     const params = encodeParams({ symbols: tile.symbols, dates: tile.dates, fields, priceCalculationType: calcParam(calculationType), ...targetParams(target) });
     const planned: PlannedRequest<T> = {

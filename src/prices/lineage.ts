@@ -15,6 +15,8 @@ export interface LineageRecord {
   askedAt: number;
   /** True while the ask this record belongs to waits for its answer. */
   waiting: boolean;
+  /** An ask invalidated while it waits: its answer is delivered but not kept, and no new ask joins it. */
+  stale?: boolean;
 }
 
 export interface LineageBounds {
@@ -29,14 +31,31 @@ export class Lineage {
 
   constructor(private readonly bounds: LineageBounds) {}
 
-  /** Records a key's ask; the oldest key is forgotten beyond the bound (insertion order, good enough for a log). */
+  /**
+   * Records a key's ask. Beyond the bound the oldest keys are forgotten (insertion order, good enough for a
+   * log), up to two per ask so that the map shrinks back; an ask still waiting is the in-flight registry's
+   * (in-flight.ts) and moves to the back instead.
+   */
   remember(record: LineageRecord): void {
     const id = record.key.id;
     this.records.set(id, record);
-    if (this.records.size > this.bounds.maxKeys) {
-      const oldest = this.records.keys().next();
-      if (!oldest.done) this.records.delete(oldest.value);
+    for (let looked = 0; looked < 2 && this.records.size > this.bounds.maxKeys; looked += 1) {
+      const oldest = this.records.entries().next();
+      if (oldest.done) return;
+      const [oldestId, kept] = oldest.value;
+      this.records.delete(oldestId);
+      if (kept.waiting) this.records.set(oldestId, kept);
     }
+  }
+
+  /** A key's last ask, which is the ask itself while it waits. */
+  record(id: string): LineageRecord | undefined {
+    return this.records.get(id);
+  }
+
+  /** Every key's last ask, oldest first. */
+  all(): IterableIterator<LineageRecord> {
+    return this.records.values();
   }
 
   /** An ask answered by the cache: updates the key's record in place unless that one still waits. */
