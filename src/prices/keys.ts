@@ -178,9 +178,9 @@ export function normPriceKey(key: PriceKey): NormPriceKey {
   const currency = normTarget(key.currency, "currency");
   const unit = normTarget(key.unit, "unit");
   const conversion = conversionPart(currency, unit);
+  // Plain concatenation with the common tail as one constant: fewer intermediate strings for a call made once per cell.
   const tail = fields.length === 0 && calculationType === "None" ? PLAIN_TAIL : "|" + calculationType + "|" + fields.join(",");
-  // One flat string: `+` would keep a tree of four partial strings per key (128 B) and flatten it again when the maps hash it.
-  const id = ["p|", symbol, "|", date === undefined ? "latest" : date, tail, conversion].join("");
+  const id = "p|" + symbol + "|" + (date === undefined ? "latest" : date) + tail + conversion;
   const group = conversion === "" ? calculationType : calculationType + conversion;
   return { kind: "price", id, symbol, date, calculationType, fields, currency, unit, group };
 }
