@@ -29,7 +29,14 @@ export function isCalendarDate(text: string): boolean {
   }
   const month = (text.charCodeAt(5) - 48) * 10 + text.charCodeAt(6) - 48;
   const day = (text.charCodeAt(8) - 48) * 10 + text.charCodeAt(9) - 48;
-  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(Number(text.slice(0, 4)), month);
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(digitsAt(text, 0, 4), month);
+}
+
+/** The number written by `length` ASCII digits from `start` (checked by the caller), without a substring. */
+function digitsAt(text: string, start: number, length: number): number {
+  let value = 0;
+  for (let index = start; index < start + length; index += 1) value = value * 10 + text.charCodeAt(index) - 48;
+  return value;
 }
 
 export function formatIsoDate(year: number, month: number, day: number): string {

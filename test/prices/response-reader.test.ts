@@ -74,6 +74,17 @@ describe("the compiled checks", () => {
     expect(readFileSync(join(__dirname, "../../src/prices/response-checks.d.ts"), "utf8")).toBe(generated.dts);
   });
 
+  it("give a pattern's remembered verdict as the pattern would, past the strings they remember", () => {
+    // More distinct codes than the checks keep verdicts for, each asked twice, good and bad alike.
+    const codes = Array.from({ length: 300 }, (_, index) => [`M${index}`, `Q${index}`]).flat();
+    for (const code of [...codes, ...codes]) {
+      const body = { instruments: [block([{ ...record, forwardCurves: [{ ...fullRecord.forwardCurves[0], forwardCode: code }] }])] };
+      const read = (): unknown => readFirstBlock(body);
+      if (/^M\d+$/.test(code)) expect(read()).toBe(body.instruments[0]);
+      else expect(refusal(read).field).toBe("instruments[0].prices[0].forwardCurves[0].forwardCode");
+    }
+  });
+
   it("carry no TypeBox compiler and no eval: the add-in ships the functions alone", () => {
     const source = readFileSync(join(__dirname, "../../src/prices/response-checks.js"), "utf8");
     expect(source).not.toMatch(/typebox|new Function|eval\(/);
