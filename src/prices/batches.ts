@@ -193,6 +193,7 @@ function planDated<T extends Keyed<NormPriceKey>>(items: readonly T[], settings:
   const target = targetOf(items[0]?.key);
   const refine = refineRefusal(target);
   const columns = new Map<string, number>();
+  const columnDates: string[] = [];
   const rows = new Map<string, DatedRow<T>>();
   const datesBySymbol = new Map<string, string[]>();
   // Cells come row by row or column by column: remembering the last symbol and date saves most lookups.
@@ -205,10 +206,12 @@ function planDated<T extends Keyed<NormPriceKey>>(items: readonly T[], settings:
     const date = item.key.date ?? "";
     if (date !== lastDate) {
       lastDate = date;
-      const known = columns.get(date);
+      // A row asks the dates of the row before, in the same order: the next column is tried before the map (about 40 ns a key).
+      const known = columnDates[column + 1] === date ? column + 1 : columns.get(date);
       if (known === undefined) {
         column = columns.size;
         columns.set(date, column);
+        columnDates.push(date);
       } else column = known;
     }
     if (symbol !== lastSymbol || !row) {

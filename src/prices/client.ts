@@ -262,12 +262,11 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
    * so that they are sized by each instrument's own calendar and launch. The others go on now.
    */
   function awaitCalendars(asked: Ask[]): Ask[] {
-    const unknown = (item: Ask): item is Ask & { key: NormHistoryKey } => item.key.kind === "history" && !calendars.has(item.key.symbol) && !calendarsAsked.has(item.key.symbol);
+    const unknown = asked.filter((item): item is Ask & { key: NormHistoryKey } => item.key.kind === "history" && !calendars.has(item.key.symbol) && !calendarsAsked.has(item.key.symbol));
+    if (unknown.length === 0) return asked;
     const plainRecords = new Map<string, number>();
-    asked.forEach((item) => {
-      if (unknown(item)) plainRecords.set(item.key.options, (plainRecords.get(item.key.options) ?? 0) + estimateHistoryRecords(item.key));
-    });
-    const waits = asked.filter((item): item is Ask & { key: NormHistoryKey } => unknown(item) && (plainRecords.get(item.key.options) ?? 0) > limits.maxRecords);
+    for (const { key } of unknown) plainRecords.set(key.options, (plainRecords.get(key.options) ?? 0) + estimateHistoryRecords(key));
+    const waits = unknown.filter((item) => (plainRecords.get(item.key.options) ?? 0) > limits.maxRecords);
     if (waits.length === 0) return asked;
     const deadlines = new Map<string, number>();
     for (const item of waits) deadlines.set(item.key.symbol, Math.max(deadlines.get(item.key.symbol) ?? 0, item.deadline));
