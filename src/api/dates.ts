@@ -89,6 +89,14 @@ export function dateOfTimestamp(timestamp: string): string {
   return timestamp.slice(0, 10);
 }
 
+/**
+ * A day filled from an earlier assessment: the assessment was made before the day it stands for (an assessment
+ * is published on its day, a correction later). A record assessed on its own day answers without a substring.
+ */
+export function isCarriedForward(record: { date: string; assessmentDate: string }): boolean {
+  return !record.assessmentDate.startsWith(record.date) && dateOfTimestamp(record.assessmentDate) < record.date;
+}
+
 /** Today's date in UTC, or the frozen date given. */
 export function todayIso(now: Date = new Date()): string {
   return now.toISOString().slice(0, 10);

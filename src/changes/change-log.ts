@@ -5,7 +5,7 @@
  * own date, a conversion rate (same assessment, other converted value), an entitlement that now refuses. A history
  * changes row by row: each day whose record changed is a change of its own.
  */
-import { dateOfTimestamp } from "../api/dates";
+import { isCarriedForward } from "../api/dates";
 import type { StoredEntry } from "../prices/cache";
 import { isAuthError, isInvalidInstrumentError } from "../prices/errors";
 import type { CacheObserver } from "../prices/persistent/persistent-cache";
@@ -67,11 +67,6 @@ function sameValues(a: RecordSide, b: RecordSide): boolean {
   return a.low === b.low && a.mid === b.mid && a.high === b.high;
 }
 
-/** Carried forward: published before the record's date (an assessment is published on its day, a correction later). */
-function carried(record: RecordSide): boolean {
-  return dateOfTimestamp(record.assessmentDate) < record.date;
-}
-
 /** Whether a key asks for converted values: its id ends with the conversion (`p|SYM|DATE|TYPE|fields|EUR/LB`, `h|…|TYPE|EUR/LB|fields`). */
 function converted(id: string): boolean {
   return id.split("|").length > (id.startsWith("h|") ? 9 : 5);
@@ -88,10 +83,10 @@ export function changeReason(id: string, before: RecordSide, after: RecordSide, 
   if (after.date !== before.date) return after.date > before.date ? "new assessment" : "value changed";
   if (after.revision > before.revision) {
     // A revision published on or after the date asked, where a carried value stood, is most likely the date's own (corrected) assessment.
-    if (!carried(before) || dateOfTimestamp(after.assessmentDate) < after.date) return "correction";
+    if (!isCarriedForward(before) || isCarriedForward(after)) return "correction";
     return before.date > fetchedOn && fetchedOn !== "" ? "new assessment" : "carried forward became assessed";
   }
-  if (carried(before) && !carried(after)) return before.date > fetchedOn && fetchedOn !== "" ? "new assessment" : "carried forward became assessed";
+  if (isCarriedForward(before) && !isCarriedForward(after)) return before.date > fetchedOn && fetchedOn !== "" ? "new assessment" : "carried forward became assessed";
   if (after.assessmentDate > before.assessmentDate) return "new assessment";
   // The same assessment, converted at another rate (convention 21: the rate of the assessment's own day).
   if (sameAssessment && converted(id)) return "conversion rate";

@@ -5,7 +5,7 @@
  * No Office globals are touched at import: `officeDataTypeSupport` reads them only when called.
  */
 import type { ConversionTarget } from "../api/conversion";
-import { dateOfTimestamp, fromEpochDay, parseIsoDate, toEpochDay } from "../api/dates";
+import { fromEpochDay, isCarriedForward, parseIsoDate, toEpochDay } from "../api/dates";
 import type { InstrumentRecord, PriceRecord } from "../api/schemas";
 import { choiceOf } from "./coerce";
 import { dateTimeToSerial, isoDateToSerial, type DateSystem } from "./excelDates";
@@ -132,11 +132,6 @@ export interface PriceContext {
   /** The request in words: function, symbol, date asked, calculation. */
   request: string;
   system: DateSystem;
-}
-
-/** A day filled from an earlier assessment: the assessment was made before the day it stands for. */
-export function isCarriedForward(record: Pick<PriceRecord, "date" | "assessmentDate">): boolean {
-  return dateOfTimestamp(record.assessmentDate) < record.date;
 }
 
 /** The price fields whose values are amounts in the instrument's currency and unit, so they carry a record when rich. */
@@ -275,7 +270,7 @@ export function recordProperties(system: DateSystem): RecordProperties {
       return serial === undefined ? text(timestamp) : number(serial, DATE_TIME_FORMAT);
     },
     revision: (revision) => (revision === 0 ? FIRST_REVISION : revisionProperty(revision)),
-    carried: (record) => (!record.assessmentDate.startsWith(record.date) && isCarriedForward(record) ? CARRIED : ASSESSED),
+    carried: (record) => (isCarriedForward(record) ? CARRIED : ASSESSED),
   };
 }
 

@@ -302,14 +302,7 @@ export class RecordFinder {
     }
     // A row of cells asks its dates in the order of the record before or after the last one found: two
     // comparisons instead of a search (about 0.1 us a key of the 10,000-key sheet).
-    const found = this.found;
-    for (const near of found < 0 ? [] : [found + 1, found - 1]) {
-      const record = near >= 0 && near < prices.length ? prices[near] : undefined;
-      if (record?.date === date) {
-        this.found = near;
-        return record;
-      }
-    }
+    if (this.found >= 0 && (this.isAt(this.found + 1, date) || this.isAt(this.found - 1, date))) return prices[this.found];
     let low = 0;
     let high = prices.length - 1;
     while (low <= high) {
@@ -325,6 +318,13 @@ export class RecordFinder {
       else high = middle - 1;
     }
     return undefined;
+  }
+
+  /** True, and remembered as found, when the record at `index` is of the date. */
+  private isAt(index: number, date: string): boolean {
+    if (index < 0 || index >= this.prices.length || this.prices[index]?.date !== date) return false;
+    this.found = index;
+    return true;
   }
 
   /** The record of the latest date (the first of the greatest, as a scan from the front finds it). */

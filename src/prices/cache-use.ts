@@ -3,7 +3,7 @@
  * kept, how a kept entry becomes an answer again, and which entries an invalidation drops. A storage
  * that throws costs the cache, never the key: reads become misses and writes are skipped.
  */
-import { addDays, dateOfTimestamp } from "../api/dates";
+import { addDays, isCarriedForward } from "../api/dates";
 import { type CacheStorage, type StoredEntry, type StoredError, approximateBytes, priceRecordBytes } from "./cache";
 import { ConversionError, InvalidInstrumentError, NoDataError, PricesError } from "./errors";
 import type { NormKey } from "./keys";
@@ -172,9 +172,7 @@ export class CacheUse {
     switch (key.kind) {
       case "price": {
         if (key.date === undefined || key.date >= today) return this.policy.recentTtlMs;
-        const record = value as PriceRecord;
-        const carried = dateOfTimestamp(record.assessmentDate) < record.date;
-        return carried && key.date >= this.settlingFrom(today) ? this.policy.recentTtlMs : this.policy.pastTtlMs;
+        return isCarriedForward(value as PriceRecord) && key.date >= this.settlingFrom(today) ? this.policy.recentTtlMs : this.policy.pastTtlMs;
       }
       case "history":
         return key.toDate < this.settlingFrom(today) ? this.policy.pastTtlMs : this.policy.recentTtlMs;

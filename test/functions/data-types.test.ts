@@ -7,11 +7,11 @@ import { join } from "node:path";
 import * as F from "../../src/functions/functions";
 import fc from "fast-check";
 import { dateTimeToSerial, isoDateToSerial } from "../../src/functions/excelDates";
+import { isCarriedForward } from "../../src/api/dates";
 import {
   ALL_DATA_TYPES,
   NO_DATA_TYPES,
   instrumentEntity,
-  isCarriedForward,
   recordProperties,
   officeDataTypeSupport,
   priceNumberFormat,
