@@ -66,8 +66,10 @@ const isReference = keyedAs("reference");
 export function planRequests<T extends Keyed>(items: readonly T[], settings: PlanSettings): PlannedRequest<T>[] {
   // The common window, a sheet of dated prices of one calculation type, is planned as given (no grouping).
   const first = items[0];
-  const sameGroup = (item: T): item is T & Keyed<NormPriceKey> => isPrice(item) && item.key.date !== undefined && first !== undefined && isPrice(first) && item.key.group === first.key.group;
-  if (items.every(sameGroup)) return items.length > 0 ? planDated(items, settings) : [];
+  if (first === undefined) return [];
+  const group = isPrice(first) ? first.key.group : undefined;
+  const sameGroup = (item: T): item is T & Keyed<NormPriceKey> => isPrice(item) && item.key.date !== undefined && item.key.group === group;
+  if (group !== undefined && items.every(sameGroup)) return planDated(items, settings);
   // Price keys group by date or none, then by calculation type and conversion (`group`).
   const dated = new Map<string, (T & Keyed<NormPriceKey>)[]>();
   const latest = new Map<string, (T & Keyed<NormPriceKey>)[]>();
@@ -103,7 +105,9 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 function unionFields<F extends string>(items: readonly Keyed<NormKey & { fields: readonly F[] }>[]): F[] {
   const union = new Set<F>();
   const add = (field: F): void => void union.add(field);
-  items.forEach(({ key }) => key.fields.forEach(add));
+  items.forEach(({ key }) => {
+    if (key.fields.length > 0) key.fields.forEach(add);
+  });
   return [...union].sort();
 }
 
