@@ -219,6 +219,18 @@ describe("bounded storage", () => {
     expect(storage.size).toBe(2);
   });
 
+  it("counts a key kept again once, and moves it to the back of the eviction order", () => {
+    const storage = new MemoryCacheStorage({ maxEntries: 3, maxBytes: 1e9 });
+    for (const key of ["a", "b", "c"]) storage.set(key, entry(40));
+    const again = entry(40);
+    storage.set("a", again);
+    expect(storage.size).toBe(3);
+    expect(storage.bytes).toBe(120);
+    expect(storage.peek("a")).toBe(again);
+    storage.set("d", entry(40));
+    expect([...storage.keys()]).toEqual(["c", "a", "d"]);
+  });
+
   it("keeps the client's cache within maxEntries", async () => {
     const { client, manual, calls } = setup({ cache: { maxEntries: 3 } });
     const dates = ["2024-03-01", "2024-03-02", "2024-03-03", "2024-03-04", "2024-03-05"];
