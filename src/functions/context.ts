@@ -5,6 +5,7 @@ import { describeFailure, NotAvailableError, type MakeError } from "./errors";
 import type { DateSystem } from "./excelDates";
 import { CellFailure } from "./shape";
 import { DeadlineQueue, settleWithin } from "../prices/deadline-queue";
+import { memo } from "./memo";
 
 /** The part of the prices client the functions use (tests pass a small recording object). */
 export type FunctionsClient = Pick<PricesClient, "price" | "history" | "instrument" | "instruments" | "references">;
@@ -133,12 +134,4 @@ export async function run<T>(context: FunctionsContext, body: () => Promise<T>):
 }
 
 /** One queue per deadline length (calls of one length expire in the order they started): one timer for every call. */
-const deadlineQueues = new Map<number, DeadlineQueue>();
-
-function deadlineQueue(ms: number): DeadlineQueue {
-  const known = deadlineQueues.get(ms);
-  if (known !== undefined) return known;
-  const queue = new DeadlineQueue(ms);
-  deadlineQueues.set(ms, queue);
-  return queue;
-}
+const deadlineQueue = memo((ms: number) => new DeadlineQueue(ms));

@@ -8,6 +8,7 @@ import type { ConversionTarget } from "../api/conversion";
 import { fromEpochDay, isCarriedForward, parseIsoDate, toEpochDay } from "../api/dates";
 import type { InstrumentRecord, PriceRecord } from "../api/schemas";
 import { choiceOf } from "./coerce";
+import { memo } from "./memo";
 import { dateTimeToSerial, isoDateToSerial, type DateSystem } from "./excelDates";
 
 export interface RichString {
@@ -181,15 +182,6 @@ export interface RecordProperties {
   assessmentDate(timestamp: string, day?: string): RichProperty;
   revision(revision: number): RichProperty;
   carried(record: Pick<PriceRecord, "date" | "assessmentDate">): RichProperty;
-}
-
-function memo<K, V>(make: (key: K) => V): (key: K) => V {
-  const made = new Map<K, V>();
-  return (key) => {
-    let value = made.get(key);
-    if (value === undefined) made.set(key, (value = make(key)));
-    return value;
-  };
 }
 
 const MS_PER_DAY = 86_400_000;

@@ -20,6 +20,7 @@ import { ArgumentError } from "./errors";
 import { priceFieldOf, priceFieldValue, requestedPriceFields, type PriceField } from "./fields";
 import { richPriceMaker, wantsRichPrices } from "./rich-prices";
 import { crossLayout, fillGrid, finish, readItems, type Grid } from "./shape";
+import { memo } from "./memo";
 
 export const CALCULATION_CHOICES: readonly Choice<CalculationType>[] = [
   { value: "None", aliases: ["assessment", "assessed", "0"] },
@@ -74,15 +75,7 @@ export function priceKeys(request: Pick<PriceRequest, "field" | "calculation" | 
 }
 
 /** The optional fields each price field asks the service for, worked out once per field (not once per call). */
-const FIELDS_ASKED = new Map<PriceField, string[]>();
-
-function fieldsAsked(field: PriceField): string[] {
-  const known = FIELDS_ASKED.get(field);
-  if (known !== undefined) return known;
-  const fields = requestedPriceFields([field]);
-  FIELDS_ASKED.set(field, fields);
-  return fields;
-}
+const fieldsAsked = memo((field: PriceField): string[] => requestedPriceFields([field]));
 
 /** A referenced blank date cell, alone or inside a range: its result cell stays blank (only an omitted date or "latest" means latest). */
 const BLANK_DATE: unique symbol = Symbol("blank date");
