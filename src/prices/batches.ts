@@ -105,9 +105,7 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 function unionFields<F extends string>(items: readonly Keyed<NormKey & { fields: readonly F[] }>[]): F[] {
   const union = new Set<F>();
   const add = (field: F): void => void union.add(field);
-  items.forEach(({ key }) => {
-    if (key.fields.length > 0) key.fields.forEach(add);
-  });
+  items.forEach(({ key }) => key.fields.forEach(add));
   return [...union].sort();
 }
 
