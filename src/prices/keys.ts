@@ -2,7 +2,7 @@
  * Keys in normal form: symbols upper-case, dates canonical, fields canonical and sorted, defaults made
  * explicit. Two asks that mean the same thing get the same `id`, which names them in the cache.
  */
-import { parseIsoDate } from "../api/dates";
+import { isCalendarDate, parseIsoDate } from "../api/dates";
 import {
   ASSESSMENT_PERIOD_ALIAS,
   CALCULATION_TYPES,
@@ -90,26 +90,9 @@ export function normSymbol(symbol: unknown): string {
   return text;
 }
 
-const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-function digit(text: string, index: number): number {
-  const code = text.charCodeAt(index) - 48;
-  return code >= 0 && code <= 9 ? code : NaN;
-}
-
-/** The common case without allocating: already `YYYY-MM-DD` and a real day. */
-function canonicalAsIs(text: string): boolean {
-  if (text.length !== 10 || text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45) return false;
-  const year = digit(text, 0) * 1000 + digit(text, 1) * 100 + digit(text, 2) * 10 + digit(text, 3);
-  const month = digit(text, 5) * 10 + digit(text, 6);
-  const day = digit(text, 8) * 10 + digit(text, 9);
-  if (!(month >= 1 && month <= 12 && day >= 1 && year === year)) return false;
-  const leap = month === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  return day <= (MONTH_DAYS[month - 1] ?? 0) + (leap ? 1 : 0);
-}
-
 export function normDate(date: unknown, argument = "date"): string {
-  if (typeof date === "string" && canonicalAsIs(date)) return date;
+  // The common case without allocating: already `YYYY-MM-DD` and a real day.
+  if (typeof date === "string" && isCalendarDate(date)) return date;
   const canonical = typeof date === "string" ? parseIsoDate(date) : undefined;
   if (!canonical) throw new InvalidKeyError(argument, `Invalid ${argument}: ${JSON.stringify(date)} (expected YYYY-MM-DD)`);
   return canonical;
