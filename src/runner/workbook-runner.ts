@@ -248,7 +248,8 @@ export async function main(argv: readonly string[], env: Readonly<Record<string,
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return 0;
   } catch (error) {
-    if (error instanceof BadBookError) {
+    // a file the runner cannot read, or a copy it would not deliver (a part not well-formed): one line, exit 2
+    if (error instanceof BadBookError || error instanceof WorkbookFileError) {
       log(`workbook: ${error.message}`);
       return 2;
     }

@@ -5,7 +5,7 @@
 import { closeSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { basename, dirname, join, posix } from "node:path";
 import { type AsyncFlateStreamHandler, Zip, ZipDeflate, type ZipInputFile, unzipSync } from "fflate";
-import { XmlPartError, children, parseXml, type XmlElement } from "./xml";
+import { XmlPartError, checkWellFormed, children, parseXml, type XmlElement } from "./xml";
 
 /** A file the runner cannot read as a workbook: exit code 2 with this one-line message. */
 export class WorkbookFileError extends Error {
@@ -231,6 +231,30 @@ class StoredCopy implements ZipInputFile {
   }
 }
 
+/** The parts a copy writes anew: XML every one (worksheets, the workbook, relationships, content types, styles). */
+const XML_PART = /\.(xml|rels)$/i;
+
+/**
+ * Reads the zip just written at `temporary` back and parses each of `parts` (the entries written anew) with a strict
+ * XML parser, before the copy is renamed into place: a part Excel would have to repair is never delivered.
+ */
+function checkWritten(temporary: string, output: string, parts: readonly string[]): void {
+  const wanted = new Set(parts.filter((part) => XML_PART.test(part)));
+  if (wanted.size === 0) return;
+  const written = unzipSync(readFileSync(temporary), { filter: (file) => wanted.has(file.name) });
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  for (const part of wanted) {
+    const bytes = written[part];
+    try {
+      if (bytes === undefined) throw new XmlPartError(`${part} is missing from the zip`);
+      checkWellFormed(decoder.decode(bytes), part);
+    } catch (error) {
+      const why = error instanceof XmlPartError ? error.message : `${part} is not UTF-8`;
+      throw new WorkbookFileError(`cannot write ${output}: ${why}, so nothing was written (the input is untouched)`);
+    }
+  }
+}
+
 /** Excel's own timestamp for package entries: the copy is the same bytes for the same content. */
 const ENTRY_TIME = new Date(1980, 0, 1);
 /** Entries are compressed a slice at a time, the event loop free between slices (progress lines, signals). */
@@ -284,6 +308,7 @@ export async function writePackage(
     if (failure) throw failure;
     closeSync(fd);
     open = false;
+    checkWritten(temporary, output, [...entries].filter(([name, data]) => source?.entries.get(name) !== data).map(([name]) => name));
     renameSync(temporary, output);
   } finally {
     if (open) closeSync(fd);

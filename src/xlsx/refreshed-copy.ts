@@ -15,7 +15,7 @@ import { type CellEdit, rewriteKnownCells, rewriteSheet } from "./sheet-part";
 import { numberFormatStyles } from "./styles-part";
 import { type FormulaSource, type KeptFormula, type LoadedWorkbook, cellsOf } from "./workbook-file";
 import { addWorksheet, dropWorkbookPart, withFullCalcOnLoad } from "./workbook-part";
-import { escapeText } from "./xml";
+import { encodeXstring, escapeText } from "./xml";
 
 function area(anchor: string, spill: string | undefined): RangeRef | undefined {
   if (spill !== undefined) return parseRangeAddress(spill);
@@ -116,7 +116,7 @@ function provenanceSheetXml(table: readonly (readonly ProvenanceCell[])[]): stri
       if (value === "") return "";
       if (typeof value === "number") return `<c r="${address}"><v>${value}</v></c>`;
       if (typeof value === "boolean") return `<c r="${address}" t="b"><v>${value ? 1 : 0}</v></c>`;
-      return `<c r="${address}" t="inlineStr"><is><t xml:space="preserve">${escapeText(value)}</t></is></c>`;
+      return `<c r="${address}" t="inlineStr"><is><t xml:space="preserve">${escapeText(encodeXstring(value))}</t></is></c>`;
     });
     return `<row r="${index + 1}">${written.join("")}</row>`;
   });

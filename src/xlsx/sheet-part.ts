@@ -7,7 +7,7 @@
 import { columnIndex, formatCellAddress } from "../formula/a1";
 import type { CellValue } from "../host/values";
 import { isCellError } from "../host/values";
-import { type ElementSpan, escapeText, prefixOf, scanXml, startTag } from "./xml";
+import { type ElementSpan, decodeXstring, encodeXstring, escapeText, prefixOf, scanXml, startTag } from "./xml";
 
 export interface SheetFormula {
   readonly qualifiedName: string;
@@ -26,9 +26,9 @@ export interface SheetCell {
   readonly attributes: Readonly<Record<string, string>>;
   readonly span: ElementSpan;
   readonly formula?: SheetFormula;
-  /** The `<v>` element and its text. */
+  /** The `<v>` element and its text (a text result's `_xHHHH_` escapes decoded). */
   readonly value?: { readonly text: string; readonly span: ElementSpan };
-  /** An inline string `<is>`: its text (runs joined, phonetic runs left out). */
+  /** An inline string `<is>`: its text (runs joined, phonetic runs left out, `_xHHHH_` escapes decoded). */
   readonly inline?: { readonly text: string; readonly span: ElementSpan };
 }
 
@@ -117,8 +117,9 @@ export function scanSheet(xml: string, part: string, events: SheetEvents): void 
         else if (collecting !== undefined && name === collecting && childStart) {
           const span = { start: childStart.start, openEnd: childStart.openEnd, closeStart, end };
           if (collecting === "f") cell.formula = { qualifiedName: childStart.qualifiedName, text, attributes: childStart.attributes, span };
-          else if (collecting === "v") cell.value = { text, span };
-          else cell.inline = { text, span };
+          // a string is an ST_Xstring (`_x0007_` for CHAR(7)); a number, an index or an error code never holds `_x`
+          else if (collecting === "v") cell.value = { text: cell.attributes.t === "str" ? decodeXstring(text) : text, span };
+          else cell.inline = { text: decodeXstring(text), span };
           collecting = undefined;
           childStart = undefined;
         } else if (name === "c" && collecting === undefined) {
@@ -152,8 +153,12 @@ export type CellEdit = (
 /** The style index (`s`) for a cell whose style is `current` showing `numberFormat` (styles-part.ts). */
 export type Restyle = (current: string | undefined, numberFormat: string) => string;
 
-/** Excel's error values a file may hold; the host's own (#SPILL!, #CALC!, #BUSY!) are written as #N/A. */
-const FILE_ERRORS = new Set(["#N/A", "#REF!", "#NAME?", "#DIV/0!", "#NULL!", "#VALUE!", "#NUM!"]);
+/**
+ * The error values a file holds as they are: ECMA-376's (the seven and #GETTING_DATA) and those Excel 365 writes in
+ * `t="e"` cells of its own files (#SPILL!, #CALC!, and the data-type family); any other code (#BUSY!, a call still
+ * pending when the run ended, is no result) is written as #N/A. docs/workbook-runner.md "What the copy writes".
+ */
+const FILE_ERRORS = new Set(["#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A", "#GETTING_DATA", "#SPILL!", "#CALC!", "#FIELD!", "#BLOCKED!", "#CONNECT!", "#UNKNOWN!"]);
 
 /** The cell type and content Excel writes for `value`: a formula's text result is `str`, a frozen text an inline string. */
 function valueXml(value: CellValue, prefix: string, frozen: boolean): { type?: string; xml: string } {
@@ -161,9 +166,9 @@ function valueXml(value: CellValue, prefix: string, frozen: boolean): { type?: s
   if (isCellError(value)) return valueElement(prefix, "e", FILE_ERRORS.has(value.code) ? value.code : "#N/A");
   if (typeof value === "boolean") return valueElement(prefix, "b", value ? "1" : "0");
   if (typeof value === "number") return Number.isFinite(value) ? valueElement(prefix, undefined, String(value)) : valueElement(prefix, "e", "#NUM!");
-  if (!frozen) return valueElement(prefix, "str", value);
+  if (!frozen) return valueElement(prefix, "str", encodeXstring(value));
   const space = /^\s|\s$|\n/.test(value) ? ' xml:space="preserve"' : "";
-  return { type: "inlineStr", xml: `<${prefix}is><${prefix}t${space}>${escapeText(value)}</${prefix}t></${prefix}is>` };
+  return { type: "inlineStr", xml: `<${prefix}is><${prefix}t${space}>${escapeText(encodeXstring(value))}</${prefix}t></${prefix}is>` };
 }
 
 function valueElement(prefix: string, type: string | undefined, content: string): { type?: string; xml: string } {

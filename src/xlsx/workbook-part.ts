@@ -5,7 +5,7 @@
 import type { DefinedName, TableDefinition } from "../host/book-names";
 import type { DateSystem } from "../functions/excelDates";
 import { RELATIONSHIP_TYPES, WorkbookPackage, relationshipsPart, relativeTarget, resolvePart } from "./package";
-import { type XmlElement, child, children, escapeAttribute, parseXml, prefixOf, splice, startTag } from "./xml";
+import { type XmlElement, child, children, decodeXstring, escapeAttribute, parseXml, prefixOf, splice, startTag } from "./xml";
 
 export const RELATIONSHIPS_NAMESPACE = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
 const WORKSHEET_TYPE = `${RELATIONSHIPS_NAMESPACE}/worksheet`;
@@ -38,13 +38,15 @@ function relationshipId(element: XmlElement): string | undefined {
   return key === undefined ? undefined : element.attributes[key];
 }
 
-/** The text of a shared or inline string item: its `t`, or its runs' `t`s joined; phonetic runs (`rPh`) are not text. */
+/** The text of a shared or inline string item: its `t`, or its runs' `t`s joined, `_xHHHH_` decoded; phonetic runs (`rPh`) are not text. */
 export function stringItemText(item: XmlElement): string {
   const plain = child(item, "t");
-  if (plain) return plain.text;
-  return children(item, "r")
-    .map((run) => child(run, "t")?.text ?? "")
-    .join("");
+  if (plain) return decodeXstring(plain.text);
+  return decodeXstring(
+    children(item, "r")
+      .map((run) => child(run, "t")?.text ?? "")
+      .join(""),
+  );
 }
 
 function readTables(pkg: WorkbookPackage, sheet: string, part: string): TableDefinition[] {

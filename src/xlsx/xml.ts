@@ -76,6 +76,22 @@ export function scanXml(xml: string, part: string, events: TagEvents): void {
   if (failure) throw new XmlPartError(`${part} is not well-formed XML: ${failure.message}`);
 }
 
+/** Throws XmlPartError naming `part` unless `xml` is well-formed and namespace-well-formed (every prefix bound): the check of each part written. */
+export function checkWellFormed(xml: string, part: string): void {
+  const parser = new SaxesParser({ xmlns: true });
+  let failure: Error | undefined;
+  parser.on("error", (error) => {
+    failure ??= error;
+  });
+  let root = false;
+  parser.on("opentagstart", () => {
+    root = true;
+  });
+  parser.write(xml).close();
+  if (failure) throw new XmlPartError(`${part} is not well-formed XML: ${failure.message}`);
+  if (!root) throw new XmlPartError(`${part} has no root element`);
+}
+
 interface Building {
   qualifiedName: string;
   name: string;
@@ -115,6 +131,26 @@ export function child(element: XmlElement, name: string): XmlElement | undefined
 
 export function children(element: XmlElement, name: string): XmlElement[] {
   return element.children.filter((candidate) => candidate.name === name);
+}
+
+/**
+ * What ECMA-376's ST_Xstring writes as `_xHHHH_`: the characters XML 1.0 forbids (C0 controls but tab and line feed;
+ * U+FFFE, U+FFFF; a lone surrogate, which the `u` flag sees alone), a carriage return (a parser would read it as a line
+ * feed), and an underscore that would read as the start of an escape.
+ */
+const XSTRING_ESCAPED = /[\u0000-\u0008\u000b-\u001f\ud800-\udfff\ufffe\uffff]|_(?=x[0-9A-Fa-f]{4}_)/gu;
+const XSTRING_ESCAPE = /_x([0-9A-Fa-f]{4})_/g;
+
+/** A string value as Excel writes it (ST_Xstring): `CHAR(7)` as `_x0007_`, a literal `_x0041_` as `_x005F_x0041_`; XML's own escapes apart. */
+export function encodeXstring(text: string): string {
+  if (!/[\u0000-\u001f_\ud800-\udfff\ufffe\uffff]/.test(text)) return text;
+  return text.replace(XSTRING_ESCAPED, (char) => `_x${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}_`);
+}
+
+/** A string value as Excel reads it: every `_xHHHH_` is the character it names (`_x005F_` an underscore). */
+export function decodeXstring(text: string): string {
+  if (!text.includes("_x")) return text;
+  return text.replace(XSTRING_ESCAPE, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
 }
 
 export function escapeText(text: string): string {
