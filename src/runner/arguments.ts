@@ -1,9 +1,10 @@
 /** The runner's command line, read with Node's `util.parseArgs`: the book, the copy to write, and which service to ask. */
 import { existsSync, realpathSync, statSync } from "node:fs";
-import { basename, dirname, extname, join, resolve } from "node:path";
+import { basename, dirname, extname, join, resolve as resolvePath } from "node:path";
 import { parseArgs } from "node:util";
 import { parseIsoDate } from "../api";
 import type { RunnerSessionOptions } from "../changes/runner-session";
+import { checkWorkbookFile } from "../xlsx/package";
 
 /** Bad command line or book: exit code 2. */
 export class UsageError extends Error {
@@ -121,8 +122,18 @@ function parsed(argv: readonly string[]): { values: { [K in keyof typeof OPTIONS
   }
 }
 
+/**
+ * The folder the user typed the command in: `npm run` runs the script in the project's folder and says where it was
+ * typed in INIT_CWD, so `npm run workbook -- model.xlsx` from a subfolder (or with `--prefix`) reads the user's file.
+ */
+function typedIn(env: Readonly<Record<string, string | undefined>>): string {
+  return env.npm_lifecycle_event === "workbook" && env.INIT_CWD !== undefined && env.INIT_CWD !== "" ? env.INIT_CWD : process.cwd();
+}
+
 export function parseArguments(argv: readonly string[], env: Readonly<Record<string, string | undefined>> = process.env): RunnerOptions {
   const { values, positionals } = parsed(argv);
+  const here = typedIn(env);
+  const resolve = (path: string): string => resolvePath(here, path);
   for (const [name, value] of Object.entries(values)) {
     if (value === "") throw new UsageError(`--${name} needs a value`);
   }
@@ -133,6 +144,8 @@ export function parseArguments(argv: readonly string[], env: Readonly<Record<str
   const report = values.report === undefined ? undefined : resolve(values.report);
   if (isWorkbookPath(bookPath)) {
     const extension = extname(bookPath).toLowerCase();
+    // a file named otherwise (.xls, .csv, .ods) is said for what it is before its name is judged: "open it in Excel and save as .xlsx"
+    if (!WORKBOOK_EXTENSIONS.includes(extension)) checkWorkbookFile(bookPath);
     const kind = WORKBOOK_EXTENSIONS.includes(extension) ? extension : ".xlsx";
     if (out === undefined) throw new UsageError(`a workbook needs --out REFRESHED${kind} (the input is never modified)`);
     if (sameFile(bookPath, out)) throw new UsageError("--out must name another file: the input is never modified (it names the input, or a link to it)");

@@ -4,6 +4,7 @@
  */
 import { closeSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { basename, dirname, join, posix } from "node:path";
+import { crc32 } from "node:zlib";
 import { type AsyncFlateStreamHandler, Zip, ZipDeflate, type ZipInputFile, unzipSync } from "fflate";
 import { XmlPartError, checkWellFormed, children, parseXml, type XmlElement } from "./xml";
 
@@ -16,6 +17,14 @@ const ZIP = [0x50, 0x4b];
 const COMPOUND_FILE = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
 /** The stream an encrypted .xlsx keeps inside its compound file (UTF-16 in the directory). */
 const ENCRYPTION_INFO = Buffer.from("EncryptionInfo", "utf16le");
+/** The stream of a Word 97-2003 document, the other compound file a user may have at hand. */
+const WORD_STREAM = Buffer.from("WordDocument", "utf16le");
+
+/** Office packages that are not workbooks, by their main part's content type: what to call them. */
+const OTHER_DOCUMENTS: readonly (readonly [string, string])[] = [
+  ["wordprocessingml", "a Word document (.docx)"],
+  ["presentationml", "a PowerPoint presentation (.pptx)"],
+];
 
 export const RELATIONSHIP_TYPES = {
   officeDocument: "/officeDocument",
@@ -45,12 +54,7 @@ export class WorkbookPackage {
   ) {}
 
   static read(path: string): WorkbookPackage {
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(path);
-    } catch {
-      throw new WorkbookFileError(`cannot read ${path}`);
-    }
+    const bytes = readBook(path);
     checkSignature(path, bytes);
     let entries: Record<string, Uint8Array>;
     try {
@@ -60,10 +64,17 @@ export class WorkbookPackage {
     }
     const map = new Map(Object.entries(entries));
     if (!map.has("[Content_Types].xml") || !map.has("_rels/.rels")) {
+      const mimetype = new TextDecoder().decode(map.get("mimetype") ?? new Uint8Array());
+      if (mimetype.startsWith("application/vnd.oasis.opendocument.spreadsheet")) {
+        throw new WorkbookFileError(`${path} is an OpenDocument spreadsheet (.ods), not an .xlsx: open it in Excel or LibreOffice and save it as .xlsx, then run again`);
+      }
       throw new WorkbookFileError(`${path} is a zip but not a workbook (it has no [Content_Types].xml or _rels/.rels)`);
     }
     // readFileSync's bytes are never in a SharedArrayBuffer: the stored entries are views of them, as fflate takes them
-    return new WorkbookPackage(path, map, storedEntries(new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength), map));
+    const pkg = new WorkbookPackage(path, map, storedEntries(path, new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength), map));
+    // a package whose main part is no workbook (a .docx renamed) is refused here, before the runner starts anything
+    pkg.workbookPart();
+    return pkg;
   }
 
   has(part: string): boolean {
@@ -100,7 +111,18 @@ export class WorkbookPackage {
   workbookPart(): string {
     const main = this.relationships("").find((relationship) => relationship.type.endsWith(RELATIONSHIP_TYPES.officeDocument));
     if (!main || !this.entries.has(main.target)) throw new WorkbookFileError(`${this.path} is a zip but not a workbook (no workbook part)`);
+    const other = OTHER_DOCUMENTS.find(([type]) => this.contentType(main.target).includes(type));
+    if (other) throw new WorkbookFileError(`${this.path} is ${other[1]}, not a workbook`);
     return main.target;
+  }
+
+  /** A part's content type from [Content_Types].xml (its Override, else the Default for its extension); "" when unsaid. */
+  contentType(part: string): string {
+    const types = this.xml("[Content_Types].xml");
+    const override = children(types, "Override").find((element) => element.attributes.PartName === `/${part}`);
+    if (override) return override.attributes.ContentType ?? "";
+    const extension = posix.extname(part).slice(1).toLowerCase();
+    return children(types, "Default").find((element) => element.attributes.Extension?.toLowerCase() === extension)?.attributes.ContentType ?? "";
   }
 }
 
@@ -123,17 +145,46 @@ export function relativeTarget(source: string, part: string): string {
   return posix.relative(posix.dirname(source), part);
 }
 
+/** The file's bytes, or why there are none in words (a missing file, a folder, no permission). */
+function readBook(path: string): Buffer {
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    const code = error instanceof Error && "code" in error ? error.code : undefined;
+    if (code === "ENOENT") throw new WorkbookFileError(`${path} does not exist`);
+    if (code === "EISDIR") throw new WorkbookFileError(`${path} is a folder, not a workbook file`);
+    if (code === "EACCES" || code === "EPERM") throw new WorkbookFileError(`${path} cannot be read: permission denied`);
+    throw new WorkbookFileError(`cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** Refuses, before anything starts, a file that is no workbook package: empty, text, an .xls, an encrypted workbook. */
+export function checkWorkbookFile(path: string): void {
+  checkSignature(path, readBook(path));
+}
+
+/** What a file that is no zip is, said so its owner knows what to do with it. */
 function checkSignature(path: string, bytes: Buffer): void {
-  if (bytes.length === 0) throw new WorkbookFileError(`${path} is empty`);
+  if (bytes.length === 0) throw new WorkbookFileError(`${path} is empty (0 bytes): not a workbook`);
   const starts = (signature: readonly number[]): boolean => signature.every((byte, index) => bytes[index] === byte);
   if (starts(ZIP)) return;
   if (starts(COMPOUND_FILE)) {
     if (bytes.includes(ENCRYPTION_INFO)) {
-      throw new WorkbookFileError(`${path} is password-protected (encrypted): save it in Excel without a password to open, then run again`);
+      throw new WorkbookFileError(`${path} is encrypted (a password to open): remove the password in Excel (File > Info > Protect Workbook), save it, then run again`);
     }
-    throw new WorkbookFileError(`${path} is an Excel 97-2003 .xls file: save it in Excel as an .xlsx workbook, then run again`);
+    if (bytes.includes(WORD_STREAM)) throw new WorkbookFileError(`${path} is a Word 97-2003 document, not a workbook`);
+    throw new WorkbookFileError(`${path} is an Excel 97-2003 workbook (.xls): open it in Excel and save it as .xlsx (Excel Workbook), then run again`);
   }
-  throw new WorkbookFileError(`${path} is not an .xlsx file (an .xlsx is a zip package)`);
+  const head = bytes.subarray(0, 4096);
+  if (!head.includes(0)) {
+    const text = head.toString("utf8").trimStart().toLowerCase();
+    if (text.startsWith("<?xml") && text.includes("urn:schemas-microsoft-com:office:spreadsheet")) {
+      throw new WorkbookFileError(`${path} is an Excel 2003 XML spreadsheet, not an .xlsx: open it in Excel and save it as .xlsx, then run again`);
+    }
+    if (/^(<!doctype html|<html|<table)/.test(text)) throw new WorkbookFileError(`${path} is a web page (HTML), not an .xlsx: open it in Excel and save it as .xlsx, then run again`);
+    throw new WorkbookFileError(`${path} is a text file (CSV or other text), not an .xlsx: open it in Excel and save it as .xlsx, then run again`);
+  }
+  throw new WorkbookFileError(`${path} is not an .xlsx file (an .xlsx is a zip package; this file is not one)`);
 }
 
 /** An entry as the zip holds it: its compressed bytes, how they are compressed, and what they stand for. */
@@ -157,9 +208,10 @@ const ZIP64 = 0xffffffff;
 /**
  * The entries of `bytes` as stored, from its central directory, for those `entries` holds (names decoded as fflate
  * decodes them); none when the directory is not one this reader knows (zip64, a damaged one), and never an encrypted
- * entry: those are compressed anew.
+ * entry: those are compressed anew. An entry whose content does not match its CRC-32 (fflate does not check) makes
+ * the file a damaged zip: its damage would otherwise be read, or copied into the refreshed file.
  */
-function storedEntries(bytes: Uint8Array<ArrayBuffer>, entries: ReadonlyMap<string, Uint8Array>): Map<string, StoredEntry> {
+function storedEntries(path: string, bytes: Uint8Array<ArrayBuffer>, entries: ReadonlyMap<string, Uint8Array>): Map<string, StoredEntry> {
   const stored = new Map<string, StoredEntry>();
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let end = -1;
@@ -191,8 +243,12 @@ function storedEntries(bytes: Uint8Array<ArrayBuffer>, entries: ReadonlyMap<stri
     const name = (flag & 0x800 ? utf8 : latin1).decode(nameBytes);
     at += 46 + rest;
     const encrypted = (flag & 1) !== 0;
-    if (encrypted || compressedSize === ZIP64 || size === ZIP64 || local === ZIP64 || !entries.has(name)) continue;
+    const content = entries.get(name);
+    if (encrypted || compressedSize === ZIP64 || size === ZIP64 || local === ZIP64 || content === undefined) continue;
+    if (crc32(content) !== crc) throw new WorkbookFileError(`${path} is a damaged zip (corrupt): ${name} does not match its CRC-32`);
     if (local + 30 > bytes.length || view.getUint32(local, true) !== LOCAL_HEADER) continue;
+    // without a data descriptor (bit 3) the local header repeats the CRC; a reader that trusts it would see damage
+    if ((flag & 8) === 0 && view.getUint32(local + 14, true) !== crc) throw new WorkbookFileError(`${path} is a damaged zip (corrupt): ${name}'s local header gives another CRC-32 than the directory`);
     const start = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
     if (start + compressedSize > bytes.length) continue;
     stored.set(name, { compression, crc, size, data: bytes.subarray(start, start + compressedSize), modified: dosDate(date, time) });

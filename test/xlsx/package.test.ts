@@ -1,12 +1,15 @@
 /** The package's copy keeps every unchanged entry as the input zip holds it: the same compressed bytes, method, CRC and time. */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { strToU8, unzipSync, zipSync } from "fflate";
-import { type StoredEntry, WorkbookPackage, writePackage } from "../../src/xlsx/package";
+import { type StoredEntry, WorkbookFileError, WorkbookPackage, writePackage } from "../../src/xlsx/package";
 
 const TYPES = '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>';
-const ROOT_RELS = '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"/>';
+const ROOT_RELS =
+  '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>';
+/** The workbook part the root relationship names: a package without one is refused as no workbook. */
+const WORKBOOK = '<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"/>';
 const MODIFIED = new Date(2024, 4, 6, 7, 8, 10);
 
 let dir: string;
@@ -29,6 +32,7 @@ describe("writePackage", () => {
       zipSync({
         "[Content_Types].xml": [strToU8(TYPES), { level: 9, mtime: MODIFIED }],
         "_rels/.rels": [strToU8(ROOT_RELS), { level: 1, mtime: MODIFIED }],
+        "xl/workbook.xml": [strToU8(WORKBOOK), { level: 9, mtime: MODIFIED }],
         // stored without compression, as some tools store media and macros
         "xl/media/image1.png": [new Uint8Array([137, 80, 78, 71, 1, 2, 3, 4, 5]), { level: 0, mtime: MODIFIED }],
         "xl/sharedStrings.xml": [repeated, { level: 9, mtime: MODIFIED }],
@@ -57,10 +61,62 @@ describe("writePackage", () => {
 
   it("compresses every entry anew when it is given no source package", async () => {
     const input = join(dir, "in.xlsx");
-    writeFileSync(input, zipSync({ "[Content_Types].xml": [strToU8(TYPES), { level: 0 }], "_rels/.rels": [strToU8(ROOT_RELS), { level: 0 }] }));
+    writeFileSync(input, zipSync({ "[Content_Types].xml": [strToU8(TYPES), { level: 0 }], "_rels/.rels": [strToU8(ROOT_RELS), { level: 0 }], "xl/workbook.xml": [strToU8(WORKBOOK), { level: 0 }] }));
     const pkg = WorkbookPackage.read(input);
     const output = join(dir, "out.xlsx");
     await writePackage(pkg.entries, output);
     expect(storedOf(output).get("_rels/.rels")?.compression).toBe(8);
+  });
+});
+
+describe("writePackage's parse-back", () => {
+  function input(): WorkbookPackage {
+    const path = join(dir, "in.xlsx");
+    writeFileSync(path, zipSync({ "[Content_Types].xml": strToU8(TYPES), "_rels/.rels": strToU8(ROOT_RELS), "xl/workbook.xml": strToU8("<workbook/>"), "xl/worksheets/sheet1.xml": strToU8("<worksheet/>") }));
+    return WorkbookPackage.read(path);
+  }
+
+  it.each([
+    ["a raw control character", "<worksheet><sheetData><row><c t=\"str\"><v>\u0007x</v></c></row></sheetData></worksheet>", /disallowed character/],
+    ["an unbound prefix", "<x:worksheet><x:sheetData/></x:worksheet>", /unbound|prefix/i],
+    ["an element left open", "<worksheet><sheetData></worksheet>", /not well-formed/],
+  ])("writes nothing when a part written anew is not well-formed XML (%s), naming the part", async (_, xml, why) => {
+    const pkg = input();
+    const entries = new Map(pkg.entries);
+    entries.set("xl/worksheets/sheet1.xml", strToU8(xml));
+    const output = join(dir, "out.xlsx");
+    const failure = await writePackage(entries, output, undefined, pkg).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(WorkbookFileError);
+    expect((failure as Error).message).toMatch(new RegExp(`^cannot write ${output}: xl/worksheets/sheet1\\.xml `));
+    expect((failure as Error).message).toMatch(why);
+    expect(existsSync(output)).toBe(false);
+    expect(readdirSync(dir)).toEqual(["in.xlsx"]);
+  });
+
+  it("parses only what it wrote anew: an input part it copies is the input's, whatever it holds", async () => {
+    const path = join(dir, "odd.xlsx");
+    // a part no reader of this package parses (Excel would): copied as it is, never judged
+    writeFileSync(path, zipSync({ "[Content_Types].xml": strToU8(TYPES), "_rels/.rels": strToU8(ROOT_RELS), "xl/workbook.xml": strToU8("<workbook/>"), "customXml/item1.xml": strToU8("<a>") }));
+    const pkg = WorkbookPackage.read(path);
+    await writePackage(pkg.entries, join(dir, "out.xlsx"), undefined, pkg);
+    expect(existsSync(join(dir, "out.xlsx"))).toBe(true);
+  });
+});
+
+describe("WorkbookPackage.read's CRC check", () => {
+  it("refuses an entry whose content or local header disagrees with its CRC-32 (fflate reads either without a word)", () => {
+    const good = Buffer.from(zipSync({ "[Content_Types].xml": [strToU8(TYPES), { level: 0 }], "_rels/.rels": [strToU8(ROOT_RELS), { level: 0 }], "xl/workbook.xml": [strToU8(WORKBOOK), { level: 0 }] }));
+    const content = Buffer.from(good);
+    content[content.indexOf("package/2006/content-types")] = "P".charCodeAt(0);
+    writeFileSync(join(dir, "content.xlsx"), content);
+    expect(() => WorkbookPackage.read(join(dir, "content.xlsx"))).toThrow(/content\.xlsx is a damaged zip \(corrupt\): \[Content_Types\]\.xml does not match its CRC-32$/);
+    const header = Buffer.from(good);
+    // the first local header's CRC field (offset 14)
+    header[14] = (header[14] ?? 0) ^ 0xff;
+    writeFileSync(join(dir, "header.xlsx"), header);
+    expect(() => WorkbookPackage.read(join(dir, "header.xlsx"))).toThrow(/local header gives another CRC-32 than the directory/);
   });
 });
