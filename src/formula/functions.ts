@@ -21,6 +21,9 @@ export function callsNamespace(expression: Expression, namespace: string): boole
       return callsNamespace(expression.operand, namespace);
     case "binary":
       return callsNamespace(expression.left, namespace) || callsNamespace(expression.right, namespace);
+    // `LET(p, PRICES.MID(A1), p*2)` calls PRICES in a binding: --freeze must see it
+    case "let":
+      return expression.bindings.some((binding) => callsNamespace(binding.value, namespace)) || callsNamespace(expression.body, namespace);
     default:
       return false;
   }

@@ -33,6 +33,8 @@ export interface ProvenanceRow {
   readonly serviceUrl: string;
   /** The range the formula's result covered, its cell first (what Unfreeze clears before it writes the formula back). */
   readonly resultRange: string;
+  /** For an error frozen in the cell: the error with its message (`#N/A: no assessment...`), which the cell's value cannot hold. */
+  readonly error?: string;
 }
 
 export const PROVENANCE_COLUMNS = [
@@ -52,6 +54,7 @@ export const PROVENANCE_COLUMNS = [
   "Retrieved at",
   "Service URL",
   "Result range",
+  "Error",
 ] as const;
 
 export type ProvenanceCell = string | number | boolean;
@@ -74,10 +77,11 @@ const COLUMN_FIELDS: Readonly<Record<(typeof PROVENANCE_COLUMNS)[number], keyof 
   "Retrieved at": "retrievedAt",
   "Service URL": "serviceUrl",
   "Result range": "resultRange",
+  Error: "error",
 };
 
 export function provenanceTable(rows: readonly ProvenanceRow[]): ProvenanceCell[][] {
-  return [[...PROVENANCE_COLUMNS], ...rows.map((row) => PROVENANCE_COLUMNS.map((column) => row[COLUMN_FIELDS[column]]))];
+  return [[...PROVENANCE_COLUMNS], ...rows.map((row) => PROVENANCE_COLUMNS.map((column) => row[COLUMN_FIELDS[column]] ?? ""))];
 }
 
 /** A row with only where it is, its formula and its service filled: the record's columns blank. */

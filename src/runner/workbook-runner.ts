@@ -18,7 +18,7 @@ import type { EvaluationResult } from "../host/api";
 import { BookError, readBook } from "../host/book";
 import { printValue, type PrintedValue } from "../host/values";
 import { writePackage } from "../xlsx/package";
-import { refreshedPackage } from "../xlsx/refreshed-copy";
+import { freezeRefusal, refreshedPackage } from "../xlsx/refreshed-copy";
 import { WorkbookPackage } from "../xlsx/package";
 import { type KeptFormula, WorkbookFileError, readWorkbookFile } from "../xlsx/workbook-file";
 import { type PlanRunResult, openRunnerSession, savedValues } from "../changes/runner-session";
@@ -46,6 +46,8 @@ export interface RunReport {
   /** Rich prices written as numbers with their number format. */
   readonly richValues: number;
   readonly leftForExcel: readonly KeptFormula[];
+  /** With --freeze: every PRICES formula kept as a formula, and why. */
+  readonly notFrozen?: readonly KeptFormula[];
 }
 
 /** A book that is not a readable workbook: exit code 2 with one line. */
@@ -175,6 +177,9 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
     opening.catch(() => undefined);
     resources.add(async () => (await opening.catch(() => undefined))?.close());
     const workbook = pkg ? badBook(() => readWorkbookFile(options.bookPath, progress, pkg)) : undefined;
+    // a book --freeze cannot write (its structure protected) is refused before the service is asked
+    const refusal = workbook && options.freeze ? freezeRefusal(workbook) : undefined;
+    if (refusal !== undefined) throw new BadBookError(refusal);
     if (workbook) {
       const formulas = [...workbook.formulas.values()].reduce((sum, sheet) => sum + sheet.size, 0);
       log(`workbook: read ${options.bookPath}: ${workbook.sheets.length} sheets, ${workbook.cellCount} cells, ${formulas} formulas`);
@@ -214,15 +219,15 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
     const copy = refreshedPackage(workbook, result, { freeze }, progress);
     await writePackage(copy.entries, options.out, progress, workbook.pkg);
     log(`workbook: wrote ${options.out}${freeze ? ` (${copy.frozen} formulas frozen, provenance in 'Prices provenance')` : ""}`);
-    if (copy.unfrozen.length > 0) {
-      log(`workbook: ${copy.unfrozen.length} PRICES formula${copy.unfrozen.length === 1 ? "" : "s"} not frozen, their result an error (the formula kept):`);
-      for (const line of copy.unfrozen.slice(0, LISTED)) log(`workbook:   ${line}`);
+    if (copy.notFrozen.length > 0) {
+      log(`workbook: ${copy.notFrozen.length} PRICES formula${copy.notFrozen.length === 1 ? "" : "s"} not frozen (the formula kept):`);
+      for (const entry of copy.notFrozen.slice(0, LISTED)) log(`workbook:   ${entry.sheet}!${entry.cell} =${entry.formula}: ${entry.why}`);
     }
     if (copy.formatted > 0) log(`workbook: ${copy.formatted} rich value${copy.formatted === 1 ? "" : "s"} written as numbers with their number format (a file holds no data types)`);
     if (copy.unformatted > 0) log(`workbook: ${copy.unformatted} rich value${copy.unformatted === 1 ? "" : "s"} written as plain numbers without their number format: ${options.bookPath} has no styles part to hold it`);
     listLeftForExcel(copy.leftForExcel, options.report, log);
     if (options.report !== undefined) {
-      writeReport(options.report, { book: options.bookPath, out: options.out, frozen: copy.frozen, richValues: copy.formatted, leftForExcel: copy.leftForExcel });
+      writeReport(options.report, { book: options.bookPath, out: options.out, frozen: copy.frozen, richValues: copy.formatted, leftForExcel: copy.leftForExcel, ...(freeze ? { notFrozen: copy.notFrozen } : {}) });
       log(`workbook: report in ${options.report}`);
     }
     const sheets = Object.fromEntries(

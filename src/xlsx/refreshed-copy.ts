@@ -10,7 +10,7 @@ import { type RangeRef, formatCellAddress, formatRangeAddress, parseCellAddress,
 import type { WorkbookResult } from "../host/api";
 import { isCellError, printValue } from "../host/values";
 import { PROVENANCE_COLUMNS, PROVENANCE_SHEET, provenanceTable, type ProvenanceCell } from "../prices/provenance";
-import type { WorkbookPackage } from "./package";
+import { type WorkbookPackage, WorkbookFileError } from "./package";
 import { type CellEdit, rewriteKnownCells, rewriteSheet } from "./sheet-part";
 import { numberFormatStyles } from "./styles-part";
 import { type FormulaSource, type KeptFormula, type LoadedWorkbook, cellsOf } from "./workbook-file";
@@ -36,13 +36,23 @@ export interface RefreshedSheet {
   readonly edits: Map<string, CellEdit>;
   /** Addresses of the formulas frozen, with their text. */
   readonly frozen: Map<string, string>;
-  /** PRICES formulas `freeze` kept because their result is an error: address -> formula and error. */
-  readonly unfrozen: Map<string, string>;
+  /** PRICES formulas `freeze` kept as formulas: address -> the formula and why. */
+  readonly notFrozen: Map<string, { readonly formula: string; readonly why: string }>;
+  /** Cells frozen holding an error (in a frozen spill): address -> its formula, the area frozen and the error with its message. */
+  readonly frozenErrors: Map<string, FrozenError>;
+}
+
+/** An error frozen into a cell: the file keeps its code only, the provenance sheet its message. */
+export interface FrozenError {
+  readonly formula: string;
+  readonly area: string;
+  readonly error: string;
 }
 
 /** What the refresh changes in one sheet: the cells to rewrite, and which formulas `freeze` turned into values. */
 export function sheetEdits(formulas: ReadonlyMap<string, FormulaSource>, result: WorkbookResult["sheets"][number], freeze: boolean): RefreshedSheet {
-  const left = new Set((result.leftForExcel ?? []).map((entry) => entry.cell));
+  const leftWhy = new Map((result.leftForExcel ?? []).map((entry) => [entry.cell, entry.why]));
+  const left = new Set(leftWhy.keys());
   const spills = new Map(result.spills.map((spill) => [spill.anchor, spill.area]));
   const value = (address: string): CellEdit["value"] => result.values[address] ?? null;
   const freezes = (address: string, source: FormulaSource): boolean => freeze && source.callsPrices && !left.has(address);
@@ -50,18 +60,24 @@ export function sheetEdits(formulas: ReadonlyMap<string, FormulaSource>, result:
   const keptGroups = sharedGroupsKept(formulas, (address, source) => freezes(address, source) && !fails(address, source));
   const edits = new Map<string, CellEdit>();
   const frozen = new Map<string, string>();
-  const unfrozen = new Map<string, string>();
+  const notFrozen = new Map<string, { formula: string; why: string }>();
+  const frozenErrors = new Map<string, FrozenError>();
   // a rich price is written as its number showing its unit and currency, as the cell showed it
   const formatOf = (here: string, cellValue: CellEdit["value"]): { numberFormat?: string } => {
     const numberFormat = typeof cellValue === "number" ? result.dataTypes[here]?.numberFormat : undefined;
     return numberFormat === undefined ? {} : { numberFormat };
   };
   for (const [address, source] of formulas) {
-    if (left.has(address)) continue;
+    if (left.has(address)) {
+      if (freeze && source.callsPrices) notFrozen.set(address, { formula: source.text, why: `left for Excel: ${leftWhy.get(address) ?? ""}` });
+      continue;
+    }
     // an error is no value to share: the formula stays, so nothing is lost (a #NAME? from a name the engine lacks)
     const failed = fails(address, source);
-    if (failed) unfrozen.set(address, `=${source.text}: ${String(printValue(value(address)))}`);
-    const isFrozen = freezes(address, source) && !failed && !(source.shared?.first === true && keptGroups.has(source.shared.index));
+    if (failed) notFrozen.set(address, { formula: source.text, why: `its result is an error, ${String(printValue(value(address)))}: the formula is kept` });
+    const holdsGroup = freezes(address, source) && !failed && source.shared?.first === true && keptGroups.has(source.shared.index);
+    if (holdsGroup) notFrozen.set(address, { formula: source.text, why: `it holds the text of a shared formula (si ${source.shared?.index ?? ""}) whose other cells stay formulas` });
+    const isFrozen = freezes(address, source) && !failed && !holdsGroup;
     const fresh = area(address, spills.get(address));
     if (fresh === undefined) continue;
     // A legacy array formula keeps its fixed area: its cells beyond the result show #N/A, as in Excel.
@@ -80,6 +96,7 @@ export function sheetEdits(formulas: ReadonlyMap<string, FormulaSource>, result:
       const cellValue = inResult ? value(here) : { kind: "error" as const, code: "#N/A" as const };
       const formatted = formatOf(here, cellValue);
       if (isFrozen) edits.set(here, { kind: "freeze", value: cellValue, ...formatted });
+      if (isFrozen && isCellError(cellValue)) frozenErrors.set(here, { formula: source.text, area: ref ?? address, error: String(printValue(cellValue)) });
       else edits.set(here, here === address && ref !== undefined ? { kind: "result", value: cellValue, ref, ...formatted } : { kind: "result", value: cellValue, ...formatted });
     }
     // What the saved spill covered beyond the fresh one is empty now.
@@ -87,11 +104,14 @@ export function sheetEdits(formulas: ReadonlyMap<string, FormulaSource>, result:
       for (const here of cellsOf(source.array.area)) if (!edits.has(here)) edits.set(here, { kind: "result", value: null });
     }
   }
-  return { edits, frozen, unfrozen };
+  return { edits, frozen, notFrozen, frozenErrors };
 }
 
-/** The provenance table with a row for every frozen formula, so each frozen cell's formula text is kept somewhere. */
-function provenanceRows(result: WorkbookResult, frozen: ReadonlyMap<string, ReadonlyMap<string, string>>): ProvenanceCell[][] {
+/**
+ * The provenance table with a row for every frozen formula, so each frozen cell's formula text is kept somewhere, and
+ * every error frozen in a cell with its message (on the cell's own row, or a row of its own).
+ */
+function provenanceRows(result: WorkbookResult, frozen: ReadonlyMap<string, ReadonlyMap<string, string>>, errors: ReadonlyMap<string, ReadonlyMap<string, FrozenError>>): ProvenanceCell[][] {
   const rows = result.provenance.filter((row) => frozen.get(row.sheet)?.has(row.address) === true);
   const table = provenanceTable(rows);
   const described = new Set(rows.map((row) => `${row.sheet}!${row.address}`));
@@ -102,12 +122,26 @@ function provenanceRows(result: WorkbookResult, frozen: ReadonlyMap<string, Read
       row[0] = sheet;
       row[1] = address;
       row[2] = `=${text}`;
-      row[PROVENANCE_COLUMNS.length - 1] = address;
+      row[RANGE_COLUMN] = address;
       table.push(row);
+    }
+  }
+  for (const [sheet, cells] of errors) {
+    for (const [address, { formula, area, error }] of cells) {
+      const own = table.find((row) => row[0] === sheet && row[1] === address);
+      if (own !== undefined) own[ERROR_COLUMN] = error;
+      else {
+        const row: ProvenanceCell[] = PROVENANCE_COLUMNS.map(() => "");
+        [row[0], row[1], row[2], row[RANGE_COLUMN], row[ERROR_COLUMN]] = [sheet, address, `=${formula}`, area, error];
+        table.push(row);
+      }
     }
   }
   return table;
 }
+
+const RANGE_COLUMN = PROVENANCE_COLUMNS.indexOf("Result range");
+const ERROR_COLUMN = PROVENANCE_COLUMNS.indexOf("Error");
 
 function provenanceSheetXml(table: readonly (readonly ProvenanceCell[])[]): string {
   const rows = table.map((cells, index) => {
@@ -140,21 +174,36 @@ export interface RefreshedPackage {
   readonly frozen: number;
   /** Every formula whose cached value was kept: the ones the runner could not read and those the engine left for Excel. */
   readonly leftForExcel: readonly KeptFormula[];
-  /** PRICES formulas `freeze` kept as formulas because their result is an error, as `Sheet!A1 =formula: error`. */
-  readonly unfrozen: readonly string[];
+  /** With `freeze`: every formula that calls PRICES and stays a formula, with why (an error result, left for Excel...). */
+  readonly notFrozen: readonly KeptFormula[];
   /** Rich prices written as plain numbers with their number format (in the styles part). */
   readonly formatted: number;
   /** Rich prices written as plain numbers without their format: the package has no styles part to hold it. */
   readonly unformatted: number;
 }
 
+/**
+ * Why `--freeze` cannot write this book's copy, or undefined: it adds the sheet `Prices provenance`, which a workbook
+ * whose structure is protected forbids (Excel would refuse the same edit); a copy refrozen replaces its own sheet.
+ */
+export function freezeRefusal(loaded: Pick<LoadedWorkbook, "info" | "pkg">): string | undefined {
+  if (!loaded.info.structureLocked || loaded.info.sheets.some((sheet) => sheet.name === PROVENANCE_SHEET)) return undefined;
+  return `${loaded.pkg.path}: --freeze adds the sheet '${PROVENANCE_SHEET}', but the workbook's structure is protected (Review > Protect Workbook, workbookProtection lockStructure): unprotect it in Excel, or refresh without --freeze`;
+}
+
+/** A formula the reader kept as saved (it could not parse it) that calls PRICES, as Excel shows or saves the name. */
+const CALLS_PRICES = /(?:^|[^\w.])(?:PRICES\.|_xldudf_PRICES_)/i;
+
 /** The copy: the input's entries with the refreshed sheets, `fullCalcOnLoad`, and for `freeze` the provenance sheet. */
 export function refreshedPackage(loaded: LoadedWorkbook, result: WorkbookResult, options: { freeze: boolean }, progress: (message: string) => void = () => undefined): RefreshedPackage {
   const { pkg } = loaded;
+  const refusal = options.freeze ? freezeRefusal(loaded) : undefined;
+  if (refusal !== undefined) throw new WorkbookFileError(refusal);
   const changed = new Map<string, string>();
   const frozenBySheet = new Map<string, Map<string, string>>();
+  const errorsBySheet = new Map<string, Map<string, FrozenError>>();
   const leftForExcel: KeptFormula[] = [...loaded.kept];
-  const unfrozen: string[] = [];
+  const notFrozen: KeptFormula[] = options.freeze ? loaded.kept.filter((entry) => CALLS_PRICES.test(entry.formula)).map((entry) => ({ ...entry, why: `left for Excel: ${entry.why}` })) : [];
   let frozen = 0;
   const styles = numberFormatStyles(pkg, loaded.info.part);
   let formatted = 0;
@@ -164,8 +213,9 @@ export function refreshedPackage(loaded: LoadedWorkbook, result: WorkbookResult,
     const formulas = loaded.formulas.get(sheet.name);
     if (part === undefined || formulas === undefined) continue;
     leftForExcel.push(...(sheet.leftForExcel ?? []).map((entry) => ({ sheet: sheet.name, ...entry })));
-    const { edits, frozen: sheetFrozen, unfrozen: sheetUnfrozen } = sheetEdits(formulas, sheet, options.freeze);
-    for (const [address, why] of sheetUnfrozen) unfrozen.push(`${sheet.name}!${address} ${why}`);
+    const { edits, frozen: sheetFrozen, notFrozen: sheetNotFrozen, frozenErrors } = sheetEdits(formulas, sheet, options.freeze);
+    if (frozenErrors.size > 0) errorsBySheet.set(sheet.name, frozenErrors);
+    for (const [cell, { formula, why }] of sheetNotFrozen) notFrozen.push({ sheet: sheet.name, cell, formula, why });
     frozen += sheetFrozen.size;
     if (sheetFrozen.size > 0) frozenBySheet.set(sheet.name, sheetFrozen);
     const rich = [...edits.values()].filter((edit) => edit.numberFormat !== undefined).length;
@@ -190,7 +240,7 @@ export function refreshedPackage(loaded: LoadedWorkbook, result: WorkbookResult,
     }
   }
   if (options.freeze) {
-    const xml = provenanceSheetXml(provenanceRows(result, frozenBySheet));
+    const xml = provenanceSheetXml(provenanceRows(result, frozenBySheet, errorsBySheet));
     const existing = loaded.info.sheets.find((sheet) => sheet.name === PROVENANCE_SHEET)?.part;
     if (existing !== undefined) changed.set(existing, xml);
     else {
@@ -210,5 +260,5 @@ export function refreshedPackage(loaded: LoadedWorkbook, result: WorkbookResult,
     entries.set(name, text === undefined ? bytes : encoder.encode(text));
   }
   for (const [name, text] of added) entries.set(name, encoder.encode(text));
-  return { entries, frozen, leftForExcel, unfrozen, formatted, unformatted };
+  return { entries, frozen, leftForExcel, notFrozen, formatted, unformatted };
 }

@@ -26,6 +26,8 @@ export interface WorkbookInfo {
   readonly tables: readonly TableDefinition[];
   /** The shared string table, by index. */
   readonly sharedStrings: readonly string[];
+  /** Whether `<workbookProtection lockStructure="1">` forbids adding, removing or renaming sheets (Review > Protect Workbook). */
+  readonly structureLocked: boolean;
 }
 
 function isTrue(value: string | undefined): boolean {
@@ -88,7 +90,8 @@ export function readWorkbookInfo(pkg: WorkbookPackage): WorkbookInfo {
   const tables = sheets.flatMap((sheet) => (sheet.part === undefined ? [] : readTables(pkg, sheet.name, sheet.part)));
   const stringsPart = relationships.find((relationship) => relationship.type.endsWith(RELATIONSHIP_TYPES.sharedStrings) && !relationship.external);
   const sharedStrings = stringsPart && pkg.has(stringsPart.target) ? children(pkg.xml(stringsPart.target), "si").map(stringItemText) : [];
-  return { part, sheets, dateSystem, names, tables, sharedStrings };
+  const structureLocked = isTrue(child(workbook, "workbookProtection")?.attributes.lockStructure);
+  return { part, sheets, dateSystem, names, tables, sharedStrings, structureLocked };
 }
 
 /** Where `calcPr` goes when the workbook has none: before the first of these (CT_Workbook's order). */

@@ -154,7 +154,7 @@ describe("npm run workbook with an .xlsx model", () => {
     });
 
     const provenance = sheets.get("Prices provenance") ?? [];
-    const header = ["Sheet", "Address", "Formula", "Symbol", "Date asked", "Assessment date", "Assessed at", "Revision", "Carried", "Field", "Currency", "Unit", "Conversion", "Retrieved at", "Service URL", "Result range"];
+    const header = ["Sheet", "Address", "Formula", "Symbol", "Date asked", "Assessment date", "Assessed at", "Revision", "Carried", "Field", "Currency", "Unit", "Conversion", "Retrieved at", "Service URL", "Result range", "Error"];
     expect(provenance[0]).toEqual(header);
     const row = (address: string): string[] | undefined => provenance.find((line) => line[0] === "Model" && line[1] === address);
     const columns = (line: string[] | undefined, ...names: string[]): (string | undefined)[] => names.map((name) => line?.[header.indexOf(name)]);

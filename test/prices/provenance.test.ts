@@ -25,7 +25,7 @@ describe("the provenance table", () => {
     expect(table[0]).toEqual([...PROVENANCE_COLUMNS]);
     expect(table).toHaveLength(4);
     // every column of the record a rich price carries, in the header's order
-    expect(table[3]).toEqual(["Sheet1", "B2", "=PRICES.MID(A2)", "MB-AL-0004", "2024-03-01", "2024-03-01", "2024-03-01T16:30:00.000+00:00", 0, false, "mid", "USD", "MT", "none", "2024-03-01T10:00:00.000Z", "https://localhost/physical/v2/Prices", "B2"]);
+    expect(table[3]).toEqual(["Sheet1", "B2", "=PRICES.MID(A2)", "MB-AL-0004", "2024-03-01", "2024-03-01", "2024-03-01T16:30:00.000+00:00", 0, false, "mid", "USD", "MT", "none", "2024-03-01T10:00:00.000Z", "https://localhost/physical/v2/Prices", "B2", ""]);
     expect(frozenFormulas(table)).toEqual([
       { sheet: "Sheet1", resultRange: "C4:D5", formula: "=PRICES.MID(A4:A5,C3:D3)" },
       { sheet: "Sheet1", resultRange: "B2", formula: "=PRICES.MID(A2)" },

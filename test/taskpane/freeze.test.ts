@@ -113,10 +113,10 @@ describe("freeze and unfreeze", () => {
     expect(await freeze(workbook, "sheet", describe)).toBe(2);
     expect(Object.fromEntries(grid.entries)).toEqual({ A1: "MB-AL-0004", B1: 152.02, A3: 150.1, A4: 151.2, A5: 152.3, D1: "=B1*2" });
     const table = await provenance();
-    expect(table?.[0]).toEqual(["Sheet", "Address", "Formula", "Symbol", "Date asked", "Assessment date", "Assessed at", "Revision", "Carried", "Field", "Currency", "Unit", "Conversion", "Retrieved at", "Service URL", "Result range"]);
+    expect(table?.[0]).toEqual(["Sheet", "Address", "Formula", "Symbol", "Date asked", "Assessment date", "Assessed at", "Revision", "Carried", "Field", "Currency", "Unit", "Conversion", "Retrieved at", "Service URL", "Result range", "Error"]);
     expect(table?.slice(1)).toEqual([
-      ["Sheet1", "B1", '=PRICES.MID(A1,"2024-03-01")', "MB-AL-0004", "2024-03-01", "2024-02-29", "2024-02-29T16:00:00.000+00:00", 1, true, "mid", "USD", "MT", "none", "", "https://svc/physical/v2", "B1"],
-      ["Sheet1", "A3", '=PRICES.HISTORY(A1,"2024-03-01","2024-03-08","mid",0)', "MB-AL-0004", "2024-03-01..2024-03-08", "", "", "", "", "", "USD", "MT", "none", "2024-03-08T09:00:00.000Z", "https://svc/physical/v2/Prices/History", "A3:A5"],
+      ["Sheet1", "B1", '=PRICES.MID(A1,"2024-03-01")', "MB-AL-0004", "2024-03-01", "2024-02-29", "2024-02-29T16:00:00.000+00:00", 1, true, "mid", "USD", "MT", "none", "", "https://svc/physical/v2", "B1", ""],
+      ["Sheet1", "A3", '=PRICES.HISTORY(A1,"2024-03-01","2024-03-08","mid",0)', "MB-AL-0004", "2024-03-01..2024-03-08", "", "", "", "", "", "USD", "MT", "none", "2024-03-08T09:00:00.000Z", "https://svc/physical/v2/Prices/History", "A3:A5", ""],
     ]);
   });
 

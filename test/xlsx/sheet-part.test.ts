@@ -102,9 +102,14 @@ describe("sheetEdits", () => {
       ["B2", { text: "PRICES.MID(A2)", callsPrices: true, shared: { index: "0", first: false } }],
       ["C1", { text: "PRICES.MID(A1)", callsPrices: true }],
     ]);
-    const { edits: planned, frozen } = sheetEdits(formulas, result({ B1: 1, B2: 2, C1: 3 }, [], [{ cell: "B2", formula: "PRICES.MID(A2)", why: "depends on A2 (left for Excel)" }]), true);
+    const { edits: planned, frozen, notFrozen } = sheetEdits(formulas, result({ B1: 1, B2: 2, C1: 3 }, [], [{ cell: "B2", formula: "PRICES.MID(A2)", why: "depends on A2 (left for Excel)" }]), true);
     expect(Object.fromEntries(planned)).toEqual({ B1: { kind: "result", value: 1 }, C1: { kind: "freeze", value: 3 } });
     expect([...frozen.keys()]).toEqual(["C1"]);
+    // neither PRICES formula kept goes unsaid
+    expect(Object.fromEntries(notFrozen)).toEqual({
+      B2: { formula: "PRICES.MID(A2)", why: "left for Excel: depends on A2 (left for Excel)" },
+      B1: { formula: "PRICES.MID(A1)", why: "it holds the text of a shared formula (si 0) whose other cells stay formulas" },
+    });
   });
 });
 
@@ -115,10 +120,10 @@ describe("sheetEdits with freeze", () => {
       ["A2", { text: 'PRICES.MID("MB-AL-0004")', callsPrices: true }],
     ]);
     const sheet: SheetResult = { name: "Model", values: { A1: { kind: "error", code: "#NAME?", message: "unknown name Symbol" }, A2: 12.5 }, spills: [], dataTypes: {} };
-    const { edits: planned, frozen, unfrozen } = sheetEdits(formulas, sheet, true);
+    const { edits: planned, frozen, notFrozen } = sheetEdits(formulas, sheet, true);
     expect(Object.fromEntries(planned)).toEqual({ A1: { kind: "result", value: { kind: "error", code: "#NAME?", message: "unknown name Symbol" } }, A2: { kind: "freeze", value: 12.5 } });
     expect([...frozen.keys()]).toEqual(["A2"]);
-    expect(Object.fromEntries(unfrozen)).toEqual({ A1: "=PRICES.MID(Symbol): #NAME?: unknown name Symbol" });
+    expect(Object.fromEntries(notFrozen)).toEqual({ A1: { formula: "PRICES.MID(Symbol)", why: "its result is an error, #NAME?: unknown name Symbol: the formula is kept" } });
   });
 });
 
