@@ -6,7 +6,7 @@ import { closeSync, openSync, readFileSync, renameSync, rmSync, writeSync } from
 import { basename, dirname, join, posix } from "node:path";
 import { crc32 } from "node:zlib";
 import { type AsyncFlateStreamHandler, Zip, ZipDeflate, type ZipInputFile, unzipSync } from "fflate";
-import { XmlPartError, checkWellFormed, children, parseXml, type XmlElement } from "./xml";
+import { WellFormedCheck, XmlPartError, children, parseXml, type XmlElement } from "./xml";
 
 /** A file the runner cannot read as a workbook: exit code 2 with this one-line message. */
 export class WorkbookFileError extends Error {
@@ -292,21 +292,30 @@ const XML_PART = /\.(xml|rels)$/i;
 
 /**
  * Reads the zip just written at `temporary` back and parses each of `parts` (the entries written anew) with a strict
- * XML parser, before the copy is renamed into place: a part Excel would have to repair is never delivered.
+ * XML parser, a slice at a time with the event loop free between slices (progress lines), before the copy is renamed
+ * into place: a part Excel would have to repair is never delivered.
  */
-function checkWritten(temporary: string, output: string, parts: readonly string[]): void {
+async function checkWritten(temporary: string, output: string, parts: readonly string[], progress: (message: string) => void): Promise<void> {
   const wanted = new Set(parts.filter((part) => XML_PART.test(part)));
   if (wanted.size === 0) return;
   const written = unzipSync(readFileSync(temporary), { filter: (file) => wanted.has(file.name) });
-  const decoder = new TextDecoder("utf-8", { fatal: true });
+  const total = [...wanted].reduce((sum, part) => sum + (written[part]?.length ?? 0), 0);
+  let done = 0;
   for (const part of wanted) {
     const bytes = written[part];
     try {
       if (bytes === undefined) throw new XmlPartError(`${part} is missing from the zip`);
-      checkWellFormed(decoder.decode(bytes), part);
+      const check = new WellFormedCheck(part);
+      for (let offset = 0; offset < bytes.length; offset += SLICE) {
+        check.write(bytes.subarray(offset, offset + SLICE));
+        done += Math.min(SLICE, bytes.length - offset);
+        progress(`workbook: checking ${output}, ${Math.round((100 * done) / Math.max(total, 1))} % parsed back`);
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+      check.close();
     } catch (error) {
-      const why = error instanceof XmlPartError ? error.message : `${part} is not UTF-8`;
-      throw new WorkbookFileError(`cannot write ${output}: ${why}, so nothing was written (the input is untouched)`);
+      if (!(error instanceof XmlPartError)) throw error;
+      throw new WorkbookFileError(`cannot write ${output}: ${error.message}, so nothing was written (the input is untouched)`);
     }
   }
 }
@@ -364,7 +373,12 @@ export async function writePackage(
     if (failure) throw failure;
     closeSync(fd);
     open = false;
-    checkWritten(temporary, output, [...entries].filter(([name, data]) => source?.entries.get(name) !== data).map(([name]) => name));
+    await checkWritten(
+      temporary,
+      output,
+      [...entries].filter(([name, data]) => source?.entries.get(name) !== data).map(([name]) => name),
+      progress,
+    );
     renameSync(temporary, output);
   } finally {
     if (open) closeSync(fd);

@@ -95,8 +95,8 @@ export function sheetEdits(formulas: ReadonlyMap<string, FormulaSource>, result:
       const inResult = position !== undefined && rangeContains(fresh, position.row, position.col);
       const cellValue = inResult ? value(here) : { kind: "error" as const, code: "#N/A" as const };
       const formatted = formatOf(here, cellValue);
-      if (isFrozen) edits.set(here, { kind: "freeze", value: cellValue, ...formatted });
       if (isFrozen && isCellError(cellValue)) frozenErrors.set(here, { formula: source.text, area: ref ?? address, error: String(printValue(cellValue)) });
+      if (isFrozen) edits.set(here, { kind: "freeze", value: cellValue, ...formatted });
       else edits.set(here, here === address && ref !== undefined ? { kind: "result", value: cellValue, ref, ...formatted } : { kind: "result", value: cellValue, ...formatted });
     }
     // What the saved spill covered beyond the fresh one is empty now.

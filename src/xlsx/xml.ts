@@ -76,20 +76,53 @@ export function scanXml(xml: string, part: string, events: TagEvents): void {
   if (failure) throw new XmlPartError(`${part} is not well-formed XML: ${failure.message}`);
 }
 
-/** Throws XmlPartError naming `part` unless `xml` is well-formed and namespace-well-formed (every prefix bound): the check of each part written. */
+/**
+ * A part checked as it is fed, a chunk at a time (a 25 MB sheet is no 50 MB string, and the event loop stays free
+ * between chunks): well-formed and namespace-well-formed (every prefix bound), as strict as XML 1.0 asks.
+ */
+export class WellFormedCheck {
+  private readonly parser = new SaxesParser({ xmlns: true });
+  private readonly decoder = new TextDecoder("utf-8", { fatal: true });
+  private failure: string | undefined;
+  private root = false;
+
+  constructor(private readonly part: string) {
+    this.parser.on("error", (error) => {
+      this.failure ??= error.message;
+    });
+    this.parser.on("opentagstart", () => {
+      this.root = true;
+    });
+  }
+
+  write(chunk: Uint8Array | string): void {
+    if (this.failure !== undefined) return;
+    try {
+      this.parser.write(typeof chunk === "string" ? chunk : this.decoder.decode(chunk, { stream: true }));
+    } catch {
+      this.failure ??= "not UTF-8";
+    }
+  }
+
+  /** Throws XmlPartError naming the part unless everything written was one well-formed document. */
+  close(): void {
+    if (this.failure === undefined) {
+      try {
+        this.parser.write(this.decoder.decode()).close();
+      } catch {
+        this.failure ??= "not UTF-8";
+      }
+    }
+    if (this.failure !== undefined) throw new XmlPartError(`${this.part} is not well-formed XML: ${this.failure}`);
+    if (!this.root) throw new XmlPartError(`${this.part} has no root element`);
+  }
+}
+
+/** Throws XmlPartError naming `part` unless `xml` is well-formed and namespace-well-formed. */
 export function checkWellFormed(xml: string, part: string): void {
-  const parser = new SaxesParser({ xmlns: true });
-  let failure: Error | undefined;
-  parser.on("error", (error) => {
-    failure ??= error;
-  });
-  let root = false;
-  parser.on("opentagstart", () => {
-    root = true;
-  });
-  parser.write(xml).close();
-  if (failure) throw new XmlPartError(`${part} is not well-formed XML: ${failure.message}`);
-  if (!root) throw new XmlPartError(`${part} has no root element`);
+  const check = new WellFormedCheck(part);
+  check.write(xml);
+  check.close();
 }
 
 interface Building {

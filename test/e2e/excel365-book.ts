@@ -24,6 +24,8 @@ export interface BookOptions {
   readonly date1904?: boolean;
   /** The main namespace under a prefix, as the Open XML SDK writes it (`x:`). */
   readonly prefix?: string;
+  /** Whether the workbook protection locks the structure (default true, as Excel's Protect Workbook does); --freeze refuses such a book. */
+  readonly structureLocked?: boolean;
 }
 
 /** Every formula cell of the Model sheet the refresh evaluates, and the cells its spill covers. */
@@ -121,7 +123,7 @@ export function excel365Book(options: BookOptions): { bytes: Uint8Array; layout:
     `${HEAD}<${p}workbook ${ns} xmlns:r="${R}" xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" mc:Ignorable="x15 xr xr6 xr10 xr2" xmlns:x15="http://schemas.microsoft.com/office/spreadsheetml/2010/11/main" xmlns:xr="http://schemas.microsoft.com/office/spreadsheetml/2014/revision" xmlns:xr6="http://schemas.microsoft.com/office/spreadsheetml/2016/revision6" xmlns:xr10="http://schemas.microsoft.com/office/spreadsheetml/2016/revision10" xmlns:xr2="http://schemas.microsoft.com/office/spreadsheetml/2015/revision2">` +
       `<${p}fileVersion appName="xl" lastEdited="7" lowestEdited="7" rupBuild="28127"/>` +
       `<${p}workbookPr ${options.macros ? 'codeName="ThisWorkbook" ' : ""}${options.date1904 ? 'date1904="1" ' : ""}defaultThemeVersion="202300"/>` +
-      `<${p}workbookProtection workbookAlgorithmName="SHA-512" workbookHashValue="aGFzaA==" workbookSaltValue="c2FsdA==" workbookSpinCount="100000" lockStructure="1"/>` +
+      `<${p}workbookProtection workbookAlgorithmName="SHA-512" workbookHashValue="aGFzaA==" workbookSaltValue="c2FsdA==" workbookSpinCount="100000" lockStructure="${options.structureLocked === false ? 0 : 1}"/>` +
       `<${p}bookViews><${p}workbookView xWindow="-110" yWindow="-110" windowWidth="25820" windowHeight="15500"/></${p}bookViews>` +
       `<${p}sheets><${p}sheet name="Model" sheetId="1" r:id="rId1"/><${p}sheet name="Notes" sheetId="2" r:id="rId2"/><${p}sheet name="Trades" sheetId="3" r:id="rId3"/></${p}sheets>` +
       `<${p}externalReferences><${p}externalReference r:id="rId9"/></${p}externalReferences>` +

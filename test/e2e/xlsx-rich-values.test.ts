@@ -69,7 +69,10 @@ beforeAll(async () => {
   input = join(dir, "model.xlsx");
   writeFileSync(input, excel365Book({ symbols, date: DATE, from: FROM, to: TO, history }).bytes);
   refreshed = await runMain([input, "--out", join(dir, "refreshed.xlsx"), "--values", "rich", "--report", join(dir, "report.json"), "--today", TODAY]);
-  frozen = await runMain([input, "--out", join(dir, "frozen.xlsx"), "--values", "rich", "--freeze", "--today", TODAY]);
+  // --freeze adds a sheet, which the book's locked structure forbids: the same book unlocked
+  const unlocked = join(dir, "model-unlocked.xlsx");
+  writeFileSync(unlocked, excel365Book({ symbols, date: DATE, from: FROM, to: TO, history, structureLocked: false }).bytes);
+  frozen = await runMain([unlocked, "--out", join(dir, "frozen.xlsx"), "--values", "rich", "--freeze", "--today", TODAY]);
 });
 
 afterAll(async () => {

@@ -94,6 +94,8 @@ const cases: [string, Partial<BookOptions>, string][] = [
 
 describe.each(cases)("%s", (_, options, extension) => {
   let input: string;
+  /** The same book with its structure not locked: --freeze adds a sheet, which a locked structure forbids. */
+  let unlocked: string;
   let refreshed: { code: number; printed: string; errors: string };
   let frozen: { code: number; printed: string; errors: string };
   let layout: ReturnType<typeof excel365Book>["layout"];
@@ -105,7 +107,9 @@ describe.each(cases)("%s", (_, options, extension) => {
     input = name("model");
     writeFileSync(input, book.bytes);
     refreshed = await run([input, "--out", name("refreshed"), "--report", join(dir, `report-${Object.keys(options).join("-") || "plain"}.json`), "--today", TODAY]);
-    frozen = await run([input, "--out", name("frozen"), "--freeze", "--today", TODAY]);
+    unlocked = name("model-unlocked");
+    writeFileSync(unlocked, excel365Book({ symbols, date: DATE, from: FROM, to: TO, history, ...options, structureLocked: false }).bytes);
+    frozen = await run([unlocked, "--out", name("frozen"), "--freeze", "--today", TODAY]);
   });
 
   it("--out copies every entry but the refreshed sheet and calcPr byte for byte, and the sheet differs only in the refreshed cells", () => {
@@ -157,7 +161,7 @@ describe.each(cases)("%s", (_, options, extension) => {
 
   it("--freeze changes only the frozen cells, adds the provenance sheet with every frozen formula, and keeps styles", () => {
     expect(frozen.code).toBe(0);
-    const before = entries(input);
+    const before = entries(unlocked);
     const after = entries(name("frozen"));
     const added = [...after.keys()].filter((part) => !before.has(part));
     expect(added).toEqual(["xl/worksheets/sheet4.xml"]);
@@ -167,7 +171,7 @@ describe.each(cases)("%s", (_, options, extension) => {
     for (const [part, bytes] of before) {
       if (changed.has(part)) continue;
       expect([part, Buffer.from(after.get(part) ?? []).equals(Buffer.from(bytes))]).toEqual([part, true]);
-      expectStoredAlike(input, name("frozen"), part);
+      expectStoredAlike(unlocked, name("frozen"), part);
     }
     const text = (map: Map<string, Uint8Array>, part: string): string => strFromU8(map.get(part) ?? new Uint8Array());
     expect(text(after, "[Content_Types].xml")).toBe(

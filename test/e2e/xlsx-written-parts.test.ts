@@ -136,6 +136,8 @@ describe("--freeze", () => {
     // the LET is a value now, the price its binding asked; the formula reading it stays
     expect(sheet).toContain(`<c r="B1"><v>${String(price)}</v></c>`);
     expect(sheet).toContain("<f>B1*2</f>");
+    // the lifted spill is frozen whole: its price, and its error as an error
+    expect(sheet).toContain(`<c r="C1"><v>${String(price)}</v></c>`);
     expect(sheet).toMatch(/<c r="C2" t="e"><v>#N\/A<\/v><\/c>/);
 
     const kept = JSON.parse(readFileSync(report, "utf8")) as { notFrozen: { sheet: string; cell: string; why: string }[] };

@@ -127,6 +127,17 @@ describe("sheetEdits with freeze", () => {
   });
 });
 
+describe("sheetEdits freezing a spill", () => {
+  it("freezes every cell of it, and keeps each error's message for the provenance sheet", () => {
+    const formulas = new Map<string, FormulaSource>([["C1", { text: "PRICES.MID(A1:A2)", callsPrices: true }]]);
+    const sheet: SheetResult = { name: "Model", values: { C1: 12.5, C2: { kind: "error", code: "#N/A", message: "unknown symbol" } }, spills: [{ anchor: "C1", area: "C1:C2" }], dataTypes: {} };
+    const { edits: planned, frozen, frozenErrors } = sheetEdits(formulas, sheet, true);
+    expect(Object.fromEntries(planned)).toEqual({ C1: { kind: "freeze", value: 12.5 }, C2: { kind: "freeze", value: { kind: "error", code: "#N/A", message: "unknown symbol" } } });
+    expect([...frozen.keys()]).toEqual(["C1"]);
+    expect(Object.fromEntries(frozenErrors)).toEqual({ C2: { formula: "PRICES.MID(A1:A2)", area: "C1:C2", error: "#N/A: unknown symbol" } });
+  });
+});
+
 describe("CellsRead", () => {
   const sheets = new Map([
     ["model", "Model"],
