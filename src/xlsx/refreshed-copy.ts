@@ -199,8 +199,9 @@ export function refreshedPackage(loaded: LoadedWorkbook, result: WorkbookResult,
       for (const [edited, text] of addWorksheet(current, loaded.info.part, PROVENANCE_SHEET, part)) changed.set(edited, text);
     }
   }
+  // a copy with nothing changed keeps calcPr too (i27-cone: every entry byte for byte when no price moved anything)
   const workbookXml = current(loaded.info.part);
-  const recalculating = withFullCalcOnLoad(workbookXml, loaded.info.part);
+  const recalculating = changed.size > 0 || added.size > 0 ? withFullCalcOnLoad(workbookXml, loaded.info.part) : workbookXml;
   if (recalculating !== workbookXml) changed.set(loaded.info.part, recalculating);
   const encoder = new TextEncoder();
   const entries = new Map<string, Uint8Array>();
