@@ -62,7 +62,9 @@ export function sheetEdits(formulas: ReadonlyMap<string, FormulaSource>, result:
     const failed = fails(address, source);
     if (failed) unfrozen.set(address, `=${source.text}: ${String(printValue(value(address)))}`);
     const isFrozen = freezes(address, source) && !failed && !(source.shared?.first === true && keptGroups.has(source.shared.index));
-    const fresh = area(address, spills.get(address));
+    // a formula outside the price cone was not evaluated: it has no placement, and its cell stays as saved (i27-cone)
+    const placed = spills.get(address);
+    const fresh = placed === undefined ? undefined : area(address, placed);
     if (fresh === undefined) continue;
     // A legacy array formula keeps its fixed area: its cells beyond the result show #N/A, as in Excel.
     const covered = source.array !== undefined && !source.array.dynamic ? source.array.area : fresh;
