@@ -20,7 +20,7 @@ import { DependencyGraph, type FormulaCell, type Resolver, cellRange, isAnchorOn
 import type { ResultCell } from "./rich-cells";
 import type { FunctionMetadata } from "./metadata";
 import type { EngineOptions, SpillPlacement } from "./engine-options";
-import { type ProofSummary, UnprovenSignal, prove, proofSummary, savedSheet } from "./proof";
+import { type ProofSummary, SavedSheet, UnprovenSignal, prove, proofSummary } from "./proof";
 import { cellsOf, readSheet } from "./sheet-reads";
 import { Recalculation } from "./recalculation";
 import type { ResultGrid } from "./results";
@@ -52,7 +52,7 @@ export class WorkbookEngine {
   private readonly leftFormulas = new Set<FormulaCell>();
   /** The book's saved values, and the sheet as saved (literals and saved results) the proof reads. */
   private saved: SavedValues | undefined;
-  private savedSheet: Sheet | undefined;
+  private savedSheet: SavedSheet | undefined;
 
   constructor(private readonly options: EngineOptions) {
     this.scope = options.scope ?? new BookScope();
@@ -276,8 +276,8 @@ export class WorkbookEngine {
   }
 
   /** The sheet as the file saved it (built once per book). */
-  private sheetAsSaved(): Sheet {
-    this.savedSheet ??= savedSheet(this.literals, this.graph.formulas, this.saved);
+  private sheetAsSaved(): SavedSheet {
+    this.savedSheet ??= new SavedSheet(this.literals, this.graph.formulas, this.saved);
     return this.savedSheet;
   }
 
@@ -374,11 +374,11 @@ export class WorkbookEngine {
 
   /** The values a reference reads: a range, or the whole result of the formula a spill reference (`A1#`) names; `"saved"` reads the book as saved. */
   private readReference(reference: ReferenceExpression, reader: FormulaCell | "saved"): ArrayValue | CellError {
-    if (this.isOwnSheet(reference)) return reader === "saved" ? this.readSaved(reference) : this.readOwn(reference, reader);
+    if (this.isOwnSheet(reference)) return reader === "saved" ? this.readSaved(reference, "") : this.readOwn(reference, reader);
     const other = this.options.otherSheet?.(reference.sheet ?? "") ?? "the host evaluates each sheet on its own; references to other sheets are not supported";
     // a sheet the host cannot read first (a cycle of sheets, a sheet not given): Excel's value is not known here
     if (typeof other === "string") throw new LeftForExcelSignal(`${reference.text}: ${other}`);
-    return reader === "saved" ? other.readSaved(reference) : other.readOwn(reference, undefined);
+    return reader === "saved" ? other.readSaved(reference, sheetPrefix(reference.sheet ?? "")) : other.readOwn(reference, undefined);
   }
 
   /**
@@ -405,8 +405,8 @@ export class WorkbookEngine {
   }
 
   /** A reference read on this sheet as the file saved it (the proof's view). */
-  private readSaved(reference: ReferenceExpression): ArrayValue | CellError {
-    return readSheet(this.sheetAsSaved(), reference, (row, col) => this.graph.has(cellKey(row, col)));
+  private readSaved(reference: ReferenceExpression, prefix: string): ArrayValue | CellError {
+    return this.sheetAsSaved().read(reference, prefix);
   }
 
   /** How a formula's run reads the book: at `generation` of a run, or as the file saved it for the proof (no custom call then). */
@@ -414,7 +414,7 @@ export class WorkbookEngine {
     const dateSystem = this.options.dateSystem?.() ?? "1900";
     const resolver = this.resolverAt(formula);
     const reader = run === "saved" ? "saved" : formula;
-    const sheet = run === "saved" ? this.sheetAsSaved() : this.sheet;
+    const sheet = run === "saved" ? this.sheetAsSaved().sheet : this.sheet;
     return {
       at: { row: formula.row, col: formula.col },
       name: resolver.name,

@@ -4,10 +4,10 @@
  * significant digits, errors by kind, text exactly). What it cannot reproduce is left for Excel with why; what has
  * nothing to be proven against (no saved value, a price asked inside a larger formula, today's date) is unproven.
  */
-import { formatCellAddress } from "../formula/a1";
-import type { Expression } from "../formula/parse";
+import { formatCellAddress, rangeContains } from "../formula/a1";
+import type { Expression, ReferenceExpression } from "../formula/parse";
 import { canonicalName } from "../formula/functions";
-import { positionOfKey } from "./addresses";
+import { cellKey, positionOfKey } from "./addresses";
 import type { LeftForExcel } from "./book-names";
 import { type SavedCell, type SavedGrid, type SavedValues, savedCellValue } from "./book-saved";
 import { significant } from "./coerce";
@@ -15,7 +15,9 @@ import type { FormulaCell, ProofState } from "./dependency-graph";
 import type { ResultGrid } from "./results";
 import { plainOf } from "./rich-cells";
 import { Sheet } from "./sheet";
-import { type CellValue, type Scalar, isCellError } from "./values";
+import { readSheet } from "./sheet-reads";
+import type { ArrayValue } from "./value-array";
+import { type CellError, type CellValue, type Scalar, isCellError } from "./values";
 
 /** Functions whose value on the day the file was saved is not known from the file. */
 const OF_THE_MOMENT = new Set(["TODAY", "NOW", "RAND", "RANDBETWEEN", "RANDARRAY"]);
@@ -151,16 +153,30 @@ export function proofSummary(formulas: readonly FormulaCell[]): ProofSummary {
 }
 
 /** The sheet as the file saved it: its literals, and each formula's saved result placed at its anchor. */
-export function savedSheet(literals: ReadonlyMap<number, Scalar>, formulas: readonly FormulaCell[], saved: SavedValues | undefined): Sheet {
-  const sheet = new Sheet();
-  for (const [key, value] of literals) {
-    const { row, col } = positionOfKey(key);
-    sheet.setLiteral(row, col, value);
+export class SavedSheet {
+  readonly sheet = new Sheet();
+  /** Formulas the file holds no value for: a proof that reads one has nothing to stand on. */
+  private readonly unsaved: FormulaCell[] = [];
+  private readonly anchors = new Set<number>();
+
+  constructor(literals: ReadonlyMap<number, Scalar>, formulas: readonly FormulaCell[], saved: SavedValues | undefined) {
+    for (const [key, value] of literals) {
+      const { row, col } = positionOfKey(key);
+      this.sheet.setLiteral(row, col, value);
+    }
+    for (const formula of formulas) {
+      const grid = saved?.cells.get(formula.address);
+      this.sheet.addAnchor(formula.row, formula.col);
+      this.anchors.add(cellKey(formula.row, formula.col));
+      if (grid) this.sheet.place(formula.row, formula.col, grid.map((row) => row.map(savedCellValue)));
+      else this.unsaved.push(formula);
+    }
   }
-  for (const formula of formulas) {
-    const grid = saved?.cells.get(formula.address);
-    sheet.addAnchor(formula.row, formula.col);
-    if (grid) sheet.place(formula.row, formula.col, grid.map((row) => row.map(savedCellValue)));
+
+  /** A reference's saved values; `prefix` names the sheet for a reader on another one. */
+  read(reference: ReferenceExpression, prefix: string): ArrayValue | CellError {
+    const missing = this.unsaved.find((formula) => rangeContains(reference.range, formula.row, formula.col));
+    if (missing) throw new UnprovenSignal(`reads ${prefix}${missing.address}, for which the file holds no saved value`);
+    return readSheet(this.sheet, reference, (row, col) => this.anchors.has(cellKey(row, col)));
   }
-  return sheet;
 }

@@ -27,10 +27,11 @@ describe("the proof against saved values", () => {
     expect(result.proven).toEqual([]);
   });
 
-  it("counts as unproven a formula with no saved value, one calling PRICES inside a larger formula, TODAY(), and a book whose values are not Excel's", async () => {
-    const result = await proved({ cells: { A1: 2, B1: "=A1+1", C1: "=PRICES.ADD(A1, 1)*2", D1: "=TODAY()" }, saved: { C1: 6, D1: 45000 } });
+  it("counts as unproven a formula with no saved value, one reading such a formula, one calling PRICES inside a larger formula, TODAY(), and a book whose values are not Excel's", async () => {
+    const result = await proved({ cells: { A1: 2, B1: "=A1+1", C1: "=PRICES.ADD(A1, 1)*2", D1: "=TODAY()", E1: "=B1*2" }, saved: { C1: 6, D1: 45000, E1: 6 } });
     expect(Object.fromEntries(result.unproven.map((entry) => [entry.cell, entry.why]))).toEqual({
       B1: "the file holds no saved value for it",
+      E1: "reads B1, for which the file holds no saved value",
       C1: "calls PRICES.ADD inside a larger formula: its old price was never saved on its own",
       D1: "calls TODAY(), whose value when the file was saved is not known",
     });
