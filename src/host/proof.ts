@@ -157,6 +157,7 @@ export class SavedSheet {
   readonly sheet = new Sheet();
   /** Formulas the file holds no value for: a proof that reads one has nothing to stand on. */
   private readonly unsaved: FormulaCell[] = [];
+  private readonly unsavedKeys = new Set<number>();
   private readonly anchors = new Set<number>();
 
   constructor(literals: ReadonlyMap<number, Scalar>, formulas: readonly FormulaCell[], saved: SavedValues | undefined) {
@@ -169,13 +170,19 @@ export class SavedSheet {
       this.sheet.addAnchor(formula.row, formula.col);
       this.anchors.add(cellKey(formula.row, formula.col));
       if (grid) this.sheet.place(formula.row, formula.col, grid.map((row) => row.map(savedCellValue)));
-      else this.unsaved.push(formula);
+      else {
+        this.unsaved.push(formula);
+        this.unsavedKeys.add(cellKey(formula.row, formula.col));
+      }
     }
   }
 
   /** A reference's saved values; `prefix` names the sheet for a reader on another one. */
   read(reference: ReferenceExpression, prefix: string): ArrayValue | CellError {
-    const missing = this.unsaved.find((formula) => rangeContains(reference.range, formula.row, formula.col));
+    const { top, left, bottom, right } = reference.range;
+    // one cell is one lookup: a model's thousands of `=C2/B2-1` read two cells each
+    const single = top === bottom && left === right;
+    const missing = single ? (this.unsavedKeys.has(cellKey(top, left)) ? this.unsaved.find((formula) => formula.row === top && formula.col === left) : undefined) : this.unsaved.find((formula) => rangeContains(reference.range, formula.row, formula.col));
     if (missing) throw new UnprovenSignal(`reads ${prefix}${missing.address}, for which the file holds no saved value`);
     return readSheet(this.sheet, reference, (row, col) => this.anchors.has(cellKey(row, col)));
   }

@@ -43,6 +43,7 @@ export interface RefreshedSheet {
 /** What the refresh changes in one sheet: the cells to rewrite, and which formulas `freeze` turned into values. */
 export function sheetEdits(formulas: ReadonlyMap<string, FormulaSource>, result: WorkbookResult["sheets"][number], freeze: boolean): RefreshedSheet {
   const left = new Set((result.leftForExcel ?? []).map((entry) => entry.cell));
+  const evaluated = result.evaluated === undefined ? undefined : new Set(result.evaluated);
   const spills = new Map(result.spills.map((spill) => [spill.anchor, spill.area]));
   const value = (address: string): CellEdit["value"] => result.values[address] ?? null;
   const freezes = (address: string, source: FormulaSource): boolean => freeze && source.callsPrices && !left.has(address);
@@ -62,9 +63,9 @@ export function sheetEdits(formulas: ReadonlyMap<string, FormulaSource>, result:
     const failed = fails(address, source);
     if (failed) unfrozen.set(address, `=${source.text}: ${String(printValue(value(address)))}`);
     const isFrozen = freezes(address, source) && !failed && !(source.shared?.first === true && keptGroups.has(source.shared.index));
-    // a formula outside the price cone was not evaluated: it has no placement, and its cell stays as saved (i27-cone)
-    const placed = spills.get(address);
-    const fresh = placed === undefined ? undefined : area(address, placed);
+    // a formula outside the price cone was not evaluated: its cell stays as saved (i27-cone)
+    if (evaluated !== undefined && !evaluated.has(address)) continue;
+    const fresh = area(address, spills.get(address));
     if (fresh === undefined) continue;
     // A legacy array formula keeps its fixed area: its cells beyond the result show #N/A, as in Excel.
     const covered = source.array !== undefined && !source.array.dynamic ? source.array.area : fresh;
