@@ -4,13 +4,13 @@
  * book's saved values when it has them; `update` applies an edited book and re-runs only what it touches. The graph,
  * the scheduling, the custom calls and the proof: dependency-graph.ts, recalculation.ts, custom-calls.ts, proof.ts.
  */
-import { type CellPosition, type RangeRef, formatCellAddress, formatRangeAddress, rangeContains, sheetPrefix } from "../formula/a1";
-import type { Expression, ReferenceExpression } from "../formula/parse";
-import { type DateSystem, isoDateToSerial } from "../functions/excelDates";
+import { type CellPosition, type RangeRef, formatRangeAddress, rangeContains, sheetPrefix } from "../formula/a1";
+import type { ReferenceExpression } from "../formula/parse";
+import { isoDateToSerial } from "../functions/excelDates";
 import { todayIso } from "../api/dates";
 import { SHEET_NAME, cellKey, positionOfKey } from "./addresses";
 import type { FormulaCellSource, LiteralCell, ParsedBook } from "./book";
-import { type SavedValues, savedCellValue } from "./book-saved";
+import type { SavedValues } from "./book-saved";
 import { canonicalName } from "../formula/functions";
 import { DYNAMIC_REFERENCE_FUNCTIONS, LeftForExcelSignal, evaluateFormula, whyLeftForExcel, type EvaluationContext } from "./evaluate";
 import type { LeftForExcel } from "./book-names";
@@ -18,15 +18,13 @@ import { BookScope } from "./book-scope";
 import { type CustomCallRecord, CustomCalls } from "./custom-calls";
 import { DependencyGraph, type FormulaCell, type Resolver, cellRange, isAnchorOnly, partsOf } from "./dependency-graph";
 import type { ResultCell } from "./rich-cells";
-import type { FunctionMetadata } from "./metadata";
 import type { EngineOptions, SpillPlacement } from "./engine-options";
 import { type ProofSummary, SavedSheet, UnprovenSignal, prove, proofSummary } from "./proof";
 import { cellsOf, readSheet } from "./sheet-reads";
 import { Recalculation } from "./recalculation";
 import type { ResultGrid } from "./results";
-import type { CustomFunctionsRuntime } from "./runtime";
 import { Sheet } from "./sheet";
-import { type ArrayValue, arrayOf } from "./value-array";
+import type { ArrayValue } from "./value-array";
 import { type CellError, type CellValue, type PrintedValue, type Scalar, cellError, isCellError } from "./values";
 
 export type { CustomCallRecord, EngineOptions, ProofSummary, SpillPlacement };
