@@ -3,7 +3,7 @@ import { todayIso } from "../api/dates";
 import { formatRangeAddress } from "../formula/a1";
 import { type DateSystem, isoDateToSerial } from "../functions/excelDates";
 import { readBook } from "./book";
-import { WorkbookEngine } from "./engine";
+import { type ProofSummary, WorkbookEngine } from "./engine";
 import type { FunctionMetadata } from "./metadata";
 import type { ProvenanceClient, ProvenanceRow } from "../prices/provenance";
 import { provenanceOf, withValues } from "./provenance";
@@ -65,6 +65,10 @@ export interface SheetResult {
   readonly spills: readonly { readonly anchor: string; readonly area: string }[];
   /** Every formula cell that must keep its cached value (not evaluated with Excel's semantics), its dependents included. */
   readonly leftForExcel?: readonly LeftForExcel[];
+  /** Every formula anchor the engine evaluated (left for Excel or not): a formula of the file not listed keeps its cell as saved. */
+  readonly evaluated?: readonly string[];
+  /** The formulas evaluated and not left for Excel, by what the proof against the book's `saved` values said of them. */
+  readonly proof?: ProofSummary;
   /** Cells holding a data type (`values` has their plain value): number format and card, by address. */
   readonly dataTypes: Readonly<Record<string, DataTypeCell>>;
 }
@@ -230,7 +234,7 @@ export function createHostApi(dependencies: HostDependencies): PricesHostApi {
         }
         const dataTypes = dataTypeCells([...byAddress.keys()], (address) => byAddress.get(address) ?? null);
         const spills = sheetEngine.spills().map((spill) => ({ anchor: formatRangeAddress({ top: spill.anchor.row, left: spill.anchor.col, bottom: spill.anchor.row, right: spill.anchor.col }), area: formatRangeAddress(spill.area) }));
-        return { name: sheets[index]?.name ?? "", values, spills, dataTypes, leftForExcel: sheetEngine.leftForExcel() };
+        return { name: sheets[index]?.name ?? "", values, spills, dataTypes, leftForExcel: sheetEngine.leftForExcel(), proof: sheetEngine.proofs(), evaluated: spills.map((spill) => spill.anchor) };
       });
       const provenance = options.provenance
         ? (await Promise.all(engines.map((sheetEngine, index) => provenanceOf(sheets[index]?.name ?? "", withValues(sheetEngine.customCalls(), (row, col) => sheetEngine.value(row, col)), provenanceClient(), serviceUrl, system, options.provenance === true, frozenToday ?? todayIso())))).flat()

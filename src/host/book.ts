@@ -8,6 +8,7 @@ import { type Expression, FormulaSyntaxError } from "../formula/parse";
 import { hostFormulaParser } from "./formula";
 import type { Scalar } from "./values";
 import type { DefinedName } from "./book-names";
+import { type SavedValues, readSaved } from "./book-saved";
 
 export interface LiteralCell extends CellPosition {
   readonly value: Scalar;
@@ -24,6 +25,8 @@ export interface ParsedBook {
   readonly formulas: readonly FormulaCellSource[];
   /** `"names": { "TaxRate": "0.2", "Prices": "$B$2:$B$9" }`: the book's defined names. */
   readonly names?: readonly DefinedName[];
+  /** `"saved"`: the cached values the file saved for its formulas, against which the engine proves itself (book-saved.ts). */
+  readonly saved?: SavedValues;
 }
 
 /** Bad input: the runner exits 2 with this message. */
@@ -98,6 +101,7 @@ export function readBook(json: unknown): ParsedBook {
     }
   }
   const names = readNames(json, problems);
+  const saved = readSaved(json, problems);
   if (problems.length > 0) throw new BookError(problems);
-  return names.length === 0 ? { literals, formulas } : { literals, formulas, names };
+  return { literals, formulas, ...(names.length === 0 ? {} : { names }), ...(saved === undefined ? {} : { saved }) };
 }

@@ -14,7 +14,7 @@
 import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { scopeFor } from "../api";
-import type { EvaluationResult } from "../host/api";
+import type { EvaluationResult, WorkbookResult } from "../host/api";
 import { BookError, readBook } from "../host/book";
 import { printValue, type PrintedValue } from "../host/values";
 import { writePackage } from "../xlsx/package";
@@ -31,6 +31,8 @@ export interface XlsxRunResult {
   readonly sheets: Record<string, Record<string, PrintedValue>>;
   readonly frozen: number;
   readonly leftForExcel: number;
+  /** The price cone: what was evaluated, proven against Excel's saved values, and left for Excel. */
+  readonly cone: ConeCounts;
   /** Rich prices written as numbers with their number format. */
   readonly richValues: number;
   readonly stats: EvaluationResult["stats"];
@@ -48,6 +50,24 @@ export interface RunReport {
   readonly leftForExcel: readonly KeptFormula[];
   /** With --freeze: every PRICES formula kept as a formula, and why. */
   readonly notFrozen?: readonly KeptFormula[];
+  readonly cone: ConeCounts;
+  /** Cone formulas written with nothing to prove them against, with why. */
+  readonly unproven: readonly KeptFormula[];
+}
+
+/**
+ * The price cone of a refresh: `formulas` of the book's `of` are in it; `evaluated` of them were written, `prices` being
+ * PRICES calls alone (the service's values), `proven` reproducing the value Excel saved before their new one was
+ * written, `unproven` with nothing to prove them against; `left` kept their cached values for Excel.
+ */
+export interface ConeCounts {
+  readonly formulas: number;
+  readonly of: number;
+  readonly evaluated: number;
+  readonly prices: number;
+  readonly proven: number;
+  readonly unproven: number;
+  readonly left: number;
 }
 
 /** A book that is not a readable workbook: exit code 2 with one line. */
@@ -119,6 +139,23 @@ function listLeftForExcel(left: readonly KeptFormula[], report: string | undefin
   if (left.length > LISTED) log(`workbook:   … and ${left.length - LISTED} more${report === undefined ? " (--report FILE lists them all)" : ` (all in ${report})`}`);
 }
 
+/** The cone's counts from what the engine said of each sheet, and every unproven formula with why. */
+function coneOf(workbook: { readonly cone: { readonly formulas: number; readonly of: number } }, result: WorkbookResult): { counts: ConeCounts; unproven: KeptFormula[] } {
+  const unproven = result.sheets.flatMap((sheet) => (sheet.proof?.unproven ?? []).map((entry) => ({ sheet: sheet.name, ...entry })));
+  const prices = result.sheets.reduce((sum, sheet) => sum + (sheet.proof?.prices.length ?? 0), 0);
+  const proven = result.sheets.reduce((sum, sheet) => sum + (sheet.proof?.proven.length ?? 0), 0);
+  const left = result.sheets.reduce((sum, sheet) => sum + (sheet.leftForExcel?.length ?? 0), 0);
+  return { counts: { ...workbook.cone, evaluated: prices + proven + unproven.length, prices, proven, unproven: unproven.length, left }, unproven };
+}
+
+function logCone(cone: ConeCounts, unproven: readonly KeptFormula[], report: string | undefined, log: (message: string) => void): void {
+  log(
+    `workbook: price cone: ${cone.formulas} of ${cone.of} formulas; ${cone.evaluated} evaluated (${cone.prices} prices, ${cone.proven} proven against Excel's saved values, ${cone.unproven} unproven), ${cone.left} left for Excel`,
+  );
+  for (const entry of unproven.slice(0, LISTED)) log(`workbook:   unproven ${entry.sheet}!${entry.cell} =${entry.formula}: ${entry.why}`);
+  if (unproven.length > LISTED) log(`workbook:   … and ${unproven.length - LISTED} more unproven${report === undefined ? " (--report FILE lists them all)" : ` (all in ${report})`}`);
+}
+
 function writeReport(path: string, report: RunReport): void {
   const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
   try {
@@ -182,7 +219,7 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
     if (refusal !== undefined) throw new BadBookError(refusal);
     if (workbook) {
       const formulas = [...workbook.formulas.values()].reduce((sum, sheet) => sum + sheet.size, 0);
-      log(`workbook: read ${options.bookPath}: ${workbook.sheets.length} sheets, ${workbook.cellCount} cells, ${formulas} formulas`);
+      log(`workbook: read ${options.bookPath}: ${workbook.sheets.length} sheets, ${workbook.cellCount} cells, ${formulas} formulas, ${workbook.cone.formulas} of them in the price cone`);
       if (options.dateSystem !== undefined && options.dateSystem !== workbook.dateSystem) {
         throw new UsageError(`--date-system ${options.dateSystem} contradicts ${options.bookPath}, which is written in the ${workbook.dateSystem} date system`);
       }
@@ -226,14 +263,16 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
     if (copy.formatted > 0) log(`workbook: ${copy.formatted} rich value${copy.formatted === 1 ? "" : "s"} written as numbers with their number format (a file holds no data types)`);
     if (copy.unformatted > 0) log(`workbook: ${copy.unformatted} rich value${copy.unformatted === 1 ? "" : "s"} written as plain numbers without their number format: ${options.bookPath} has no styles part to hold it`);
     listLeftForExcel(copy.leftForExcel, options.report, log);
+    const cone = coneOf(workbook, result);
+    logCone(cone.counts, cone.unproven, options.report, log);
     if (options.report !== undefined) {
-      writeReport(options.report, { book: options.bookPath, out: options.out, frozen: copy.frozen, richValues: copy.formatted, leftForExcel: copy.leftForExcel, ...(freeze ? { notFrozen: copy.notFrozen } : {}) });
+      writeReport(options.report, { book: options.bookPath, out: options.out, frozen: copy.frozen, richValues: copy.formatted, leftForExcel: copy.leftForExcel, cone: cone.counts, unproven: cone.unproven, ...(freeze ? { notFrozen: copy.notFrozen } : {}) });
       log(`workbook: report in ${options.report}`);
     }
     const sheets = Object.fromEntries(
       result.sheets.map((sheet) => [sheet.name, Object.fromEntries(Object.entries(sheet.values).map(([address, value]) => [address, printValue(value)]))]),
     );
-    return { out: options.out, sheets, frozen: copy.frozen, leftForExcel: copy.leftForExcel.length, richValues: copy.formatted, stats: result.stats, ...(changes === undefined ? {} : { changes }) };
+    return { out: options.out, sheets, frozen: copy.frozen, leftForExcel: copy.leftForExcel.length, cone: cone.counts, richValues: copy.formatted, stats: result.stats, ...(changes === undefined ? {} : { changes }) };
   } finally {
     await resources.closeAll();
   }

@@ -3,7 +3,7 @@
  * formulas instead of every cell of a 100,000-row book (the rest stays in the file as it is). Names and tables are read
  * as the engine reads them; a formula whose cells only evaluation can tell (INDIRECT, OFFSET) makes the answer "all".
  */
-import { type RangeRef, formatCellAddress, rangeContains } from "../formula/a1";
+import { MAX_ROWS, type RangeRef, formatCellAddress, parseCellAddress, rangeContains } from "../formula/a1";
 import { canonicalName } from "../formula/functions";
 import type { Expression, ReferenceExpression } from "../formula/parse";
 
@@ -115,4 +115,133 @@ export class CellsRead {
     const reach = this.reach.get(sheet);
     return reach !== undefined && (reach.cells.has(address) || reach.areas.some((area) => rangeContains(area, row, col)));
   }
+}
+
+/** A formula as the price cone sees it. */
+export interface ConeFormula {
+  readonly sheet: string;
+  readonly address: string;
+  readonly row: number;
+  readonly col: number;
+  /** It calls a PRICES function anywhere: where the cone starts. */
+  readonly callsPrices: boolean;
+  /** Its saved array area (`t="array"`), and whether it is a dynamic array whose result may grow. */
+  readonly array?: { readonly area: RangeRef; readonly dynamic: boolean };
+  /** The areas it reads (`referencesOf`), undefined when only evaluation can tell. */
+  readonly reach: readonly SheetArea[] | undefined;
+}
+
+/** Finds the formulas whose cells an area covers (anchors and saved array areas), and the formulas that read an area. */
+class ConeIndex {
+  private readonly anchors = new Map<string, Map<string, ConeFormula>>();
+  private readonly arrays: ConeFormula[] = [];
+  /** Readers of small areas by the cells they read; readers of large areas and of what only evaluation can tell apart. */
+  private readonly readersByCell = new Map<string, Map<string, { readonly row: number; readonly col: number; readonly readers: ConeFormula[] }>>();
+  private readonly largeReads: { readonly formula: ConeFormula; readonly sheet: string; readonly area: RangeRef }[] = [];
+  readonly unknownReach: ConeFormula[] = [];
+
+  constructor(formulas: readonly ConeFormula[]) {
+    for (const formula of formulas) {
+      mapOf(this.anchors, formula.sheet).set(formula.address, formula);
+      if (formula.array) this.arrays.push(formula);
+      if (formula.reach === undefined) this.unknownReach.push(formula);
+      for (const { sheet, area } of formula.reach ?? []) {
+        if (size(area) > LISTED_AREA) this.largeReads.push({ formula, sheet, area });
+        else for (const address of addressesOf(area)) readersAt(mapOf(this.readersByCell, sheet), address).readers.push(formula);
+      }
+    }
+  }
+
+  /** The formulas whose anchor or saved array lies in `area` of `sheet` (the formulas a reader of it needs). */
+  covering(sheet: string, area: RangeRef): ConeFormula[] {
+    const anchors = this.anchors.get(sheet);
+    if (!anchors) return [];
+    const found =
+      size(area) > LISTED_AREA
+        ? [...anchors.values()].filter((formula) => rangeContains(area, formula.row, formula.col))
+        : [...addressesOf(area)].flatMap((address) => anchors.get(address) ?? []);
+    return [...found, ...this.arrays.filter((formula) => formula.sheet === sheet && formula.array !== undefined && overlap(formula.array.area, area))];
+  }
+
+  /** The formulas that read any cell of `area` of `sheet`. */
+  readers(sheet: string, area: RangeRef): ConeFormula[] {
+    const byCell = this.readersByCell.get(sheet);
+    const small =
+      byCell === undefined
+        ? []
+        : size(area) > LISTED_AREA
+          ? [...byCell.values()].filter((cell) => rangeContains(area, cell.row, cell.col)).flatMap((cell) => cell.readers)
+          : [...addressesOf(area)].flatMap((address) => byCell.get(address)?.readers ?? []);
+    return [...small, ...this.largeReads.filter((read) => read.sheet === sheet && overlap(read.area, area)).map((read) => read.formula)];
+  }
+}
+
+/**
+ * The price cone: the formulas that call PRICES, the formulas their arguments need (transitively, through references,
+ * names and tables), and the formulas that read a PRICES result (transitively: references, ranges, names, tables, a
+ * saved spill; a dynamic array's whole columns below its anchor, where a longer result may spill; every formula whose
+ * reach only evaluation can tell, INDIRECT and OFFSET). Only these are evaluated; every other formula keeps its value.
+ */
+export function priceCone(formulas: readonly ConeFormula[]): Set<ConeFormula> {
+  const index = new ConeIndex(formulas);
+  const seeds = formulas.filter((formula) => formula.callsPrices);
+  const cone = new Set<ConeFormula>(seeds);
+  const precedents = [...seeds];
+  for (let next = precedents.pop(); next !== undefined; next = precedents.pop()) {
+    for (const { sheet, area } of next.reach ?? []) {
+      for (const needed of index.covering(sheet, area)) {
+        if (cone.has(needed)) continue;
+        cone.add(needed);
+        precedents.push(needed);
+      }
+    }
+  }
+  const dependents = [...seeds, ...(seeds.length > 0 ? index.unknownReach : [])];
+  const seen = new Set<ConeFormula>(dependents);
+  for (const formula of dependents) cone.add(formula);
+  for (let next = dependents.pop(); next !== undefined; next = dependents.pop()) {
+    for (const reader of index.readers(next.sheet, resultArea(next))) {
+      if (seen.has(reader)) continue;
+      seen.add(reader);
+      cone.add(reader);
+      dependents.push(reader);
+    }
+  }
+  return cone;
+}
+
+/** The cells a formula's result may cover: its saved area, and for a dynamic array the whole columns below it. */
+function resultArea(formula: ConeFormula): RangeRef {
+  const area = formula.array?.area ?? { top: formula.row, left: formula.col, bottom: formula.row, right: formula.col };
+  return formula.array?.dynamic ? { ...area, bottom: MAX_ROWS - 1 } : area;
+}
+
+function size(area: RangeRef): number {
+  return (area.bottom - area.top + 1) * (area.right - area.left + 1);
+}
+
+function overlap(a: RangeRef, b: RangeRef): boolean {
+  return a.top <= b.bottom && b.top <= a.bottom && a.left <= b.right && b.left <= a.right;
+}
+
+
+function* addressesOf(area: RangeRef): Generator<string> {
+  for (let row = area.top; row <= area.bottom; row += 1) {
+    for (let col = area.left; col <= area.right; col += 1) yield formatCellAddress({ row, col });
+  }
+}
+
+function mapOf<V>(maps: Map<string, Map<string, V>>, key: string): Map<string, V> {
+  const found = maps.get(key) ?? new Map<string, V>();
+  maps.set(key, found);
+  return found;
+}
+
+function readersAt(map: Map<string, { readonly row: number; readonly col: number; readonly readers: ConeFormula[] }>, address: string): { readonly readers: ConeFormula[] } {
+  const known = map.get(address);
+  if (known) return known;
+  const position = parseCellAddress(address) ?? { row: 0, col: 0 };
+  const made = { ...position, readers: [] };
+  map.set(address, made);
+  return made;
 }

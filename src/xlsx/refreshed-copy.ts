@@ -53,6 +53,7 @@ export interface FrozenError {
 export function sheetEdits(formulas: ReadonlyMap<string, FormulaSource>, result: WorkbookResult["sheets"][number], freeze: boolean): RefreshedSheet {
   const leftWhy = new Map((result.leftForExcel ?? []).map((entry) => [entry.cell, entry.why]));
   const left = new Set(leftWhy.keys());
+  const evaluated = result.evaluated === undefined ? undefined : new Set(result.evaluated);
   const spills = new Map(result.spills.map((spill) => [spill.anchor, spill.area]));
   const value = (address: string): CellEdit["value"] => result.values[address] ?? null;
   const freezes = (address: string, source: FormulaSource): boolean => freeze && source.callsPrices && !left.has(address);
@@ -78,6 +79,8 @@ export function sheetEdits(formulas: ReadonlyMap<string, FormulaSource>, result:
     const holdsGroup = freezes(address, source) && !failed && source.shared?.first === true && keptGroups.has(source.shared.index);
     if (holdsGroup) notFrozen.set(address, { formula: source.text, why: `it holds the text of a shared formula (si ${source.shared?.index ?? ""}) whose other cells stay formulas` });
     const isFrozen = freezes(address, source) && !failed && !holdsGroup;
+    // a formula outside the price cone was not evaluated: its cell stays as saved
+    if (evaluated !== undefined && !evaluated.has(address)) continue;
     const fresh = area(address, spills.get(address));
     if (fresh === undefined) continue;
     // A legacy array formula keeps its fixed area: its cells beyond the result show #N/A, as in Excel.
@@ -249,8 +252,9 @@ export function refreshedPackage(loaded: LoadedWorkbook, result: WorkbookResult,
       for (const [edited, text] of addWorksheet(current, loaded.info.part, PROVENANCE_SHEET, part)) changed.set(edited, text);
     }
   }
+  // a copy with nothing changed keeps calcPr too: every entry byte for byte when no price moved anything
   const workbookXml = current(loaded.info.part);
-  const recalculating = withFullCalcOnLoad(workbookXml, loaded.info.part);
+  const recalculating = changed.size > 0 || added.size > 0 ? withFullCalcOnLoad(workbookXml, loaded.info.part) : workbookXml;
   if (recalculating !== workbookXml) changed.set(loaded.info.part, recalculating);
   const encoder = new TextEncoder();
   const entries = new Map<string, Uint8Array>();

@@ -17,7 +17,9 @@ import { BookScope } from "../host/book-scope";
 import { type StaticContext, whyLeftForExcel } from "../host/evaluate";
 import type { DefinedName, LeftForExcel, TableDefinition } from "../host/book-names";
 import { PROVENANCE_SHEET } from "../prices/provenance";
-import { CellsRead, type NameReader, type SheetArea, referencesOf } from "./cells-read";
+import type { SavedCell, SavedGrid } from "../host/book-saved";
+import { CellsRead, type ConeFormula, type NameReader, type SheetArea, priceCone, referencesOf } from "./cells-read";
+import { savedCellOf, whyNotExcelValues } from "./saved-values";
 import { WorkbookFileError, WorkbookPackage } from "./package";
 import { type KnownCells, type SheetCell, scanSheet } from "./sheet-part";
 import { type WorkbookInfo, readWorkbookInfo } from "./workbook-part";
@@ -61,6 +63,8 @@ export interface LoadedWorkbook {
   readonly dateSystem: DateSystem;
   readonly names: readonly DefinedName[];
   readonly tables: readonly TableDefinition[];
+  /** How many formulas are in the price cone (evaluated, or left for Excel by the engine), of how many the sheets hold. */
+  readonly cone: { readonly formulas: number; readonly of: number };
 }
 
 /** How the file writes a formula, read back as Excel shows it: the `[2]!` a lost add-in link leaves before `_xldudf_` dropped. */
@@ -107,8 +111,10 @@ function readSheet(
   xml: string,
   part: string,
   onProgress: (cells: number) => void,
-): { cells: BookCells; formulas: Map<string, FormulaSource>; spilled: Map<string, string | number | boolean>; count: number; known: KnownCells } {
+): { cells: BookCells; formulas: Map<string, FormulaSource>; spilled: Map<string, string | number | boolean>; saved: Map<string, SavedCell>; count: number; known: KnownCells } {
   const cells: BookCells = {};
+  /** Each formula's and each saved spill cell's cached value, errors as errors (the proof's oracle). */
+  const saved = new Map<string, SavedCell>();
   const formulas = new Map<string, FormulaSource>();
   const spilled = new Map<string, string | number | boolean>();
   const formulaCells = new Map<string, SheetCell>();
@@ -142,6 +148,8 @@ function readSheet(
         const literal = literalOf(cell, loaded.info);
         if (spills.some((area) => rangeContains(area, cell.row, cell.col))) {
           if (literal !== undefined) spilled.set(cell.address, literal);
+          const savedCell = savedCellOf(cell, literal);
+          if (savedCell !== undefined) saved.set(cell.address, savedCell);
           return;
         }
         if (literal !== undefined) cells[cell.address] = literal;
@@ -177,11 +185,13 @@ function readSheet(
       const area = kind === "array" && f.attributes.ref !== undefined ? parseRangeAddress(f.attributes.ref) : undefined;
       if (area && (area.bottom > area.top || area.right > area.left)) spills.push(area);
       cells[cell.address] = formula;
-      const saved = literalOf(cell, loaded.info);
+      const literal = literalOf(cell, loaded.info);
+      const savedCell = savedCellOf(cell, literal);
+      if (savedCell !== undefined) saved.set(cell.address, savedCell);
       const source: FormulaSource = {
         text,
         callsPrices: callsNamespace(expression, "PRICES"),
-        ...(saved === undefined ? {} : { saved }),
+        ...(literal === undefined ? {} : { saved: literal }),
         ...(area === undefined ? {} : { array: { area, dynamic: cell.attributes.cm !== undefined } }),
         ...(sharedGroup === undefined ? {} : { shared: sharedGroup }),
       };
@@ -190,7 +200,7 @@ function readSheet(
       loaded.reach.set(source, referencesOf(name, expression, loaded.sheetNames, scope));
     },
   });
-  return { cells, formulas, spilled, count, known: { prefix, cells: formulaCells } };
+  return { cells, formulas, spilled, saved, count, known: { prefix, cells: formulaCells } };
 }
 
 type BookCells = Record<string, string | number | boolean>;
@@ -244,6 +254,62 @@ function leaveDependents(book: {
       }
     }
   }
+}
+
+/**
+ * Keeps only the price cone as formulas (cells-read.ts `priceCone`): every other formula becomes its saved value, and
+ * its saved spill literals, for the engine to read and never evaluate. Returns the cone's formulas by sheet.
+ */
+function onlyTheCone(
+  sheets: Map<string, BookCells>,
+  formulas: ReadonlyMap<string, ReadonlyMap<string, FormulaSource>>,
+  spilled: ReadonlyMap<string, ReadonlyMap<string, string | number | boolean>>,
+  reach: ReadonlyMap<FormulaSource, SheetArea[] | undefined>,
+): Map<string, Map<string, FormulaSource>> {
+  const all: (ConeFormula & { readonly source: FormulaSource })[] = [];
+  for (const [sheet, sources] of formulas) {
+    for (const [address, source] of sources) {
+      const position = parseCellAddress(address) ?? { row: 0, col: 0 };
+      all.push({ sheet, address, ...position, callsPrices: source.callsPrices, reach: reach.get(source), source, ...(source.array === undefined ? {} : { array: source.array }) });
+    }
+  }
+  const inCone = priceCone(all);
+  const cone = new Map<string, Map<string, FormulaSource>>([...formulas.keys()].map((sheet) => [sheet, new Map<string, FormulaSource>()]));
+  for (const formula of all) {
+    if (inCone.has(formula)) {
+      cone.get(formula.sheet)?.set(formula.address, formula.source);
+      continue;
+    }
+    const cells = sheets.get(formula.sheet) ?? {};
+    if (formula.source.saved === undefined) delete cells[formula.address];
+    else cells[formula.address] = formula.source.saved;
+    for (const address of formula.array === undefined ? [] : cellsOf(formula.array.area)) {
+      const literal = spilled.get(formula.sheet)?.get(address);
+      if (address !== formula.address && literal !== undefined) cells[address] = literal;
+    }
+  }
+  return cone;
+}
+
+/** The book's `saved`: each cone formula's cached value, an array formula's whole saved area as rows (src/host/book-saved.ts). */
+function savedBook(cone: ReadonlyMap<string, FormulaSource> | undefined, saved: ReadonlyMap<string, SavedCell> | undefined): Record<string, SavedCell | SavedGrid> {
+  const book: Record<string, SavedCell | SavedGrid> = {};
+  for (const [address, source] of cone ?? []) {
+    const area = source.array?.area;
+    if (area !== undefined && (area.bottom > area.top || area.right > area.left)) {
+      const rows: SavedCell[][] = [];
+      for (let row = area.top; row <= area.bottom; row += 1) {
+        const cells: SavedCell[] = [];
+        for (let col = area.left; col <= area.right; col += 1) cells.push(saved?.get(formatCellAddress({ row, col })) ?? null);
+        rows.push(cells);
+      }
+      if (saved?.has(address) === true) book[address] = rows;
+      continue;
+    }
+    const value = saved?.get(address);
+    if (value !== undefined) book[address] = value;
+  }
+  return book;
 }
 
 /** Each sheet with its formulas and only the cells they read (every cell when one formula's reach is known only to evaluation). */
@@ -315,6 +381,7 @@ export function readWorkbookFile(path: string, progress: (message: string) => vo
   const formulaCells = new Map<string, KnownCells>();
   const formulas = new Map<string, Map<string, FormulaSource>>();
   const spilled = new Map<string, Map<string, string | number | boolean>>();
+  const saved = new Map<string, Map<string, SavedCell>>();
   let cellCount = 0;
   for (const sheet of info.sheets) {
     if (sheet.part === undefined || sheet.name === PROVENANCE_SHEET) continue;
@@ -325,6 +392,7 @@ export function readWorkbookFile(path: string, progress: (message: string) => vo
       sheets.set(sheet.name, read.cells);
       formulas.set(sheet.name, read.formulas);
       spilled.set(sheet.name, read.spilled);
+      saved.set(sheet.name, read.saved);
       parts.set(sheet.name, part);
       formulaCells.set(sheet.name, read.known);
     } catch (error) {
@@ -333,9 +401,17 @@ export function readWorkbookFile(path: string, progress: (message: string) => vo
   }
   if (sheets.size === 0) throw new WorkbookFileError(`${path} has no worksheet`);
   leaveDependents({ sheets, formulas, kept, reach });
+  const cone = onlyTheCone(sheets, formulas, spilled, reach);
   // this walks every cell once more (500,000 in the bench's large book): progress as it goes, not a silence
-  const needed = onlyCellsRead(sheets, formulas, reach, (cells) => progress(`workbook: finding the cells formulas read, ${cells} of ${cellCount}`));
-  return { pkg, info, sheets: needed, parts, formulaCells, formulas, spilled, cellCount, kept, dateSystem: info.dateSystem, names: info.names, tables: info.tables };
+  const needed = onlyCellsRead(sheets, cone, reach, (cells) => progress(`workbook: finding the cells formulas read, ${cells} of ${cellCount}`));
+  const notExcel = whyNotExcelValues(pkg, info.part);
+  const books = needed.map(({ name, book }) => ({
+    name,
+    book: { ...(book as object), saved: savedBook(cone.get(name), saved.get(name)), ...(notExcel === undefined ? {} : { savedUnproven: notExcel }) },
+  }));
+  const coneSize = [...cone.values()].reduce((sum, sheet) => sum + sheet.size, 0);
+  const formulaCount = [...formulas.values()].reduce((sum, sheet) => sum + sheet.size, 0);
+  return { pkg, info, sheets: books, parts, formulaCells, formulas, spilled, cellCount, kept, dateSystem: info.dateSystem, names: info.names, tables: info.tables, cone: { formulas: coneSize, of: formulaCount } };
 }
 
 /** Every cell of `range`, row by row, as A1 addresses. */

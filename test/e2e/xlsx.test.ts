@@ -197,7 +197,7 @@ describe("npm run workbook with an .xlsx model", () => {
     expect(serialOf(DATE)).toBeGreaterThan(0);
   });
 
-  it("recalculates a whole column and a table beside fresh prices; keeps a formula it cannot evaluate as saved, and leaves the formulas that read it to Excel too", async () => {
+  it("recalculates a whole column beside fresh prices; keeps a formula no price reaches, and one it cannot evaluate, as saved, and leaves the formulas that read the latter to Excel too", async () => {
     const [symbol] = chosen;
     const input = join(dir, "model-kept.xlsx");
     const workbook = new ExcelJS.Workbook();
@@ -209,6 +209,7 @@ describe("npm run workbook with an .xlsx model", () => {
     sheet.addTable({ name: "Prices", ref: "H1", headerRow: true, columns: [{ name: "Symbol" }, { name: "Mid" }], rows: [["a", 10], ["b", 20]] });
     // saved before the price came in: stale, recalculated
     sheet.getCell("E1").value = { formula: "SUM(D:D)", result: 6 };
+    // no price reaches it: outside the price cone, it keeps its cached value (i27-cone), though the table gives 30
     sheet.getCell("E2").value = { formula: "SUM(Prices[Mid])", result: 7 };
     sheet.getCell("F3").value = { formula: "E1+E2", result: 13 };
     // Excel counts the column's blank cells that are not "x" too: the engine cannot, so it keeps the saved value
@@ -225,14 +226,14 @@ describe("npm run workbook with an .xlsx model", () => {
     expect(result.errors).toMatch(/3 formulas left for Excel, their saved values kept[^]*Model!E3 =COUNTIF\(D:D,"<>x"\): D:D: a whole row or column is evaluated only inside SUM, [^]*Model!F1 =E1\*2\+E3: depends on Model!E3 \(left for Excel\)[^]*Model!F2 =F1\+1: depends on Model!F1/);
     const mid = expected.mids[0] ?? 0;
     const cells = (JSON.parse(result.printed) as { sheets: Record<string, Record<string, unknown>> }).sheets.Model ?? {};
-    expect([cells.B1, cells.G1, cells.E1, cells.E2, cells.F3]).toEqual([mid, mid * 2, 6 + mid, 30, 6 + mid + 30]);
+    expect([cells.B1, cells.G1, cells.E1, cells.E2, cells.F3]).toEqual([mid, mid * 2, 6 + mid, 7, 6 + mid + 7]);
 
     const written = new ExcelJS.Workbook();
     await written.xlsx.readFile(out);
     const model = written.getWorksheet("Model");
     expect(model?.getCell("E1").value).toEqual({ formula: "SUM(D:D)", result: 6 + mid });
-    expect(model?.getCell("E2").value).toEqual({ formula: "SUM(Prices[Mid])", result: 30 });
-    expect(model?.getCell("F3").value).toEqual({ formula: "E1+E2", result: 6 + mid + 30 });
+    expect(model?.getCell("E2").value).toEqual({ formula: "SUM(Prices[Mid])", result: 7 });
+    expect(model?.getCell("F3").value).toEqual({ formula: "E1+E2", result: 6 + mid + 7 });
     expect(model?.getCell("E3").value).toEqual({ formula: 'COUNTIF(D:D,"<>x")', result: 1048576 });
     expect(model?.getCell("F1").value).toEqual({ formula: "E1*2+E3", result: 19 });
     expect(model?.getCell("F2").value).toEqual({ formula: "F1+1", result: 20 });
@@ -243,7 +244,9 @@ describe("npm run workbook with an .xlsx model", () => {
     const input = join(dir, "model-spill.xlsx");
     const workbook = new ExcelJS.Workbook();
     const sheet = workbook.addWorksheet("Model");
-    sheet.getCell("B2").value = { formula: "_xlfn.SEQUENCE(3)", result: 1 };
+    // a price in it puts it in the price cone (i27-cone): a formula no price reaches is not evaluated at all
+    sheet.getCell("A1").value = chosen[0] ?? "";
+    sheet.getCell("B2").value = { formula: `_xlfn.SEQUENCE(3)+_xldudf_PRICES_MID(A1,"${DATE}")`, result: 1 };
     sheet.getCell("B4").value = "a note the user typed";
     await workbook.xlsx.writeFile(input);
     const out = join(dir, "refreshed-spill.xlsx");
@@ -288,6 +291,8 @@ describe("npm run workbook with an .xlsx model", () => {
     sheet.getCell("C1").value = { formula: "_xldudf_PRICES_MID(A1,B1)" };
     sheet.getCell("D1").value = { formula: `PRICES.MID(A1,"${DATE}"+0)` };
     sheet.getCell("E1").value = { formula: "TODAY()" };
+    // E1 is a price's argument, so in the price cone (i27-cone)
+    sheet.getCell("G1").value = { formula: "_xldudf_PRICES_MID(A1,E1)" };
     sheet.getCell("F1").value = { formula: `PRICES.HISTORY(A1,"${FROM}","${TO}","date",0)` };
     await workbook.xlsx.writeFile(input);
 

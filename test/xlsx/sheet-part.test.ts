@@ -195,13 +195,14 @@ describe("readWorkbookFile", () => {
       "xl/workbook.xml": `<x:workbook xmlns:x="${MAIN}" xmlns:r="${R}"><x:workbookPr date1904="true"/><x:sheets><x:sheet name="Data" sheetId="1" r:id="R2"/></x:sheets><x:definedNames><x:definedName name="Rate" localSheetId="0">Data!$A$1</x:definedName><x:definedName name="TaxRate">0.2</x:definedName></x:definedNames></x:workbook>`,
       "xl/_rels/workbook.xml.rels": rels(`<Relationship Id="R2" Type="${R}/worksheet" Target="/xl/worksheets/data.xml"/><Relationship Id="R3" Type="${R}/sharedStrings" Target="/xl/strings.xml"/>`),
       "xl/strings.xml": `<x:sst xmlns:x="${MAIN}"><x:si><x:r><x:t>MB-</x:t></x:r><x:r><x:t>AL</x:t></x:r><x:rPh><x:t>ignored</x:t></x:rPh></x:si></x:sst>`,
-      "xl/worksheets/data.xml": `<x:worksheet xmlns:x="${MAIN}" xmlns:r="${R}"><x:sheetData><x:row r="1"><x:c r="A1" t="s"><x:v>0</x:v></x:c><x:c r="B1" t="inlineStr"><x:is><x:t>=not a formula</x:t></x:is></x:c><x:c r="C1" t="b"><x:v>1</x:v></x:c><x:c r="D1" t="d"><x:v>2024-03-01</x:v></x:c></x:row><x:row r="2"><x:c r="A2"><x:f t="shared" ref="A2:A3" si="4">D1+1</x:f><x:v>1</x:v></x:c></x:row><x:row r="3"><x:c r="A3"><x:f t="shared" si="4"/><x:v>1</x:v></x:c></x:row></x:sheetData><x:tableParts count="1"><x:tablePart r:id="T1"/></x:tableParts></x:worksheet>`,
+      "xl/worksheets/data.xml": `<x:worksheet xmlns:x="${MAIN}" xmlns:r="${R}"><x:sheetData><x:row r="1"><x:c r="A1" t="s"><x:v>0</x:v></x:c><x:c r="B1" t="inlineStr"><x:is><x:t>=not a formula</x:t></x:is></x:c><x:c r="C1" t="b"><x:v>1</x:v></x:c><x:c r="D1" t="d"><x:v>2024-03-01</x:v></x:c></x:row><x:row r="2"><x:c r="A2"><x:f t="shared" ref="A2:A3" si="4">D1+1</x:f><x:v>1</x:v></x:c><x:c r="E2"><x:f>_xldudf_PRICES_MID(A2,A3)</x:f></x:c></x:row><x:row r="3"><x:c r="A3"><x:f t="shared" si="4"/><x:v>1</x:v></x:c></x:row></x:sheetData><x:tableParts count="1"><x:tablePart r:id="T1"/></x:tableParts></x:worksheet>`,
       "xl/worksheets/_rels/data.xml.rels": rels(`<Relationship Id="T1" Type="${R}/table" Target="../tables/t.xml"/>`),
       "xl/tables/t.xml": `<table xmlns="${MAIN}" id="1" name="Table1" displayName="Prices" ref="F1:G3" totalsRowCount="1"><tableColumns count="2"><tableColumn id="1" name="Symbol"/><tableColumn id="2" name="Mid"/></tableColumns></table>`,
     });
     const book = readWorkbookFile(path);
     expect(book.dateSystem).toBe("1904");
-    expect(book.sheets).toEqual([{ name: "Data", book: { cells: { D1: isoDateToSerial("2024-03-01", "1904"), A2: "=D1+1", A3: "=D2+1" } } }]);
+    // E2's price reads the shared formula's cells (the price cone, i27-cone); they read D1
+    expect(book.sheets).toEqual([{ name: "Data", book: { cells: { D1: isoDateToSerial("2024-03-01", "1904"), A2: "=D1+1", E2: "=_xldudf_PRICES_MID(A2,A3)", A3: "=D2+1" }, saved: { A2: 1, A3: 1 } } }]);
     expect(book.formulas.get("Data")?.get("A3")).toEqual({ text: "D2+1", callsPrices: false, shared: { index: "4", first: false }, saved: 1 });
     expect(book.names).toEqual([
       { name: "Rate", sheet: "Data", refersTo: "Data!$A$1" },
@@ -217,12 +218,13 @@ describe("readWorkbookFile", () => {
       "xl/workbook.xml": `<workbook xmlns="${MAIN}" xmlns:r="${R}"><workbookPr/><sheets><sheet name="Sheet" sheetId="1" r:id="rId1"/></sheets></workbook>`,
       "xl/_rels/workbook.xml.rels": rels(`<Relationship Id="rId1" Type="${R}/worksheet" Target="/xl/worksheets/sheet1.xml"/>`),
       // openpyxl's paths for a note and a chart: the reader leaves them to the copy
-      "xl/worksheets/sheet1.xml": `<worksheet xmlns="${MAIN}" xmlns:r="${R}"><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>'quoted</t></is></c><c r="B1" t="e"><v>#N/A</v></c><c r="C1"><f>INDIRECT("A1")</f></c></row></sheetData><drawing r:id="rId1"/><legacyDrawing r:id="anysvml"/></worksheet>`,
+      "xl/worksheets/sheet1.xml": `<worksheet xmlns="${MAIN}" xmlns:r="${R}"><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>'quoted</t></is></c><c r="B1" t="e"><v>#N/A</v></c><c r="C1"><f>INDIRECT("A1")</f></c><c r="D1"><f>_xldudf_PRICES_MID(A1)</f></c></row></sheetData><drawing r:id="rId1"/><legacyDrawing r:id="anysvml"/></worksheet>`,
       "xl/worksheets/_rels/sheet1.xml.rels": rels(`<Relationship Id="rId1" Type="${R}/drawing" Target="/xl/drawings/drawing1.xml"/><Relationship Id="comments" Type="${R}/comments" Target="/xl/comments/comment1.xml"/><Relationship Id="anysvml" Type="${R}/vmlDrawing" Target="/xl/drawings/commentsDrawing1.vml"/>`),
       "xl/comments/comment1.xml": `<comments xmlns="${MAIN}"><authors><author>openpyxl</author></authors><commentList><comment ref="A1" authorId="0"><text><t>note</t></text></comment></commentList></comments>`,
       "xl/drawings/commentsDrawing1.vml": "<xml/>",
     });
-    expect(readWorkbookFile(path).sheets).toEqual([{ name: "Sheet", book: { cells: { A1: "''quoted", B1: "#N/A", C1: '=INDIRECT("A1")' } } }]);
+    // with a price in the book, a formula whose reach only evaluation can tell is in the price cone (i27-cone)
+    expect(readWorkbookFile(path).sheets).toEqual([{ name: "Sheet", book: { cells: { A1: "''quoted", B1: "#N/A", C1: '=INDIRECT("A1")', D1: "=_xldudf_PRICES_MID(A1)" }, saved: {} } }]);
   });
 
   it("leaves for Excel what reads a formula kept as saved, through a chain and a saved spill", () => {
@@ -230,7 +232,7 @@ describe("readWorkbookFile", () => {
       ...oneSheetModel,
       "xl/worksheets/sheet1.xml":
         `<worksheet xmlns="${MAIN}"><sheetData>` +
-        '<row r="1"><c r="A1"><f t="dataTable" ref="A1" dt2D="0" dtr="0" r1="Z1"/><v>5</v></c><c r="B1" cm="1"><f t="array" ref="B1:B2">A1*{1;2}</f><v>5</v></c><c r="C1"><f>B2+1</f><v>11</v></c><c r="D1"><f>1+1</f><v>2</v></c></row>' +
+        '<row r="1"><c r="A1"><f t="dataTable" ref="A1" dt2D="0" dtr="0" r1="Z1"/><v>5</v></c><c r="B1" cm="1"><f t="array" ref="B1:B2">A1*{1;2}</f><v>5</v></c><c r="C1"><f>B2+1</f><v>11</v></c><c r="D1"><f>_xldudf_PRICES_MID(1)</f><v>2</v></c></row>' +
         '<row r="2"><c r="B2"><v>10</v></c></row>' +
         "</sheetData></worksheet>",
     });
@@ -241,7 +243,7 @@ describe("readWorkbookFile", () => {
       ["C1", "depends on Model!B2 (left for Excel)"],
     ]);
     // the engine gets the one formula still evaluated and the cells it reads (none)
-    expect(book.sheets).toEqual([{ name: "Model", book: { cells: { D1: "=1+1" } } }]);
+    expect(book.sheets).toEqual([{ name: "Model", book: { cells: { D1: "=_xldudf_PRICES_MID(1)" }, saved: { D1: 2 } } }]);
     expect([...(book.formulas.get("Model")?.keys() ?? [])]).toEqual(["D1"]);
   });
 
@@ -251,12 +253,12 @@ describe("readWorkbookFile", () => {
       "xl/worksheets/sheet1.xml":
         `<worksheet xmlns="${MAIN}"><sheetData>` +
         '<row r="1"><c r="B1" t="inlineStr"><is><t>above</t></is></c></row>' +
-        '<row r="2"><c r="B2"><f>_xlfn.SEQUENCE(3)</f><v>1</v></c><c r="D2" t="inlineStr"><is><t>right</t></is></c></row>' +
+        '<row r="2"><c r="B2"><f>_xlfn.SEQUENCE(3)+_xldudf_PRICES_MID(D1)</f><v>1</v></c><c r="D2" t="inlineStr"><is><t>right</t></is></c></row>' +
         '<row r="4"><c r="B4" t="inlineStr"><is><t>below</t></is></c></row>' +
         '<row r="5"><c r="A5" t="inlineStr"><is><t>left</t></is></c></row>' +
         "</sheetData></worksheet>",
     });
-    expect(readWorkbookFile(path).sheets).toEqual([{ name: "Model", book: { cells: { B2: "=_xlfn.SEQUENCE(3)", D2: "right", B4: "below" } } }]);
+    expect(readWorkbookFile(path).sheets).toEqual([{ name: "Model", book: { cells: { B2: "=_xlfn.SEQUENCE(3)+_xldudf_PRICES_MID(D1)", D2: "right", B4: "below" }, saved: { B2: 1 } } }]);
   });
 
   it("hands the engine whole columns inside SUM and its kind and the book's structured references; keeps a whole column whose blanks count, with why", () => {

@@ -1,0 +1,179 @@
+/**
+ * The call of custom functions as Excel makes it: a name resolved against functions.json and functions.js, arguments
+ * marshalled (a range lifted into one call per cell), the invocation object, streams, cancellation and the timeout
+ * after which a call shows #BUSY!.
+ */
+import { formatCellAddress } from "../formula/a1";
+import { canonicalName } from "../formula/functions";
+import { DeadlineQueue } from "../prices/deadline-queue";
+import { SHEET_NAME } from "./addresses";
+import { type ArgumentInput, type PreparedCall, marshalArguments } from "./marshal";
+import type { FunctionMetadata } from "./metadata";
+import { type ResultGrid, thrownToCellValue, toResultGrid } from "./results";
+import type { CustomFunction, CustomFunctionsRuntime } from "./runtime";
+import { type CellError, type CellValue, cellError, isCellError } from "./values";
+
+/** One custom function call a formula made: the function (functions.json name), its JavaScript arguments, and where its result went inside the call's own result. */
+export interface CustomCallRecord {
+  readonly name: string;
+  readonly args: readonly unknown[];
+  readonly row: number;
+  readonly col: number;
+  /** Whether this call's result is the formula's whole result (the formula is just this call). */
+  readonly whole: boolean;
+}
+
+/** The calling formula as the calls see it: where it is, and where its calls and cancel handlers are recorded. */
+export interface CallingFormula {
+  readonly row: number;
+  readonly col: number;
+  readonly address: string;
+  calls: CustomCallRecord[];
+  cancels: (() => void)[];
+}
+
+interface Resolved {
+  readonly metadata: FunctionMetadata;
+  readonly implementation: CustomFunction;
+}
+
+/** Worksheet functions that give a new value on every recalculation. */
+const VOLATILE_FUNCTIONS = new Set(["TODAY", "NOW", "RAND", "RANDBETWEEN", "OFFSET", "INDIRECT"]);
+
+export class CustomCalls {
+  private readonly functions = new Map<string, FunctionMetadata>();
+  private readonly deadlines: DeadlineQueue;
+
+  constructor(
+    private readonly runtime: CustomFunctionsRuntime,
+    metadata: readonly FunctionMetadata[],
+    readonly namespace: string,
+    private readonly timeoutMs: number,
+    private readonly log?: (message: string) => void,
+  ) {
+    this.deadlines = new DeadlineQueue(timeoutMs);
+    for (const fn of metadata) this.functions.set(fn.name.toUpperCase(), fn);
+  }
+
+  /** Whether a name as written (`_xldudf_PRICES_MID`, `prices.mid`) is one of the namespace's functions. */
+  isCustom(name: string): boolean {
+    return canonicalName(name, this.namespace).startsWith(`${this.namespace}.`);
+  }
+
+  /** Whether calling these functions (canonical names) gives a new value on every recalculation. */
+  isVolatile(called: readonly string[]): boolean {
+    return called.some((canonical) => {
+      if (VOLATILE_FUNCTIONS.has(canonical)) return true;
+      const resolved = canonical.startsWith(`${this.namespace}.`) ? this.resolve(canonical) : undefined;
+      return resolved !== undefined && !isCellError(resolved) && resolved.metadata.options.volatile === true;
+    });
+  }
+
+  resolve(name: string): Resolved | CellError {
+    const upper = name.toUpperCase();
+    const prefix = `${this.namespace}.`;
+    const metadata = upper.startsWith(prefix) ? this.functions.get(upper.slice(prefix.length)) : undefined;
+    if (!metadata) return cellError("#NAME?", `unknown function ${name}`);
+    const implementation = this.runtime.implementations.get(metadata.id.toUpperCase());
+    if (!implementation) return cellError("#NAME?", `${name} is in functions.json but functions.js did not associate ${metadata.id}`);
+    return { metadata, implementation };
+  }
+
+  /**
+   * Calls a resolved function with a formula's argument inputs (lifted over a range when Excel would); `later` hears
+   * the whole result again when a stream delivers a later value.
+   */
+  async call(formula: CallingFormula, resolved: Resolved, displayName: string, inputs: readonly ArgumentInput[], whole: boolean, later: (grid: ResultGrid) => void): Promise<ResultGrid> {
+    const marshalled = marshalArguments(resolved.metadata, inputs, displayName);
+    if (marshalled.kind === "error") return [[marshalled.error]];
+    for (const call of marshalled.calls) {
+      if (!isCellError(call.args)) formula.calls.push({ name: resolved.metadata.name, args: call.args, row: call.row, col: call.col, whole });
+    }
+    const outcomes: ResultGrid[] = [];
+    const assemble = (): ResultGrid => {
+      if (!marshalled.lifted) return outcomes[0] ?? [[cellError("#BUSY!")]];
+      const grid: ResultGrid = Array.from({ length: marshalled.rows }, () => new Array<CellValue>(marshalled.cols).fill(null));
+      marshalled.calls.forEach((call, index) => {
+        const outcome = outcomes[index];
+        const single = outcome && outcome.length === 1 && outcome[0]?.length === 1;
+        const row = grid[call.row];
+        if (row) row[call.col] = single ? (outcome[0]?.[0] ?? null) : cellError("#CALC!", "a lifted call returned an array (nested arrays aren't supported)");
+      });
+      return grid;
+    };
+    await Promise.all(
+      marshalled.calls.map(async (call, index) => {
+        outcomes[index] = await this.invoke(formula, resolved, call, (grid) => {
+          outcomes[index] = grid;
+          later(assemble());
+        });
+      }),
+    );
+    return assemble();
+  }
+
+  /** One call; settles on the first result (return value, rejection, first setResult) or the timeout. */
+  private invoke(formula: CallingFormula, resolved: Resolved, call: PreparedCall, later: (grid: ResultGrid) => void): Promise<ResultGrid> {
+    if (isCellError(call.args)) return Promise.resolve([[call.args]]);
+    const args = call.args;
+    const { metadata, implementation } = resolved;
+    const options = metadata.options;
+    return new Promise<ResultGrid>((resolve) => {
+      let settled = false;
+      const finish = (grid: ResultGrid): void => {
+        if (settled) {
+          later(grid);
+          return;
+        }
+        settled = true;
+        cancelDeadline();
+        resolve(grid);
+      };
+      const cancelDeadline = this.deadlines.add(() => finish([[cellError("#BUSY!", `no result after ${this.timeoutMs} ms`)]]));
+      const failed = (thrown: unknown): void => {
+        if (thrown !== null && typeof thrown === "object" && !("code" in thrown)) {
+          this.log?.(`${formula.address}: ${metadata.name} threw ${String(thrown)}`);
+        }
+        finish([[thrownToCellValue(thrown)]]);
+      };
+      const address = formatCellAddress({ row: formula.row + call.row, col: formula.col + call.col });
+      const invocation: Record<string, unknown> = { functionName: metadata.name, isInValuePreview: false };
+      if (options.requiresAddress) invocation.address = `${SHEET_NAME}!${address}`;
+      if (options.requiresParameterAddresses) invocation.parameterAddresses = [...call.parameterAddresses];
+      if (options.stream) invocation.setResult = (value: unknown) => finish(toResultGrid(metadata, value));
+      if (options.stream || options.cancelable) {
+        formula.cancels.push(() => {
+          const handler = invocation.onCanceled;
+          if (typeof handler === "function") (handler as () => void)();
+        });
+      }
+      try {
+        const returned = implementation(...args, invocation);
+        if (options.stream) {
+          if (isThenable(returned)) returned.then(undefined, failed);
+          return;
+        }
+        Promise.resolve(returned).then((value) => finish(toResultGrid(metadata, value)), failed);
+      } catch (thrown) {
+        failed(thrown);
+      }
+    });
+  }
+
+  /** Calls every cancel handler a formula's calls registered (a new book, a recalculation, closing). */
+  cancel(formula: CallingFormula): void {
+    const cancels = formula.cancels;
+    formula.cancels = [];
+    for (const cancel of cancels) {
+      try {
+        cancel();
+      } catch (error) {
+        this.log?.(`onCanceled of ${formula.address} threw: ${String(error)}`);
+      }
+    }
+  }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
+}
