@@ -10,11 +10,16 @@ import { NotAvailableError, SIGN_IN_MESSAGE, type MakeError } from "./errors";
 import type { DateSystem } from "./excelDates";
 import { NO_DATA_TYPES, type DataTypeSupport, type ValueMode } from "./data-types";
 import { LiveRegistry, type LiveClient, type LiveState } from "../prices/live-registry";
-import { fastClockSetting, realLiveClock, speededClock, type FastClockSetting } from "../prices/live-clock";
+import { fastClockSetting, realLiveClock, speededClock, type FastClockSetting, type LiveClock } from "../prices/live-clock";
 import type { LivePolicy } from "../prices/live-schedule";
 
-/** Live updates of PRICES.LIVE: off (the runner: a live cell is its first value), or on with an optional fast clock and policy. */
-export type LiveSetting = false | { clock?: FastClockSetting; policy?: Partial<LivePolicy> };
+/**
+ * Live updates of PRICES.LIVE: off (the runner: a live cell is its first value), or on with an optional clock (a fast
+ * clock's setting, which a page can pass as JSON, or a clock object a test moves by hand) and policy.
+ */
+export type LiveSetting = false | { clock?: FastClockSetting | LiveClock; policy?: Partial<LivePolicy> };
+
+const isLiveClock = (clock: unknown): clock is LiveClock => typeof clock === "object" && clock !== null && typeof (clock as { now?: unknown }).now === "function";
 
 export interface ConfigureOptions extends PricesClientOptions {
   /** A call unanswered after this many ms shows #N/A (default 120,000). */
@@ -232,10 +237,11 @@ function liveHolder(current: () => (FunctionsClient & Partial<Pick<PricesClient,
       const client = current();
       if (setting === false || client === undefined) return undefined;
       if (!held) {
-        const fast = fastClockSetting(setting.clock);
+        const given = setting.clock;
+        const fast = isLiveClock(given) ? undefined : fastClockSetting(given);
         const liveClient: LiveClient = { price: (key, options) => client.price(key, options), instrument: (symbol, fields, options) => client.instrument(symbol, fields, options) };
         if (client.stats) liveClient.stats = () => client.stats?.() ?? { requestsSent: 0 };
-        held = new LiveRegistry({ client: liveClient, clock: fast ? speededClock(fast) : realLiveClock(), ...(setting.policy ? { policy: setting.policy } : {}) });
+        held = new LiveRegistry({ client: liveClient, clock: isLiveClock(given) ? given : fast ? speededClock(fast) : realLiveClock(), ...(setting.policy ? { policy: setting.policy } : {}) });
         for (const reason of paused) held.setPaused(reason, true);
         held.onState(announce);
       }

@@ -33,8 +33,8 @@ export interface EngineOptions {
   /** How often a formula may be recalculated because a later spill changed its input. */
   readonly maxRecalculations?: number;
   readonly log?: (message: string) => void;
-  /** Called when a streaming function delivers a later value. */
-  readonly onChange?: () => void;
+  /** Called when a streaming function delivers a later value, with its formula's address (the workbench shows when a live cell last changed). */
+  readonly onChange?: (address: string) => void;
   /** Called when a formula's result was placed (or #SPILL! shown), so a view can redraw as values arrive. */
   readonly onPlaced?: () => void;
   /** The sheet's name: a reference to it by name is a reference to this sheet. */
@@ -546,6 +546,18 @@ export class WorkbookEngine {
     }
   }
 
+  /** A stream delivered a later value: the formulas that read its cells run again (and theirs in turn); the stream keeps running. */
+  private recalculateReaders(formula: FormulaCell): void {
+    const area = this.sheet.areaOf(formula.row, formula.col) ?? cellRange(formula.row, formula.col);
+    const queue: RangeRef[] = [];
+    for (const reader of this.formulas) {
+      if (reader === formula || reader.state === "pending") continue;
+      if ([...reader.references, ...reader.dynamicReads].some((range) => overlaps(range, area))) this.markPending(reader, queue);
+    }
+    this.invalidate(queue);
+    this.drive().catch((error: unknown) => this.options.log?.(`recalculating after ${formula.address}: ${String(error)}`));
+  }
+
   private resolve(name: string): Resolved | CellError {
     const upper = name.toUpperCase();
     const prefix = `${this.namespace}.`;
@@ -667,7 +679,8 @@ export class WorkbookEngine {
       outcomes[index] = grid;
       if (!updatesCell || generation !== formula.generation || formula.state !== "done") return;
       this.placeAndInvalidate(formula, assemble());
-      this.options.onChange?.();
+      this.recalculateReaders(formula);
+      this.options.onChange?.(formula.address);
     };
     await Promise.all(
       marshalled.calls.map(async (call, index) => {

@@ -143,7 +143,8 @@ export function nextAsk(state: LiveInstrumentState, now: number, policy: LivePol
   const fallback: NextAsk = publication ?? { at: Number.POSITIVE_INFINITY, phase: "waiting", day, dueAt: Number.POSITIVE_INFINITY };
   // corrections of the shown record, while its day is within the window
   const windowEnds = (toEpochDay(state.shown.date) + policy.correctionWindowDays + 1) * DAY;
-  const correctionAt = ceilTo(Math.max(now, last + policy.correctionCheckMs), policy.correctionCheckMs);
+  // the grid step after the last ask: every instrument in its window is checked together, at most once a step
+  const correctionAt = Math.max(ceilTo(now, policy.correctionCheckMs), Math.floor(last / policy.correctionCheckMs + 1) * policy.correctionCheckMs);
   if (correctionAt < windowEnds && correctionAt < fallback.at) return { ...fallback, at: correctionAt, phase: "correction" };
   return fallback;
 }

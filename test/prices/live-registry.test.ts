@@ -103,7 +103,8 @@ describe("live registry", () => {
 
   it("polls a late assessment with growing waits, gives the day up at the bound and waits for the next day", async () => {
     const instrument: PublishedInstrument = { symbol: "LATE", frequency: "Daily", minuteUtc: 16 * 60 };
-    const { clock, publisher, registry, changes, live } = setup([instrument], new Set([MONDAY]));
+    // corrections aside (their checks would interleave with the late polls)
+    const { clock, publisher, registry, changes, live } = setup([instrument], new Set([MONDAY]), { correctionWindowDays: 0, correctionCheckMs: 24 * HOUR });
     await live("LATE");
     const from = publisher.calls.length;
     const due = Date.parse(`${MONDAY}T16:00:00Z`);
