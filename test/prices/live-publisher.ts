@@ -46,11 +46,11 @@ function assessedOn(instrument: PublishedInstrument, day: string, skipped: Reado
   }
 }
 
-/** 0 to 14 minutes after the usual time, fixed per instrument and day. */
-function jitterMinutes(symbol: string, day: string): number {
+/** 0 to 14 minutes and 0 to 59 seconds after the usual time, fixed per instrument and day, in seconds. */
+function jitterSeconds(symbol: string, day: string): number {
   let hash = toEpochDay(day) * 31;
   for (const char of symbol) hash = (hash * 33 + char.charCodeAt(0)) % 1_000_003;
-  return hash % 15;
+  return (hash % 15) * 60 + (Math.floor(hash / 15) % 60);
 }
 
 const pad = (n: number): string => String(n).padStart(2, "0");
@@ -67,7 +67,7 @@ export function livePublisher(instruments: readonly PublishedInstrument[], now: 
 
   /** The instant the assessment of a day is published (first value). */
   function publishedAt(instrument: PublishedInstrument, day: string): number {
-    return toEpochDay(day) * DAY + (instrument.minuteUtc + jitterMinutes(instrument.symbol, day)) * 60_000;
+    return toEpochDay(day) * DAY + instrument.minuteUtc * 60_000 + jitterSeconds(instrument.symbol, day) * 1000;
   }
 
   /** The latest day assessed and published by `at`. */
@@ -138,13 +138,13 @@ export function livePublisher(instruments: readonly PublishedInstrument[], now: 
     correct(symbol: string, date: string, at: number): void {
       corrections.push({ symbol, date, at });
     },
-    /** Publications between two instants (exclusive, inclusive], each with its instant. */
-    publicationsBetween(from: number, to: number): { symbol: string; day: string; at: number }[] {
-      const out: { symbol: string; day: string; at: number }[] = [];
+    /** Publications between two instants (exclusive, inclusive], each with its instant and the day's usual time. */
+    publicationsBetween(from: number, to: number): { symbol: string; day: string; at: number; usualAt: number }[] {
+      const out: { symbol: string; day: string; at: number; usualAt: number }[] = [];
       for (const instrument of instruments) {
         for (let day = fromEpochDay(Math.floor(from / DAY) - 1); day <= fromEpochDay(Math.floor(to / DAY)); day = addDays(day, 1)) {
           const at = publishedAt(instrument, day);
-          if (assessedOn(instrument, day, skipped) && at > from && at <= to) out.push({ symbol: instrument.symbol, day, at });
+          if (assessedOn(instrument, day, skipped) && at > from && at <= to) out.push({ symbol: instrument.symbol, day, at, usualAt: toEpochDay(day) * DAY + instrument.minuteUtc * 60_000 });
         }
       }
       return out.sort((a, b) => a.at - b.at);
