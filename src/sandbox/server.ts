@@ -220,6 +220,7 @@ async function main(argv: readonly string[]): Promise<number> {
         `limits ${limits.maxSymbols} symbols, ${limits.maxDates} dates, ${limits.maxRecords} records; ` +
         `rate limit ${command.options.rateLimit || "off"}; faults ${command.options.faults ?? "none"}. Ctrl-C stops.\n`,
     );
+    if (sandbox.live) process.stdout.write(`Live: the clock runs ${sandbox.live.clock.speed} times faster from ${new Date(sandbox.live.clock.setting().origin).toISOString()}.\n`);
   }
   await new Promise<void>((resolve) => {
     const stop = (): void => {
