@@ -295,7 +295,8 @@ export function price(
  * @param [unit] Unit of measure to convert into, e.g. LB (any case); blank for the instrument's own (default).
  * @returns The latest value, or a grid of them, kept up to date.
  */
-export function live(symbols: unknown[][], field: PriceField | undefined, currency: string | undefined, unit: string | undefined, invocation: CustomFunctions.StreamingInvocation<unknown[][]>): void {
+// Optional by the JSDoc brackets: a streaming function's invocation comes last, so TypeScript cannot mark them `?` (omitted ones arrive as null).
+export function live(symbols: unknown[][], field: PriceField, currency: string, unit: string, invocation: CustomFunctions.StreamingInvocation<unknown[][]>): void {
   liveFunctions.live(context, hook.liveRegistry, symbols, field, currency, unit, invocation);
 }
 
