@@ -16,6 +16,8 @@ export interface LiveClock extends PublicationClock {
   set(instant: number): void;
   advance(ms: number): void;
   readonly speed: number;
+  /** Runs on from now at another speed (a test sets the instant with speed 0, then lets it run). */
+  setSpeed(speed: number): void;
   /** The fast clock's setting a page shares to run the same clock: it stood at `origin` when the real one stood at `since`. */
   setting(): { origin: number; since: number; speed: number };
 }
@@ -29,7 +31,14 @@ export function liveClock(start: number, speed: number, realNow: () => number = 
     now,
     today: utcDateOf(start),
     frozen: speed === 0,
-    speed,
+    get speed() {
+      return speed;
+    },
+    setSpeed(next) {
+      origin = now();
+      since = realNow();
+      speed = next;
+    },
     set(instant) {
       origin = instant;
       since = realNow();
