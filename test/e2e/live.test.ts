@@ -74,4 +74,13 @@ describe("PRICES.LIVE in the host page", () => {
     expect(state?.cells).toBe(0);
     expect(state?.instruments).toEqual([]);
   });
+
+  it("is taken once where live updates are off, as the runner configures the page: the latest value, nothing held live", async () => {
+    const symbol = "MB-AL-0004";
+    const result = await evaluateInPage(browser.page, { cells: { A1: `=PRICES.LIVE("${symbol}")`, B1: `=PRICES.MID("${symbol}")` } }, sandbox.apiUrl, token);
+    expect(typeof result.cells.A1).toBe("number");
+    expect(result.cells.A1).toBe(result.cells.B1);
+    expect(await browser.page.evaluate(() => window.PricesAddin?.liveState())).toBeUndefined();
+    expect(await browser.page.evaluate(() => window.PricesAddin?.liveUpdates)).toBe(true);
+  });
 });
