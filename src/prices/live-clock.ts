@@ -22,13 +22,16 @@ export interface FastClockSetting {
   speed: number;
 }
 
+/** Longest single timer: a wake-up further away (a monthly instrument's, past setTimeout's 24.8-day limit) is re-armed when it fires early. */
+const MAX_TIMER_MS = 86_400_000;
+
 /** A clock running `speed` times faster than the machine's from (`since`, `origin`): both processes that share the setting agree. */
 export function speededClock(setting: FastClockSetting, realNow: () => number = Date.now): LiveClock {
   const now = (): number => setting.origin + (realNow() - setting.since) * setting.speed;
   return {
     now,
     wakeAt(instant, wake) {
-      const timer = setTimeout(wake, Math.max(0, Math.ceil((instant - now()) / setting.speed)));
+      const timer = setTimeout(wake, Math.min(MAX_TIMER_MS, Math.max(0, Math.ceil((instant - now()) / setting.speed))));
       return () => clearTimeout(timer);
     },
   };

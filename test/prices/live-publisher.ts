@@ -48,9 +48,14 @@ function assessedOn(instrument: PublishedInstrument, day: string, skipped: Reado
 
 /** 0 to 14 minutes and 0 to 59 seconds after the usual time, fixed per instrument and day, in seconds. */
 function jitterSeconds(symbol: string, day: string): number {
-  let hash = toEpochDay(day) * 31;
-  for (const char of symbol) hash = (hash * 33 + char.charCodeAt(0)) % 1_000_003;
-  return (hash % 15) * 60 + (Math.floor(hash / 15) % 60);
+  // a mixing hash (murmur3's finaliser), so that symbols sharing a prefix do not share a time
+  let hash = toEpochDay(day) ^ 0x9e3779b9;
+  for (const char of symbol) hash = Math.imul(hash ^ char.charCodeAt(0), 0x85ebca6b);
+  hash ^= hash >>> 13;
+  hash = Math.imul(hash, 0xc2b2ae35);
+  hash ^= hash >>> 16;
+  const mixed = hash >>> 0;
+  return (mixed % 15) * 60 + ((mixed >>> 8) % 60);
 }
 
 const pad = (n: number): string => String(n).padStart(2, "0");
