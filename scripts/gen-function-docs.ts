@@ -42,6 +42,10 @@ const EXAMPLES: Readonly<Record<string, readonly Example[]>> = {
     { formula: '=PRICES.PRICE("MB-AL-0004", "2024-03-15", "mid", "MonthlyAverage")', result: "the March 2024 average to the 15th" },
     { formula: '=PRICES.PRICE("MB-AL-0004", , , , , , , "rich")', result: "the latest mid shown as e.g. 2,431.50 USD/MT and carrying its assessment date, revision, carry-forward, conversion and request (where Excel has data types; a plain number elsewhere)" },
   ],
+  LIVE: [
+    { formula: '=PRICES.LIVE("MB-AL-0004")', result: "the latest mid, which changes by itself within a minute of the next assessment's publication, and again if the service corrects it (one request per poll for every live cell due; nothing asked between an instrument's due times; docs/client.md, \"Live prices\")" },
+    { formula: '=PRICES.LIVE(A2:A20, "high", "EUR")', result: "the latest high of each symbol in A2:A20 in euros, kept up to date; formulas reading these cells recalculate when they change" },
+  ],
   HISTORY: [
     { formula: '=PRICES.HISTORY("MB-AL-0004", "2024-01-01")', result: "date, low, mid, high from 1 January 2024 to today, oldest first, with a header row" },
     { formula: '=PRICES.HISTORY("MB-AL-0004", "2024-01-01", "2024-12-31", "date,mid", 0, "Weekdays", , "descending")', result: "every weekday of 2024 (carried forward where not assessed), newest first, no headers" },
@@ -98,6 +102,12 @@ const ERRORS: Readonly<Record<string, readonly string[]>> = {
     "`#N/A` assessmentPeriod is given only for averages: set calculation",
     "`#N/A` the service sent no FIELD for 'X': an optional field the service did not return",
     "`#VALUE!` values must be one of plain, rich: an unknown values argument",
+  ],
+  LIVE: [
+    ...SYMBOL_ERRORS,
+    ...CONVERSION_ERRORS,
+    "`#VALUE!` field must be one of …: an unknown field name",
+    "`#N/A` the service sent no FIELD for 'X': an optional field the service did not return",
   ],
   HISTORY: [
     ...SYMBOL_ERRORS,

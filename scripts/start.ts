@@ -27,6 +27,8 @@ export interface StackOptions {
   apiPort: number;
   /** Freeze the sandbox data's "today". */
   today?: string;
+  /** `--live-demo`: the sandbox publishes while you watch (its clock from 14:30 UTC today, 30 times faster), and the workbench's live cells follow that clock. */
+  liveDemo?: boolean;
   /** Progress lines (compilation); silent when absent. */
   log?: (line: string) => void;
 }
@@ -55,15 +57,20 @@ export class UsageError extends Error {
   override readonly name = "UsageError";
 }
 
-export const USAGE = `Usage: npm start -- [--port N] [--api-port N] [--today YYYY-MM-DD]
+/** The live demo's clock: from 14:30 UTC today (before the metals' London afternoon publications), 2 s of real time a minute. */
+export const LIVE_DEMO = { startUtc: "14:30:00Z", speed: 30 } as const;
+
+export const USAGE = `Usage: npm start -- [--port N] [--api-port N] [--today YYYY-MM-DD] [--live-demo]
   --port N        the add-in's HTTPS dev server (default 3000, the port manifest.xml names; 0 = any free port)
   --api-port N    the sandbox's API and token service (default 4000; 0 = any free port)
-  --today DATE    freeze the sandbox data's "today"`;
+  --today DATE    freeze the sandbox data's "today"
+  --live-demo     the sandbox publishes while you watch: its clock runs from 14:30 UTC today, 30 times faster;
+                  type =PRICES.LIVE("MB-AL-0004") in the workbench and see it change when the assessment comes out`;
 
 export function parseStartArguments(argv: readonly string[]): StackOptions {
-  let parsed: { values: { port?: string; "api-port"?: string; today?: string } };
+  let parsed: { values: { port?: string; "api-port"?: string; today?: string; "live-demo"?: boolean } };
   try {
-    parsed = parseArgs({ args: [...argv], options: { port: { type: "string" }, "api-port": { type: "string" }, today: { type: "string" } }, strict: true, allowPositionals: false });
+    parsed = parseArgs({ args: [...argv], options: { port: { type: "string" }, "api-port": { type: "string" }, today: { type: "string" }, "live-demo": { type: "boolean" } }, strict: true, allowPositionals: false });
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message.split("\n")[0] ?? "bad option" : String(error));
   }
@@ -78,6 +85,10 @@ export function parseStartArguments(argv: readonly string[]): StackOptions {
   if (values.today !== undefined) {
     if (!/^\d{4}-\d{2}-\d{2}$/.test(values.today)) throw new UsageError("--today needs a date YYYY-MM-DD");
     options.today = values.today;
+  }
+  if (values["live-demo"] === true) {
+    if (options.today !== undefined) throw new UsageError("--live-demo runs its own clock: give it without --today");
+    options.liveDemo = true;
   }
   return options;
 }
@@ -112,6 +123,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     port: apiPort,
     quiet: true,
     ...(options.today === undefined ? {} : { today: options.today }),
+    ...(options.liveDemo === true ? { live: { speed: LIVE_DEMO.speed }, now: `${new Date().toISOString().slice(0, 10)}T${LIVE_DEMO.startUtc}` } : {}),
     corsOrigins: [origin],
     redirectUris: ["taskpane.html", "auth-dialog.html", "workbench.html", "workbench-pane.html"].map((page) => `${origin}/${page}`),
   });
@@ -131,7 +143,13 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     });
     const tokens = demoTokenRoute({ issuer: sandbox.issuer, ca: sandbox.ca });
     demoTokens = tokens;
-    const config = { apiUrl: sandbox.apiUrl, issuer: sandbox.issuer, ...(options.today === undefined ? {} : { today: options.today }) };
+    const config = {
+      apiUrl: sandbox.apiUrl,
+      issuer: sandbox.issuer,
+      ...(options.today === undefined ? {} : { today: options.today }),
+      // the workbench's live cells run on the sandbox's fast clock
+      ...(sandbox.live ? { liveClock: sandbox.live.clock.setting() } : {}),
+    };
     server = new WebpackDevServer(
       {
         port,
@@ -210,6 +228,7 @@ export function banner(stack: RunningStack, seconds: number): string {
     "  Windows / macOS:   npx office-addin-debugging start manifest.xml desktop   (in a second terminal)",
     "  Then Data > Prices opens the task pane; sign in there, and type =PRICES.MID(\"MB-AL-0004\") in a cell.",
   ];
+  if (stack.sandbox.live) lines.push("", `Live demo: the sandbox's clock runs ${stack.sandbox.live.clock.speed} times faster from ${new Date(stack.sandbox.live.clock.setting().origin).toISOString()}; type =PRICES.LIVE("MB-AL-0004") in the workbench and watch it change when the assessment comes out.`);
   if (!stack.origin.endsWith(`:${DEFAULT_ADDIN_PORT}`)) lines.push("", `Note: manifest.xml names https://localhost:${DEFAULT_ADDIN_PORT}; Excel only finds the add-in on that port.`);
   lines.push("", "Edits under src/ rebuild automatically; reload the page to see them. Ctrl-C stops everything.");
   return lines.join("\n");

@@ -22,6 +22,7 @@ const CONVERSION_ARGUMENTS: ReadonlyMap<string, readonly [number, number]> = new
   ["AVERAGE", [4, 5]],
   ["HISTORY", [9, 10]],
   ["CURVE", [3, 4]],
+  ["LIVE", [2, 3]],
 ]);
 
 /** A call's argument by position (the first cell of a range). */
@@ -29,11 +30,12 @@ export type ArgumentAt = (index: number) => unknown;
 
 /** Whether the call is one of the price grid functions (symbols by dates). */
 export function isPriceCall(name: string): boolean {
-  return FIXED_FIELDS.has(name) || name === "PRICE" || name === "AVERAGE";
+  return FIXED_FIELDS.has(name) || name === "PRICE" || name === "AVERAGE" || name === "LIVE";
 }
 
-/** The argument that holds a price call's dates. */
+/** The argument that holds a price call's dates; LIVE has none (-1: no argument, the latest). */
 export function datesArgument(name: string): number {
+  if (name === "LIVE") return -1;
   return name === "AVERAGE" ? 2 : 1;
 }
 
@@ -41,6 +43,7 @@ export function datesArgument(name: string): number {
 export function priceCallRequest(name: string, arg: ArgumentAt): PriceRequest {
   const fixed = FIXED_FIELDS.get(name);
   if (fixed !== undefined) return { field: fixed, calculation: "None", dateFormat: "serial" };
+  if (name === "LIVE") return priceRequest(arg(1), undefined, undefined);
   return name === "PRICE" ? priceRequest(arg(2), arg(3), arg(4)) : averageRequest(arg(1), arg(3));
 }
 

@@ -11,6 +11,8 @@ import { createAddinHook } from "./hook";
 import * as tables from "./historyFunctions";
 import * as metadata from "./metadataFunctions";
 import * as prices from "./priceFunctions";
+import * as liveFunctions from "./live";
+import { followPageState } from "./live-page";
 import * as cards from "./instrument-card";
 import { officeDataTypeSupport } from "./data-types";
 import { requestFullRecalculation } from "./recalc";
@@ -26,6 +28,8 @@ globalThis.PricesAddin = hook.addin;
 const context = hook.context(makeExcelError, () => todayIso());
 // In Excel's shared runtime, serials follow the workbook's date system (1900 or 1904).
 followWhenOfficeReady(hook.addin);
+// A hidden or offline page asks nothing for live cells, and catches up in one request when it comes back.
+followPageState(hook.addin);
 
 /**
  * A price field.
@@ -279,6 +283,21 @@ export function price(
   invocation?: CustomFunctions.Invocation,
 ): Promise<unknown[][]> {
   return prices.price(forInvocation(context, invocation), symbols, dates, field, calculation, dateFormat, currency, unit, values);
+}
+
+/**
+ * The latest value of a price field, updated in the cell when the service publishes a newer assessment or corrects the shown one.
+ * @customfunction LIVE
+ * @streaming
+ * @param symbols Instrument symbol, or a range of symbols, e.g. "MB-AL-0004".
+ * @param [field] low, mid (default), high, date, assessmentDate, revision, appraisalPrice, pricingRationale or a change field.
+ * @param [currency] Currency to convert into, e.g. EUR (any case); blank for the instrument's own (default). PRICES.CONVERSIONS lists what an instrument converts to.
+ * @param [unit] Unit of measure to convert into, e.g. LB (any case); blank for the instrument's own (default).
+ * @returns The latest value, or a grid of them, kept up to date.
+ */
+// Optional by the JSDoc brackets: a streaming function's invocation comes last, so TypeScript cannot mark them `?` (omitted ones arrive as null).
+export function live(symbols: unknown[][], field: PriceField, currency: string, unit: string, invocation: CustomFunctions.StreamingInvocation<unknown[][]>): void {
+  liveFunctions.live(context, hook.liveRegistry, symbols, field, currency, unit, invocation);
 }
 
 /**

@@ -9,6 +9,17 @@ import { CLIENT_SHARE_OF_DEADLINE, DEFAULT_DEADLINE_MS, type FunctionsClient, ty
 import { NotAvailableError, SIGN_IN_MESSAGE, type MakeError } from "./errors";
 import type { DateSystem } from "./excelDates";
 import { NO_DATA_TYPES, type DataTypeSupport, type ValueMode } from "./data-types";
+import { LiveRegistry, type LiveClient, type LiveState } from "../prices/live-registry";
+import { fastClockSetting, realLiveClock, speededClock, type FastClockSetting, type LiveClock } from "../prices/live-clock";
+import type { LivePolicy } from "../prices/live-schedule";
+
+/**
+ * Live updates of PRICES.LIVE: off (the runner: a live cell is its first value), or on with an optional clock (a fast
+ * clock's setting, which a page can pass as JSON, or a clock object a test moves by hand) and policy.
+ */
+export type LiveSetting = false | { clock?: FastClockSetting | LiveClock; policy?: Partial<LivePolicy> };
+
+const isLiveClock = (clock: unknown): clock is LiveClock => typeof clock === "object" && clock !== null && typeof (clock as { now?: unknown }).now === "function";
 
 export interface ConfigureOptions extends PricesClientOptions {
   /** A call unanswered after this many ms shows #N/A (default 120,000). */
@@ -21,6 +32,8 @@ export interface ConfigureOptions extends PricesClientOptions {
   valueMode?: ValueMode;
   /** The data types a host other than Excel shows (the headless host and the workbench say so); Excel's are read from its requirement sets. */
   dataTypes?: DataTypeSupport;
+  /** Live updates (default on, on the machine's clock); kept until given again. */
+  live?: LiveSetting;
 }
 
 /** A ready client instead of options (tests, or a page that builds and shares its own client). */
@@ -31,6 +44,7 @@ export interface ClientConfiguration {
   recalculate?: boolean;
   valueMode?: ValueMode;
   dataTypes?: DataTypeSupport;
+  live?: LiveSetting;
 }
 
 export type Configuration = ConfigureOptions | ClientConfiguration;
@@ -60,6 +74,15 @@ export interface PricesAddin {
   setValueMode(mode: ValueMode, options?: { recalculate?: boolean }): Promise<void>;
   /** The data types this host shows: Excel's requirement sets, or what the host said in `configure`. */
   readonly dataTypes: DataTypeSupport;
+  /** What is live: cells, instruments, when each is next asked, requests today; undefined while no live cell was made. */
+  liveState(): LiveState | undefined;
+  /** Called when the live state changed (a cell came or left, a poll ended); returns the unsubscribe function. */
+  onLiveState(listener: () => void): () => void;
+  /** The user's setting: live cells keep their value and nothing is asked while off. */
+  readonly liveUpdates: boolean;
+  setLiveUpdates(on: boolean): void;
+  /** The page is hidden or offline: pause (nothing asked), and catch up in one request when resumed. */
+  setLivePaused(reason: "hidden" | "offline", paused: boolean): void;
 }
 
 export interface AddinDependencies {
@@ -73,6 +96,8 @@ export interface AddinDependencies {
 export interface AddinHook {
   addin: PricesAddin;
   context(makeError: MakeError, today: () => string): FunctionsContext;
+  /** The live registry over the current client (made at the first live cell), or undefined where live updates are off or nobody signed in. */
+  liveRegistry(): LiveRegistry | undefined;
 }
 
 function isClientConfiguration(configuration: Configuration): configuration is ClientConfiguration {
@@ -87,6 +112,7 @@ export function createAddinHook(dependencies: AddinDependencies): AddinHook {
   let declaredDataTypes: DataTypeSupport | undefined;
   const dataTypes = (): DataTypeSupport => declaredDataTypes ?? dependencies.dataTypeSupport?.() ?? NO_DATA_TYPES;
   const listeners = new Set<ConfiguredListener>();
+  const live = liveHolder(() => client);
 
   const announce = async (recalculate: boolean | undefined): Promise<void> => {
     for (const listener of [...listeners]) {
@@ -104,7 +130,7 @@ export function createAddinHook(dependencies: AddinDependencies): AddinHook {
       if (isClientConfiguration(configuration)) {
         client = configuration.client;
       } else {
-        const { deadlineMs: deadline, recalculate: _recalculate, dateSystem: _dateSystem, valueMode: _valueMode, dataTypes: _dataTypes, ...options } = configuration;
+        const { deadlineMs: deadline, recalculate: _recalculate, dateSystem: _dateSystem, valueMode: _valueMode, dataTypes: _dataTypes, live: _live, ...options } = configuration;
         // The client gives up (and says why) before the cell's deadline shows the generic timeout.
         const budgetMs = options.budgetMs ?? Math.min(DEFAULT_REQUEST_BUDGET_MS, Math.floor((deadline ?? DEFAULT_DEADLINE_MS) * CLIENT_SHARE_OF_DEADLINE));
         client = dependencies.createClient({ ...options, budgetMs });
@@ -113,11 +139,13 @@ export function createAddinHook(dependencies: AddinDependencies): AddinHook {
       if (configuration.dateSystem !== undefined) dateSystem = configuration.dateSystem;
       if (configuration.valueMode !== undefined) valueMode = configuration.valueMode;
       if (configuration.dataTypes !== undefined) declaredDataTypes = configuration.dataTypes;
+      live.renew(configuration.live);
       await announce(configuration.recalculate);
     },
     async reset(options) {
       client = undefined;
       deadlineMs = DEFAULT_DEADLINE_MS;
+      live.renew(undefined);
       await announce(options?.recalculate);
     },
     onConfigured(listener) {
@@ -152,10 +180,18 @@ export function createAddinHook(dependencies: AddinDependencies): AddinHook {
     get dataTypes() {
       return dataTypes();
     },
+    liveState: () => live.state(),
+    onLiveState: (listener) => live.onState(listener),
+    get liveUpdates() {
+      return live.on;
+    },
+    setLiveUpdates: (on) => live.pause("setting", !on),
+    setLivePaused: (reason, paused) => live.pause(reason, paused),
   };
 
   return {
     addin,
+    liveRegistry: () => live.registry(),
     context(makeError, today) {
       return {
         client() {
@@ -177,6 +213,53 @@ export function createAddinHook(dependencies: AddinDependencies): AddinHook {
           return dataTypes();
         },
       };
+    },
+  };
+}
+
+/** One live registry per client: made at the first live cell, closed when the client changes; pauses and listeners outlive it. */
+function liveHolder(current: () => (FunctionsClient & Partial<Pick<PricesClient, "stats">>) | undefined) {
+  let setting: LiveSetting = {};
+  let held: LiveRegistry | undefined;
+  const paused = new Set<string>();
+  const listeners = new Set<() => void>();
+  const announce = (): void => {
+    for (const listener of [...listeners]) listener();
+  };
+  return {
+    renew(next: LiveSetting | undefined): void {
+      if (next !== undefined) setting = next;
+      held?.close();
+      held = undefined;
+      announce();
+    },
+    registry(): LiveRegistry | undefined {
+      const client = current();
+      if (setting === false || client === undefined) return undefined;
+      if (!held) {
+        const given = setting.clock;
+        const fast = isLiveClock(given) ? undefined : fastClockSetting(given);
+        const liveClient: LiveClient = { price: (key, options) => client.price(key, options), instrument: (symbol, fields, options) => client.instrument(symbol, fields, options) };
+        if (client.stats) liveClient.stats = () => client.stats?.() ?? { requestsSent: 0 };
+        held = new LiveRegistry({ client: liveClient, clock: isLiveClock(given) ? given : fast ? speededClock(fast) : realLiveClock(), ...(setting.policy ? { policy: setting.policy } : {}) });
+        for (const reason of paused) held.setPaused(reason, true);
+        held.onState(announce);
+      }
+      return held;
+    },
+    state: (): LiveState | undefined => held?.state(),
+    onState(listener: () => void): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    get on(): boolean {
+      return !paused.has("setting");
+    },
+    pause(reason: string, on: boolean): void {
+      if (on) paused.add(reason);
+      else paused.delete(reason);
+      held?.setPaused(reason, on);
+      announce();
     },
   };
 }

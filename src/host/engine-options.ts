@@ -16,8 +16,8 @@ export interface EngineOptions {
   /** How often a formula may be recalculated because a later spill changed its input. */
   readonly maxRecalculations?: number;
   readonly log?: (message: string) => void;
-  /** Called when a streaming function delivers a later value. */
-  readonly onChange?: () => void;
+  /** Called when a streaming function delivers a later value, with its formula's address (the workbench shows when a live cell last changed). */
+  readonly onChange?: (address: string) => void;
   /** Called when a formula's result was placed (or #SPILL! shown), so a view can redraw as values arrive. */
   readonly onPlaced?: () => void;
   /** The sheet's name: a reference to it by name is a reference to this sheet. */

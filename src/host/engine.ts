@@ -293,6 +293,17 @@ export class WorkbookEngine {
     }
   }
 
+  /** A stream delivered a later value: the formulas that read its cells run again (and theirs in turn); the stream keeps running. */
+  private recalculateReaders(formula: FormulaCell): void {
+    const area = this.sheet.areaOf(formula.row, formula.col) ?? cellRange(formula.row, formula.col);
+    const queue: RangeRef[] = [];
+    for (const reader of this.graph.formulas) {
+      if (reader !== formula && reader.state !== "pending" && this.graph.reads(reader, area)) this.markPending(reader, queue);
+    }
+    this.invalidate(queue);
+    this.recalculation.drive().catch((error: unknown) => this.options.log?.(`recalculating after ${formula.address}: ${String(error)}`));
+  }
+
   /** Forgets a formula's result so it runs again; what it covered is touched in turn. */
   private markPending(formula: FormulaCell, queue: RangeRef[]): void {
     this.calls.cancel(formula);
@@ -434,7 +445,8 @@ export class WorkbookEngine {
           return this.calls.call(formula, resolved, name, inputs, whole, (grid) => {
             if (!whole || run !== formula.generation || formula.state !== "done") return;
             this.placeAndInvalidate(formula, grid);
-            this.options.onChange?.();
+            this.recalculateReaders(formula);
+            this.options.onChange?.(formula.address);
           });
         };
       },

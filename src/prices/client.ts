@@ -80,10 +80,11 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
   }
 
   /** `deadline`: the caller's (a cell's), or the whole key's for a part of its answer; never later than the budget from now. */
-  function ask<T>(key: NormKey, cachedOnly: boolean, deadline?: number): Promise<T> {
+  function ask<T>(key: NormKey, cachedOnly: boolean, deadline?: number, fresh = false): Promise<T> {
     counters.keysAsked += 1;
     const askedAt = now();
-    const stored = cache.read(key.id, askedAt);
+    // a live poll asks the service what it publishes now: the kept answer is what it compares against
+    const stored = fresh ? undefined : cache.read(key.id, askedAt);
     if (stored) {
       counters.cacheHits += 1;
       if (stored.error) counters.errors += 1;
@@ -374,7 +375,7 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
       return refuse(error);
     }
     const timeLeft = options?.timeLeftMs;
-    return ask<T>(norm, options?.cachedOnly === true, timeLeft === undefined ? undefined : now() + timeLeft);
+    return ask<T>(norm, options?.cachedOnly === true, timeLeft === undefined ? undefined : now() + timeLeft, options?.fresh === true);
   }
 
   return {

@@ -191,6 +191,8 @@ export interface ClientStats {
 export interface AskOptions {
   /** Answer from the cache (or an ask already in flight) only; otherwise reject with NotCachedError, sending nothing. */
   cachedOnly?: boolean;
+  /** Ask the service even when the cache holds an answer (a key already in flight is joined); the answer is kept as usual. Live polls use it. */
+  fresh?: boolean;
   /**
    * Milliseconds from now within which the key settles, with its cause, when that is less than its own budget:
    * a cell's asks made one after another share the cell's time. Relative, so the caller's clock need not be the client's.

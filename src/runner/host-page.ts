@@ -218,7 +218,10 @@ export async function openHostPage(url: string, log: (message: string) => void, 
  * them is JSON (cell values are finite numbers, text, booleans and error objects).
  */
 
-/** Configures the functions with the API and token (and the day TODAY() gives, for a frozen sandbox), then evaluates the book in the page. */
+/**
+ * Configures the functions with the API and token (and the day TODAY() gives, for a frozen sandbox), then evaluates the book in the page.
+ * Live updates are off unless `extra` says otherwise: a run takes a PRICES.LIVE cell's value once, as it stands.
+ */
 export async function evaluateInPage(
   page: Page,
   book: unknown,
@@ -232,7 +235,7 @@ export async function evaluateInPage(
     async ({ book: pageBook, apiUrl: baseUrl, token: accessToken, today: day, dateSystem: system, extra: more }) => {
       const host = window.PricesHost;
       if (!host) throw new Error("PricesHost is not ready");
-      await host.configure(day === null ? { ...more, baseUrl, token: accessToken, dateSystem: system } : { ...more, baseUrl, token: accessToken, today: day, dateSystem: system });
+      await host.configure(day === null ? { live: false, ...more, baseUrl, token: accessToken, dateSystem: system } : { live: false, ...more, baseUrl, token: accessToken, today: day, dateSystem: system });
       return JSON.stringify(await host.evaluate(JSON.parse(pageBook)));
     },
     { book: JSON.stringify(book), apiUrl, token, today: today ?? null, dateSystem, extra },
@@ -262,7 +265,7 @@ export async function evaluateWorkbookInPage(
     async ({ input, apiUrl: baseUrl, token: accessToken, provenance: withProvenance, today: day, dateSystem: system, extra: more }) => {
       const host = window.PricesHost;
       if (!host) throw new Error("PricesHost is not ready");
-      await host.configure(day === null ? { ...more, baseUrl, token: accessToken, dateSystem: system } : { ...more, baseUrl, token: accessToken, today: day, dateSystem: system });
+      await host.configure(day === null ? { live: false, ...more, baseUrl, token: accessToken, dateSystem: system } : { live: false, ...more, baseUrl, token: accessToken, today: day, dateSystem: system });
       const { sheets: pageSheets, names, tables } = JSON.parse(input) as { sheets: SheetInput[]; names: DefinedName[]; tables: TableDefinition[] };
       return JSON.stringify(await host.evaluateWorkbook(pageSheets, { provenance: withProvenance, names, tables }));
     },

@@ -10,6 +10,7 @@ import Fastify, { type FastifyHttpOptions, type FastifyHttpsOptions, type Fastif
 import { API_BASE_PATH, DEFAULT_LIMITS, DEFAULT_VENDOR, PROBLEM_CONTENT_TYPE, scopeFor, type Limits } from "../api";
 import type { DataSet } from "./data/model";
 import { API_METHODS, API_ROUTES, apiRoutes, type ApiVerifier } from "./routes/api";
+import type { LiveCorrections } from "./data/live";
 import { Catalog } from "./service/catalog";
 import { toProblemError } from "./service/errors";
 import { createFaultInjector, parseFaultSpec } from "./service/faults";
@@ -42,6 +43,8 @@ export interface AppOptions {
   answerBudget?: Partial<BudgetLimits>;
   /** The publication clock's "now" in ms (convention 20); absent = the real time. */
   now?: () => number;
+  /** Corrections published at chosen instants (live mode, src/sandbox/data/live.ts). */
+  corrections?: LiveCorrections;
   /** Key and certificate (PEM) to serve HTTPS; absent = plain HTTP (tests use `inject`). */
   https?: { key: string; cert: string };
 }
@@ -138,7 +141,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (options.tokenService.register) await options.tokenService.register(app);
   await app.register(apiRoutes, {
     prefix: API_BASE_PATH,
-    catalog: new Catalog(options.data, undefined, options.now),
+    catalog: new Catalog(options.data, undefined, options.now, options.corrections),
     auth: options.tokenService,
     limits: { ...limits, strictFields: options.strictFields === true },
     corsOrigins: options.corsOrigins ?? [],

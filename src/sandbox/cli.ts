@@ -34,6 +34,12 @@ export interface SandboxOptions {
   strictFields?: boolean;
   /** Socket timeouts and the connection cap (src/server/sockets.ts); scripts and benchmarks shorten them. */
   sockets?: Partial<SocketLimits>;
+  /**
+   * Publishing while you watch (`--clock-speed N`): the clock starts at `now` (or the real time) and runs `speed`
+   * times faster (0: stands still until a test sets it); the data runs `daysAhead` days past the start (default 3),
+   * each assessment appearing at its publication instant. `RunningSandbox.live` sets the clock and publishes corrections.
+   */
+  live?: { speed: number; daysAhead?: number };
 }
 
 export const DEFAULT_OPTIONS: SandboxOptions = {
@@ -78,6 +84,8 @@ export const USAGE = `Usage: npm run sandbox -- [options]
   --idle-timeout S     close a connection that moves no byte for S seconds: idle, or a client that stopped
                        reading (default 60)
   --strict-fields      answer 400 for an unknown Fields name (default: ignore it, as the real service does)
+  --clock-speed N      publish while you watch: the clock starts at --now (or the real time) and runs N times
+                       faster (60 = a minute a second); the next days' assessments appear as it passes them
   --quiet              print only the three lines API, ISSUER and CA
   --help               this text`;
 
@@ -122,6 +130,7 @@ const FLAGS = {
   "redirect-uri": { type: "string", multiple: true },
   "idle-timeout": { type: "string" },
   "strict-fields": { type: "boolean" },
+  "clock-speed": { type: "string" },
   quiet: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -177,6 +186,10 @@ export function parseCommandLine(argv: readonly string[]): CliCommand {
   if (values["idle-timeout"] !== undefined) options.sockets = { idleTimeoutMs: integer("--idle-timeout", values["idle-timeout"], 1, 3600) * 1000 };
   if (values.quiet === true) options.quiet = true;
   if (values["strict-fields"] === true) options.strictFields = true;
+  if (values["clock-speed"] !== undefined) {
+    if (options.today !== undefined) throw new UsageError("--clock-speed starts at --now or the real time, not at --today");
+    options.live = { speed: integer("--clock-speed", values["clock-speed"], 1, 100_000) };
+  }
   if (options.now !== undefined && options.today !== undefined) throw new UsageError("give --now or --today, not both");
   return command;
 }

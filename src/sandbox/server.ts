@@ -4,11 +4,13 @@
  */
 import { createServer } from "node:net";
 import path from "node:path";
-import { API_BASE_PATH, DEFAULT_LIMITS } from "../api";
+import { API_BASE_PATH, DEFAULT_LIMITS, fromEpochDay } from "../api";
 import { buildApp } from "./app";
 import { createTokenService, ensureCertificates } from "./auth";
 import { DEFAULT_OPTIONS, parseCommandLine, USAGE, UsageError, type SandboxOptions } from "./cli";
-import { publicationClock } from "./data/clock";
+import { parseInstant, publicationClock, type PublicationClock } from "./data/clock";
+import { liveClock, LiveCorrections, type LiveClock } from "./data/live";
+import { addDays } from "../api";
 import { exportDataSet, loadDataSet } from "./data/files";
 import { DEFAULT_SEED, generateDataSetInSteps } from "./data/generator";
 import type { DataSet } from "./data/model";
@@ -27,7 +29,41 @@ export interface RunningSandbox {
   /** The CA certificate (PEM) that Node clients pass to trust the sandbox. */
   ca: string;
   data: DataSet;
+  /** Live mode (`live` option, `--clock-speed`): the clock, corrections, the next publication. */
+  live?: SandboxLive;
   close(): Promise<void>;
+}
+
+export interface SandboxLive {
+  readonly clock: LiveClock;
+  /** Publishes a correction of a day's assessment (revision + 1, values moved by `shift`, default +1) at `at` (default now). */
+  correct(symbol: string, date: string, options?: { at?: number; shift?: number }): void;
+  /** The next first publication among these symbols (all when none given) after the clock's now. */
+  nextPublication(symbols?: readonly string[]): { symbol: string; date: string; at: number } | undefined;
+}
+
+function sandboxLive(data: DataSet, clock: LiveClock, corrections: LiveCorrections): SandboxLive {
+  return {
+    clock,
+    correct(symbol, date, options = {}) {
+      corrections.add({ symbol, date, at: options.at ?? clock.now(), shift: options.shift ?? 1 });
+    },
+    nextPublication(symbols) {
+      const wanted = symbols ? new Set(symbols.map((s) => s.toUpperCase())) : undefined;
+      const now = clock.now();
+      let best: { symbol: string; date: string; at: number } | undefined;
+      for (const instrument of data.instruments) {
+        const symbol = instrument.record.symbol;
+        if (wanted && !wanted.has(symbol.toUpperCase())) continue;
+        const series = instrument.series;
+        for (let i = series.length - 1; i >= 0 && series.publishedAt(i) > now; i--) {
+          const at = series.publishedAt(i);
+          if (!best || at < best.at) best = { symbol, date: fromEpochDay(series.days[i] ?? 0), at };
+        }
+      }
+      return best;
+    },
+  };
 }
 
 /** A free port, found first because the issuer and audience must carry the real one. */
@@ -76,14 +112,25 @@ export interface StartHooks {
   probePort?: (host: string) => Promise<number>;
 }
 
-export async function loadOrGenerate(options: Pick<SandboxOptions, "dataDir" | "seed" | "today" | "now" | "correctionRate">, clock = publicationClock(options)): Promise<DataSet> {
+export async function loadOrGenerate(options: Pick<SandboxOptions, "dataDir" | "seed" | "today" | "now" | "correctionRate" | "live">, clock: PublicationClock = publicationClock(options)): Promise<DataSet> {
   if (options.dataDir !== undefined) return loadDataSet(path.resolve(options.dataDir));
-  return generateDataSetInSteps({ seed: options.seed ?? DEFAULT_SEED, today: clock.today, now: clock.now(), ...(options.correctionRate === undefined ? {} : { correctionRate: options.correctionRate }) });
+  // live: the next days' assessments are made now and appear as the clock passes their publication
+  const today = options.live ? addDays(clock.today, options.live.daysAhead ?? 3) : clock.today;
+  return generateDataSetInSteps({ seed: options.seed ?? DEFAULT_SEED, today, now: clock.now(), ...(options.correctionRate === undefined ? {} : { correctionRate: options.correctionRate }) });
+}
+
+/** The clock for the options: a live one (settable, maybe fast) in live mode, else the publication clock. */
+function clockFor(options: SandboxOptions): PublicationClock | LiveClock {
+  if (!options.live) return publicationClock(options);
+  const start = options.now === undefined ? Date.now() : parseInstant(options.now);
+  if (start === undefined) throw new Error(`now: expected an ISO 8601 date-time with offset, got "${options.now ?? ""}"`);
+  return liveClock(start, options.live.speed);
 }
 
 export async function startSandbox(partial: Partial<SandboxOptions> = {}, hooks: StartHooks = {}): Promise<RunningSandbox> {
   const options: SandboxOptions = { ...DEFAULT_OPTIONS, ...partial, limits: { ...DEFAULT_LIMITS, ...partial.limits } };
-  const clock = publicationClock(options);
+  const clock = clockFor(options);
+  const corrections = options.live ? new LiveCorrections() : undefined;
   const [data, certificates] = await Promise.all([loadOrGenerate(options, clock), ensureCertificates(options.certsDir)]);
   // Issuer and audience name the port, so a port taken between probe and listen means building anew on another.
   const listenOn = async (port: number): Promise<RunningSandbox> => {
@@ -111,6 +158,7 @@ export async function startSandbox(partial: Partial<SandboxOptions> = {}, hooks:
       https: { key: certificates.key, cert: certificates.cert },
       now: clock.now,
     };
+    if (corrections) appOptions.corrections = corrections;
     if (options.faults !== undefined) appOptions.faults = options.faults;
     if (options.strictFields === true) appOptions.strictFields = true;
     if (options.corsOrigins) appOptions.corsOrigins = options.corsOrigins;
@@ -132,6 +180,7 @@ export async function startSandbox(partial: Partial<SandboxOptions> = {}, hooks:
       caPath: certificates.caPath,
       ca: certificates.ca,
       data,
+      ...(corrections && "set" in clock ? { live: sandboxLive(data, clock, corrections) } : {}),
       close: async () => {
         await warming;
         await app.close();
@@ -171,6 +220,7 @@ async function main(argv: readonly string[]): Promise<number> {
         `limits ${limits.maxSymbols} symbols, ${limits.maxDates} dates, ${limits.maxRecords} records; ` +
         `rate limit ${command.options.rateLimit || "off"}; faults ${command.options.faults ?? "none"}. Ctrl-C stops.\n`,
     );
+    if (sandbox.live) process.stdout.write(`Live: the clock runs ${sandbox.live.clock.speed} times faster from ${new Date(sandbox.live.clock.setting().origin).toISOString()}.\n`);
   }
   await new Promise<void>((resolve) => {
     const stop = (): void => {

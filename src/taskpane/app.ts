@@ -18,6 +18,7 @@ import { cachePanel } from "./panels/cache";
 import { countersPanel } from "./panels/counters";
 import { explainCellPanel } from "./panels/explain-cell";
 import { freezePanel } from "./panels/freeze";
+import { livePanel } from "./panels/live";
 import { referencesPanel } from "./panels/references";
 import { refreshPanel } from "./panels/refresh";
 import { searchPanel } from "./panels/search";
@@ -28,7 +29,7 @@ import { ErrorLog } from "./plain-errors";
 export type { PaneDependencies } from "./pane-context";
 
 /** Every panel of the pane, in the order they are wired. A new panel is one line here. */
-const PANELS: readonly Panel[] = [accountPanel, searchPanel, referencesPanel, builderPanel, refreshPanel, freezePanel, explainCellPanel, countersPanel, settingsPanel, valueModePanel, cachePanel];
+const PANELS: readonly Panel[] = [accountPanel, searchPanel, referencesPanel, builderPanel, refreshPanel, freezePanel, explainCellPanel, countersPanel, settingsPanel, valueModePanel, cachePanel, livePanel];
 
 export interface Pane {
   readonly store: TokenStore;

@@ -64,6 +64,11 @@ export const FUNCTIONS: readonly FunctionSpec[] = [
     parameters: [symbols, dates, { name: "field", kind: "choice", optional: true, help: "Price field", choices: PRICE_FIELD_CHOICES }, calculation, dateFormat, currency, unit, values],
   },
   {
+    name: "LIVE",
+    help: "The latest price field, updated in the cell when a new assessment or a correction is published",
+    parameters: [symbols, { name: "field", kind: "choice", optional: true, help: "Price field", choices: PRICE_FIELD_CHOICES }, currency, unit],
+  },
+  {
     name: "HISTORY",
     help: "A table of dates and fields, like STOCKHISTORY",
     parameters: [

@@ -23,6 +23,8 @@ export interface CalculatorOptions {
 export class Calculator {
   private readonly engine: WorkbookEngine;
   private running: Promise<void> = Promise.resolve();
+  /** When each streaming cell (PRICES.LIVE) last delivered a later value, by anchor address. */
+  private readonly changedAt = new Map<string, number>();
 
   constructor(private readonly options: CalculatorOptions) {
     this.engine = new WorkbookEngine({
@@ -30,7 +32,10 @@ export class Calculator {
       metadata: options.metadata,
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
       ...(options.log ? { log: options.log } : {}),
-      onChange: () => options.onSettled?.(),
+      onChange: (address) => {
+        this.changedAt.set(address, Date.now());
+        options.onSettled?.();
+      },
       onPlaced: () => options.onSettled?.(),
     });
   }
@@ -58,6 +63,11 @@ export class Calculator {
       await current;
       if (current === this.running) return;
     }
+  }
+
+  /** When a live cell last changed by itself (undefined before its first update). */
+  lastChanged(address: string): number | undefined {
+    return this.changedAt.get(address);
   }
 
   value(row: number, col: number): CellValue {

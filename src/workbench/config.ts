@@ -5,6 +5,7 @@
  */
 import { parseSettings, SANDBOX_ENVIRONMENT, saveSettings, SETTINGS_KEY, type SettingsStorage } from "../auth/settings";
 import { userSettingsStorage } from "../taskpane/settings-storage";
+import { fastClockSetting, type FastClockSetting } from "../prices/live-clock";
 
 export interface WorkbenchConfig {
   /** `https://localhost:4000/physical/v2` */
@@ -13,6 +14,8 @@ export interface WorkbenchConfig {
   readonly issuer: string;
   /** The data's "today" when the sandbox froze it; else the browser's date is used. */
   readonly today?: string;
+  /** `npm start -- --live-demo`: the sandbox's fast clock, which live cells follow (issue 31). */
+  readonly liveClock?: FastClockSetting;
 }
 
 export { DEMO_SERVICE } from "./demo-token-protocol";
@@ -26,10 +29,12 @@ function httpsText(value: unknown): string | undefined {
 export function parseConfig(json: unknown): WorkbenchConfig {
   const raw = typeof json === "object" && json !== null ? (json as Record<string, unknown>) : {};
   const today = typeof raw.today === "string" && /^\d{4}-\d{2}-\d{2}$/.test(raw.today) ? raw.today : undefined;
+  const liveClock = fastClockSetting(raw.liveClock);
   return {
     apiUrl: httpsText(raw.apiUrl) ?? SANDBOX_ENVIRONMENT.baseUrl,
     issuer: httpsText(raw.issuer) ?? SANDBOX_ENVIRONMENT.authority,
     ...(today ? { today } : {}),
+    ...(liveClock ? { liveClock } : {}),
   };
 }
 

@@ -435,7 +435,9 @@ export class GridView {
     }
     const className = classes.join(" ");
     if (td.className !== className) td.className = className;
-    const title = errorText(value) ?? "";
+    // a live cell says when it last changed by itself (issue 31)
+    const changed = this.calculator.lastChanged(td.dataset["address"] ?? "");
+    const title = errorText(value) ?? (changed === undefined ? "" : `Live: last changed ${new Date(changed).toLocaleTimeString()}`);
     if (td.title !== title) td.title = title;
   }
 

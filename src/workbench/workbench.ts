@@ -104,7 +104,15 @@ async function start(): Promise<WorkbenchApi> {
   };
   const useDemo = async (): Promise<void> => {
     source = "demo";
-    await addin.configure({ baseUrl: config.apiUrl, tokenProvider: demoTokens, recalculate: false, dataTypes: ALL_DATA_TYPES, valueMode: workbenchValueMode(location.search) });
+    await addin.configure({
+      baseUrl: config.apiUrl,
+      tokenProvider: demoTokens,
+      recalculate: false,
+      dataTypes: ALL_DATA_TYPES,
+      valueMode: workbenchValueMode(location.search),
+      // live cells on the sandbox's fast clock (npm start -- --live-demo)
+      ...(config.liveClock ? { live: { clock: config.liveClock } } : {}),
+    });
     demoStatus();
   };
   await useDemo();

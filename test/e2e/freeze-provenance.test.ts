@@ -42,7 +42,11 @@ describe("provenance of frozen cells: the pane's Freeze and the runner's --freez
   it("write the same rows, column for column, for the same cells (only the time of retrieval may differ)", async () => {
     const metadata = parseFunctionsMetadata(JSON.parse(readFileSync(join(DIST, "functions.json"), "utf8")));
     const runtime = createCustomFunctionsRuntime();
-    for (const fn of metadata) runtime.global.associate(fn.id, () => (fn.result.dimensionality === "matrix" ? [[2, 3]] : 2));
+    for (const fn of metadata) {
+      const result = fn.result.dimensionality === "matrix" ? [[2, 3]] : 2;
+      // a streaming function (LIVE) gives its value through the invocation, as Excel's do
+      runtime.global.associate(fn.id, fn.options.stream ? (...args: unknown[]) => (args.at(-1) as { setResult(value: unknown): void }).setResult(result) : () => result);
+    }
     const engine = new WorkbookEngine({ runtime, metadata, namespace: "PRICES", today: () => isoDateToSerial(TODAY, "1900") });
     engine.load(
       readBook({
@@ -60,12 +64,13 @@ describe("provenance of frozen cells: the pane's Freeze and the runner's --freez
           C9: '=PRICES.AVERAGE(A1,"Monthly",B1)*2',
           C10: '=PRICES.REFERENCE("currency")',
           C11: '=PRICES.PRICE(A2,"2024-03-04","midChangeSincePrevious","WeeklyAverage")',
+          C12: '=PRICES.LIVE(A1,"high")',
         },
       }),
     );
     await engine.evaluate();
     const formulas = engine.customCalls();
-    expect([...formulas.keys()]).toEqual(["C1", "C2", "C3", "C4", "C5", "C6", "C7", "C9", "C10", "C11"]);
+    expect([...formulas.keys()]).toEqual(["C1", "C2", "C3", "C4", "C5", "C6", "C7", "C9", "C10", "C11", "C12"]);
     const grid = (range: string): unknown[][] => {
       const area = parseRangeAddress(range);
       if (!area) throw new Error(`not a range: ${range}`);
@@ -92,8 +97,11 @@ describe("provenance of frozen cells: the pane's Freeze and the runner's --freez
       ["C9", "MB-AL-0004", "2024-03-04"],
       ["C10", "Currency", "current list"],
       ["C11", "AG-WHE-0058", "2024-03-04"],
+      // a live cell is frozen as the latest value it showed
+      ["C12", "MB-AL-0004", "latest"],
     ]);
     expect(withoutTime(pane)).toEqual(withoutTime(runner));
+    expect(runner.find((row) => row.address === "C12")?.field).toBe("high");
     expect(pane.every((row) => row.retrievedAt !== "") && runner.every((row) => row.retrievedAt !== "")).toBe(true);
   });
 });

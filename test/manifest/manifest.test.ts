@@ -110,7 +110,7 @@ describe("the production build", () => {
       enums?: { id: string }[];
     };
     expect(metadata.functions.map((fn) => fn.id).sort()).toEqual(
-      ["AVERAGE", "CONVERSIONS", "CURVE", "ENTITY", "FORECAST", "HIGH", "HISTORY", "INSTRUMENT", "INSTRUMENTS", "LOW", "MID", "PRICE", "REFERENCE"],
+      ["AVERAGE", "CONVERSIONS", "CURVE", "ENTITY", "FORECAST", "HIGH", "HISTORY", "INSTRUMENT", "INSTRUMENTS", "LIVE", "LOW", "MID", "PRICE", "REFERENCE"],
     );
     for (const fn of metadata.functions) {
       expect(fn.description).toBeTruthy();

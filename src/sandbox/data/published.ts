@@ -4,6 +4,7 @@
  */
 import type { ForwardCurvePoint } from "../../api";
 import type { JsonWriter } from "./json";
+import type { LiveCorrections } from "./live";
 import type { AssessmentSeries, InstrumentData } from "./model";
 
 /** The first `length` assessments of a series; indexes are the whole series' indexes. */
@@ -55,24 +56,32 @@ interface Published {
   until: number;
   /** The instant the view was made for: a clock set back (a test's) makes it anew. */
   since: number;
+  /** The live corrections' version it was made with: a correction added since makes it anew. */
+  corrections: number;
 }
 
 /** Each instrument as published at a given instant, made once per publication. */
 export class PublishedInstruments {
   private readonly views = new WeakMap<InstrumentData, Published>();
 
+  /** `corrections`: those published at chosen instants (the sandbox's live mode), applied to each view by `now`. */
+  constructor(private readonly corrections?: LiveCorrections) {}
+
   of(instrument: InstrumentData, now: number): InstrumentData {
     const kept = this.views.get(instrument);
-    if (kept !== undefined && now >= kept.since && now < kept.until) return kept.view;
+    const version = this.corrections?.version ?? 0;
+    if (kept !== undefined && now >= kept.since && now < kept.until && kept.corrections === version) return kept.view;
     const series = instrument.series;
     const count = series.publishedCount(now);
     // Forecasts too exist from their publication on (loaded data may hold one published later).
     const forecasts = instrument.forecasts.filter((forecast) => Date.parse(forecast.publicationDate) <= now);
     const laterForecasts = instrument.forecasts.map((forecast) => Date.parse(forecast.publicationDate)).filter((at) => at > now);
     const whole = count === series.length && forecasts.length === instrument.forecasts.length;
-    const view = whole ? instrument : { ...instrument, series: count === series.length ? series : new SeriesPrefix(series, count), forecasts };
-    const until = Math.min(count === series.length ? Number.POSITIVE_INFINITY : series.publishedAt(count), ...laterForecasts);
-    this.views.set(instrument, { view, until, since: now });
+    const cut = whole ? instrument : { ...instrument, series: count === series.length ? series : new SeriesPrefix(series, count), forecasts };
+    const corrected = this.corrections?.apply(cut, now);
+    const view = corrected?.view ?? cut;
+    const until = Math.min(count === series.length ? Number.POSITIVE_INFINITY : series.publishedAt(count), ...laterForecasts, corrected?.next ?? Number.POSITIVE_INFINITY);
+    this.views.set(instrument, { view, until, since: now, corrections: version });
     return view;
   }
 }

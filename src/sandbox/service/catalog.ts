@@ -3,6 +3,7 @@ import type { InvalidInstrument } from "../../api";
 import type { DataSet, InstrumentData } from "../data/model";
 import { Scratch } from "../data/json";
 import { PublishedInstruments } from "../data/published";
+import type { LiveCorrections } from "../data/live";
 import { Conversions } from "./conversion";
 import { RecordBytesCache } from "./record-bytes";
 
@@ -34,10 +35,11 @@ export class Catalog {
   /** The buffer this catalogue's answers are written into (json.ts). */
   readonly scratch = new Scratch();
   private readonly bySymbol = new Map<string, InstrumentData>();
-  private readonly published = new PublishedInstruments();
+  private readonly published: PublishedInstruments;
 
-  constructor(data: DataSet, recordBytesBudget?: number, now: () => number = Date.now) {
+  constructor(data: DataSet, recordBytesBudget?: number, now: () => number = Date.now, corrections?: LiveCorrections) {
     this.data = data;
+    this.published = new PublishedInstruments(corrections);
     this.now = now;
     this.recordBytes = new RecordBytesCache(recordBytesBudget);
     this.conversions = new Conversions(data);
