@@ -146,7 +146,7 @@ describe.each(cases)("%s", (_, options, extension) => {
     expect(refreshed.errors).toContain("Model!E2 =[1]Rates!$B$2");
     // what reads the external link is left for Excel too, keeping its saved value
     expect(refreshed.errors).toContain("Model!E3 =B2*(1+E2): depends on Model!E2 (left for Excel)");
-    // no price reaches the table's calculated column: outside the price cone, it is neither evaluated nor left (i27-cone)
+    // no price reaches the table's calculated column: outside the price cone, it is neither evaluated nor left
     expect(refreshed.errors).not.toContain("Trades!D2");
     expect((JSON.parse(refreshed.printed) as { sheets: Record<string, Record<string, unknown>> }).sheets.Trades).toEqual({});
     const report = JSON.parse(readFileSync(join(dir, `report-${Object.keys(options).join("-") || "plain"}.json`), "utf8")) as { leftForExcel: { sheet: string; cell: string; formula: string; why: string }[] };

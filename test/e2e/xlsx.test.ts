@@ -209,7 +209,7 @@ describe("npm run workbook with an .xlsx model", () => {
     sheet.addTable({ name: "Prices", ref: "H1", headerRow: true, columns: [{ name: "Symbol" }, { name: "Mid" }], rows: [["a", 10], ["b", 20]] });
     // saved before the price came in: stale, recalculated
     sheet.getCell("E1").value = { formula: "SUM(D:D)", result: 6 };
-    // no price reaches it: outside the price cone, it keeps its cached value (i27-cone), though the table gives 30
+    // no price reaches it: outside the price cone, it keeps its cached value, though the table gives 30
     sheet.getCell("E2").value = { formula: "SUM(Prices[Mid])", result: 7 };
     sheet.getCell("F3").value = { formula: "E1+E2", result: 13 };
     // Excel counts the column's blank cells that are not "x" too: the engine cannot, so it keeps the saved value
@@ -244,7 +244,7 @@ describe("npm run workbook with an .xlsx model", () => {
     const input = join(dir, "model-spill.xlsx");
     const workbook = new ExcelJS.Workbook();
     const sheet = workbook.addWorksheet("Model");
-    // a price in it puts it in the price cone (i27-cone): a formula no price reaches is not evaluated at all
+    // a price in it puts it in the price cone: a formula no price reaches is not evaluated at all
     sheet.getCell("A1").value = chosen[0] ?? "";
     sheet.getCell("B2").value = { formula: `_xlfn.SEQUENCE(3)+_xldudf_PRICES_MID(A1,"${DATE}")`, result: 1 };
     sheet.getCell("B4").value = "a note the user typed";
@@ -291,7 +291,7 @@ describe("npm run workbook with an .xlsx model", () => {
     sheet.getCell("C1").value = { formula: "_xldudf_PRICES_MID(A1,B1)" };
     sheet.getCell("D1").value = { formula: `PRICES.MID(A1,"${DATE}"+0)` };
     sheet.getCell("E1").value = { formula: "TODAY()" };
-    // E1 is a price's argument, so in the price cone (i27-cone)
+    // E1 is a price's argument, so in the price cone
     sheet.getCell("G1").value = { formula: "_xldudf_PRICES_MID(A1,E1)" };
     sheet.getCell("F1").value = { formula: `PRICES.HISTORY(A1,"${FROM}","${TO}","date",0)` };
     await workbook.xlsx.writeFile(input);

@@ -15,7 +15,7 @@ describe("date-times read from an .xlsx", () => {
       sheet.getCell("A1").numFmt = "yyyy-mm-dd hh:mm";
       sheet.getCell("A2").value = new Date(Date.UTC(2024, 2, 1, 6, 0));
       sheet.getCell("A2").numFmt = "yyyy-mm-dd hh:mm";
-      // the runner hands the engine the cells the price cone reads (i27-cone): one price reads both dates
+      // the runner hands the engine the cells the price cone reads: one price reads both dates
       sheet.getCell("B1").value = { formula: "_xldudf_PRICES_MID(A1,A2)", result: 0 };
       await book.xlsx.writeFile(join(dir, "dates.xlsx"));
       const loaded = await readWorkbookFile(join(dir, "dates.xlsx"));

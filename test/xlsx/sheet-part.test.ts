@@ -201,7 +201,7 @@ describe("readWorkbookFile", () => {
     });
     const book = readWorkbookFile(path);
     expect(book.dateSystem).toBe("1904");
-    // E2's price reads the shared formula's cells (the price cone, i27-cone); they read D1
+    // E2's price reads the shared formula's cells (the price cone); they read D1
     expect(book.sheets).toEqual([{ name: "Data", book: { cells: { D1: isoDateToSerial("2024-03-01", "1904"), A2: "=D1+1", E2: "=_xldudf_PRICES_MID(A2,A3)", A3: "=D2+1" }, saved: { A2: 1, A3: 1 } } }]);
     expect(book.formulas.get("Data")?.get("A3")).toEqual({ text: "D2+1", callsPrices: false, shared: { index: "4", first: false }, saved: 1 });
     expect(book.names).toEqual([
@@ -223,7 +223,7 @@ describe("readWorkbookFile", () => {
       "xl/comments/comment1.xml": `<comments xmlns="${MAIN}"><authors><author>openpyxl</author></authors><commentList><comment ref="A1" authorId="0"><text><t>note</t></text></comment></commentList></comments>`,
       "xl/drawings/commentsDrawing1.vml": "<xml/>",
     });
-    // with a price in the book, a formula whose reach only evaluation can tell is in the price cone (i27-cone)
+    // with a price in the book, a formula whose reach only evaluation can tell is in the price cone
     expect(readWorkbookFile(path).sheets).toEqual([{ name: "Sheet", book: { cells: { A1: "''quoted", B1: "#N/A", C1: '=INDIRECT("A1")', D1: "=_xldudf_PRICES_MID(A1)" }, saved: {} } }]);
   });
 
