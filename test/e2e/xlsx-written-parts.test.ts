@@ -75,10 +75,13 @@ describe("the refreshed copy's text and errors", () => {
     writeFileSync(
       input,
       book(
-        `<row r="1">${text("A1", SYMBOL)}<c r="B1" t="str"><f>CHAR(7)&amp;"x"</f><v>x</v></c><c r="C1"><v>42</v></c></row>` +
+        // every formula reads the price in E1, so each is in the price cone, and each saved value is what Excel computed
+        // from the saved price 42 (so each is proven before its new value is written)
+        `<row r="1">${text("A1", SYMBOL)}<c r="B1" t="str"><f>CHAR(7)&amp;"x"&amp;E1</f><v>_x0007_x42</v></c><c r="C1"><v>42</v></c><c r="E1"><f>_xldudf_PRICES_MID(A1,"${DATE}")</f><v>42</v></c></row>` +
           // the formula builds a literal _x0041_ its own text does not hold; C2 holds one already, escaped as Excel writes it
-          `<row r="2"><c r="B2" t="str"><f>"_x"&amp;"0041_y"</f><v>old</v></c>${text("C2", "_x005F_x0041_ kept")}<c r="D2" t="str"><f>C2&amp;"!"</f><v>old</v></c></row>` +
-          `<row r="3"><c r="B3" cm="1"><f t="array" ref="B3">{1;2}</f><v>1</v></c></row>` +
+          `<row r="2"><c r="B2" t="str"><f>"_x"&amp;"0041_"&amp;E1</f><v>_x005F_x0041_42</v></c>${text("C2", "_x005F_x0041_ kept")}<c r="D2" t="str"><f>C2&amp;E1</f><v>_x005F_x0041_ kept42</v></c></row>` +
+          // one value while the price was 42; two once it is over 100, which B4's note blocks
+          `<row r="3"><c r="B3" cm="1"><f t="array" ref="B3">IF(E1&gt;100,{1;2},1)</f><v>1</v></c></row>` +
           `<row r="4">${text("B4", "note")}</row>` +
           '<row r="5"><c r="C5"><v>7</v></c></row>',
       ),
@@ -86,26 +89,35 @@ describe("the refreshed copy's text and errors", () => {
     result = await run([input, "--out", out]);
   });
 
-  it("refreshes the book", () => {
+  /** The fresh price the runner wrote in E1, as the formulas' text shows it. */
+  const mid = (): string => {
+    const price = (JSON.parse(result.printed) as { sheets: Record<string, Record<string, unknown>> }).sheets.Model?.E1;
+    if (typeof price !== "number" || price <= 100) throw new Error(`E1 should hold a price over 100, got ${String(price)}`);
+    return String(price);
+  };
+
+  it("refreshes the book, proving every formula against its saved value first", () => {
     expect([result.code, result.errors]).toEqual([0, expect.not.stringMatching(/not well-formed/)]);
+    expect(result.errors).toMatch(/4 proven against Excel's saved values/);
   });
 
   it("writes a control character and a literal _x0041_ as Excel writes them, in parts libxml2 reads", async () => {
     const sheet = part(out, "xl/worksheets/sheet1.xml");
-    expect(sheet).toContain('<c r="B1" t="str"><f>CHAR(7)&amp;"x"</f><v>_x0007_x</v></c>');
-    expect(sheet).toContain("<v>_x005F_x0041_y</v>");
-    expect(sheet).toContain("<v>_x005F_x0041_ kept!</v>");
+    const price = mid();
+    expect(sheet).toContain(`<c r="B1" t="str"><f>CHAR(7)&amp;"x"&amp;E1</f><v>_x0007_x${price}</v></c>`);
+    expect(sheet).toContain(`<v>_x005F_x0041_${price}</v>`);
+    expect(sheet).toContain(`<v>_x005F_x0041_ kept${price}</v>`);
     expect(sheet).not.toContain(BELL);
     expect(await malformedParts(out)).toEqual([]);
   });
 
   it("reads the values back as they were computed", () => {
     const saved = readWorkbookFile(out).formulas.get("Model");
-    expect([saved?.get("B1")?.saved, saved?.get("B2")?.saved, saved?.get("D2")?.saved]).toEqual([`${BELL}x`, "_x0041_y", "_x0041_ kept!"]);
+    expect([saved?.get("B1")?.saved, saved?.get("B2")?.saved, saved?.get("D2")?.saved]).toEqual([`${BELL}x${mid()}`, `_x0041_${mid()}`, `_x0041_ kept${mid()}`]);
   });
 
   it("writes #SPILL! as #SPILL!, not #N/A", () => {
-    expect(part(out, "xl/worksheets/sheet1.xml")).toContain('<c r="B3" t="e" cm="1"><f t="array" ref="B3">{1;2}</f><v>#SPILL!</v></c>');
+    expect(part(out, "xl/worksheets/sheet1.xml")).toContain('<c r="B3" t="e" cm="1"><f t="array" ref="B3">IF(E1&gt;100,{1;2},1)</f><v>#SPILL!</v></c>');
   });
 
   it("is read by LibreOffice to its last cell (a raw control character made it drop every cell after it)", () => {
