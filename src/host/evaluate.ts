@@ -7,6 +7,7 @@
  * names it before the formula runs, and `LeftForExcelSignal` stops a run that meets it.
  */
 import { type CellPosition, type RangeRef, MAX_COLUMNS, MAX_ROWS, formatRangeAddress, readReference } from "../formula/a1";
+import { isExcelFunction } from "../formula/excel-function-names";
 import { canonicalName } from "../formula/functions";
 import type { Expression, ReferenceExpression } from "../formula/parse";
 import type { DateSystem } from "../functions/excelDates";
@@ -106,7 +107,8 @@ export function whyLeftForExcel(expression: Expression, context: StaticContext, 
     case "call": {
       const name = canonicalName(expression.name, context.namespace);
       const custom = name.startsWith(`${context.namespace}.`);
-      if (!custom && !EVALUATED_HERE.has(name) && !isWorksheetFunction(name)) return `function not supported: ${name}`;
+      // a name Excel does not know is Excel's #NAME? (evaluated); one Excel knows, or another add-in's, is Excel's to compute
+      if (!custom && !EVALUATED_HERE.has(name) && !isWorksheetFunction(name) && (isExcelFunction(name) || /^_xldudf_/i.test(expression.name))) return `function not supported: ${name}`;
       if (!custom && !EMPTY_ARGUMENT_OK.has(name) && expression.args.some((arg) => arg.kind === "missing")) return `an empty argument of ${name} is not supported`;
       for (const arg of expression.args) {
         if (arg.kind === "reference" && arg.whole !== undefined && wholeLinesAllowed(name, expression.args)) continue;

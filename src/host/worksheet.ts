@@ -48,7 +48,7 @@ function coerce(letter: ParamLetter, value: CellValue | undefined, env: Workshee
 
 export function callWorksheetFunction(name: string, args: readonly Arg[], env: WorksheetEnv): Value {
   const fn = WORKSHEET_FUNCTIONS[name];
-  if (!fn) return cellError("#NAME?", `unknown function ${name}`);
+  if (!fn) return cellError("#NAME?", `${name} is not an Excel function`);
   const max = fn.rest ? Number.POSITIVE_INFINITY : fn.params.length;
   if (args.length < fn.min || args.length > max) {
     return cellError("#VALUE!", `${name} takes ${fn.min === max ? fn.min : `${fn.min} to ${fn.rest ? "any number of" : max}`} arguments, got ${args.length}`);
