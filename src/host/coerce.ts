@@ -10,10 +10,11 @@ import { type CellError, type CellValue, cellError, isCellError } from "./values
 /** A decimal as Excel reads typed text: optional sign, thousands groups, fraction, exponent, a trailing %. */
 const DECIMAL = /^([+-])?\$?((?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d*)?|\.\d+)(?:[eE]([+-]?\d+))?(%)?$/;
 const MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
-/** Dates as en-US Excel reads typed text: `June 9, 1969`, `Jun 9 1969`, `9 June 1969`, `9-Jun-1969`, `6/9/1969`. */
+/** Dates as en-US Excel reads typed text: `June 9, 1969`, `Jun 9 1969`, `9 June 1969`, `9-Jun-1969`, `6/9/1969`, `2006/1/2`. */
 const MONTH_FIRST = /^([a-z]{3,9})\.?[\s-]+(\d{1,2}),?[\s-]+(\d{2}|\d{4})$/i;
 const DAY_FIRST = /^(\d{1,2})[\s-]+([a-z]{3,9})\.?,?[\s-]+(\d{2}|\d{4})$/i;
 const SLASHED = /^(\d{1,2})\/(\d{1,2})\/(\d{2}|\d{4})$/;
+const YEAR_FIRST = /^(\d{4})[/-](\d{1,2})[/-](\d{1,2})$/;
 const TIME = /^(\d{1,2}):(\d{2})(?::(\d{2}(?:\.\d+)?))?\s*(AM|PM)?$/i;
 
 /** Text Excel reads as a number, or undefined. */
@@ -56,9 +57,11 @@ function typedDate(text: string): string | undefined {
   const monthFirst = MONTH_FIRST.exec(text);
   const dayFirst = DAY_FIRST.exec(text);
   const slashed = SLASHED.exec(text);
+  const yearFirst = YEAR_FIRST.exec(text);
   if (monthFirst) parts = [monthNumber(monthFirst[1] ?? ""), Number(monthFirst[2]), monthFirst[3] ?? ""];
   else if (dayFirst) parts = [monthNumber(dayFirst[2] ?? ""), Number(dayFirst[1]), dayFirst[3] ?? ""];
   else if (slashed) parts = [Number(slashed[1]), Number(slashed[2]), slashed[3] ?? ""];
+  else if (yearFirst) parts = [Number(yearFirst[2]), Number(yearFirst[3]), yearFirst[1] ?? ""];
   if (!parts) return undefined;
   const [month, day, yearText] = parts;
   const short = Number(yearText);

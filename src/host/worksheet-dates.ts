@@ -62,7 +62,7 @@ function timePart(unit: "hour" | "minute" | "second"): FunctionSpec {
 }
 
 /** Day of the week, 0 Sunday .. 6 Saturday. */
-function dayOfWeek(serial: number, system: DateSystem): number | undefined {
+export function dayOfWeek(serial: number, system: DateSystem): number | undefined {
   const date = calendarOf(serial, system);
   if (!date) return undefined;
   if (system === "1900" && Math.floor(serial) <= 60) return ((Math.floor(serial) % 7) + 6) % 7;
@@ -108,7 +108,7 @@ function addMonths(serial: number, months: number, system: DateSystem, endOfMont
 }
 
 /** The whole serials of the holidays argument; an error in it is the answer. */
-function holidays(value: Arg, system: DateSystem): Set<number> | CellValue {
+export function holidays(value: Arg, system: DateSystem): Set<number> | CellValue {
   const days = new Set<number>();
   for (const cell of cellsOf(value === undefined ? undefined : asArray(value))) {
     if (isCellError(cell)) return cell;
