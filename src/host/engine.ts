@@ -10,6 +10,7 @@ import { todayIso } from "../api/dates";
 import { SHEET_NAME, cellKey, positionOfKey } from "./addresses";
 import type { FormulaCellSource, LiteralCell, ParsedBook } from "./book";
 import { canonicalName } from "../formula/functions";
+import { callsAggregate } from "./worksheet-subtotal";
 import { DYNAMIC_REFERENCE_FUNCTIONS, LeftForExcelSignal, evaluate, evaluateFormula, toResult, whyLeftForExcel, type EvaluationContext } from "./evaluate";
 import type { LeftForExcel } from "./book-names";
 import { BookScope } from "./book-scope";
@@ -619,6 +620,7 @@ export class WorkbookEngine {
       name: resolver.name,
       structured: resolver.structured,
       reference: (reference) => this.readReference(reference, formula),
+      aggregatesIn: (reference) => (this.isOwnSheet(reference) && !reference.spill ? this.formulas.filter((cell) => rangeContains(reference.range, cell.row, cell.col) && callsAggregate(cell.expression, this.namespace)) : undefined),
       cells: (reference) => (this.isOwnSheet(reference) && !reference.spill ? this.cellsOf(reference.range) : cellError("#REF!", `${reference.text}: fields are read on the formula's own sheet`)),
       dateSystem,
       today: this.options.today ?? (() => isoDateToSerial(todayIso(), dateSystem)),

@@ -19,6 +19,7 @@ import { type ArrayValue, type Value, arrayOf, isArray, toGrid } from "./value-a
 import { type CellError, type CellValue, cellError, isCellError, isErrorText } from "./values";
 import { power } from "./worksheet-math";
 import { callWorksheetFunction, isWorksheetFunction } from "./worksheet";
+import { AGGREGATE_WITH_K, aggregateFunction, aggregateOptions, notAFunctionNumber, subtotalFunction, withoutSkipped } from "./worksheet-subtotal";
 
 const MS_PER_DAY = 86_400_000;
 
@@ -47,6 +48,8 @@ export interface EvaluationContext {
   structured(text: string): ReferenceExpression | string;
   /** The cells a reference covers with their data types (`A2.Mid`); without it, field access is #VALUE!. */
   readonly cells?: CellsReader;
+  /** The cells of a reference holding SUBTOTAL or AGGREGATE, which those skip; undefined where it is not known (left for Excel). */
+  aggregatesIn?(reference: ReferenceExpression): readonly CellPosition[] | undefined;
 }
 
 /** A formula's cells: one that is a single custom call keeps the data types its function returned, as Excel does. */
@@ -58,7 +61,7 @@ export async function evaluateFormula(expression: Expression, context: Evaluatio
 }
 
 /** Functions evaluated here rather than in worksheet.ts: they choose before evaluating, or read references themselves. */
-const EVALUATED_HERE = new Set(["IF", "IFERROR", "IFNA", "TODAY", "NOW", "ROW", "COLUMN", "OFFSET", "INDIRECT", "ANCHORARRAY", "SINGLE", "ISREF"]);
+const EVALUATED_HERE = new Set(["IF", "IFERROR", "IFNA", "TODAY", "NOW", "ROW", "COLUMN", "OFFSET", "INDIRECT", "ANCHORARRAY", "SINGLE", "ISREF", "SUBTOTAL", "AGGREGATE"]);
 /** Functions whose empty argument (`VLOOKUP(x, t, 2, )`) the host reads as Excel does: blank, or XLOOKUP's default. */
 const EMPTY_ARGUMENT_OK = new Set(["IF", "IFERROR", "IFNA", "VLOOKUP", "HLOOKUP", "INDEX", "XLOOKUP", "ROUND", "ROUNDUP", "ROUNDDOWN", "SUM", "PV", "FV", "PMT", "NPER", "IPMT", "PPMT"]);
 /** Functions whose references are known only when they run. */
@@ -299,12 +302,52 @@ async function call(name: string, args: readonly Expression[], context: Evaluati
     }
     case "INDIRECT":
       return indirect(await scalarArg(0, null), await scalarArg(1, true), context);
+    case "SUBTOTAL":
+    case "AGGREGATE":
+      return aggregate(name, args, context, recurse, scope);
     default: {
       const values = await Promise.all(args.map((arg) => (arg.kind === "missing" ? Promise.resolve(undefined) : recurse(arg))));
       // an empty argument (`ROUND(1.5,)`, `VLOOKUP(x,t,2,)`) reads as blank: 0, "" or FALSE
       return callWorksheetFunction(name, values.map((value) => value ?? null), { dateSystem: context.dateSystem, at: context.at });
     }
   }
+}
+
+/** SUBTOTAL(number, ref, ...) and AGGREGATE(number, options, ref, ... | array, k) over the references' values, nested ones skipped. */
+async function aggregate(name: string, args: readonly Expression[], context: EvaluationContext, recurse: (inner: Expression) => Promise<Value>, scope: Scope): Promise<Value> {
+  const subtotal = name === "SUBTOTAL";
+  const scalar = async (arg: Expression | undefined, fallback: number): Promise<number | CellError> => {
+    if (arg === undefined || arg.kind === "missing") return fallback;
+    const value = await recurse(arg);
+    return toNumber(isArray(value) ? (value.rows[0]?.[0] ?? null) : value, context.dateSystem);
+  };
+  const number = await scalar(args[0], Number.NaN);
+  if (isCellError(number)) return number;
+  const fn = subtotal ? subtotalFunction(number) : aggregateFunction(number);
+  if (!fn) return notAFunctionNumber(name);
+  const option = subtotal ? 0 : await scalar(args[1], 0);
+  if (isCellError(option)) return option;
+  const skips = aggregateOptions(option);
+  if (!skips) return notAFunctionNumber(name);
+  const withK = !subtotal && Math.trunc(number) >= AGGREGATE_WITH_K;
+  const areas = subtotal ? args.slice(1) : withK ? args.slice(2, 3) : args.slice(2);
+  if (areas.length === 0) return cellError("#VALUE!", `${name} needs a reference`);
+  const values: Value[] = [];
+  for (const area of areas) {
+    const reference = referenceOf(area, context, scope);
+    // only AGGREGATE's array form takes an array that is not a reference
+    if (!reference && !withK) return cellError("#VALUE!", `${name} reads references`);
+    const skipped = reference && skips.nested ? context.aggregatesIn?.(reference) : [];
+    if (skipped === undefined) throw new LeftForExcelSignal(`${name} over ${reference?.text ?? "an array"}: which of its cells hold SUBTOTAL or AGGREGATE is not known here`);
+    values.push(withoutSkipped(await recurse(area), skipped, skips.errors));
+  }
+  if (withK) {
+    const k = await scalar(args[3], Number.NaN);
+    if (isCellError(k)) return k;
+    if (Number.isNaN(k)) return cellError("#VALUE!", `AGGREGATE ${Math.trunc(number)} needs its k`);
+    values.push(k);
+  }
+  return callWorksheetFunction(fn, values, { dateSystem: context.dateSystem, at: context.at });
 }
 
 function indirect(text: CellValue, a1: CellValue, context: EvaluationContext): Value {
