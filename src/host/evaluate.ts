@@ -17,19 +17,14 @@ import type { ResultGrid } from "./results";
 import { fieldValue, plainGrid, type CellsReader } from "./rich-cells";
 import { type ArrayValue, type Value, arrayOf, isArray, toGrid } from "./value-array";
 import { type CellError, type CellValue, cellError, isCellError, isErrorText } from "./values";
+import { LeftForExcelSignal } from "./left-for-excel";
 import { power } from "./worksheet-math";
 import { callWorksheetFunction, isWorksheetFunction } from "./worksheet";
 import { AGGREGATE_WITH_K, aggregateFunction, aggregateOptions, notAFunctionNumber, subtotalFunction, withoutSkipped } from "./worksheet-subtotal";
 
 const MS_PER_DAY = 86_400_000;
 
-/** A run met something it cannot evaluate with Excel's semantics: the formula keeps Excel's value. */
-export class LeftForExcelSignal extends Error {
-  override readonly name = "LeftForExcelSignal";
-  constructor(readonly why: string) {
-    super(why);
-  }
-}
+export { LeftForExcelSignal };
 
 export interface EvaluationContext {
   /** The values a reference covers (a spill reference: its anchor's result), or the error reading it gives. */

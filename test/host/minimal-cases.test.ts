@@ -66,6 +66,16 @@ describe("functions on the issue's list", () => {
     expect([cells.E1, cells.E2, cells.E3, cells.E4]).toEqual(["b", "#N/A: no match", "c", "c"]);
   });
 
+  it("TEXT with en-US grouping formats as Excel does; a format in a locale's separators is left for Excel", async () => {
+    const host = fixtureHost();
+    const cells = await host.evaluate({ A1: 1234567.891, B1: '=TEXT(A1,"#,##0.00")', B2: '=TEXT(A1,"#.##0,00")', B3: '=TEXT(A1,"#.##0")', B4: '=TEXT(A1,"0.0,,")', B5: '=TEXT(A1,"""#.##0,00"" 0")' });
+    expect([cells.B1, cells.B4, cells.B5]).toEqual(["1,234,567.89", "1.2", "#.##0,00 1234568"]);
+    expect(host.engine.leftForExcel().map((entry) => [entry.cell, entry.why])).toEqual([
+      ["B2", 'TEXT\'s format "#.##0,00" uses a locale\'s separators ("." grouping, "," decimals): its text depends on the Excel that computes it'],
+      ["B3", 'TEXT\'s format "#.##0" uses a locale\'s separators ("." grouping, "," decimals): its text depends on the Excel that computes it'],
+    ]);
+  });
+
   it("a function Excel does not know is #NAME?; one Excel knows and the host lacks is left for Excel", async () => {
     const host = fixtureHost();
     const cells = await host.evaluate({ A1: "=FOO(1)", A2: "=IFERROR(FOO(1),7)", A3: "=ERROR.TYPE(FOO(1))", A4: "=CUBEVALUE(1)" });
