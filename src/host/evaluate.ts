@@ -91,6 +91,11 @@ export interface StaticContext {
   name(name: string): Expression | undefined;
   /** The area of a structured reference, or why it cannot be read; without it, tables are not known. */
   structured?(text: string): ReferenceExpression | string;
+  /**
+   * A function no Excel knows: `#NAME?` as Excel shows it where nothing else computed it (a JSON book, the default),
+   * or `left` for a file Excel saved, where it may be an add-in's or a macro's that Excel computed (Bloomberg's BDP).
+   */
+  readonly unknownFunctions?: "name-error" | "left";
 }
 
 /** Why a formula cannot be evaluated with Excel's semantics before it runs, or undefined when it can. */
@@ -105,8 +110,11 @@ export function whyLeftForExcel(expression: Expression, context: StaticContext, 
     case "call": {
       const name = canonicalName(expression.name, context.namespace);
       const custom = name.startsWith(`${context.namespace}.`);
-      // a name Excel does not know is Excel's #NAME? (evaluated); one Excel knows, or another add-in's, is Excel's to compute
-      if (!custom && !EVALUATED_HERE.has(name) && !isWorksheetFunction(name) && (isExcelFunction(name) || /^_xldudf_/i.test(expression.name))) return `function not supported: ${name}`;
+      if (!custom && !EVALUATED_HERE.has(name) && !isWorksheetFunction(name)) {
+        // one Excel knows, or another add-in's, is Excel's to compute; a name Excel does not know is #NAME? (evaluated)
+        if (isExcelFunction(name) || /^_xldudf_/i.test(expression.name)) return `function not supported: ${name}`;
+        if (context.unknownFunctions === "left") return `${name} is no Excel function: an add-in's or a macro's, which only Excel with it computes`;
+      }
       if (!custom && !EMPTY_ARGUMENT_OK.has(name) && expression.args.some((arg) => arg.kind === "missing")) return `an empty argument of ${name} is not supported`;
       for (const arg of expression.args) {
         if (arg.kind === "reference" && arg.whole !== undefined && wholeLinesAllowed(name, expression.args)) continue;

@@ -125,6 +125,8 @@ function readSheet(
   let at: CellPosition = { row: 0, col: 0 };
   const scope: StaticContext & NameReader = {
     namespace: "PRICES",
+    // a file's call to a function Excel lacks may be an add-in's or a macro's that Excel computed: its value is kept
+    unknownFunctions: "left",
     name: (defined) => loaded.scope.name(defined, name),
     structured: (written) => loaded.scope.structured(written, name, at),
   };
