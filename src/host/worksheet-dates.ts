@@ -122,44 +122,6 @@ export function holidays(value: Arg, system: DateSystem): Set<number> | CellValu
   return days;
 }
 
-function isWorkday(serial: number, system: DateSystem, off: Set<number>): boolean {
-  const day = dayOfWeek(serial, system);
-  return day !== undefined && day !== 0 && day !== 6 && !off.has(serial);
-}
-
-const workday = spec(
-  "nnv",
-  (args, env) => {
-    const off = holidays(args[2], env.dateSystem);
-    if (!(off instanceof Set)) return off;
-    let serial = Math.floor(num(args[0]));
-    let left = Math.trunc(num(args[1]));
-    const step = left < 0 ? -1 : 1;
-    while (left !== 0) {
-      serial += step;
-      if (serial < 0) return cellError("#NUM!", "outside Excel's dates");
-      if (isWorkday(serial, env.dateSystem, off)) left -= step;
-    }
-    return serial;
-  },
-  2,
-);
-
-const networkdays = spec(
-  "nnv",
-  (args, env) => {
-    const off = holidays(args[2], env.dateSystem);
-    if (!(off instanceof Set)) return off;
-    const start = Math.floor(num(args[0]));
-    const end = Math.floor(num(args[1]));
-    const [low, high] = start <= end ? [start, end] : [end, start];
-    let count = 0;
-    for (let serial = low; serial <= high; serial += 1) if (isWorkday(serial, env.dateSystem, off)) count += 1;
-    return start <= end ? count : -count;
-  },
-  2,
-);
-
 function datevalue(args: readonly Arg[], env: WorksheetEnv): Value {
   const serial = textToNumber(str(args[0]), env.dateSystem);
   return serial === undefined || serial < 1 ? cellError("#VALUE!", `not a date: ${JSON.stringify(str(args[0]))}`) : Math.floor(serial);
@@ -182,6 +144,4 @@ export const DATES: Readonly<Record<string, FunctionSpec>> = {
   EOMONTH: spec("nn", (args, env) => addMonths(num(args[0]), num(args[1]), env.dateSystem, true)),
   DAYS: spec("nn", (args) => Math.floor(num(args[0])) - Math.floor(num(args[1]))),
   DATEVALUE: spec("t", datevalue),
-  WORKDAY: workday,
-  NETWORKDAYS: networkdays,
 };

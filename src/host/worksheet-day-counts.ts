@@ -1,7 +1,7 @@
 /**
  * Excel's day-count and week functions: YEARFRAC in its five bases (US 30/360 with its February rules,
  * actual/actual averaged over the years spanned, actual/360, actual/365, European 30/360), DATEDIF's units,
- * DAYS360's US and European methods, WEEKNUM/ISOWEEKNUM, and the weekend-mask forms NETWORKDAYS.INTL/WORKDAY.INTL.
+ * DAYS360's US and European methods, WEEKNUM/ISOWEEKNUM, and NETWORKDAYS/WORKDAY with their weekend-mask INTL forms.
  */
 import { daysInMonth } from "../api/dates";
 import type { DateSystem } from "../functions/excelDates";
@@ -206,4 +206,7 @@ export const DAY_COUNTS: Readonly<Record<string, FunctionSpec>> = {
   }),
   "NETWORKDAYS.INTL": spec("nnsv", networkdaysIntl, 2),
   "WORKDAY.INTL": spec("nnsv", workdayIntl, 2),
+  // the classic forms are the INTL ones with Saturday and Sunday off
+  NETWORKDAYS: spec("nnv", (args, env) => networkdaysIntl([args[0], args[1], undefined, args[2]], env), 2),
+  WORKDAY: spec("nnv", (args, env) => workdayIntl([args[0], args[1], undefined, args[2]], env), 2),
 };
