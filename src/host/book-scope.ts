@@ -27,6 +27,9 @@ export class BookScope {
 
   /** What `name` stands for in a formula on `sheet`: its local definition, else the workbook's, else a table's data. */
   name(name: string, sheet: string): Expression | undefined {
+    // `Sheet2!Rate` and `'My Sheet'!Rate`: that sheet's local name, and only it
+    const qualified = /^(?:'((?:[^']|'')+)'|([^!']+))!(.+)$/.exec(name);
+    if (qualified) return this.names.get(key(qualified[3] ?? "", qualified[1]?.replace(/''/g, "'") ?? qualified[2]));
     const defined = this.names.get(key(name, sheet)) ?? this.names.get(key(name, undefined));
     if (defined) return defined;
     const table = this.tables.get(name.toUpperCase());

@@ -6,12 +6,13 @@
 import { type CellPosition, formatCellAddress, isA1Reference, parseCellAddress } from "../formula/a1";
 import { type Expression, FormulaSyntaxError } from "../formula/parse";
 import { hostFormulaParser } from "./formula";
-import type { Scalar } from "./values";
+import { type CellValue, cellError, isErrorText } from "./values";
 import type { DefinedName } from "./book-names";
 import { type SavedValues, readSaved } from "./book-saved";
 
 export interface LiteralCell extends CellPosition {
-  readonly value: Scalar;
+  /** An error literal (`{ "error": "#N/A" }`) is an error value in the cell, as Excel keeps one typed or saved. */
+  readonly value: CellValue;
 }
 
 export interface FormulaCellSource extends CellPosition {
@@ -52,6 +53,10 @@ function readNames(json: object, problems: string[]): DefinedName[] {
     else out.push({ name, refersTo: definition.replace(/^=/, "") });
   }
   return out;
+}
+
+function isErrorLiteral(content: unknown): content is { error: unknown } {
+  return typeof content === "object" && content !== null && !Array.isArray(content) && Object.keys(content).length === 1 && "error" in content;
 }
 
 /**
@@ -96,8 +101,11 @@ export function readBook(json: unknown): ParsedBook {
       } else {
         literals.push({ ...position, value: content.startsWith("'") ? content.slice(1) : content });
       }
+    } else if (isErrorLiteral(content)) {
+      if (isErrorText(content.error)) literals.push({ ...position, value: cellError(content.error) });
+      else problems.push(`${address}: ${JSON.stringify(content.error)} is not an Excel error such as "#N/A"`);
     } else {
-      problems.push(`${address}: a cell holds text, a number, a boolean or null, got ${Array.isArray(content) ? "an array" : typeof content}`);
+      problems.push(`${address}: a cell holds text, a number, a boolean, an error such as { "error": "#N/A" } or null, got ${Array.isArray(content) ? "an array" : typeof content}`);
     }
   }
   const names = readNames(json, problems);

@@ -9,6 +9,12 @@ import { type CellError, type CellValue, cellError, isCellError } from "./values
 
 /** A decimal as Excel reads typed text: optional sign, thousands groups, fraction, exponent, a trailing %. */
 const DECIMAL = /^([+-])?\$?((?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d*)?|\.\d+)(?:[eE]([+-]?\d+))?(%)?$/;
+const MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
+/** Dates as en-US Excel reads typed text: `June 9, 1969`, `Jun 9 1969`, `9 June 1969`, `9-Jun-1969`, `6/9/1969`, `2006/1/2`. */
+const MONTH_FIRST = /^([a-z]{3,9})\.?[\s-]+(\d{1,2}),?[\s-]+(\d{2}|\d{4})$/i;
+const DAY_FIRST = /^(\d{1,2})[\s-]+([a-z]{3,9})\.?,?[\s-]+(\d{2}|\d{4})$/i;
+const SLASHED = /^(\d{1,2})\/(\d{1,2})\/(\d{2}|\d{4})$/;
+const YEAR_FIRST = /^(\d{4})[/-](\d{1,2})[/-](\d{1,2})$/;
 const TIME = /^(\d{1,2}):(\d{2})(?::(\d{2}(?:\.\d+)?))?\s*(AM|PM)?$/i;
 
 /** Text Excel reads as a number, or undefined. */
@@ -23,6 +29,8 @@ export function textToNumber(text: string, system: DateSystem = "1900"): number 
   }
   const iso = parseIsoDate(trimmed);
   if (iso !== undefined) return isoDateToSerial(iso, system);
+  const date = typedDate(trimmed);
+  if (date !== undefined) return isoDateToSerial(date, system);
   const time = TIME.exec(trimmed);
   if (time) {
     let hours = Number(time[1]);
@@ -34,6 +42,33 @@ export function textToNumber(text: string, system: DateSystem = "1900"): number 
     return Number(time[2]) < 60 && Number(time[3] ?? 0) < 60 ? seconds / 86_400 : undefined;
   }
   return undefined;
+}
+
+function monthNumber(name: string): number | undefined {
+  const lower = name.toLowerCase();
+  // a full name or its first three letters ("Sept" too), nothing else
+  const index = MONTHS.findIndex((month) => month === lower || month.slice(0, 3) === lower || (lower === "sept" && month === "september"));
+  return index < 0 ? undefined : index + 1;
+}
+
+/** The ISO date of an en-US typed date, or undefined; a two-digit year is 1930-2029 as Excel reads it. */
+function typedDate(text: string): string | undefined {
+  let parts: [number | undefined, number, string] | undefined;
+  const monthFirst = MONTH_FIRST.exec(text);
+  const dayFirst = DAY_FIRST.exec(text);
+  const slashed = SLASHED.exec(text);
+  const yearFirst = YEAR_FIRST.exec(text);
+  if (monthFirst) parts = [monthNumber(monthFirst[1] ?? ""), Number(monthFirst[2]), monthFirst[3] ?? ""];
+  else if (dayFirst) parts = [monthNumber(dayFirst[2] ?? ""), Number(dayFirst[1]), dayFirst[3] ?? ""];
+  else if (slashed) parts = [Number(slashed[1]), Number(slashed[2]), slashed[3] ?? ""];
+  else if (yearFirst) parts = [Number(yearFirst[2]), Number(yearFirst[3]), yearFirst[1] ?? ""];
+  if (!parts) return undefined;
+  const [month, day, yearText] = parts;
+  const short = Number(yearText);
+  const year = yearText.length === 2 ? (short < 30 ? 2000 + short : 1900 + short) : short;
+  if (month === undefined || month < 1 || month > 12 || year < 1900 || day < 1) return undefined;
+  const iso = `${String(year).padStart(4, "0")}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
+  return parseIsoDate(iso);
 }
 
 /** Excel's number coercion of one value: blank 0, TRUE 1, numeric text its number; other text #VALUE!. */

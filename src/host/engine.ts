@@ -12,6 +12,7 @@ import { SHEET_NAME, cellKey, positionOfKey } from "./addresses";
 import type { FormulaCellSource, LiteralCell, ParsedBook } from "./book";
 import type { SavedValues } from "./book-saved";
 import { canonicalName } from "../formula/functions";
+import { callsAggregate } from "./worksheet-subtotal";
 import { DYNAMIC_REFERENCE_FUNCTIONS, LeftForExcelSignal, evaluateFormula, whyLeftForExcel, type EvaluationContext } from "./evaluate";
 import type { LeftForExcel } from "./book-names";
 import { BookScope } from "./book-scope";
@@ -25,7 +26,7 @@ import { Recalculation } from "./recalculation";
 import type { ResultGrid } from "./results";
 import { Sheet } from "./sheet";
 import type { ArrayValue } from "./value-array";
-import { type CellError, type CellValue, type PrintedValue, type Scalar, cellError, isCellError } from "./values";
+import { type CellError, type CellValue, type PrintedValue, cellError, isCellError } from "./values";
 
 export type { CustomCallRecord, EngineOptions, ProofSummary, SpillPlacement };
 
@@ -40,7 +41,7 @@ class NotReadySignal extends Error {
 export class WorkbookEngine {
   private sheet = new Sheet();
   private graph = new DependencyGraph(this.sheet);
-  private readonly literals = new Map<number, Scalar>();
+  private readonly literals = new Map<number, CellValue>();
   private readonly calls: CustomCalls;
   private readonly recalculation: Recalculation;
   private readonly namespace: string;
@@ -429,6 +430,7 @@ export class WorkbookEngine {
       name: resolver.name,
       structured: resolver.structured,
       reference: (reference) => this.readReference(reference, reader),
+      aggregatesIn: (reference) => (this.isOwnSheet(reference) && !reference.spill ? this.graph.formulas.filter((cell) => rangeContains(reference.range, cell.row, cell.col) && callsAggregate(cell.expression, this.namespace)) : undefined),
       cells: (reference) => (this.isOwnSheet(reference) && !reference.spill ? cellsOf(sheet, reference.range) : cellError("#REF!", `${reference.text}: fields are read on the formula's own sheet`)),
       dateSystem,
       today: this.options.today ?? (() => isoDateToSerial(todayIso(), dateSystem)),

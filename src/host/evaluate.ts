@@ -7,6 +7,7 @@
  * names it before the formula runs, and `LeftForExcelSignal` stops a run that meets it.
  */
 import { type CellPosition, type RangeRef, MAX_COLUMNS, MAX_ROWS, formatRangeAddress, readReference } from "../formula/a1";
+import { isExcelFunction } from "../formula/excel-function-names";
 import { canonicalName } from "../formula/functions";
 import type { Expression, ReferenceExpression } from "../formula/parse";
 import type { DateSystem } from "../functions/excelDates";
@@ -16,18 +17,14 @@ import type { ResultGrid } from "./results";
 import { fieldValue, plainGrid, type CellsReader } from "./rich-cells";
 import { type ArrayValue, type Value, arrayOf, isArray, toGrid } from "./value-array";
 import { type CellError, type CellValue, cellError, isCellError, isErrorText } from "./values";
+import { LeftForExcelSignal } from "./left-for-excel";
 import { power } from "./worksheet-math";
 import { callWorksheetFunction, isWorksheetFunction } from "./worksheet";
+import { AGGREGATE_WITH_K, aggregateFunction, aggregateOptions, notAFunctionNumber, subtotalFunction, withoutSkipped } from "./worksheet-subtotal";
 
 const MS_PER_DAY = 86_400_000;
 
-/** A run met something it cannot evaluate with Excel's semantics: the formula keeps Excel's value. */
-export class LeftForExcelSignal extends Error {
-  override readonly name = "LeftForExcelSignal";
-  constructor(readonly why: string) {
-    super(why);
-  }
-}
+export { LeftForExcelSignal };
 
 export interface EvaluationContext {
   /** The values a reference covers (a spill reference: its anchor's result), or the error reading it gives. */
@@ -46,6 +43,8 @@ export interface EvaluationContext {
   structured(text: string): ReferenceExpression | string;
   /** The cells a reference covers with their data types (`A2.Mid`); without it, field access is #VALUE!. */
   readonly cells?: CellsReader;
+  /** The cells of a reference holding SUBTOTAL or AGGREGATE, which those skip; undefined where it is not known (left for Excel). */
+  aggregatesIn?(reference: ReferenceExpression): readonly CellPosition[] | undefined;
 }
 
 /** A formula's cells: one that is a single custom call keeps the data types its function returned, as Excel does. */
@@ -57,9 +56,9 @@ export async function evaluateFormula(expression: Expression, context: Evaluatio
 }
 
 /** Functions evaluated here rather than in worksheet.ts: they choose before evaluating, or read references themselves. */
-const EVALUATED_HERE = new Set(["IF", "IFERROR", "IFNA", "TODAY", "NOW", "ROW", "COLUMN", "OFFSET", "INDIRECT", "ANCHORARRAY", "SINGLE", "ISREF"]);
+const EVALUATED_HERE = new Set(["IF", "IFERROR", "IFNA", "TODAY", "NOW", "ROW", "COLUMN", "OFFSET", "INDIRECT", "ANCHORARRAY", "SINGLE", "ISREF", "SUBTOTAL", "AGGREGATE"]);
 /** Functions whose empty argument (`VLOOKUP(x, t, 2, )`) the host reads as Excel does: blank, or XLOOKUP's default. */
-const EMPTY_ARGUMENT_OK = new Set(["IF", "IFERROR", "IFNA", "VLOOKUP", "HLOOKUP", "INDEX", "XLOOKUP", "ROUND", "ROUNDUP", "ROUNDDOWN", "SUM"]);
+const EMPTY_ARGUMENT_OK = new Set(["IF", "IFERROR", "IFNA", "VLOOKUP", "HLOOKUP", "INDEX", "XLOOKUP", "ROUND", "ROUNDUP", "ROUNDDOWN", "SUM", "PV", "FV", "PMT", "NPER", "IPMT", "PPMT"]);
 /** Functions whose references are known only when they run. */
 export const DYNAMIC_REFERENCE_FUNCTIONS = new Set(["OFFSET", "INDIRECT"]);
 
@@ -92,6 +91,11 @@ export interface StaticContext {
   name(name: string): Expression | undefined;
   /** The area of a structured reference, or why it cannot be read; without it, tables are not known. */
   structured?(text: string): ReferenceExpression | string;
+  /**
+   * A function no Excel knows: `#NAME?` as Excel shows it where nothing else computed it (a JSON book, the default),
+   * or `left` for a file Excel saved, where it may be an add-in's or a macro's that Excel computed (Bloomberg's BDP).
+   */
+  readonly unknownFunctions?: "name-error" | "left";
 }
 
 /** Why a formula cannot be evaluated with Excel's semantics before it runs, or undefined when it can. */
@@ -106,7 +110,11 @@ export function whyLeftForExcel(expression: Expression, context: StaticContext, 
     case "call": {
       const name = canonicalName(expression.name, context.namespace);
       const custom = name.startsWith(`${context.namespace}.`);
-      if (!custom && !EVALUATED_HERE.has(name) && !isWorksheetFunction(name)) return `function not supported: ${name}`;
+      if (!custom && !EVALUATED_HERE.has(name) && !isWorksheetFunction(name)) {
+        // one Excel knows, or another add-in's, is Excel's to compute; a name Excel does not know is #NAME? (evaluated)
+        if (isExcelFunction(name) || /^_xldudf_/i.test(expression.name)) return `function not supported: ${name}`;
+        if (context.unknownFunctions === "left") return `${name} is no Excel function: an add-in's or a macro's, which only Excel with it computes`;
+      }
       if (!custom && !EMPTY_ARGUMENT_OK.has(name) && expression.args.some((arg) => arg.kind === "missing")) return `an empty argument of ${name} is not supported`;
       for (const arg of expression.args) {
         if (arg.kind === "reference" && arg.whole !== undefined && wholeLinesAllowed(name, expression.args)) continue;
@@ -297,12 +305,52 @@ async function call(name: string, args: readonly Expression[], context: Evaluati
     }
     case "INDIRECT":
       return indirect(await scalarArg(0, null), await scalarArg(1, true), context);
+    case "SUBTOTAL":
+    case "AGGREGATE":
+      return aggregate(name, args, context, recurse, scope);
     default: {
       const values = await Promise.all(args.map((arg) => (arg.kind === "missing" ? Promise.resolve(undefined) : recurse(arg))));
       // an empty argument (`ROUND(1.5,)`, `VLOOKUP(x,t,2,)`) reads as blank: 0, "" or FALSE
       return callWorksheetFunction(name, values.map((value) => value ?? null), { dateSystem: context.dateSystem, at: context.at });
     }
   }
+}
+
+/** SUBTOTAL(number, ref, ...) and AGGREGATE(number, options, ref, ... | array, k) over the references' values, nested ones skipped. */
+async function aggregate(name: string, args: readonly Expression[], context: EvaluationContext, recurse: (inner: Expression) => Promise<Value>, scope: Scope): Promise<Value> {
+  const subtotal = name === "SUBTOTAL";
+  const scalar = async (arg: Expression | undefined, fallback: number): Promise<number | CellError> => {
+    if (arg === undefined || arg.kind === "missing") return fallback;
+    const value = await recurse(arg);
+    return toNumber(isArray(value) ? (value.rows[0]?.[0] ?? null) : value, context.dateSystem);
+  };
+  const number = await scalar(args[0], Number.NaN);
+  if (isCellError(number)) return number;
+  const fn = subtotal ? subtotalFunction(number) : aggregateFunction(number);
+  if (!fn) return notAFunctionNumber(name);
+  const option = subtotal ? 0 : await scalar(args[1], 0);
+  if (isCellError(option)) return option;
+  const skips = aggregateOptions(option);
+  if (!skips) return notAFunctionNumber(name);
+  const withK = !subtotal && Math.trunc(number) >= AGGREGATE_WITH_K;
+  const areas = subtotal ? args.slice(1) : withK ? args.slice(2, 3) : args.slice(2);
+  if (areas.length === 0) return cellError("#VALUE!", `${name} needs a reference`);
+  const values: Value[] = [];
+  for (const area of areas) {
+    const reference = referenceOf(area, context, scope);
+    // only AGGREGATE's array form takes an array that is not a reference
+    if (!reference && !withK) return cellError("#VALUE!", `${name} reads references`);
+    const skipped = reference && skips.nested ? context.aggregatesIn?.(reference) : [];
+    if (skipped === undefined) throw new LeftForExcelSignal(`${name} over ${reference?.text ?? "an array"}: which of its cells hold SUBTOTAL or AGGREGATE is not known here`);
+    values.push(withoutSkipped(await recurse(area), skipped, skips.errors));
+  }
+  if (withK) {
+    const k = await scalar(args[3], Number.NaN);
+    if (isCellError(k)) return k;
+    if (Number.isNaN(k)) return cellError("#VALUE!", `AGGREGATE ${Math.trunc(number)} needs its k`);
+    values.push(k);
+  }
+  return callWorksheetFunction(fn, values, { dateSystem: context.dateSystem, at: context.at });
 }
 
 function indirect(text: CellValue, a1: CellValue, context: EvaluationContext): Value {

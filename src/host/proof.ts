@@ -160,7 +160,7 @@ export class SavedSheet {
   private readonly unsavedKeys = new Set<number>();
   private readonly anchors = new Set<number>();
 
-  constructor(literals: ReadonlyMap<number, Scalar>, formulas: readonly FormulaCell[], saved: SavedValues | undefined) {
+  constructor(literals: ReadonlyMap<number, CellValue>, formulas: readonly FormulaCell[], saved: SavedValues | undefined) {
     for (const [key, value] of literals) {
       const { row, col } = positionOfKey(key);
       this.sheet.setLiteral(row, col, value);

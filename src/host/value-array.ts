@@ -23,5 +23,6 @@ export function isArray(value: Value | undefined): value is ArrayValue {
 export function toGrid(value: ArrayValue): CellValue[][] {
   const width = Math.max(0, ...value.rows.map((row) => row.length));
   if (value.rows.length === 0 || width === 0) return [[cellError("#CALC!", "empty array")]];
-  return value.rows.map((row) => Array.from({ length: width }, (_, col) => row[col] ?? cellError("#N/A")));
+  // only a short row is padded with #N/A; a blank cell inside the array stays blank
+  return value.rows.map((row) => Array.from({ length: width }, (_, col) => (col < row.length ? (row[col] ?? null) : cellError("#N/A"))));
 }

@@ -3,7 +3,7 @@ import type { Scalar } from "../formula/parse";
 
 export type { Scalar };
 
-/** Excel's error texts; `#SPILL!`, `#CALC!` and `#BUSY!` are the host's own, never a function's output. */
+/** Excel's error texts; `#SPILL!`, `#CALC!`, `#BUSY!` and `#GETTING_DATA` are the host's own (or saved in a file), never a function's output. */
 export const ERROR_TEXTS = [
   "#VALUE!",
   "#N/A",
@@ -15,6 +15,7 @@ export const ERROR_TEXTS = [
   "#SPILL!",
   "#CALC!",
   "#BUSY!",
+  "#GETTING_DATA",
 ] as const;
 export type ErrorText = (typeof ERROR_TEXTS)[number];
 

@@ -62,7 +62,7 @@ function timePart(unit: "hour" | "minute" | "second"): FunctionSpec {
 }
 
 /** Day of the week, 0 Sunday .. 6 Saturday. */
-function dayOfWeek(serial: number, system: DateSystem): number | undefined {
+export function dayOfWeek(serial: number, system: DateSystem): number | undefined {
   const date = calendarOf(serial, system);
   if (!date) return undefined;
   if (system === "1900" && Math.floor(serial) <= 60) return ((Math.floor(serial) % 7) + 6) % 7;
@@ -108,7 +108,7 @@ function addMonths(serial: number, months: number, system: DateSystem, endOfMont
 }
 
 /** The whole serials of the holidays argument; an error in it is the answer. */
-function holidays(value: Arg, system: DateSystem): Set<number> | CellValue {
+export function holidays(value: Arg, system: DateSystem): Set<number> | CellValue {
   const days = new Set<number>();
   for (const cell of cellsOf(value === undefined ? undefined : asArray(value))) {
     if (isCellError(cell)) return cell;
@@ -121,44 +121,6 @@ function holidays(value: Arg, system: DateSystem): Set<number> | CellValue {
   }
   return days;
 }
-
-function isWorkday(serial: number, system: DateSystem, off: Set<number>): boolean {
-  const day = dayOfWeek(serial, system);
-  return day !== undefined && day !== 0 && day !== 6 && !off.has(serial);
-}
-
-const workday = spec(
-  "nnv",
-  (args, env) => {
-    const off = holidays(args[2], env.dateSystem);
-    if (!(off instanceof Set)) return off;
-    let serial = Math.floor(num(args[0]));
-    let left = Math.trunc(num(args[1]));
-    const step = left < 0 ? -1 : 1;
-    while (left !== 0) {
-      serial += step;
-      if (serial < 0) return cellError("#NUM!", "outside Excel's dates");
-      if (isWorkday(serial, env.dateSystem, off)) left -= step;
-    }
-    return serial;
-  },
-  2,
-);
-
-const networkdays = spec(
-  "nnv",
-  (args, env) => {
-    const off = holidays(args[2], env.dateSystem);
-    if (!(off instanceof Set)) return off;
-    const start = Math.floor(num(args[0]));
-    const end = Math.floor(num(args[1]));
-    const [low, high] = start <= end ? [start, end] : [end, start];
-    let count = 0;
-    for (let serial = low; serial <= high; serial += 1) if (isWorkday(serial, env.dateSystem, off)) count += 1;
-    return start <= end ? count : -count;
-  },
-  2,
-);
 
 function datevalue(args: readonly Arg[], env: WorksheetEnv): Value {
   const serial = textToNumber(str(args[0]), env.dateSystem);
@@ -182,6 +144,4 @@ export const DATES: Readonly<Record<string, FunctionSpec>> = {
   EOMONTH: spec("nn", (args, env) => addMonths(num(args[0]), num(args[1]), env.dateSystem, true)),
   DAYS: spec("nn", (args) => Math.floor(num(args[0])) - Math.floor(num(args[1]))),
   DATEVALUE: spec("t", datevalue),
-  WORKDAY: workday,
-  NETWORKDAYS: networkdays,
 };

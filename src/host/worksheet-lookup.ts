@@ -189,6 +189,35 @@ const match = spec(
   2,
 );
 
+/**
+ * LOOKUP's vector form (keys in one row or column, answers from another of the same size) and array form (keys in
+ * the first row of a wider array or the first column of a taller one, answers from its last): always approximate.
+ */
+const lookupVector = spec(
+  "srr",
+  (args) => {
+    const grid = toGrid(asArray(args[1]));
+    const width = grid[0]?.length ?? 0;
+    let keys: CellValue[];
+    let answers: CellValue[];
+    if (args[2] !== undefined) {
+      keys = grid.flat();
+      if (grid.length !== 1 && width !== 1) return cellError("#N/A", "LOOKUP's vector is one row or one column");
+      answers = toGrid(asArray(args[2])).flat();
+    } else if (width > grid.length) {
+      keys = grid[0] ?? [];
+      answers = grid[grid.length - 1] ?? [];
+    } else {
+      keys = grid.map((row) => row[0] ?? null);
+      answers = grid.map((row) => row[width - 1] ?? null);
+    }
+    const found = findIndex(keys, scalarOf(args[0]), 1);
+    if (found === undefined) return cellError("#N/A", "no match");
+    return found < answers.length ? (answers[found] ?? null) : cellError("#N/A", "the result vector is shorter than the lookup vector");
+  },
+  2,
+);
+
 const index = spec(
   "rnn",
   (args) => {
@@ -275,6 +304,7 @@ export const LOOKUP: Readonly<Record<string, FunctionSpec>> = {
   VLOOKUP: lookup(true),
   HLOOKUP: lookup(false),
   MATCH: match,
+  LOOKUP: lookupVector,
   INDEX: index,
   XLOOKUP: xlookup,
   CHOOSE: spec("nv", choose, 2, true),

@@ -50,7 +50,8 @@ function multiple(direction: "up" | "down"): FunctionSpec {
   return spec("nn", (args) => {
     const value = num(args[0]);
     const step = num(args[1]);
-    if (step === 0) return direction === "up" ? 0 : cellError("#DIV/0!");
+    // Excel: CEILING(x,0) is 0, FLOOR(0,0) is 0, FLOOR(x,0) otherwise #DIV/0!
+    if (step === 0) return direction === "up" || value === 0 ? 0 : cellError("#DIV/0!");
     if (value > 0 && step < 0) return numError("the number and the significance differ in sign");
     const ratio = significant(value / step);
     // counted in multiples of the significance: CEILING(-2.5,-2) is -4, FLOOR(-2.5,-2) is -2

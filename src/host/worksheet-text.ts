@@ -4,6 +4,7 @@
  */
 import { format, isDateFormat } from "numfmt";
 import { toNumber, toText } from "./coerce";
+import { LeftForExcelSignal } from "./left-for-excel";
 import { wildcardPattern } from "./worksheet-lookup";
 import { type Arg, type FunctionSpec, bool, cellsOf, num, scalarOf, spec, str } from "./worksheet-spec";
 import type { Value } from "./value-array";
@@ -12,6 +13,12 @@ import { cellError, isCellError } from "./values";
 /** Days between 1900-01-01 in the 1900 system and in the 1904 system. */
 const DAYS_1904 = 1462;
 
+/** Whether a number format is written with a locale's separators (`#.##0,00`, `#.##0`): its meaning depends on the Excel computing it. */
+function localeSeparators(pattern: string): boolean {
+  const bare = pattern.replace(/"[^"]*"|\\./g, "");
+  return /[#0?]\.[#0?]*,[#0?]/.test(bare) || /[#0]\.##0(?![#0?])/.test(bare);
+}
+
 const text = spec("st", (args, env) => {
   const pattern = str(args[1]);
   const value = scalarOf(args[0]);
@@ -19,6 +26,7 @@ const text = spec("st", (args, env) => {
   const number = value === null ? 0 : typeof value === "number" ? value : toNumber(value, env.dateSystem);
   // text that is not a number goes through the format's text section
   const input = isCellError(number) ? str(value) : number;
+  if (localeSeparators(pattern)) throw new LeftForExcelSignal(`TEXT's format ${JSON.stringify(pattern)} uses a locale's separators ("." grouping, "," decimals): its text depends on the Excel that computes it`);
   let date = false;
   try {
     date = isDateFormat(pattern);

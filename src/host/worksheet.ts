@@ -6,6 +6,8 @@
  */
 import { toBoolean, toNumber, toText } from "./coerce";
 import { DATES } from "./worksheet-dates";
+import { DAY_COUNTS } from "./worksheet-day-counts";
+import { FINANCE } from "./worksheet-finance";
 import { LOOKUP } from "./worksheet-lookup";
 import { MATH } from "./worksheet-math";
 import { type Arg, type FunctionSpec, type ParamLetter, type WorksheetEnv, asArray } from "./worksheet-spec";
@@ -16,7 +18,7 @@ import { type CellValue, cellError, isCellError } from "./values";
 
 export type { WorksheetEnv };
 
-export const WORKSHEET_FUNCTIONS: Readonly<Record<string, FunctionSpec>> = { ...MATH, ...STATISTICS, ...LOOKUP, ...TEXT_FUNCTIONS, ...DATES };
+export const WORKSHEET_FUNCTIONS: Readonly<Record<string, FunctionSpec>> = { ...MATH, ...STATISTICS, ...LOOKUP, ...TEXT_FUNCTIONS, ...DATES, ...DAY_COUNTS, ...FINANCE };
 
 /** Whether the host evaluates `name` (canonical, upper case) with Excel's semantics. */
 export function isWorksheetFunction(name: string): boolean {
@@ -48,7 +50,7 @@ function coerce(letter: ParamLetter, value: CellValue | undefined, env: Workshee
 
 export function callWorksheetFunction(name: string, args: readonly Arg[], env: WorksheetEnv): Value {
   const fn = WORKSHEET_FUNCTIONS[name];
-  if (!fn) return cellError("#NAME?", `unknown function ${name}`);
+  if (!fn) return cellError("#NAME?", `${name} is not an Excel function`);
   const max = fn.rest ? Number.POSITIVE_INFINITY : fn.params.length;
   if (args.length < fn.min || args.length > max) {
     return cellError("#VALUE!", `${name} takes ${fn.min === max ? fn.min : `${fn.min} to ${fn.rest ? "any number of" : max}`} arguments, got ${args.length}`);

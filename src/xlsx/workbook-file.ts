@@ -37,8 +37,11 @@ export interface FormulaSource {
   /** The shared formula group it belongs to (`si`), and whether this cell holds the group's text. */
   readonly shared?: { readonly index: string; readonly first: boolean };
   /** Its cached value as the book format holds it (what the engine reads when the formula is left for Excel). */
-  readonly saved?: string | number | boolean;
+  readonly saved?: SavedLiteral;
 }
+
+/** A value as a cell of the book holds it; an error cell (`t="e"`) is the book's error literal. */
+export type SavedLiteral = string | number | boolean | { readonly error: string };
 
 /** A formula the runner keeps as saved (text and cached value) without asking the engine. */
 export interface KeptFormula extends LeftForExcel {
@@ -56,7 +59,7 @@ export interface LoadedWorkbook {
   /** Formulas by sheet, then address. */
   readonly formulas: ReadonlyMap<string, ReadonlyMap<string, FormulaSource>>;
   /** What saved array formulas left in their other cells, by sheet, then address (the change report compares them). */
-  readonly spilled: ReadonlyMap<string, ReadonlyMap<string, string | number | boolean>>;
+  readonly spilled: ReadonlyMap<string, ReadonlyMap<string, SavedLiteral>>;
   readonly cellCount: number;
   /** Formulas the host cannot read, kept as saved; the sheets' other formulas read their cached values. */
   readonly kept: readonly KeptFormula[];
@@ -73,15 +76,17 @@ export function formulaText(fileText: string): string {
 }
 
 /** A cell's cached content as the book format holds it (text that would read as a formula or a quote gets a quote). */
-function literalOf(cell: SheetCell, info: WorkbookInfo): string | number | boolean | undefined {
+function literalOf(cell: SheetCell, info: WorkbookInfo): SavedLiteral | undefined {
   const type = cell.attributes.t ?? "n";
   const raw = cell.value?.text;
+  // an error saved in a cell is that error, not its text (IFERROR and ISNA read it)
+  if (type === "e" && raw !== undefined) return { error: raw.trim() };
   let value: string | number | boolean | undefined;
   if (type === "inlineStr") value = cell.inline?.text ?? raw;
   else if (raw === undefined) return undefined;
   else if (type === "s") value = info.sharedStrings[Number(raw)] ?? "";
   else if (type === "b") value = raw === "1" || raw === "true";
-  else if (type === "str" || type === "e") value = raw;
+  else if (type === "str") value = raw;
   else if (type === "d") value = dateTimeToSerial(raw, info.dateSystem) ?? raw;
   else {
     const number = Number(raw);
@@ -111,12 +116,12 @@ function readSheet(
   xml: string,
   part: string,
   onProgress: (cells: number) => void,
-): { cells: BookCells; formulas: Map<string, FormulaSource>; spilled: Map<string, string | number | boolean>; saved: Map<string, SavedCell>; count: number; known: KnownCells } {
+): { cells: BookCells; formulas: Map<string, FormulaSource>; spilled: Map<string, SavedLiteral>; saved: Map<string, SavedCell>; count: number; known: KnownCells } {
   const cells: BookCells = {};
   /** Each formula's and each saved spill cell's cached value, errors as errors (the proof's oracle). */
   const saved = new Map<string, SavedCell>();
   const formulas = new Map<string, FormulaSource>();
-  const spilled = new Map<string, string | number | boolean>();
+  const spilled = new Map<string, SavedLiteral>();
   const formulaCells = new Map<string, SheetCell>();
   let prefix = "";
   const shared = new SharedFormulas();
@@ -126,6 +131,8 @@ function readSheet(
   let at: CellPosition = { row: 0, col: 0 };
   const scope: StaticContext & NameReader = {
     namespace: "PRICES",
+    // a file's call to a function Excel lacks may be an add-in's or a macro's that Excel computed: its value is kept
+    unknownFunctions: "left",
     name: (defined) => loaded.scope.name(defined, name),
     structured: (written) => loaded.scope.structured(written, name, at),
   };
@@ -203,7 +210,7 @@ function readSheet(
   return { cells, formulas, spilled, saved, count, known: { prefix, cells: formulaCells } };
 }
 
-type BookCells = Record<string, string | number | boolean>;
+type BookCells = Record<string, SavedLiteral>;
 
 /**
  * Leaves for Excel every formula that reads a formula the runner keeps as saved, through any chain of formulas: it
@@ -263,7 +270,7 @@ function leaveDependents(book: {
 function onlyTheCone(
   sheets: Map<string, BookCells>,
   formulas: ReadonlyMap<string, ReadonlyMap<string, FormulaSource>>,
-  spilled: ReadonlyMap<string, ReadonlyMap<string, string | number | boolean>>,
+  spilled: ReadonlyMap<string, ReadonlyMap<string, SavedLiteral>>,
   reach: ReadonlyMap<FormulaSource, SheetArea[] | undefined>,
 ): Map<string, Map<string, FormulaSource>> {
   const all: (ConeFormula & { readonly source: FormulaSource })[] = [];
@@ -380,7 +387,7 @@ export function readWorkbookFile(path: string, progress: (message: string) => vo
   const parts = new Map<string, string>();
   const formulaCells = new Map<string, KnownCells>();
   const formulas = new Map<string, Map<string, FormulaSource>>();
-  const spilled = new Map<string, Map<string, string | number | boolean>>();
+  const spilled = new Map<string, Map<string, SavedLiteral>>();
   const saved = new Map<string, Map<string, SavedCell>>();
   let cellCount = 0;
   for (const sheet of info.sheets) {

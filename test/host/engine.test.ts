@@ -7,13 +7,14 @@ describe("WorkbookEngine with the fixture bundle", () => {
     expect(await host.evaluate({ A1: 2, B1: "=PRICES.ADD(A1, 3)", C1: "text" })).toEqual({ A1: 2, B1: 5, C1: "text" });
   });
 
-  it("matches function names without regard to case, answers #NAME? for unknown PRICES ones and leaves other unknown ones for Excel", async () => {
+  it("matches function names without regard to case, answers #NAME? for unknown PRICES ones and names Excel lacks, leaves Excel's own for Excel", async () => {
     const host = fixtureHost();
-    expect(await host.evaluate({ A1: "=prices.add(1,2)", A2: "=PRICES.NOPE(1)", A3: "=NOSUCH(1)", A4: "=PRICES.UNASSOCIATED()" })).toEqual({
+    expect(await host.evaluate({ A1: "=prices.add(1,2)", A2: "=PRICES.NOPE(1)", A3: "=NOSUCH(1)", A4: "=PRICES.UNASSOCIATED()", A5: "=BESSELJ(1,1)" })).toEqual({
       A1: 3,
       A2: "#NAME?: unknown function PRICES.NOPE",
-      A3: "#N/A: left for Excel: function not supported: NOSUCH",
+      A3: "#NAME?: NOSUCH is not an Excel function",
       A4: "#NAME?: PRICES.UNASSOCIATED is in functions.json but functions.js did not associate UNASSOCIATED",
+      A5: "#N/A: left for Excel: function not supported: BESSELJ",
     });
   });
 

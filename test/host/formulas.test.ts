@@ -156,10 +156,10 @@ describe("worksheet functions (Excel's documented examples)", () => {
     expect([cells.E1, cells.E2]).toEqual(["$1,234.57", "2024-03-01"]);
   });
 
-  it("leaves an unknown function for Excel, answers #NAME? for a name the book does not define, leaves another sheet for Excel", async () => {
+  it("answers #NAME? for a function Excel does not know and a name the book does not define, leaves another sheet for Excel", async () => {
     const host = fixtureHost();
     const cells = await host.evaluate({ A1: "=NOSUCH(1)", A2: "=rate*2", A3: "=Other!A1+1", A4: "=Sheet1!A5+1", A5: 1 });
-    expect(cells.A1).toBe("#N/A: left for Excel: function not supported: NOSUCH");
+    expect(cells.A1).toBe("#NAME?: NOSUCH is not an Excel function");
     expect(cells.A2).toBe("#NAME?: the book defines no name rate");
     expect(String(cells.A3)).toMatch(/^#N\/A: left for Excel: Other!A1: the host evaluates each sheet on its own/);
     expect(cells.A4).toBe(2);

@@ -1,0 +1,186 @@
+/**
+ * Excel's time-value-of-money and cash-flow functions, as data like the other families: the annuity identity
+ * `pv*(1+r)^n + pmt*(1+r*type)*((1+r)^n-1)/r + fv = 0` solved for each unknown (PV, FV, PMT, NPER, and RATE by
+ * Newton's method with Excel's 20 tries), NPV/XNPV and their roots IRR (20 tries) and XIRR (100 tries), and MIRR.
+ * Excel's error cases: #NUM! where no answer exists or the search does not settle, #DIV/0! where a rate of -100% divides.
+ */
+import { type Arg, type FunctionSpec, type WorksheetEnv, asArray, cellsOf, num, spec } from "./worksheet-spec";
+import { numbersOf } from "./worksheet-statistics";
+import { type CellError, type CellValue, cellError, isCellError } from "./values";
+
+const numError = (message: string): CellError => cellError("#NUM!", message);
+
+/** `type`: payments at the end of each period (0) or at the start (any other number). */
+const atStart = (value: Arg): number => (num(value) !== 0 ? 1 : 0);
+
+function futureValue(rate: number, periods: number, payment: number, present: number, type: number): number {
+  if (rate === 0) return -(present + payment * periods);
+  const growth = (1 + rate) ** periods;
+  return -(present * growth + (payment * (1 + rate * type) * (growth - 1)) / rate);
+}
+
+function payment(rate: number, periods: number, present: number, future: number, type: number): CellValue {
+  if (periods === 0) return numError("PMT needs a number of periods other than 0");
+  if (rate === 0) return -(present + future) / periods;
+  const growth = (1 + rate) ** periods;
+  return (-(future + present * growth) * rate) / ((1 + rate * type) * (growth - 1));
+}
+
+function presentValue(rate: number, periods: number, payment: number, future: number, type: number): CellValue {
+  if (rate === 0) return -(future + payment * periods);
+  const growth = (1 + rate) ** periods;
+  if (growth === 0) return cellError("#DIV/0!");
+  return -(future + (payment * (1 + rate * type) * (growth - 1)) / rate) / growth;
+}
+
+function periods(rate: number, payment: number, present: number, future: number, type: number): CellValue {
+  if (rate === 0) return payment === 0 ? numError("NPER with no rate needs a payment") : -(present + future) / payment;
+  const paid = payment * (1 + rate * type);
+  const ratio = (paid - future * rate) / (paid + present * rate);
+  if (!(ratio > 0) || rate <= -1) return numError("no number of periods reaches that value");
+  return Math.log(ratio) / Math.log(1 + rate);
+}
+
+/** The interest part of payment `period` (1-based), as Excel splits a level payment. */
+function interestPayment(rate: number, period: number, count: number, present: number, future: number, type: number): CellValue {
+  if (period < 1 || period > count) return numError("the period must lie between 1 and the number of periods");
+  const level = payment(rate, count, present, future, type);
+  if (isCellError(level) || typeof level !== "number") return level;
+  let interest: number;
+  if (period === 1) interest = type === 1 ? 0 : -present;
+  else interest = type === 1 ? futureValue(rate, period - 2, level, present, 1) - level : futureValue(rate, period - 1, level, present, 0);
+  return interest * rate;
+}
+
+/** Newton's method from `guess`; undefined when it does not settle within `tries` (Excel's #NUM!). */
+function newton(f: (x: number) => number, derivative: (x: number) => number, guess: number, tries: number, tolerance: number): number | undefined {
+  let x = guess;
+  for (let attempt = 0; attempt < tries; attempt += 1) {
+    const slope = derivative(x);
+    if (slope === 0 || !Number.isFinite(slope)) return undefined;
+    const next = x - f(x) / slope;
+    if (!Number.isFinite(next) || next <= -1) return undefined;
+    if (Math.abs(next - x) < tolerance) return next;
+    x = next;
+  }
+  return undefined;
+}
+
+function rate(args: readonly Arg[]): CellValue {
+  const [count, pay, present, future, type, guess] = [num(args[0]), num(args[1]), num(args[2]), num(args[3]), atStart(args[4]), num(args[5], 0.1)];
+  if (count <= 0) return numError("RATE needs a positive number of periods");
+  // the annuity identity and its derivative in r
+  const f = (r: number): number => {
+    if (Math.abs(r) < 1e-12) return present + pay * count + future;
+    const growth = (1 + r) ** count;
+    return present * growth + (pay * (1 + r * type) * (growth - 1)) / r + future;
+  };
+  const derivative = (r: number): number => {
+    const h = Math.max(1e-8, Math.abs(r) * 1e-6);
+    return (f(r + h) - f(r - h)) / (2 * h);
+  };
+  return newton(f, derivative, guess, 20, 1e-7) ?? numError("RATE did not settle within 20 tries");
+}
+
+/** The number cells of a cash-flow range (text, TRUE/FALSE and blanks skipped), or its first error. */
+function cashFlows(value: Arg): number[] | CellError {
+  const flows: number[] = [];
+  for (const cell of cellsOf(asArray(value))) {
+    if (isCellError(cell)) return cell;
+    if (typeof cell === "number") flows.push(cell);
+  }
+  return flows;
+}
+
+const discounted = (r: number, flows: readonly number[]): number => flows.reduce((total, flow, index) => total + flow / (1 + r) ** (index + 1), 0);
+
+function npv(args: readonly Arg[], env: WorksheetEnv): CellValue {
+  const r = num(args[0]);
+  const flows = numbersOf(args.slice(1), env);
+  if (isCellError(flows)) return flows;
+  if (r === -1) return cellError("#DIV/0!");
+  return discounted(r, flows);
+}
+
+function hasBothSigns(flows: readonly number[]): boolean {
+  return flows.some((flow) => flow > 0) && flows.some((flow) => flow < 0);
+}
+
+function irr(args: readonly Arg[]): CellValue {
+  const flows = cashFlows(args[0]);
+  if (isCellError(flows)) return flows;
+  if (!hasBothSigns(flows)) return numError("IRR needs a positive and a negative cash flow");
+  const f = (r: number): number => flows.reduce((total, flow, index) => total + flow / (1 + r) ** index, 0);
+  const derivative = (r: number): number => flows.reduce((total, flow, index) => total - (index * flow) / (1 + r) ** (index + 1), 0);
+  return newton(f, derivative, num(args[1], 0.1), 20, 1e-7) ?? numError("IRR did not settle within 20 tries");
+}
+
+function mirr(args: readonly Arg[]): CellValue {
+  const flows = cashFlows(args[0]);
+  if (isCellError(flows)) return flows;
+  const [finance, reinvest] = [num(args[1]), num(args[2])];
+  const n = flows.length;
+  if (!hasBothSigns(flows)) return cellError("#DIV/0!", "MIRR needs a positive and a negative cash flow");
+  if (finance === -1 || reinvest === -1) return cellError("#DIV/0!");
+  const gains = discounted(reinvest, flows.map((flow) => (flow > 0 ? flow : 0)));
+  const costs = discounted(finance, flows.map((flow) => (flow < 0 ? flow : 0)));
+  return ((-gains * (1 + reinvest) ** n) / (costs * (1 + finance))) ** (1 / (n - 1)) - 1;
+}
+
+/** XNPV/XIRR's values and whole-day dates: as many of each, every one a number, no date before the first. */
+function datedFlows(values: Arg, dates: Arg): { flows: number[]; days: number[] } | CellError {
+  const flowCells = cellsOf(asArray(values));
+  const dateCells = cellsOf(asArray(dates));
+  const bad = [...flowCells, ...dateCells].find(isCellError);
+  if (bad) return bad;
+  if (flowCells.length !== dateCells.length) return numError("the values and dates differ in count");
+  if ([...flowCells, ...dateCells].some((cell) => typeof cell !== "number")) return cellError("#VALUE!", "every value and date must be a number");
+  const flows = flowCells as number[];
+  const days = (dateCells as number[]).map(Math.floor);
+  const first = days[0] ?? 0;
+  if (days.some((day) => day < 0 || day < first)) return numError("a date lies before the first date");
+  return { flows, days: days.map((day) => day - first) };
+}
+
+const xDiscounted = (r: number, flows: readonly number[], days: readonly number[]): number => flows.reduce((total, flow, index) => total + flow / (1 + r) ** ((days[index] ?? 0) / 365), 0);
+
+function xnpv(args: readonly Arg[]): CellValue {
+  const r = num(args[0]);
+  const dated = datedFlows(args[1], args[2]);
+  if (isCellError(dated)) return dated;
+  if (r <= -1) return numError("XNPV needs a rate above -100%");
+  return xDiscounted(r, dated.flows, dated.days);
+}
+
+function xirr(args: readonly Arg[]): CellValue {
+  const dated = datedFlows(args[0], args[1]);
+  if (isCellError(dated)) return dated;
+  const { flows, days } = dated;
+  if (!hasBothSigns(flows)) return numError("XIRR needs a positive and a negative cash flow");
+  const derivative = (r: number): number => flows.reduce((total, flow, index) => total - ((days[index] ?? 0) / 365) * flow * (1 + r) ** (-(days[index] ?? 0) / 365 - 1), 0);
+  return newton((r) => xDiscounted(r, flows, days), derivative, num(args[2], 0.1), 100, 1e-8) ?? numError("XIRR did not settle within 100 tries");
+}
+
+export const FINANCE: Readonly<Record<string, FunctionSpec>> = {
+  PMT: spec("nnnnn", (args) => payment(num(args[0]), num(args[1]), num(args[2]), num(args[3]), atStart(args[4])), 3),
+  FV: spec("nnnnn", (args) => futureValue(num(args[0]), num(args[1]), num(args[2]), num(args[3]), atStart(args[4])), 3),
+  PV: spec("nnnnn", (args) => presentValue(num(args[0]), num(args[1]), num(args[2]), num(args[3]), atStart(args[4])), 3),
+  NPER: spec("nnnnn", (args) => periods(num(args[0]), num(args[1]), num(args[2]), num(args[3]), atStart(args[4])), 3),
+  RATE: spec("nnnnnn", rate, 3),
+  IPMT: spec("nnnnnn", (args) => interestPayment(num(args[0]), num(args[1]), num(args[2]), num(args[3]), num(args[4]), atStart(args[5])), 4),
+  PPMT: spec(
+    "nnnnnn",
+    (args) => {
+      const [r, period, count, present, future, type] = [num(args[0]), num(args[1]), num(args[2]), num(args[3]), num(args[4]), atStart(args[5])];
+      const interest = interestPayment(r, period, count, present, future, type);
+      const level = payment(r, count, present, future, type);
+      return typeof interest === "number" && typeof level === "number" ? level - interest : isCellError(interest) ? interest : level;
+    },
+    4,
+  ),
+  NPV: spec("nv", npv, 2, true),
+  IRR: spec("rn", irr, 1),
+  MIRR: spec("rnn", mirr),
+  XNPV: spec("nrr", xnpv),
+  XIRR: spec("rrn", xirr, 2),
+};
