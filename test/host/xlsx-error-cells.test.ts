@@ -14,11 +14,14 @@ const HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\r\n';
 const MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main";
 const R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
 
-/** A one-sheet workbook as Excel saves it: A1 a number, A2 the error #DIV/0!, A3 #N/A, and formulas reading them with Excel's cached values. */
+/**
+ * A one-sheet workbook as Excel saves it: A1 a number, A2 the error #DIV/0!, A3 #N/A, and formulas reading them with
+ * Excel's cached values; a price reads those formulas, so they are in the price cone and reach the engine as formulas.
+ */
 function errorBook(extraRows = ""): Uint8Array {
   const sheet =
     `${HEAD}<worksheet xmlns="${MAIN}"><sheetData>` +
-    '<row r="1"><c r="A1"><v>1</v></c><c r="B1"><f>IFERROR(A3,0)</f><v>0</v></c></row>' +
+    '<row r="1"><c r="A1"><v>1</v></c><c r="B1"><f>IFERROR(A3,0)</f><v>0</v></c><c r="C1"><f>_xldudf_PRICES_MID(B1:B3)</f><v>0</v></c></row>' +
     '<row r="2"><c r="A2" t="e"><v>#DIV/0!</v></c><c r="B2" t="b"><f>ISNA(A3)</f><v>1</v></c></row>' +
     '<row r="3"><c r="A3" t="e"><v>#N/A</v></c><c r="B3" t="e"><f>A2+1</f><v>#DIV/0!</v></c></row>' +
     extraRows +

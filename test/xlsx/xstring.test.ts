@@ -94,10 +94,11 @@ describe("the reader", () => {
       "xl/workbook.xml": `<workbook xmlns="${MAIN}" xmlns:r="${R}"><sheets><sheet name="Model" sheetId="1" r:id="rId1"/></sheets></workbook>`,
       "xl/_rels/workbook.xml.rels": rels(`<Relationship Id="rId1" Type="${R}/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="${R}/sharedStrings" Target="sharedStrings.xml"/>`),
       "xl/sharedStrings.xml": `<sst xmlns="${MAIN}"><si><t>line_x000D_</t></si><si><r><t>_x005F_x0041_</t></r><r><t>!</t></r></si></sst>`,
-      "xl/worksheets/sheet1.xml": `<worksheet xmlns="${MAIN}"><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c><c r="C1" t="inlineStr"><is><t>a_x0007_b</t></is></c><c r="D1" t="str"><f>A1&amp;C1</f><v>x_x0009_y</v></c><c r="E1"><f>LEN(A1:D1)</f><v>1</v></c></row></sheetData></worksheet>`,
+      "xl/worksheets/sheet1.xml": `<worksheet xmlns="${MAIN}"><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c><c r="C1" t="inlineStr"><is><t>a_x0007_b</t></is></c><c r="D1" t="str"><f>A1&amp;C1</f><v>x_x0009_y</v></c><c r="E1"><f>_xldudf_PRICES_MID(A1:D1)</f><v>1</v></c></row></sheetData></worksheet>`,
     };
     writeFileSync(path, zipSync(Object.fromEntries(Object.entries(files).map(([part, text]) => [part, strToU8(text)]))));
     const book = readWorkbookFile(path);
+    // the price reads A1:D1, so the reader hands the engine those cells (the price cone)
     expect(book.sheets[0]?.book).toMatchObject({ cells: { A1: "line\r", B1: "_x0041_!", C1: `a${BELL}b` } });
     expect(book.formulas.get("Model")?.get("D1")?.saved).toBe("x\ty");
   });
