@@ -11,7 +11,7 @@ import { dataTypeClasses } from "./card-view";
 import { isCellError, type CellValue } from "../host/values";
 import { entryText, type EntrySheet } from "./cells";
 import type { Calculator } from "./calculator";
-import { displayText, errorText, formulaShowsDates, isDateCell } from "./format";
+import { dateColumns, displayText, errorText, formulaShowsDates, isDateCell } from "./format";
 import { SpillIndex, type SpillInfo } from "./spills";
 import { isDateFormat } from "../taskpane/number-format";
 
@@ -237,6 +237,8 @@ export class GridView {
   }
 
   private editorKey(event: KeyboardEvent): void {
+    // the grid's own keydown (on the scroller, an ancestor) must not move a second time
+    if (event.key === "Enter" || event.key === "Tab" || event.key === "Escape") event.stopPropagation();
     if (event.key === "Enter" || event.key === "Tab") {
       event.preventDefault();
       if (!this.commitEditor()) return;
@@ -303,7 +305,10 @@ export class GridView {
     this.scroller.addEventListener("keydown", (event) => {
       if (this.editor) return;
       const moves: Record<string, [number, number]> = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1], Enter: [1, 0], Tab: [0, 1] };
-      const step = moves[event.key];
+      const forward = moves[event.key];
+      // Shift+Enter and Shift+Tab go back, as in Excel; Shift+arrow extends the selection
+      const back = event.shiftKey && (event.key === "Enter" || event.key === "Tab");
+      const step = forward && back ? ([-forward[0], -forward[1]] as [number, number]) : forward;
       if (step) {
         event.preventDefault();
         this.move(step[0], step[1], event.shiftKey && event.key.startsWith("Arrow"));
@@ -459,7 +464,9 @@ export class GridView {
     if (owner) {
       const header = row > owner.area.top ? this.calculator.value(owner.area.top, col) : null;
       const rowName = col > owner.area.left ? this.calculator.value(row, owner.area.left) : null;
-      return isDateCell(header, rowName) || formulaShowsDates(entryText(this.sheet.get(owner.anchor)));
+      const formula = entryText(this.sheet.get(owner.anchor));
+      // a header row names the column; without one, HISTORY's fields say which columns are dates
+      return isDateCell(header, rowName) || formulaShowsDates(formula) || (dateColumns(formula)?.has(col - owner.area.left) ?? false);
     }
     return this.sheet.isFormula({ row, col }) && formulaShowsDates(entryText(this.sheet.get({ row, col })));
   }
