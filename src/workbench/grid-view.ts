@@ -19,6 +19,8 @@ export interface GridViewOptions {
   /** Stores an entry and recalculates; returns a message when the entry is refused. */
   onEnter(position: CellPosition, typed: string): string | undefined;
   onSelect(selection: RangeRef, active: CellPosition): void;
+  /** Since when the service cannot be reached (PRICES values shown are then marked as fetched before), or undefined. */
+  keptSince?(): number | undefined;
 }
 
 const MIN_ROWS = 60;
@@ -429,6 +431,8 @@ export class GridView {
     if (isFormula) classes.push("anchor");
     else if (spill) classes.push("spilled");
     classes.push(...dataTypeClasses(this.calculator.resultCell(row, col)));
+    const kept = this.keptMark(row, col, value, entry, spill);
+    if (kept) classes.push("kept");
     if (rangeHas(this.selection, row, col)) classes.push("in-selection");
     if (row === this.active.row && col === this.active.col) classes.push("active");
     if (border && rangeHas(border, row, col)) {
@@ -440,8 +444,17 @@ export class GridView {
     }
     const className = classes.join(" ");
     if (td.className !== className) td.className = className;
-    const title = errorText(value) ?? "";
+    const title = errorText(value) ?? kept ?? "";
     if (td.title !== title) td.title = title;
+  }
+
+  /** The note of a PRICES value shown while the service cannot be reached: it was fetched before, not now. */
+  private keptMark(row: number, col: number, value: CellValue, entry: unknown, spill: SpillInfo | undefined): string | undefined {
+    const since = this.options.keptSince?.();
+    if (since === undefined || value === null || isCellError(value)) return undefined;
+    const formula = spill ? entryText(this.sheet.get(spill.anchor)) : typeof entry === "string" ? entry : "";
+    if (!/PRICES\./i.test(formula)) return undefined;
+    return `${formatCellAddress({ row, col })}: last known value, fetched before the service became unreachable (${new Date(since).toLocaleString()}); refresh when it is back.`;
   }
 
   /** What a cell shows: #BUSY! while its formula waits, dates in date columns of a spill, else Excel's General format. */
