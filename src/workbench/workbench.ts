@@ -383,7 +383,10 @@ async function start(): Promise<WorkbenchApi> {
 
   return {
     config,
-    demo,
+    // a getter: a demo sheet that could not load at first (service unreachable) fills later
+    get demo() {
+      return demo;
+    },
     source: () => source,
     settled: async () => {
       await calculator.settled();
