@@ -104,8 +104,10 @@ async function start(): Promise<WorkbenchApi> {
   const reach = (): ServiceReach => (source === "pane" && paneReach ? paneReach : demoReach);
   let sourceText = "";
   /** The line under the title: where the data comes from, or, while the service cannot be reached, that. */
+  let demoWaiting = false;
   const renderStatus = (): void => {
-    const offline = unreachableLine(reach().state());
+    const line = unreachableLine(reach().state());
+    const offline = line === undefined ? undefined : demoWaiting ? `${line} The demo sheet fills by itself when the service answers again (tried every 10 s).` : line;
     status.textContent = offline ?? sourceText;
     status.classList.toggle("offline", offline !== undefined);
   };
@@ -275,9 +277,12 @@ async function start(): Promise<WorkbenchApi> {
     }
   };
   const retryDemo = (): void => {
+    demoWaiting = true;
     setTimeout(() => {
       void loadDemo().then((loaded) => {
         if (!loaded) return retryDemo();
+        demoWaiting = false;
+        demoStatus();
         applyTyped();
         first = position(DEMO_LAYOUT.latestMids);
         void recalculate();

@@ -63,6 +63,11 @@ beforeAll(async () => {
   await load();
 });
 
+// a failed offline test must not leave the API refused for the tests after it
+afterEach(async () => {
+  await page?.unroute(isApi, refuse);
+});
+
 afterAll(async () => {
   await browser?.close();
   await stack?.close();
@@ -162,7 +167,7 @@ describe("the service refused at the browser", () => {
     expect(await page.locator("#source").getAttribute("class")).toContain("offline");
     await waitFor(async () => String(await valueAt("AC10")).includes("service unreachable"), "the typed cell to say service unreachable");
     expect(await textAt("AC10")).toBe("#N/A");
-    expect(await page.locator("#cell-message").textContent()).toContain("the sheet fills when it answers again");
+    expect(await sourceLine()).toContain("The demo sheet fills by itself when the service answers again");
     await shot("offline-fresh");
     await page.unroute(isApi, refuse);
     await waitFor(async () => (await symbols()).length > 0 && typeof (await valueAt("B4")) === "number", "the demo sheet once the service answers", 180_000);
@@ -253,7 +258,7 @@ describe("the pane in the workbench", () => {
       const label = await pane.locator(id).locator("xpath=..").boundingBox();
       expect(box!.width).toBeLessThan(24);
       // on the label's line, at its left, not above it
-      expect(box!.x - label!.x).toBeLessThan(4);
+      expect(box!.x - label!.x).toBeLessThan(12);
       expect(box!.y + box!.height / 2).toBeGreaterThan(label!.y);
       expect(box!.y + box!.height / 2).toBeLessThan(label!.y + label!.height);
       expect(label!.height).toBeLessThan(2 * box!.height + 8);
