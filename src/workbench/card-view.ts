@@ -58,8 +58,9 @@ export class CardView {
     }
     this.shown = position;
     this.fill(position, cell);
-    this.place(position);
+    // shown before it is placed: its height decides how high it starts
     this.element.hidden = false;
+    this.place(position);
   }
 
   /** Draws the open card again (its cell's value may have changed). */

@@ -34,6 +34,8 @@ export interface GridAccess {
   readonly sheets: OtherSheets;
   /** Full recalculation; resolves when every value is back. */
   recalculate(): Promise<void>;
+  /** Runs the formulas of one range again, and what reads them (Excel's `range.calculate()`). */
+  recalculateRange?(area: RangeRef): Promise<void>;
   /** What the grid shows of Excel's data types (the pane's Settings says it). */
   dataTypes?(): DataTypeSupport;
 }
@@ -126,7 +128,7 @@ class RangeStub {
     return this;
   }
   calculate(): void {
-    this.pending.push(this.grid.recalculate());
+    this.pending.push(this.grid.recalculateRange ? this.grid.recalculateRange(this.area) : this.grid.recalculate());
   }
 }
 

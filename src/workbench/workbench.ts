@@ -153,6 +153,19 @@ async function start(): Promise<WorkbenchApi> {
   const recalculate = (): Promise<void> => redrawn(calculator.recalculate(sheet.book()));
   /** After an edit: only the formulas it touches. */
   const update = (): Promise<void> => redrawn(calculator.update(sheet.book()));
+  /**
+   * Excel's `range.calculate()`: the range's formulas run again (taken out, then put back: the engine runs what an
+   * edit touches), and what reads them; the rest of the sheet keeps its values and asks nothing.
+   */
+  const recalculateRange = async (area: RangeRef): Promise<void> => {
+    const book = sheet.book();
+    const without = { ...book.cells };
+    for (let row = area.top; row <= area.bottom; row += 1) {
+      for (let col = area.left; col <= area.right; col += 1) if (sheet.isFormula({ row, col })) delete without[formatCellAddress({ row, col })];
+    }
+    await calculator.update({ cells: without });
+    await redrawn(calculator.update(book));
+  };
 
   const chartBox = byId("chart");
   const messages = byId("messages");
@@ -358,6 +371,7 @@ async function start(): Promise<WorkbenchApi> {
       return range;
     },
     recalculate,
+    recalculateRange,
     dataTypes: () => addin.dataTypes,
     sheets: otherSheets,
   };
