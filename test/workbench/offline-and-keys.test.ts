@@ -218,7 +218,10 @@ describe("the service refused at the browser", () => {
 describe("the pane in the workbench", () => {
   it("refreshes one selected cell with the one request that cell needs", async () => {
     const pane = paneFrame();
+    // Explain following the selection asks for its own (the instrument's publication): not the refresh's
+    await pane.locator("#follow-selection").uncheck();
     await page.locator('td[data-address="AC10"]').click();
+    await settled();
     const before = apiRequests.length;
     await pane.locator("#refresh-selection").click();
     await waitFor(async () => ((await pane.locator("#refresh-result").textContent()) ?? "").includes("1 cached value dropped"), "the one-cell refresh");
