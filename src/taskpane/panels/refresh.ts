@@ -40,6 +40,9 @@ export function refreshPanel(context: PaneContext): void {
     return [...(keys.length > 0 ? [{ keys }] : []), ...(symbols.length > 0 ? [{ symbols }] : [])];
   }
 
+  /** Values answered from this computer's cache because the service was unreachable (none unless the Cache tab allows it). */
+  const kept = (): number => context.session.persistence().offline().values;
+
   async function refresh(scope: RefreshScope, symbols: string[] | undefined): Promise<void> {
     try {
       const client = context.client();
@@ -57,7 +60,7 @@ export function refreshPanel(context: PaneContext): void {
       const reach = context.session.reach.state();
       // a refresh that reached nothing is a failure, said as one, never "refreshed"
       result.textContent = !reach.reachable
-        ? `Refresh of the ${scope} failed: the prices service cannot be reached (${reach.cause ?? "no connection"}). ${dropped} cached ${dropped === 1 ? "value was" : "values were"} dropped; ${failed} ${failed === 1 ? "value" : "values"} could not be fetched. Cells keep a last known value only where the Cache tab allows it; the others say "service unreachable". Refresh again when the service is back.`
+        ? `Refresh of the ${scope} failed: the prices service cannot be reached (${reach.cause ?? "no connection"}). ${dropped} cached ${dropped === 1 ? "value was" : "values were"} dropped; ${failed} ${failed === 1 ? "value" : "values"} could not be fetched and ${kept()} ${kept() === 1 ? "shows its" : "show their"} last known value (the Cache tab's setting); the others say "service unreachable". Refresh again when the service is back.`
         : failed > 0
           ? `Refreshed the ${scope} with errors: ${dropped} cached ${dropped === 1 ? "value" : "values"} dropped, ${failed} ${failed === 1 ? "value" : "values"} failed (see Counters).`
           : `Refreshed the ${scope}: ${dropped} cached ${dropped === 1 ? "value" : "values"} dropped, recalculated.`;
