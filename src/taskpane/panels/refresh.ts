@@ -54,15 +54,17 @@ export function refreshPanel(context: PaneContext): void {
             : symbols.length > 0
               ? client.invalidate({ symbols })
               : 0;
-      const errorsBefore = client.stats().errors;
+      const before = client.stats();
       await context.workbook.recalculate(scope);
-      const failed = client.stats().errors - errorsBefore;
+      // cells' own errors (an unknown symbol) are the cells' answer; a request that failed as a whole is the refresh's
+      const failed = client.stats().errors - before.errors;
+      const failedRequests = client.stats().failedRequests - before.failedRequests;
       const reach = context.session.reach.state();
       // a refresh that reached nothing is a failure, said as one, never "refreshed"
       result.textContent = !reach.reachable
         ? `Refresh of the ${scope} failed: the prices service cannot be reached (${reach.cause ?? "no connection"}). ${dropped} cached ${dropped === 1 ? "value was" : "values were"} dropped; ${failed} ${failed === 1 ? "value" : "values"} could not be fetched and ${kept()} ${kept() === 1 ? "shows its" : "show their"} last known value (the Cache tab's setting); the others say "service unreachable". Refresh again when the service is back.`
-        : failed > 0
-          ? `Refreshed the ${scope} with errors: ${dropped} cached ${dropped === 1 ? "value" : "values"} dropped, ${failed} ${failed === 1 ? "value" : "values"} failed (see Counters).`
+        : failedRequests > 0
+          ? `Refreshed the ${scope} with errors: ${dropped} cached ${dropped === 1 ? "value" : "values"} dropped, ${failedRequests} ${failedRequests === 1 ? "request" : "requests"} to the service failed (see Counters).`
           : `Refreshed the ${scope}: ${dropped} cached ${dropped === 1 ? "value" : "values"} dropped, recalculated.`;
       context.events.emit("counters", undefined);
     } catch (error) {
