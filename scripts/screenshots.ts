@@ -17,7 +17,7 @@ const ROOT = resolve(__dirname, "..");
 const SHOTS = join(ROOT, "docs/screenshots");
 const CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"];
 /** The browser tests whose screenshots the README and docs/taskpane.md show. */
-const SCREENSHOT_TESTS = ["test/browser/pane.test.ts", "test/workbench/workbench.test.ts", "test/workbench/data-types.test.ts"];
+const SCREENSHOT_TESTS = ["test/browser/pane.test.ts", "test/workbench/workbench.test.ts", "test/workbench/data-types.test.ts", "test/workbench/offline-and-keys.test.ts"];
 
 interface WorkbenchWindow {
   WorkbenchReady: Promise<unknown>;

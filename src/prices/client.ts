@@ -341,10 +341,21 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
   }
 
   function invalidate(filter?: CacheFilter): number {
-    const matches = keyMatcher(filter?.kinds, filter?.symbols);
+    const byKind = keyMatcher(filter?.kinds, filter?.symbols);
+    const ids = filter?.keys === undefined ? undefined : new Set(filter.keys.flatMap(normalisedId));
+    const matches = ids === undefined ? byKind : (id: string) => ids.has(id) && byKind(id);
     const removed = cache.drop(matches);
     inFlight.markStale(matches);
     return removed;
+  }
+
+  /** A key's cache id, or none for a key that cannot be normalised (nothing of it is cached). */
+  function normalisedId(key: LineageKey): string[] {
+    try {
+      return [normLineageKey(key).id];
+    } catch {
+      return [];
+    }
   }
 
   function stats(): ClientStats {

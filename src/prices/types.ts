@@ -118,6 +118,8 @@ export interface CacheFilter {
   kinds?: readonly KeyKind[];
   /** Any letter case. Keys without a symbol (instrument lists, references) are kept when symbols are given. */
   symbols?: readonly string[];
+  /** Exactly these keys (a one-cell refresh drops only what that cell asked); with kinds or symbols, a key must match both. */
+  keys?: readonly LineageKey[];
 }
 
 /** What `lineage` accepts: a key as passed to one of the calls. */

@@ -25,6 +25,7 @@ import { searchPanel } from "./panels/search";
 import { settingsPanel } from "./panels/settings";
 import { valueModePanel } from "./panels/value-mode";
 import { ErrorLog } from "./plain-errors";
+import { type ServiceReach, unreachableLine } from "./service-reach";
 
 export type { PaneDependencies } from "./pane-context";
 
@@ -37,6 +38,8 @@ export interface Pane {
   settings(): AddinSettings;
   /** The signed-in user's persistent cache and change log (the browser test feeds the log a change). */
   persistence(): PanePersistence;
+  /** Whether the service answers (the workbench's header reads it while its functions use this pane's client). */
+  readonly reach: ServiceReach;
 }
 
 export function startPane(deps: PaneDependencies): Pane {
@@ -89,6 +92,12 @@ export function startPane(deps: PaneDependencies): Pane {
     },
     selectTab: (panelId) => selectTab(panelId),
   };
+  const reachLine = byId("service-reach");
+  session.reach.subscribe((state) => {
+    const line = unreachableLine(state);
+    reachLine.textContent = line ?? "";
+    reachLine.hidden = line === undefined;
+  });
   const lists = trackInstrumentLists(context);
   for (const panel of PANELS) panel(context);
   selectTab = setUpTabs(byId("tabs"), (panel) => events.emit("tab", panel));
@@ -100,5 +109,6 @@ export function startPane(deps: PaneDependencies): Pane {
     client: () => session.client(),
     settings: () => session.settings(),
     persistence: () => session.persistence(),
+    reach: session.reach,
   };
 }

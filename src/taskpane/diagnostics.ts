@@ -287,14 +287,26 @@ export interface LineageLine {
   age: string;
 }
 
-/** Endpoint and parameters of the request behind a key; the token never appears (it travels in a header the log does not keep). */
+/**
+ * Endpoint and parameters of the request behind a key, and where the value came from in plain words; the token never
+ * appears (it travels in a header the log does not keep). A last known value served while the service was
+ * unreachable, or a value from this computer's cache kept from an earlier session, says so (the persistent cache's
+ * note), never "fresh from the service".
+ */
 export function describeLineage(lineage: KeyLineage | undefined, now: number): LineageLine {
   if (!lineage) return { source: "not asked yet in this session (recalculate the cell)", request: "", age: "" };
   const request = lineage.request;
   const params = request ? Object.entries(request.params).map(([k, v]) => `${k}=${v}`).join("&") : "";
+  const requestText = request ? `${request.method} ${request.endpoint}${params ? `?${params}` : ""}${request.status ? ` → ${request.status}` : ""}` : "";
+  const note = lineage.cacheNote;
+  if (note?.startsWith("last known value")) {
+    return { source: `this computer's cache: ${note}`, request: request ? `${requestText} (failed${request.error ? `: ${request.error}` : ""})` : "", age: "" };
+  }
+  if (request?.error !== undefined && !lineage.fromCache) return { source: `the request failed: ${request.error}`, request: requestText, age: `asked ${age(now - request.sentAt)}` };
+  if (!request && note !== undefined) return { source: `this computer's cache (${note})`, request: "asked in an earlier session", age: "" };
   return {
-    source: lineage.fromCache ? "from the cache" : "fresh from the service",
-    request: request ? `${request.method} ${request.endpoint}${params ? `?${params}` : ""}${request.status ? ` → ${request.status}` : ""}` : "request no longer in the log",
+    source: lineage.fromCache ? (note !== undefined ? `from the cache (${note})` : "from the cache") : "fresh from the service",
+    request: request ? requestText : "request no longer in the log",
     age: request ? `fetched ${age(now - request.sentAt)}` : "",
   };
 }

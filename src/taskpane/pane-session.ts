@@ -12,6 +12,7 @@ import type { PricesClient, PricesClientOptions } from "../prices/types";
 import { recordingClient } from "./recording-client";
 import { type PanePersistence, panePersistence } from "../prices/persistent/pane-persistence";
 import { IndexedDbCacheBackend } from "../prices/persistent/indexeddb-backend";
+import { ServiceReach } from "./service-reach";
 
 export interface SessionOptions {
   settingsStorage: SettingsStorage;
@@ -36,6 +37,8 @@ export interface PaneSession {
   applySettings(saved: AddinSettings): void;
   /** The persistent cache of the signed-in user (src/prices/persistent/pane-persistence.ts). */
   persistence(): PanePersistence;
+  /** Whether the service answers the client's requests (the header's offline line). */
+  readonly reach: ServiceReach;
 }
 
 export function createPaneSession(options: SessionOptions): PaneSession {
@@ -45,6 +48,7 @@ export function createPaneSession(options: SessionOptions): PaneSession {
   // The local sandbox is pinned to https://localhost (settings.ts), so a token for it never leaves this machine:
   // on whatever port npm start put it, it needs no confirmation.
   const trustedNow = (): string => (settings.environment.kind === "sandbox" ? settings.environment.baseUrl : trusted);
+  const reach = new ServiceReach(now);
   const persistence = panePersistence({ backend: new IndexedDbCacheBackend(), settingsStorage: options.settingsStorage });
 
   const makeStore = (): TokenStore =>
@@ -61,7 +65,7 @@ export function createPaneSession(options: SessionOptions): PaneSession {
       options.createClient({
         baseUrl: settings.environment.baseUrl,
         tokenProvider: confirmedTokenProvider(store, settings.environment.baseUrl, trustedNow),
-        fetch: fetchFn,
+        fetch: reach.wrap(fetchFn, settings.environment.baseUrl),
         limits: settings.limits,
         maxInFlight: settings.maxInFlight,
         timeoutMs: settings.timeoutMs,
@@ -101,6 +105,7 @@ export function createPaneSession(options: SessionOptions): PaneSession {
     client: () => client,
     trusted: trustedNow,
     persistence: () => persistence,
+    reach,
     setTrusted(baseUrl) {
       trusted = baseUrl;
     },

@@ -8,7 +8,8 @@ import { cardFieldText, cardOf, isRichCell, richText, type ResultCell } from "..
 
 const STYLE = `
 .data-card { position: absolute; z-index: 20; min-width: 260px; max-width: 360px; background: #fff; border: 1px solid #b8c4d6;
-  border-radius: 6px; box-shadow: 0 4px 16px rgba(0,0,0,.18); font: 13px/1.4 system-ui, sans-serif; padding: 10px 12px; }
+  border-radius: 6px; box-shadow: 0 4px 16px rgba(0,0,0,.18); font: 13px/1.4 system-ui, sans-serif; padding: 10px 12px;
+  max-height: calc(100vh - 16px); overflow-y: auto; box-sizing: border-box; }
 .data-card header { display: flex; align-items: flex-start; gap: 8px; }
 .data-card h3 { margin: 0; font-size: 15px; flex: 1; }
 .data-card .subtitle { margin: 2px 0 6px; color: #555; }
@@ -57,8 +58,9 @@ export class CardView {
     }
     this.shown = position;
     this.fill(position, cell);
-    this.place(position);
+    // shown before it is placed: its height decides how high it starts
     this.element.hidden = false;
+    this.place(position);
   }
 
   /** Draws the open card again (its cell's value may have changed). */
@@ -124,8 +126,11 @@ export class CardView {
     const width = this.element.offsetWidth || 300;
     const right = rect.right + 6;
     const left = right + width > view.innerWidth ? Math.max(0, rect.left - width - 6) : right;
+    // within the window: a long card starts higher and scrolls inside itself (max-height), as on a 1280 x 720 screen
+    const height = this.element.offsetHeight;
+    const top = Math.max(8, Math.min(rect.top, view.innerHeight - height - 8));
     this.element.style.left = `${left + view.scrollX}px`;
-    this.element.style.top = `${rect.top + view.scrollY}px`;
+    this.element.style.top = `${top + view.scrollY}px`;
   }
 }
 

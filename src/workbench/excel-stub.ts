@@ -4,6 +4,7 @@
  * its `Excel` global, so its inserts land in the grid and its selection is the grid's. Sheets other than the grid's
  * (the `Prices provenance` sheet Freeze writes) live in the page's OtherSheets, which its sheet tabs show.
  */
+import type { DataTypeSupport } from "../functions/data-types";
 import { formatRangeAddress, parseRangeAddress, sheetPrefix, splitSheet, type RangeRef } from "../formula/a1";
 import { SHEET_NAME } from "../host/addresses";
 import type { OtherSheets } from "./other-sheets";
@@ -33,6 +34,10 @@ export interface GridAccess {
   readonly sheets: OtherSheets;
   /** Full recalculation; resolves when every value is back. */
   recalculate(): Promise<void>;
+  /** Runs the formulas of one range again, and what reads them (Excel's `range.calculate()`). */
+  recalculateRange?(area: RangeRef): Promise<void>;
+  /** What the grid shows of Excel's data types (the pane's Settings says it). */
+  dataTypes?(): DataTypeSupport;
 }
 
 type Matrix = (string | number | boolean)[][];
@@ -123,7 +128,7 @@ class RangeStub {
     return this;
   }
   calculate(): void {
-    this.pending.push(this.grid.recalculate());
+    this.pending.push(this.grid.recalculateRange ? this.grid.recalculateRange(this.area) : this.grid.recalculate());
   }
 }
 

@@ -58,6 +58,38 @@ export function formulaShowsDates(formula: string): boolean {
   return field !== undefined && rule.names.includes(field) && literal(rule.format) !== "text";
 }
 
+/** HISTORY's date columns by name (the function's own date fields). */
+const HISTORY_DATE_FIELDS = new Set(["date", "assessmentdate"]);
+const HISTORY_DEFAULT_FIELDS = ["date", "low", "mid", "high"];
+
+/**
+ * The columns of a `PRICES.HISTORY` result that hold dates, by its `fields` argument (or the default date, low, mid,
+ * high), so a table without a header row still shows its dates as dates; undefined for any other formula, a fields
+ * argument that is not a literal, or `dateFormat` "text".
+ */
+export function dateColumns(formula: string): ReadonlySet<number> | undefined {
+  let call: FormulaCall;
+  try {
+    call = parseFormula(formula);
+  } catch {
+    return undefined;
+  }
+  if (call.name.toUpperCase() !== "PRICES.HISTORY") return undefined;
+  const fieldsArg = call.args[3];
+  const formatArg = call.args[8];
+  if (formatArg?.kind === "literal" && typeof formatArg.value === "string" && formatArg.value.trim().toLowerCase() === "text") return undefined;
+  let fields = HISTORY_DEFAULT_FIELDS;
+  if (fieldsArg !== undefined && fieldsArg.kind !== "missing") {
+    if (fieldsArg.kind !== "literal" || typeof fieldsArg.value !== "string") return undefined;
+    if (fieldsArg.value.trim() !== "") fields = fieldsArg.value.split(",").map((field) => field.trim());
+  }
+  const columns = new Set<number>();
+  fields.forEach((field, index) => {
+    if (HISTORY_DATE_FIELDS.has(field.toLowerCase())) columns.add(index);
+  });
+  return columns;
+}
+
 /** A serial as `YYYY-MM-DD` (with `HH:MM` when it has a time of day), or undefined when it is not a date. */
 export function serialText(serial: number): string | undefined {
   const day = serialToIsoDate(serial);

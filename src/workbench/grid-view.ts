@@ -11,7 +11,7 @@ import { dataTypeClasses } from "./card-view";
 import { isCellError, type CellValue } from "../host/values";
 import { entryText, type EntrySheet } from "./cells";
 import type { Calculator } from "./calculator";
-import { displayText, errorText, formulaShowsDates, isDateCell } from "./format";
+import { dateColumns, displayText, errorText, formulaShowsDates, isDateCell } from "./format";
 import { SpillIndex, type SpillInfo } from "./spills";
 import { isDateFormat } from "../taskpane/number-format";
 
@@ -19,6 +19,8 @@ export interface GridViewOptions {
   /** Stores an entry and recalculates; returns a message when the entry is refused. */
   onEnter(position: CellPosition, typed: string): string | undefined;
   onSelect(selection: RangeRef, active: CellPosition): void;
+  /** Since when the service cannot be reached (PRICES values shown are then marked as fetched before), or undefined. */
+  keptSince?(): number | undefined;
 }
 
 const MIN_ROWS = 60;
@@ -237,6 +239,8 @@ export class GridView {
   }
 
   private editorKey(event: KeyboardEvent): void {
+    // the grid's own keydown (on the scroller, an ancestor) must not move a second time
+    if (event.key === "Enter" || event.key === "Tab" || event.key === "Escape") event.stopPropagation();
     if (event.key === "Enter" || event.key === "Tab") {
       event.preventDefault();
       if (!this.commitEditor()) return;
@@ -303,7 +307,10 @@ export class GridView {
     this.scroller.addEventListener("keydown", (event) => {
       if (this.editor) return;
       const moves: Record<string, [number, number]> = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1], Enter: [1, 0], Tab: [0, 1] };
-      const step = moves[event.key];
+      const forward = moves[event.key];
+      // Shift+Enter and Shift+Tab go back, as in Excel; Shift+arrow extends the selection
+      const back = event.shiftKey && (event.key === "Enter" || event.key === "Tab");
+      const step = forward && back ? ([-forward[0], -forward[1]] as [number, number]) : forward;
       if (step) {
         event.preventDefault();
         this.move(step[0], step[1], event.shiftKey && event.key.startsWith("Arrow"));
@@ -424,6 +431,8 @@ export class GridView {
     if (isFormula) classes.push("anchor");
     else if (spill) classes.push("spilled");
     classes.push(...dataTypeClasses(this.calculator.resultCell(row, col)));
+    const kept = this.keptMark(row, col, value, entry, spill);
+    if (kept) classes.push("kept");
     if (rangeHas(this.selection, row, col)) classes.push("in-selection");
     if (row === this.active.row && col === this.active.col) classes.push("active");
     if (border && rangeHas(border, row, col)) {
@@ -435,10 +444,19 @@ export class GridView {
     }
     const className = classes.join(" ");
     if (td.className !== className) td.className = className;
-    // a live cell says when it last changed by itself (issue 31)
+    // a live cell says when it last changed by itself
     const changed = this.calculator.lastChanged(td.dataset["address"] ?? "");
-    const title = errorText(value) ?? (changed === undefined ? "" : `Live: last changed ${new Date(changed).toLocaleTimeString()}`);
+    const title = errorText(value) ?? kept ?? (changed === undefined ? "" : `Live: last changed ${new Date(changed).toLocaleTimeString()}`);
     if (td.title !== title) td.title = title;
+  }
+
+  /** The note of a PRICES value shown while the service cannot be reached: it was fetched before, not now. */
+  private keptMark(row: number, col: number, value: CellValue, entry: unknown, spill: SpillInfo | undefined): string | undefined {
+    const since = this.options.keptSince?.();
+    if (since === undefined || value === null || isCellError(value)) return undefined;
+    const formula = spill ? entryText(this.sheet.get(spill.anchor)) : typeof entry === "string" ? entry : "";
+    if (!/PRICES\./i.test(formula)) return undefined;
+    return `${formatCellAddress({ row, col })}: last known value, fetched before the service became unreachable (${new Date(since).toLocaleString()}); refresh when it is back.`;
   }
 
   /** What a cell shows: #BUSY! while its formula waits, dates in date columns of a spill, else Excel's General format. */
@@ -461,7 +479,9 @@ export class GridView {
     if (owner) {
       const header = row > owner.area.top ? this.calculator.value(owner.area.top, col) : null;
       const rowName = col > owner.area.left ? this.calculator.value(row, owner.area.left) : null;
-      return isDateCell(header, rowName) || formulaShowsDates(entryText(this.sheet.get(owner.anchor)));
+      const formula = entryText(this.sheet.get(owner.anchor));
+      // a header row names the column; without one, HISTORY's fields say which columns are dates
+      return isDateCell(header, rowName) || formulaShowsDates(formula) || (dateColumns(formula)?.has(col - owner.area.left) ?? false);
     }
     return this.sheet.isFormula({ row, col }) && formulaShowsDates(entryText(this.sheet.get({ row, col })));
   }

@@ -17,4 +17,6 @@ const parentGrid = ((): GridAccess | undefined => {
 
 if (parentGrid) globals.Excel = createExcelStub(parentGrid);
 globals.CustomFunctions = createCustomFunctionsRuntime().global;
+// the workbench's grid shows cards whatever this frame's functions know: Settings reports the grid's support
+if (parentGrid) globals.PricesPaneDataTypes = parentGrid.dataTypes?.();
 if (parentGrid) globals.PricesPaneSignedOutEffect = "The workbench fills its sheet with the sandbox's demo key meanwhile; sign in to use your own account.";

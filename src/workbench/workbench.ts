@@ -28,6 +28,8 @@ import { demoTokenProvider, firstToken } from "./demo-tokens";
 import { OtherSheets } from "./other-sheets";
 import { sheetTabs } from "./sheet-tabs";
 import { SHEET_NAME } from "../host/addresses";
+import { ServiceReach, unreachableLine } from "../taskpane/service-reach";
+import { typedCellStore } from "./typed-cells";
 
 /** What the browser tests and the screenshot script use. */
 export interface WorkbenchApi {
@@ -55,7 +57,7 @@ declare global {
   }
 }
 
-type PaneWindow = Window & { PricesAddin?: PricesAddin; PricesPane?: { store: { state(): { status: string; account?: string } } } };
+type PaneWindow = Window & { PricesAddin?: PricesAddin; PricesPane?: { store: { state(): { status: string; account?: string } }; reach: ServiceReach } };
 
 function byId<T extends HTMLElement = HTMLElement>(id: string): T {
   const element = document.getElementById(id);
@@ -96,17 +98,36 @@ async function start(): Promise<WorkbenchApi> {
     },
   });
   let source: "demo" | "pane" = "demo";
+  // the demo client's answers; after sign-in the pane's client reports to the pane's own
+  const demoReach = new ServiceReach();
+  let paneReach: ServiceReach | undefined;
+  const reach = (): ServiceReach => (source === "pane" && paneReach ? paneReach : demoReach);
+  let sourceText = "";
+  /** The line under the title: where the data comes from, or, while the service cannot be reached, that. */
+  let demoWaiting = false;
+  const renderStatus = (): void => {
+    const line = unreachableLine(reach().state());
+    const offline = line === undefined ? undefined : demoWaiting ? `${line} The demo sheet fills by itself when the service answers again (tried every 10 s).` : line;
+    status.textContent = offline ?? sourceText;
+    status.classList.toggle("offline", offline !== undefined);
+  };
+  const setSource = (text: string): void => {
+    sourceText = text;
+    renderStatus();
+  };
   const demoStatus = (): void => {
-    status.textContent =
+    sourceText =
       tokenWait !== undefined
         ? `Waiting for the demo key's token (the sandbox's token service allows a few per minutes): ${tokenWait}. The sheet fills as soon as it arrives.`
         : `Data: ${config.apiUrl}, through the sandbox's demo service key (${DEMO_SERVICE.name}): no account needed; sign in through the pane to use yours.`;
+    renderStatus();
   };
   const useDemo = async (): Promise<void> => {
     source = "demo";
     await addin.configure({
       baseUrl: config.apiUrl,
       tokenProvider: demoTokens,
+      fetch: demoReach.wrap((input, init) => fetch(input, init), config.apiUrl),
       recalculate: false,
       dataTypes: ALL_DATA_TYPES,
       valueMode: workbenchValueMode(location.search),
@@ -141,6 +162,19 @@ async function start(): Promise<WorkbenchApi> {
   const recalculate = (): Promise<void> => redrawn(calculator.recalculate(sheet.book()));
   /** After an edit: only the formulas it touches. */
   const update = (): Promise<void> => redrawn(calculator.update(sheet.book()));
+  /**
+   * Excel's `range.calculate()`: the range's formulas run again (taken out, then put back: the engine runs what an
+   * edit touches), and what reads them; the rest of the sheet keeps its values and asks nothing.
+   */
+  const recalculateRange = async (area: RangeRef): Promise<void> => {
+    const book = sheet.book();
+    const without = { ...book.cells };
+    for (let row = area.top; row <= area.bottom; row += 1) {
+      for (let col = area.left; col <= area.right; col += 1) if (sheet.isFormula({ row, col })) delete without[formatCellAddress({ row, col })];
+    }
+    await calculator.update({ cells: without });
+    await redrawn(calculator.update(book));
+  };
 
   const chartBox = byId("chart");
   const messages = byId("messages");
@@ -197,15 +231,21 @@ async function start(): Promise<WorkbenchApi> {
     });
   };
 
+  const typedCells = typedCellStore(window.localStorage);
   const enter = (at: CellPosition, typed: string): string | undefined => {
     const result = sheet.enter(at, typed);
     if (!result.ok) return result.message;
+    typedCells.remember(formatCellAddress(at), typed);
     void update();
     return undefined;
   };
   const selectionListeners = new Set<() => void>();
   view = new GridView(byId("grid"), byId<HTMLInputElement>("formula"), byId("name-box"), byId("cell-message"), sheet, calculator, {
     onEnter: enter,
+    keptSince: () => {
+      const state = reach().state();
+      return state.reachable ? undefined : state.since;
+    },
     onSelect: (_selection, active) => {
       for (const listener of selectionListeners) listener();
       card?.show(active);
@@ -222,24 +262,67 @@ async function start(): Promise<WorkbenchApi> {
   view.render();
 
   // The demo sheet: symbols picked from the instruments the demo account may see.
-  status.textContent = "Loading the demo sheet…";
+  setSource("Loading the demo sheet…");
   let demo: DemoSheet | undefined;
-  try {
-    await firstToken(demoTokens, (ms) => new Promise((done) => setTimeout(done, ms)));
-    const client = addin.client;
-    if (!client) throw new Error("the functions have no client");
-    const instruments = (await client.instruments([...DEMO_INSTRUMENT_FIELDS])) as unknown as DemoInstrument[];
-    demo = buildDemoSheet(instruments, config.today ?? todayIso());
-    sheet.load(demo.cells);
-    chartAnchor = position(demo.historyAnchor);
-  } catch (error) {
-    byId("cell-message").textContent = `The demo sheet could not load: ${error instanceof Error ? error.message : String(error)}. Is the sandbox running (npm start)?`;
-  }
+  const offer = byId("typed-offer");
+  /** The cells typed before a reload, over the demo sheet, with the offer to clear them. */
+  const applyTyped = (): void => {
+    const cells = Object.entries(typedCells.all());
+    for (const [address, typed] of cells) {
+      const at = parseCellAddress(address);
+      if (at) sheet.enter(at, typed);
+    }
+    offer.hidden = cells.length === 0;
+    byId("typed-offer-text").textContent = `${cells.length} ${cells.length === 1 ? "cell" : "cells"} you typed before the reload ${cells.length === 1 ? "is" : "are"} kept.`;
+  };
+  byId("typed-offer-clear").addEventListener("click", () => {
+    typedCells.forget();
+    sheet.load(demo?.cells ?? {});
+    offer.hidden = true;
+    void recalculate();
+  });
+  const loadDemo = async (): Promise<boolean> => {
+    try {
+      await firstToken(demoTokens, (ms) => new Promise((done) => setTimeout(done, ms)));
+      const client = addin.client;
+      if (!client) throw new Error("the functions have no client");
+      const instruments = (await client.instruments([...DEMO_INSTRUMENT_FIELDS])) as unknown as DemoInstrument[];
+      demo = buildDemoSheet(instruments, config.today ?? todayIso());
+      sheet.load(demo.cells);
+      chartAnchor = position(demo.historyAnchor);
+      byId("cell-message").textContent = "";
+      return true;
+    } catch (error) {
+      const offline = !demoReach.state().reachable;
+      byId("cell-message").textContent = `The demo sheet could not load: ${error instanceof Error ? error.message : String(error)}. ${offline ? "The service cannot be reached: the sheet fills when it answers again (tried every 10 s)." : "Is the sandbox running (npm start)?"}`;
+      return false;
+    }
+  };
+  const retryDemo = (): void => {
+    demoWaiting = true;
+    setTimeout(() => {
+      void loadDemo().then((loaded) => {
+        if (!loaded) return retryDemo();
+        demoWaiting = false;
+        demoStatus();
+        applyTyped();
+        first = position(DEMO_LAYOUT.latestMids);
+        void recalculate();
+        view?.select({ top: first.row, left: first.col, bottom: first.row, right: first.col });
+      });
+    }, 10_000);
+  };
+  if (!(await loadDemo())) retryDemo();
+  applyTyped();
   demoStatus();
   void recalculate();
   // The first view starts at column A, on the first latest mid; the chart below already shows the year of history.
-  const first = demo ? position(DEMO_LAYOUT.latestMids) : { row: 0, col: 0 };
+  let first = demo ? position(DEMO_LAYOUT.latestMids) : { row: 0, col: 0 };
   view.select({ top: first.row, left: first.col, bottom: first.row, right: first.col });
+  demoReach.subscribe(() => {
+    renderStatus();
+    view?.render();
+  });
 
   // The pane's Excel: this grid.
   const cellValue = (row: number, col: number): string | number | boolean => {
@@ -297,16 +380,27 @@ async function start(): Promise<WorkbenchApi> {
       return range;
     },
     recalculate,
+    recalculateRange,
+    dataTypes: () => addin.dataTypes,
     sheets: otherSheets,
   };
   const frame = byId<HTMLIFrameElement>("pane");
   frame.addEventListener("load", () => {
     const pane = frame.contentWindow as PaneWindow | null;
+
     pane?.PricesAddin?.onConfigured((client) => {
       if (client) {
+        const reachOfPane = pane.PricesPane?.reach;
+        if (reachOfPane && reachOfPane !== paneReach) {
+          paneReach = reachOfPane;
+          reachOfPane.subscribe(() => {
+            renderStatus();
+            view?.render();
+          });
+        }
         source = "pane";
         const state = pane.PricesPane?.store.state();
-        status.textContent = `Data: ${config.apiUrl}. The functions use the pane's sign-in${state?.account ? ` (${state.account})` : ""}.`;
+        setSource(`Data: ${config.apiUrl}. The functions use the pane's sign-in${state?.account ? ` (${state.account})` : ""}.`);
         void addin.configure({ client, recalculate: false }).then(recalculate);
       } else {
         void useDemo().then(recalculate);
@@ -317,7 +411,10 @@ async function start(): Promise<WorkbenchApi> {
 
   return {
     config,
-    demo,
+    // a getter: a demo sheet that could not load at first (service unreachable) fills later
+    get demo() {
+      return demo;
+    },
     source: () => source,
     settled: async () => {
       await calculator.settled();

@@ -315,8 +315,11 @@ describe("task pane in Chromium", () => {
     await page.locator("#fn").selectOption("HISTORY");
     await page.locator("#arg-0").fill('MB-"X');
     await page.locator("#arg-1").fill("2024-01-01");
-    await page.locator("#fields-box").getByLabel("mid", { exact: true }).check();
+    // ticking an optional column keeps the ticked defaults: the table keeps its date, low, mid and high
+    for (const field of ["date", "low", "mid", "high"]) expect(await page.locator("#fields-box").getByLabel(field, { exact: true }).isChecked()).toBe(true);
     await page.locator("#fields-box").getByLabel("assessed", { exact: true }).check();
+    await hasText(page.locator("#preview"), '=PRICES.HISTORY("MB-""X","2024-01-01",,"date,low,mid,high,assessed")');
+    for (const field of ["date", "low", "high"]) await page.locator("#fields-box").getByLabel(field, { exact: true }).uncheck();
     await hasText(page.locator("#preview"), '=PRICES.HISTORY("MB-""X","2024-01-01",,"mid,assessed")');
     await shot(page, "builder");
     await selectCell("D2");

@@ -3,7 +3,7 @@
  * "> script" banner stays off it, .npmrc), and stderr carries no favicon 404 from the host page.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -16,9 +16,12 @@ it("prints valid JSON on stdout and nothing about a favicon on stderr", () => {
   try {
     const book = join(dir, "book.json");
     writeFileSync(book, JSON.stringify({ cells: { A1: 2, B1: "=A1*21", C1: '=TEXT(DATE(2024,3,1),"yyyy-mm-dd")' } }));
-    const result = spawnSync("npm", ["run", "workbook", "--", book], { cwd: ROOT, encoding: "utf8", timeout: 170_000 });
+    // stdout to a file, as the shell's `> out.json` gives it (npm's banner lands there first; the script writes over it)
+    const out = openSync(join(dir, "out.json"), "w");
+    const result = spawnSync("npm", ["run", "workbook", "--", book], { cwd: ROOT, encoding: "utf8", timeout: 170_000, stdio: ["ignore", out, "pipe"] });
+    closeSync(out);
     expect(result.status).toBe(0);
-    const printed = JSON.parse(result.stdout) as { cells: Record<string, unknown> };
+    const printed = JSON.parse(readFileSync(join(dir, "out.json"), "utf8")) as { cells: Record<string, unknown> };
     expect(printed.cells).toEqual({ A1: 2, B1: 42, C1: "2024-03-01" });
     expect(result.stderr).not.toMatch(/favicon|404/i);
   } finally {

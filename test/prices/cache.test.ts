@@ -170,6 +170,14 @@ describe("invalidate", () => {
     expect(client.stats().cacheEntries).toBe(0);
   });
 
+  it("drops exactly the keys given (a one-cell refresh), in their normal form, and ignores a key that cannot be normalised", async () => {
+    const { client } = await warm();
+    expect(client.invalidate({ keys: [{ symbol: "aaa", date: "2024-03-01" }, { symbol: "", date: "nope" }] })).toBe(1);
+    expect(client.stats().cacheEntries).toBe(4);
+    expect(client.invalidate({ keys: [{ symbol: "AAA", date: "2024-03-01" }] })).toBe(0);
+    expect(client.invalidate({ keys: [{ symbol: "BBB", date: "2024-03-01" }], kinds: ["history"] })).toBe(0);
+  });
+
   it("drops by kind", async () => {
     const { client } = await warm();
     expect(client.invalidate({ kinds: ["price", "reference"] })).toBe(3);

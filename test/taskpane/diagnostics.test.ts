@@ -1,7 +1,7 @@
 import { INSTRUMENT_FIELDS, requestedInstrumentFields } from "../../src/functions/fields";
 import { AuthError, InvalidInstrumentError, NetworkError, NoDataError } from "../../src/prices/errors";
 import type { PriceRecord } from "../../src/prices/types";
-import { assessedOrCarried, cellText, describeConversion, traceElement, traceFormula, type ResolveRef } from "../../src/taskpane/diagnostics";
+import { assessedOrCarried, cellText, describeConversion, describeLineage, traceElement, traceFormula, type ResolveRef } from "../../src/taskpane/diagnostics";
 import { plainWords } from "../../src/taskpane/plain-errors";
 
 const TODAY = "2025-06-30";
@@ -198,5 +198,31 @@ describe("tracing a converted cell", () => {
     );
     expect(describeConversion({ symbol: "MB-AL-0004", currency: "EUR" }, { currencyId: "USD", unitOfMeasureId: "MT" })).toMatch(/^from USD\/MT to EUR\/MT/);
     expect(describeConversion({ symbol: "MB-AL-0004" }, { currencyId: "USD", unitOfMeasureId: "MT" })).toBeUndefined();
+  });
+});
+
+describe("describeLineage", () => {
+  const request = { id: 3, endpoint: "/Prices", method: "GET" as const, params: { Symbols: "MB-AL-0004" }, sentAt: 1_000, attempts: 4, retryDelaysMs: [], keys: 1 };
+  it("says a last known value came from this computer's cache and when it was fetched, never fresh", () => {
+    const line = describeLineage({ key: "p|MB-AL-0004|", kind: "price", fromCache: false, requestId: 3, request: { ...request, error: "network error" }, askedAt: 2_000, cacheNote: "last known value, fetched 2026-11-27T10:00:00.000Z: the service was unreachable" }, 7_000);
+    expect(line.source).toBe("this computer's cache: last known value, fetched 2026-11-27T10:00:00.000Z: the service was unreachable");
+    expect(line.source).not.toContain("fresh");
+    expect(line.request).toContain("(failed: network error)");
+    expect(line.age).toBe("");
+  });
+
+  it("says a value kept from an earlier session came from this computer's cache, not that its request left the log", () => {
+    const line = describeLineage({ key: "p|MB-AL-0004|2024-01-02", kind: "price", fromCache: true, requestId: undefined, request: undefined, askedAt: 2_000, cacheNote: "from the cache, final since 2024-01-09" }, 7_000);
+    expect(line).toEqual({ source: "this computer's cache (from the cache, final since 2024-01-09)", request: "asked in an earlier session", age: "" });
+  });
+
+  it("says a failed request failed", () => {
+    const line = describeLineage({ key: "p|MB-AL-0004|", kind: "price", fromCache: false, requestId: 3, request: { ...request, error: "network error" }, askedAt: 2_000 }, 7_000);
+    expect(line.source).toBe("the request failed: network error");
+  });
+
+  it("keeps a fresh answer fresh, with its age", () => {
+    const line = describeLineage({ key: "p|MB-AL-0004|", kind: "price", fromCache: false, requestId: 3, request: { ...request, status: 200 }, askedAt: 2_000 }, 7_000);
+    expect(line).toEqual({ source: "fresh from the service", request: "GET /Prices?Symbols=MB-AL-0004 → 200", age: "fetched 6 s ago" });
   });
 });

@@ -3,6 +3,7 @@
  * What cannot be right is refused with a sentence saying what to fix (builder-input.ts); HISTORY offers rolling ranges.
  */
 import { PRICE_OPTIONAL_FIELDS, todayIso } from "../../api";
+import { DEFAULT_HISTORY_FIELDS } from "../../functions/fields";
 import { checkDateOrder, orderedFields, readDateInput, readFieldsInput } from "../builder-input";
 import { FUNCTIONS, findFunction, type FunctionSpec, type ParameterSpec } from "../catalogue";
 import { conversionsFromLists } from "../../functions/conversionArgs";
@@ -17,6 +18,11 @@ const ROLLING_RANGES: readonly [string, number][] = [
   ["last 90 days", 90],
   ["last year", 365],
 ];
+
+/** HISTORY's default columns ticked and nothing else: the formula leaves `fields` blank, as the function's default. */
+function isDefaultHistory(spec: FunctionSpec, ticked: readonly string[]): boolean {
+  return spec.name === "HISTORY" && ticked.length === DEFAULT_HISTORY_FIELDS.length && DEFAULT_HISTORY_FIELDS.every((field) => ticked.includes(field));
+}
 
 export function builderPanel(context: PaneContext): void {
   const fnSelect = byId<HTMLSelectElement>("fn");
@@ -117,6 +123,8 @@ export function builderPanel(context: PaneContext): void {
         const id = `field-${i}`;
         const box = h("input", { type: "checkbox", id, value: String(choice), name: isPrice && fieldsParameter < 0 ? "price-field" : "fields" });
         if (isPrice && fieldsParameter < 0) box.setAttribute("type", "radio");
+        // HISTORY's own columns start ticked, so ticking an optional one adds to them (the date stays unless unticked)
+        if (spec.name === "HISTORY" && (DEFAULT_HISTORY_FIELDS as readonly string[]).includes(String(choice))) box.checked = true;
         box.addEventListener("change", () => {
           if (isPrice) {
             const select = document.querySelector<HTMLSelectElement>('#args [data-index="2"]');
@@ -148,7 +156,7 @@ export function builderPanel(context: PaneContext): void {
     const args = spec.parameters.map((parameter, index): FormulaArg => {
       const control = document.querySelector<HTMLInputElement | HTMLSelectElement>(`#args [data-index="${index}"]`);
       const raw = control?.value ?? "";
-      if (parameter.kind === "fields") return raw.trim() === "" && ticked.length > 0 ? { kind: "text", value: orderedFields(parameter.choices ?? [], ticked).join(",") } : readFieldsInput(parameter, raw);
+      if (parameter.kind === "fields") return raw.trim() === "" && ticked.length > 0 && !isDefaultHistory(spec, ticked) ? { kind: "text", value: orderedFields(parameter.choices ?? [], ticked).join(",") } : readFieldsInput(parameter, raw);
       if (parameter.kind === "date") return readDateInput(parameter, raw);
       if (parameter.kind === "choice" && typeof parameter.choices?.[0] === "number") return argFromInput(raw, "number");
       if (["symbol", "symbols", "choice", "text", "currency", "unit"].includes(parameter.kind)) {

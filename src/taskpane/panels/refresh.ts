@@ -8,21 +8,64 @@ import { planThreshold } from "../../prices/persistent/pane-persistence";
 import { byId } from "../dom";
 import type { RefreshScope } from "../excel-host";
 import type { PaneContext } from "../pane-context";
-import { symbolsInFormulas } from "../diagnostics";
+import { symbolsInFormulas, traceFormula } from "../diagnostics";
+import { todayIso } from "../../api/dates";
+import type { CacheFilter, LineageKey, PriceKey } from "../../prices/types";
 
 export function refreshPanel(context: PaneContext): void {
   const result = byId("refresh-result");
   const confirm = byId("refresh-confirm");
   let pending: (() => Promise<void>) | undefined;
 
-  const symbolsOf = async (scope: RefreshScope): Promise<string[]> => symbolsInFormulas(await context.workbook.formulas(scope), (address) => context.workbook.values(address));
+  const resolve = (address: string): Promise<unknown[][]> => context.workbook.values(address);
+  const symbolsOf = async (scope: RefreshScope): Promise<string[]> => symbolsInFormulas(await context.workbook.formulas(scope), resolve);
+
+  /**
+   * What a selection's refresh drops: the keys its formulas ask, traced with the functions' own readers, so other
+   * cells of the same symbols keep their values; a formula that cannot be traced drops its symbols' keys as before.
+   */
+  async function selectionFilters(): Promise<CacheFilter[]> {
+    const today = todayIso(new Date(context.now()));
+    const system = context.deps.addin()?.dateSystem ?? "1900";
+    const client = context.client();
+    const lookups = { latestDate: async (key: PriceKey) => (await client.price(key, { cachedOnly: true })).date };
+    const keys: LineageKey[] = [];
+    const untraced: string[] = [];
+    for (const formula of await context.workbook.formulas("selection")) {
+      const traced = await traceFormula(formula, resolve, today, Number.MAX_SAFE_INTEGER, system, lookups).catch(() => undefined);
+      if (traced && traced.keys.length > 0 && !traced.truncated) keys.push(...traced.keys);
+      else untraced.push(formula);
+    }
+    const symbols = await symbolsInFormulas(untraced, resolve);
+    return [...(keys.length > 0 ? [{ keys }] : []), ...(symbols.length > 0 ? [{ symbols }] : [])];
+  }
+
+  /** Values answered from this computer's cache because the service was unreachable (none unless the Cache tab allows it). */
+  const kept = (): number => context.session.persistence().offline().values;
 
   async function refresh(scope: RefreshScope, symbols: string[] | undefined): Promise<void> {
     try {
       const client = context.client();
-      const dropped = symbols === undefined ? client.invalidate() : symbols.length > 0 ? client.invalidate({ symbols }) : 0;
+      const dropped =
+        scope === "selection"
+          ? (await selectionFilters()).reduce((sum, filter) => sum + client.invalidate(filter), 0)
+          : symbols === undefined
+            ? client.invalidate()
+            : symbols.length > 0
+              ? client.invalidate({ symbols })
+              : 0;
+      const before = client.stats();
       await context.workbook.recalculate(scope);
-      result.textContent = `Refreshed the ${scope}: ${dropped} cached ${dropped === 1 ? "value" : "values"} dropped, recalculated.`;
+      // cells' own errors (an unknown symbol) are the cells' answer; a request that failed as a whole is the refresh's
+      const failed = client.stats().errors - before.errors;
+      const failedRequests = client.stats().failedRequests - before.failedRequests;
+      const reach = context.session.reach.state();
+      // a refresh that reached nothing is a failure, said as one, never "refreshed"
+      result.textContent = !reach.reachable
+        ? `Refresh of the ${scope} failed: the prices service cannot be reached (${reach.cause ?? "no connection"}). ${dropped} cached ${dropped === 1 ? "value was" : "values were"} dropped; ${failed} ${failed === 1 ? "value" : "values"} could not be fetched and ${kept()} ${kept() === 1 ? "shows its" : "show their"} last known value (the Cache tab's setting); the others say "service unreachable". Refresh again when the service is back.`
+        : failedRequests > 0
+          ? `Refreshed the ${scope} with errors: ${dropped} cached ${dropped === 1 ? "value" : "values"} dropped, ${failedRequests} ${failedRequests === 1 ? "request" : "requests"} to the service failed (see Counters).`
+          : `Refreshed the ${scope}: ${dropped} cached ${dropped === 1 ? "value" : "values"} dropped, recalculated.`;
       context.events.emit("counters", undefined);
     } catch (error) {
       result.textContent = context.recordError(`refresh ${scope}`, error);
@@ -45,6 +88,7 @@ export function refreshPanel(context: PaneContext): void {
   async function start(scope: RefreshScope): Promise<void> {
     confirm.hidden = true;
     pending = undefined;
+    if (scope === "selection") return refresh(scope, undefined);
     let symbols: string[] | undefined;
     try {
       symbols = scope === "workbook" ? undefined : await symbolsOf(scope);
@@ -52,7 +96,6 @@ export function refreshPanel(context: PaneContext): void {
       result.textContent = context.recordError(`refresh ${scope}`, error);
       return;
     }
-    if (scope === "selection") return refresh(scope, symbols);
     const asked = await question(scope, symbols);
     if (asked === undefined) return refresh(scope, symbols);
     byId("refresh-question").textContent = asked;

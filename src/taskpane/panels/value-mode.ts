@@ -38,7 +38,9 @@ export function valueModePanel(context: PaneContext): void {
   void applyStoredValueMode(storage, addin()).catch((error: unknown) => context.recordError("value setting", error));
   const box = h("input", { type: "checkbox", id: "set-rich-values" });
   box.checked = storedValueMode(storage) === "rich";
-  const status = h("p", { class: "muted", id: "rich-values-status", role: "status" }, supportText(addin()?.dataTypes ?? { entities: false, numbers: false }));
+  // a host page that evaluates with its own functions (the workbench) says what its grid shows
+  const hostTypes = (globalThis as { PricesPaneDataTypes?: DataTypeSupport }).PricesPaneDataTypes;
+  const status = h("p", { class: "muted", id: "rich-values-status", role: "status" }, supportText(hostTypes ?? addin()?.dataTypes ?? { entities: false, numbers: false }));
   box.addEventListener("change", () => {
     saveValueMode(storage, addin(), box.checked ? "rich" : "plain").then(
       () => context.announce(box.checked ? "Prices now carry their record." : "Prices are plain numbers again."),
