@@ -21,7 +21,7 @@ import { type ResultGrid, thrownToCellValue, toResultGrid } from "./results";
 import type { CustomFunction, CustomFunctionsRuntime } from "./runtime";
 import { Sheet } from "./sheet";
 import { type ArrayValue, arrayOf } from "./value-array";
-import { type CellError, type CellValue, type PrintedValue, type Scalar, cellError, isCellError } from "./values";
+import { type CellError, type CellValue, type LiteralValue, type PrintedValue, cellError, isCellError, sameLiteral } from "./values";
 
 export interface EngineOptions {
   readonly runtime: CustomFunctionsRuntime;
@@ -116,7 +116,7 @@ export class WorkbookEngine {
   private sheet = new Sheet();
   private formulas: FormulaCell[] = [];
   private readonly byKey = new Map<number, FormulaCell>();
-  private readonly literals = new Map<number, Scalar>();
+  private readonly literals = new Map<number, LiteralValue>();
   /** The loop that starts pending formulas; one at a time, woken when an edit adds work. */
   private driving: Promise<void> | undefined;
   private wake: (() => void) | undefined;
@@ -181,7 +181,7 @@ export class WorkbookEngine {
       const newLiteral = literals.get(key);
       const newFormula = formulas.get(key);
       if (oldFormula && newFormula && oldFormula.text === newFormula.text) continue;
-      if (oldLiteral !== undefined && newLiteral && oldLiteral === newLiteral.value) continue;
+      if (oldLiteral !== undefined && newLiteral && sameLiteral(oldLiteral, newLiteral.value)) continue;
       if (!oldFormula && oldLiteral === undefined && !newFormula && !newLiteral) continue;
       const position = newFormula ?? newLiteral ?? oldFormula ?? positionOfKey(key);
       touched.push(cellRange(position.row, position.col));

@@ -3,7 +3,7 @@ import { MAX_COLUMNS, MAX_ROWS, type RangeRef, formatCellAddress, formatRangeAdd
 import { cellKey, positionOfKey } from "./addresses";
 import type { ResultGrid } from "./results";
 import { plainOf, type ResultCell } from "./rich-cells";
-import { type CellValue, type PrintedValue, type Scalar, cellError, printValue } from "./values";
+import { type CellValue, type LiteralValue, type PrintedValue, cellError, printValue } from "./values";
 
 interface Spill {
   readonly row: number;
@@ -14,7 +14,7 @@ interface Spill {
 }
 
 export class Sheet {
-  private readonly literals = new Map<number, Scalar>();
+  private readonly literals = new Map<number, LiteralValue>();
   private readonly anchors = new Set<number>();
   /** Result of each evaluated anchor; a #SPILL! anchor holds a 1x1 grid. */
   private readonly results = new Map<number, Spill>();
@@ -33,7 +33,7 @@ export class Sheet {
     return bottom < 0 ? undefined : { bottom, right };
   }
 
-  setLiteral(row: number, col: number, value: Scalar): void {
+  setLiteral(row: number, col: number, value: LiteralValue): void {
     this.literals.set(cellKey(row, col), value);
   }
 

@@ -3,7 +3,10 @@ import type { Scalar } from "../formula/parse";
 
 export type { Scalar };
 
-/** Excel's error texts; `#SPILL!`, `#CALC!` and `#BUSY!` are the host's own, never a function's output. */
+/**
+ * Excel's error texts; `#SPILL!`, `#CALC!` and `#BUSY!` are the host's own, never a function's output; the last ones
+ * only arrive saved in a file (a data type's field, a linked type, a query still loading).
+ */
 export const ERROR_TEXTS = [
   "#VALUE!",
   "#N/A",
@@ -15,6 +18,13 @@ export const ERROR_TEXTS = [
   "#SPILL!",
   "#CALC!",
   "#BUSY!",
+  "#GETTING_DATA",
+  "#FIELD!",
+  "#BLOCKED!",
+  "#CONNECT!",
+  "#UNKNOWN!",
+  "#EXTERNAL!",
+  "#PYTHON!",
 ] as const;
 export type ErrorText = (typeof ERROR_TEXTS)[number];
 
@@ -22,6 +32,14 @@ export interface CellError {
   readonly kind: "error";
   readonly code: ErrorText;
   readonly message?: string;
+}
+
+/** What a cell holds without a formula: a value, or an error typed or saved in it (`<c t="e">`, `{ "error": "#N/A" }`). */
+export type LiteralValue = Scalar | CellError;
+
+/** Whether two literals are the same entry (an error by its code). */
+export function sameLiteral(a: LiteralValue, b: LiteralValue): boolean {
+  return isCellError(a) || isCellError(b) ? isCellError(a) && isCellError(b) && a.code === b.code : a === b;
 }
 
 /** `null` is an empty cell. */

@@ -14,6 +14,7 @@ import { type Expression, FormulaSyntaxError, shapeParser } from "../formula/par
 import { type DateSystem, dateTimeToSerial } from "../functions/excelDates";
 import type { SheetInput } from "../host/api";
 import { BookScope } from "../host/book-scope";
+import { isErrorText } from "../host/values";
 import { type StaticContext, whyLeftForExcel } from "../host/evaluate";
 import type { DefinedName, LeftForExcel, TableDefinition } from "../host/book-names";
 import { PROVENANCE_SHEET } from "../prices/provenance";
@@ -35,7 +36,7 @@ export interface FormulaSource {
   /** The shared formula group it belongs to (`si`), and whether this cell holds the group's text. */
   readonly shared?: { readonly index: string; readonly first: boolean };
   /** Its cached value as the book format holds it (what the engine reads when the formula is left for Excel). */
-  readonly saved?: string | number | boolean;
+  readonly saved?: BookLiteral;
 }
 
 /** A formula the runner keeps as saved (text and cached value) without asking the engine. */
@@ -54,7 +55,7 @@ export interface LoadedWorkbook {
   /** Formulas by sheet, then address. */
   readonly formulas: ReadonlyMap<string, ReadonlyMap<string, FormulaSource>>;
   /** What saved array formulas left in their other cells, by sheet, then address (the change report compares them). */
-  readonly spilled: ReadonlyMap<string, ReadonlyMap<string, string | number | boolean>>;
+  readonly spilled: ReadonlyMap<string, ReadonlyMap<string, BookLiteral>>;
   readonly cellCount: number;
   /** Formulas the host cannot read, kept as saved; the sheets' other formulas read their cached values. */
   readonly kept: readonly KeptFormula[];
@@ -68,11 +69,15 @@ export function formulaText(fileText: string): string {
   return `=${fileText.replace(/\[\d+\]!(?=_xldudf_)/gi, "")}`;
 }
 
+/** A cell's content as a book holds it: a value, or an error saved in it (`<c t="e"><v>#N/A</v></c>`). */
+export type BookLiteral = string | number | boolean | { readonly error: string };
+
 /** A cell's cached content as the book format holds it (text that would read as a formula or a quote gets a quote). */
-function literalOf(cell: SheetCell, info: WorkbookInfo): string | number | boolean | undefined {
+function literalOf(cell: SheetCell, info: WorkbookInfo): BookLiteral | undefined {
   const type = cell.attributes.t ?? "n";
   const raw = cell.value?.text;
   let value: string | number | boolean | undefined;
+  if (type === "e" && raw !== undefined && isErrorText(raw.trim())) return { error: raw.trim() };
   if (type === "inlineStr") value = cell.inline?.text ?? raw;
   else if (raw === undefined) return undefined;
   else if (type === "s") value = info.sharedStrings[Number(raw)] ?? "";
@@ -107,10 +112,10 @@ function readSheet(
   xml: string,
   part: string,
   onProgress: (cells: number) => void,
-): { cells: BookCells; formulas: Map<string, FormulaSource>; spilled: Map<string, string | number | boolean>; count: number; known: KnownCells } {
+): { cells: BookCells; formulas: Map<string, FormulaSource>; spilled: Map<string, BookLiteral>; count: number; known: KnownCells } {
   const cells: BookCells = {};
   const formulas = new Map<string, FormulaSource>();
-  const spilled = new Map<string, string | number | boolean>();
+  const spilled = new Map<string, BookLiteral>();
   const formulaCells = new Map<string, SheetCell>();
   let prefix = "";
   const shared = new SharedFormulas();
@@ -193,7 +198,7 @@ function readSheet(
   return { cells, formulas, spilled, count, known: { prefix, cells: formulaCells } };
 }
 
-type BookCells = Record<string, string | number | boolean>;
+type BookCells = Record<string, BookLiteral>;
 
 /**
  * Leaves for Excel every formula that reads a formula the runner keeps as saved, through any chain of formulas: it
@@ -259,7 +264,8 @@ function onlyCellsRead(
     for (const source of sources.values()) read.add(reach.get(source));
   }
   return [...sheets].map(([name, cells]) => {
-    if (read.everything) return { name, book: { cells } };
+    const legacy = legacyFormulas(formulas.get(name));
+    if (read.everything) return { name, book: { cells, ...legacy } };
     const shadowed = spillShadow(formulas.get(name)?.keys() ?? []);
     const kept: BookCells = {};
     for (const [address, value] of Object.entries(cells)) {
@@ -269,8 +275,14 @@ function onlyCellsRead(
       const isFormula = typeof value === "string" && value.startsWith("=");
       if (isFormula || (position !== undefined && (shadowed(position.row, position.col) || read.reads(name, address, position.row, position.col)))) kept[address] = value;
     }
-    return { name, book: { cells: kept } };
+    return { name, book: { cells: kept, ...legacy } };
   });
+}
+
+/** The book's `"legacy"` list: formulas stored without dynamic-array metadata (plain or shared), which Excel 365 never spills. */
+function legacyFormulas(sources: ReadonlyMap<string, FormulaSource> | undefined): { legacy?: string[] } {
+  const legacy = [...(sources ?? [])].filter(([, source]) => source.array === undefined).map(([address]) => address);
+  return legacy.length === 0 ? {} : { legacy };
 }
 
 /**
@@ -314,7 +326,7 @@ export function readWorkbookFile(path: string, progress: (message: string) => vo
   const parts = new Map<string, string>();
   const formulaCells = new Map<string, KnownCells>();
   const formulas = new Map<string, Map<string, FormulaSource>>();
-  const spilled = new Map<string, Map<string, string | number | boolean>>();
+  const spilled = new Map<string, Map<string, BookLiteral>>();
   let cellCount = 0;
   for (const sheet of info.sheets) {
     if (sheet.part === undefined || sheet.name === PROVENANCE_SHEET) continue;
