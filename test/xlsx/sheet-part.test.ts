@@ -185,7 +185,7 @@ describe("readWorkbookFile", () => {
     });
     const book = readWorkbookFile(path);
     expect(book.dateSystem).toBe("1904");
-    expect(book.sheets).toEqual([{ name: "Data", book: { cells: { D1: isoDateToSerial("2024-03-01", "1904"), A2: "=D1+1", A3: "=D2+1" } } }]);
+    expect(book.sheets).toEqual([{ name: "Data", book: { cells: { D1: isoDateToSerial("2024-03-01", "1904"), A2: "=D1+1", A3: "=D2+1" }, legacy: ["A2", "A3"] } }]);
     expect(book.formulas.get("Data")?.get("A3")).toEqual({ text: "D2+1", callsPrices: false, shared: { index: "4", first: false }, saved: 1 });
     expect(book.names).toEqual([
       { name: "Rate", sheet: "Data", refersTo: "Data!$A$1" },
@@ -206,7 +206,7 @@ describe("readWorkbookFile", () => {
       "xl/comments/comment1.xml": `<comments xmlns="${MAIN}"><authors><author>openpyxl</author></authors><commentList><comment ref="A1" authorId="0"><text><t>note</t></text></comment></commentList></comments>`,
       "xl/drawings/commentsDrawing1.vml": "<xml/>",
     });
-    expect(readWorkbookFile(path).sheets).toEqual([{ name: "Sheet", book: { cells: { A1: "''quoted", B1: "#N/A", C1: '=INDIRECT("A1")' } } }]);
+    expect(readWorkbookFile(path).sheets).toEqual([{ name: "Sheet", book: { cells: { A1: "''quoted", B1: { error: "#N/A" }, C1: '=INDIRECT("A1")' }, legacy: ["C1"] } }]);
   });
 
   it("leaves for Excel what reads a formula kept as saved, through a chain and a saved spill", () => {
@@ -225,7 +225,7 @@ describe("readWorkbookFile", () => {
       ["C1", "depends on Model!B2 (left for Excel)"],
     ]);
     // the engine gets the one formula still evaluated and the cells it reads (none)
-    expect(book.sheets).toEqual([{ name: "Model", book: { cells: { D1: "=1+1" } } }]);
+    expect(book.sheets).toEqual([{ name: "Model", book: { cells: { D1: "=1+1" }, legacy: ["D1"] } }]);
     expect([...(book.formulas.get("Model")?.keys() ?? [])]).toEqual(["D1"]);
   });
 
@@ -240,7 +240,7 @@ describe("readWorkbookFile", () => {
         '<row r="5"><c r="A5" t="inlineStr"><is><t>left</t></is></c></row>' +
         "</sheetData></worksheet>",
     });
-    expect(readWorkbookFile(path).sheets).toEqual([{ name: "Model", book: { cells: { B2: "=_xlfn.SEQUENCE(3)", D2: "right", B4: "below" } } }]);
+    expect(readWorkbookFile(path).sheets).toEqual([{ name: "Model", book: { cells: { B2: "=_xlfn.SEQUENCE(3)", D2: "right", B4: "below" }, legacy: ["B2"] } }]);
   });
 
   it("hands the engine whole columns inside SUM and its kind and the book's structured references; keeps a whole column whose blanks count, with why", () => {
