@@ -6,6 +6,7 @@
 import { type CellPosition, formatCellAddress, isA1Reference, parseCellAddress } from "../formula/a1";
 import { type Expression, FormulaSyntaxError } from "../formula/parse";
 import { hostFormulaParser } from "./formula";
+import { asLegacyFormula } from "./implicit-intersection";
 import { type CellValue, cellError, isErrorText } from "./values";
 import type { DefinedName } from "./book-names";
 import { type SavedValues, readSaved } from "./book-saved";
@@ -19,6 +20,11 @@ export interface FormulaCellSource extends CellPosition {
   readonly address: string;
   readonly text: string;
   readonly expression: Expression;
+  /**
+   * Stored without dynamic-array metadata (a plain or shared `<f>` in a file): evaluated as Excel 365 shows it, with
+   * implicit intersection wherever Excel displays `@`, and never spilled (its expression already says so).
+   */
+  readonly legacy?: boolean;
 }
 
 export interface ParsedBook {
@@ -59,6 +65,19 @@ function isErrorLiteral(content: unknown): content is { error: unknown } {
   return typeof content === "object" && content !== null && !Array.isArray(content) && Object.keys(content).length === 1 && "error" in content;
 }
 
+/** `"legacy": ["K23", "B4"]`: the formula cells a file stored without dynamic-array metadata. */
+function readLegacy(json: object, problems: string[]): Set<string> {
+  const legacy = (json as { legacy?: unknown }).legacy;
+  if (legacy === undefined) return new Set();
+  const addresses = Array.isArray(legacy) ? legacy : [];
+  const positions = addresses.map((address) => (typeof address === "string" && !address.includes("$") ? parseCellAddress(address) : undefined));
+  if (!Array.isArray(legacy) || positions.some((position) => position === undefined)) {
+    problems.push('"legacy" must be a list of cell addresses such as "B4"');
+    return new Set();
+  }
+  return new Set(positions.map((position) => formatCellAddress(position as CellPosition)));
+}
+
 /**
  * Text starting with `=` is a formula, with `'` a literal text without the quote; JSON numbers and booleans are
  * literals; null and "" are empty cells. Text that looks like a number stays text (JSON already says which it is).
@@ -72,6 +91,7 @@ export function readBook(json: unknown): ParsedBook {
   const formulas: FormulaCellSource[] = [];
   const seen = new Set<string>();
   const parse = hostFormulaParser();
+  const legacy = readLegacy(json, problems);
   for (const [key, content] of Object.entries(cells)) {
     const position = parseCellAddress(key);
     if (!position || key.includes("$")) {
@@ -93,7 +113,8 @@ export function readBook(json: unknown): ParsedBook {
     } else if (typeof content === "string") {
       if (content.startsWith("=")) {
         try {
-          formulas.push({ ...position, address, text: content, expression: parse(content) });
+          const expression = parse(content);
+          formulas.push(legacy.delete(address) ? { ...position, address, text: content, expression: asLegacyFormula(expression), legacy: true } : { ...position, address, text: content, expression });
         } catch (error) {
           if (!(error instanceof FormulaSyntaxError)) throw error;
           problems.push(`${address}: ${error.message}`);
@@ -108,6 +129,7 @@ export function readBook(json: unknown): ParsedBook {
       problems.push(`${address}: a cell holds text, a number, a boolean, an error such as { "error": "#N/A" } or null, got ${Array.isArray(content) ? "an array" : typeof content}`);
     }
   }
+  for (const address of legacy) problems.push(`"legacy" lists ${address}, which holds no formula`);
   const names = readNames(json, problems);
   const saved = readSaved(json, problems);
   if (problems.length > 0) throw new BookError(problems);

@@ -26,7 +26,7 @@ import { Recalculation } from "./recalculation";
 import type { ResultGrid } from "./results";
 import { Sheet } from "./sheet";
 import type { ArrayValue } from "./value-array";
-import { type CellError, type CellValue, type PrintedValue, cellError, isCellError } from "./values";
+import { type CellError, type CellValue, type PrintedValue, cellError, isCellError, sameLiteral } from "./values";
 
 export type { CustomCallRecord, EngineOptions, ProofSummary, SpillPlacement };
 
@@ -111,7 +111,7 @@ export class WorkbookEngine {
       const newLiteral = literals.get(key);
       const newFormula = formulas.get(key);
       if (oldFormula && newFormula && oldFormula.text === newFormula.text) continue;
-      if (oldLiteral !== undefined && newLiteral && oldLiteral === newLiteral.value) continue;
+      if (oldLiteral !== undefined && newLiteral && sameLiteral(oldLiteral, newLiteral.value)) continue;
       if (!oldFormula && oldLiteral === undefined && !newFormula && !newLiteral) continue;
       touched.push(cellRange(position.row, position.col));
       if (oldFormula) {

@@ -49,10 +49,14 @@ export interface EvaluationContext {
 
 /** A formula's cells: one that is a single custom call keeps the data types its function returned, as Excel does. */
 export async function evaluateFormula(expression: Expression, context: EvaluationContext, namespace: string): Promise<ResultGrid> {
-  const custom = expression.kind === "call" ? context.custom(canonicalName(expression.name, namespace)) : undefined;
-  if (expression.kind !== "call" || !custom) return toResult(await evaluate(expression, context, namespace));
-  const grid = await callCustom(custom, expression.args, (inner) => evaluate(inner, context, namespace));
-  return grid.map((row) => row.map((cell) => (cell === null ? 0 : cell)));
+  // a legacy formula's `@PRICES.HISTORY(...)`: its first cell, keeping its data type
+  const first = expression.kind === "unary" && expression.operator === "@";
+  const whole = first ? expression.operand : expression;
+  const custom = whole.kind === "call" ? context.custom(canonicalName(whole.name, namespace)) : undefined;
+  if (whole.kind !== "call" || !custom) return toResult(await evaluate(expression, context, namespace));
+  const grid = await callCustom(custom, whole.args, (inner) => evaluate(inner, context, namespace));
+  const cells = first ? [[grid[0]?.[0] ?? null]] : grid;
+  return cells.map((row) => row.map((cell) => (cell === null ? 0 : cell)));
 }
 
 /** Functions evaluated here rather than in worksheet.ts: they choose before evaluating, or read references themselves. */

@@ -32,6 +32,11 @@ export function cellError(code: ErrorText, message?: string): CellError {
   return message === undefined || message === "" ? { kind: "error", code } : { kind: "error", code, message };
 }
 
+/** Whether two literals are the same entry (an error by its code). */
+export function sameLiteral(a: CellValue, b: CellValue): boolean {
+  return isCellError(a) || isCellError(b) ? isCellError(a) && isCellError(b) && a.code === b.code : a === b;
+}
+
 export function isCellError(value: unknown): value is CellError {
   return typeof value === "object" && value !== null && (value as { kind?: unknown }).kind === "error";
 }

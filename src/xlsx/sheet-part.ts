@@ -208,10 +208,9 @@ function rewriteCell(xml: string, cell: SheetCell, edit: CellEdit, prefix: strin
   if (cell.inline) inner.push({ start: cell.inline.span.start, end: cell.inline.span.end, replacement: "" });
   const formula = cell.formula;
   if (formula && frozen) inner.push({ start: formula.span.start, end: formula.span.end, replacement: "" });
-  else if (formula && edit.kind === "result" && edit.ref !== undefined && edit.ref !== formula.attributes.ref) {
-    // a plain formula whose result spills is written as an array formula over its area (the values readable without Excel)
-    const typed = formula.attributes.t === undefined ? { t: "array", ...formula.attributes } : formula.attributes;
-    inner.push({ start: formula.span.start, end: formula.span.openEnd, replacement: startTag(formula.qualifiedName, withAttribute(typed, "ref", edit.ref), formula.span.openEnd === formula.span.end) });
+  else if (formula && edit.kind === "result" && edit.ref !== undefined && formula.attributes.t === "array" && edit.ref !== formula.attributes.ref) {
+    // a dynamic array's new area; a plain formula is never made an array formula (Excel 365 never spills one)
+    inner.push({ start: formula.span.start, end: formula.span.openEnd, replacement: startTag(formula.qualifiedName, withAttribute(formula.attributes, "ref", edit.ref), formula.span.openEnd === formula.span.end) });
   }
   // The value goes where the old one was, else after the formula (the schema's order: f, v, is, extLst).
   const at = old?.start ?? (formula ? formula.span.end : span.openEnd);

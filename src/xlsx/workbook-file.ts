@@ -332,7 +332,8 @@ function onlyCellsRead(
     for (const source of sources.values()) read.add(reach.get(source));
   }
   return [...sheets].map(([name, cells]) => {
-    if (read.everything) return { name, book: { cells } };
+    const legacy = legacyFormulas(formulas.get(name));
+    if (read.everything) return { name, book: { cells, ...legacy } };
     const shadowed = spillShadow(formulas.get(name)?.keys() ?? []);
     const kept: BookCells = {};
     for (const [address, value] of Object.entries(cells)) {
@@ -342,8 +343,14 @@ function onlyCellsRead(
       const isFormula = typeof value === "string" && value.startsWith("=");
       if (isFormula || (position !== undefined && (shadowed(position.row, position.col) || read.reads(name, address, position.row, position.col)))) kept[address] = value;
     }
-    return { name, book: { cells: kept } };
+    return { name, book: { cells: kept, ...legacy } };
   });
+}
+
+/** The book's `"legacy"` list: formulas stored without dynamic-array metadata (plain or shared), which Excel 365 never spills. */
+function legacyFormulas(sources: ReadonlyMap<string, FormulaSource> | undefined): { legacy?: string[] } {
+  const legacy = [...(sources ?? [])].filter(([, source]) => source.array === undefined).map(([address]) => address);
+  return legacy.length === 0 ? {} : { legacy };
 }
 
 /**

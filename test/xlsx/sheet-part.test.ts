@@ -202,7 +202,7 @@ describe("readWorkbookFile", () => {
     const book = readWorkbookFile(path);
     expect(book.dateSystem).toBe("1904");
     // E2's price reads the shared formula's cells (the price cone); they read D1
-    expect(book.sheets).toEqual([{ name: "Data", book: { cells: { D1: isoDateToSerial("2024-03-01", "1904"), A2: "=D1+1", E2: "=_xldudf_PRICES_MID(A2,A3)", A3: "=D2+1" }, saved: { A2: 1, A3: 1 } } }]);
+    expect(book.sheets).toEqual([{ name: "Data", book: { cells: { D1: isoDateToSerial("2024-03-01", "1904"), A2: "=D1+1", E2: "=_xldudf_PRICES_MID(A2,A3)", A3: "=D2+1" }, legacy: ["A2", "E2", "A3"], saved: { A2: 1, A3: 1 } } }]);
     expect(book.formulas.get("Data")?.get("A3")).toEqual({ text: "D2+1", callsPrices: false, shared: { index: "4", first: false }, saved: 1 });
     expect(book.names).toEqual([
       { name: "Rate", sheet: "Data", refersTo: "Data!$A$1" },
@@ -224,7 +224,7 @@ describe("readWorkbookFile", () => {
       "xl/drawings/commentsDrawing1.vml": "<xml/>",
     });
     // with a price in the book, a formula whose reach only evaluation can tell is in the price cone
-    expect(readWorkbookFile(path).sheets).toEqual([{ name: "Sheet", book: { cells: { A1: "''quoted", B1: { error: "#N/A" }, C1: '=INDIRECT("A1")', D1: "=_xldudf_PRICES_MID(A1)" }, saved: {} } }]);
+    expect(readWorkbookFile(path).sheets).toEqual([{ name: "Sheet", book: { cells: { A1: "''quoted", B1: { error: "#N/A" }, C1: '=INDIRECT("A1")', D1: "=_xldudf_PRICES_MID(A1)" }, legacy: ["C1", "D1"], saved: {} } }]);
   });
 
   it("leaves for Excel what reads a formula kept as saved, through a chain and a saved spill", () => {
@@ -243,7 +243,7 @@ describe("readWorkbookFile", () => {
       ["C1", "depends on Model!B2 (left for Excel)"],
     ]);
     // the engine gets the one formula still evaluated and the cells it reads (none)
-    expect(book.sheets).toEqual([{ name: "Model", book: { cells: { D1: "=_xldudf_PRICES_MID(1)" }, saved: { D1: 2 } } }]);
+    expect(book.sheets).toEqual([{ name: "Model", book: { cells: { D1: "=_xldudf_PRICES_MID(1)" }, legacy: ["D1"], saved: { D1: 2 } } }]);
     expect([...(book.formulas.get("Model")?.keys() ?? [])]).toEqual(["D1"]);
   });
 
@@ -258,7 +258,7 @@ describe("readWorkbookFile", () => {
         '<row r="5"><c r="A5" t="inlineStr"><is><t>left</t></is></c></row>' +
         "</sheetData></worksheet>",
     });
-    expect(readWorkbookFile(path).sheets).toEqual([{ name: "Model", book: { cells: { B2: "=_xlfn.SEQUENCE(3)+_xldudf_PRICES_MID(D1)", D2: "right", B4: "below" }, saved: { B2: 1 } } }]);
+    expect(readWorkbookFile(path).sheets).toEqual([{ name: "Model", book: { cells: { B2: "=_xlfn.SEQUENCE(3)+_xldudf_PRICES_MID(D1)", D2: "right", B4: "below" }, legacy: ["B2"], saved: { B2: 1 } } }]);
   });
 
   it("hands the engine whole columns inside SUM and its kind and the book's structured references; keeps a whole column whose blanks count, with why", () => {
