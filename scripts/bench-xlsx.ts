@@ -3,8 +3,8 @@
  * the host in headless Chromium against the runner's own sandbox, written back), as `npm run workbook -- model.xlsx
  * --out refreshed.xlsx` does. Prints one JSON line per case and rewrites the "## Workbook files" section of docs/benchmarks.md.
  */
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -12,6 +12,7 @@ import ExcelJS from "exceljs";
 import { strToU8, zipSync } from "fflate";
 import { columnName } from "../src/formula/a1";
 import { writeSection } from "./bench-section";
+import { watchTree } from "./process-tree-memory";
 import { ensureBuilt } from "../src/runner/host-page";
 import { runWorkbook } from "../src/runner/workbook-runner";
 
@@ -94,121 +95,201 @@ export function writeLargeBook(path: string, symbols: readonly string[], dates: 
   writeFileSync(path, zipSync(Object.fromEntries(Object.entries(files).map(([name, text]) => [name, strToU8(text)]))));
 }
 
-/** The large case in a process of its own, so its peak memory is the runner's alone: prints one JSON line. */
-async function largeChild(model: string, out: string, today: string): Promise<void> {
+/** Which half of the run a progress line ends: the marks a case's figures are read from. */
+const MARKS = { read: /^workbook: read /, evaluating: /^workbook: evaluating /, evaluated: /^workbook: evaluated /, writing: /^workbook: writing /, wrote: /^workbook: wrote / };
+
+/** One case in this process (the child's side): the runner with stderr as the command has it, then one JSON line of timings. */
+async function runChild(model: string, out: string, today: string): Promise<void> {
   const marks: { message: string; at: number }[] = [];
   const started = performance.now();
-  let gap = 0;
-  let last = started;
-  let silenceBefore = "";
   const result = await runWorkbook({ bookPath: model, out, service: { kind: "sandbox", today } }, (message) => {
-    const now = performance.now();
-    if (now - last > gap) {
-      gap = now - last;
-      silenceBefore = message;
-    }
-    last = now;
-    marks.push({ message, at: now });
+    marks.push({ message, at: performance.now() });
+    process.stderr.write(`${message}\n`);
   });
   const at = (pattern: RegExp): number => marks.find((mark) => pattern.test(mark.message))?.at ?? Number.NaN;
+  const ms = (value: number): number => Math.round(value);
   process.stdout.write(
     `${JSON.stringify({
-      wallMs: Math.round(performance.now() - started),
-      readMs: Math.round(at(/^workbook: read /) - started),
-      evaluateMs: Math.round(at(/^workbook: evaluated /) - at(/^workbook: evaluating /)),
-      writeMs: Math.round(at(/^workbook: wrote /) - at(/^workbook: writing /)),
-      longestSilenceMs: Math.round(gap),
-      silenceBefore,
-      peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+      wallMs: ms(performance.now() - started),
+      readMs: ms(at(MARKS.read) - started),
+      startMs: ms(at(MARKS.evaluating) - at(MARKS.read)),
+      evaluateMs: ms(at(MARKS.evaluated) - at(MARKS.evaluating)),
+      writeMs: ms(at(MARKS.wrote) - at(MARKS.writing)),
+      untilWrittenMs: ms(at(MARKS.wrote) - started),
+      runnerPeakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
       requests: result.stats.requests,
       requestsByPath: result.stats.requestsByPath,
     })}\n`,
   );
 }
 
-interface LargeLine {
+interface ChildLine {
   readonly wallMs: number;
   readonly readMs: number;
+  readonly startMs: number;
   readonly evaluateMs: number;
   readonly writeMs: number;
-  readonly longestSilenceMs: number;
-  readonly peakRssMb: number;
+  readonly untilWrittenMs: number;
+  readonly runnerPeakRssMb: number;
   readonly requests: number;
   readonly requestsByPath: Record<string, number>;
 }
 
-/** The 100,000-row book refreshed by the runner in a child process (Node's own peak RSS; Chromium's is its own process). */
-function runLarge(dir: string, symbols: readonly string[], today: string): LargeLine {
-  const model = join(dir, "large.xlsx");
-  const end = Date.parse(`${today}T00:00:00Z`);
-  const dates = Array.from({ length: 20 }, (_, index) => 25_569 + Math.floor((end - (index + 1) * 7 * 86_400_000) / 86_400_000));
-  writeLargeBook(model, symbols.slice(0, 100), dates);
-  const child = spawnSync(process.execPath, ["--import", "tsx", __filename, "--large-child", model, join(dir, "large-refreshed.xlsx"), today], {
+interface CaseLine extends ChildLine {
+  readonly case: string;
+  readonly host: string;
+  readonly busyLoops: number;
+  readonly loadStart: string;
+  readonly loadEnd: string;
+  /** Peak of the summed PSS of the runner and every descendant (Chromium's processes), sampled every 100 ms. */
+  readonly treePeakPssMb: number;
+  readonly treePeakRssMb: number;
+  readonly largestProcessRssMb: number;
+  readonly largestProcess: string;
+  readonly processes: number;
+  /** The longest time the command's stderr stayed silent, from its start to its exit, as this process received it. */
+  readonly longestSilenceMs: number;
+  readonly silenceBefore: string;
+}
+
+const load = (): string => loadavg().map((value) => value.toFixed(1)).join(" ");
+
+/**
+ * One case in a child process (`node --import tsx`, as `npm run workbook` runs): the whole tree's memory sampled from
+ * /proc, and the gaps between the lines of its stderr timed as they arrive here.
+ */
+async function runCase(name: string, model: string, out: string, today: string, host: string, busyLoops: number): Promise<CaseLine> {
+  const loadStart = load();
+  const started = performance.now();
+  const child = spawn(process.execPath, ["--import", "tsx", __filename, "--child", model, out, today], {
     cwd: join(__dirname, ".."),
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "inherit"],
-    maxBuffer: 64 * 1024 * 1024,
+    env: { ...process.env, ...(host === "default" ? {} : { PRICES_RUNNER_HOST: host }) },
+    stdio: ["ignore", "pipe", "pipe"],
   });
-  if (child.status !== 0) throw new Error(`the large case failed (exit ${String(child.status)})`);
-  return JSON.parse(child.stdout.trim().split("\n").pop() ?? "{}") as LargeLine;
+  const memory = watchTree(child.pid ?? -1);
+  let last = started;
+  let gap = 0;
+  let silenceBefore = "";
+  const tail: string[] = [];
+  const note = (line: string): void => {
+    const now = performance.now();
+    if (now - last > gap) {
+      gap = now - last;
+      silenceBefore = line;
+    }
+    last = now;
+  };
+  let pending = "";
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+    const lines = (pending + chunk).split("\n");
+    pending = lines.pop() ?? "";
+    for (const line of lines) {
+      note(line);
+      tail.push(line);
+      if (tail.length > 20) tail.shift();
+    }
+  });
+  let stdout = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+    stdout += chunk;
+  });
+  const code = await new Promise<number | null>((done) => child.on("close", done));
+  note("(exit)");
+  const peak = memory.stop();
+  if (code !== 0) throw new Error(`${name} failed (exit ${String(code)}):\n${tail.join("\n")}`);
+  const line = JSON.parse(stdout.trim().split("\n").pop() ?? "{}") as ChildLine;
+  return {
+    case: name,
+    host,
+    busyLoops,
+    loadStart,
+    loadEnd: load(),
+    ...line,
+    treePeakPssMb: peak.pssMb,
+    treePeakRssMb: peak.rssMb,
+    largestProcessRssMb: peak.largestRssMb,
+    largestProcess: peak.largestName,
+    processes: peak.processes,
+    longestSilenceMs: Math.round(gap),
+    silenceBefore,
+  };
+}
+
+/** `count` processes that keep a core busy each (`node -e 'for(;;){}'`), for the run beside them; `stop` ends them by their id. */
+function busyLoops(count: number): { stop(): void } {
+  const loops = Array.from({ length: count }, () => spawn(process.execPath, ["-e", "for(;;){}"], { stdio: "ignore" }));
+  return {
+    stop() {
+      for (const loop of loops) loop.kill("SIGKILL");
+    },
+  };
+}
+
+const seconds = (ms: number): string => (ms / 1000).toFixed(1);
+
+function row(line: CaseLine, what: string): string {
+  const where = line.busyLoops > 0 ? `beside ${line.busyLoops} busy loops` : "quiet";
+  const phases = `read ${seconds(line.readMs)} s, start of the service and host ${seconds(line.startMs)} s, evaluation ${seconds(line.evaluateMs)} s, write ${seconds(line.writeMs)} s`;
+  const memory = `whole tree peak ${line.treePeakPssMb} MB PSS (${line.treePeakRssMb} MB RSS summed, ${line.processes} processes; largest ${line.largestProcess} ${line.largestProcessRssMb} MB RSS)`;
+  return `| ${what}, ${line.host} host, ${where} (load ${line.loadStart} / ${line.loadEnd}) | ${seconds(line.wallMs)} s end to end (${phases}); ${memory}; longest stderr silence ${seconds(line.longestSilenceMs)} s (before "${line.silenceBefore}"); ${line.requests} service requests |`;
 }
 
 async function main(): Promise<void> {
-  // `--large-child MODEL OUT TODAY` runs the large case in a child of its own.
-  const { values, positionals } = parseArgs({ options: { "large-child": { type: "boolean", default: false } }, allowPositionals: true });
-  if (values["large-child"]) {
+  // `--child MODEL OUT TODAY` is one case in a child of its own; `--host node|chromium` picks the runner's host
+  // (default: the runner's own default); `--busy N` the busy loops of the second run (default 2, 0 skips it).
+  const { values, positionals } = parseArgs({
+    options: { child: { type: "boolean", default: false }, host: { type: "string", default: "default" }, busy: { type: "string", default: "2" } },
+    allowPositionals: true,
+  });
+  if (values.child) {
     const [model, out, today] = positionals;
-    return largeChild(model ?? "", out ?? "", today ?? "");
+    return runChild(model ?? "", out ?? "", today ?? "");
   }
-  const startLoad = loadavg().map((value) => value.toFixed(1)).join(" ");
+  const host = values.host;
+  const busy = Number(values.busy);
+  const startLoad = load();
   const dir = mkdtempSync(join(tmpdir(), "prices-bench-xlsx-"));
   try {
     const { symbols, today } = await pickSymbols();
     const model = join(dir, "model.xlsx");
     const cells = await writeModel(model, symbols, today);
     if (cells < MIN_CELLS) throw new Error(`the model has ${cells} cells, the benchmark promises at least ${MIN_CELLS}`);
-    const out = join(dir, "refreshed.xlsx");
+    const large = join(dir, "large.xlsx");
+    const end = Date.parse(`${today}T00:00:00Z`);
+    const dates = Array.from({ length: 20 }, (_, index) => 25_569 + Math.floor((end - (index + 1) * 7 * 86_400_000) / 86_400_000));
+    writeLargeBook(large, symbols.slice(0, 100), dates);
     // a stale dist/ is rebuilt before the clock starts: the figure is the runner's work, not webpack's
     ensureBuilt((message) => process.stderr.write(`${message}\n`));
-    const marks: { message: string; at: number }[] = [];
-    const started = performance.now();
-    const result = await runWorkbook({ bookPath: model, out, service: { kind: "sandbox", today } }, (message) => marks.push({ message, at: performance.now() }));
-    const wallMs = performance.now() - started;
-    const at = (pattern: RegExp): number => marks.find((mark) => pattern.test(mark.message))?.at ?? Number.NaN;
-    const readMs = at(/^workbook: read /) - started;
-    const writeDoneMs = at(/^workbook: wrote /) - started;
-    const evaluateStartMs = at(/^workbook: evaluating /) - started;
-    const evaluateMs = at(/^workbook: evaluated /) - started - evaluateStartMs;
-    const line = {
-      case: "xlsx-20000",
-      cells,
-      formulas: SYMBOLS * DATES + SYMBOLS * (DATES - 1),
-      wallMs: Math.round(wallMs),
-      readMs: Math.round(readMs),
-      startMs: Math.round(evaluateStartMs - readMs),
-      evaluateMs: Math.round(evaluateMs),
-      untilWrittenMs: Math.round(writeDoneMs),
-      requests: result.stats.requests,
-      requestsByPath: result.stats.requestsByPath,
-      bytesIn: readFileSync(model).length,
-      bytesOut: readFileSync(out).length,
+    const lines: CaseLine[] = [];
+    const runBoth = async (loops: number): Promise<void> => {
+      for (const [name, book] of [["xlsx-20000", model], ["xlsx-100000-rows", large]] as const) {
+        const line = await runCase(name, book, join(dir, `${name}-refreshed.xlsx`), today, host, loops);
+        process.stdout.write(`${JSON.stringify(line)}\n`);
+        lines.push(line);
+      }
     };
-    process.stdout.write(`${JSON.stringify(line)}\n`);
-    const large = runLarge(dir, symbols, today);
-    process.stdout.write(`${JSON.stringify({ case: "xlsx-100000-rows", ...large })}\n`);
+    await runBoth(0);
+    if (busy > 0) {
+      const loops = busyLoops(busy);
+      try {
+        await runBoth(busy);
+      } finally {
+        loops.stop();
+      }
+    }
+    const modelWhat = `${cells.toLocaleString("en")}-cell model: ${SYMBOLS} symbols x ${DATES} weekly dates of \`=_xldudf_PRICES_MID($A2,B$1)\` and ${SYMBOLS * (DATES - 1)} \`=C2/B2-1\` (target: 2 s)`;
+    const largeWhat = `${LARGE_ROWS.toLocaleString("en")} rows x 5 columns, ${LARGE_PRICES.toLocaleString("en")} \`=_xldudf_PRICES_MID(A2,B2)\` (target: whole tree under 600 MB, a line every 2 s)`;
     const section = [
-      `Written by \`npm run bench:xlsx\` (scripts/bench-xlsx.ts) on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, load average ${startLoad} at the start and ${loadavg().map((value) => value.toFixed(1)).join(" ")} at the end. The runner's whole path as \`npm run workbook -- model.xlsx --out refreshed.xlsx\` takes it: its own sandbox, Chromium (dist/ built before the clock starts), the page (Chromium starts while the sheets are read, so "read" is the time until they are read and "sandbox, token and Chromium" what is left of the start after it), the package read with fflate and saxes and written back with only the refreshed cells changed. The large book runs in a child process, whose peak RSS is the runner's (Chromium is a process of its own).`,
+      `Written by \`npm run bench:xlsx\` (scripts/bench-xlsx.ts) on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, load average ${startLoad} at the start and ${load()} at the end (each row gives its own). Each case is the runner's whole path as \`npm run workbook -- model.xlsx --out refreshed.xlsx\` takes it, in a child process of its own (\`node --import tsx\`): its own sandbox (in the runner's process), the functions bundle's host, the package read with fflate and saxes and written back with only the refreshed cells changed; dist/ is built before the clock starts. Memory is the runner and every process it started (Chromium's, when the host is Chromium), sampled from /proc every 100 ms: PSS (/proc/PID/smaps_rollup; pages the processes share count once) summed, with summed RSS beside it. The stderr silence is timed here, where the child's stderr arrives, from its start to its exit (Node's and tsx's start included). The busy loops are \`node -e 'for(;;){}'\`, one per core of the 2.`,
       "",
       "| case | figure |",
       "| --- | --- |",
-      `| ${LARGE_ROWS.toLocaleString("en")} rows x 5 columns, ${LARGE_PRICES.toLocaleString("en")} \`=_xldudf_PRICES_MID(A2,B2)\` (target: under 600 MB) | ${(large.wallMs / 1000).toFixed(1)} s end to end: read ${(large.readMs / 1000).toFixed(1)} s, evaluation ${(large.evaluateMs / 1000).toFixed(1)} s, write ${(large.writeMs / 1000).toFixed(1)} s; runner peak RSS ${large.peakRssMb} MB; longest time without a line on stderr ${(large.longestSilenceMs / 1000).toFixed(1)} s; ${large.requests} service requests |`,
-      `| ${cells.toLocaleString("en")}-cell model: ${SYMBOLS} symbols x ${DATES} weekly dates of \`=_xldudf_PRICES_MID($A2,B$1)\` and ${SYMBOLS * (DATES - 1)} \`=C2/B2-1\` | ${(wallMs / 1000).toFixed(1)} s end to end: read ${(readMs / 1000).toFixed(1)} s, sandbox, token and Chromium ${((evaluateStartMs - readMs) / 1000).toFixed(1)} s, evaluation in the page ${(evaluateMs / 1000).toFixed(1)} s, written after ${(writeDoneMs / 1000).toFixed(1)} s; ${line.requests} service requests (${Object.entries(line.requestsByPath).map(([path, count]) => `${path} ${count}`).join(", ")}) |`,
+      ...lines.map((line) => row(line, line.case === "xlsx-20000" ? modelWhat : largeWhat)),
       "",
-      "Raw line:",
+      "Raw lines:",
       "",
       "```",
-      JSON.stringify(line),
-      JSON.stringify({ case: "xlsx-100000-rows", ...large }),
+      ...lines.map((line) => JSON.stringify(line)),
       "```",
       "",
     ].join("\n");
