@@ -13,6 +13,7 @@ import type { FormulaCellSource, LiteralCell, ParsedBook } from "./book";
 import type { SavedValues } from "./book-saved";
 import { canonicalName } from "../formula/functions";
 import { callsAggregate } from "./worksheet-subtotal";
+import { resultOf } from "./implicit-intersection";
 import { DYNAMIC_REFERENCE_FUNCTIONS, LeftForExcelSignal, evaluateFormula, whyLeftForExcel, type EvaluationContext } from "./evaluate";
 import type { LeftForExcel } from "./book-names";
 import { BookScope } from "./book-scope";
@@ -443,10 +444,12 @@ export class WorkbookEngine {
           // An edit replaced this run while its arguments were evaluated: its result would be dropped, so call nothing.
           if (run !== formula.generation) return [[cellError("#BUSY!")]];
           // A call that is the whole formula updates its cells with a stream's later values; a nested one keeps its first.
-          const whole = formula.expression.kind === "call" && canonicalName(formula.expression.name, this.namespace) === name;
+          const result = resultOf(formula.expression);
+          const whole = result.expression.kind === "call" && canonicalName(result.expression.name, this.namespace) === name;
           return this.calls.call(formula, resolved, name, inputs, whole, (grid) => {
             if (!whole || run !== formula.generation || formula.state !== "done") return;
-            this.placeAndInvalidate(formula, grid);
+            // a legacy formula shows the stream's first cell, as it showed its first value
+            this.placeAndInvalidate(formula, result.first ? [[grid[0]?.[0] ?? null]] : grid);
             this.recalculateReaders(formula);
             this.options.onChange?.(formula.address);
           });

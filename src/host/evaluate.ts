@@ -17,6 +17,7 @@ import type { ResultGrid } from "./results";
 import { fieldValue, plainGrid, type CellsReader } from "./rich-cells";
 import { type ArrayValue, type Value, arrayOf, isArray, toGrid } from "./value-array";
 import { type CellError, type CellValue, cellError, isCellError, isErrorText } from "./values";
+import { resultOf } from "./implicit-intersection";
 import { LeftForExcelSignal } from "./left-for-excel";
 import { power } from "./worksheet-math";
 import { callWorksheetFunction, isWorksheetFunction } from "./worksheet";
@@ -50,8 +51,7 @@ export interface EvaluationContext {
 /** A formula's cells: one that is a single custom call keeps the data types its function returned, as Excel does. */
 export async function evaluateFormula(expression: Expression, context: EvaluationContext, namespace: string): Promise<ResultGrid> {
   // a legacy formula's `@PRICES.HISTORY(...)`: its first cell, keeping its data type
-  const first = expression.kind === "unary" && expression.operator === "@";
-  const whole = first ? expression.operand : expression;
+  const { expression: whole, first } = resultOf(expression);
   const custom = whole.kind === "call" ? context.custom(canonicalName(whole.name, namespace)) : undefined;
   if (whole.kind !== "call" || !custom) return toResult(await evaluate(expression, context, namespace));
   const grid = await callCustom(custom, whole.args, (inner) => evaluate(inner, context, namespace));

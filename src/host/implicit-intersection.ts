@@ -94,6 +94,11 @@ function inContext(expression: Expression, context: Context, namespace: string):
   }
 }
 
+/** What a formula's value comes from, past the `@` a legacy formula's result takes (`first`: its first cell only). */
+export function resultOf(expression: Expression): { readonly expression: Expression; readonly first: boolean } {
+  return expression.kind === "unary" && expression.operator === "@" ? { expression: expression.operand, first: true } : { expression, first: false };
+}
+
 function at(operand: Expression): Expression {
   return { kind: "unary", operator: "@", operand };
 }

@@ -18,6 +18,7 @@ import { Sheet } from "./sheet";
 import { readSheet } from "./sheet-reads";
 import type { ArrayValue } from "./value-array";
 import { type CellError, type CellValue, type Scalar, isCellError } from "./values";
+import { resultOf } from "./implicit-intersection";
 
 /** Functions whose value on the day the file was saved is not known from the file. */
 const OF_THE_MOMENT = new Set(["TODAY", "NOW", "RAND", "RANDBETWEEN", "RANDARRAY"]);
@@ -44,7 +45,8 @@ export interface ProvenFormula {
  */
 export async function prove(formula: ProvenFormula, saved: SavedValues, namespace: string, evaluateSaved: () => Promise<ResultGrid>): Promise<ProofState | undefined> {
   if (formula.unsupported !== undefined) return undefined;
-  const { expression } = formula;
+  // a legacy formula's `@PRICES.HISTORY(...)` shows the call's first cell: still the service's value alone
+  const { expression } = resultOf(formula.expression);
   const custom = formula.called.filter((name) => name.startsWith(`${namespace}.`));
   // its old value is the price the service gave then: the engine has nothing to reproduce
   if (expression.kind === "call" && canonicalName(expression.name, namespace).startsWith(`${namespace}.`) && custom.length === 1) return { kind: "price" };

@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import ExcelJS from "exceljs";
+import { asDynamicArrays } from "./dynamic-arrays";
 import { fromEpochDay, toEpochDay } from "../../src/api/dates";
 import { CHANGES_COLUMNS } from "../../src/changes/cell-changes";
 import { generateDataSet } from "../../src/sandbox/data/generator";
@@ -156,6 +157,7 @@ it("reports a correction inside a HISTORY spill at the cell where it shows, not 
   // Below them the same without an end date (to today): the spill grows by the days assessed since, which had no cell before.
   const width = 5;
   const below = 40;
+  const column = (index: number): string => (index < 26 ? String.fromCharCode(65 + index) : `${String.fromCharCode(64 + Math.floor(index / 26))}${String.fromCharCode(65 + (index % 26))}`);
   const workbook = new ExcelJS.Workbook();
   const sheet = workbook.addWorksheet("Histories");
   symbols.forEach((symbol, index) => {
@@ -163,11 +165,12 @@ it("reports a correction inside a HISTORY spill at the cell where it shows, not 
     sheet.getCell(below + 1, index * width + 1).value = { formula: `PRICES.HISTORY("${symbol}","${from}")`, result: 0 };
   });
   await workbook.xlsx.writeFile(model);
+  // spills, as Excel 365 saves them (a plain formula is a legacy one, showing its first cell)
+  asDynamicArrays(model, { "xl/worksheets/sheet1.xml": symbols.flatMap((_, index) => [1, below + 1].map((row) => `${column(index * width)}${row}`)) });
   await refresh(model, first, T1, { cache });
   const warm = await refresh(first, second, T2, { changes, cache });
   expect(warm.changes).toMatch(/PRICES values changed/);
 
-  const column = (index: number): string => (index < 26 ? String.fromCharCode(65 + index) : `${String.fromCharCode(64 + Math.floor(index / 26))}${String.fromCharCode(65 + (index % 26))}`);
   const expected = new Map<string, string>();
   symbols.forEach((symbol, index) => {
     const old = seriesOf(before, symbol);

@@ -128,9 +128,9 @@ describe("WorkbookEngine with the fixture bundle", () => {
 
   it("takes a streaming function's first result and cancels it on the next recalculation", async () => {
     const host = fixtureHost();
-    expect(await host.evaluate({ A1: "=PRICES.TICK(5)" })).toEqual({ A1: 5 });
+    expect(await host.evaluate({ A1: "=PRICES.STREAM(5)" })).toEqual({ A1: 5 });
     await host.engine.evaluate();
-    expect(host.cancelled).toContain("TICK");
+    expect(host.cancelled).toContain("STREAM");
   });
 
   it("calls onCanceled of a cancelable function when the book is replaced", async () => {
