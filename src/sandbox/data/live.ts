@@ -4,11 +4,10 @@
  * instants (decision 23: a new revision of the same day, with its own later `assessmentDate`).
  */
 import { fromEpochDay } from "../../api";
-import type { ForwardCurvePoint } from "../../api";
 import type { PublicationClock } from "./clock";
 import { utcDateOf } from "./clock";
-import type { JsonWriter } from "./json";
 import type { AssessmentSeries, InstrumentData } from "./model";
+import { SeriesView } from "./series-view";
 
 /** A clock tests set (`set`, `advance`) or that runs `speed` times faster than the real one from its start. */
 export interface LiveClock extends PublicationClock {
@@ -98,20 +97,17 @@ function indexOfDay(series: AssessmentSeries, date: string): number | undefined 
 const isoUtc = (instant: number): string => new Date(instant).toISOString().replace(/\.\d{3}Z$/, "+00:00");
 
 /** A published series with some days corrected: its own copies of the numbers, the rest read through. */
-class CorrectedSeries implements AssessmentSeries {
+class CorrectedSeries extends SeriesView {
   readonly length: number;
   readonly days: Int32Array;
   readonly low: Float64Array;
   readonly mid: Float64Array;
   readonly high: Float64Array;
   readonly revision: Uint16Array;
-  readonly writeForwardCurves?: (index: number, out: JsonWriter) => boolean;
   private readonly published = new Map<number, number>();
 
-  constructor(
-    private readonly base: AssessmentSeries,
-    made: readonly { index: number; correction: LiveCorrection }[],
-  ) {
+  constructor(base: AssessmentSeries, made: readonly { index: number; correction: LiveCorrection }[]) {
+    super(base);
     this.length = base.length;
     this.days = base.days;
     this.low = base.low.slice();
@@ -125,26 +121,13 @@ class CorrectedSeries implements AssessmentSeries {
       this.revision[index] = (this.revision[index] ?? 0) + 1;
       this.published.set(index, correction.at);
     }
-    if (base.writeForwardCurves !== undefined) this.writeForwardCurves = base.writeForwardCurves.bind(base);
   }
 
-  assessmentDate(index: number): string {
+  override assessmentDate(index: number): string {
     const at = this.published.get(index);
-    return at === undefined ? this.base.assessmentDate(index) : isoUtc(at);
+    return at === undefined ? this.inner.assessmentDate(index) : isoUtc(at);
   }
-  appraisalPrice(index: number): boolean {
-    return this.base.appraisalPrice(index);
-  }
-  pricingRationale(index: number): string {
-    return this.base.pricingRationale(index);
-  }
-  forwardCurves(index: number): ForwardCurvePoint[] | undefined {
-    return this.base.forwardCurves(index);
-  }
-  publishedAt(index: number): number {
-    return this.published.get(index) ?? this.base.publishedAt(index);
-  }
-  publishedCount(now: number): number {
-    return this.base.publishedCount(now);
+  override publishedAt(index: number): number {
+    return this.published.get(index) ?? this.inner.publishedAt(index);
   }
 }

@@ -2,50 +2,34 @@
  * What an answer at the clock's "now" may show of an instrument (convention 20): its series cut before the first
  * assessment published later. The cut is a view (typed-array subarrays), kept until the next publication.
  */
-import type { ForwardCurvePoint } from "../../api";
 import type { JsonWriter } from "./json";
 import type { LiveCorrections } from "./live";
 import type { AssessmentSeries, InstrumentData } from "./model";
+import { SeriesView } from "./series-view";
 
 /** The first `length` assessments of a series; indexes are the whole series' indexes. */
-class SeriesPrefix implements AssessmentSeries {
+class SeriesPrefix extends SeriesView {
   readonly days: Int32Array;
   readonly low: Float64Array;
   readonly mid: Float64Array;
   readonly high: Float64Array;
   readonly revision: Uint16Array;
-  readonly writeForwardCurves?: (index: number, out: JsonWriter) => boolean;
   readonly writeAssessmentDate?: (index: number, out: JsonWriter) => void;
 
   constructor(
     readonly whole: AssessmentSeries,
     readonly length: number,
   ) {
+    super(whole);
     this.days = whole.days.subarray(0, length);
     this.low = whole.low.subarray(0, length);
     this.mid = whole.mid.subarray(0, length);
     this.high = whole.high.subarray(0, length);
     this.revision = whole.revision.subarray(0, length);
-    if (whole.writeForwardCurves !== undefined) this.writeForwardCurves = whole.writeForwardCurves.bind(whole);
     if (whole.writeAssessmentDate !== undefined) this.writeAssessmentDate = whole.writeAssessmentDate.bind(whole);
   }
 
-  assessmentDate(index: number): string {
-    return this.whole.assessmentDate(index);
-  }
-  appraisalPrice(index: number): boolean {
-    return this.whole.appraisalPrice(index);
-  }
-  pricingRationale(index: number): string {
-    return this.whole.pricingRationale(index);
-  }
-  forwardCurves(index: number): ForwardCurvePoint[] | undefined {
-    return this.whole.forwardCurves(index);
-  }
-  publishedAt(index: number): number {
-    return this.whole.publishedAt(index);
-  }
-  publishedCount(now: number): number {
+  override publishedCount(now: number): number {
     return Math.min(this.length, this.whole.publishedCount(now));
   }
 }
