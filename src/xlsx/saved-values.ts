@@ -7,12 +7,11 @@
  */
 import type { SavedCell } from "../host/book-saved";
 import type { WorkbookPackage } from "./package";
-import type { SheetCell } from "./sheet-part";
+import type { SavedLiteral } from "./workbook-file";
 import { child, parseXml } from "./xml";
 
-/** A cell's cached value as saved: an error by its code (`t="e"`), text without the quote the book format adds. */
-export function savedCellOf(cell: SheetCell, literal: string | number | boolean | { readonly error: string } | undefined): SavedCell | undefined {
-  if (cell.attributes.t === "e" && cell.value !== undefined) return { error: cell.value.text };
+/** A cell's cached value as saved (errors already `{ error }` from the reader), text without the quote the book format adds. */
+export function savedCellOf(literal: SavedLiteral | undefined): SavedCell | undefined {
   // the book format quotes text that would read as a formula or a quote (workbook-file.ts literalOf)
   if (typeof literal === "string" && literal.startsWith("'")) return literal.slice(1);
   return literal;

@@ -41,7 +41,7 @@ export interface FormulaSource {
 }
 
 /** A value as a cell of the book holds it; an error cell (`t="e"`) is the book's error literal. */
-export type SavedLiteral = string | number | boolean | { readonly error: string };
+export type SavedLiteral = NonNullable<SavedCell>;
 
 /** A formula the runner keeps as saved (text and cached value) without asking the engine. */
 export interface KeptFormula extends LeftForExcel {
@@ -155,7 +155,7 @@ function readSheet(
         const literal = literalOf(cell, loaded.info);
         if (spills.some((area) => rangeContains(area, cell.row, cell.col))) {
           if (literal !== undefined) spilled.set(cell.address, literal);
-          const savedCell = savedCellOf(cell, literal);
+          const savedCell = savedCellOf(literal);
           if (savedCell !== undefined) saved.set(cell.address, savedCell);
           return;
         }
@@ -193,7 +193,7 @@ function readSheet(
       if (area && (area.bottom > area.top || area.right > area.left)) spills.push(area);
       cells[cell.address] = formula;
       const literal = literalOf(cell, loaded.info);
-      const savedCell = savedCellOf(cell, literal);
+      const savedCell = savedCellOf(literal);
       if (savedCell !== undefined) saved.set(cell.address, savedCell);
       const source: FormulaSource = {
         text,
