@@ -11,6 +11,7 @@ import type { KeyKind } from "../types";
 import { isHTTPError, isNetworkError } from "../errors";
 import { DEFAULT_CORRECTION_WINDOW_DAYS, finalSince } from "./finality";
 import type { Partition } from "./partition";
+import { storedValueReads } from "./stored-checks";
 
 export const DEFAULT_PERSISTENT_MAX_BYTES = 50 * 1024 * 1024;
 
@@ -41,6 +42,11 @@ export interface PersistentCacheOptions {
   /** When to write behind (default: 1 s after the last change); tests and the runner flush by hand. */
   readonly scheduleFlush?: (flush: () => void) => void;
   readonly observer?: CacheObserver;
+  /**
+   * The service has not confirmed this session's entitlement (it was unreachable): nothing loaded is served; a key
+   * that fails as unreachable gets its last known value only where the setting allows it, marked unconfirmed.
+   */
+  readonly unconfirmed?: boolean;
 }
 
 /** Far enough never to expire, small enough for JSON. */
@@ -69,6 +75,8 @@ export interface OfflineSummary {
   readonly values: number;
   /** When the oldest of those values was fetched (epoch ms). */
   readonly since: number | undefined;
+  /** The service has not confirmed this session's entitlement: these values are unconfirmed. */
+  readonly unconfirmed?: true;
 }
 
 export class PersistentCache implements CacheStorage {
@@ -84,6 +92,8 @@ export class PersistentCache implements CacheStorage {
   /** The latest kept history of each range that ends on another day (`historyFamily`): what a history asked to today replaces. */
   private readonly histories = new Map<string, string>();
   private flushPending = false;
+  /** Loaded lines whose value failed the response checks: dropped and asked again. */
+  private rejectedCount = 0;
   private writing: Promise<void> = Promise.resolve();
 
   private constructor(private readonly options: PersistentCacheOptions) {
@@ -124,17 +134,21 @@ export class PersistentCache implements CacheStorage {
         since = finalSince(id, this.windowDays);
         finality.set(shared, since);
       }
-      const final = since !== undefined && since <= day;
+      const final = since !== undefined && since <= day && this.options.unconfirmed !== true;
       this.put(id, { entry: undefined, line, size: utf8Length(line) + 1, storedAt, valueAt, day, served: final, restored: true });
     }
     this.evict();
   }
 
-  /** The entry of a slot, its value parsed on first read; a line whose value does not parse is dropped (then asked again). */
+  /**
+   * The entry of a slot, its value parsed and checked on first read; a line whose value does not parse, or does not
+   * pass the checks the service's answers pass, is dropped and counted (then asked again).
+   */
   private entryOf(id: string, slot: Slot): StoredEntry | undefined {
     if (slot.entry !== undefined) return slot.entry;
     const entry = slot.line === undefined ? undefined : readEntry(id, slot);
     if (entry === undefined) {
+      if (slot.line !== undefined) this.rejectedCount += 1;
       this.remove(id);
       return undefined;
     }
@@ -275,7 +289,12 @@ export class PersistentCache implements CacheStorage {
   /** Where the value of a key comes from, in the words lineage shows. */
   describe(key: string): string | undefined {
     const lastKnown = this.lastKnownServed.get(key);
-    if (lastKnown !== undefined) return `last known value, fetched ${new Date(lastKnown).toISOString()}: the service was unreachable`;
+    if (lastKnown !== undefined) {
+      const fetched = new Date(lastKnown).toISOString();
+      return this.options.unconfirmed === true
+        ? `last known value, unconfirmed, fetched ${fetched}: the service was unreachable and has not confirmed this session's entitlement`
+        : `last known value, fetched ${fetched}: the service was unreachable`;
+    }
     const slot = this.slots.get(key);
     if (!slot?.served || slot.line === undefined) return undefined;
     const since = finalSince(key, this.windowDays);
@@ -288,7 +307,12 @@ export class PersistentCache implements CacheStorage {
   offline(): OfflineSummary {
     let since: number | undefined;
     for (const at of this.lastKnownServed.values()) if (since === undefined || at < since) since = at;
-    return { values: this.lastKnownServed.size, since };
+    return { values: this.lastKnownServed.size, since, ...(this.options.unconfirmed === true ? { unconfirmed: true } : {}) };
+  }
+
+  /** Loaded lines dropped because their value failed the response checks (each asked again). */
+  get rejected(): number {
+    return this.rejectedCount;
   }
 
   /** Every key with a value, served or last known (what a refresh of everything would ask again). */
@@ -398,12 +422,26 @@ function readEntry(id: string, slot: Slot): StoredEntry | undefined {
     return undefined;
   }
   const kind = KINDS[id.slice(0, 1)] ?? "price";
+  if (!storedValueReads(kind, value)) return undefined;
   const entry: StoredEntry = { kind, value, storedAt: slot.storedAt, expiresAt: slot.served ? NEVER : 0, bytes: 0 };
   if (kind !== "instruments" && kind !== "reference") {
     const end = id.indexOf("|", 2);
     entry.symbol = end < 0 ? id.slice(2) : id.slice(2, end);
   }
   return entry;
+}
+
+/**
+ * The symbol a stored line's key names (upper case), null for a key of no instrument (the instrument list, a
+ * reference), undefined for a damaged line: what the runner keeps of a partition the service's list does not name.
+ */
+export function lineSymbol(line: string): string | null | undefined {
+  const head = readHead(line);
+  if (!head) return undefined;
+  const kind = KINDS[head.id.slice(0, 1)];
+  if (kind === "instruments" || kind === "reference") return null;
+  const end = head.id.indexOf("|", 2);
+  return (end < 0 ? head.id.slice(2) : head.id.slice(2, end)).toUpperCase();
 }
 
 const ASCII = /^[\x00-\x7f]*$/;
