@@ -116,7 +116,7 @@ async function openEntitledPartition(
   const subject = signature.kind === "verified" ? signature.subject : claimed;
   // The runner's own sandbox listens on another port each run: it is one environment all the same.
   const partition = await partitionFor(service.environment ?? service.apiUrl, subject, ADDIN_VERSION);
-  const backend = new FileCacheBackend(dir);
+  const backend = new FileCacheBackend(dir, { log });
   const loaded = await backend.load(partition);
   const today = service.today === undefined ? {} : { today: service.today };
   if (entitlement.kind === "unreachable") {
