@@ -5,7 +5,7 @@
  * no cached value; an entitlement withdrawn since the cache was filled gets none of the withdrawn instruments (and
  * they leave the file); a line edited to `"mid":"abc"` is asked again, not shown.
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { RunningSandbox } from "../../src/sandbox/server";
@@ -119,4 +119,19 @@ it("asks again a cached line edited to a mid that is not a number, and says so",
   expect(again.stats.client.cacheHits).toBe(metals.length - 1);
   expect(again.stats.client.keysRequested).toBe(1);
   expect(again.log.join("\n")).toMatch(/persistent cache: 1 cached values failed the response checks; dropped and asked again/);
+});
+
+it("refuses a 150 MB cache file with one line and refreshes from the service", async () => {
+  const { ADDIN_VERSION, partitionFor } = await import("../../src/prices/persistent");
+  const cache = join(dir, "big");
+  mkdirSync(cache);
+  const partition = await partitionFor("the runner's own sandbox", "sandbox-full", ADDIN_VERSION);
+  const path = join(cache, `${partition.id}.jsonl`);
+  writeFileSync(path, `${JSON.stringify({ version: partition.version, baseUrl: partition.baseUrl, subject: partition.subject })}\n`);
+  truncateSync(path, 150 * 1024 * 1024);
+  const result = await run("big", { kind: "sandbox", today: TODAY }, cache, metals);
+  expect(numbers(result.cells)).toBe(metals.length);
+  expect(result.log.filter((line) => line.includes(path))).toEqual([`workbook: persistent cache ${path} is 150.0 MB, over its bound of 50.0 MB: not read (its values are asked again, and the file is replaced)`]);
+  // Replaced by the session's own entries.
+  expect(statSync(path).size).toBeLessThan(1024 * 1024);
 });
