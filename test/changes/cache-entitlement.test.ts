@@ -93,4 +93,14 @@ describe("a session the service has not confirmed", () => {
     expect(chosen.offline()).toMatchObject({ values: 1, unconfirmed: true });
     expect((await reopened(false)).unconfirmed.failed(id, offline)).toBeUndefined();
   });
+
+  it("serves a final record once the service lists its instrument, and drops one it does not list", async () => {
+    const listed = (await reopened(false)).unconfirmed;
+    expect(listed.confirm(new Set(["MB-AL-0001"]))).toBe(0);
+    expect(listed.get(id)?.value).toEqual(record);
+    const unlisted = (await reopened(false)).unconfirmed;
+    expect(unlisted.confirm(new Set(["MB-CU-0001"]))).toBe(1);
+    expect(unlisted.get(id)).toBeUndefined();
+    expect(unlisted.lines()).toEqual([]);
+  });
 });

@@ -68,6 +68,8 @@ interface Slot {
   served: boolean;
   /** Loaded from an earlier session. */
   restored: boolean;
+  /** Loaded, and final when fetched: served once the service confirms the session's entitlement (`confirm`). */
+  final?: boolean;
 }
 
 export interface OfflineSummary {
@@ -94,12 +96,15 @@ export class PersistentCache implements CacheStorage {
   private flushPending = false;
   /** Loaded lines whose value failed the response checks: dropped and asked again. */
   private rejectedCount = 0;
+  /** The service has not confirmed this session's entitlement yet (option `unconfirmed`, until `confirm`). */
+  private unconfirmed: boolean;
   private writing: Promise<void> = Promise.resolve();
 
   private constructor(private readonly options: PersistentCacheOptions) {
     this.maxBytes = options.maxBytes ?? DEFAULT_PERSISTENT_MAX_BYTES;
     this.windowDays = options.correctionWindowDays ?? DEFAULT_CORRECTION_WINDOW_DAYS;
     this.today = options.today ?? (() => todayIso());
+    this.unconfirmed = options.unconfirmed === true;
   }
 
   /** Opens the partition: what it holds is loaded (oldest use first), final entries served, the rest kept as last known. */
@@ -134,8 +139,8 @@ export class PersistentCache implements CacheStorage {
         since = finalSince(id, this.windowDays);
         finality.set(shared, since);
       }
-      const final = since !== undefined && since <= day && this.options.unconfirmed !== true;
-      this.put(id, { entry: undefined, line, size: utf8Length(line) + 1, storedAt, valueAt, day, served: final, restored: true });
+      const final = since !== undefined && since <= day;
+      this.put(id, { entry: undefined, line, size: utf8Length(line) + 1, storedAt, valueAt, day, served: final && !this.unconfirmed, restored: true, final });
     }
     this.evict();
   }
@@ -291,7 +296,7 @@ export class PersistentCache implements CacheStorage {
     const lastKnown = this.lastKnownServed.get(key);
     if (lastKnown !== undefined) {
       const fetched = new Date(lastKnown).toISOString();
-      return this.options.unconfirmed === true
+      return this.unconfirmed
         ? `last known value, unconfirmed, fetched ${fetched}: the service was unreachable and has not confirmed this session's entitlement`
         : `last known value, fetched ${fetched}: the service was unreachable`;
     }
@@ -307,7 +312,31 @@ export class PersistentCache implements CacheStorage {
   offline(): OfflineSummary {
     let since: number | undefined;
     for (const at of this.lastKnownServed.values()) if (since === undefined || at < since) since = at;
-    return { values: this.lastKnownServed.size, since, ...(this.options.unconfirmed === true ? { unconfirmed: true } : {}) };
+    return { values: this.lastKnownServed.size, since, ...(this.unconfirmed ? { unconfirmed: true } : {}) };
+  }
+
+  /**
+   * The service listed the instruments the caller may see this session (`entitledSymbols`, upper case): loaded values
+   * of any other instrument are dropped, and the final ones of those listed are served from now on. Returns how many
+   * were dropped. (For a partition opened `unconfirmed`; the runner filters before opening instead.)
+   */
+  confirm(symbols: ReadonlySet<string>): number {
+    let dropped = 0;
+    for (const [id, slot] of [...this.slots]) {
+      if (!slot.restored) continue;
+      const symbol = KINDS[id.slice(0, 1)] === "instruments" || KINDS[id.slice(0, 1)] === "reference" ? null : idSymbol(id);
+      if (symbol !== null && !symbols.has(symbol)) {
+        this.remove(id);
+        this.lastKnownServed.delete(id);
+        dropped += 1;
+      } else if (slot.final === true && !slot.served) {
+        slot.served = true;
+        this.servedCount += 1;
+      }
+    }
+    this.unconfirmed = false;
+    if (dropped > 0) this.changed();
+    return dropped;
   }
 
   /** Loaded lines dropped because their value failed the response checks (each asked again). */
@@ -440,8 +469,13 @@ export function lineSymbol(line: string): string | null | undefined {
   if (!head) return undefined;
   const kind = KINDS[head.id.slice(0, 1)];
   if (kind === "instruments" || kind === "reference") return null;
-  const end = head.id.indexOf("|", 2);
-  return (end < 0 ? head.id.slice(2) : head.id.slice(2, end)).toUpperCase();
+  return idSymbol(head.id);
+}
+
+/** The instrument a key id names, upper case. */
+function idSymbol(id: string): string {
+  const end = id.indexOf("|", 2);
+  return (end < 0 ? id.slice(2) : id.slice(2, end)).toUpperCase();
 }
 
 const ASCII = /^[\x00-\x7f]*$/;
