@@ -5,11 +5,14 @@
  */
 import { writeFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
+import { Agent, fetch as undiciFetch } from "undici";
 import type { HostStats } from "../host/api";
 import type { ProvenanceRow } from "../prices/provenance";
 import { FileCacheBackend } from "../prices/persistent/file-backend";
 import { ADDIN_VERSION } from "../prices/persistent";
+import { entitledSymbols, verifiedSubject } from "../prices/persistent/entitlement";
 import { type Partition, partitionFor, subjectOfToken } from "../prices/persistent/partition";
+import { lineSymbol } from "../prices/persistent/persistent-cache";
 import type { CacheSnapshot, SessionState } from "../prices/persistent/snapshot";
 import { type RefreshPlan, summarizePlan } from "../refresh-plan/plan";
 import { type CellChange, cellChanges, changesCsv } from "./cell-changes";
@@ -50,24 +53,16 @@ export interface RunnerSession {
 
 export async function openRunnerSession(
   options: RunnerSessionOptions,
-  service: { apiUrl: string; token: string; today?: string; environment?: string },
+  service: { apiUrl: string; token: string; today?: string; environment?: string; ca?: string },
   log: (message: string) => void,
 ): Promise<RunnerSession> {
   let partition: Partition | undefined;
   let backend: FileCacheBackend | undefined;
   let snapshot: CacheSnapshot | undefined;
   if (options.cache !== undefined) {
-    const subject = subjectOfToken(service.token);
-    if (subject === undefined) {
-      log("workbook: --cache needs a token that names its subject (a JWT with sub); running without the persistent cache");
-    } else {
-      // The runner's own sandbox listens on another port each run: it is one environment all the same.
-      partition = await partitionFor(service.environment ?? service.apiUrl, subject, ADDIN_VERSION);
-      backend = new FileCacheBackend(options.cache);
-      const lines = await backend.load(partition);
-      log(`workbook: persistent cache ${options.cache}: ${lines.length} entries for this service and subject`);
-      snapshot = { partition, lines, ...(service.today === undefined ? {} : { today: service.today }) };
-    }
+    // A plan too asks the service which instruments the caller may see (one `/Instruments`): it plans what the refresh will ask.
+    const opened = await openEntitledPartition(options.cache, service, log);
+    if (opened) ({ partition, backend, snapshot } = opened);
   }
   const configuration = { ...(snapshot ? { persistentCache: snapshot } : {}), ...(options.plan ? { planOnly: true } : {}) };
   return {
@@ -79,6 +74,7 @@ export async function openRunnerSession(
         const counters = clientCounters(result.stats.client);
         return { plan: summarizePlan(state?.planned ?? [], counters) };
       }
+      if ((state?.rejected ?? 0) > 0) log(`workbook: persistent cache: ${state?.rejected ?? 0} cached values failed the response checks; dropped and asked again`);
       if (partition && backend && state?.lines) await backend.save(partition, state.lines);
       if (options.changes === undefined) return {};
       const changed: CellChange[] = cellChanges(result, state ?? emptyState, saved ?? (() => undefined));
@@ -88,6 +84,60 @@ export async function openRunnerSession(
       return { changes: line };
     },
   };
+}
+
+/**
+ * The partition this session may read, and of it only what the service says the caller may see: the token's signature
+ * verified against its issuer's keys names the subject, and the service's `/Instruments` list (one request) names the
+ * instruments. A token the service refuses, or whose signature does not verify, reads nothing; a service that cannot
+ * be reached leaves every loaded value unconfirmed (served only as a last known value where that is chosen).
+ */
+async function openEntitledPartition(
+  dir: string,
+  service: { apiUrl: string; token: string; today?: string; environment?: string; ca?: string },
+  log: (message: string) => void,
+): Promise<{ partition: Partition; backend: FileCacheBackend; snapshot: CacheSnapshot } | undefined> {
+  const claimed = subjectOfToken(service.token);
+  if (claimed === undefined) {
+    log("workbook: --cache needs a token that names its subject (a JWT with sub); running without the persistent cache");
+    return undefined;
+  }
+  const fetcher = trustingFetch(service.ca);
+  const signature = await verifiedSubject(service.token, service.apiUrl, fetcher);
+  if (signature.kind === "invalid") {
+    log(`workbook: --cache: ${signature.reason}; running without the persistent cache`);
+    return undefined;
+  }
+  const entitlement = await entitledSymbols(service.apiUrl, service.token, fetcher);
+  if (entitlement.kind === "refused") {
+    log(`workbook: --cache: the service refused the token (${entitlement.status}); running without the persistent cache`);
+    return undefined;
+  }
+  const subject = signature.kind === "verified" ? signature.subject : claimed;
+  // The runner's own sandbox listens on another port each run: it is one environment all the same.
+  const partition = await partitionFor(service.environment ?? service.apiUrl, subject, ADDIN_VERSION);
+  const backend = new FileCacheBackend(dir, { log });
+  const loaded = await backend.load(partition);
+  const today = service.today === undefined ? {} : { today: service.today };
+  if (entitlement.kind === "unreachable") {
+    log(`workbook: persistent cache ${dir}: ${loaded.length} entries, unconfirmed (the service could not be asked about this session's entitlement: ${entitlement.reason}); none is served`);
+    return { partition, backend, snapshot: { partition, lines: loaded, unconfirmed: true, ...today } };
+  }
+  // A value of an instrument the service no longer lists is never served, and leaves the partition when it is saved.
+  const lines = loaded.filter((line) => {
+    const symbol = lineSymbol(line);
+    return symbol === null || (symbol !== undefined && entitlement.symbols.has(symbol));
+  });
+  const dropped = loaded.length - lines.length;
+  log(`workbook: persistent cache ${dir}: ${lines.length} entries for this service and subject${dropped > 0 ? ` (${dropped} dropped: instruments the service no longer lists for this caller)` : ""}`);
+  return { partition, backend, snapshot: { partition, lines, ...today } };
+}
+
+/** Node's `fetch`, trusting the service's CA when one is given (the sandbox's own). */
+function trustingFetch(ca: string | undefined): (input: string, init?: { headers?: Record<string, string> }) => Promise<Response> {
+  if (ca === undefined) return (input, init) => fetch(input, init);
+  const dispatcher = new Agent({ connect: { ca } });
+  return (input, init) => undiciFetch(input, { ...init, dispatcher }) as unknown as Promise<Response>;
 }
 
 const emptyState: SessionState = { lines: undefined, changes: [], planned: undefined };

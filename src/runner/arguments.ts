@@ -12,7 +12,7 @@ export class UsageError extends Error {
 }
 
 export type ServiceOptions =
-  | { readonly kind: "sandbox"; readonly today?: string; readonly sandbox?: { readonly correctionRate?: number } }
+  | { readonly kind: "sandbox"; readonly today?: string; readonly sandbox?: { readonly correctionRate?: number; readonly withdrawn?: Readonly<Record<string, readonly string[]>> } }
   | { readonly kind: "token"; readonly apiUrl: string; readonly token: string }
   | { readonly kind: "client"; readonly apiUrl: string; readonly tokenUrl: string; readonly clientId: string; readonly clientSecret: string };
 

@@ -166,7 +166,7 @@ function writeReport(path: string, report: RunReport): void {
   }
 }
 
-async function serviceToken(options: RunnerOptions, pagesOrigin: string, resources: Resources): Promise<{ apiUrl: string; token: string }> {
+async function serviceToken(options: RunnerOptions, pagesOrigin: string, resources: Resources): Promise<{ apiUrl: string; token: string; ca?: string }> {
   const ca = options.caPath === undefined ? undefined : readFileSync(options.caPath, "utf8");
   if (options.service.kind === "sandbox") {
     const { startSandbox } = await import("../sandbox/server");
@@ -186,14 +186,14 @@ async function serviceToken(options: RunnerOptions, pagesOrigin: string, resourc
       scope: scopeFor("sandbox"),
       ca: sandbox.ca,
     });
-    return { apiUrl: sandbox.apiUrl, token };
+    return { apiUrl: sandbox.apiUrl, token, ca: sandbox.ca };
   }
   if (options.service.kind === "client") {
     // Another vendor's service names its scope `<vendor>.physicalprices.api`; PRICES_SCOPE overrides the sandbox's.
     const scope = process.env.PRICES_SCOPE ?? scopeFor("sandbox");
-    return { apiUrl: options.service.apiUrl, token: await fetchClientToken({ ...options.service, scope, ...(ca === undefined ? {} : { ca }) }) };
+    return { apiUrl: options.service.apiUrl, token: await fetchClientToken({ ...options.service, scope, ...(ca === undefined ? {} : { ca }) }), ...(ca === undefined ? {} : { ca }) };
   }
-  return { apiUrl: options.service.apiUrl, token: options.service.token };
+  return { apiUrl: options.service.apiUrl, token: options.service.token, ...(ca === undefined ? {} : { ca }) };
 }
 
 export async function runWorkbook(options: RunnerOptions, log: (message: string) => void, resources = new Resources()): Promise<EvaluationResult | XlsxRunResult | PlanRunResult> {
@@ -228,7 +228,7 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
     log(`workbook: starting ${options.service.kind === "sandbox" ? "the runner's own sandbox and " : ""}Chromium`);
     // the sandbox builds its data in steps, so a line can say it is still at it
     const starting = setInterval(() => log("workbook: still starting the service"), 1000);
-    const { apiUrl, token } = await serviceToken(options, pages.origin, resources).finally(() => clearInterval(starting));
+    const { apiUrl, token, ca } = await serviceToken(options, pages.origin, resources).finally(() => clearInterval(starting));
     log("workbook: service ready, opening the host page in Chromium");
     // the page loads once this process is free to serve it (after the read): say so rather than fall silent
     const waiting = setInterval(() => log("workbook: waiting for Chromium to open the host page"), 1500);
@@ -238,7 +238,7 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
     // A file keeps a rich price as its number with its number format, so the runner declares formatted numbers; an entity
     // would be written as its text only, so PRICES.ENTITY answers that text (no card, no price request for it).
     const dataTypes = { dataTypes: { entities: false, numbers: true }, valueMode: options.valueMode ?? "plain" };
-    const session = await openRunnerSession(options, { apiUrl, token, ...(today === undefined ? {} : { today }), ...(options.service.kind === "sandbox" ? { environment: "the runner's own sandbox" } : {}) }, log);
+    const session = await openRunnerSession(options, { apiUrl, token, ...(ca === undefined ? {} : { ca }), ...(today === undefined ? {} : { today }), ...(options.service.kind === "sandbox" ? { environment: "the runner's own sandbox" } : {}) }, log);
     if (!workbook || options.out === undefined) {
       const evaluated = await evaluateInPage(browser.page, book, apiUrl, token, today, dateSystem, { ...session.configuration, ...dataTypes });
       const { plan } = await session.finish(browser.page, { provenance: [], sheets: [], stats: evaluated.stats }, undefined);

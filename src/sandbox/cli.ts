@@ -40,6 +40,8 @@ export interface SandboxOptions {
    * each assessment appearing at its publication instant. `RunningSandbox.live` sets the clock and publishes corrections.
    */
   live?: { speed: number; daysAhead?: number };
+  /** Withdrawn entitlements (docs/sandbox-auth.md): by username, client id or service name, the symbol prefixes it no longer sees. */
+  withdrawn?: Readonly<Record<string, readonly string[]>>;
 }
 
 export const DEFAULT_OPTIONS: SandboxOptions = {

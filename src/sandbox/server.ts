@@ -6,7 +6,7 @@ import { createServer } from "node:net";
 import path from "node:path";
 import { API_BASE_PATH, DEFAULT_LIMITS, fromEpochDay } from "../api";
 import { buildApp } from "./app";
-import { createTokenService, ensureCertificates } from "./auth";
+import { SANDBOX_ACCOUNTS, createTokenService, ensureCertificates, withWithdrawals } from "./auth";
 import { DEFAULT_OPTIONS, parseCommandLine, USAGE, UsageError, type SandboxOptions } from "./cli";
 import { parseInstant, publicationClock, type PublicationClock } from "./data/clock";
 import { liveClock, LiveCorrections, type LiveClock } from "./data/live";
@@ -147,6 +147,7 @@ export async function startSandbox(partial: Partial<SandboxOptions> = {}, hooks:
     if (options.corsOrigins) tokenOptions.corsOrigins = options.corsOrigins;
     // The signing key lives beside the certificates, so `--certs DIR` keeps the whole trust material together.
     if (options.certsDir !== undefined) tokenOptions.keysDir = options.certsDir;
+    if (options.withdrawn !== undefined) tokenOptions.accounts = withWithdrawals(SANDBOX_ACCOUNTS, options.withdrawn);
     const tokenService = await createTokenService(tokenOptions);
     const appOptions: Parameters<typeof buildApp>[0] = {
       data,

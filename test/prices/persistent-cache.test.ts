@@ -241,11 +241,13 @@ describe("persistent cache lines", () => {
     };
     const options = { baseUrl: "https://prices.example.com", subject: "someone", backend, today: () => "2025-06-30", scheduleFlush: () => undefined };
     const ids = ['p|A"B|2025-06-02|None|', "p|A\\B|2025-06-02|None|", "p|A\tB|2025-06-02|None|", "p|MB-CU-0001|2025-06-02|None|"];
+    // A price record as the service answers it (a stored value passes the response checks when read back).
+    const record = (index: number): Record<string, unknown> => ({ date: "2025-06-02", assessmentDate: "2025-06-02T16:00:00Z", revision: 0, low: index, mid: index, high: index, pricingRationale: "tab\there" });
     const first = await openPersistentCache(options);
-    ids.forEach((id, index) => first.set(id, { kind: "price", value: { mid: index, note: "tab\there" }, storedAt: 1_000 + index, expiresAt: 2_000, bytes: 64 }));
+    ids.forEach((id, index) => first.set(id, { kind: "price", value: record(index), storedAt: 1_000 + index, expiresAt: 2_000, bytes: 64 }));
     await first.flush();
     const second = await openPersistentCache(options);
-    expect(ids.map((id) => second.get(id)?.value)).toEqual(ids.map((_id, index) => ({ mid: index, note: "tab\there" })));
+    expect(ids.map((id) => second.get(id)?.value)).toEqual(ids.map((_id, index) => record(index)));
     expect(second.get(ids[0] ?? "")).toMatchObject({ kind: "price", symbol: 'A"B', storedAt: 1_000 });
   });
 });

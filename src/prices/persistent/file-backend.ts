@@ -3,9 +3,9 @@
  * environment and subject, then one entry per line, oldest use first. Written whole to a temporary file and renamed,
  * so a run that stops half-way leaves the previous file. Node only.
  */
-import { mkdir, open, readFile, readdir, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, open, readFile, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { CacheBackend } from "./persistent-cache";
+import { type CacheBackend, DEFAULT_PERSISTENT_MAX_BYTES } from "./persistent-cache";
 import type { Partition } from "./partition";
 
 interface Header {
@@ -25,8 +25,20 @@ function readHeader(line: string | undefined): Header | undefined {
   }
 }
 
+export interface FileBackendOptions {
+  /** The partition's bound in bytes (default 50 MB): a file over it is refused unread (the cache never writes one). */
+  readonly maxBytes?: number;
+  /** Where the one line saying a file was refused goes (the runner's stderr). */
+  readonly log?: (message: string) => void;
+}
+
+const megabytes = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
 export class FileCacheBackend implements CacheBackend {
-  constructor(private readonly dir: string) {}
+  constructor(
+    private readonly dir: string,
+    private readonly options: FileBackendOptions = {},
+  ) {}
 
   private file(partition: Partition): string {
     return join(this.dir, `${partition.id}.jsonl`);
@@ -34,9 +46,18 @@ export class FileCacheBackend implements CacheBackend {
 
   async load(partition: Partition): Promise<readonly string[]> {
     await this.sweep(partition.version);
+    const path = this.file(partition);
+    const bound = this.options.maxBytes ?? DEFAULT_PERSISTENT_MAX_BYTES;
+    // Bounded on read as on write: a file over the bound (written by hand, or by another program) is not read at all.
+    const size = await stat(path).then((found) => found.size, () => 0);
+    // The header line and a newline per entry come on top of the bound the entries keep.
+    if (size > bound + 64 * 1024) {
+      this.options.log?.(`workbook: persistent cache ${path} is ${megabytes(size)}, over its bound of ${megabytes(bound)}: not read (its values are asked again, and the file is replaced)`);
+      return [];
+    }
     let text: string;
     try {
-      text = await readFile(this.file(partition), "utf8");
+      text = await readFile(path, "utf8");
     } catch {
       return [];
     }

@@ -11,6 +11,7 @@ import type { KeyKind } from "../types";
 import { isHTTPError, isNetworkError } from "../errors";
 import { DEFAULT_CORRECTION_WINDOW_DAYS, finalSince } from "./finality";
 import type { Partition } from "./partition";
+import { storedValueReads } from "./stored-checks";
 
 export const DEFAULT_PERSISTENT_MAX_BYTES = 50 * 1024 * 1024;
 
@@ -41,6 +42,11 @@ export interface PersistentCacheOptions {
   /** When to write behind (default: 1 s after the last change); tests and the runner flush by hand. */
   readonly scheduleFlush?: (flush: () => void) => void;
   readonly observer?: CacheObserver;
+  /**
+   * The service has not confirmed this session's entitlement (it was unreachable): nothing loaded is served; a key
+   * that fails as unreachable gets its last known value only where the setting allows it, marked unconfirmed.
+   */
+  readonly unconfirmed?: boolean;
 }
 
 /** Far enough never to expire, small enough for JSON. */
@@ -62,6 +68,8 @@ interface Slot {
   served: boolean;
   /** Loaded from an earlier session. */
   restored: boolean;
+  /** Loaded, and final when fetched: served once the service confirms the session's entitlement (`confirm`). */
+  final?: boolean;
 }
 
 export interface OfflineSummary {
@@ -69,6 +77,8 @@ export interface OfflineSummary {
   readonly values: number;
   /** When the oldest of those values was fetched (epoch ms). */
   readonly since: number | undefined;
+  /** The service has not confirmed this session's entitlement: these values are unconfirmed. */
+  readonly unconfirmed?: true;
 }
 
 export class PersistentCache implements CacheStorage {
@@ -84,12 +94,17 @@ export class PersistentCache implements CacheStorage {
   /** The latest kept history of each range that ends on another day (`historyFamily`): what a history asked to today replaces. */
   private readonly histories = new Map<string, string>();
   private flushPending = false;
+  /** Loaded lines whose value failed the response checks: dropped and asked again. */
+  private rejectedCount = 0;
+  /** The service has not confirmed this session's entitlement yet (option `unconfirmed`, until `confirm`). */
+  private unconfirmed: boolean;
   private writing: Promise<void> = Promise.resolve();
 
   private constructor(private readonly options: PersistentCacheOptions) {
     this.maxBytes = options.maxBytes ?? DEFAULT_PERSISTENT_MAX_BYTES;
     this.windowDays = options.correctionWindowDays ?? DEFAULT_CORRECTION_WINDOW_DAYS;
     this.today = options.today ?? (() => todayIso());
+    this.unconfirmed = options.unconfirmed === true;
   }
 
   /** Opens the partition: what it holds is loaded (oldest use first), final entries served, the rest kept as last known. */
@@ -125,16 +140,20 @@ export class PersistentCache implements CacheStorage {
         finality.set(shared, since);
       }
       const final = since !== undefined && since <= day;
-      this.put(id, { entry: undefined, line, size: utf8Length(line) + 1, storedAt, valueAt, day, served: final, restored: true });
+      this.put(id, { entry: undefined, line, size: utf8Length(line) + 1, storedAt, valueAt, day, served: final && !this.unconfirmed, restored: true, final });
     }
     this.evict();
   }
 
-  /** The entry of a slot, its value parsed on first read; a line whose value does not parse is dropped (then asked again). */
+  /**
+   * The entry of a slot, its value parsed and checked on first read; a line whose value does not parse, or does not
+   * pass the checks the service's answers pass, is dropped and counted (then asked again).
+   */
   private entryOf(id: string, slot: Slot): StoredEntry | undefined {
     if (slot.entry !== undefined) return slot.entry;
     const entry = slot.line === undefined ? undefined : readEntry(id, slot);
     if (entry === undefined) {
+      if (slot.line !== undefined) this.rejectedCount += 1;
       this.remove(id);
       return undefined;
     }
@@ -275,7 +294,12 @@ export class PersistentCache implements CacheStorage {
   /** Where the value of a key comes from, in the words lineage shows. */
   describe(key: string): string | undefined {
     const lastKnown = this.lastKnownServed.get(key);
-    if (lastKnown !== undefined) return `last known value, fetched ${new Date(lastKnown).toISOString()}: the service was unreachable`;
+    if (lastKnown !== undefined) {
+      const fetched = new Date(lastKnown).toISOString();
+      return this.unconfirmed
+        ? `last known value, unconfirmed, fetched ${fetched}: the service was unreachable and has not confirmed this session's entitlement`
+        : `last known value, fetched ${fetched}: the service was unreachable`;
+    }
     const slot = this.slots.get(key);
     if (!slot?.served || slot.line === undefined) return undefined;
     const since = finalSince(key, this.windowDays);
@@ -288,7 +312,36 @@ export class PersistentCache implements CacheStorage {
   offline(): OfflineSummary {
     let since: number | undefined;
     for (const at of this.lastKnownServed.values()) if (since === undefined || at < since) since = at;
-    return { values: this.lastKnownServed.size, since };
+    return { values: this.lastKnownServed.size, since, ...(this.unconfirmed ? { unconfirmed: true } : {}) };
+  }
+
+  /**
+   * The service listed the instruments the caller may see this session (`entitledSymbols`, upper case): loaded values
+   * of any other instrument are dropped, and the final ones of those listed are served from now on. Returns how many
+   * were dropped. (For a partition opened `unconfirmed`; the runner filters before opening instead.)
+   */
+  confirm(symbols: ReadonlySet<string>): number {
+    let dropped = 0;
+    for (const [id, slot] of [...this.slots]) {
+      if (!slot.restored) continue;
+      const symbol = KINDS[id.slice(0, 1)] === "instruments" || KINDS[id.slice(0, 1)] === "reference" ? null : idSymbol(id);
+      if (symbol !== null && !symbols.has(symbol)) {
+        this.remove(id);
+        this.lastKnownServed.delete(id);
+        dropped += 1;
+      } else if (slot.final === true && !slot.served) {
+        slot.served = true;
+        this.servedCount += 1;
+      }
+    }
+    this.unconfirmed = false;
+    if (dropped > 0) this.changed();
+    return dropped;
+  }
+
+  /** Loaded lines dropped because their value failed the response checks (each asked again). */
+  get rejected(): number {
+    return this.rejectedCount;
   }
 
   /** Every key with a value, served or last known (what a refresh of everything would ask again). */
@@ -398,12 +451,31 @@ function readEntry(id: string, slot: Slot): StoredEntry | undefined {
     return undefined;
   }
   const kind = KINDS[id.slice(0, 1)] ?? "price";
+  if (!storedValueReads(kind, value)) return undefined;
   const entry: StoredEntry = { kind, value, storedAt: slot.storedAt, expiresAt: slot.served ? NEVER : 0, bytes: 0 };
   if (kind !== "instruments" && kind !== "reference") {
     const end = id.indexOf("|", 2);
     entry.symbol = end < 0 ? id.slice(2) : id.slice(2, end);
   }
   return entry;
+}
+
+/**
+ * The symbol a stored line's key names (upper case), null for a key of no instrument (the instrument list, a
+ * reference), undefined for a damaged line: what the runner keeps of a partition the service's list does not name.
+ */
+export function lineSymbol(line: string): string | null | undefined {
+  const head = readHead(line);
+  if (!head) return undefined;
+  const kind = KINDS[head.id.slice(0, 1)];
+  if (kind === "instruments" || kind === "reference") return null;
+  return idSymbol(head.id);
+}
+
+/** The instrument a key id names, upper case. */
+function idSymbol(id: string): string {
+  const end = id.indexOf("|", 2);
+  return (end < 0 ? id.slice(2) : id.slice(2, end)).toUpperCase();
 }
 
 const ASCII = /^[\x00-\x7f]*$/;

@@ -16,6 +16,8 @@ export interface CacheSnapshot {
   readonly today?: string;
   readonly correctionWindowDays?: number;
   readonly maxBytes?: number;
+  /** The service could not confirm this session's entitlement (unreachable): nothing loaded is served (entitlement.ts). */
+  readonly unconfirmed?: boolean;
 }
 
 /** What the page hands back after a refresh. */
@@ -23,6 +25,8 @@ export interface SessionState {
   readonly lines: readonly string[] | undefined;
   readonly changes: readonly KeyChange[];
   readonly planned: readonly PlannedRequest[] | undefined;
+  /** Loaded lines dropped because their value failed the response checks (each asked again). */
+  readonly rejected?: number;
 }
 
 export interface PageSession {
@@ -47,6 +51,7 @@ export async function openPageSession(baseUrl: string, snapshot: CacheSnapshot |
       ...(today === undefined ? {} : { today: () => today }),
       ...(snapshot.correctionWindowDays === undefined ? {} : { correctionWindowDays: snapshot.correctionWindowDays }),
       ...(snapshot.maxBytes === undefined ? {} : { maxBytes: snapshot.maxBytes }),
+      ...(snapshot.unconfirmed === true ? { unconfirmed: true } : {}),
     });
     clientOptions.storage = cache;
   }
@@ -57,6 +62,6 @@ export async function openPageSession(baseUrl: string, snapshot: CacheSnapshot |
   }
   return {
     clientOptions,
-    state: () => ({ lines: cache?.lines(), changes: changes.list(), planned: recorder?.requests }),
+    state: () => ({ lines: cache?.lines(), changes: changes.list(), planned: recorder?.requests, rejected: cache?.rejected ?? 0 }),
   };
 }

@@ -29,6 +29,35 @@ export function entitlement(name: string, symbolPrefixes: readonly string[]): En
 export const ALL_INSTRUMENTS = entitlement("all", [""]);
 export const METALS_ONLY = entitlement("metals", ["MB-"]);
 
+/**
+ * The entitlement without the instruments of these symbol prefixes: what a caller sees after the vendor withdrew part
+ * of it (the persistent cache must then serve none of them: issue 28).
+ */
+export function withdrawn(from: Entitlement, symbolPrefixes: readonly string[]): Entitlement {
+  const gone = symbolPrefixes.map((prefix) => prefix.toUpperCase());
+  return {
+    name: `${from.name} without ${symbolPrefixes.join(", ")}`,
+    symbolPrefixes: from.symbolPrefixes,
+    allows: (symbol) => from.allows(symbol) && !gone.some((prefix) => symbol.toUpperCase().startsWith(prefix)),
+  };
+}
+
+/** Withdrawn entitlements, by principal (a username, a client id or a service name): the symbol prefixes it no longer sees. */
+export type Withdrawals = Readonly<Record<string, readonly string[]>>;
+
+/** The accounts with those entitlements withdrawn. */
+export function withWithdrawals(accounts: Accounts, withdrawals: Withdrawals): Accounts {
+  const less = <T extends { readonly entitlement: Entitlement }>(item: T, id: string): T => {
+    const prefixes = withdrawals[id];
+    return prefixes === undefined || prefixes.length === 0 ? item : { ...item, entitlement: withdrawn(item.entitlement, prefixes) };
+  };
+  return {
+    users: accounts.users.map((user) => less(user, user.username)),
+    clients: accounts.clients.map((client) => less(client, client.clientId)),
+    serviceKeys: accounts.serviceKeys.map((key) => less(key, key.serviceName)),
+  };
+}
+
 /** A person who signs in through the add-in (authorization code + PKCE). */
 export interface User {
   readonly username: string;
