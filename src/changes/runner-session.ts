@@ -12,7 +12,7 @@ import { FileCacheBackend } from "../prices/persistent/file-backend";
 import { ADDIN_VERSION } from "../prices/persistent";
 import { entitledSymbols, verifiedSubject } from "../prices/persistent/entitlement";
 import { type Partition, partitionFor, subjectOfToken } from "../prices/persistent/partition";
-import { lineSymbol } from "../prices/persistent/persistent-cache";
+import { idSymbol, readHead } from "../prices/persistent/stored-line";
 import type { CacheSnapshot, SessionState } from "../prices/persistent/snapshot";
 import { type RefreshPlan, summarizePlan } from "../refresh-plan/plan";
 import { type CellChange, cellChanges, changesCsv } from "./cell-changes";
@@ -59,10 +59,11 @@ export async function openRunnerSession(
   let partition: Partition | undefined;
   let backend: FileCacheBackend | undefined;
   let snapshot: CacheSnapshot | undefined;
+  let withdrawn: readonly string[] = [];
   if (options.cache !== undefined) {
     // A plan too asks the service which instruments the caller may see (one `/Instruments`): it plans what the refresh will ask.
     const opened = await openEntitledPartition(options.cache, service, log);
-    if (opened) ({ partition, backend, snapshot } = opened);
+    if (opened) ({ partition, backend, snapshot, withdrawn } = opened);
   }
   const configuration = { ...(snapshot ? { persistentCache: snapshot } : {}), ...(options.plan ? { planOnly: true } : {}) };
   return {
@@ -75,7 +76,8 @@ export async function openRunnerSession(
         return { plan: summarizePlan(state?.planned ?? [], counters) };
       }
       if ((state?.rejected ?? 0) > 0) log(`workbook: persistent cache: ${state?.rejected ?? 0} cached values failed the response checks; dropped and asked again`);
-      if (partition && backend && state?.lines) await backend.save(partition, state.lines);
+      // Merged with what another runner or pane saved meanwhile; what this session dropped on purpose stays out.
+      if (partition && backend && state?.lines) await backend.save(partition, state.lines, { dropped: new Set([...withdrawn, ...(state.dropped ?? [])]) });
       if (options.changes === undefined) return {};
       const changed: CellChange[] = cellChanges(result, state ?? emptyState, saved ?? (() => undefined));
       await writeFile(options.changes, changesCsv(changed));
@@ -96,7 +98,7 @@ async function openEntitledPartition(
   dir: string,
   service: { apiUrl: string; token: string; today?: string; environment?: string; ca?: string },
   log: (message: string) => void,
-): Promise<{ partition: Partition; backend: FileCacheBackend; snapshot: CacheSnapshot } | undefined> {
+): Promise<{ partition: Partition; backend: FileCacheBackend; snapshot: CacheSnapshot; withdrawn: readonly string[] } | undefined> {
   const claimed = subjectOfToken(service.token);
   if (claimed === undefined) {
     log("workbook: --cache needs a token that names its subject (a JWT with sub); running without the persistent cache");
@@ -121,16 +123,20 @@ async function openEntitledPartition(
   const today = service.today === undefined ? {} : { today: service.today };
   if (entitlement.kind === "unreachable") {
     log(`workbook: persistent cache ${dir}: ${loaded.length} entries, unconfirmed (the service could not be asked about this session's entitlement: ${entitlement.reason}); none is served`);
-    return { partition, backend, snapshot: { partition, lines: loaded, unconfirmed: true, ...today } };
+    return { partition, backend, snapshot: { partition, lines: loaded, unconfirmed: true, ...today }, withdrawn: [] };
   }
   // A value of an instrument the service no longer lists is never served, and leaves the partition when it is saved.
-  const lines = loaded.filter((line) => {
-    const symbol = lineSymbol(line);
-    return symbol === null || (symbol !== undefined && entitlement.symbols.has(symbol));
-  });
+  const lines: string[] = [];
+  const withdrawn: string[] = [];
+  for (const line of loaded) {
+    const head = readHead(line);
+    const symbol = head === undefined ? undefined : idSymbol(head.id);
+    if (symbol === null || (symbol !== undefined && entitlement.symbols.has(symbol))) lines.push(line);
+    else if (head !== undefined) withdrawn.push(head.id);
+  }
   const dropped = loaded.length - lines.length;
   log(`workbook: persistent cache ${dir}: ${lines.length} entries for this service and subject${dropped > 0 ? ` (${dropped} dropped: instruments the service no longer lists for this caller)` : ""}`);
-  return { partition, backend, snapshot: { partition, lines, ...today } };
+  return { partition, backend, snapshot: { partition, lines, ...today }, withdrawn };
 }
 
 /** Node's `fetch`, trusting the service's CA when one is given (the sandbox's own). */

@@ -171,7 +171,7 @@ describe("persistent cache against the sandbox", () => {
     const [header, ...lines] = readFileSync(path, "utf8").split("\n");
     const lineOf = (date: string): string => lines.find((line) => line.includes(`|${date}|`)) ?? "";
     const [good, badHead, badValue, oldForm, badDay] = dates.map(lineOf);
-    const [id, day, storedAt, value] = (oldForm ?? "").split("\t");
+    const [id, day, storedAt, , value] = (oldForm ?? "").split("\t");
     const damaged = [
       good,
       `{${badHead}`,
@@ -190,7 +190,7 @@ describe("persistent cache against the sandbox", () => {
     // Only the intact line is served from the cache; the damaged value was found when read and dropped.
     expect(second.client.stats().keysRequested).toBe(4);
     expect(second.client.lineage({ symbol, date: dates[0] ?? "" })?.cacheNote).toMatch(/^from the cache, final since /);
-    expect(second.cache.lines().every((line) => !line.startsWith("{") && line.split("\t")[3]?.endsWith("}"))).toBe(true);
+    expect(second.cache.lines().every((line) => !line.startsWith("{") && line.split("\t")[4]?.endsWith("}"))).toBe(true);
   });
 
   it("never stores a token", async () => {

@@ -1,11 +1,18 @@
 /**
  * The runner's persistent cache (`--cache DIR`): one file per partition, `<hash>.jsonl`, a header line naming version,
- * environment and subject, then one entry per line, oldest use first. Written whole to a temporary file and renamed,
- * so a run that stops half-way leaves the previous file. Node only.
+ * environment and subject, then one entry per line, oldest use first. Node only.
+ *
+ * - Bounded on read as on write: a file over its bound is refused unread with one line naming it and the bound; a large
+ *   file within it is read in pieces, with progress.
+ * - Two writers lose nothing: a save takes the partition's lock file, reads the file as it is now, merges this
+ *   session's lines into it (merge.ts), writes a temporary file and renames it into place, so a reader never sees half
+ *   a file and a run that stops half-way leaves the previous one (docs/persistent-cache.md, "Two writers").
  */
-import { mkdir, open, readFile, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
+import { randomUUID } from "node:crypto";
+import { type FileHandle, mkdir, open, readFile, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { type CacheBackend, DEFAULT_PERSISTENT_MAX_BYTES } from "./persistent-cache";
+import { mergeLines } from "./merge";
+import { type CacheBackend, DEFAULT_PERSISTENT_MAX_BYTES, type SaveOptions } from "./persistent-cache";
 import type { Partition } from "./partition";
 
 interface Header {
@@ -28,9 +35,16 @@ function readHeader(line: string | undefined): Header | undefined {
 export interface FileBackendOptions {
   /** The partition's bound in bytes (default 50 MB): a file over it is refused unread (the cache never writes one). */
   readonly maxBytes?: number;
-  /** Where the one line saying a file was refused goes (the runner's stderr). */
+  /** Where the one line saying a file was refused, and a large read's progress, go (the runner's stderr). */
   readonly log?: (message: string) => void;
 }
+
+/** The lock policy: a lock older than `staleMs` is a writer that died mid-save (saving 50 MB takes about a second). */
+const LOCK = { staleMs: 30_000, firstWaitMs: 5, longestWaitMs: 200 } as const;
+/** Read in pieces of this size, so that progress can be told. */
+const PIECE_BYTES = 8 * 1024 * 1024;
+/** The header line and a newline per entry come on top of the bytes the bound counts. */
+const HEADER_ALLOWANCE = 64 * 1024;
 
 const megabytes = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
@@ -46,41 +60,58 @@ export class FileCacheBackend implements CacheBackend {
 
   async load(partition: Partition): Promise<readonly string[]> {
     await this.sweep(partition.version);
-    const path = this.file(partition);
-    const bound = this.options.maxBytes ?? DEFAULT_PERSISTENT_MAX_BYTES;
-    // Bounded on read as on write: a file over the bound (written by hand, or by another program) is not read at all.
-    const size = await stat(path).then((found) => found.size, () => 0);
-    // The header line and a newline per entry come on top of the bound the entries keep.
-    if (size > bound + 64 * 1024) {
-      this.options.log?.(`workbook: persistent cache ${path} is ${megabytes(size)}, over its bound of ${megabytes(bound)}: not read (its values are asked again, and the file is replaced)`);
-      return [];
-    }
-    let text: string;
-    try {
-      text = await readFile(path, "utf8");
-    } catch {
-      return [];
-    }
-    const lines = text.split("\n");
-    const header = readHeader(lines.shift());
-    // Another version's entries are never read; a file whose header is not ours is left alone.
-    if (header?.version !== partition.version || header.baseUrl !== partition.baseUrl || header.subject !== partition.subject) return [];
-    // The last line is the empty one after the final newline; any other empty or damaged line the cache leaves out.
-    if (lines.at(-1) === "") lines.pop();
-    return lines;
+    return this.read(partition, this.options.log);
   }
 
-  async save(partition: Partition, lines: readonly string[]): Promise<void> {
+  async save(partition: Partition, lines: readonly string[], options: SaveOptions = {}): Promise<void> {
     await mkdir(this.dir, { recursive: true });
     const header: Header = { version: partition.version, baseUrl: partition.baseUrl, subject: partition.subject };
     const target = this.file(partition);
-    const temporary = `${target}.${process.pid}.tmp`;
-    await writeFile(temporary, [JSON.stringify(header), ...lines].join("\n") + "\n", { mode: 0o600 });
-    await rename(temporary, target);
+    await locked(target, async () => {
+      // What another writer saved since this session loaded: merged, not replaced.
+      const theirs = await this.read(partition, undefined);
+      const merged = mergeLines(lines, theirs, options.dropped ?? new Set(), options.maxBytes ?? this.options.maxBytes ?? DEFAULT_PERSISTENT_MAX_BYTES);
+      const temporary = `${target}.${randomUUID()}.tmp`;
+      try {
+        await writeFile(temporary, [JSON.stringify(header), ...merged].join("\n") + "\n", { mode: 0o600 });
+        await rename(temporary, target);
+      } finally {
+        await rm(temporary, { force: true });
+      }
+    });
   }
 
   async clear(partition: Partition): Promise<void> {
-    await rm(this.file(partition), { force: true });
+    const target = this.file(partition);
+    await mkdir(this.dir, { recursive: true });
+    await locked(target, () => rm(target, { force: true }));
+  }
+
+  /** The partition's entry lines, or none when the file is over its bound or is another's. */
+  private async read(partition: Partition, log: ((message: string) => void) | undefined): Promise<string[]> {
+    const path = this.file(partition);
+    const file = await open(path, "r").catch(() => undefined);
+    if (!file) return [];
+    try {
+      const size = (await file.stat()).size;
+      const bound = this.options.maxBytes ?? DEFAULT_PERSISTENT_MAX_BYTES;
+      // Bounded on read as on write: a file over the bound (written by hand, or by another program) is not read at all.
+      if (size > bound + HEADER_ALLOWANCE) {
+        log?.(`workbook: persistent cache ${path} is ${megabytes(size)}, over its bound of ${megabytes(bound)}: not read (its values are asked again, and the file is replaced)`);
+        return [];
+      }
+      const header = readHeader(await headerLine(file));
+      // Another version's entries are never read; a file whose header is not ours is left alone.
+      if (header?.version !== partition.version || header.baseUrl !== partition.baseUrl || header.subject !== partition.subject) return [];
+      const text = await readWhole(file, size, log === undefined ? undefined : (done) => log(`workbook: reading the persistent cache ${path}: ${megabytes(done)} of ${megabytes(size)}`));
+      const lines = text.split("\n");
+      lines.shift();
+      // The last line is the empty one after the final newline; any other empty or damaged line the cache leaves out.
+      if (lines.at(-1) === "") lines.pop();
+      return lines;
+    } finally {
+      await file.close();
+    }
   }
 
   /** A new add-in version empties the cache: every partition file written by another version goes. */
@@ -93,23 +124,84 @@ export class FileCacheBackend implements CacheBackend {
     }
     for (const name of names.filter((entry) => entry.endsWith(".jsonl"))) {
       const path = join(this.dir, name);
-      const header = readHeader(await firstLine(path));
+      const file = await open(path, "r").catch(() => undefined);
+      if (!file) continue;
+      const header = readHeader(await headerLine(file).finally(() => file.close()));
       if (header && header.version !== version) await rm(path, { force: true });
     }
   }
 }
 
 /** The header line alone (a partition file may hold 50 MB). */
-async function firstLine(path: string): Promise<string> {
-  const file = await open(path, "r").catch(() => undefined);
-  if (!file) return "";
-  try {
-    const buffer = Buffer.alloc(4096);
-    const { bytesRead } = await file.read(buffer, 0, buffer.length, 0);
-    const text = buffer.subarray(0, bytesRead).toString("utf8");
-    const end = text.indexOf("\n");
-    return end < 0 ? text : text.slice(0, end);
-  } finally {
-    await file.close();
+async function headerLine(file: FileHandle): Promise<string> {
+  const buffer = Buffer.alloc(4096);
+  const { bytesRead } = await file.read(buffer, 0, buffer.length, 0);
+  const text = buffer.subarray(0, bytesRead).toString("utf8");
+  const end = text.indexOf("\n");
+  return end < 0 ? text : text.slice(0, end);
+}
+
+/** The file as text, in pieces; `progress` hears after each piece of a file larger than two. */
+async function readWhole(file: FileHandle, size: number, progress: ((done: number) => void) | undefined): Promise<string> {
+  const buffer = Buffer.alloc(size);
+  let done = 0;
+  while (done < size) {
+    const { bytesRead } = await file.read(buffer, done, Math.min(PIECE_BYTES, size - done), done);
+    if (bytesRead === 0) break;
+    done += bytesRead;
+    if (size > 2 * PIECE_BYTES) progress?.(done);
   }
+  return buffer.subarray(0, done).toString("utf8");
+}
+
+/**
+ * Runs `work` holding the lock file beside `target` (created exclusively): another writer's lock is waited for, one
+ * whose process is gone or older than any save takes is taken over. Chosen over merge with a rename alone, which lost
+ * entries when two saves read the file before either renamed (docs/benchmarks.md, "Two writers").
+ */
+async function locked<T>(target: string, work: () => Promise<T>): Promise<T> {
+  const lock = `${target}.lock`;
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      await writeFile(lock, JSON.stringify({ pid: process.pid, at: Date.now() }), { flag: "wx", mode: 0o600 });
+      break;
+    } catch (error) {
+      if (codeOf(error) !== "EEXIST") throw error;
+    }
+    if (await isStale(lock)) {
+      await rm(lock, { force: true });
+      continue;
+    }
+    await new Promise((resolve) => setTimeout(resolve, Math.min(LOCK.longestWaitMs, LOCK.firstWaitMs * 2 ** Math.min(attempt, 6))));
+  }
+  try {
+    return await work();
+  } finally {
+    await rm(lock, { force: true });
+  }
+}
+
+/** A lock whose writer's process no longer runs (on this machine), or older than any save takes. */
+async function isStale(lock: string): Promise<boolean> {
+  let holder: unknown;
+  try {
+    holder = JSON.parse(await readFile(lock, "utf8"));
+  } catch {
+    // Being written this very moment (not stale), gone already, or left empty by a writer that died as it took it.
+    const changed = await stat(lock).then((found) => found.mtimeMs, () => Date.now());
+    return Date.now() - changed > LOCK.staleMs;
+  }
+  const { pid, at } = typeof holder === "object" && holder !== null ? (holder as Record<string, unknown>) : {};
+  if (typeof at === "number" && Date.now() - at > LOCK.staleMs) return true;
+  if (typeof pid !== "number" || pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return codeOf(error) === "ESRCH";
+  }
+}
+
+function codeOf(error: unknown): unknown {
+  return typeof error === "object" && error !== null ? (error as { code?: unknown }).code : undefined;
 }

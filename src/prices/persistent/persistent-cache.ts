@@ -7,18 +7,27 @@
  */
 import { todayIso } from "../../api/dates";
 import type { CacheStorage, StoredEntry } from "../cache";
-import type { KeyKind } from "../types";
 import { isHTTPError, isNetworkError } from "../errors";
 import { DEFAULT_CORRECTION_WINDOW_DAYS, finalSince } from "./finality";
 import type { Partition } from "./partition";
 import { storedValueReads } from "./stored-checks";
+import { KINDS, digestHolds, idSymbol, readHead, storedLine, utf8Length } from "./stored-line";
 
 export const DEFAULT_PERSISTENT_MAX_BYTES = 50 * 1024 * 1024;
 
-/** Where a partition's lines are kept between sessions. A stored version other than the partition's is never returned. */
+/** What a save merges with (merge.ts): the keys this session dropped on purpose, so another writer's copy is not brought back, and the bound. */
+export interface SaveOptions {
+  readonly dropped?: ReadonlySet<string>;
+  readonly maxBytes?: number;
+}
+
+/**
+ * Where a partition's lines are kept between sessions. A stored version other than the partition's is never returned.
+ * `save` merges with what another session saved meanwhile (a second runner, a pane): nobody's entry is lost.
+ */
 export interface CacheBackend {
   load(partition: Partition): Promise<readonly string[]>;
-  save(partition: Partition, lines: readonly string[]): Promise<void>;
+  save(partition: Partition, lines: readonly string[], options?: SaveOptions): Promise<void>;
   clear(partition: Partition): Promise<void>;
 }
 
@@ -55,12 +64,13 @@ const NEVER = 8.64e15;
 interface Slot {
   /** Undefined until the value of a line loaded from an earlier session is first read. */
   entry: StoredEntry | undefined;
-  /** The stored form (`storedHead`, then the value as JSON); undefined for what is never stored (errors). */
+  /** The stored form (stored-line.ts); undefined for what is never stored (errors). */
   line: string | undefined;
   size: number;
   /** When the answer was stored (epoch ms), as the entry says it. */
   storedAt: number;
-  /** Where the value's JSON begins in `line`. */
+  /** Where the line's digest and the value's JSON begin in `line`. */
+  digestAt: number;
   valueAt: number;
   /** The service's day when the answer was fetched: final only if it was final then. */
   day: string;
@@ -96,6 +106,8 @@ export class PersistentCache implements CacheStorage {
   private flushPending = false;
   /** Loaded lines whose value failed the response checks: dropped and asked again. */
   private rejectedCount = 0;
+  /** Keys dropped on purpose (failed the checks, withdrawn): a save's merge with another writer does not bring them back. */
+  private readonly dropped = new Set<string>();
   /** The service has not confirmed this session's entitlement yet (option `unconfirmed`, until `confirm`). */
   private unconfirmed: boolean;
   private writing: Promise<void> = Promise.resolve();
@@ -130,8 +142,12 @@ export class PersistentCache implements CacheStorage {
     const finality = new Map<string, string | undefined>();
     for (const line of lines) {
       const head = readHead(line);
-      if (!head) continue;
-      const { id, day, storedAt, valueAt } = head;
+      if (!head) {
+        // A line whose head no longer reads (edited, cut short) counts as one that failed the checks.
+        if (line !== "") this.rejectedCount += 1;
+        continue;
+      }
+      const { id, day, storedAt, digestAt, valueAt } = head;
       // The id without its symbol: every instrument's key of one date, type and conversion shares it.
       const shared = id.slice(0, 2) + id.slice(id.indexOf("|", 2));
       let since = finality.get(shared);
@@ -140,7 +156,7 @@ export class PersistentCache implements CacheStorage {
         finality.set(shared, since);
       }
       const final = since !== undefined && since <= day;
-      this.put(id, { entry: undefined, line, size: utf8Length(line) + 1, storedAt, valueAt, day, served: final && !this.unconfirmed, restored: true, final });
+      this.put(id, { entry: undefined, line, size: utf8Length(line) + 1, storedAt, digestAt, valueAt, day, served: final && !this.unconfirmed, restored: true, final });
     }
     this.evict();
   }
@@ -153,7 +169,10 @@ export class PersistentCache implements CacheStorage {
     if (slot.entry !== undefined) return slot.entry;
     const entry = slot.line === undefined ? undefined : readEntry(id, slot);
     if (entry === undefined) {
-      if (slot.line !== undefined) this.rejectedCount += 1;
+      if (slot.line !== undefined) {
+        this.rejectedCount += 1;
+        this.dropped.add(id);
+      }
       this.remove(id);
       return undefined;
     }
@@ -197,11 +216,18 @@ export class PersistentCache implements CacheStorage {
   }
 
   private evict(): void {
-    while (this.total > this.maxBytes) {
-      const oldest = this.slots.keys().next();
-      if (oldest.done) break;
-      this.remove(oldest.value);
-      this.lastKnownServed.delete(oldest.value);
+    if (this.total <= this.maxBytes) return;
+    // One walk from the front: a fresh `keys()` per eviction walks every entry deleted before it again (quadratic).
+    const oldest: string[] = [];
+    let total = this.total;
+    for (const [id, slot] of this.slots) {
+      if (total <= this.maxBytes) break;
+      oldest.push(id);
+      total -= slot.size;
+    }
+    for (const id of oldest) {
+      this.remove(id);
+      this.lastKnownServed.delete(id);
     }
   }
 
@@ -225,22 +251,23 @@ export class PersistentCache implements CacheStorage {
     if (entry.error) {
       // Errors are answers for a minute, never kept across sessions, and never replace a known value.
       if (previous?.line !== undefined) return;
-      this.put(key, { entry, line: undefined, size: 0, storedAt: entry.storedAt, valueAt: 0, day, served: true, restored: false });
+      this.put(key, { entry, line: undefined, size: 0, storedAt: entry.storedAt, digestAt: 0, valueAt: 0, day, served: true, restored: false });
       return;
     }
     const final = this.finalWhenFetched(key, day);
     const kept: StoredEntry = final ? { ...entry, expiresAt: NEVER } : entry;
-    const head = storedHead(key, day, kept.storedAt);
-    const line = head + JSON.stringify(kept.value);
+    const line = storedLine(key, day, kept.storedAt, JSON.stringify(kept.value));
+    const head = readHead(line);
     const size = utf8Length(line) + 1;
     if (previous?.restored && !previous.served) this.askedAgain.add(key);
     const replaced = this.replacedBy(key, previous);
     if (replaced) this.options.observer?.replaced(key, replaced.entry, kept, replaced.day);
     this.lastKnownServed.delete(key);
+    this.dropped.delete(key);
     if (size > this.maxBytes) {
       this.remove(key);
     } else {
-      this.put(key, { entry: kept, line, size, storedAt: kept.storedAt, valueAt: head.length, day, served: true, restored: false });
+      this.put(key, { entry: kept, line, size, storedAt: kept.storedAt, digestAt: head?.digestAt ?? 0, valueAt: head?.valueAt ?? 0, day, served: true, restored: false });
       this.evict();
     }
     this.changed();
@@ -324,9 +351,10 @@ export class PersistentCache implements CacheStorage {
     let dropped = 0;
     for (const [id, slot] of [...this.slots]) {
       if (!slot.restored) continue;
-      const symbol = KINDS[id.slice(0, 1)] === "instruments" || KINDS[id.slice(0, 1)] === "reference" ? null : idSymbol(id);
+      const symbol = idSymbol(id);
       if (symbol !== null && !symbols.has(symbol)) {
         this.remove(id);
+        this.dropped.add(id);
         this.lastKnownServed.delete(id);
         dropped += 1;
       } else if (slot.final === true && !slot.served) {
@@ -342,6 +370,16 @@ export class PersistentCache implements CacheStorage {
   /** Loaded lines dropped because their value failed the response checks (each asked again). */
   get rejected(): number {
     return this.rejectedCount;
+  }
+
+  /** Whether the service has confirmed this session's entitlement (opened confirmed, or `confirm` since). */
+  get confirmed(): boolean {
+    return !this.unconfirmed;
+  }
+
+  /** Keys dropped on purpose this session (what a save does not take back from another writer). */
+  droppedIds(): string[] {
+    return [...this.dropped];
   }
 
   /** Every key with a value, served or last known (what a refresh of everything would ask again). */
@@ -362,7 +400,8 @@ export class PersistentCache implements CacheStorage {
   flush(): Promise<void> {
     this.flushPending = false;
     const lines = this.lines();
-    this.writing = this.writing.then(() => this.options.backend.save(this.options.partition, lines)).catch(() => undefined);
+    const options: SaveOptions = { dropped: new Set(this.dropped), maxBytes: this.maxBytes };
+    this.writing = this.writing.then(() => this.options.backend.save(this.options.partition, lines, options)).catch(() => undefined);
     return this.writing;
   }
 
@@ -374,6 +413,7 @@ export class PersistentCache implements CacheStorage {
     this.askedAgain.clear();
     this.lastKnownServed.clear();
     this.histories.clear();
+    this.dropped.clear();
     this.flushPending = false;
     await this.writing;
     await this.options.backend.clear(this.options.partition);
@@ -402,51 +442,13 @@ function historyFamily(id: string): string {
   return parts.join("|");
 }
 
-const KINDS: Readonly<Record<string, KeyKind>> = { p: "price", h: "history", i: "instrument", l: "instruments", r: "reference" };
-
-/**
- * A stored line: the key id as a JSON string, the service's day it was fetched, when it was stored (epoch ms) and the
- * value as JSON, apart by tabs (JSON text never holds a raw tab). Kind and symbol are read back from the id; the rest of
- * an entry (its age, its size in memory, the lineage request of another session) is not kept. Opening reads the three
- * plain fields before the value without a parser; a value is parsed when first read: parsing every value on opening was
- * half the read (profiled), and a JSON head per line a sixth of what remained.
- */
-function storedHead(id: string, day: string, storedAt: number): string {
-  return `${JSON.stringify(id)}\t${day}\t${storedAt}\t`;
-}
-
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
-/** A line's key, day fetched, time stored and where its value begins, or undefined for a damaged line (then left out). */
-function readHead(line: string): { id: string; day: string; storedAt: number; valueAt: number } | undefined {
-  const first = line.indexOf("\t");
-  const second = line.indexOf("\t", first + 1);
-  const third = first < 0 || second < 0 ? -1 : line.indexOf("\t", second + 1);
-  if (third < 0) return undefined;
-  const id = readId(line.slice(0, first));
-  const day = line.slice(first + 1, second);
-  const storedAt = third > second + 1 ? Number(line.slice(second + 1, third)) : Number.NaN;
-  if (id === undefined || KINDS[id.slice(0, 1)] === undefined || !DAY.test(day) || !Number.isFinite(storedAt)) return undefined;
-  return { id, day, storedAt, valueAt: third + 1 };
-}
-
-/** A JSON string: its text between the quotes when it escapes nothing (a key id never needs to), else as JSON reads it. */
-function readId(quoted: string): string | undefined {
-  if (quoted.length < 2 || !quoted.startsWith('"') || !quoted.endsWith('"')) return undefined;
-  if (!quoted.includes("\\")) return quoted.indexOf('"', 1) === quoted.length - 1 ? quoted.slice(1, -1) : undefined;
-  try {
-    const id: unknown = JSON.parse(quoted);
-    return typeof id === "string" ? id : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The entry of a line whose head was read at opening; undefined when its value does not parse. */
+/** The entry of a line whose head was read at opening; undefined when the line was edited, or its value does not parse or read. */
 function readEntry(id: string, slot: Slot): StoredEntry | undefined {
+  const line = slot.line ?? "";
+  if (!digestHolds(line, slot)) return undefined;
   let value: unknown;
   try {
-    value = JSON.parse((slot.line ?? "").slice(slot.valueAt));
+    value = JSON.parse(line.slice(slot.valueAt));
   } catch {
     return undefined;
   }
@@ -458,40 +460,4 @@ function readEntry(id: string, slot: Slot): StoredEntry | undefined {
     entry.symbol = end < 0 ? id.slice(2) : id.slice(2, end);
   }
   return entry;
-}
-
-/**
- * The symbol a stored line's key names (upper case), null for a key of no instrument (the instrument list, a
- * reference), undefined for a damaged line: what the runner keeps of a partition the service's list does not name.
- */
-export function lineSymbol(line: string): string | null | undefined {
-  const head = readHead(line);
-  if (!head) return undefined;
-  const kind = KINDS[head.id.slice(0, 1)];
-  if (kind === "instruments" || kind === "reference") return null;
-  return idSymbol(head.id);
-}
-
-/** The instrument a key id names, upper case. */
-function idSymbol(id: string): string {
-  const end = id.indexOf("|", 2);
-  return (end < 0 ? id.slice(2) : id.slice(2, end)).toUpperCase();
-}
-
-const ASCII = /^[\x00-\x7f]*$/;
-
-/** UTF-8 length of a string, without encoding it. */
-export function utf8Length(text: string): number {
-  if (ASCII.test(text)) return text.length;
-  let length = 0;
-  for (let index = 0; index < text.length; index += 1) {
-    const code = text.charCodeAt(index);
-    if (code < 0x80) length += 1;
-    else if (code < 0x800) length += 2;
-    else if (code >= 0xd800 && code <= 0xdbff) {
-      length += 4;
-      index += 1;
-    } else length += 3;
-  }
-  return length;
 }

@@ -27,6 +27,8 @@ export interface SessionState {
   readonly planned: readonly PlannedRequest[] | undefined;
   /** Loaded lines dropped because their value failed the response checks (each asked again). */
   readonly rejected?: number;
+  /** Keys dropped on purpose (failed the checks): the save does not take another writer's copy of them back. */
+  readonly dropped?: readonly string[];
 }
 
 export interface PageSession {
@@ -62,6 +64,6 @@ export async function openPageSession(baseUrl: string, snapshot: CacheSnapshot |
   }
   return {
     clientOptions,
-    state: () => ({ lines: cache?.lines(), changes: changes.list(), planned: recorder?.requests, rejected: cache?.rejected ?? 0 }),
+    state: () => ({ lines: cache?.lines(), changes: changes.list(), planned: recorder?.requests, rejected: cache?.rejected ?? 0, dropped: cache?.droppedIds() ?? [] }),
   };
 }
