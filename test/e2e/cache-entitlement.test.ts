@@ -102,23 +102,32 @@ it("serves no cached value of an instrument whose entitlement was withdrawn, and
   for (const symbol of others) expect(text).not.toContain(`|${symbol}|`);
 });
 
-it("asks again a cached line edited to a mid that is not a number, and says so", async () => {
+it("asks again a cached line edited to a mid that is not a number, or to another number, and says so", async () => {
   const cache = join(dir, "edited");
   const filled = await run("edit-fill", { kind: "sandbox", today: TODAY }, cache, metals);
   expect(numbers(filled.cells)).toBe(metals.length);
   const [file] = readdirSync(cache).filter((name) => name.endsWith(".jsonl"));
   const path = join(cache, file ?? "");
   const lines = readFileSync(path, "utf8").split("\n");
-  const at = lines.findIndex((line) => line.includes(`|${metals[0] ?? ""}|`));
-  expect(at).toBeGreaterThan(0);
-  lines[at] = (lines[at] ?? "").replace(/"mid":[^,}]+/, '"mid":"abc"');
-  expect(lines[at]).toContain('"mid":"abc"');
+  const lineOf = (symbol: string | undefined): number => lines.findIndex((line) => line.includes(`|${symbol ?? ""}|`));
+  const [notNumber, otherNumber] = [lineOf(metals[0]), lineOf(metals[1])];
+  expect(notNumber).toBeGreaterThan(0);
+  expect(otherNumber).toBeGreaterThan(0);
+  lines[notNumber] = (lines[notNumber] ?? "").replace(/"mid":[^,}]+/, '"mid":"abc"');
+  lines[otherNumber] = (lines[otherNumber] ?? "").replace(/"mid":[^,}]+/, '"mid":999.99');
+  expect(lines[notNumber]).toContain('"mid":"abc"');
+  expect(lines[otherNumber]).toContain('"mid":999.99');
   writeFileSync(path, lines.join("\n"));
   const again = await run("edit-again", { kind: "sandbox", today: TODAY }, cache, metals);
   expect(again.cells).toEqual(filled.cells);
-  expect(again.stats.client.cacheHits).toBe(metals.length - 1);
-  expect(again.stats.client.keysRequested).toBe(1);
-  expect(again.log.join("\n")).toMatch(/persistent cache: 1 cached values failed the response checks; dropped and asked again/);
+  expect(Object.values(again.cells)).not.toContain(999.99);
+  expect(again.stats.client.cacheHits).toBe(metals.length - 2);
+  expect(again.stats.client.keysRequested).toBe(2);
+  expect(again.log.join("\n")).toMatch(/persistent cache: 2 cached values failed the response checks; dropped and asked again/);
+  // The answers asked again replace the edited lines.
+  const saved = readFileSync(path, "utf8");
+  expect(saved).not.toContain('"mid":"abc"');
+  expect(saved).not.toContain('"mid":999.99');
 });
 
 it("refuses a 150 MB cache file with one line and refreshes from the service", async () => {
