@@ -84,7 +84,8 @@ export function createPaneSession(options: SessionOptions): PaneSession {
     const addin = options.addin();
     if (state.status === "signed-in") {
       // every sign-in (and each renewal) hands the functions the same client, once the user's persistent cache is open; only a sign-in recalculates
-      void persistence.signedIn(settings.environment.baseUrl, state.account).catch(() => undefined).finally(() => {
+      // the service's list of what this session may see confirms the cached values first (pane-persistence.ts)
+      void persistence.signedIn(settings.environment.baseUrl, state.account, () => client.instruments(undefined, { fresh: true })).catch(() => undefined).finally(() => {
         if (addin && addin.client !== client) void addin.configure({ client, recalculate: true });
       });
     } else {

@@ -1,8 +1,9 @@
 /**
  * The pane's persistent cache across sign-ins: the client keeps one storage object, which serves from memory while
  * nobody is signed in and from the signed-in subject's IndexedDB partition once someone is; sign-out closes the
- * partition (and forgets it when the setting asks), "Forget cached prices" forgets it at once. Its settings live beside
- * the add-in's own (per user, never in the workbook).
+ * partition (and forgets it when the setting asks), "Forget cached prices" forgets it at once. Nothing it loads is served
+ * before the service, in this session, has accepted the token and listed the instruments the user may see (issue 28).
+ * Its settings live beside the add-in's own (per user, never in the workbook).
  */
 import { MemoryCacheStorage, type CacheStorage, type StoredEntry } from "../cache";
 import { withTimeout } from "../timeout";
@@ -110,8 +111,13 @@ export interface PanePersistence {
   readonly changes: ChangeLog;
   settings(): CacheSettings;
   saveSettings(settings: CacheSettings): Promise<void>;
-  /** Opens the subject's partition of the environment (resolves once loaded, or after `openTimeoutMs` while it still loads). */
-  signedIn(baseUrl: string, subject: string): Promise<void>;
+  /**
+   * Opens the subject's partition of the environment, unconfirmed, then asks the service which instruments this session
+   * may see (`entitlement`: the client's `instruments()` with this session's token) and confirms the partition with the
+   * answer (`PersistentCache.confirm`); until then nothing loaded is served. A failed ask leaves it unconfirmed, asked
+   * again at the next sign-in or renewal. Resolves once both are done, or after `openTimeoutMs` while they still run.
+   */
+  signedIn(baseUrl: string, subject: string, entitlement: Entitlement): Promise<void>;
   /** Closes the partition, writing it, or forgetting it when the setting asks. */
   signedOut(): Promise<void>;
   /** "Forget cached prices": this user's partition, here and in IndexedDB. */
@@ -122,6 +128,9 @@ export interface PanePersistence {
   /** The open partition's entries and bytes, or undefined while nobody is signed in. */
   status(): { entries: number; bytes: number; subject: string } | undefined;
 }
+
+/** The service's list of the instruments this session's token may see (spec 4.4: `/Instruments` with no parameters). */
+export type Entitlement = () => Promise<readonly { readonly symbol: string }[]>;
 
 /** `today`: the service's day (default the machine's UTC date; tests against a frozen sandbox pass its day). */
 export function panePersistence(options: { backend: CacheBackend; settingsStorage: SettingsStore; memory?: () => CacheStorage; today?: () => string; openTimeoutMs?: number }): PanePersistence {
@@ -141,6 +150,19 @@ export function panePersistence(options: { backend: CacheBackend; settingsStorag
     else await closing.flush();
   };
 
+  /** Confirms the open partition with the service's list; refused or unreachable, it stays unconfirmed. */
+  const confirmed = async (cache: PersistentCache | undefined, entitlement: Entitlement): Promise<void> => {
+    if (!cache || cache.confirmed) return;
+    let listed: readonly { readonly symbol: string }[];
+    try {
+      listed = await entitlement();
+    } catch {
+      return;
+    }
+    // Signed out, or another user signed in, while the service answered: that list is not this partition's.
+    if (open === cache) cache.confirm(new Set(listed.map((instrument) => instrument.symbol.toUpperCase())));
+  };
+
   return {
     storage,
     changes,
@@ -149,7 +171,7 @@ export function panePersistence(options: { backend: CacheBackend; settingsStorag
       settings = next;
       await options.settingsStorage.write(CACHE_SETTINGS_KEY, next);
     },
-    signedIn(baseUrl, subject) {
+    signedIn(baseUrl, subject, entitlement) {
       opening = opening.then(async () => {
         if (open?.partition.subject === subject) return;
         await close(false);
@@ -161,13 +183,14 @@ export function panePersistence(options: { backend: CacheBackend; settingsStorag
           correctionWindowDays: settings.correctionWindowDays,
           lastKnownWhenUnreachable: () => settings.lastKnownWhenUnreachable,
           observer: changes,
+          unconfirmed: true,
           ...(options.today ? { today: options.today } : {}),
         });
         open = cache;
         storage.use(cache);
       });
-      // A store that never answers must not keep the functions waiting: they start from memory, the partition joins when it opens.
-      const waited = opening;
+      // A store or a service that never answers must not keep the functions waiting: they start and ask as a cold open would.
+      const waited = opening.then(() => confirmed(open, entitlement));
       const late = new Error("the cache store did not open in time");
       return withTimeout(options.openTimeoutMs ?? 5_000, () => waited, () => late).catch((error: unknown) => {
         if (error !== late) throw error;
