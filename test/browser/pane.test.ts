@@ -241,6 +241,8 @@ describe("task pane in Chromium", () => {
     const a1 = (await cellValue("A1")) as unknown[][];
     // the latest the service has published now (its own answer: the series' last day may not be out yet)
     expect(a1[0]?.[0]).toBe((await servicePrice(pick().record.symbol)).mid);
+    // the service listed this session's instruments before the functions got the client: the persistent cache is confirmed
+    expect(await page.evaluate(() => (window as unknown as { PricesPane: { persistence(): { status(): { confirmed: boolean } | undefined } } }).PricesPane.persistence().status()?.confirmed)).toBe(true);
     await hasText(page.locator("#result-count"), new RegExp(`of ${sandbox.data.instruments.length} instruments`), 30_000);
     await shot(page, "signed-in");
   });

@@ -125,8 +125,8 @@ export interface PanePersistence {
   offline(): OfflineSummary;
   /** Keys of the open partition with a value (for a refresh plan). */
   knownIds(): string[];
-  /** The open partition's entries and bytes, or undefined while nobody is signed in. */
-  status(): { entries: number; bytes: number; subject: string } | undefined;
+  /** The open partition's entries and bytes, and whether the service confirmed it this session; undefined while nobody is signed in. */
+  status(): { entries: number; bytes: number; subject: string; confirmed: boolean } | undefined;
 }
 
 /** The service's list of the instruments this session's token may see (spec 4.4: `/Instruments` with no parameters). */
@@ -207,6 +207,6 @@ export function panePersistence(options: { backend: CacheBackend; settingsStorag
     },
     offline: () => open?.offline() ?? { values: 0, since: undefined },
     knownIds: () => open?.ids() ?? [],
-    status: () => (open ? { entries: open.lines().length, bytes: open.bytes, subject: open.partition.subject } : undefined),
+    status: () => (open ? { entries: open.lines().length, bytes: open.bytes, subject: open.partition.subject, confirmed: open.confirmed } : undefined),
   };
 }

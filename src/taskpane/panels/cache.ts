@@ -32,9 +32,10 @@ export function cachePanel(context: PaneContext): void {
     status.textContent = opened
       ? `${opened.entries} cached values for ${opened.subject}, ${(opened.bytes / 1024 / 1024).toFixed(1)} MB of ${persistence.settings().maxMegabytes} MB`
       : "Sign in to keep prices between sessions.";
-    const { values, since } = persistence.offline();
+    const { values, since, unconfirmed } = persistence.offline();
+    const why = unconfirmed ? "service unreachable; unconfirmed: it has not said this session that you may still see them" : "service unreachable";
     offline.textContent =
-      values === 0 ? "" : `${values} ${values === 1 ? "cell holds a last known value" : "cells hold last known values"} (service unreachable), fetched since ${new Date(since ?? 0).toLocaleString()}`;
+      values === 0 ? "" : `${values} ${values === 1 ? "cell holds a last known value" : "cells hold last known values"} (${why}), fetched since ${new Date(since ?? 0).toLocaleString()}`;
     const list = persistence.changes.list();
     summary.textContent = summarizeChanges(list.map((change) => change.reason));
     const items = list.map((change) => {
