@@ -167,3 +167,24 @@ it("empties the store when the add-in version changes, and forgets a subject eve
   expect(forgotten).toBe(2);
   expect(await storedText()).not.toContain('"subject":"erin"');
 });
+
+it("keeps both panes' entries when two open one partition and save at once", async () => {
+  const dates = weekdaysBefore(finalDate, 2);
+  const kept = await page.evaluate(
+    async ({ apiUrl, token: accessToken, today, wanted, dates: [first, second] }) => {
+      const api = window.persistentTest;
+      if (!api) throw new Error("the test bundle did not load");
+      const { openPersistentCache, IndexedDbCacheBackend, createPricesClient, staticTokenProvider } = api;
+      const open = () => openPersistentCache({ baseUrl: apiUrl, subject: "grace", backend: new IndexedDbCacheBackend(), today: () => today, scheduleFlush: () => undefined });
+      // Both open the partition (empty) before either saves: two Excel windows of one user.
+      const panes = await Promise.all([open(), open()]);
+      await Promise.all(
+        panes.map((cache, index) => createPricesClient({ baseUrl: apiUrl, tokenProvider: staticTokenProvider(accessToken), storage: cache, retry: { limit: 1 } }).price({ symbol: wanted, date: index === 0 ? (first ?? "") : (second ?? "") })),
+      );
+      await Promise.all(panes.map((cache) => cache.flush()));
+      return (await open()).ids();
+    },
+    { apiUrl: sandbox.apiUrl, token, today: sandbox.data.today, wanted: symbol, dates },
+  );
+  expect(kept.sort()).toEqual(dates.map((date) => `p|${symbol}|${date}|None|`).sort());
+});

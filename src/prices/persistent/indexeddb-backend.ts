@@ -2,10 +2,12 @@
  * The pane's persistent cache: IndexedDB through idb-keyval (one database, one object store; per partition a `meta:`
  * record naming version, environment and subject, and a `lines:` record holding its entries, oldest use first).
  * idb-keyval rather than idb or Dexie: about 600 bytes in the bundle, and whole-partition reads and writes are all
- * this cache does (docs/persistent-cache.md).
+ * this cache does (docs/persistent-cache.md). A save reads, merges (merge.ts) and writes in one readwrite transaction, so
+ * two panes of one user (two Excel windows) keep each other's entries.
  */
-import { createStore, delMany, getMany, keys, setMany, type UseStore } from "idb-keyval";
-import type { CacheBackend } from "./persistent-cache";
+import { createStore, delMany, getMany, keys, promisifyRequest, type UseStore } from "idb-keyval";
+import { mergeLines } from "./merge";
+import { type CacheBackend, DEFAULT_PERSISTENT_MAX_BYTES, type SaveOptions } from "./persistent-cache";
 import type { Partition } from "./partition";
 
 export const CACHE_DATABASE = "physical-prices-cache";
@@ -40,14 +42,28 @@ export class IndexedDbCacheBackend implements CacheBackend {
     return Array.isArray(lines) ? lines.filter((line): line is string => typeof line === "string") : [];
   }
 
-  async save(partition: Partition, lines: readonly string[]): Promise<void> {
+  async save(partition: Partition, lines: readonly string[], options: SaveOptions = {}): Promise<void> {
     const meta: Meta = { version: partition.version, baseUrl: partition.baseUrl, subject: partition.subject };
-    await setMany(
-      [
-        [`meta:${partition.id}`, meta],
-        [`lines:${partition.id}`, [...lines]],
-      ],
-      this.store,
+    const [metaKey, linesKey] = [`meta:${partition.id}`, `lines:${partition.id}`];
+    await this.store("readwrite", (store) =>
+      // Callbacks, not a promise chain, between the read and the write: the transaction must stay open across them.
+      new Promise<void>((resolve, reject) => {
+        const saved = store.get(metaKey);
+        const held = store.get(linesKey);
+        held.onsuccess = () => {
+          try {
+            const ours = isMeta(saved.result) && saved.result.version === meta.version && saved.result.baseUrl === meta.baseUrl && saved.result.subject === meta.subject;
+            const stored: unknown = held.result;
+            const theirs = ours && Array.isArray(stored) ? stored.filter((line): line is string => typeof line === "string") : [];
+            store.put(meta, metaKey);
+            store.put(mergeLines(lines, theirs, options.dropped ?? new Set(), options.maxBytes ?? DEFAULT_PERSISTENT_MAX_BYTES), linesKey);
+            resolve(promisifyRequest(store.transaction));
+          } catch (error) {
+            reject(error instanceof Error ? error : new Error(String(error)));
+          }
+        };
+        held.onerror = () => reject(held.error ?? new Error("the cache store could not be read"));
+      }),
     );
   }
 
