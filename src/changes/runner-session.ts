@@ -77,7 +77,11 @@ export async function openRunnerSession(
       }
       if ((state?.rejected ?? 0) > 0) log(`workbook: persistent cache: ${state?.rejected ?? 0} cached values failed the response checks; dropped and asked again`);
       // Merged with what another runner or pane saved meanwhile; what this session dropped on purpose stays out.
-      if (partition && backend && state?.lines) await backend.save(partition, state.lines, { dropped: new Set([...withdrawn, ...(state.dropped ?? [])]) });
+      if (partition && backend && state?.text !== undefined) {
+        const lines = state.text === "" ? [] : state.text.split("\n");
+        if (state.text.length > BIG_BYTES) log(`workbook: persistent cache: saving ${lines.length} entries to ${options.cache ?? ""}`);
+        await backend.save(partition, lines, { dropped: new Set([...withdrawn, ...(state.dropped ?? [])]) });
+      }
       if (options.changes === undefined) return {};
       const changed: CellChange[] = cellChanges(result, state ?? emptyState, saved ?? (() => undefined));
       await writeFile(options.changes, changesCsv(changed));
@@ -123,7 +127,7 @@ async function openEntitledPartition(
   const today = service.today === undefined ? {} : { today: service.today };
   if (entitlement.kind === "unreachable") {
     log(`workbook: persistent cache ${dir}: ${loaded.length} entries, unconfirmed (the service could not be asked about this session's entitlement: ${entitlement.reason}); none is served`);
-    return { partition, backend, snapshot: { partition, lines: loaded, unconfirmed: true, ...today }, withdrawn: [] };
+    return { partition, backend, snapshot: { partition, text: loaded.join("\n"), unconfirmed: true, ...today }, withdrawn: [] };
   }
   // A value of an instrument the service no longer lists is never served, and leaves the partition when it is saved.
   const lines: string[] = [];
@@ -135,8 +139,11 @@ async function openEntitledPartition(
     else if (head !== undefined) withdrawn.push(head.id);
   }
   const dropped = loaded.length - lines.length;
-  log(`workbook: persistent cache ${dir}: ${lines.length} entries for this service and subject${dropped > 0 ? ` (${dropped} dropped: instruments the service no longer lists for this caller)` : ""}`);
-  return { partition, backend, snapshot: { partition, lines, ...today }, withdrawn };
+  const text = lines.join("\n");
+  // Handing a large partition to the page takes a while: said, so that the runner is not silent (344,000 entries: 3-20 s).
+  const handing = text.length > BIG_BYTES ? `; handing ${(text.length / 1024 / 1024).toFixed(1)} MB to the host page` : "";
+  log(`workbook: persistent cache ${dir}: ${lines.length} entries for this service and subject${dropped > 0 ? ` (${dropped} dropped: instruments the service no longer lists for this caller)` : ""}${handing}`);
+  return { partition, backend, snapshot: { partition, text, ...today }, withdrawn };
 }
 
 /** Node's `fetch`, trusting the service's CA when one is given (the sandbox's own). */
@@ -146,7 +153,10 @@ function trustingFetch(ca: string | undefined): (input: string, init?: { headers
   return (input, init) => undiciFetch(input, { ...init, dispatcher }) as unknown as Promise<Response>;
 }
 
-const emptyState: SessionState = { lines: undefined, changes: [], planned: undefined };
+const emptyState: SessionState = { text: undefined, changes: [], planned: undefined };
+
+/** A partition this large is said to be saved (its save takes a moment). */
+const BIG_BYTES = 16 * 1024 * 1024;
 
 function clientCounters(stats: unknown): { keysAsked: number; cacheHits: number; recordsRequested: number } {
   const read = (name: string): number => {

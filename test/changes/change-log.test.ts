@@ -126,7 +126,7 @@ describe("the change report's cells", () => {
       dateAsked: "2025-06-09..2025-06-11",
     };
     const saved = grid(days);
-    const changes = cellChanges({ provenance: [row], sheets: [{ name: "Prices", values: grid(corrected) }] }, { lines: undefined, changes: log.list(), planned: undefined }, (_sheet, address) => saved[address]);
+    const changes = cellChanges({ provenance: [row], sheets: [{ name: "Prices", values: grid(corrected) }] }, { text: undefined, changes: log.list(), planned: undefined }, (_sheet, address) => saved[address]);
     const side = { formula: row.formula, reason: "correction", oldAssessmentDate: "2025-06-10", newAssessmentDate: "2025-06-13", oldRevision: 0, newRevision: 1 };
     expect(changes).toEqual([
       { sheet: "Prices", cell: "C4", old: 100, new: 98, ...side },
@@ -146,7 +146,7 @@ describe("the change report's cells", () => {
       { ...base, address: "C2", dateAsked: "2025-06-11", assessmentDate: "2025-06-13", revision: 1 },
     ];
     const saved: Record<string, number> = { B2: 100, C2: 101 };
-    const changes = cellChanges({ provenance: rows, sheets: [{ name: "Prices", values: { B2: 99, C2: 98 } }] }, { lines: undefined, changes: log.list(), planned: undefined }, (_sheet, address) => saved[address]);
+    const changes = cellChanges({ provenance: rows, sheets: [{ name: "Prices", values: { B2: 99, C2: 98 } }] }, { text: undefined, changes: log.list(), planned: undefined }, (_sheet, address) => saved[address]);
     expect(changes.map((change) => [change.cell, change.reason, change.old, change.new, change.newAssessmentDate])).toEqual([
       ["B2", "correction", 100, 99, "2025-06-12"],
       ["C2", "correction", 101, 98, "2025-06-13"],
