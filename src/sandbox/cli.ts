@@ -88,6 +88,8 @@ export const USAGE = `Usage: npm run sandbox -- [options]
   --strict-fields      answer 400 for an unknown Fields name (default: ignore it, as the real service does)
   --clock-speed N      publish while you watch: the clock starts at --now (or the real time) and runs N times
                        faster (60 = a minute a second); the next days' assessments appear as it passes them
+  --withdraw S:PREFIX  withdraw from caller S (username, client id or service name) the instruments whose symbol
+                       starts with PREFIX, as a lapsed licence (repeatable)
   --quiet              print only the three lines API, ISSUER and CA
   --help               this text`;
 
@@ -131,6 +133,7 @@ const FLAGS = {
   "cors-origin": { type: "string", multiple: true },
   "redirect-uri": { type: "string", multiple: true },
   "idle-timeout": { type: "string" },
+  withdraw: { type: "string", multiple: true },
   "strict-fields": { type: "boolean" },
   "clock-speed": { type: "string" },
   quiet: { type: "boolean" },
@@ -185,6 +188,7 @@ export function parseCommandLine(argv: readonly string[]): CliCommand {
   if (values.certs !== undefined) options.certsDir = values.certs;
   if (values["cors-origin"] !== undefined) options.corsOrigins = values["cors-origin"].map((url) => httpsUrl("--cors-origin", url).replace(/\/$/, ""));
   if (values["redirect-uri"] !== undefined) options.redirectUris = values["redirect-uri"].map((url) => httpsUrl("--redirect-uri", url));
+  if (values.withdraw !== undefined) options.withdrawn = withdrawals(values.withdraw);
   if (values["idle-timeout"] !== undefined) options.sockets = { idleTimeoutMs: integer("--idle-timeout", values["idle-timeout"], 1, 3600) * 1000 };
   if (values.quiet === true) options.quiet = true;
   if (values["strict-fields"] === true) options.strictFields = true;
@@ -194,4 +198,16 @@ export function parseCommandLine(argv: readonly string[]): CliCommand {
   }
   if (options.now !== undefined && options.today !== undefined) throw new UsageError("give --now or --today, not both");
   return command;
+}
+
+/** `--withdraw S:PREFIX`, repeated: the symbol prefixes withdrawn from each caller. */
+function withdrawals(given: readonly string[]): Record<string, string[]> {
+  const withdrawn: Record<string, string[]> = {};
+  for (const text of given) {
+    const at = text.lastIndexOf(":");
+    const [principal, prefix] = [text.slice(0, at), text.slice(at + 1)];
+    if (at <= 0 || prefix === "") throw new UsageError(`--withdraw needs CALLER:PREFIX such as sandbox-full:AG-, got "${text}"`);
+    (withdrawn[principal] ??= []).push(prefix);
+  }
+  return withdrawn;
 }

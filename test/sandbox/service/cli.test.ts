@@ -19,7 +19,12 @@ describe("the sandbox command line", () => {
     expect(exportDir).toBe("out");
   });
 
-  it.each([["--port", "99999"], ["--today", "2025-02-30"], ["--faults", "boom:1"], ["--limit-records", "0"], ["--seed"], ["--what"]])("refuses %s %s", (...argv) => {
+  it("reads withdrawn entitlements, several per caller (issue 28)", () => {
+    const { options } = parseCommandLine(["--withdraw", "sandbox-full:AG-", "--withdraw=sandbox-full:EN-", "--withdraw", "analyst:MB-"]);
+    expect(options.withdrawn).toEqual({ "sandbox-full": ["AG-", "EN-"], analyst: ["MB-"] });
+  });
+
+  it.each([["--port", "99999"], ["--today", "2025-02-30"], ["--faults", "boom:1"], ["--limit-records", "0"], ["--seed"], ["--what"], ["--withdraw", "AG-"], ["--withdraw", "sandbox-full:"]])("refuses %s %s", (...argv) => {
     expect(() => parseCommandLine(argv.filter((a): a is string => a !== undefined))).toThrow(UsageError);
   });
 });
