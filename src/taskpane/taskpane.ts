@@ -4,6 +4,7 @@
  */
 import { createPricesClient } from "../prices";
 import { defaultDialogHost } from "../auth/dialog-host";
+import { officeReady } from "../auth/office-ready";
 import { startPane, type Pane } from "./app";
 import { excelWorkbookHost, type WorkbookHost } from "./excel-host";
 import { excelFreezeWorkbook } from "./excel-freeze";
@@ -44,13 +45,6 @@ function applyTheme(): void {
     dark = 0.2126 * (r ?? 255) + 0.7152 * (g ?? 255) + 0.0722 * (b ?? 255) < 128;
   }
   document.documentElement.dataset["theme"] = dark ? "dark" : "light";
-}
-
-async function officeReady(): Promise<void> {
-  const office = (globalThis as { Office?: typeof Office }).Office;
-  if (!office?.onReady) return;
-  // outside Office, onReady still resolves (host null); the timeout guards a missing office.js
-  await Promise.race([office.onReady(), new Promise((resolve) => setTimeout(resolve, 5000))]);
 }
 
 declare global {
