@@ -3,6 +3,7 @@
  * listed here are ever read or written, so a secret can never end up in settings by accident.
  */
 import { DEFAULT_LIMITS, DEFAULT_VENDOR, scopeFor, type Limits } from "../api";
+import { isRecord } from "../api/json";
 
 export interface Environment {
   kind: "sandbox" | "service";
@@ -58,9 +59,6 @@ export interface SettingsStorage {
 
 export const SETTINGS_KEY = "prices.settings";
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function httpsUrl(value: unknown): string | undefined {
   if (typeof value !== "string") return undefined;

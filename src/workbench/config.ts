@@ -6,6 +6,7 @@
 import { parseSettings, SANDBOX_ENVIRONMENT, saveSettings, SETTINGS_KEY, type SettingsStorage } from "../auth/settings";
 import { userSettingsStorage } from "../taskpane/settings-storage";
 import { fastClockSetting, type FastClockSetting } from "../prices/live-clock";
+import { isCalendarDate } from "../api/dates";
 
 export interface WorkbenchConfig {
   /** `https://localhost:4000/physical/v2` */
@@ -28,7 +29,7 @@ function httpsText(value: unknown): string | undefined {
 
 export function parseConfig(json: unknown): WorkbenchConfig {
   const raw = typeof json === "object" && json !== null ? (json as Record<string, unknown>) : {};
-  const today = typeof raw.today === "string" && /^\d{4}-\d{2}-\d{2}$/.test(raw.today) ? raw.today : undefined;
+  const today = typeof raw.today === "string" && isCalendarDate(raw.today) ? raw.today : undefined;
   const liveClock = fastClockSetting(raw.liveClock);
   return {
     apiUrl: httpsText(raw.apiUrl) ?? SANDBOX_ENVIRONMENT.baseUrl,

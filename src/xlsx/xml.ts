@@ -3,6 +3,7 @@
  * the part's text, so an edit can replace exactly one element and copy everything around it as it was.
  */
 import { SaxesParser, type SaxesTagPlain } from "saxes";
+import { escapeAttribute } from "./escape";
 
 /** A part that is not well-formed XML: the file is damaged. */
 export class XmlPartError extends Error {
@@ -184,17 +185,6 @@ export function encodeXstring(text: string): string {
 export function decodeXstring(text: string): string {
   if (!text.includes("_x")) return text;
   return text.replace(XSTRING_ESCAPE, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
-}
-
-export function escapeText(text: string): string {
-  // most values (numbers, addresses) need nothing: one test instead of three replacements
-  if (!/[&<>]/.test(text)) return text;
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-}
-
-export function escapeAttribute(text: string): string {
-  if (!/[&<>"\n\r\t]/.test(text)) return text;
-  return escapeText(text).replace(/"/g, "&quot;").replace(/\n/g, "&#10;").replace(/\r/g, "&#13;").replace(/\t/g, "&#9;");
 }
 
 /** A start tag with `attributes` in their order (`<x:c r="A1" s="3">`, or `/>` closed). */

@@ -5,7 +5,7 @@
  * last known value, asked again, and served only when the service is unreachable and the setting allows it. Bounded
  * in bytes of its stored form, least recently used out first. It stores answers only: never a token, never an error.
  */
-import { todayIso } from "../../api/dates";
+import { isCalendarDate, todayIso } from "../../api/dates";
 import type { CacheStorage, StoredEntry } from "../cache";
 import type { KeyKind } from "../types";
 import { isHTTPError, isNetworkError } from "../errors";
@@ -362,8 +362,6 @@ function storedHead(id: string, day: string, storedAt: number): string {
   return `${JSON.stringify(id)}\t${day}\t${storedAt}\t`;
 }
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
 /** A line's key, day fetched, time stored and where its value begins, or undefined for a damaged line (then left out). */
 function readHead(line: string): { id: string; day: string; storedAt: number; valueAt: number } | undefined {
   const first = line.indexOf("\t");
@@ -373,7 +371,7 @@ function readHead(line: string): { id: string; day: string; storedAt: number; va
   const id = readId(line.slice(0, first));
   const day = line.slice(first + 1, second);
   const storedAt = third > second + 1 ? Number(line.slice(second + 1, third)) : Number.NaN;
-  if (id === undefined || KINDS[id.slice(0, 1)] === undefined || !DAY.test(day) || !Number.isFinite(storedAt)) return undefined;
+  if (id === undefined || KINDS[id.slice(0, 1)] === undefined || !isCalendarDate(day) || !Number.isFinite(storedAt)) return undefined;
   return { id, day, storedAt, valueAt: third + 1 };
 }
 
