@@ -9,3 +9,15 @@ describe("the workbench's config file", () => {
     expect(parseConfig({ today }).today).toBeUndefined();
   });
 });
+
+describe("the URL rule of the workbench's config file", () => {
+  it("keeps an https URL and http to this machine", () => {
+    expect(parseConfig({ apiUrl: "https://prices.example/physical/v2/" }).apiUrl).toBe("https://prices.example/physical/v2");
+    expect(parseConfig({ issuer: "http://localhost:4000/auth" }).issuer).toBe("http://localhost:4000/auth");
+  });
+
+  it.each(["http://prices.example/physical/v2", "ftp://prices.example", "https://user:pass@prices.example", "not a url"])("falls back to the sandbox for %s", (apiUrl) => {
+    expect(parseConfig({ apiUrl }).apiUrl).not.toBe(apiUrl);
+    expect(parseConfig({ apiUrl }).apiUrl).toBe(parseConfig({}).apiUrl);
+  });
+});
