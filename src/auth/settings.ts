@@ -74,7 +74,7 @@ function positive(value: unknown, fallback: number, max = Number.MAX_SAFE_INTEGE
 }
 
 function plainText(value: unknown, fallback: string): string {
-  return typeof value === "string" && /^[\w.:/\-]{1,200}$/.test(value.trim()) ? value.trim() : fallback;
+  return typeof value === "string" && /^[\w.:/-]{1,200}$/.test(value.trim()) ? value.trim() : fallback;
 }
 
 /**

@@ -29,7 +29,7 @@ export function quoteText(value: string): string {
   if (value.length > MAX_TEXT_LITERAL) {
     throw new FormulaError(`text is longer than ${MAX_TEXT_LITERAL} characters`);
   }
-  // eslint-disable-next-line no-control-regex
+  // eslint-disable-next-line no-control-regex -- Excel refuses these control characters in a formula's text: they are matched on purpose
   if (/[\u0000-\u001f\u007f]/.test(value)) throw new FormulaError("text holds a control character");
   return `"${value.replace(/"/g, '""')}"`;
 }

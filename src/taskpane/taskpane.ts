@@ -48,15 +48,11 @@ function applyTheme(): void {
 }
 
 declare global {
-  // eslint-disable-next-line no-var
   var PricesPane: Pane | undefined;
   /** Set by a host page that fills the sheet without this pane's sign-in (the workbench's pane bridge). */
-  // eslint-disable-next-line no-var
   var PricesPaneSignedOutEffect: string | undefined;
   /** Set by taskpane.html's first script: Sign in was clicked before the pane was wired. */
-  // eslint-disable-next-line no-var
   var PricesPendingSignIn: boolean | undefined;
-  // eslint-disable-next-line no-var
   var PricesPaneWired: boolean | undefined;
 }
 

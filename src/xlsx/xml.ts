@@ -172,11 +172,13 @@ export function children(element: XmlElement, name: string): XmlElement[] {
  * U+FFFE, U+FFFF; a lone surrogate, which the `u` flag sees alone), a carriage return (a parser would read it as a line
  * feed), and an underscore that would read as the start of an escape.
  */
+// eslint-disable-next-line no-control-regex -- the control characters ST_Xstring escapes are what this matches
 const XSTRING_ESCAPED = /[\u0000-\u0008\u000b-\u001f\ud800-\udfff\ufffe\uffff]|_(?=x[0-9A-Fa-f]{4}_)/gu;
 const XSTRING_ESCAPE = /_x([0-9A-Fa-f]{4})_/g;
 
 /** A string value as Excel writes it (ST_Xstring): `CHAR(7)` as `_x0007_`, a literal `_x0041_` as `_x005F_x0041_`; XML's own escapes apart. */
 export function encodeXstring(text: string): string {
+  // eslint-disable-next-line no-control-regex -- the same characters, tested before replacing
   if (!/[\u0000-\u001f_\ud800-\udfff\ufffe\uffff]/.test(text)) return text;
   return text.replace(XSTRING_ESCAPED, (char) => `_x${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}_`);
 }
