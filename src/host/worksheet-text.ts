@@ -10,6 +10,9 @@ import { type Arg, type FunctionSpec, bool, cellsOf, num, scalarOf, spec, str } 
 import type { Value } from "./value-array";
 import { cellError, isCellError } from "./values";
 
+/** The most characters a text value holds in Excel. */
+const MAX_TEXT = 32_767;
+
 /** Days between 1900-01-01 in the 1900 system and in the 1904 system. */
 const DAYS_1904 = 1462;
 
@@ -171,7 +174,12 @@ export const TEXT_FUNCTIONS: Readonly<Record<string, FunctionSpec>> = {
   SEARCH: find(true),
   SUBSTITUTE: substitute,
   REPLACE: replace,
-  REPT: spec("tn", (args) => (num(args[1]) < 0 ? cellError("#VALUE!", "a negative count") : str(args[0]).repeat(Math.trunc(num(args[1]))))),
+  REPT: spec("tn", (args) => {
+    const count = Math.trunc(num(args[1]));
+    if (num(args[1]) < 0) return cellError("#VALUE!", "a negative count");
+    // Excel's text holds at most 32,767 characters
+    return str(args[0]).length * count > MAX_TEXT ? cellError("#VALUE!", "REPT's text would pass 32,767 characters") : str(args[0]).repeat(count);
+  }),
   EXACT: spec("tt", (args) => str(args[0]) === str(args[1])),
   CONCATENATE: spec("t", (args) => args.map((arg) => str(arg)).join(""), 1, true),
   CONCAT: concat,

@@ -377,8 +377,18 @@ function damaged(path: string, error: unknown): never {
   throw error;
 }
 
+/** Which formulas the engine gets: the price cone (the runner), or every formula (the corpus measures the engine itself). */
+export interface ReadOptions {
+  readonly formulas?: "price cone" | "every formula";
+}
+
 /** Reads the package (unless given, already read) and every worksheet; `progress` hears how far it got every few thousand cells. */
-export function readWorkbookFile(path: string, progress: (message: string) => void = () => undefined, pkg: WorkbookPackage = WorkbookPackage.read(path)): LoadedWorkbook {
+export function readWorkbookFile(
+  path: string,
+  progress: (message: string) => void = () => undefined,
+  pkg: WorkbookPackage = WorkbookPackage.read(path),
+  options: ReadOptions = {},
+): LoadedWorkbook {
   let info: WorkbookInfo;
   try {
     info = readWorkbookInfo(pkg);
@@ -415,7 +425,7 @@ export function readWorkbookFile(path: string, progress: (message: string) => vo
   }
   if (sheets.size === 0) throw new WorkbookFileError(`${path} has no worksheet`);
   leaveDependents({ sheets, formulas, kept, reach });
-  const cone = onlyTheCone(sheets, formulas, spilled, reach);
+  const cone = options.formulas === "every formula" ? formulas : onlyTheCone(sheets, formulas, spilled, reach);
   // this walks every cell once more (500,000 in the bench's large book): progress as it goes, not a silence
   const needed = onlyCellsRead(sheets, cone, reach, (cells) => progress(`workbook: finding the cells formulas read, ${cells} of ${cellCount}`));
   const notExcel = whyNotExcelValues(pkg, info.part);
