@@ -27,6 +27,8 @@ export function textToNumber(text: string, system: DateSystem = "1900"): number 
     const value = decimal[4] === undefined ? signed : signed / 100;
     return Number.isFinite(value) ? value : undefined;
   }
+  // a date or time with spaces around it is text to Excel (" 2024-01-10 " is #VALUE!), a number is not
+  if (trimmed !== text) return undefined;
   const iso = parseIsoDate(trimmed);
   if (iso !== undefined) return isoDateToSerial(iso, system);
   const date = typedDate(trimmed);

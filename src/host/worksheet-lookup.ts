@@ -3,6 +3,7 @@
  * `"<>"`, dates as text; VLOOKUP, HLOOKUP, MATCH (exact with wildcards, or the binary search of a sorted range),
  * INDEX and XLOOKUP.
  */
+import { LeftForExcelSignal } from "./left-for-excel";
 import type { DateSystem } from "../functions/excelDates";
 import { compare, compareWith, significant, textToNumber, toNumber } from "./coerce";
 import { type Arg, type FunctionSpec, asArray, cellsOf, num, scalarOf, spec } from "./worksheet-spec";
@@ -43,7 +44,8 @@ export function criterion(value: CellValue, system: DateSystem): (cell: CellValu
   const test = (order: number): boolean => compareWith(operator, order);
   if (number !== undefined) {
     return (cell) => {
-      const cellNumber = typeof cell === "number" ? cell : operator === "=" || operator === "<>" ? (typeof cell === "string" ? textToNumber(cell, system) : undefined) : undefined;
+      // "=5" also counts the text "5"; "<>5" leaves out only the number (Excel's COUNTIF: 6 of 23, "23", TRUE, 1, -23, "hey", FALSE)
+      const cellNumber = typeof cell === "number" ? cell : operator === "=" && typeof cell === "string" ? textToNumber(cell, system) : undefined;
       if (cellNumber === undefined) return operator === "<>";
       return test(significant(cellNumber) - significant(number));
     };
@@ -249,7 +251,9 @@ const xlookup = spec(
     const searchMode = mode(args[5], 1);
     if (typeof matchMode !== "number") return matchMode;
     if (typeof searchMode !== "number") return searchMode;
-    if (![0, -1, 1, 2].includes(matchMode) || ![1, -1].includes(searchMode)) return cellError("#VALUE!", "XLOOKUP supports match_mode 0, -1, 1, 2 and search_mode 1, -1");
+    // Excel's binary search finds in an unsorted range what its own halving finds: not the engine's to guess
+    if (matchMode !== 2 && [2, -2].includes(searchMode)) throw new LeftForExcelSignal("XLOOKUP's binary search (search_mode 2 or -2) is left for Excel");
+    if (![0, -1, 1, 2].includes(matchMode) || ![1, -1].includes(searchMode)) return cellError("#VALUE!", "XLOOKUP takes match_mode 0, -1, 1, 2 and search_mode 1, -1, 2, -2");
     const vertical = (lookupGrid[0]?.length ?? 0) === 1;
     if (!vertical && lookupGrid.length !== 1) return cellError("#VALUE!", "XLOOKUP lookup_array must be one row or one column");
     const keys = vertical ? lookupGrid.map((row) => row[0] ?? null) : (lookupGrid[0] ?? []);

@@ -3,6 +3,7 @@
  * logic and the dynamic-array builders (SEQUENCE, TRANSPOSE, SORT, UNIQUE, FILTER).
  */
 import { compare, significant, toBoolean, toNumber } from "./coerce";
+import { LeftForExcelSignal } from "./left-for-excel";
 import { type Arg, type FunctionSpec, type WorksheetEnv, asArray, cellsOf, num, scalarOf, spec } from "./worksheet-spec";
 import { type Value, arrayOf, isArray, toGrid } from "./value-array";
 import { type CellError, type CellValue, cellError, isCellError } from "./values";
@@ -81,13 +82,17 @@ function gcd(a: number, b: number): number {
 
 function integers(args: readonly Arg[], env: WorksheetEnv): number[] | CellError {
   const out: number[] = [];
-  for (const cell of args.flatMap(cellsOf)) {
+  // Excel's GCD and LCM: a blank in a range is 0, a blank given alone is skipped, only skipped blanks is #VALUE!
+  for (const cell of args.flatMap((arg) => (isArray(arg) && cellsOf(arg).length > 1 ? cellsOf(arg).map((value) => value ?? 0) : cellsOf(arg)))) {
+    if (cell === null) continue;
+    if (typeof cell === "boolean") return cellError("#VALUE!", "GCD and LCM take no TRUE or FALSE");
     const value = toNumber(cell, env.dateSystem);
     if (isCellError(value)) return value;
     if (value < 0) return numError("a negative number");
+    if (value >= 2 ** 53) return numError("a number past 2^53");
     out.push(Math.trunc(value));
   }
-  return out;
+  return out.length === 0 ? cellError("#VALUE!", "no number to take") : out;
 }
 
 function factorial(value: number): CellValue {
@@ -186,7 +191,7 @@ function sortOf(args: readonly Arg[]): Value {
 
 function unique(args: readonly Arg[]): Value {
   const grid = toGrid(asArray(args[0]));
-  if (args[1] === true || args[2] === true) return cellError("#VALUE!", "UNIQUE by column or exactly once is not supported");
+  if (args[1] === true || args[2] === true) throw new LeftForExcelSignal("UNIQUE by column or of the values that occur once is left for Excel");
   const key = (row: readonly CellValue[]): string => JSON.stringify(row.map((cell) => (typeof cell === "string" ? cell.toLowerCase() : cell)));
   const seen = new Set<string>();
   return arrayOf(grid.filter((row) => {
