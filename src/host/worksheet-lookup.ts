@@ -8,7 +8,7 @@ import type { DateSystem } from "../functions/excelDates";
 import { compare, compareWith, significant, textToNumber, toNumber } from "./coerce";
 import { type Arg, type FunctionSpec, asArray, cellsOf, num, scalarOf, spec } from "./worksheet-spec";
 import { type Value, arrayOf, toGrid } from "./value-array";
-import { type CellValue, cellError, isCellError } from "./values";
+import { type CellValue, cellError, isCellError, isErrorText } from "./values";
 
 /** `*`, `?` and `~` of Excel's patterns as a case-insensitive whole-text expression. */
 export function wildcardPattern(pattern: string): RegExp {
@@ -38,9 +38,15 @@ export function criterion(value: CellValue, system: DateSystem): (cell: CellValu
   const number = textToNumber(operand, system);
   const truth = /^(true|false)$/i.test(operand) ? operand.toLowerCase() === "true" : undefined;
   if (operand === "") {
-    if (operator === "=") return (cell) => cell === null || cell === "";
-    if (operator === "<>") return (cell) => cell !== null && cell !== "";
+    // "" counts empty cells and empty text, "=" empty cells only, "<>" every cell not empty ("" and errors too)
+    if (match?.[1] === undefined) return (cell) => cell === null || cell === "";
+    if (operator === "=") return (cell) => cell === null;
+    if (operator === "<>") return (cell) => cell !== null;
+    return () => false;
   }
+  // "#N/A" meets the error #N/A
+  const code = operand.toUpperCase();
+  if (isErrorText(code) && (operator === "=" || operator === "<>")) return (cell) => (isCellError(cell) && cell.code === code) === (operator === "=");
   const test = (order: number): boolean => compareWith(operator, order);
   if (number !== undefined) {
     return (cell) => {

@@ -189,6 +189,12 @@ export const TEXT_FUNCTIONS: Readonly<Record<string, FunctionSpec>> = {
     return typeof value === "boolean" ? cellError("#VALUE!", "VALUE reads text or a number") : toNumber(value, env.dateSystem);
   }),
   T: spec("e", (args) => (typeof args[0] === "string" || isCellError(args[0]) ? (args[0] ?? "") : "")),
-  CHAR: spec("n", (args) => (num(args[0]) < 1 || num(args[0]) > 255 ? cellError("#VALUE!", "CHAR takes 1 to 255") : String.fromCharCode(Math.trunc(num(args[0]))))),
+  CHAR: spec("n", (args) => {
+    const code = Math.trunc(num(args[0]));
+    if (code < 1 || code > 255) return cellError("#VALUE!", "CHAR takes 1 to 255");
+    // past ASCII the character is the code page's of the computer running Excel (Windows-1252, Mac Roman)
+    if (code > 127) throw new LeftForExcelSignal(`CHAR(${code}) depends on the character set of the computer running Excel`);
+    return String.fromCharCode(code);
+  }),
   CODE: spec("t", (args) => (str(args[0]) === "" ? cellError("#VALUE!", "CODE of empty text") : str(args[0]).charCodeAt(0))),
 };
