@@ -120,11 +120,13 @@ function mirr(args: readonly Arg[]): CellValue {
   if (isCellError(flows)) return flows;
   const [finance, reinvest] = [num(args[1]), num(args[2])];
   const n = flows.length;
-  if (!hasBothSigns(flows)) return cellError("#DIV/0!", "MIRR needs a positive and a negative cash flow");
-  if (finance === -1 || reinvest === -1) return cellError("#DIV/0!");
-  const gains = discounted(reinvest, flows.map((flow) => (flow > 0 ? flow : 0)));
-  const costs = discounted(finance, flows.map((flow) => (flow < 0 ? flow : 0)));
-  return ((-gains * (1 + reinvest) ** n) / (costs * (1 + finance))) ** (1 / (n - 1)) - 1;
+  // Excel's MIRR: the gains compounded to the last period at the reinvestment rate over the costs discounted to the
+  // first at the finance rate (a cost at the first period is not discounted, so a finance rate of -100% may still do)
+  const gains = flows.reduce((total, flow, index) => (flow > 0 ? total + flow * (1 + reinvest) ** (n - 1 - index) : total), 0);
+  const costs = flows.reduce((total, flow, index) => (flow < 0 ? total + flow / (1 + finance) ** index : total), 0);
+  if (costs === 0 || n < 2 || !Number.isFinite(costs)) return cellError("#DIV/0!", "MIRR needs a negative cash flow and two periods");
+  const result = (gains / -costs) ** (1 / (n - 1)) - 1;
+  return Number.isFinite(result) ? result : numError("MIRR has no real answer for these flows");
 }
 
 /** XNPV/XIRR's values and whole-day dates: as many of each, every one a number, no date before the first. */

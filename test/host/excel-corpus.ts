@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { formatCellAddress } from "../../src/formula/a1";
 import { createHostApi } from "../../src/host/api";
+import type { SavedCell } from "../../src/host/book-saved";
 import { sameValue } from "../../src/host/proof";
 import { createCustomFunctionsRuntime } from "../../src/host/runtime";
 import type { CellValue } from "../../src/host/values";
@@ -108,13 +109,23 @@ export async function compareFile(file: string, directory = CORPUS): Promise<Fil
       else if (source.saved === undefined) unsaved += 1;
       else {
         const cells = savedArea(address, source, workbook.spilled.get(sheet.name));
-        const differs = cells.find(({ address: at, saved }) => !sameValue(sheet.values[at] ?? null, savedCellOf(saved as FormulaSource["saved"]) ?? null));
+        const differs = cells.find(({ address: at, saved }) => !sameAsExcel(sheet.values[at] ?? null, savedCellOf(saved as FormulaSource["saved"]) ?? null));
         if (differs === undefined) agree += 1;
         else wrong.push({ cell: differs.address === address ? cell : `${cell} (at ${differs.address})`, formula: source.text, excel: differs.saved ?? null, engine: shown(sheet.values[differs.address] ?? null) });
       }
     }
   }
   return { file, application: applicationOf(pkg), formulas, agree, left, ofTheMoment, unsaved, wrong };
+}
+
+/**
+ * Excel's comparison (the proof's: 15 significant digits, errors by kind, text exactly), where two numbers whose
+ * difference lies past the 15th digit (0.7117292615354576 and ...573) are equal although their 15-digit roundings
+ * fall either side of a boundary.
+ */
+export function sameAsExcel(actual: CellValue, saved: SavedCell): boolean {
+  if (typeof actual === "number" && typeof saved === "number" && Math.abs(actual - saved) <= 1e-15 * Math.max(Math.abs(actual), Math.abs(saved))) return true;
+  return sameValue(actual, saved);
 }
 
 function shown(value: CellValue): unknown {
