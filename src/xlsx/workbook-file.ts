@@ -142,9 +142,13 @@ function readSheet(
     const saved = literalOf(cell, loaded.info);
     if (saved !== undefined) cells[cell.address] = saved;
   };
+  let hiddenRows = false;
   scanSheet(xml, part, {
     sheetDataOpen: (qualifiedName) => {
       prefix = prefixOf(qualifiedName);
+    },
+    rowOpen: (row) => {
+      if (/^(1|true)$/i.test(row.attributes.hidden ?? "")) hiddenRows = true;
     },
     cell: (cell) => {
       count += 1;
@@ -207,8 +211,22 @@ function readSheet(
       loaded.reach.set(source, referencesOf(name, expression, loaded.sheetNames, scope));
     },
   });
+  // SUBTOTAL and AGGREGATE skip hidden and filtered-out rows, which the engine does not know
+  if (hiddenRows) {
+    for (const [address, source] of formulas) {
+      if (!SKIPS_HIDDEN_ROWS.test(source.text)) continue;
+      formulas.delete(address);
+      formulaCells.delete(address);
+      if (source.saved === undefined) delete cells[address];
+      else cells[address] = source.saved;
+      loaded.kept.push({ sheet: name, cell: address, formula: source.text, why: "SUBTOTAL or AGGREGATE on a sheet with hidden rows, which only Excel knows" });
+    }
+  }
   return { cells, formulas, spilled, saved, count, known: { prefix, cells: formulaCells } };
 }
+
+/** A call of a function whose value depends on which rows are hidden. */
+const SKIPS_HIDDEN_ROWS = /\b(?:_xlfn\.)?(?:SUBTOTAL|AGGREGATE)\s*\(/i;
 
 type BookCells = Record<string, SavedLiteral>;
 
