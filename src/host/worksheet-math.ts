@@ -55,6 +55,7 @@ function multiple(direction: "up" | "down"): FunctionSpec {
     if (step === 0) return direction === "up" || value === 0 ? 0 : cellError("#DIV/0!");
     if (value > 0 && step < 0) return numError("the number and the significance differ in sign");
     const ratio = significant(value / step);
+    if (!Number.isFinite(ratio)) return numError("more multiples of the significance than a number holds");
     // counted in multiples of the significance: CEILING(-2.5,-2) is -4, FLOOR(-2.5,-2) is -2
     return (direction === "up" ? Math.ceil(ratio) : Math.floor(ratio)) * step;
   });
@@ -69,6 +70,7 @@ function mathMultiple(direction: "up" | "down"): FunctionSpec {
       if (step === 0) return 0;
       const awayFromZero = value < 0 && num(args[2]) !== 0;
       const ratio = significant(value / step);
+      if (!Number.isFinite(ratio)) return numError("more multiples of the significance than a number holds");
       const up = direction === "up" !== awayFromZero;
       return (up ? Math.ceil(ratio) : Math.floor(ratio)) * step;
     },

@@ -69,7 +69,9 @@ export function callWorksheetFunction(name: string, args: readonly Arg[], env: W
         coerced.push(value);
       } else coerced.push(letter === "r" && cell !== undefined ? asArray(cell) : cell);
     }
-    return fn.run(coerced, env);
+    const result = fn.run(coerced, env);
+    // a number past what a cell holds (1e308 * 10, 0/0 in a formula) is Excel's #NUM!, never an empty cell
+    return typeof result === "number" && !Number.isFinite(result) ? cellError("#NUM!", `${name} gives no finite number`) : result;
   };
   if (!lifted) return once(prepared);
   return liftOver(prepared, letters, once);
