@@ -6,8 +6,8 @@
 import { LeftForExcelSignal } from "./left-for-excel";
 import type { DateSystem } from "../functions/excelDates";
 import { compare, compareWith, significant, textToNumber, toNumber } from "./coerce";
-import { type Arg, type FunctionSpec, asArray, cellsOf, num, scalarOf, spec } from "./worksheet-spec";
-import { type Value, arrayOf, toGrid } from "./value-array";
+import { type Arg, type FunctionSpec, type WorksheetEnv, asArray, cellsOf, num, scalarOf, spec } from "./worksheet-spec";
+import { type Value, arrayOf, isArray, toGrid } from "./value-array";
 import { type CellValue, cellError, isCellError, isErrorText } from "./values";
 
 /** `*`, `?` and `~` of Excel's patterns as a case-insensitive whole-text expression. */
@@ -98,32 +98,48 @@ function conditional(reduce: Reduce, layout: "countif" | "sumif" | "ifs" | "coun
     // criteria stay whole ("v"): the pairs repeat, and a criterion is read as one value
     layout === "sumif" || layout === "ifs" ? "vvv" : "vv",
     (args, env) => {
-      let pairs: [Arg, Arg][];
-      let values: CellValue[] | undefined;
-      if (layout === "countif" || layout === "sumif") {
-        pairs = [[args[0], args[1]]];
-        values = layout === "sumif" ? sameShape(args[2] ?? args[0], args[0]) : undefined;
-      } else {
-        const start = layout === "ifs" ? 1 : 0;
-        if ((args.length - start) % 2 !== 0) return cellError("#VALUE!", "criteria come in pairs of range and criterion");
-        pairs = [];
-        for (let index = start; index < args.length; index += 2) pairs.push([args[index], args[index + 1]]);
-        values = layout === "ifs" ? cellsOf(asArray(args[0])) : undefined;
-      }
-      const kept = matching(pairs, env.dateSystem);
-      if (!kept || (values && values.length !== kept.length)) return cellError("#VALUE!", "the ranges differ in size");
-      if (!values) return kept.filter(Boolean).length;
-      const numbers: number[] = [];
-      for (const [index, cell] of values.entries()) {
-        if (!kept[index]) continue;
-        if (isCellError(cell)) return cell;
-        if (typeof cell === "number") numbers.push(cell);
-      }
-      return reduce(numbers);
+      // an array of criteria gives one answer per criterion (SUMIF(A:A, {"x";"y"}, B:B) spills two sums)
+      const criteria = args.map((_, index) => index).filter((index) => (layout === "ifs" ? index >= 2 && index % 2 === 0 : index % 2 === 1));
+      const lifted = criteria.map((index) => args[index]).find((arg) => isArray(arg) && cellsOf(arg).length > 1);
+      if (lifted === undefined || !isArray(lifted)) return once(args, env);
+      return arrayOf(
+        lifted.rows.map((row, r) =>
+          row.map((_, c) => {
+            const cellArgs = args.map((arg, index) => (criteria.includes(index) && isArray(arg) ? (arg.rows[arg.rows.length === 1 ? 0 : r]?.[(arg.rows[0]?.length ?? 1) === 1 ? 0 : c] ?? cellError("#N/A")) : arg));
+            const value = once(cellArgs, env);
+            return isArray(value) ? (value.rows[0]?.[0] ?? null) : value;
+          }),
+        ),
+      );
     },
     layout === "countif" || layout === "countifs" ? 2 : layout === "sumif" ? 2 : 3,
     layout === "countifs" || layout === "ifs",
   );
+
+  function once(args: readonly Arg[], env: WorksheetEnv): Value {
+    let pairs: [Arg, Arg][];
+    let values: CellValue[] | undefined;
+    if (layout === "countif" || layout === "sumif") {
+      pairs = [[args[0], args[1]]];
+      values = layout === "sumif" ? sameShape(args[2] ?? args[0], args[0]) : undefined;
+    } else {
+      const start = layout === "ifs" ? 1 : 0;
+      if ((args.length - start) % 2 !== 0) return cellError("#VALUE!", "criteria come in pairs of range and criterion");
+      pairs = [];
+      for (let index = start; index < args.length; index += 2) pairs.push([args[index], args[index + 1]]);
+      values = layout === "ifs" ? cellsOf(asArray(args[0])) : undefined;
+    }
+    const kept = matching(pairs, env.dateSystem);
+    if (!kept || (values && values.length !== kept.length)) return cellError("#VALUE!", "the ranges differ in size");
+    if (!values) return kept.filter(Boolean).length;
+    const numbers: number[] = [];
+    for (const [index, cell] of values.entries()) {
+      if (!kept[index]) continue;
+      if (isCellError(cell)) return cell;
+      if (typeof cell === "number") numbers.push(cell);
+    }
+    return reduce(numbers);
+  }
 }
 
 const sum = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0);
