@@ -5,6 +5,7 @@
  */
 import { parseIsoDate } from "../api/dates";
 import { type DateSystem, isoDateToSerial } from "../functions/excelDates";
+import { LeftForExcelSignal } from "./left-for-excel";
 import { type CellError, type CellValue, cellError, isCellError } from "./values";
 
 /** A decimal as Excel reads typed text: optional sign, thousands groups, fraction, exponent, a trailing %. */
@@ -16,6 +17,9 @@ const DAY_FIRST = /^(\d{1,2})[\s-]+([a-z]{3,9})\.?,?[\s-]+(\d{2}|\d{4})$/i;
 const SLASHED = /^(\d{1,2})\/(\d{1,2})\/(\d{2}|\d{4})$/;
 const YEAR_FIRST = /^(\d{4})[/-](\d{1,2})[/-](\d{1,2})$/;
 const TIME = /^(\d{1,2}):(\d{2})(?::(\d{2}(?:\.\d+)?))?\s*(AM|PM)?$/i;
+
+/** Text that reads as a number with another locale's currency, or as a day-first date with dashes. */
+const LOCALE_NUMBER = /^(?:[€£¥]\s?[+-]?[\d.,]+|[+-]?[\d.,]+\s?[€£¥]|\d{1,2}[-.]\d{1,2}[-.](?:\d{2}|\d{4}))$/;
 
 /** Text Excel reads as a number, or undefined. */
 export function textToNumber(text: string, system: DateSystem = "1900"): number | undefined {
@@ -80,7 +84,10 @@ export function toNumber(value: CellValue, system: DateSystem = "1900"): number 
   if (typeof value === "number") return value;
   if (typeof value === "boolean") return value ? 1 : 0;
   const number = textToNumber(value, system);
-  return number ?? cellError("#VALUE!", `expected a number, got ${JSON.stringify(value)}`);
+  if (number !== undefined) return number;
+  // "€100", "23 €", "10-12-1999": a number or a date to an Excel of some locale, text to another
+  if (LOCALE_NUMBER.test(value.trim())) throw new LeftForExcelSignal(`${JSON.stringify(value)} reads as a number only in some of Excel's locales`);
+  return cellError("#VALUE!", `expected a number, got ${JSON.stringify(value)}`);
 }
 
 /** A number as a formula turns it into text (`=1/3&""`): up to 15 significant digits, no trailing zeros. */

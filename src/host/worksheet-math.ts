@@ -160,7 +160,7 @@ const sequence = spec(
     const cols = args[1] === undefined ? 1 : Math.trunc(num(args[1]));
     const start = args[2] === undefined ? 1 : num(args[2]);
     const step = args[3] === undefined ? 1 : num(args[3]);
-    if (rows < 1 || cols < 1) return cellError("#CALC!", "SEQUENCE of no cells");
+    if (rows < 1 || cols < 1) return cellError("#VALUE!", "SEQUENCE of no cells");
     if (rows * cols > 1_048_576) return numError("SEQUENCE too large");
     return arrayOf(Array.from({ length: rows }, (_, r) => Array.from({ length: cols }, (_, c) => start + (r * cols + c) * step)));
   },
@@ -249,7 +249,7 @@ function takeOrDrop(take: boolean): FunctionSpec {
         return n >= 0 ? items.slice(n) : items.slice(0, Math.max(0, items.length + n));
       };
       const rows = slice(grid, args[1]).map((row) => slice(row, args[2]));
-      return rows.length === 0 || rows[0]?.length === 0 ? cellError("#CALC!", "no cells left") : arrayOf(rows);
+      return rows.length === 0 || rows[0]?.length === 0 ? cellError("#VALUE!", "no cells left") : arrayOf(rows);
     },
     2,
   );

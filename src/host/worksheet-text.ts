@@ -186,6 +186,7 @@ export const TEXT_FUNCTIONS: Readonly<Record<string, FunctionSpec>> = {
   TEXTJOIN: textjoin,
   VALUE: spec("s", (args, env) => {
     const value = scalarOf(args[0]);
+    if (value === "") return cellError("#VALUE!", "VALUE of empty text");
     return typeof value === "boolean" ? cellError("#VALUE!", "VALUE reads text or a number") : toNumber(value, env.dateSystem);
   }),
   T: spec("e", (args) => (typeof args[0] === "string" || isCellError(args[0]) ? (args[0] ?? "") : "")),

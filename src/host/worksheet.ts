@@ -48,6 +48,9 @@ function coerce(letter: ParamLetter, value: CellValue | undefined, env: Workshee
   }
 }
 
+/** Excel's functions from the Analysis ToolPak, which answer #VALUE! to TRUE or FALSE in a number's place (measured in the Excel-written corpus). */
+const NO_TRUTH_FOR_NUMBERS = new Set(["ISODD", "ISEVEN", "MROUND", "QUOTIENT", "EOMONTH", "EDATE", "WORKDAY", "NETWORKDAYS", "WEEKNUM", "YEARFRAC", "GCD", "LCM"]);
+
 export function callWorksheetFunction(name: string, args: readonly Arg[], env: WorksheetEnv): Value {
   const fn = WORKSHEET_FUNCTIONS[name];
   if (!fn) return cellError("#NAME?", `${name} is not an Excel function`);
@@ -64,6 +67,8 @@ export function callWorksheetFunction(name: string, args: readonly Arg[], env: W
     for (const [index, cell] of cells.entries()) {
       const letter = letters[index] ?? "v";
       if (LIFTED.has(letter)) {
+        // the functions that came from the Analysis ToolPak take no TRUE/FALSE where they want a number
+        if (letter === "n" && typeof cell === "boolean" && NO_TRUTH_FOR_NUMBERS.has(name)) return cellError("#VALUE!", `${name} takes no TRUE or FALSE for a number`);
         const value = coerce(letter, isArray(cell) ? undefined : cell, env);
         if (letter !== "e" && isCellError(value)) return value;
         coerced.push(value);
