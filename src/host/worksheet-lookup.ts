@@ -251,7 +251,8 @@ const index = spec(
     let col = args[2] === undefined ? (oneRow ? row : 1) : Math.trunc(num(args[2]));
     if (oneRow && args[2] === undefined) row = 1;
     if (args[2] === undefined && !oneRow && (grid[0]?.length ?? 0) > 1) col = 0;
-    if (row < 0 || col < 0 || row > grid.length || col > (grid[0]?.length ?? 0)) return cellError("#REF!", "INDEX is outside the array");
+    if (row < 0 || col < 0) return cellError("#VALUE!", "INDEX of a negative row or column");
+    if (row > grid.length || col > (grid[0]?.length ?? 0)) return cellError("#REF!", "INDEX is outside the array");
     if (row === 0 && col === 0) return arrayOf(grid);
     if (row === 0) return arrayOf(grid.map((line) => [line[col - 1] ?? null]));
     if (col === 0) return arrayOf([grid[row - 1] ?? []]);

@@ -14,6 +14,8 @@ const numError = (message?: string): CellError => cellError("#NUM!", message);
 export function roundTo(value: number, digits: number, direction: "nearest" | "up" | "down"): number {
   const places = Math.trunc(digits);
   const scale = 10 ** Math.abs(places);
+  // more places than a number holds leave it as it is; more tens than it holds leave 0
+  if (!Number.isFinite(Math.abs(value) * scale)) return places >= 0 ? value : 0;
   const scaled = significant(places >= 0 ? Math.abs(value) * scale : Math.abs(value) / scale);
   const whole = direction === "nearest" ? Math.round(scaled) : direction === "up" ? Math.ceil(scaled) : Math.floor(scaled);
   const magnitude = places >= 0 ? whole / scale : whole * scale;
@@ -120,6 +122,8 @@ function logical(reduce: (values: boolean[]) => boolean): FunctionSpec {
           }
           continue;
         }
+        // typed empty text is skipped, as Excel's AND("", TRUE) is TRUE
+        if (arg === "") continue;
         const truth = toBoolean(arg);
         if (isCellError(truth)) return truth;
         values.push(truth);
@@ -321,7 +325,8 @@ export const MATH: Readonly<Record<string, FunctionSpec>> = {
     (args, env) => {
       const values = integers(args, env);
       if (isCellError(values)) return values;
-      return values.reduce((a, b) => (a === 0 || b === 0 ? 0 : (a * b) / gcd(a, b)), 1);
+      const multiple = values.reduce((a, b) => (a === 0 || b === 0 ? 0 : (a * b) / gcd(a, b)), 1);
+      return multiple >= 2 ** 53 ? numError("the least common multiple passes 2^53") : multiple;
     },
     1,
     true,

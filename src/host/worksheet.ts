@@ -48,6 +48,9 @@ function coerce(letter: ParamLetter, value: CellValue | undefined, env: Workshee
   }
 }
 
+/** The smallest normal double; Excel shows anything nearer 0 as 0. */
+const SMALLEST_NORMAL = 2.2250738585072014e-308;
+
 /** Excel's functions from the Analysis ToolPak, which answer #VALUE! to TRUE or FALSE in a number's place (measured in the Excel-written corpus). */
 const NO_TRUTH_FOR_NUMBERS = new Set(["ISODD", "ISEVEN", "MROUND", "QUOTIENT", "EOMONTH", "EDATE", "WORKDAY", "NETWORKDAYS", "WEEKNUM", "YEARFRAC", "GCD", "LCM"]);
 
@@ -76,7 +79,10 @@ export function callWorksheetFunction(name: string, args: readonly Arg[], env: W
     }
     const result = fn.run(coerced, env);
     // a number past what a cell holds (1e308 * 10, 0/0 in a formula) is Excel's #NUM!, never an empty cell
-    return typeof result === "number" && !Number.isFinite(result) ? cellError("#NUM!", `${name} gives no finite number`) : result;
+    if (typeof result !== "number") return result;
+    if (!Number.isFinite(result)) return cellError("#NUM!", `${name} gives no finite number`);
+    // Excel keeps no subnormal number: EXP(-745) is 0
+    return Math.abs(result) < SMALLEST_NORMAL ? 0 : result;
   };
   if (!lifted) return once(prepared);
   return liftOver(prepared, letters, once);
