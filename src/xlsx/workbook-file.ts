@@ -126,6 +126,8 @@ function readSheet(
   let prefix = "";
   const shared = new SharedFormulas();
   const spills: RangeRef[] = [];
+  /** The saved areas of array formulas kept as saved: their other cells keep their cached values as entries. */
+  const keptSpills: RangeRef[] = [];
   const parse = shapeParser();
   /** The formula being read: `[@Qty]` and `Table[[#This Row],...]` are read at its cell. */
   let at: CellPosition = { row: 0, col: 0 };
@@ -153,11 +155,14 @@ function readSheet(
     cell: (cell) => {
       count += 1;
       if (count % 5_000 === 0) onProgress(count);
-      const f = cell.formula;
+      // Excel writes `<f ca="1"/>` in the other cells of a volatile dynamic array: a cached copy, not a formula
+      const inSpill = spills.some((area) => rangeContains(area, cell.row, cell.col));
+      const copied = inSpill || keptSpills.some((area) => rangeContains(area, cell.row, cell.col));
+      const f = cell.formula !== undefined && cell.formula.text === "" && cell.formula.attributes.t === undefined && copied ? undefined : cell.formula;
       if (f === undefined) {
         // What a saved array formula left in its other cells is a cached copy of its result, not an entry.
         const literal = literalOf(cell, loaded.info);
-        if (spills.some((area) => rangeContains(area, cell.row, cell.col))) {
+        if (inSpill) {
           if (literal !== undefined) spilled.set(cell.address, literal);
           const savedCell = savedCellOf(literal);
           if (savedCell !== undefined) saved.set(cell.address, savedCell);
@@ -192,7 +197,11 @@ function readSheet(
       // here with its dependents and its saved spill, names and tables read as the engine reads them: never a guess.
       at = cell;
       const why = whyLeftForExcel(expression, scope);
-      if (why !== undefined) return keep(cell, text, why);
+      if (why !== undefined) {
+        const keptArea = kind === "array" && f.attributes.ref !== undefined ? parseRangeAddress(f.attributes.ref) : undefined;
+        if (keptArea) keptSpills.push(keptArea);
+        return keep(cell, text, why);
+      }
       const area = kind === "array" && f.attributes.ref !== undefined ? parseRangeAddress(f.attributes.ref) : undefined;
       if (area && (area.bottom > area.top || area.right > area.left)) spills.push(area);
       cells[cell.address] = formula;
