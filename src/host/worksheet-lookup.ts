@@ -296,9 +296,10 @@ const xlookup = spec(
         }
         continue;
       }
-      if (!sameKind(key, wanted)) continue;
+      // the next smaller or larger item is found across kinds in Excel's order (numbers < text < TRUE/FALSE); blanks never
+      if (matchMode === 0 ? !sameKind(key, wanted) : key === null) continue;
       const versus = compare(key, wanted);
-      if (versus === 0) {
+      if (versus === 0 && sameKind(key, wanted)) {
         best = position;
         break;
       }
