@@ -77,6 +77,21 @@ const mid = spec("tnn", (args) => {
   return str(args[0]).slice(start - 1, start - 1 + n);
 });
 
+/** SEARCH's pattern: a `~` before anything but `*`, `?` or `~`, or at the end, is dropped (SEARCH("~d", "My dear") is 4). */
+function searchPattern(wanted: string): string {
+  let kept = "";
+  for (let index = 0; index < wanted.length; index += 1) {
+    const char = wanted[index] ?? "";
+    const next = wanted[index + 1];
+    if (char !== "~") kept += char;
+    else if (next === "*" || next === "?" || next === "~") {
+      kept += `~${next}`;
+      index += 1;
+    }
+  }
+  return kept;
+}
+
 function find(caseless: boolean): FunctionSpec {
   return spec(
     "ttn",
@@ -89,7 +104,7 @@ function find(caseless: boolean): FunctionSpec {
         const at = within.indexOf(wanted, start - 1);
         return at < 0 ? cellError("#VALUE!", `${JSON.stringify(wanted)} not found`) : at + 1;
       }
-      const pattern = wildcardPattern(wanted).source.slice(1, -1);
+      const pattern = wildcardPattern(searchPattern(wanted)).source.slice(1, -1);
       const found = new RegExp(pattern, "i").exec(within.slice(start - 1));
       return found ? found.index + start : cellError("#VALUE!", `${JSON.stringify(wanted)} not found`);
     },
