@@ -145,6 +145,6 @@ export const DATES: Readonly<Record<string, FunctionSpec>> = {
   WEEKDAY: weekday,
   EDATE: spec("nn", (args, env) => addMonths(num(args[0]), num(args[1]), env.dateSystem, false)),
   EOMONTH: spec("nn", (args, env) => addMonths(num(args[0]), num(args[1]), env.dateSystem, true)),
-  DAYS: spec("nn", (args) => Math.floor(num(args[0])) - Math.floor(num(args[1]))),
+  DAYS: spec("nn", (args) => (num(args[0]) < 0 || num(args[1]) < 0 ? cellError("#NUM!", "DAYS of a negative date") : Math.floor(num(args[0])) - Math.floor(num(args[1])))),
   DATEVALUE: spec("t", datevalue),
 };
