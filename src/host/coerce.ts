@@ -5,6 +5,7 @@
  */
 import { parseIsoDate } from "../api/dates";
 import { type DateSystem, isoDateToSerial } from "../functions/excelDates";
+import { LeftForExcelSignal } from "./left-for-excel";
 import { type CellError, type CellValue, cellError, isCellError } from "./values";
 
 /** A decimal as Excel reads typed text: optional sign, thousands groups, fraction, exponent, a trailing %. */
@@ -17,6 +18,9 @@ const SLASHED = /^(\d{1,2})\/(\d{1,2})\/(\d{2}|\d{4})$/;
 const YEAR_FIRST = /^(\d{4})[/-](\d{1,2})[/-](\d{1,2})$/;
 const TIME = /^(\d{1,2}):(\d{2})(?::(\d{2}(?:\.\d+)?))?\s*(AM|PM)?$/i;
 
+/** Text that reads as a number with another locale's currency, or as a day-first date with dashes. */
+const LOCALE_NUMBER = /^(?:[€£¥]\s?[+-]?[\d.,]+|[+-]?[\d.,]+\s?[€£¥]|\d{1,2}[-.]\d{1,2}[-.](?:\d{2}|\d{4}))$/;
+
 /** Text Excel reads as a number, or undefined. */
 export function textToNumber(text: string, system: DateSystem = "1900"): number | undefined {
   const trimmed = text.trim();
@@ -27,10 +31,15 @@ export function textToNumber(text: string, system: DateSystem = "1900"): number 
     const value = decimal[4] === undefined ? signed : signed / 100;
     return Number.isFinite(value) ? value : undefined;
   }
-  const iso = parseIsoDate(trimmed);
-  if (iso !== undefined) return isoDateToSerial(iso, system);
-  const date = typedDate(trimmed);
-  if (date !== undefined) return isoDateToSerial(date, system);
+  // a date or time with spaces around it is text to Excel (" 2024-01-10 " is #VALUE!), a number is not
+  if (trimmed !== text) return undefined;
+  const day = dateSerial(trimmed, system);
+  if (day !== undefined) return day;
+  // a date and a time of day: "2024-02-29 06:00"
+  const dated = DATE_THEN_TIME.exec(trimmed);
+  const datePart = dated ? dateSerial(dated[1] ?? "", system) : undefined;
+  const timePart = dated && datePart !== undefined ? textToNumber(dated[2] ?? "", system) : undefined;
+  if (datePart !== undefined && timePart !== undefined) return datePart + timePart;
   const time = TIME.exec(trimmed);
   if (time) {
     let hours = Number(time[1]);
@@ -43,6 +52,21 @@ export function textToNumber(text: string, system: DateSystem = "1900"): number 
   }
   return undefined;
 }
+
+/** A date with a time of day after it. */
+const DATE_THEN_TIME = /^(.*\S)\s+(\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?\s*(?:AM|PM)?)$/i;
+
+/** The serial of a date written as Excel reads typed dates (ISO or en-US), 29 February 1900 included in the 1900 system. */
+function dateSerial(text: string, system: DateSystem): number | undefined {
+  const iso = parseIsoDate(text);
+  if (iso !== undefined) return isoDateToSerial(iso, system);
+  const date = typedDate(text);
+  if (date === FICTITIOUS_LEAP_DAY) return system === "1900" ? 60 : undefined;
+  return date === undefined ? undefined : isoDateToSerial(date, system);
+}
+
+/** The day the 1900 system counts (serial 60) that no calendar has. */
+const FICTITIOUS_LEAP_DAY = "1900-02-29";
 
 function monthNumber(name: string): number | undefined {
   const lower = name.toLowerCase();
@@ -68,7 +92,7 @@ function typedDate(text: string): string | undefined {
   const year = yearText.length === 2 ? (short < 30 ? 2000 + short : 1900 + short) : short;
   if (month === undefined || month < 1 || month > 12 || year < 1900 || day < 1) return undefined;
   const iso = `${String(year).padStart(4, "0")}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
-  return parseIsoDate(iso);
+  return iso === FICTITIOUS_LEAP_DAY ? iso : parseIsoDate(iso);
 }
 
 /** Excel's number coercion of one value: blank 0, TRUE 1, numeric text its number; other text #VALUE!. */
@@ -78,7 +102,10 @@ export function toNumber(value: CellValue, system: DateSystem = "1900"): number 
   if (typeof value === "number") return value;
   if (typeof value === "boolean") return value ? 1 : 0;
   const number = textToNumber(value, system);
-  return number ?? cellError("#VALUE!", `expected a number, got ${JSON.stringify(value)}`);
+  if (number !== undefined) return number;
+  // "€100", "23 €", "10-12-1999": a number or a date to an Excel of some locale, text to another
+  if (LOCALE_NUMBER.test(value.trim())) throw new LeftForExcelSignal(`${JSON.stringify(value)} reads as a number only in some of Excel's locales`);
+  return cellError("#VALUE!", `expected a number, got ${JSON.stringify(value)}`);
 }
 
 /** A number as a formula turns it into text (`=1/3&""`): up to 15 significant digits, no trailing zeros. */

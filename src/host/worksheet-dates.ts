@@ -131,7 +131,10 @@ export const DATES: Readonly<Record<string, FunctionSpec>> = {
   DATE: spec("nnn", (args, env) => serialOf(num(args[0]), num(args[1]), num(args[2]), env.dateSystem) ?? cellError("#NUM!", "outside Excel's dates")),
   TIME: spec("nnn", (args) => {
     const seconds = Math.trunc(num(args[0])) * 3600 + Math.trunc(num(args[1])) * 60 + Math.trunc(num(args[2]));
-    return seconds < 0 ? cellError("#NUM!", "a negative time") : (seconds % 86_400) / 86_400;
+    if (seconds < 0) return cellError("#NUM!", "a negative time");
+    // Excel takes the fraction of the days, not the days of the remainder: TIME(24,2,3) is 0.0014236111111110006
+    const days = seconds / 86_400;
+    return days - Math.floor(days);
   }),
   YEAR: part((date) => date.year),
   MONTH: part((date) => date.month),
@@ -142,6 +145,6 @@ export const DATES: Readonly<Record<string, FunctionSpec>> = {
   WEEKDAY: weekday,
   EDATE: spec("nn", (args, env) => addMonths(num(args[0]), num(args[1]), env.dateSystem, false)),
   EOMONTH: spec("nn", (args, env) => addMonths(num(args[0]), num(args[1]), env.dateSystem, true)),
-  DAYS: spec("nn", (args) => Math.floor(num(args[0])) - Math.floor(num(args[1]))),
+  DAYS: spec("nn", (args) => (num(args[0]) < 0 || num(args[1]) < 0 ? cellError("#NUM!", "DAYS of a negative date") : Math.floor(num(args[0])) - Math.floor(num(args[1])))),
   DATEVALUE: spec("t", datevalue),
 };

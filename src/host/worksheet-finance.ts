@@ -21,12 +21,15 @@ function futureValue(rate: number, periods: number, payment: number, present: nu
 
 function payment(rate: number, periods: number, present: number, future: number, type: number): CellValue {
   if (periods === 0) return numError("PMT needs a number of periods other than 0");
+  if (rate <= -1) return numError("a rate of -100% or less");
   if (rate === 0) return -(present + future) / periods;
   const growth = (1 + rate) ** periods;
   return (-(future + present * growth) * rate) / ((1 + rate * type) * (growth - 1));
 }
 
 function presentValue(rate: number, periods: number, payment: number, future: number, type: number): CellValue {
+  if (rate === -1) return cellError("#DIV/0!", "a rate of -100% divides by 0");
+  if (rate < -1) return numError("a rate below -100%");
   if (rate === 0) return -(future + payment * periods);
   const growth = (1 + rate) ** periods;
   if (growth === 0) return cellError("#DIV/0!");
@@ -43,7 +46,8 @@ function periods(rate: number, payment: number, present: number, future: number,
 
 /** The interest part of payment `period` (1-based), as Excel splits a level payment. */
 function interestPayment(rate: number, period: number, count: number, present: number, future: number, type: number): CellValue {
-  if (period < 1 || period > count) return numError("the period must lie between 1 and the number of periods");
+  // Excel takes a fractional period up to (not including) one past the last: IPMT(0.1, 3.9, 3, ...) has a value
+  if (period < 1 || period >= count + 1) return numError("the period must lie between 1 and the number of periods");
   const level = payment(rate, count, present, future, type);
   if (isCellError(level) || typeof level !== "number") return level;
   let interest: number;
@@ -120,11 +124,13 @@ function mirr(args: readonly Arg[]): CellValue {
   if (isCellError(flows)) return flows;
   const [finance, reinvest] = [num(args[1]), num(args[2])];
   const n = flows.length;
-  if (!hasBothSigns(flows)) return cellError("#DIV/0!", "MIRR needs a positive and a negative cash flow");
-  if (finance === -1 || reinvest === -1) return cellError("#DIV/0!");
-  const gains = discounted(reinvest, flows.map((flow) => (flow > 0 ? flow : 0)));
-  const costs = discounted(finance, flows.map((flow) => (flow < 0 ? flow : 0)));
-  return ((-gains * (1 + reinvest) ** n) / (costs * (1 + finance))) ** (1 / (n - 1)) - 1;
+  // Excel's MIRR: the gains compounded to the last period at the reinvestment rate over the costs discounted to the
+  // first at the finance rate (a cost at the first period is not discounted, so a finance rate of -100% may still do)
+  const gains = flows.reduce((total, flow, index) => (flow > 0 ? total + flow * (1 + reinvest) ** (n - 1 - index) : total), 0);
+  const costs = flows.reduce((total, flow, index) => (flow < 0 ? total + flow / (1 + finance) ** index : total), 0);
+  if (costs === 0 || n < 2 || !Number.isFinite(costs)) return cellError("#DIV/0!", "MIRR needs a negative cash flow and two periods");
+  const result = (gains / -costs) ** (1 / (n - 1)) - 1;
+  return Number.isFinite(result) ? result : numError("MIRR has no real answer for these flows");
 }
 
 /** XNPV/XIRR's values and whole-day dates: as many of each, every one a number, no date before the first. */
@@ -134,6 +140,7 @@ function datedFlows(values: Arg, dates: Arg): { flows: number[]; days: number[] 
   const bad = [...flowCells, ...dateCells].find(isCellError);
   if (bad) return bad;
   if (flowCells.length !== dateCells.length) return numError("the values and dates differ in count");
+  if ([...flowCells, ...dateCells].some((cell) => cell === null)) return numError("a value or a date is blank");
   if ([...flowCells, ...dateCells].some((cell) => typeof cell !== "number")) return cellError("#VALUE!", "every value and date must be a number");
   const flows = flowCells as number[];
   const days = (dateCells as number[]).map(Math.floor);
@@ -148,7 +155,8 @@ function xnpv(args: readonly Arg[]): CellValue {
   const r = num(args[0]);
   const dated = datedFlows(args[1], args[2]);
   if (isCellError(dated)) return dated;
-  if (r <= -1) return numError("XNPV needs a rate above -100%");
+  // Excel's XNPV takes no negative rate (measured: -0.3 and -0.4 are #NUM!)
+  if (r < 0) return numError("XNPV needs a rate of 0 or more");
   return xDiscounted(r, dated.flows, dated.days);
 }
 
@@ -163,7 +171,15 @@ function xirr(args: readonly Arg[]): CellValue {
 
 export const FINANCE: Readonly<Record<string, FunctionSpec>> = {
   PMT: spec("nnnnn", (args) => payment(num(args[0]), num(args[1]), num(args[2]), num(args[3]), atStart(args[4])), 3),
-  FV: spec("nnnnn", (args) => futureValue(num(args[0]), num(args[1]), num(args[2]), num(args[3]), atStart(args[4])), 3),
+  FV: spec(
+    "nnnnn",
+    (args) => {
+      const value = futureValue(num(args[0]), num(args[1]), num(args[2]), num(args[3]), atStart(args[4]));
+      // (1 + -100%) to a negative power divides by 0
+      return !Number.isFinite(value) && num(args[0]) === -1 ? cellError("#DIV/0!") : value;
+    },
+    3,
+  ),
   PV: spec("nnnnn", (args) => presentValue(num(args[0]), num(args[1]), num(args[2]), num(args[3]), atStart(args[4])), 3),
   NPER: spec("nnnnn", (args) => periods(num(args[0]), num(args[1]), num(args[2]), num(args[3]), atStart(args[4])), 3),
   RATE: spec("nnnnnn", rate, 3),

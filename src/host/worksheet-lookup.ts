@@ -3,11 +3,12 @@
  * `"<>"`, dates as text; VLOOKUP, HLOOKUP, MATCH (exact with wildcards, or the binary search of a sorted range),
  * INDEX and XLOOKUP.
  */
+import { LeftForExcelSignal } from "./left-for-excel";
 import type { DateSystem } from "../functions/excelDates";
 import { compare, compareWith, significant, textToNumber, toNumber } from "./coerce";
-import { type Arg, type FunctionSpec, asArray, cellsOf, num, scalarOf, spec } from "./worksheet-spec";
-import { type Value, arrayOf, toGrid } from "./value-array";
-import { type CellValue, cellError, isCellError } from "./values";
+import { type Arg, type FunctionSpec, type WorksheetEnv, asArray, cellsOf, num, scalarOf, spec } from "./worksheet-spec";
+import { type Value, arrayOf, isArray, toGrid } from "./value-array";
+import { type CellValue, cellError, isCellError, isErrorText } from "./values";
 
 /** `*`, `?` and `~` of Excel's patterns as a case-insensitive whole-text expression. */
 export function wildcardPattern(pattern: string): RegExp {
@@ -37,13 +38,20 @@ export function criterion(value: CellValue, system: DateSystem): (cell: CellValu
   const number = textToNumber(operand, system);
   const truth = /^(true|false)$/i.test(operand) ? operand.toLowerCase() === "true" : undefined;
   if (operand === "") {
-    if (operator === "=") return (cell) => cell === null || cell === "";
-    if (operator === "<>") return (cell) => cell !== null && cell !== "";
+    // "" counts empty cells and empty text, "=" empty cells only, "<>" every cell not empty ("" and errors too)
+    if (match?.[1] === undefined) return (cell) => cell === null || cell === "";
+    if (operator === "=") return (cell) => cell === null;
+    if (operator === "<>") return (cell) => cell !== null;
+    return () => false;
   }
+  // "#N/A" meets the error #N/A
+  const code = operand.toUpperCase();
+  if (isErrorText(code) && (operator === "=" || operator === "<>")) return (cell) => (isCellError(cell) && cell.code === code) === (operator === "=");
   const test = (order: number): boolean => compareWith(operator, order);
   if (number !== undefined) {
     return (cell) => {
-      const cellNumber = typeof cell === "number" ? cell : operator === "=" || operator === "<>" ? (typeof cell === "string" ? textToNumber(cell, system) : undefined) : undefined;
+      // "=5" also counts the text "5"; "<>5" leaves out only the number (Excel's COUNTIF: 6 of 23, "23", TRUE, 1, -23, "hey", FALSE)
+      const cellNumber = typeof cell === "number" ? cell : operator === "=" && typeof cell === "string" ? textToNumber(cell, system) : undefined;
       if (cellNumber === undefined) return operator === "<>";
       return test(significant(cellNumber) - significant(number));
     };
@@ -90,32 +98,48 @@ function conditional(reduce: Reduce, layout: "countif" | "sumif" | "ifs" | "coun
     // criteria stay whole ("v"): the pairs repeat, and a criterion is read as one value
     layout === "sumif" || layout === "ifs" ? "vvv" : "vv",
     (args, env) => {
-      let pairs: [Arg, Arg][];
-      let values: CellValue[] | undefined;
-      if (layout === "countif" || layout === "sumif") {
-        pairs = [[args[0], args[1]]];
-        values = layout === "sumif" ? sameShape(args[2] ?? args[0], args[0]) : undefined;
-      } else {
-        const start = layout === "ifs" ? 1 : 0;
-        if ((args.length - start) % 2 !== 0) return cellError("#VALUE!", "criteria come in pairs of range and criterion");
-        pairs = [];
-        for (let index = start; index < args.length; index += 2) pairs.push([args[index], args[index + 1]]);
-        values = layout === "ifs" ? cellsOf(asArray(args[0])) : undefined;
-      }
-      const kept = matching(pairs, env.dateSystem);
-      if (!kept || (values && values.length !== kept.length)) return cellError("#VALUE!", "the ranges differ in size");
-      if (!values) return kept.filter(Boolean).length;
-      const numbers: number[] = [];
-      for (const [index, cell] of values.entries()) {
-        if (!kept[index]) continue;
-        if (isCellError(cell)) return cell;
-        if (typeof cell === "number") numbers.push(cell);
-      }
-      return reduce(numbers);
+      // an array of criteria gives one answer per criterion (SUMIF(A:A, {"x";"y"}, B:B) spills two sums)
+      const criteria = args.map((_, index) => index).filter((index) => (layout === "ifs" ? index >= 2 && index % 2 === 0 : index % 2 === 1));
+      const lifted = criteria.map((index) => args[index]).find((arg) => isArray(arg) && cellsOf(arg).length > 1);
+      if (lifted === undefined || !isArray(lifted)) return once(args, env);
+      return arrayOf(
+        lifted.rows.map((row, r) =>
+          row.map((_, c) => {
+            const cellArgs = args.map((arg, index) => (criteria.includes(index) && isArray(arg) ? (arg.rows[arg.rows.length === 1 ? 0 : r]?.[(arg.rows[0]?.length ?? 1) === 1 ? 0 : c] ?? cellError("#N/A")) : arg));
+            const value = once(cellArgs, env);
+            return isArray(value) ? (value.rows[0]?.[0] ?? null) : value;
+          }),
+        ),
+      );
     },
     layout === "countif" || layout === "countifs" ? 2 : layout === "sumif" ? 2 : 3,
     layout === "countifs" || layout === "ifs",
   );
+
+  function once(args: readonly Arg[], env: WorksheetEnv): Value {
+    let pairs: [Arg, Arg][];
+    let values: CellValue[] | undefined;
+    if (layout === "countif" || layout === "sumif") {
+      pairs = [[args[0], args[1]]];
+      values = layout === "sumif" ? sameShape(args[2] ?? args[0], args[0]) : undefined;
+    } else {
+      const start = layout === "ifs" ? 1 : 0;
+      if ((args.length - start) % 2 !== 0) return cellError("#VALUE!", "criteria come in pairs of range and criterion");
+      pairs = [];
+      for (let index = start; index < args.length; index += 2) pairs.push([args[index], args[index + 1]]);
+      values = layout === "ifs" ? cellsOf(asArray(args[0])) : undefined;
+    }
+    const kept = matching(pairs, env.dateSystem);
+    if (!kept || (values && values.length !== kept.length)) return cellError("#VALUE!", "the ranges differ in size");
+    if (!values) return kept.filter(Boolean).length;
+    const numbers: number[] = [];
+    for (const [index, cell] of values.entries()) {
+      if (!kept[index]) continue;
+      if (isCellError(cell)) return cell;
+      if (typeof cell === "number") numbers.push(cell);
+    }
+    return reduce(numbers);
+  }
 }
 
 const sum = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0);
@@ -227,7 +251,8 @@ const index = spec(
     let col = args[2] === undefined ? (oneRow ? row : 1) : Math.trunc(num(args[2]));
     if (oneRow && args[2] === undefined) row = 1;
     if (args[2] === undefined && !oneRow && (grid[0]?.length ?? 0) > 1) col = 0;
-    if (row < 0 || col < 0 || row > grid.length || col > (grid[0]?.length ?? 0)) return cellError("#REF!", "INDEX is outside the array");
+    if (row < 0 || col < 0) return cellError("#VALUE!", "INDEX of a negative row or column");
+    if (row > grid.length || col > (grid[0]?.length ?? 0)) return cellError("#REF!", "INDEX is outside the array");
     if (row === 0 && col === 0) return arrayOf(grid);
     if (row === 0) return arrayOf(grid.map((line) => [line[col - 1] ?? null]));
     if (col === 0) return arrayOf([grid[row - 1] ?? []]);
@@ -249,7 +274,9 @@ const xlookup = spec(
     const searchMode = mode(args[5], 1);
     if (typeof matchMode !== "number") return matchMode;
     if (typeof searchMode !== "number") return searchMode;
-    if (![0, -1, 1, 2].includes(matchMode) || ![1, -1].includes(searchMode)) return cellError("#VALUE!", "XLOOKUP supports match_mode 0, -1, 1, 2 and search_mode 1, -1");
+    // Excel's binary search finds in an unsorted range what its own halving finds: not the engine's to guess
+    if (matchMode !== 2 && [2, -2].includes(searchMode)) throw new LeftForExcelSignal("XLOOKUP's binary search (search_mode 2 or -2) is left for Excel");
+    if (![0, -1, 1, 2].includes(matchMode) || ![1, -1].includes(searchMode)) return cellError("#VALUE!", "XLOOKUP takes match_mode 0, -1, 1, 2 and search_mode 1, -1, 2, -2");
     const vertical = (lookupGrid[0]?.length ?? 0) === 1;
     if (!vertical && lookupGrid.length !== 1) return cellError("#VALUE!", "XLOOKUP lookup_array must be one row or one column");
     const keys = vertical ? lookupGrid.map((row) => row[0] ?? null) : (lookupGrid[0] ?? []);
@@ -269,9 +296,10 @@ const xlookup = spec(
         }
         continue;
       }
-      if (!sameKind(key, wanted)) continue;
+      // the next smaller or larger item is found across kinds in Excel's order (numbers < text < TRUE/FALSE); blanks never
+      if (matchMode === 0 ? !sameKind(key, wanted) : key === null) continue;
       const versus = compare(key, wanted);
-      if (versus === 0) {
+      if (versus === 0 && sameKind(key, wanted)) {
         best = position;
         break;
       }

@@ -3,6 +3,7 @@
  * logic and the dynamic-array builders (SEQUENCE, TRANSPOSE, SORT, UNIQUE, FILTER).
  */
 import { compare, significant, toBoolean, toNumber } from "./coerce";
+import { LeftForExcelSignal } from "./left-for-excel";
 import { type Arg, type FunctionSpec, type WorksheetEnv, asArray, cellsOf, num, scalarOf, spec } from "./worksheet-spec";
 import { type Value, arrayOf, isArray, toGrid } from "./value-array";
 import { type CellError, type CellValue, cellError, isCellError } from "./values";
@@ -13,6 +14,8 @@ const numError = (message?: string): CellError => cellError("#NUM!", message);
 export function roundTo(value: number, digits: number, direction: "nearest" | "up" | "down"): number {
   const places = Math.trunc(digits);
   const scale = 10 ** Math.abs(places);
+  // more places than a number holds leave it as it is; more tens than it holds leave 0
+  if (!Number.isFinite(Math.abs(value) * scale)) return places >= 0 ? value : 0;
   const scaled = significant(places >= 0 ? Math.abs(value) * scale : Math.abs(value) / scale);
   const whole = direction === "nearest" ? Math.round(scaled) : direction === "up" ? Math.ceil(scaled) : Math.floor(scaled);
   const magnitude = places >= 0 ? whole / scale : whole * scale;
@@ -54,6 +57,7 @@ function multiple(direction: "up" | "down"): FunctionSpec {
     if (step === 0) return direction === "up" || value === 0 ? 0 : cellError("#DIV/0!");
     if (value > 0 && step < 0) return numError("the number and the significance differ in sign");
     const ratio = significant(value / step);
+    if (!Number.isFinite(ratio)) return numError("more multiples of the significance than a number holds");
     // counted in multiples of the significance: CEILING(-2.5,-2) is -4, FLOOR(-2.5,-2) is -2
     return (direction === "up" ? Math.ceil(ratio) : Math.floor(ratio)) * step;
   });
@@ -68,6 +72,7 @@ function mathMultiple(direction: "up" | "down"): FunctionSpec {
       if (step === 0) return 0;
       const awayFromZero = value < 0 && num(args[2]) !== 0;
       const ratio = significant(value / step);
+      if (!Number.isFinite(ratio)) return numError("more multiples of the significance than a number holds");
       const up = direction === "up" !== awayFromZero;
       return (up ? Math.ceil(ratio) : Math.floor(ratio)) * step;
     },
@@ -81,13 +86,17 @@ function gcd(a: number, b: number): number {
 
 function integers(args: readonly Arg[], env: WorksheetEnv): number[] | CellError {
   const out: number[] = [];
-  for (const cell of args.flatMap(cellsOf)) {
+  // Excel's GCD and LCM: a blank in a range is 0, a blank given alone is skipped, only skipped blanks is #VALUE!
+  for (const cell of args.flatMap((arg) => (isArray(arg) && cellsOf(arg).length > 1 ? cellsOf(arg).map((value) => value ?? 0) : cellsOf(arg)))) {
+    if (cell === null) continue;
+    if (typeof cell === "boolean") return cellError("#VALUE!", "GCD and LCM take no TRUE or FALSE");
     const value = toNumber(cell, env.dateSystem);
     if (isCellError(value)) return value;
     if (value < 0) return numError("a negative number");
+    if (value >= 2 ** 53) return numError("a number past 2^53");
     out.push(Math.trunc(value));
   }
-  return out;
+  return out.length === 0 ? cellError("#VALUE!", "no number to take") : out;
 }
 
 function factorial(value: number): CellValue {
@@ -113,6 +122,8 @@ function logical(reduce: (values: boolean[]) => boolean): FunctionSpec {
           }
           continue;
         }
+        // typed empty text is skipped, as Excel's AND("", TRUE) is TRUE
+        if (arg === "") continue;
         const truth = toBoolean(arg);
         if (isCellError(truth)) return truth;
         values.push(truth);
@@ -153,7 +164,7 @@ const sequence = spec(
     const cols = args[1] === undefined ? 1 : Math.trunc(num(args[1]));
     const start = args[2] === undefined ? 1 : num(args[2]);
     const step = args[3] === undefined ? 1 : num(args[3]);
-    if (rows < 1 || cols < 1) return cellError("#CALC!", "SEQUENCE of no cells");
+    if (rows < 1 || cols < 1) return cellError("#VALUE!", "SEQUENCE of no cells");
     if (rows * cols > 1_048_576) return numError("SEQUENCE too large");
     return arrayOf(Array.from({ length: rows }, (_, r) => Array.from({ length: cols }, (_, c) => start + (r * cols + c) * step)));
   },
@@ -186,7 +197,7 @@ function sortOf(args: readonly Arg[]): Value {
 
 function unique(args: readonly Arg[]): Value {
   const grid = toGrid(asArray(args[0]));
-  if (args[1] === true || args[2] === true) return cellError("#VALUE!", "UNIQUE by column or exactly once is not supported");
+  if (args[1] === true || args[2] === true) throw new LeftForExcelSignal("UNIQUE by column or of the values that occur once is left for Excel");
   const key = (row: readonly CellValue[]): string => JSON.stringify(row.map((cell) => (typeof cell === "string" ? cell.toLowerCase() : cell)));
   const seen = new Set<string>();
   return arrayOf(grid.filter((row) => {
@@ -242,7 +253,7 @@ function takeOrDrop(take: boolean): FunctionSpec {
         return n >= 0 ? items.slice(n) : items.slice(0, Math.max(0, items.length + n));
       };
       const rows = slice(grid, args[1]).map((row) => slice(row, args[2]));
-      return rows.length === 0 || rows[0]?.length === 0 ? cellError("#CALC!", "no cells left") : arrayOf(rows);
+      return rows.length === 0 || rows[0]?.length === 0 ? cellError("#VALUE!", "no cells left") : arrayOf(rows);
     },
     2,
   );
@@ -314,7 +325,8 @@ export const MATH: Readonly<Record<string, FunctionSpec>> = {
     (args, env) => {
       const values = integers(args, env);
       if (isCellError(values)) return values;
-      return values.reduce((a, b) => (a === 0 || b === 0 ? 0 : (a * b) / gcd(a, b)), 1);
+      const multiple = values.reduce((a, b) => (a === 0 || b === 0 ? 0 : (a * b) / gcd(a, b)), 1);
+      return multiple >= 2 ** 53 ? numError("the least common multiple passes 2^53") : multiple;
     },
     1,
     true,

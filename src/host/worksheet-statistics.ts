@@ -88,7 +88,10 @@ function mode(numbers: number[]): CellValue {
 /** The numbers of one array argument and one number argument (SMALL, PERCENTILE, ...). */
 function withK(fn: (numbers: number[], k: number) => CellValue): FunctionSpec {
   return spec("vn", (args, env) => {
-    const numbers = numbersOf([asArray(args[0])], env);
+    // a typed value is coerced as a typed argument: SMALL("3.4", 1) is 3.4, SMALL(TRUE, 1) is 1, SMALL("x", 1) #VALUE!
+    const typed = isArray(args[0]) ? undefined : toNumber(args[0] ?? null, env.dateSystem);
+    if (isCellError(typed)) return typed;
+    const numbers = typed === undefined ? numbersOf([asArray(args[0])], env) : [typed];
     if (isCellError(numbers)) return numbers;
     return fn(numbers, num(args[1]));
   });

@@ -10,6 +10,9 @@ import { type Arg, type FunctionSpec, bool, cellsOf, num, scalarOf, spec, str } 
 import type { Value } from "./value-array";
 import { cellError, isCellError } from "./values";
 
+/** The most characters a text value holds in Excel. */
+const MAX_TEXT = 32_767;
+
 /** Days between 1900-01-01 in the 1900 system and in the 1904 system. */
 const DAYS_1904 = 1462;
 
@@ -74,6 +77,21 @@ const mid = spec("tnn", (args) => {
   return str(args[0]).slice(start - 1, start - 1 + n);
 });
 
+/** SEARCH's pattern: a `~` before anything but `*`, `?` or `~`, or at the end, is dropped (SEARCH("~d", "My dear") is 4). */
+function searchPattern(wanted: string): string {
+  let kept = "";
+  for (let index = 0; index < wanted.length; index += 1) {
+    const char = wanted[index] ?? "";
+    const next = wanted[index + 1];
+    if (char !== "~") kept += char;
+    else if (next === "*" || next === "?" || next === "~") {
+      kept += `~${next}`;
+      index += 1;
+    }
+  }
+  return kept;
+}
+
 function find(caseless: boolean): FunctionSpec {
   return spec(
     "ttn",
@@ -86,7 +104,7 @@ function find(caseless: boolean): FunctionSpec {
         const at = within.indexOf(wanted, start - 1);
         return at < 0 ? cellError("#VALUE!", `${JSON.stringify(wanted)} not found`) : at + 1;
       }
-      const pattern = wildcardPattern(wanted).source.slice(1, -1);
+      const pattern = wildcardPattern(searchPattern(wanted)).source.slice(1, -1);
       const found = new RegExp(pattern, "i").exec(within.slice(start - 1));
       return found ? found.index + start : cellError("#VALUE!", `${JSON.stringify(wanted)} not found`);
     },
@@ -171,16 +189,28 @@ export const TEXT_FUNCTIONS: Readonly<Record<string, FunctionSpec>> = {
   SEARCH: find(true),
   SUBSTITUTE: substitute,
   REPLACE: replace,
-  REPT: spec("tn", (args) => (num(args[1]) < 0 ? cellError("#VALUE!", "a negative count") : str(args[0]).repeat(Math.trunc(num(args[1]))))),
+  REPT: spec("tn", (args) => {
+    const count = Math.trunc(num(args[1]));
+    if (num(args[1]) < 0) return cellError("#VALUE!", "a negative count");
+    // Excel's text holds at most 32,767 characters
+    return str(args[0]).length * count > MAX_TEXT ? cellError("#VALUE!", "REPT's text would pass 32,767 characters") : str(args[0]).repeat(count);
+  }),
   EXACT: spec("tt", (args) => str(args[0]) === str(args[1])),
   CONCATENATE: spec("t", (args) => args.map((arg) => str(arg)).join(""), 1, true),
   CONCAT: concat,
   TEXTJOIN: textjoin,
   VALUE: spec("s", (args, env) => {
     const value = scalarOf(args[0]);
+    if (value === "") return cellError("#VALUE!", "VALUE of empty text");
     return typeof value === "boolean" ? cellError("#VALUE!", "VALUE reads text or a number") : toNumber(value, env.dateSystem);
   }),
   T: spec("e", (args) => (typeof args[0] === "string" || isCellError(args[0]) ? (args[0] ?? "") : "")),
-  CHAR: spec("n", (args) => (num(args[0]) < 1 || num(args[0]) > 255 ? cellError("#VALUE!", "CHAR takes 1 to 255") : String.fromCharCode(Math.trunc(num(args[0]))))),
+  CHAR: spec("n", (args) => {
+    const code = Math.trunc(num(args[0]));
+    if (code < 1 || code > 255) return cellError("#VALUE!", "CHAR takes 1 to 255");
+    // past ASCII the character is the code page's of the computer running Excel (Windows-1252, Mac Roman)
+    if (code > 127) throw new LeftForExcelSignal(`CHAR(${code}) depends on the character set of the computer running Excel`);
+    return String.fromCharCode(code);
+  }),
   CODE: spec("t", (args) => (str(args[0]) === "" ? cellError("#VALUE!", "CODE of empty text") : str(args[0]).charCodeAt(0))),
 };

@@ -48,6 +48,12 @@ function coerce(letter: ParamLetter, value: CellValue | undefined, env: Workshee
   }
 }
 
+/** The smallest normal double; Excel shows anything nearer 0 as 0. */
+const SMALLEST_NORMAL = 2.2250738585072014e-308;
+
+/** Excel's functions from the Analysis ToolPak, which answer #VALUE! to TRUE or FALSE in a number's place (measured in the Excel-written corpus). */
+const NO_TRUTH_FOR_NUMBERS = new Set(["ISODD", "ISEVEN", "MROUND", "QUOTIENT", "EOMONTH", "EDATE", "WORKDAY", "NETWORKDAYS", "WEEKNUM", "YEARFRAC", "GCD", "LCM"]);
+
 export function callWorksheetFunction(name: string, args: readonly Arg[], env: WorksheetEnv): Value {
   const fn = WORKSHEET_FUNCTIONS[name];
   if (!fn) return cellError("#NAME?", `${name} is not an Excel function`);
@@ -64,12 +70,19 @@ export function callWorksheetFunction(name: string, args: readonly Arg[], env: W
     for (const [index, cell] of cells.entries()) {
       const letter = letters[index] ?? "v";
       if (LIFTED.has(letter)) {
+        // the functions that came from the Analysis ToolPak take no TRUE/FALSE where they want a number
+        if (letter === "n" && typeof cell === "boolean" && NO_TRUTH_FOR_NUMBERS.has(name)) return cellError("#VALUE!", `${name} takes no TRUE or FALSE for a number`);
         const value = coerce(letter, isArray(cell) ? undefined : cell, env);
         if (letter !== "e" && isCellError(value)) return value;
         coerced.push(value);
       } else coerced.push(letter === "r" && cell !== undefined ? asArray(cell) : cell);
     }
-    return fn.run(coerced, env);
+    const result = fn.run(coerced, env);
+    // a number past what a cell holds (1e308 * 10, 0/0 in a formula) is Excel's #NUM!, never an empty cell
+    if (typeof result !== "number") return result;
+    if (!Number.isFinite(result)) return cellError("#NUM!", `${name} gives no finite number`);
+    // Excel keeps no subnormal number: EXP(-745) is 0
+    return Math.abs(result) < SMALLEST_NORMAL ? 0 : result;
   };
   if (!lifted) return once(prepared);
   return liftOver(prepared, letters, once);

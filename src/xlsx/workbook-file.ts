@@ -126,6 +126,8 @@ function readSheet(
   let prefix = "";
   const shared = new SharedFormulas();
   const spills: RangeRef[] = [];
+  /** The saved areas of array formulas kept as saved: their other cells keep their cached values as entries. */
+  const keptSpills: RangeRef[] = [];
   const parse = shapeParser();
   /** The formula being read: `[@Qty]` and `Table[[#This Row],...]` are read at its cell. */
   let at: CellPosition = { row: 0, col: 0 };
@@ -142,18 +144,25 @@ function readSheet(
     const saved = literalOf(cell, loaded.info);
     if (saved !== undefined) cells[cell.address] = saved;
   };
+  let hiddenRows = false;
   scanSheet(xml, part, {
     sheetDataOpen: (qualifiedName) => {
       prefix = prefixOf(qualifiedName);
     },
+    rowOpen: (row) => {
+      if (/^(1|true)$/i.test(row.attributes.hidden ?? "")) hiddenRows = true;
+    },
     cell: (cell) => {
       count += 1;
       if (count % 5_000 === 0) onProgress(count);
-      const f = cell.formula;
+      // Excel writes `<f ca="1"/>` in the other cells of a volatile dynamic array: a cached copy, not a formula
+      const inSpill = spills.some((area) => rangeContains(area, cell.row, cell.col));
+      const copied = inSpill || keptSpills.some((area) => rangeContains(area, cell.row, cell.col));
+      const f = cell.formula !== undefined && cell.formula.text === "" && cell.formula.attributes.t === undefined && copied ? undefined : cell.formula;
       if (f === undefined) {
         // What a saved array formula left in its other cells is a cached copy of its result, not an entry.
         const literal = literalOf(cell, loaded.info);
-        if (spills.some((area) => rangeContains(area, cell.row, cell.col))) {
+        if (inSpill) {
           if (literal !== undefined) spilled.set(cell.address, literal);
           const savedCell = savedCellOf(literal);
           if (savedCell !== undefined) saved.set(cell.address, savedCell);
@@ -188,7 +197,11 @@ function readSheet(
       // here with its dependents and its saved spill, names and tables read as the engine reads them: never a guess.
       at = cell;
       const why = whyLeftForExcel(expression, scope);
-      if (why !== undefined) return keep(cell, text, why);
+      if (why !== undefined) {
+        const keptArea = kind === "array" && f.attributes.ref !== undefined ? parseRangeAddress(f.attributes.ref) : undefined;
+        if (keptArea) keptSpills.push(keptArea);
+        return keep(cell, text, why);
+      }
       const area = kind === "array" && f.attributes.ref !== undefined ? parseRangeAddress(f.attributes.ref) : undefined;
       if (area && (area.bottom > area.top || area.right > area.left)) spills.push(area);
       cells[cell.address] = formula;
@@ -207,8 +220,22 @@ function readSheet(
       loaded.reach.set(source, referencesOf(name, expression, loaded.sheetNames, scope));
     },
   });
+  // SUBTOTAL and AGGREGATE skip hidden and filtered-out rows, which the engine does not know
+  if (hiddenRows) {
+    for (const [address, source] of formulas) {
+      if (!SKIPS_HIDDEN_ROWS.test(source.text)) continue;
+      formulas.delete(address);
+      formulaCells.delete(address);
+      if (source.saved === undefined) delete cells[address];
+      else cells[address] = source.saved;
+      loaded.kept.push({ sheet: name, cell: address, formula: source.text, why: "SUBTOTAL or AGGREGATE on a sheet with hidden rows, which only Excel knows" });
+    }
+  }
   return { cells, formulas, spilled, saved, count, known: { prefix, cells: formulaCells } };
 }
+
+/** A call of a function whose value depends on which rows are hidden. */
+const SKIPS_HIDDEN_ROWS = /\b(?:_xlfn\.)?(?:SUBTOTAL|AGGREGATE)\s*\(/i;
 
 type BookCells = Record<string, SavedLiteral>;
 
@@ -377,8 +404,18 @@ function damaged(path: string, error: unknown): never {
   throw error;
 }
 
+/** Which formulas the engine gets: the price cone (the runner), or every formula (the corpus measures the engine itself). */
+export interface ReadOptions {
+  readonly formulas?: "price cone" | "every formula";
+}
+
 /** Reads the package (unless given, already read) and every worksheet; `progress` hears how far it got every few thousand cells. */
-export function readWorkbookFile(path: string, progress: (message: string) => void = () => undefined, pkg: WorkbookPackage = WorkbookPackage.read(path)): LoadedWorkbook {
+export function readWorkbookFile(
+  path: string,
+  progress: (message: string) => void = () => undefined,
+  pkg: WorkbookPackage = WorkbookPackage.read(path),
+  options: ReadOptions = {},
+): LoadedWorkbook {
   let info: WorkbookInfo;
   try {
     info = readWorkbookInfo(pkg);
@@ -415,7 +452,7 @@ export function readWorkbookFile(path: string, progress: (message: string) => vo
   }
   if (sheets.size === 0) throw new WorkbookFileError(`${path} has no worksheet`);
   leaveDependents({ sheets, formulas, kept, reach });
-  const cone = onlyTheCone(sheets, formulas, spilled, reach);
+  const cone = options.formulas === "every formula" ? formulas : onlyTheCone(sheets, formulas, spilled, reach);
   // this walks every cell once more (500,000 in the bench's large book): progress as it goes, not a silence
   const needed = onlyCellsRead(sheets, cone, reach, (cells) => progress(`workbook: finding the cells formulas read, ${cells} of ${cellCount}`));
   const notExcel = whyNotExcelValues(pkg, info.part);
