@@ -12,7 +12,8 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { Agent, fetch as undiciFetch } from "undici";
+import { Agent } from "undici";
+import { dispatcherFetch } from "../src/server/dispatcher-fetch";
 import { addDays, fromEpochDay, isoWeekday, toEpochDay } from "../src/api/dates";
 import { clientCredentialsTokenProvider, createPricesClient, type PriceKey } from "../src/prices";
 import { FileCacheBackend } from "../src/prices/persistent/file-backend";
@@ -50,8 +51,7 @@ async function openModel(today: string, cacheDir: string, keys: readonly PriceKe
   const { startSandbox } = await import("../src/sandbox/server");
   const sandbox = await startSandbox({ port: 0, quiet: true, today, rateLimit: 0 });
   const agent = new Agent({ connect: { ca: sandbox.ca } });
-  const fetch = ((input: Parameters<typeof globalThis.fetch>[0], init?: Parameters<typeof globalThis.fetch>[1]) =>
-    undiciFetch(input as Parameters<typeof undiciFetch>[0], { ...(init as Parameters<typeof undiciFetch>[1]), dispatcher: agent })) as unknown as typeof globalThis.fetch;
+  const fetch = dispatcherFetch(agent);
   try {
     const tokenProvider = clientCredentialsTokenProvider({ tokenUrl: `${sandbox.issuer}/token`, clientId: "sandbox-full", clientSecret: "sandbox-full-secret", scope: "sandbox.physicalprices.api", resource: sandbox.apiUrl, fetch });
     const subject = subjectOfToken(await tokenProvider.getToken()) ?? "sandbox-full";

@@ -3,7 +3,8 @@
  * counted as the client's CPU. A benchmark script forks itself with `--serve`: the child serves, the parent measures.
  */
 import { fork, type ChildProcess } from "node:child_process";
-import { Agent, fetch as undiciFetch } from "undici";
+import { Agent } from "undici";
+import { dispatcherFetch } from "../src/server/dispatcher-fetch";
 import { clientCredentialsTokenProvider, type TokenProvider } from "../src/prices";
 
 export interface SandboxReady {
@@ -37,7 +38,7 @@ export function startSandboxChild(script: string): Promise<{ child: ChildProcess
 /** The measuring side's connection: a fetch trusting the child's certificate, and the full client's tokens. */
 export function connectTo(ready: SandboxReady): { agent: Agent; fetch: typeof fetch; tokens: TokenProvider } {
   const agent = new Agent({ connect: { ca: ready.ca }, connections: 8 });
-  const fetchImpl = ((input: string, init?: RequestInit) => undiciFetch(input, { ...(init as object), dispatcher: agent } as Parameters<typeof undiciFetch>[1])) as unknown as typeof fetch;
+  const fetchImpl = dispatcherFetch(agent);
   const tokens = clientCredentialsTokenProvider({
     tokenUrl: `${ready.issuer}/token`,
     clientId: "sandbox-full",

@@ -17,7 +17,8 @@ import { createServer, connect, type Server, type Socket } from "node:net";
 import { loadavg } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { Agent, fetch as undiciFetch } from "undici";
+import { Agent } from "undici";
+import { dispatcherFetch } from "../src/server/dispatcher-fetch";
 import { addDays } from "../src/api/dates";
 import { columnName } from "../src/formula/a1";
 import type { PricesAddin } from "../src/functions/hook";
@@ -193,15 +194,15 @@ interface Counted {
 function countingFetch(ca: string, tokenUrl: string, connections = 16): Counted {
   const agent = new Agent({ connect: { ca }, connections });
   const counts = { tokenAnswered: 0, tokenAttempts: 0, api: 0 };
-  const fetchImpl = (async (input: string | URL, init?: RequestInit) => {
-    const url = String(input);
-    const token = url.startsWith(tokenUrl);
+  const agentFetch = dispatcherFetch(agent);
+  const fetchImpl: typeof fetch = async (input, init) => {
+    const token = String(input).startsWith(tokenUrl);
     if (token) counts.tokenAttempts += 1;
     else counts.api += 1;
-    const response = await undiciFetch(url, { ...(init as object), dispatcher: agent } as Parameters<typeof undiciFetch>[1]);
+    const response = await agentFetch(input, init);
     if (token) counts.tokenAnswered += 1;
     return response;
-  }) as unknown as typeof fetch;
+  };
   return { fetch: fetchImpl, counts };
 }
 

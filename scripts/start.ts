@@ -12,6 +12,7 @@ import { relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import webpack, { type Configuration } from "webpack";
 import WebpackDevServer from "webpack-dev-server";
+import { UsageError } from "../src/api/usage-error";
 import { ensureCertificates } from "../src/sandbox/auth";
 import { startSandbox, type RunningSandbox } from "../src/sandbox/server";
 import { demoTokenRoute, type DemoTokenRoute } from "../src/workbench/demo-token-route";
@@ -53,9 +54,7 @@ export class PortInUseError extends Error {
   }
 }
 
-export class UsageError extends Error {
-  override readonly name = "UsageError";
-}
+export { UsageError };
 
 /** The live demo's clock: from 14:30 UTC today (before the metals' London afternoon publications), 2 s of real time a minute. */
 export const LIVE_DEMO = { startUtc: "14:30:00Z", speed: 30 } as const;

@@ -1,7 +1,8 @@
 /** Calendar dates of the contract: `YYYY-MM-DD`, with non-padded input accepted (convention 4). */
 
 const DATE_INPUT = /^(\d{4})-(\d{1,2})-(\d{1,2})$/;
-const MS_PER_DAY = 86_400_000;
+/** The one day length: a UTC day has no leap seconds in JavaScript's clock. */
+export const MS_PER_DAY = 86_400_000;
 
 /** Days since 1970-01-01 (UTC); the sandbox stores dates this way and the client uses it for arithmetic. */
 export type EpochDay = number;

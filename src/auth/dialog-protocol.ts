@@ -3,6 +3,7 @@
  * outside Office). Secrets travel only in messages, never in the dialog's URL.
  */
 import type { TokenResponse } from "./token-response";
+import { isRecord } from "../api/json";
 
 export const DIALOG_PAGE = "auth-dialog.html";
 
@@ -61,9 +62,6 @@ export function readDialogConfig(search: string): DialogConfig | undefined {
   return { authority, clientId, scope };
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null;
-}
 
 /** Parses a message from the dialog; anything malformed becomes an error message, never an exception. */
 export function parseDialogMessage(text: unknown): DialogMessage {

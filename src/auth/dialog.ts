@@ -8,6 +8,7 @@ import { createCapturingNetworkClient } from "./capture-network";
 import { runDialogFlow } from "./dialog-flow";
 import { readDialogAction, readDialogConfig, type DialogConfig, type DialogMessage } from "./dialog-protocol";
 import { finishSignOut, isSignOutReturn, runSignOut, type SignOutPage } from "./sign-out-flow";
+import { officeReady } from "./office-ready";
 
 /** Public configuration kept across the redirect (the redirect URI carries no query); never a secret. */
 const CONFIG_KEY = "prices.dialog.config";
@@ -87,12 +88,6 @@ function post(url: string, fields: Record<string, string>): void {
   }
   document.body.append(form);
   form.submit();
-}
-
-async function officeReady(): Promise<void> {
-  const office = (globalThis as { Office?: typeof Office }).Office;
-  if (!office?.onReady) return;
-  await Promise.race([office.onReady(), new Promise((resolve) => setTimeout(resolve, 3000))]);
 }
 
 export async function runDialog(): Promise<void> {

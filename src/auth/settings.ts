@@ -3,6 +3,8 @@
  * listed here are ever read or written, so a secret can never end up in settings by accident.
  */
 import { DEFAULT_LIMITS, DEFAULT_VENDOR, scopeFor, type Limits } from "../api";
+import { isRecord } from "../api/json";
+import { secureUrl } from "../api/urls";
 
 export interface Environment {
   kind: "sandbox" | "service";
@@ -58,19 +60,13 @@ export interface SettingsStorage {
 
 export const SETTINGS_KEY = "prices.settings";
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
-function httpsUrl(value: unknown): string | undefined {
+/** A base URL or authority: the one URL rule, and no query or fragment (paths are appended to it). */
+function serviceUrl(value: unknown): string | undefined {
   if (typeof value !== "string") return undefined;
-  try {
-    const url = new URL(value.trim());
-    if (url.protocol !== "https:" || url.username !== "" || url.password !== "" || url.search !== "" || url.hash !== "") return undefined;
-    return url.href.replace(/\/+$/, "");
-  } catch {
-    return undefined;
-  }
+  const url = secureUrl(value.trim());
+  if (url === undefined || url.search !== "" || url.hash !== "") return undefined;
+  return url.href.replace(/\/+$/, "");
 }
 
 function positive(value: unknown, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
@@ -78,7 +74,7 @@ function positive(value: unknown, fallback: number, max = Number.MAX_SAFE_INTEGE
 }
 
 function plainText(value: unknown, fallback: string): string {
-  return typeof value === "string" && /^[\w.:/\-]{1,200}$/.test(value.trim()) ? value.trim() : fallback;
+  return typeof value === "string" && /^[\w.:/-]{1,200}$/.test(value.trim()) ? value.trim() : fallback;
 }
 
 /**
@@ -87,8 +83,8 @@ function plainText(value: unknown, fallback: string): string {
  * label "local sandbox" is always true.
  */
 function sandboxEnvironment(env: Record<string, unknown>): Environment {
-  const baseUrl = httpsUrl(env["baseUrl"]);
-  const authority = httpsUrl(env["authority"]);
+  const baseUrl = serviceUrl(env["baseUrl"]);
+  const authority = serviceUrl(env["authority"]);
   const base = baseUrl === undefined ? undefined : new URL(baseUrl);
   if (base && base.hostname === "localhost" && base.pathname === "/physical/v2" && authority === `${base.origin}/auth`) {
     return { ...SANDBOX_ENVIRONMENT, baseUrl: `${base.origin}/physical/v2`, authority };
@@ -112,8 +108,8 @@ export function parseSettings(value: unknown): AddinSettings {
       ? sandboxEnvironment(env)
       : {
           kind,
-          baseUrl: httpsUrl(env["baseUrl"]) ?? SANDBOX_ENVIRONMENT.baseUrl,
-          authority: httpsUrl(env["authority"]) ?? SANDBOX_ENVIRONMENT.authority,
+          baseUrl: serviceUrl(env["baseUrl"]) ?? SANDBOX_ENVIRONMENT.baseUrl,
+          authority: serviceUrl(env["authority"]) ?? SANDBOX_ENVIRONMENT.authority,
           clientId: plainText(env["clientId"], SANDBOX_ENVIRONMENT.clientId),
           scope: plainText(env["scope"], SANDBOX_ENVIRONMENT.scope),
         };
@@ -166,12 +162,12 @@ export const CONFIRMED_API_KEY = "prices.confirmedApi";
 
 /** The last confirmed base URL; before any confirmation, the built-in local sandbox (it ships with the add-in). */
 export function confirmedBaseUrl(storage: SettingsStorage): string {
-  return httpsUrl(storage.read(CONFIRMED_API_KEY)) ?? SANDBOX_ENVIRONMENT.baseUrl;
+  return serviceUrl(storage.read(CONFIRMED_API_KEY)) ?? SANDBOX_ENVIRONMENT.baseUrl;
 }
 
 /** Records the user's explicit confirmation that tokens may go to `baseUrl`. */
 export async function confirmBaseUrl(storage: SettingsStorage, baseUrl: string): Promise<string> {
-  const clean = httpsUrl(baseUrl);
+  const clean = serviceUrl(baseUrl);
   if (clean === undefined) throw new Error("only an https base URL can be confirmed");
   await storage.write(CONFIRMED_API_KEY, clean);
   return clean;

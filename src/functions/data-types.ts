@@ -5,7 +5,7 @@
  * No Office globals are touched at import: `officeDataTypeSupport` reads them only when called.
  */
 import type { ConversionTarget } from "../api/conversion";
-import { fromEpochDay, isCarriedForward, parseIsoDate, toEpochDay } from "../api/dates";
+import { fromEpochDay, isCarriedForward, MS_PER_DAY, parseIsoDate, toEpochDay } from "../api/dates";
 import type { InstrumentRecord, PriceRecord } from "../api/schemas";
 import { choiceOf } from "./coerce";
 import { memo } from "./memo";
@@ -184,7 +184,6 @@ export interface RecordProperties {
   carried(record: Pick<PriceRecord, "date" | "assessmentDate">): RichProperty;
 }
 
-const MS_PER_DAY = 86_400_000;
 const CARRIED = flag(true);
 const ASSESSED = flag(false);
 /** Almost every record is a first value: its revision property is one constant. */

@@ -5,7 +5,7 @@
  * - 1904 (older Mac workbooks): serial 0 is 1904-01-01, and there is no fictitious day.
  * A date-time without a UTC offset is read as UTC, as the service's are meant.
  */
-import { fromEpochDay, toEpochDay } from "../api/dates";
+import { fromEpochDay, MS_PER_DAY, toEpochDay } from "../api/dates";
 
 export type DateSystem = "1900" | "1904";
 
@@ -19,7 +19,6 @@ export const LEAP_YEAR_QUIRK_SERIAL = 60;
 /** 9999-12-31, the last date Excel shows. */
 export const MAX_SERIAL = 2_958_465;
 const MAX_SERIAL_1904 = MAX_SERIAL - (EPOCH_DAY_OF_1904_ZERO - EPOCH_DAY_OF_SERIAL_ZERO);
-const MS_PER_DAY = 86_400_000;
 
 /** The calendar date of a whole serial, or undefined for serials Excel shows no date for (1900: 0, 60, negatives). */
 export function serialToIsoDate(serial: number, system: DateSystem = "1900"): string | undefined {

@@ -273,6 +273,5 @@ async function safely(action: () => Promise<void>): Promise<void> {
 }
 
 declare global {
-  // eslint-disable-next-line no-var
   var PricesAddin: PricesAddin | undefined;
 }

@@ -11,6 +11,7 @@ import { isExcelFunction } from "../formula/excel-function-names";
 import { canonicalName } from "../formula/functions";
 import type { Expression, ReferenceExpression } from "../formula/parse";
 import type { DateSystem } from "../functions/excelDates";
+import { MS_PER_DAY } from "../api/dates";
 import { compare, compareWith, toBoolean, toNumber, toText } from "./coerce";
 import type { ArgumentInput } from "./marshal";
 import type { ResultGrid } from "./results";
@@ -23,7 +24,6 @@ import { power } from "./worksheet-math";
 import { callWorksheetFunction, isWorksheetFunction } from "./worksheet";
 import { AGGREGATE_WITH_K, aggregateFunction, aggregateOptions, notAFunctionNumber, subtotalFunction, withoutSkipped } from "./worksheet-subtotal";
 
-const MS_PER_DAY = 86_400_000;
 
 export { LeftForExcelSignal };
 

@@ -1,4 +1,5 @@
 /** functions.json as custom-functions-metadata generates it, read defensively (it arrives as unknown JSON). */
+import { isRecord } from "../api/json";
 
 export const PARAMETER_TYPES = ["number", "string", "boolean", "any"] as const;
 export type ParameterType = (typeof PARAMETER_TYPES)[number];
@@ -34,12 +35,6 @@ export class MetadataError extends Error {
   override readonly name = "MetadataError";
 }
 
-type JsonObject = Record<string, unknown>;
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 function text(value: unknown, where: string): string {
   if (typeof value !== "string" || value === "") throw new MetadataError(`${where} must be a non-empty string`);
   return value;
@@ -54,18 +49,18 @@ function dimensionality(value: unknown): Dimensionality {
 }
 
 export function parseFunctionsMetadata(json: unknown): FunctionMetadata[] {
-  if (!isObject(json) || !Array.isArray(json.functions)) throw new MetadataError("functions.json must hold a functions array");
+  if (!isRecord(json) || !Array.isArray(json.functions)) throw new MetadataError("functions.json must hold a functions array");
   return json.functions.map((entry, index) => {
-    if (!isObject(entry)) throw new MetadataError(`functions[${index}] must be an object`);
+    if (!isRecord(entry)) throw new MetadataError(`functions[${index}] must be an object`);
     const id = text(entry.id, `functions[${index}].id`);
     const parameters = Array.isArray(entry.parameters) ? entry.parameters : [];
-    const options = isObject(entry.options) ? entry.options : {};
-    const result = isObject(entry.result) ? entry.result : {};
+    const options = isRecord(entry.options) ? entry.options : {};
+    const result = isRecord(entry.result) ? entry.result : {};
     return {
       id,
       name: typeof entry.name === "string" && entry.name !== "" ? entry.name : id,
       parameters: parameters.map((parameter, at) => {
-        if (!isObject(parameter)) throw new MetadataError(`${id}.parameters[${at}] must be an object`);
+        if (!isRecord(parameter)) throw new MetadataError(`${id}.parameters[${at}] must be an object`);
         return {
           name: text(parameter.name, `${id}.parameters[${at}].name`),
           type: parameterType(parameter.type),

@@ -16,12 +16,12 @@ import { type NormHistoryKey, type NormKey, normHistoryKey, normInstrumentKey, n
 import { Lineage } from "./lineage";
 import { DEFAULT_RETRY_POLICY } from "./retry";
 import { timerScheduler } from "./scheduler";
-import { DEFAULT_REQUEST_BUDGET_MS, createTransport, defaultSleep, requestTarget } from "./transport";
+import { DEFAULT_REQUEST_BUDGET_MS, createTransport, requestTarget } from "./transport";
 import type { AskOptions, CacheFilter, CachePolicy, ClientStats, KeyLineage, LineageKey, PricesClient, PricesClientOptions } from "./types";
 import { estimateHistoryRecords, type InstrumentCalendar } from "./history-estimate";
 import { forecastProbe, historyParts, joinHistories } from "./history-parts";
 import { DEFAULT_LIMIT_FLOORS, type RequestSize, largest, learnLimits } from "./learned-limits";
-import { withTimeout } from "./timeout";
+import { sleep, withTimeout } from "./timeout";
 import type { InstrumentRecord, SymbolHistory } from "./types";
 import { BatchWindow } from "./window";
 
@@ -54,7 +54,7 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
     budgetMs,
     retry: { ...DEFAULT_RETRY_POLICY, ...options.retry },
     now,
-    sleep: options.sleep ?? defaultSleep,
+    sleep: options.sleep ?? sleep,
     random: options.random ?? Math.random,
     ...(maxQueryLength !== undefined ? { maxQueryLength } : {}),
     governor,

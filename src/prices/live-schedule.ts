@@ -4,7 +4,7 @@
  * 23). Pure: the instrument's state and the instant come in, the next instant to ask it goes out. Every instant is
  * on a grid (the poll interval; the correction interval), so instruments due together are asked together.
  */
-import { addDays, isoWeekday, toEpochDay } from "../api/dates";
+import { addDays, isoWeekday, MS_PER_DAY, toEpochDay } from "../api/dates";
 
 export interface LivePolicy {
   /** Between polls inside a due window. */
@@ -62,7 +62,6 @@ export interface NextAsk {
 }
 
 const MINUTE = 60_000;
-const DAY = 86_400_000;
 const OFFSET = /([+-])(\d{2}):?(\d{2})$/;
 
 /** Minutes east of UTC of an ISO date-time (0 for Z or none). */
@@ -100,7 +99,7 @@ function isLastWeekdayOfMonth(day: string): boolean {
 
 /** The instant of a local time of day on a day, in a UTC offset. */
 export function instantOn(day: string, localMinute: number, offsetMinutes: number): number {
-  return toEpochDay(day) * DAY + (localMinute - offsetMinutes) * MINUTE;
+  return toEpochDay(day) * MS_PER_DAY + (localMinute - offsetMinutes) * MINUTE;
 }
 
 const ceilTo = (instant: number, grid: number): number => Math.ceil(instant / grid) * grid;
@@ -142,7 +141,7 @@ export function nextAsk(state: LiveInstrumentState, now: number, policy: LivePol
   }
   const fallback: NextAsk = publication ?? { at: Number.POSITIVE_INFINITY, phase: "waiting", day, dueAt: Number.POSITIVE_INFINITY };
   // corrections of the shown record, while its day is within the window
-  const windowEnds = (toEpochDay(state.shown.date) + policy.correctionWindowDays + 1) * DAY;
+  const windowEnds = (toEpochDay(state.shown.date) + policy.correctionWindowDays + 1) * MS_PER_DAY;
   // the grid step after the last ask: every instrument in its window is checked together, at most once a step
   const correctionAt = Math.max(ceilTo(now, policy.correctionCheckMs), Math.floor(last / policy.correctionCheckMs + 1) * policy.correctionCheckMs);
   if (correctionAt < windowEnds && correctionAt < fallback.at) return { ...fallback, at: correctionAt, phase: "correction" };

@@ -1,27 +1,46 @@
-/** Retry policy as data (ky): what is retried, how often, and how long to wait. */
+/** Retry policy as data (ky): what is retried, how often, and how long to wait; the one backoff and the one list of transient statuses. */
 
-export interface RetryPolicy {
+/** Statuses worth another attempt. 501 and 505 are left out on purpose: they will not change. */
+export const TRANSIENT_STATUSES: readonly number[] = Object.freeze([408, 429, 500, 502, 503, 504]);
+
+/**
+ * How a wait is drawn below its ceiling min(maxMs, baseMs x 2^(n-1)): "full" is random() x ceiling (requests spread
+ * widest); "equal" is ceiling / 2 + random() x ceiling / 2 (never less than half: a rate-limited token service).
+ */
+export type Jitter = "full" | "equal";
+
+export interface Backoff {
+  backoffBaseMs: number;
+  backoffMaxMs: number;
+  jitter: Jitter;
+}
+
+/** Milliseconds to wait after failure n (1-based). */
+export function backoffDelay(backoff: Backoff, failures: number, random: () => number): number {
+  const ceiling = Math.min(backoff.backoffMaxMs, backoff.backoffBaseMs * 2 ** (failures - 1));
+  return backoff.jitter === "full" ? Math.floor(random() * ceiling) : Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
+
+export interface RetryPolicy extends Backoff {
   /** Attempts in all, the first included (3: at most two retries). */
   limit: number;
-  /** Statuses worth another attempt. 501 and 505 are left out on purpose: they will not change. */
+  /** Statuses worth another attempt (default TRANSIENT_STATUSES). */
   statusCodes: readonly number[];
   /** Connection failures, dropped connections and truncated or invalid JSON bodies. */
   retryNetworkErrors: boolean;
   retryTimeouts: boolean;
-  /** Backoff before retry n (1-based) is random() x min(backoffMaxMs, backoffBaseMs x 2^(n-1)) ("full jitter"). */
-  backoffBaseMs: number;
-  backoffMaxMs: number;
   /** Longest `Retry-After` (seconds or an HTTP date) waited for, in ms; a longer one fails the request at once, saying when to retry. */
   maxRetryAfterMs: number;
 }
 
 export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({
   limit: 3,
-  statusCodes: Object.freeze([408, 429, 500, 502, 503, 504]),
+  statusCodes: TRANSIENT_STATUSES,
   retryNetworkErrors: true,
   retryTimeouts: true,
   backoffBaseMs: 250,
   backoffMaxMs: 4_000,
+  jitter: "full",
   maxRetryAfterMs: 10_000,
 });
 
@@ -52,8 +71,7 @@ export function retryAfterTooLong(policy: RetryPolicy, retryAfterMs: number | un
  */
 export function retryDelay(policy: RetryPolicy, attempt: number, retryAfterMs: number | undefined, random: () => number): number {
   if (retryAfterMs !== undefined) return Math.min(Math.max(0, retryAfterMs), policy.maxRetryAfterMs);
-  const ceiling = Math.min(policy.backoffMaxMs, policy.backoffBaseMs * 2 ** (attempt - 1));
-  return Math.floor(random() * ceiling);
+  return backoffDelay(policy, attempt, random);
 }
 
 export function isRetryableStatus(policy: RetryPolicy, status: number): boolean {

@@ -26,6 +26,11 @@ export async function withTimeout<T>(ms: number, task: (signal: AbortSignal) => 
   }
 }
 
+/** The one sleep of the code that also runs in a browser (node-only code uses node:timers/promises). */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
 function abortReason(signal: AbortSignal): Error {
   return signal.reason instanceof Error ? signal.reason : new Error("aborted");
 }

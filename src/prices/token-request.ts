@@ -6,7 +6,7 @@
  * ResponseFormatError. No message holds the form, so no secret or refresh token reaches a log.
  */
 import { AuthError, HTTPError, NetworkError, ResponseFormatError, TimeoutError } from "./errors";
-import { parseRetryAfter } from "./retry";
+import { parseRetryAfter, TRANSIENT_STATUSES } from "./retry";
 import { withTimeout } from "./timeout";
 
 /** A token the service granted. */
@@ -36,7 +36,8 @@ export async function requestToken(request: TokenRequest): Promise<TokenGrant> {
   const { status, statusText, ok, text, retryAfter, date, contentType } = await post(request);
   if (!ok) {
     const { code, description } = oauthError(text);
-    if (status >= 500 || status === 429 || status === 408) {
+    // Any 5xx keeps the session (the token service may come back), besides the transient 4xx of the one list.
+    if (status >= 500 || TRANSIENT_STATUSES.includes(status)) {
       // An HTTP date is read against the token service's own `Date`: a skewed local clock cannot stretch it.
       const retryAfterMs = parseRetryAfter(retryAfter, now(), date);
       throw new HTTPError({ status, statusText, method: "POST", url: request.url, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) });

@@ -13,6 +13,7 @@
  *   malformed one included, counts toward the vendor's limit; a `Retry-After` is capped.
  */
 import { AuthError, PricesError } from "./errors";
+import { backoffDelay, TRANSIENT_STATUSES, type Jitter } from "./retry";
 import type { TokenGrant } from "./token-request";
 import type { TokenProvider, TokenRequestOptions } from "./types";
 
@@ -23,11 +24,12 @@ export interface TokenPolicy {
   renewMaxMs: number;
   /** A token this close to its expiry is not handed out: the request must reach the service while it is valid. */
   expiryMarginMs: number;
-  /** Token-service statuses worth retrying besides 5xx and network failures (0); any other 4xx ends the session. */
+  /** Token-service statuses worth retrying: network failures (0) and TRANSIENT_STATUSES; any other 4xx ends the session, no 5xx does. */
   transientStatuses: readonly number[];
-  /** Wait before renewal attempt n+1 after n transient failures: min(max, base x 2^(n-1)), the upper half jittered. */
+  /** Wait before renewal attempt n+1 after n transient failures: min(max, base x 2^(n-1)), the upper half jittered ("equal"). */
   backoffBaseMs: number;
   backoffMaxMs: number;
+  jitter: Jitter;
   /** End the session once its token expired without a renewal (a user's refresh token); a credential grant keeps trying. */
   endOnExpiry: boolean;
   /** Token requests answered per window (the vendor's 10 per 5 minutes; a refused connection never reached it); beyond it the session waits as for a 429. */
@@ -44,9 +46,10 @@ export const DEFAULT_TOKEN_POLICY: Readonly<TokenPolicy> = Object.freeze({
   renewMinMs: 5_000,
   renewMaxMs: 300_000,
   expiryMarginMs: 2_000,
-  transientStatuses: Object.freeze([0, 408, 429]),
+  transientStatuses: Object.freeze([0, ...TRANSIENT_STATUSES]),
   backoffBaseMs: 1_000,
   backoffMaxMs: 30_000,
+  jitter: "equal",
   endOnExpiry: false,
   maxRequests: 10,
   windowMs: 300_000,
@@ -202,8 +205,7 @@ export function createTokenSession(options: TokenSessionOptions): TokenSession {
     const failures = (failure?.failures ?? 0) + 1;
     const asked = retryAfterOf(error);
     const retryAfterMs = asked === undefined ? undefined : Math.min(asked, policy.maxRetryAfterMs);
-    const ceiling = Math.min(policy.backoffMaxMs, policy.backoffBaseMs * 2 ** (failures - 1));
-    const delay = retryAfterMs ?? Math.round(ceiling / 2 + (random() * ceiling) / 2);
+    const delay = retryAfterMs ?? backoffDelay(policy, failures, random);
     failure = { error, busy: status === 429, failures, retryAt: at + delay };
     if (held && at >= held.expiresAt && (policy.endOnExpiry || !renewable)) {
       end(`the session expired while renewal failed: ${error instanceof Error ? error.message : "unknown error"}`, error);

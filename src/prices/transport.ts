@@ -51,10 +51,6 @@ export interface Transport {
   readonly inFlight: number;
 }
 
-export function defaultSleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
 /** The method and URL a request goes with: GET with its query, or POST to the bare path when the query is long. */
 export function requestTarget(baseUrl: string, path: string, query: string, maxQueryLength = DEFAULT_MAX_QUERY_LENGTH): { method: "GET" | "POST"; url: string } {
   const base = baseUrl.replace(/\/+$/, "");

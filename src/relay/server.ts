@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { UsageError, urlArgument } from "../api/usage-error";
 import { buildRelay, type RelayOptions } from "./app";
 
 const USAGE = `Usage: npm run relay -- --api URL --token URL [options]
@@ -28,16 +29,9 @@ const USAGE = `Usage: npm run relay -- --api URL --token URL [options]
   --idle-timeout S close a connection that moves no byte for S seconds: idle, or a client that stopped
                    reading (default 60, and at least twice --timeout)`;
 
-function httpsUrl(flag: string, text: string | undefined): string {
-  if (text === undefined) throw new Error(`${flag} is required`);
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new Error(`${flag} needs a URL, got "${text}"`);
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:") throw new Error(`${flag} needs an http(s) URL, got ${text}`);
-  return text;
+function requiredUrl(flag: string, text: string | undefined): string {
+  if (text === undefined) throw new UsageError(`${flag} is required`);
+  return urlArgument(flag, text);
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -73,17 +67,17 @@ async function main(argv: string[]): Promise<number> {
     }
     port = Number(values.port);
     const timeout = Number(values.timeout);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port needs a port number, got ${values.port}`);
-    if (!(timeout > 0)) throw new Error(`--timeout needs seconds, got ${values.timeout}`);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port needs a port number, got ${values.port}`);
+    if (!(timeout > 0)) throw new UsageError(`--timeout needs seconds, got ${values.timeout}`);
     const perCaller = Number(values["per-caller"]);
     const total = Number(values["upstream-connections"]);
-    if (!Number.isInteger(perCaller) || perCaller < 1) throw new Error(`--per-caller needs a whole number from 1, got ${values["per-caller"]}`);
-    if (!Number.isInteger(total) || total < perCaller) throw new Error(`--upstream-connections needs a whole number from --per-caller up, got ${values["upstream-connections"]}`);
-    if ((values.cert === undefined) !== (values.key === undefined)) throw new Error("--cert and --key go together");
+    if (!Number.isInteger(perCaller) || perCaller < 1) throw new UsageError(`--per-caller needs a whole number from 1, got ${values["per-caller"]}`);
+    if (!Number.isInteger(total) || total < perCaller) throw new UsageError(`--upstream-connections needs a whole number from --per-caller up, got ${values["upstream-connections"]}`);
+    if ((values.cert === undefined) !== (values.key === undefined)) throw new UsageError("--cert and --key go together");
     host = values.host;
     options = {
-      apiUrl: httpsUrl("--api", values.api),
-      tokenUrl: httpsUrl("--token", values.token),
+      apiUrl: requiredUrl("--api", values.api),
+      tokenUrl: requiredUrl("--token", values.token),
       staticDir: path.resolve(values.static),
       upstreamTimeoutMs: timeout * 1000,
       logStream: process.stdout,
@@ -91,13 +85,13 @@ async function main(argv: string[]): Promise<number> {
     };
     if (values["idle-timeout"] !== undefined) {
       const idle = Number(values["idle-timeout"]);
-      if (!(idle > 0)) throw new Error(`--idle-timeout needs seconds, got ${values["idle-timeout"]}`);
+      if (!(idle > 0)) throw new UsageError(`--idle-timeout needs seconds, got ${values["idle-timeout"]}`);
       options.sockets = { idleTimeoutMs: idle * 1000 };
     }
     if (values["allowed-host"] !== undefined) options.allowedHosts = values["allowed-host"];
     if (values["trust-proxy"] !== undefined) options.trustProxy = values["trust-proxy"].split(",").map((address) => address.trim());
-    if (values.authority !== undefined) options.authority = httpsUrl("--authority", values.authority);
-    if (values["public-origin"] !== undefined) options.publicOrigin = new URL(httpsUrl("--public-origin", values["public-origin"])).origin;
+    if (values.authority !== undefined) options.authority = urlArgument("--authority", values.authority);
+    if (values["public-origin"] !== undefined) options.publicOrigin = new URL(urlArgument("--public-origin", values["public-origin"])).origin;
     if (values.ca !== undefined) options.ca = readFileSync(values.ca, "utf8");
     if (values.cert !== undefined && values.key !== undefined) options.https = { cert: readFileSync(values.cert, "utf8"), key: readFileSync(values.key, "utf8") };
   } catch (error) {

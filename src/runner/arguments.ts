@@ -3,13 +3,11 @@ import { existsSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, extname, join, resolve as resolvePath } from "node:path";
 import { parseArgs } from "node:util";
 import { parseIsoDate } from "../api";
+import { UsageError, urlArgument } from "../api/usage-error";
 import type { RunnerSessionOptions } from "../changes/runner-session";
 import { checkWorkbookFile } from "../xlsx/package";
 
-/** Bad command line or book: exit code 2. */
-export class UsageError extends Error {
-  override readonly name = "UsageError";
-}
+export { UsageError };
 
 export type ServiceOptions =
   | { readonly kind: "sandbox"; readonly today?: string; readonly sandbox?: { readonly correctionRate?: number; readonly withdrawn?: Readonly<Record<string, readonly string[]>> } }
@@ -46,8 +44,6 @@ const SECRET_OPTIONS: ReadonlyMap<string, string> = new Map([
   ["--client-secret", CLIENT_SECRET_ENV],
 ]);
 
-const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
-
 /** The workbook files the runner refreshes in place: a macro-enabled book stays one. */
 const WORKBOOK_EXTENSIONS = [".xlsx", ".xlsm"];
 
@@ -66,18 +62,6 @@ const OPTIONS = {
   plan: { type: "boolean" },
   values: { type: "string" },
 } as const;
-
-/** https, or http to this machine only: a bearer token or client secret must not cross a network in clear text. */
-function secureUrl(value: string, name: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new UsageError(`${name} must be an https URL, got ${value}`);
-  }
-  if (url.protocol === "https:" || (url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname))) return value;
-  throw new UsageError(`${name} must be an https URL (http only for localhost or 127.0.0.1), got ${url.protocol}//${url.host}`);
-}
 
 function secret(env: Readonly<Record<string, string | undefined>>, name: string): string | undefined {
   const value = env[name]?.trim();
@@ -166,14 +150,14 @@ export function parseArguments(argv: readonly string[], env: Readonly<Record<str
     service = today === undefined ? { kind: "sandbox" } : { kind: "sandbox", today: parseIsoDate(today) ?? today };
   } else {
     if (today !== undefined) throw new UsageError("--today applies to the runner's own sandbox, not to --api");
-    const apiUrl = secureUrl(api, "--api");
+    const apiUrl = urlArgument("--api", api);
     const tokenUrl = values["token-url"];
     const clientId = values["client-id"];
     if (tokenUrl !== undefined || clientId !== undefined) {
       if (tokenUrl === undefined || clientId === undefined) throw new UsageError("--token-url and --client-id go together");
       const clientSecret = secret(env, CLIENT_SECRET_ENV);
       if (clientSecret === undefined) throw new UsageError(`--token-url and --client-id need the client secret in ${CLIENT_SECRET_ENV}`);
-      service = { kind: "client", apiUrl, tokenUrl: secureUrl(tokenUrl, "--token-url"), clientId, clientSecret };
+      service = { kind: "client", apiUrl, tokenUrl: urlArgument("--token-url", tokenUrl), clientId, clientSecret };
     } else {
       const token = secret(env, TOKEN_ENV);
       if (token === undefined) throw new UsageError(`--api needs a token in ${TOKEN_ENV}, or --token-url and --client-id with ${CLIENT_SECRET_ENV}`);

@@ -1,6 +1,7 @@
 /** The sandbox's command line (`npm run sandbox -- ...`), parsed into options; see docs/sandbox.md. */
 import { parseArgs } from "node:util";
 import { DEFAULT_LIMITS, DEFAULT_VENDOR, parseIsoDate, type Limits } from "../api";
+import { UsageError, urlArgument } from "../api/usage-error";
 import { parseInstant } from "./data/clock";
 import { parseFaultSpec } from "./service/faults";
 import type { SocketLimits } from "../server/sockets";
@@ -59,9 +60,7 @@ export interface CliCommand {
   help: boolean;
 }
 
-export class UsageError extends Error {
-  override readonly name = "UsageError";
-}
+export { UsageError };
 
 export const USAGE = `Usage: npm run sandbox -- [options]
   --port N             port to listen on (default 4000; 0 = any free port)
@@ -99,17 +98,6 @@ function integer(flag: string, text: string, min: number, max = Number.MAX_SAFE_
     throw new UsageError(`${flag} needs a whole number from ${min}${max === Number.MAX_SAFE_INTEGER ? " up" : ` to ${max}`}, got "${text}"`);
   }
   return value;
-}
-
-function httpsUrl(flag: string, text: string): string {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new UsageError(`${flag} needs a URL, got "${text}"`);
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:") throw new UsageError(`${flag} needs an http(s) URL, got "${text}"`);
-  return text;
 }
 
 /** The flags, for `node:util` parseArgs (one parser of command lines for every tool; issue 18). */
@@ -186,8 +174,8 @@ export function parseCommandLine(argv: readonly string[]): CliCommand {
     options.vendor = values.vendor;
   }
   if (values.certs !== undefined) options.certsDir = values.certs;
-  if (values["cors-origin"] !== undefined) options.corsOrigins = values["cors-origin"].map((url) => httpsUrl("--cors-origin", url).replace(/\/$/, ""));
-  if (values["redirect-uri"] !== undefined) options.redirectUris = values["redirect-uri"].map((url) => httpsUrl("--redirect-uri", url));
+  if (values["cors-origin"] !== undefined) options.corsOrigins = values["cors-origin"].map((url) => urlArgument("--cors-origin", url).replace(/\/$/, ""));
+  if (values["redirect-uri"] !== undefined) options.redirectUris = values["redirect-uri"].map((url) => urlArgument("--redirect-uri", url));
   if (values.withdraw !== undefined) options.withdrawn = withdrawals(values.withdraw);
   if (values["idle-timeout"] !== undefined) options.sockets = { idleTimeoutMs: integer("--idle-timeout", values["idle-timeout"], 1, 3600) * 1000 };
   if (values.quiet === true) options.quiet = true;

@@ -4,6 +4,7 @@
  * literal early and smuggle in a formula; references are checked against the A1 grammar (src/formula).
  */
 import { isA1Reference, sheetPrefix } from "../formula/a1";
+import { canonicalName } from "../formula/functions";
 import { FormulaSyntaxError, parseFormula, type FormulaArgument, type FormulaCall } from "../formula/parse";
 import { FUNCTIONS, NAMESPACE, type FunctionSpec } from "./catalogue";
 
@@ -28,7 +29,7 @@ export function quoteText(value: string): string {
   if (value.length > MAX_TEXT_LITERAL) {
     throw new FormulaError(`text is longer than ${MAX_TEXT_LITERAL} characters`);
   }
-  // eslint-disable-next-line no-control-regex
+  // eslint-disable-next-line no-control-regex -- Excel refuses these control characters in a formula's text: they are matched on purpose
   if (/[\u0000-\u001f\u007f]/.test(value)) throw new FormulaError("text holds a control character");
   return `"${value.replace(/"/g, '""')}"`;
 }
@@ -92,8 +93,8 @@ export interface ParsedCall {
   args: FormulaArg[];
 }
 
-/** Excel writes a custom function's name with `_xldudf_` in some files; either way the namespace is matched without case. */
-const PRICES_NAME = new RegExp(`^(?:_xldudf_)?${NAMESPACE}\\.([A-Za-z]+)$`, "i");
+/** A function of the namespace as Excel shows it (canonicalName reads the `_xldudf_PRICES_MID` form files hold). */
+const PRICES_NAME = new RegExp(`^${NAMESPACE}\\.([A-Z]+)$`);
 
 /**
  * Reads `=PRICES.NAME(arg, ...)` where each argument is a literal, a reference, a rolling date (`TODAY()-365`, as the
@@ -108,7 +109,7 @@ export function parseCall(formula: string): ParsedCall | undefined {
     if (error instanceof FormulaSyntaxError) return undefined;
     throw error;
   }
-  const name = PRICES_NAME.exec(call.name)?.[1];
+  const name = PRICES_NAME.exec(canonicalName(call.name, NAMESPACE))?.[1];
   if (name === undefined) return undefined;
   const args: FormulaArg[] = [];
   for (const arg of call.args) {

@@ -4,6 +4,7 @@
  */
 import { createPricesClient } from "../prices";
 import { defaultDialogHost } from "../auth/dialog-host";
+import { officeReady } from "../auth/office-ready";
 import { startPane, type Pane } from "./app";
 import { excelWorkbookHost, type WorkbookHost } from "./excel-host";
 import { excelFreezeWorkbook } from "./excel-freeze";
@@ -46,23 +47,12 @@ function applyTheme(): void {
   document.documentElement.dataset["theme"] = dark ? "dark" : "light";
 }
 
-async function officeReady(): Promise<void> {
-  const office = (globalThis as { Office?: typeof Office }).Office;
-  if (!office?.onReady) return;
-  // outside Office, onReady still resolves (host null); the timeout guards a missing office.js
-  await Promise.race([office.onReady(), new Promise((resolve) => setTimeout(resolve, 5000))]);
-}
-
 declare global {
-  // eslint-disable-next-line no-var
   var PricesPane: Pane | undefined;
   /** Set by a host page that fills the sheet without this pane's sign-in (the workbench's pane bridge). */
-  // eslint-disable-next-line no-var
   var PricesPaneSignedOutEffect: string | undefined;
   /** Set by taskpane.html's first script: Sign in was clicked before the pane was wired. */
-  // eslint-disable-next-line no-var
   var PricesPendingSignIn: boolean | undefined;
-  // eslint-disable-next-line no-var
   var PricesPaneWired: boolean | undefined;
 }
 

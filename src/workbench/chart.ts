@@ -1,6 +1,7 @@
 /** A line chart of a HISTORY spill as inline SVG: dates across, one line per price column. No chart library. */
 import { isCellError, type CellValue } from "../host/values";
 import { serialText } from "./format";
+import { escapeMarkup } from "../xlsx/escape";
 
 export interface ChartSeries {
   readonly name: string;
@@ -52,10 +53,6 @@ export function historyChartData(grid: readonly (readonly CellValue[])[], title:
 
 const COLORS = ["#2b88d8", "#107c10", "#d83b01", "#8764b8", "#008272", "#c239b3"];
 
-function escapeXml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
-}
-
 /** Round tick steps (1, 2, 5 x 10^n) covering [min, max] with about `count` ticks. */
 export function niceTicks(min: number, max: number, count = 5): number[] {
   if (!(max > min)) return [min];
@@ -82,28 +79,28 @@ export function lineChartSvg(data: ChartData, width = 640, height = 300): string
   const sy = (y: number): number => margin.top + (yMax === yMin ? plotH / 2 : (1 - (y - yMin) / (yMax - yMin)) * plotH);
   const f = (n: number): string => n.toFixed(1);
   const parts: string[] = [];
-  parts.push(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${escapeXml(data.title)}">`);
-  parts.push(`<text x="${margin.left}" y="18" class="chart-title">${escapeXml(data.title)}</text>`);
+  parts.push(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${escapeMarkup(data.title)}">`);
+  parts.push(`<text x="${margin.left}" y="18" class="chart-title">${escapeMarkup(data.title)}</text>`);
   for (const tick of yTicks) {
     parts.push(`<line class="grid" x1="${margin.left}" x2="${width - margin.right}" y1="${f(sy(tick))}" y2="${f(sy(tick))}"/>`);
-    parts.push(`<text class="tick" x="${margin.left - 6}" y="${f(sy(tick) + 4)}" text-anchor="end">${escapeXml(String(tick))}</text>`);
+    parts.push(`<text class="tick" x="${margin.left - 6}" y="${f(sy(tick) + 4)}" text-anchor="end">${escapeMarkup(String(tick))}</text>`);
   }
   const xTickCount = 6;
   for (let i = 0; i <= xTickCount; i += 1) {
     const x = xMin + ((xMax - xMin) * i) / xTickCount;
     const label = serialText(Math.round(x)) ?? String(Math.round(x));
     const anchor = i === 0 ? "start" : i === xTickCount ? "end" : "middle";
-    parts.push(`<text class="tick" x="${f(sx(x))}" y="${height - margin.bottom + 18}" text-anchor="${anchor}">${escapeXml(label)}</text>`);
+    parts.push(`<text class="tick" x="${f(sx(x))}" y="${height - margin.bottom + 18}" text-anchor="${anchor}">${escapeMarkup(label)}</text>`);
   }
   parts.push(`<line class="axis" x1="${margin.left}" x2="${width - margin.right}" y1="${margin.top + plotH}" y2="${margin.top + plotH}"/>`);
   parts.push(`<line class="axis" x1="${margin.left}" x2="${margin.left}" y1="${margin.top}" y2="${margin.top + plotH}"/>`);
   data.series.forEach((series, index) => {
     const color = COLORS[index % COLORS.length] ?? "#2b88d8";
     const path = series.points.map((p, i) => `${i === 0 ? "M" : "L"}${f(sx(p.x))},${f(sy(p.y))}`).join("");
-    parts.push(`<path class="series" data-series="${escapeXml(series.name)}" d="${path}" fill="none" stroke="${color}" stroke-width="1.6"/>`);
+    parts.push(`<path class="series" data-series="${escapeMarkup(series.name)}" d="${path}" fill="none" stroke="${color}" stroke-width="1.6"/>`);
     const lx = margin.left + index * 90;
     parts.push(`<rect x="${lx}" y="${height - 16}" width="12" height="3" fill="${color}"/>`);
-    parts.push(`<text class="legend" x="${lx + 16}" y="${height - 11}">${escapeXml(series.name)}</text>`);
+    parts.push(`<text class="legend" x="${lx + 16}" y="${height - 11}">${escapeMarkup(series.name)}</text>`);
   });
   parts.push("</svg>");
   return parts.join("");

@@ -6,6 +6,8 @@
 import { parseSettings, SANDBOX_ENVIRONMENT, saveSettings, SETTINGS_KEY, type SettingsStorage } from "../auth/settings";
 import { userSettingsStorage } from "../taskpane/settings-storage";
 import { fastClockSetting, type FastClockSetting } from "../prices/live-clock";
+import { isCalendarDate } from "../api/dates";
+import { secureUrl } from "../api/urls";
 
 export interface WorkbenchConfig {
   /** `https://localhost:4000/physical/v2` */
@@ -22,17 +24,18 @@ export { DEMO_SERVICE } from "./demo-token-protocol";
 
 export const CONFIG_FILE = "workbench-config.json";
 
-function httpsText(value: unknown): string | undefined {
-  return typeof value === "string" && /^https:\/\/[^\s"'<>]+$/.test(value) ? value.replace(/\/+$/, "") : undefined;
+function serviceUrl(value: unknown): string | undefined {
+  const url = typeof value === "string" ? secureUrl(value) : undefined;
+  return url?.href.replace(/\/+$/, "");
 }
 
 export function parseConfig(json: unknown): WorkbenchConfig {
   const raw = typeof json === "object" && json !== null ? (json as Record<string, unknown>) : {};
-  const today = typeof raw.today === "string" && /^\d{4}-\d{2}-\d{2}$/.test(raw.today) ? raw.today : undefined;
+  const today = typeof raw.today === "string" && isCalendarDate(raw.today) ? raw.today : undefined;
   const liveClock = fastClockSetting(raw.liveClock);
   return {
-    apiUrl: httpsText(raw.apiUrl) ?? SANDBOX_ENVIRONMENT.baseUrl,
-    issuer: httpsText(raw.issuer) ?? SANDBOX_ENVIRONMENT.authority,
+    apiUrl: serviceUrl(raw.apiUrl) ?? SANDBOX_ENVIRONMENT.baseUrl,
+    issuer: serviceUrl(raw.issuer) ?? SANDBOX_ENVIRONMENT.authority,
     ...(today ? { today } : {}),
     ...(liveClock ? { liveClock } : {}),
   };

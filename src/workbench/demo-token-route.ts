@@ -4,7 +4,8 @@
  * reloading the page reuses one token instead of asking the token service (10 tokens per 5 minutes) every time.
  * Nothing is written anywhere: the token lives in this process and in the page's memory only.
  */
-import { Agent, fetch as undiciFetch } from "undici";
+import { Agent } from "undici";
+import { dispatcherFetch } from "../server/dispatcher-fetch";
 import { AuthError } from "../prices/errors";
 import { serviceKeyTokenProvider } from "../prices/tokens";
 import type { TokenSession } from "../prices/token-session";
@@ -34,8 +35,7 @@ interface RouteResponse {
 /** `issuer` is the sandbox's token service; `ca` its certificate authority (PEM), which Node does not trust by itself. */
 export function demoTokenRoute(options: { issuer: string; ca: string; now?: () => number }): DemoTokenRoute {
   const dispatcher = new Agent({ connect: { ca: options.ca } });
-  const caFetch = ((input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) =>
-    undiciFetch(input as Parameters<typeof undiciFetch>[0], { ...(init as Parameters<typeof undiciFetch>[1]), dispatcher })) as unknown as typeof fetch;
+  const caFetch = dispatcherFetch(dispatcher);
   const now = options.now ?? Date.now;
   let session: TokenSession | undefined;
   const tokens = (): TokenSession =>

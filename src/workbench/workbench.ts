@@ -12,6 +12,7 @@ import { createOfficeRuntimeShim, createOfficeShim } from "../host/office";
 import { createCustomFunctionsRuntime } from "../host/runtime";
 import { isCellError, printValue, type PrintedValue } from "../host/values";
 import { serviceKeyTokenProvider } from "../prices/tokens";
+import { sleep } from "../prices/timeout";
 import { type BookContent, EntrySheet, entryText } from "./cells";
 import { Calculator } from "./calculator";
 import { historyChartData, lineChartSvg } from "./chart";
@@ -283,7 +284,7 @@ async function start(): Promise<WorkbenchApi> {
   });
   const loadDemo = async (): Promise<boolean> => {
     try {
-      await firstToken(demoTokens, (ms) => new Promise((done) => setTimeout(done, ms)));
+      await firstToken(demoTokens, sleep);
       const client = addin.client;
       if (!client) throw new Error("the functions have no client");
       const instruments = (await client.instruments([...DEMO_INSTRUMENT_FIELDS])) as unknown as DemoInstrument[];

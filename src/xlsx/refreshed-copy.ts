@@ -15,7 +15,8 @@ import { type CellEdit, rewriteKnownCells, rewriteSheet } from "./sheet-part";
 import { numberFormatStyles } from "./styles-part";
 import { type FormulaSource, type KeptFormula, type LoadedWorkbook, cellsOf } from "./workbook-file";
 import { addWorksheet, dropWorkbookPart, withFullCalcOnLoad } from "./workbook-part";
-import { encodeXstring, escapeText } from "./xml";
+import { escapeText } from "./escape";
+import { encodeXstring } from "./xml";
 
 function area(anchor: string, spill: string | undefined): RangeRef | undefined {
   if (spill !== undefined) return parseRangeAddress(spill);

@@ -7,7 +7,8 @@
 import { columnIndex, formatCellAddress } from "../formula/a1";
 import type { CellValue } from "../host/values";
 import { isCellError } from "../host/values";
-import { type ElementSpan, decodeXstring, encodeXstring, escapeText, prefixOf, scanXml, startTag } from "./xml";
+import { escapeText } from "./escape";
+import { type ElementSpan, decodeXstring, encodeXstring, prefixOf, scanXml, startTag } from "./xml";
 
 export interface SheetFormula {
   readonly qualifiedName: string;

@@ -5,7 +5,8 @@
  * has is reused (refreshing a refreshed copy adds nothing); every other byte of the part stays as it was.
  */
 import type { WorkbookPackage } from "./package";
-import { type XmlElement, child, children, escapeAttribute, parseXml, prefixOf, splice, startTag } from "./xml";
+import { escapeAttribute } from "./escape";
+import { type XmlElement, child, children, parseXml, prefixOf, splice, startTag } from "./xml";
 
 /** The first id a workbook's own formats may take; 0-163 are Excel's built-in ones. */
 const FIRST_CUSTOM_FORMAT = 164;

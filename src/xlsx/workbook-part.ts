@@ -5,7 +5,8 @@
 import type { DefinedName, TableDefinition } from "../host/book-names";
 import type { DateSystem } from "../functions/excelDates";
 import { RELATIONSHIP_TYPES, WorkbookPackage, relationshipsPart, relativeTarget, resolvePart } from "./package";
-import { type XmlElement, child, children, decodeXstring, escapeAttribute, parseXml, prefixOf, splice, startTag } from "./xml";
+import { escapeAttribute } from "./escape";
+import { type XmlElement, child, children, decodeXstring, parseXml, prefixOf, splice, startTag } from "./xml";
 
 export const RELATIONSHIPS_NAMESPACE = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
 const WORKSHEET_TYPE = `${RELATIONSHIPS_NAMESPACE}/worksheet`;

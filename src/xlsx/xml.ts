@@ -3,6 +3,7 @@
  * the part's text, so an edit can replace exactly one element and copy everything around it as it was.
  */
 import { SaxesParser, type SaxesTagPlain } from "saxes";
+import { escapeAttribute } from "./escape";
 
 /** A part that is not well-formed XML: the file is damaged. */
 export class XmlPartError extends Error {
@@ -171,11 +172,13 @@ export function children(element: XmlElement, name: string): XmlElement[] {
  * U+FFFE, U+FFFF; a lone surrogate, which the `u` flag sees alone), a carriage return (a parser would read it as a line
  * feed), and an underscore that would read as the start of an escape.
  */
+// eslint-disable-next-line no-control-regex -- the control characters ST_Xstring escapes are what this matches
 const XSTRING_ESCAPED = /[\u0000-\u0008\u000b-\u001f\ud800-\udfff\ufffe\uffff]|_(?=x[0-9A-Fa-f]{4}_)/gu;
 const XSTRING_ESCAPE = /_x([0-9A-Fa-f]{4})_/g;
 
 /** A string value as Excel writes it (ST_Xstring): `CHAR(7)` as `_x0007_`, a literal `_x0041_` as `_x005F_x0041_`; XML's own escapes apart. */
 export function encodeXstring(text: string): string {
+  // eslint-disable-next-line no-control-regex -- the same characters, tested before replacing
   if (!/[\u0000-\u001f_\ud800-\udfff\ufffe\uffff]/.test(text)) return text;
   return text.replace(XSTRING_ESCAPED, (char) => `_x${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}_`);
 }
@@ -184,17 +187,6 @@ export function encodeXstring(text: string): string {
 export function decodeXstring(text: string): string {
   if (!text.includes("_x")) return text;
   return text.replace(XSTRING_ESCAPE, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
-}
-
-export function escapeText(text: string): string {
-  // most values (numbers, addresses) need nothing: one test instead of three replacements
-  if (!/[&<>]/.test(text)) return text;
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-}
-
-export function escapeAttribute(text: string): string {
-  if (!/[&<>"\n\r\t]/.test(text)) return text;
-  return escapeText(text).replace(/"/g, "&quot;").replace(/\n/g, "&#10;").replace(/\r/g, "&#13;").replace(/\t/g, "&#9;");
 }
 
 /** A start tag with `attributes` in their order (`<x:c r="A1" s="3">`, or `/>` closed). */

@@ -63,7 +63,7 @@ describe("the workbook runner's arguments", () => {
 
   it("refuses plain http for --api and --token-url except to this machine", () => {
     expect(refusal([BOOK, "--api", "http://prices.example/physical/v2"], { PRICES_TOKEN: "t" })).toBe(
-      "--api must be an https URL (http only for localhost or 127.0.0.1), got http://prices.example",
+      "--api must be an https URL (http only for localhost, 127.0.0.1 or [::1]), got http://prices.example",
     );
     expect(refusal([BOOK, "--api", API, "--token-url", "http://prices.example/auth/token", "--client-id", "c"], { PRICES_CLIENT_SECRET: "s" })).toMatch(/^--token-url must be an https URL/);
     expect(refusal([BOOK, "--api", "ftp://prices.example/x"], { PRICES_TOKEN: "t" })).toMatch(/^--api must be an https URL/);

@@ -1,5 +1,6 @@
 /** Helpers for tests that need the real sandbox over HTTPS: start it, trust its CA, get tokens. */
-import { Agent, fetch as undiciFetch } from "undici";
+import { Agent } from "undici";
+import { dispatcherFetch } from "../../src/server/dispatcher-fetch";
 import { startSandbox, type RunningSandbox, type SandboxOptions, type StartHooks } from "../../src/sandbox/server";
 
 /** The sandbox on a free port with the data frozen at `today` (default 2025-06-30), printing nothing. */
@@ -9,9 +10,7 @@ export async function startTestSandbox(options: Partial<SandboxOptions> = {}, ho
 
 /** A `fetch` that trusts the sandbox's CA (PEM), through undici. */
 export function caFetch(ca: string): typeof fetch {
-  const dispatcher = new Agent({ connect: { ca } });
-  return ((input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) =>
-    undiciFetch(input as Parameters<typeof undiciFetch>[0], { ...(init as Parameters<typeof undiciFetch>[1]), dispatcher })) as unknown as typeof fetch;
+  return dispatcherFetch(new Agent({ connect: { ca } }));
 }
 
 /** A client-credentials access token from `{issuer}/token` for the scope `<vendor>.physicalprices.api`. */

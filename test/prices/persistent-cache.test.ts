@@ -179,7 +179,8 @@ describe("persistent cache against the sandbox", () => {
       badValue?.slice(0, badValue.lastIndexOf("\t") + 20),
       // The previous format, `[id, day, storedAt, value]` on one JSON line.
       `[${id},"${day}",${storedAt},${value}]`,
-      badDay?.replace(/\t\d{4}-\d{2}-\d{2}\t/, "\tyesterday\t"),
+      // A day of the right shape that no calendar has.
+      badDay?.replace(/\t\d{4}-\d{2}-\d{2}\t/, "\t2024-13-45\t"),
     ];
     writeFileSync(path, [header, ...damaged].join("\n") + "\n");
 

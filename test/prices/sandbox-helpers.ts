@@ -1,5 +1,6 @@
 /** The real sandbox on a random port, a fetch that trusts its CA and counts API calls, and direct requests. */
 import { Agent, fetch as undiciFetch } from "undici";
+import { dispatcherFetch } from "../../src/server/dispatcher-fetch";
 import { fromEpochDay } from "../../src/api/dates";
 import { clientCredentialsTokenProvider, type TokenProvider } from "../../src/prices";
 import type { DataSet } from "../../src/sandbox/data/model";
@@ -22,12 +23,12 @@ export async function startHarness(options: Partial<SandboxOptions> = {}): Promi
   const sandbox = await startSandbox({ port: 0, quiet: true, ...options });
   const agent = new Agent({ connect: { ca: sandbox.ca } });
   const counts = { api: 0, token: 0 };
-  const fetchImpl = ((input: string | URL, init?: RequestInit) => {
-    const url = String(input);
-    if (url.startsWith(sandbox.apiUrl)) counts.api += 1;
+  const agentFetch = dispatcherFetch(agent);
+  const fetchImpl: typeof fetch = (input, init) => {
+    if (String(input).startsWith(sandbox.apiUrl)) counts.api += 1;
     else counts.token += 1;
-    return undiciFetch(url, { ...(init as object), dispatcher: agent } as Parameters<typeof undiciFetch>[1]);
-  }) as unknown as typeof fetch;
+    return agentFetch(input, init);
+  };
   return {
     sandbox,
     fetch: fetchImpl,

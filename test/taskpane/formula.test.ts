@@ -83,6 +83,9 @@ describe("reading formulas back", () => {
       args: [{ kind: "ref", address: "A1" }, text("2024-03-01"), omitted, text("mid"), { kind: "boolean", value: true }, { kind: "number", value: -1.5 }],
     });
     expect(parseCall("=prices.instruments()")).toEqual({ name: "INSTRUMENTS", args: [] });
+    // Excel's saved form of a JavaScript custom function writes the namespace's dot as an underscore (office-js #2568, #5611).
+    expect(parseCall("=_xldudf_PRICES_INSTRUMENTS()")).toEqual({ name: "INSTRUMENTS", args: [] });
+    expect(parseCall("=_xldudf_prices_mid(A1)")?.name).toBe("MID");
   });
 
   it("gives up on anything it cannot trace", () => {

@@ -5,6 +5,7 @@
  * (a JSON head per line was a sixth of the read, profiled); the value and its digest are checked when first read.
  */
 import type { KeyKind } from "../types";
+import { isCalendarDate } from "../../api/dates";
 
 export const KINDS: Readonly<Record<string, KeyKind>> = { p: "price", h: "history", i: "instrument", l: "instruments", r: "reference" };
 
@@ -23,8 +24,6 @@ export function storedLine(id: string, day: string, storedAt: number, valueJson:
   return `${head}${digest(head, head.length, valueJson, 0)}\t${valueJson}`;
 }
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
 /** A line's head, or undefined for a damaged line (then left out). */
 export function readHead(line: string): LineHead | undefined {
   const first = line.indexOf("\t");
@@ -35,7 +34,7 @@ export function readHead(line: string): LineHead | undefined {
   const id = readId(line.slice(0, first));
   const day = line.slice(first + 1, second);
   const storedAt = third > second + 1 ? Number(line.slice(second + 1, third)) : Number.NaN;
-  if (id === undefined || KINDS[id.slice(0, 1)] === undefined || !DAY.test(day) || !Number.isFinite(storedAt)) return undefined;
+  if (id === undefined || KINDS[id.slice(0, 1)] === undefined || !isCalendarDate(day) || !Number.isFinite(storedAt)) return undefined;
   return { id, day, storedAt, digestAt: third + 1, valueAt: fourth + 1 };
 }
 

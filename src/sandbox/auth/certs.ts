@@ -7,6 +7,7 @@ import { X509Certificate, constants, createPrivateKey, generateKeyPair, privateE
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
+import { MS_PER_DAY } from "../../api/dates";
 import type forgeModule from "node-forge";
 
 type Forge = typeof forgeModule;
@@ -21,13 +22,12 @@ import { readTextIfPresent, withDirectoryLock, writeFileAtomic } from "./files";
 
 const generateRsa = promisify(generateKeyPair);
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 const CA_VALIDITY_DAYS = 10 * 365;
 /** Browsers reject server certificates valid for longer than 398 days. */
 const LEAF_VALIDITY_DAYS = 365;
 /** Renew a little before expiry, so that a long-running sandbox never serves an expired certificate. */
-const CA_RENEW_BEFORE_MS = 30 * DAY_MS;
-const LEAF_RENEW_BEFORE_MS = 7 * DAY_MS;
+const CA_RENEW_BEFORE_MS = 30 * MS_PER_DAY;
+const LEAF_RENEW_BEFORE_MS = 7 * MS_PER_DAY;
 
 export const CERTIFICATE_FILES = {
   caCert: "ca.crt",
@@ -210,7 +210,7 @@ function serialNumber(): string {
 function validity(cert: forgeModule.pki.Certificate, days: number): void {
   const notBefore = new Date(Date.now() - 60 * 60 * 1000);
   cert.validity.notBefore = notBefore;
-  cert.validity.notAfter = new Date(notBefore.getTime() + days * DAY_MS);
+  cert.validity.notAfter = new Date(notBefore.getTime() + days * MS_PER_DAY);
 }
 
 async function createCa(dir: string): Promise<CaMaterial> {

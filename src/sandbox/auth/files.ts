@@ -5,6 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 
 /** Writes through a temporary file and a rename, so a reader sees the old content or the new, never half. */
 export async function writeFileAtomic(path: string, content: string, mode = 0o644): Promise<void> {
@@ -63,7 +64,7 @@ export async function withDirectoryLock<T>(
         continue;
       }
       if (Date.now() > deadline) throw new Error(`Timed out waiting for the lock ${lock}`);
-      await new Promise((resolve) => setTimeout(resolve, 25 + Math.random() * 50));
+      await sleep(25 + Math.random() * 50);
     }
   }
   try {

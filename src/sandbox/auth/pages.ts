@@ -4,6 +4,7 @@
  * dialog and with a screen reader.
  */
 import { createHash } from "node:crypto";
+import { escapeMarkup } from "../../xlsx/escape";
 
 /** Headers for every page: no caching, and nothing but inline style may load. */
 export const PAGE_HEADERS = {
@@ -13,10 +14,6 @@ export const PAGE_HEADERS = {
   "x-content-type-options": "nosniff",
   "referrer-policy": "no-referrer",
 } as const;
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 const STYLE = `
 body{font-family:"Segoe UI",system-ui,sans-serif;margin:0;padding:2rem 1rem;background:#f5f5f5;color:#1b1b1b}
@@ -39,7 +36,7 @@ function layout(title: string, body: string): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)} – Physical Prices sandbox</title>
+<title>${escapeMarkup(title)} – Physical Prices sandbox</title>
 <style>${STYLE}</style>
 </head>
 <body>
@@ -68,29 +65,29 @@ export interface LoginPageOptions {
 
 export function loginPage(options: LoginPageOptions): string {
   const error = options.error
-    ? `<p class="error" id="login-error" role="alert">${escapeHtml(options.error)}</p>\n`
+    ? `<p class="error" id="login-error" role="alert">${escapeMarkup(options.error)}</p>\n`
     : "";
   const invalid = options.error ? ` aria-invalid="true" aria-describedby="login-error"` : "";
-  const hint = options.hint ? `<p class="hint">${escapeHtml(options.hint)}</p>\n` : "";
+  const hint = options.hint ? `<p class="hint">${escapeMarkup(options.hint)}</p>\n` : "";
   const continueAs = options.continueAs
-    ? `<form method="post" action="${escapeHtml(options.continueAs.action)}" id="continue-form">
-<p>You are signed in to the token service as <strong>${escapeHtml(options.continueAs.account)}</strong>.</p>
-<div class="actions"><button class="primary" type="submit" id="continue">Continue as ${escapeHtml(options.continueAs.account)}</button></div>
+    ? `<form method="post" action="${escapeMarkup(options.continueAs.action)}" id="continue-form">
+<p>You are signed in to the token service as <strong>${escapeMarkup(options.continueAs.account)}</strong>.</p>
+<div class="actions"><button class="primary" type="submit" id="continue">Continue as ${escapeMarkup(options.continueAs.account)}</button></div>
 </form>
 <h2 style="font-size:1.1rem;margin:1.5rem 0 0">Or use another account</h2>
 `
     : "";
   return layout(
     "Sign in",
-    `<h1>Sign in to ${escapeHtml(options.clientName)}</h1>
-${continueAs}${error}<form method="post" action="${escapeHtml(options.action)}">
+    `<h1>Sign in to ${escapeMarkup(options.clientName)}</h1>
+${continueAs}${error}<form method="post" action="${escapeMarkup(options.action)}">
 <label for="username">Username</label>
-<input id="username" name="username" type="text" autocomplete="username" autocapitalize="none" spellcheck="false" required autofocus value="${escapeHtml(options.username ?? "")}"${invalid}>
+<input id="username" name="username" type="text" autocomplete="username" autocapitalize="none" spellcheck="false" required autofocus value="${escapeMarkup(options.username ?? "")}"${invalid}>
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required${invalid}>
 <div class="actions">
 <button class="primary" type="submit">Sign in</button>
-<button class="secondary" type="submit" formaction="${escapeHtml(options.abortAction)}" formnovalidate>Cancel</button>
+<button class="secondary" type="submit" formaction="${escapeMarkup(options.abortAction)}" formnovalidate>Cancel</button>
 </div>
 </form>
 ${hint}`,
@@ -98,8 +95,8 @@ ${hint}`,
 }
 
 export function messagePage(title: string, message: string, details?: string): string {
-  const extra = details ? `<p class="hint">${escapeHtml(details)}</p>\n` : "";
-  return layout(title, `<h1>${escapeHtml(title)}</h1>\n<p role="alert">${escapeHtml(message)}</p>\n${extra}`);
+  const extra = details ? `<p class="hint">${escapeMarkup(details)}</p>\n` : "";
+  return layout(title, `<h1>${escapeMarkup(title)}</h1>\n<p role="alert">${escapeMarkup(message)}</p>\n${extra}`);
 }
 
 /** oidc-provider's `logoutSource`: `form` is its hidden form `op.logoutForm`. */

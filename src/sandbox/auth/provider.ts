@@ -1,3 +1,4 @@
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference -- a declaration file of types oidc-provider lacks; it has no module to import
 /// <reference path="./oidc-provider.d.ts" />
 /**
  * The oidc-provider configuration: clients, users, the API as the one resource server (RS256 JWT

@@ -3,9 +3,8 @@
  * `assessmentDate` on. `--now` freezes the clock at an instant, `--today D` at the end of D (UTC); without
  * either it is the real time.
  */
-import { fromEpochDay, parseIsoDate, toEpochDay } from "../../api";
+import { fromEpochDay, MS_PER_DAY, parseIsoDate, toEpochDay } from "../../api/dates";
 
-const DAY_MS = 86_400_000;
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 
 export interface PublicationClock {
@@ -26,11 +25,11 @@ export function parseInstant(text: string): number | undefined {
 
 /** The last millisecond of a day (UTC): `--today D` shows everything assessed on D. */
 export function endOfDay(date: string): number {
-  return (toEpochDay(date) + 1) * DAY_MS - 1;
+  return (toEpochDay(date) + 1) * MS_PER_DAY - 1;
 }
 
 export function utcDateOf(ms: number): string {
-  return fromEpochDay(Math.floor(ms / DAY_MS));
+  return fromEpochDay(Math.floor(ms / MS_PER_DAY));
 }
 
 /**

@@ -22,6 +22,7 @@ import { FX_FILE, fxRatesText, loadFxRates } from "./fx-file";
 import type { DataSet, ForecastData, InstrumentData } from "./model";
 import { calculationTypeReference } from "./references";
 import { DataError, midOf, readSeries, seriesToPoints, type AssessmentPoint } from "./series";
+import { isRecord } from "../../api/json";
 
 export const DATA_FORMAT = "physical-prices-sandbox-data/1";
 export const DATASET_FILE = "dataset.json";
@@ -35,9 +36,6 @@ const UTC_MILLIS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 type Json = Record<string, unknown>;
 
-function isObject(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function show(value: unknown): string {
   if (value === undefined) return "nothing";
@@ -227,7 +225,7 @@ export async function exportDataSet(data: DataSet, dir: string): Promise<void> {
 
 function loadDataset(value: unknown): string {
   const where = DATASET_FILE;
-  if (!isObject(value)) fail(where, `expected an object {"format", "today"}, got ${show(value)}`);
+  if (!isRecord(value)) fail(where, `expected an object {"format", "today"}, got ${show(value)}`);
   if (value["format"] !== DATA_FORMAT) fail(`${where}.format`, `expected "${DATA_FORMAT}", got ${show(value["format"])}`);
   const today = typeof value["today"] === "string" ? parseIsoDate(value["today"]) : undefined;
   if (today === undefined) fail(`${where}.today`, `expected a date YYYY-MM-DD, got ${show(value["today"])}`);
@@ -240,14 +238,14 @@ function loadReferences(value: unknown): ReferenceGroup[] {
   const groups = new Map<ReferenceType, ReferenceGroup>();
   value.forEach((group: unknown, g) => {
     const where = `${file}[${g}]`;
-    if (!isObject(group)) fail(where, `expected an object {"type", "items"}, got ${show(group)}`);
+    if (!isRecord(group)) fail(where, `expected an object {"type", "items"}, got ${show(group)}`);
     const type = oneOf(group, "type", where, REFERENCE_TYPES);
     if (groups.has(type)) fail(`${where}.type`, `${type} appears twice`);
     if (!Array.isArray(group["items"])) fail(`${where}.items`, `expected an array, got ${show(group["items"])}`);
     const ids = new Set<string>();
     const items = group["items"].map((item: unknown, i): ReferenceItem => {
       const at = `${where}.items[${i}]`;
-      if (!isObject(item)) fail(at, `expected an object {"id", "description", "sign", "availableConversionIds"}, got ${show(item)}`);
+      if (!isRecord(item)) fail(at, `expected an object {"id", "description", "sign", "availableConversionIds"}, got ${show(item)}`);
       const id = str(item, "id", at);
       if (ids.has(id)) fail(`${at}.id`, `${id} appears twice in ${type}`);
       ids.add(id);
@@ -265,7 +263,7 @@ function loadForecasts(value: unknown): Map<string, ForecastData[]> {
   const file = FORECASTS_FILE;
   const result = new Map<string, ForecastData[]>();
   if (value === undefined) return result;
-  if (!isObject(value)) fail(file, `expected an object {"SYMBOL": [forecast, ...]}, got ${show(value)}`);
+  if (!isRecord(value)) fail(file, `expected an object {"SYMBOL": [forecast, ...]}, got ${show(value)}`);
   for (const [symbol, list] of Object.entries(value)) {
     const where = `${file}.${symbol}`;
     if (!Array.isArray(list)) fail(where, `expected an array of forecasts, got ${show(list)}`);
@@ -274,7 +272,7 @@ function loadForecasts(value: unknown): Map<string, ForecastData[]> {
       symbol,
       list.map((forecast: unknown, f): ForecastData => {
         const at = `${where}[${f}]`;
-        if (!isObject(forecast)) fail(at, `expected an object {"type", "version", "publicationDate", "prices"}, got ${show(forecast)}`);
+        if (!isRecord(forecast)) fail(at, `expected an object {"type", "version", "publicationDate", "prices"}, got ${show(forecast)}`);
         const type = str(forecast, "type", at);
         if (types.has(type)) fail(`${at}.type`, `${type} appears twice for ${symbol}`);
         types.add(type);
@@ -288,7 +286,7 @@ function loadForecasts(value: unknown): Map<string, ForecastData[]> {
         let previous = "";
         const prices = forecast["prices"].map((price: unknown, p) => {
           const pat = `${at}.prices[${p}]`;
-          if (!isObject(price)) fail(pat, `expected an object {"date", "low", "mid", "high"}, got ${show(price)}`);
+          if (!isRecord(price)) fail(pat, `expected an object {"date", "low", "mid", "high"}, got ${show(price)}`);
           const date = str(price, "date", pat);
           if (!UTC_MILLIS.test(date) || Number.isNaN(Date.parse(date))) fail(`${pat}.date`, `expected an ISO 8601 UTC date-time with milliseconds, got ${show(date)}`);
           if (date <= previous) fail(`${pat}.date`, `${date} must come after ${previous} (ascending)`);
@@ -320,7 +318,7 @@ function referenced(refs: References, type: ReferenceType, item: Json, field: st
 
 function loadRecord(value: unknown, index: number, refs: References): InstrumentRecord {
   const where = `${INSTRUMENTS_FILE}[${index}]`;
-  if (!isObject(value)) fail(where, `expected an instrument record object, got ${show(value)}`);
+  if (!isRecord(value)) fail(where, `expected an instrument record object, got ${show(value)}`);
   const symbol = str(value, "symbol", where);
   if (!SYMBOL_PATTERN.test(symbol)) fail(`${where}.symbol`, `${symbol} must be letters, digits, '.', '_' or '-' (it names a file)`);
   const launchDate = parseIsoDate(str(value, "launchDate", where));

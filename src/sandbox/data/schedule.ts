@@ -1,6 +1,6 @@
 /** Which days an instrument is assessed on, by frequency; never on 25 December or 1 January. */
 import type { EpochDay, Frequency } from "../../api";
-import { fromEpochDay } from "../../api/dates";
+import { fromEpochDay, MS_PER_DAY } from "../../api/dates";
 
 // Math functions held locally: under jest's vm context every global lookup is slow, and these run millions of times.
 const { floor } = Math;
@@ -28,8 +28,8 @@ const NEW_YEAR = 1 * 32 + 1;
 const TABLE_YEARS = 230;
 const HOLIDAYS = new Uint8Array(TABLE_YEARS * 366);
 for (let year = 1970; year < 1970 + TABLE_YEARS; year++) {
-  HOLIDAYS[Date.UTC(year, 0, 1) / 86_400_000] = 1;
-  HOLIDAYS[Date.UTC(year, 11, 25) / 86_400_000] = 1;
+  HOLIDAYS[Date.UTC(year, 0, 1) / MS_PER_DAY] = 1;
+  HOLIDAYS[Date.UTC(year, 11, 25) / MS_PER_DAY] = 1;
 }
 
 /** 25 December or 1 January: no assessments anywhere. */

@@ -9,6 +9,7 @@ import type { AssessmentSeries } from "./model";
 import { dayString, epochDayOf, monthIndexOf } from "./day-strings";
 import type { JsonWriter } from "./json";
 import { hashFirstThree, hashInts, hashLast, unitOf } from "./random";
+import { isRecord } from "../../api/json";
 
 // Math functions held locally: under jest's vm context every global lookup is slow, and these run millions of times.
 const { abs, sign, round, sqrt, floor, max } = Math;
@@ -47,9 +48,6 @@ const FORWARD_CODE = /^M\d+$/;
 const FORWARD_MONTH = /^[A-Z]{3}$/;
 export const MONTH_CODES = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"] as const;
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function describe(value: unknown): string {
   if (value === undefined) return "nothing";

@@ -3,6 +3,7 @@
  * every request, injected faults and the rate limit. Registered under the prefix by `buildApp`.
  */
 import { Readable } from "node:stream";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import cors from "@fastify/cors";
 import {
@@ -66,7 +67,6 @@ export const LARGE_ANSWER_BYTES = 256 * 1024;
 /** What a streamed answer holds while its client does not read: its first part and the socket's buffers. */
 const STREAMED_ANSWER_BYTES = 2 * WHOLE_ANSWER_BYTES;
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The first piece of a stream, which is then dropped (an injected truncation of a streamed answer). */
 async function* firstPiece(stream: Readable): AsyncGenerator<Buffer> {

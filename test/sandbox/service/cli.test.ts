@@ -28,3 +28,11 @@ describe("the sandbox command line", () => {
     expect(() => parseCommandLine(argv.filter((a): a is string => a !== undefined))).toThrow(UsageError);
   });
 });
+
+describe("the sandbox's URL flags", () => {
+  it("take https, and http to this machine only", () => {
+    expect(parseCommandLine(["--cors-origin", "http://localhost:3000"]).options.corsOrigins).toEqual(["http://localhost:3000"]);
+    expect(() => parseCommandLine(["--cors-origin", "http://prices.example"])).toThrow("--cors-origin must be an https URL (http only for localhost, 127.0.0.1 or [::1]), got http://prices.example");
+    expect(() => parseCommandLine(["--redirect-uri", "http://evil.example/auth-dialog.html"])).toThrow(UsageError);
+  });
+});
