@@ -4,7 +4,6 @@
  * write the change report. The page's half is src/prices/persistent/snapshot.ts.
  */
 import { writeFile } from "node:fs/promises";
-import type { Page } from "playwright-core";
 import type { HostStats } from "../host/api";
 import type { ProvenanceRow } from "../prices/provenance";
 import { FileCacheBackend } from "../prices/persistent/file-backend";
@@ -45,7 +44,7 @@ export interface RunnerSession {
   /** The refresh must describe its cells (provenance) for the change report. */
   readonly needsProvenance: boolean;
   /** After the refresh: saves the cache, writes the change report; returns the plan or the changes' one line. */
-  finish(page: Page, result: RunnerResultParts, saved: SavedValue | undefined): Promise<{ plan?: RefreshPlan; changes?: string }>;
+  finish(host: { session(): Promise<SessionState | undefined> }, result: RunnerResultParts, saved: SavedValue | undefined): Promise<{ plan?: RefreshPlan; changes?: string }>;
 }
 
 export async function openRunnerSession(
@@ -73,8 +72,8 @@ export async function openRunnerSession(
   return {
     configuration,
     needsProvenance: options.changes !== undefined,
-    async finish(page, result, saved) {
-      const state = await page.evaluate(() => window.PricesHost?.session());
+    async finish(host, result, saved) {
+      const state = await host.session();
       if (options.plan) {
         const counters = clientCounters(result.stats.client);
         return { plan: summarizePlan(state?.planned ?? [], counters) };

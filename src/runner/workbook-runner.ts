@@ -1,5 +1,6 @@
 /**
- * The headless workbook runner: evaluates a book of PRICES.* formulas with the built add-in in Chromium.
+ * The headless workbook runner: evaluates a book of PRICES.* formulas with the built add-in (its functions bundle in a
+ * Node context, src/runner/runner-host.ts).
  *
  *   npm run workbook -- BOOK.json [--today YYYY-MM-DD] [--api URL [--token-url URL --client-id ID]] [--ca PATH]
  *   npm run workbook -- MODEL.xlsx --out REFRESHED.xlsx [--freeze] [--report REPORT.json] [same service options]
@@ -23,7 +24,8 @@ import { WorkbookPackage } from "../xlsx/package";
 import { type KeptFormula, WorkbookFileError, readWorkbookFile } from "../xlsx/workbook-file";
 import { type PlanRunResult, openRunnerSession, savedValues } from "../changes/runner-session";
 import { type RunnerOptions, USAGE, UsageError, isWorkbookPath, parseArguments } from "./arguments";
-import { DIST, ensureBuilt, evaluateInPage, evaluateWorkbookInPage, fetchClientToken, openHostPage, servePages } from "./host-page";
+import { ensureBuilt, fetchClientToken } from "./host-page";
+import { openRunnerHost, runnerHostKind } from "./runner-host";
 
 /** What the runner prints for a workbook file: the copy written, every sheet's cells as for a JSON book, what it froze and left for Excel. */
 export interface XlsxRunResult {
@@ -166,14 +168,14 @@ function writeReport(path: string, report: RunReport): void {
   }
 }
 
-async function serviceToken(options: RunnerOptions, pagesOrigin: string, resources: Resources): Promise<{ apiUrl: string; token: string }> {
+async function serviceToken(options: RunnerOptions, pagesOrigin: string | undefined, resources: Resources): Promise<{ apiUrl: string; token: string }> {
   const ca = options.caPath === undefined ? undefined : readFileSync(options.caPath, "utf8");
   if (options.service.kind === "sandbox") {
     const { startSandbox } = await import("../sandbox/server");
     const sandbox = await startSandbox({
       port: 0,
       quiet: true,
-      corsOrigins: [pagesOrigin],
+      corsOrigins: pagesOrigin === undefined ? [] : [pagesOrigin],
       ...(options.service.today === undefined ? {} : { today: options.service.today }),
       ...options.service.sandbox,
     });
@@ -204,15 +206,9 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
   const pkg = isFile ? badBook(() => WorkbookPackage.read(options.bookPath)) : undefined;
   try {
     ensureBuilt(log);
-    const pages = await servePages(DIST);
-    resources.add(() => pages.close());
-    // Chromium starts in processes of its own while this one reads the workbook and starts the service (20,050-cell
-    // model: its launch no longer waits for them). The runner's own sandbox allows the page's origin; any other
-    // service is reached without CORS checks.
-    const opening = openHostPage(`${pages.origin}/host.html`, log, { allowCrossOrigin: options.service.kind !== "sandbox" });
-    // a launch that fails while the workbook is read is reported when awaited below, never as an unhandled rejection
-    opening.catch(() => undefined);
-    resources.add(async () => (await opening.catch(() => undefined))?.close());
+    // the functions' host (src/runner/runner-host.ts): a Node context, or Chromium launching while the workbook is read
+    const host = await openRunnerHost(runnerHostKind(), options, log);
+    resources.add(() => host.close());
     const workbook = pkg ? badBook(() => readWorkbookFile(options.bookPath, progress, pkg)) : undefined;
     // a book --freeze cannot write (its structure protected) is refused before the service is asked
     const refusal = workbook && options.freeze ? freezeRefusal(workbook) : undefined;
@@ -225,14 +221,14 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
       }
     }
     const dateSystem = workbook?.dateSystem ?? options.dateSystem;
-    log(`workbook: starting ${options.service.kind === "sandbox" ? "the runner's own sandbox and " : ""}Chromium`);
+    log(`workbook: starting ${options.service.kind === "sandbox" ? "the runner's own sandbox and " : ""}${host.name}`);
     // the sandbox builds its data in steps, so a line can say it is still at it
     const starting = setInterval(() => log("workbook: still starting the service"), 1000);
-    const { apiUrl, token } = await serviceToken(options, pages.origin, resources).finally(() => clearInterval(starting));
-    log("workbook: service ready, opening the host page in Chromium");
+    const { apiUrl, token } = await serviceToken(options, host.origin, resources).finally(() => clearInterval(starting));
+    log(`workbook: service ready, opening ${host.name}`);
     // the page loads once this process is free to serve it (after the read): say so rather than fall silent
-    const waiting = setInterval(() => log("workbook: waiting for Chromium to open the host page"), 1500);
-    const browser = await opening.finally(() => clearInterval(waiting));
+    const waiting = setInterval(() => log(`workbook: waiting for ${host.name} to load the functions`), 1500);
+    await host.ready().finally(() => clearInterval(waiting));
     // the runner's own sandbox frozen at --today: TODAY() in formulas is that day too
     const today = options.service.kind === "sandbox" ? options.service.today : undefined;
     // A file keeps a rich price as its number with its number format, so the runner declares formatted numbers; an entity
@@ -240,17 +236,17 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
     const dataTypes = { dataTypes: { entities: false, numbers: true }, valueMode: options.valueMode ?? "plain" };
     const session = await openRunnerSession(options, { apiUrl, token, ...(today === undefined ? {} : { today }), ...(options.service.kind === "sandbox" ? { environment: "the runner's own sandbox" } : {}) }, log);
     if (!workbook || options.out === undefined) {
-      const evaluated = await evaluateInPage(browser.page, book, apiUrl, token, today, dateSystem, { ...session.configuration, ...dataTypes });
-      const { plan } = await session.finish(browser.page, { provenance: [], sheets: [], stats: evaluated.stats }, undefined);
+      const evaluated = await host.evaluate(book, apiUrl, token, today, dateSystem, { ...session.configuration, ...dataTypes });
+      const { plan } = await session.finish(host, { provenance: [], sheets: [], stats: evaluated.stats }, undefined);
       return plan ? { plan, stats: evaluated.stats } : evaluated;
     }
     const freeze = options.freeze ?? false;
     const evaluating = Date.now();
     log(`workbook: evaluating ${workbook.sheets.length} sheets in the host page`);
     const definitions = { names: workbook.names, tables: workbook.tables };
-    const result = await evaluateWorkbookInPage(browser.page, workbook.sheets, definitions, apiUrl, token, freeze ? true : session.needsProvenance ? "keys" : false, today, dateSystem, { ...session.configuration, ...dataTypes });
+    const result = await host.evaluateWorkbook(workbook.sheets, definitions, apiUrl, token, freeze ? true : session.needsProvenance ? "keys" : false, today, dateSystem, { ...session.configuration, ...dataTypes });
     log(`workbook: evaluated in ${((Date.now() - evaluating) / 1000).toFixed(1)} s, ${result.stats.requests} service requests`);
-    const { plan, changes } = await session.finish(browser.page, result, savedValues(workbook));
+    const { plan, changes } = await session.finish(host, result, savedValues(workbook));
     if (plan) return { plan, stats: result.stats };
     log(`workbook: writing ${options.out}`);
     const copy = refreshedPackage(workbook, result, { freeze }, progress);
