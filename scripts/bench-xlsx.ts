@@ -21,7 +21,7 @@ const DATES = 50;
 /** The issue's size: dates + symbols + SYMBOLS x DATES mids + SYMBOLS x (DATES - 1) changes = 20,050. */
 const MIN_CELLS = 20_000;
 
-async function pickSymbols(): Promise<{ symbols: string[]; today: string }> {
+export async function pickSymbols(): Promise<{ symbols: string[]; today: string }> {
   const { startSandbox } = await import("../src/sandbox/server");
   const sandbox = await startSandbox({ port: 0, quiet: true });
   try {
@@ -37,7 +37,7 @@ async function pickSymbols(): Promise<{ symbols: string[]; today: string }> {
 }
 
 /** Symbols down A, dates across row 1, =PRICES.MID($A2,B$1) in the grid, and day-on-day changes =C2/B2-1 beside it. */
-async function writeModel(path: string, symbols: readonly string[], today: string): Promise<number> {
+export async function writeModel(path: string, symbols: readonly string[], today: string): Promise<number> {
   const workbook = new ExcelJS.Workbook();
   const sheet = workbook.addWorksheet("Model");
   const end = Date.parse(`${today}T00:00:00Z`);

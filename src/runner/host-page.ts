@@ -8,7 +8,7 @@ import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { extname, join, normalize, resolve, sep } from "node:path";
-import { chromium, type BrowserContext, type Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { Agent, fetch as undiciFetch } from "undici";
 import type { EvaluationResult, SheetInput, WorkbookResult } from "../host/api";
 import type { DefinedName, TableDefinition } from "../host/book-names";
@@ -186,6 +186,8 @@ export async function openHostPage(url: string, log: (message: string) => void, 
     rmSync(profile, { recursive: true, force: true });
   };
   try {
+    // loaded only here: the runner's default host needs no browser, and playwright-core takes a while to load
+    const { chromium } = await import("playwright-core");
     context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       headless: true,
