@@ -339,6 +339,7 @@ function onlyCellsRead(
     // keys, not entries: entries of a 500,000-cell sheet take 3 s of silence before the first line (keys 0.4 s, load 8)
     for (const address of Object.keys(cells)) {
       const value = cells[address];
+      if (value === undefined) continue;
       walked += 1;
       if (walked % 5_000 === 0) onProgress(walked);
       const position = parseCellAddress(address);
