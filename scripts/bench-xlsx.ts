@@ -102,7 +102,8 @@ const MARKS = { read: /^workbook: read /, evaluating: /^workbook: evaluating /, 
 async function runChild(model: string, out: string, today: string): Promise<void> {
   const marks: { message: string; at: number }[] = [];
   const started = performance.now();
-  const result = await runWorkbook({ bookPath: model, out, service: { kind: "sandbox", today } }, (message) => {
+  const host = process.env.PRICES_RUNNER_HOST === "chromium" ? { host: "chromium" as const } : {};
+  const result = await runWorkbook({ bookPath: model, out, service: { kind: "sandbox", today }, ...host }, (message) => {
     marks.push({ message, at: performance.now() });
     process.stderr.write(`${message}\n`);
   });

@@ -14,14 +14,15 @@ import { Script, createContext, runInContext } from "node:vm";
 import { Agent, Headers, Request, Response, fetch as undiciFetch } from "undici";
 import type { PricesHostApi } from "../host/api";
 import { type HostGlobals, startHost } from "../host/page";
+import type { Trust } from "./trust";
 
 export interface NodeHostOptions {
   /** Folder holding functions.js and functions.json (dist/, or test fixtures). */
   readonly dist: string;
   readonly functionsFile?: string;
   readonly metadataFile?: string;
-  /** PEM certificates to trust instead of the system's (the runner's own sandbox's CA, or `--ca`). */
-  readonly ca?: string;
+  /** What its HTTPS requests trust (src/runner/trust.ts): the system's CAs, with the runner's own sandbox's or `--ca`. */
+  readonly trust: Trust;
   /** The per-call limit (host.html's `?timeout=`). */
   readonly timeoutMs?: number;
   readonly log: (message: string) => void;
@@ -87,7 +88,7 @@ function contextConsole(log: (message: string) => void): Record<string, (...args
 
 /** Loads the bundle into a fresh context and starts the host's API over it. */
 export async function openNodeHost(options: NodeHostOptions): Promise<NodeHost> {
-  const dispatcher = options.ca === undefined ? undefined : new Agent({ connect: { ca: options.ca } });
+  const dispatcher = new Agent({ connect: { secureContext: options.trust.secureContext } });
   const closing = new AbortController();
   const timers = trackedTimers();
   /** The request itself, in this realm: the page's refusals, the run's certificates, aborted when the host closes. */
@@ -96,7 +97,7 @@ export async function openNodeHost(options: NodeHostOptions): Promise<NodeHost> 
     const refusal = closing.signal.aborted ? "the host is closed" : fetchRefusal(url);
     if (refusal !== undefined) return Promise.reject(new Error(refusal));
     const signal = init?.signal ? AbortSignal.any([init.signal, closing.signal]) : closing.signal;
-    const request = { ...(init as object), signal, ...(dispatcher ? { dispatcher } : {}) };
+    const request = { ...(init as object), signal, dispatcher };
     return undiciFetch(input instanceof Request ? input : url.href, request as Parameters<typeof undiciFetch>[1]);
   };
   const sandbox: Record<string, unknown> = {
@@ -137,7 +138,7 @@ export async function openNodeHost(options: NodeHostOptions): Promise<NodeHost> 
   const close = async (): Promise<void> => {
     closing.abort(new Error("the host is closed"));
     timers.clearAll();
-    await dispatcher?.destroy();
+    await dispatcher.destroy();
   };
   try {
     const api = await startHost(

@@ -3,28 +3,20 @@
  * host.html in headless Chromium (`PRICES_RUNNER_HOST=chromium`, the path the workbench takes). Both run the same
  * bundle and the same engine, and send the same requests; docs/benchmarks.md ("Workbook files") compares them.
  */
-import { readFileSync } from "node:fs";
 import type { EvaluationResult, HostConfiguration, PricesHostApi, SheetInput, WorkbookResult } from "../host/api";
 import type { SessionState } from "../prices/persistent/snapshot";
-import { ensureCertificates } from "../sandbox/auth/certs";
 import type { RunnerOptions } from "./arguments";
 import { DIST, type WorkbookDefinitions, evaluateInPage, evaluateWorkbookInPage, openHostPage, servePages } from "./host-page";
 import { openNodeHost } from "./node-host";
-
-export type RunnerHostKind = "node" | "chromium";
-
-/** `PRICES_RUNNER_HOST=chromium` runs the book in Chromium as before; anything else (or nothing) in Node. */
-export function runnerHostKind(env: Readonly<Record<string, string | undefined>> = process.env): RunnerHostKind {
-  return env.PRICES_RUNNER_HOST === "chromium" ? "chromium" : "node";
-}
+import type { Trust } from "./trust";
 
 export interface RunnerHost {
   /** What stderr calls it ("Chromium", "the functions' Node context"). */
   readonly name: string;
   /** The origin the service must allow for CORS (the page server's), when there is one. */
   readonly origin: string | undefined;
-  /** Resolves once the functions are loaded (Chromium keeps launching in its own processes meanwhile). */
-  ready(): Promise<void>;
+  /** Resolves once the functions are loaded, their requests trusting `trust` (Chromium keeps launching in its own processes meanwhile). */
+  ready(trust: Trust): Promise<void>;
   evaluate(book: unknown, apiUrl: string, token: string, today?: string, dateSystem?: "1900" | "1904", extra?: Record<string, unknown>): Promise<EvaluationResult>;
   evaluateWorkbook(
     sheets: readonly SheetInput[],
@@ -45,25 +37,22 @@ function configuration(apiUrl: string, token: string, today: string | undefined,
   return { ...extra, baseUrl: apiUrl, token, dateSystem, ...(today === undefined ? {} : { today }) };
 }
 
-/** The certificates the functions trust: the runner's own sandbox's CA, `--ca`, or the system's. */
-async function trustedCa(options: RunnerOptions): Promise<string | undefined> {
-  if (options.service.kind === "sandbox") return (await ensureCertificates()).ca;
-  return options.caPath === undefined ? undefined : readFileSync(options.caPath, "utf8");
-}
-
-function nodeRunnerHost(options: RunnerOptions, log: (message: string) => void): RunnerHost {
+function nodeRunnerHost(log: (message: string) => void): RunnerHost {
   let opened: Promise<{ api: PricesHostApi; close(): Promise<void> }> | undefined;
   let closed = false;
-  // opened when first needed: the bundle compiles on this thread, after the read rather than in its way
   const host = (): Promise<{ api: PricesHostApi; close(): Promise<void> }> => {
     if (closed) return Promise.reject(new Error("the host is closed"));
-    opened ??= trustedCa(options).then((ca) => openNodeHost({ dist: DIST, log, ...(ca === undefined ? {} : { ca }) }));
-    return opened;
+    return opened ?? Promise.reject(new Error("the functions' Node context is not ready"));
   };
   return {
     name: "the functions' Node context",
     origin: undefined,
-    ready: async () => void (await host()),
+    // opened once the service is known: the bundle compiles on this thread, after the read rather than in its way
+    async ready(trust) {
+      if (closed) throw new Error("the host is closed");
+      opened ??= openNodeHost({ dist: DIST, log, trust });
+      await opened;
+    },
     async evaluate(book, apiUrl, token, today, dateSystem = "1900", extra = {}) {
       const { api } = await host();
       await api.configure(configuration(apiUrl, token, today, dateSystem, extra));
@@ -106,6 +95,6 @@ async function chromiumRunnerHost(options: RunnerOptions, log: (message: string)
 }
 
 /** The host the runner evaluates in, started: Chromium's launch is under way when this resolves, the Node context opens when first used. */
-export async function openRunnerHost(kind: RunnerHostKind, options: RunnerOptions, log: (message: string) => void): Promise<RunnerHost> {
-  return kind === "chromium" ? chromiumRunnerHost(options, log) : nodeRunnerHost(options, log);
+export async function openRunnerHost(options: RunnerOptions, log: (message: string) => void): Promise<RunnerHost> {
+  return options.host === "chromium" ? chromiumRunnerHost(options, log) : nodeRunnerHost(log);
 }

@@ -25,7 +25,8 @@ import { type KeptFormula, WorkbookFileError, readWorkbookFile } from "../xlsx/w
 import { type PlanRunResult, openRunnerSession, savedValues } from "../changes/runner-session";
 import { type RunnerOptions, USAGE, UsageError, isWorkbookPath, parseArguments } from "./arguments";
 import { ensureBuilt, fetchClientToken } from "./host-page";
-import { openRunnerHost, runnerHostKind } from "./runner-host";
+import { openRunnerHost } from "./runner-host";
+import { type Trust, trustWith } from "./trust";
 
 /** What the runner prints for a workbook file: the copy written, every sheet's cells as for a JSON book, what it froze and left for Excel. */
 export interface XlsxRunResult {
@@ -168,8 +169,8 @@ function writeReport(path: string, report: RunReport): void {
   }
 }
 
-async function serviceToken(options: RunnerOptions, pagesOrigin: string | undefined, resources: Resources): Promise<{ apiUrl: string; token: string }> {
-  const ca = options.caPath === undefined ? undefined : readFileSync(options.caPath, "utf8");
+/** The service, a token for it, and what the run's requests trust: the system's CAs with the sandbox's or `--ca`. */
+async function serviceToken(options: RunnerOptions, pagesOrigin: string | undefined, resources: Resources): Promise<{ apiUrl: string; token: string; trust: Trust }> {
   if (options.service.kind === "sandbox") {
     const { startSandbox } = await import("../sandbox/server");
     const sandbox = await startSandbox({
@@ -180,22 +181,24 @@ async function serviceToken(options: RunnerOptions, pagesOrigin: string | undefi
       ...options.service.sandbox,
     });
     resources.add(() => sandbox.close());
+    const trust = trustWith([sandbox.ca]);
     const token = await fetchClientToken({
       tokenUrl: `${sandbox.issuer}/token`,
       clientId: "sandbox-full",
       clientSecret: "sandbox-full-secret",
       apiUrl: sandbox.apiUrl,
       scope: scopeFor("sandbox"),
-      ca: sandbox.ca,
+      trust,
     });
-    return { apiUrl: sandbox.apiUrl, token };
+    return { apiUrl: sandbox.apiUrl, token, trust };
   }
+  const trust = trustWith(options.caPath === undefined ? [] : [readFileSync(options.caPath, "utf8")]);
   if (options.service.kind === "client") {
     // Another vendor's service names its scope `<vendor>.physicalprices.api`; PRICES_SCOPE overrides the sandbox's.
     const scope = process.env.PRICES_SCOPE ?? scopeFor("sandbox");
-    return { apiUrl: options.service.apiUrl, token: await fetchClientToken({ ...options.service, scope, ...(ca === undefined ? {} : { ca }) }) };
+    return { apiUrl: options.service.apiUrl, token: await fetchClientToken({ ...options.service, scope, trust }), trust };
   }
-  return { apiUrl: options.service.apiUrl, token: options.service.token };
+  return { apiUrl: options.service.apiUrl, token: options.service.token, trust };
 }
 
 export async function runWorkbook(options: RunnerOptions, log: (message: string) => void, resources = new Resources()): Promise<EvaluationResult | XlsxRunResult | PlanRunResult> {
@@ -207,7 +210,7 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
   try {
     ensureBuilt(log);
     // the functions' host (src/runner/runner-host.ts): a Node context, or Chromium launching while the workbook is read
-    const host = await openRunnerHost(runnerHostKind(), options, log);
+    const host = await openRunnerHost(options, log);
     resources.add(() => host.close());
     const workbook = pkg ? badBook(() => readWorkbookFile(options.bookPath, progress, pkg)) : undefined;
     // a book --freeze cannot write (its structure protected) is refused before the service is asked
@@ -224,11 +227,11 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
     log(`workbook: starting ${options.service.kind === "sandbox" ? "the runner's own sandbox and " : ""}${host.name}`);
     // the sandbox builds its data in steps, so a line can say it is still at it
     const starting = setInterval(() => log("workbook: still starting the service"), 1000);
-    const { apiUrl, token } = await serviceToken(options, host.origin, resources).finally(() => clearInterval(starting));
+    const { apiUrl, token, trust } = await serviceToken(options, host.origin, resources).finally(() => clearInterval(starting));
     log(`workbook: service ready, opening ${host.name}`);
     // the page loads once this process is free to serve it (after the read): say so rather than fall silent
     const waiting = setInterval(() => log(`workbook: waiting for ${host.name} to load the functions`), 1500);
-    await host.ready().finally(() => clearInterval(waiting));
+    await host.ready(trust).finally(() => clearInterval(waiting));
     // the runner's own sandbox frozen at --today: TODAY() in formulas is that day too
     const today = options.service.kind === "sandbox" ? options.service.today : undefined;
     // A file keeps a rich price as its number with its number format, so the runner declares formatted numbers; an entity

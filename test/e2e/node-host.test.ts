@@ -11,6 +11,7 @@ import { join } from "node:path";
 import type { RunningSandbox } from "../../src/sandbox/server";
 import { DIST, ensureBuilt } from "../../src/runner/host-page";
 import { type NodeHost, openNodeHost } from "../../src/runner/node-host";
+import { type Trust, trustWith } from "../../src/runner/trust";
 import { sandboxGet, sandboxToken } from "../support/service";
 import { prices, TODAY } from "./support";
 
@@ -44,6 +45,8 @@ function metadata(ids: readonly string[]): unknown {
 let dir: string;
 let sandbox: RunningSandbox;
 let token: string;
+/** The system's CAs and the sandbox's, as the runner trusts them when it runs its own sandbox. */
+let sandboxTrust: Trust;
 /** A plain-http server on this machine that takes requests and never answers them. */
 let silent: Server;
 const arrived: IncomingMessage[] = [];
@@ -57,6 +60,7 @@ beforeAll(async () => {
   const { startSandbox } = await import("../../src/sandbox/server");
   sandbox = await startSandbox({ port: 0, today: TODAY, quiet: true });
   token = await sandboxToken(sandbox, "sandbox-full", "sandbox-full-secret");
+  sandboxTrust = trustWith([sandbox.ca]);
   silent = createServer((request) => {
     arrived.push(request);
     for (const done of onArrival.splice(0)) done();
@@ -73,8 +77,8 @@ afterAll(async () => {
 
 const silentUrl = (): string => `http://127.0.0.1:${(silent.address() as AddressInfo).port}/`;
 
-async function probe(cells: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const host = await openNodeHost({ dist: dir, ca: sandbox.ca, log: () => undefined });
+async function probe(cells: Record<string, unknown>, trust = sandboxTrust): Promise<Record<string, unknown>> {
+  const host = await openNodeHost({ dist: dir, trust, log: () => undefined });
   try {
     return (await host.api.evaluate({ cells })).cells;
   } finally {
@@ -99,10 +103,16 @@ describe("the runner's Node host", () => {
     expect(arrived.length).toBe(before);
   });
 
+  it("verifies the service's certificate: the sandbox's https is refused unless its CA is trusted beside the system's", async () => {
+    const url = `${sandbox.apiUrl}/Prices?Symbols=MB-AL-0001`;
+    expect(await probe({ A1: `=PRICES.FETCHED("${url}")` }, trustWith())).toEqual({ A1: "TypeError: Failed to fetch" });
+    expect(await probe({ A1: `=PRICES.FETCHED("${url}")` }, trustWith([sandbox.ca]))).toEqual({ A1: "answered 401" });
+  });
+
   it("prices a cell with the real bundle over real HTTPS with a real token, and no global of the context holds the token", async () => {
     const symbol = "MB-AL-0004";
     const date = "2025-05-14";
-    const host: NodeHost = await openNodeHost({ dist: DIST, ca: sandbox.ca, log: () => undefined });
+    const host: NodeHost = await openNodeHost({ dist: DIST, trust: sandboxTrust, log: () => undefined });
     try {
       await host.api.configure({ baseUrl: sandbox.apiUrl, token, today: TODAY });
       const result = await host.api.evaluate({ cells: { A1: symbol, B1: `=PRICES.MID(A1, "${date}")` } });
@@ -129,7 +139,7 @@ describe("the runner's Node host", () => {
   });
 
   it("ends a request that never returns and every timer of the bundle when it closes", async () => {
-    const host = await openNodeHost({ dist: dir, log: () => undefined });
+    const host = await openNodeHost({ dist: dir, trust: sandboxTrust, log: () => undefined });
     const reached = new Promise<void>((done) => onArrival.push(done));
     const evaluation = host.api.evaluate({ cells: { A1: `=PRICES.WAITS("${silentUrl()}")` } });
     await reached;
