@@ -17,6 +17,7 @@ import { basename, dirname, join } from "node:path";
 import { scopeFor } from "../api";
 import type { EvaluationResult, WorkbookResult } from "../host/api";
 import { BookError, readBook } from "../host/book";
+import { throttled } from "../host/progress";
 import { printValue, type PrintedValue } from "../host/values";
 import { writePackage } from "../xlsx/package";
 import { freezeRefusal, refreshedPackage } from "../xlsx/refreshed-copy";
@@ -80,17 +81,6 @@ export class BadBookError extends Error {
 
 /** How many left-for-Excel formulas stderr names one by one; the report lists them all. */
 const LISTED = 50;
-
-/** Logs at most one progress line a second, however often it is called: long synchronous reads and writes call it as they go. */
-export function throttled(log: (message: string) => void, intervalMs = 1000): (message: string) => void {
-  let last = Date.now();
-  return (message) => {
-    const now = Date.now();
-    if (now - last < intervalMs) return;
-    last = now;
-    log(message);
-  };
-}
 
 function badBook<T>(read: () => T): T {
   try {
