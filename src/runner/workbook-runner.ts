@@ -194,6 +194,8 @@ async function serviceToken(options: RunnerOptions, pagesOrigin: string | undefi
 export async function runWorkbook(options: RunnerOptions, log: (message: string) => void, resources = new Resources()): Promise<EvaluationResult | XlsxRunResult | PlanRunResult> {
   const progress = throttled(log);
   const isFile = options.out !== undefined && isWorkbookPath(options.bookPath);
+  // a first line before the package is unzipped (a 2.6 MB zip holds a 19.5-million-character sheet)
+  if (isFile) log(`workbook: reading ${options.bookPath}`);
   const book = isFile ? undefined : loadBookFile(options.bookPath);
   // a file that is no workbook at all (not a zip, encrypted, .xls, truncated) is refused before anything starts
   const pkg = isFile ? badBook(() => WorkbookPackage.read(options.bookPath)) : undefined;
@@ -235,7 +237,7 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
     }
     const freeze = options.freeze ?? false;
     const evaluating = Date.now();
-    log(`workbook: evaluating ${workbook.sheets.length} sheets in the host page`);
+    log(`workbook: evaluating ${workbook.sheets.length} sheet${workbook.sheets.length === 1 ? "" : "s"} in ${host.name}`);
     const definitions = { names: workbook.names, tables: workbook.tables };
     const result = await host.evaluateWorkbook(workbook.sheets, definitions, apiUrl, token, freeze ? true : session.needsProvenance ? "keys" : false, today, dateSystem, { ...session.configuration, ...dataTypes });
     log(`workbook: evaluated in ${((Date.now() - evaluating) / 1000).toFixed(1)} s, ${result.stats.requests} service requests`);
