@@ -453,6 +453,8 @@ export class WorkbookEngine {
         if (!name.startsWith(`${this.namespace}.`)) return undefined;
         return async (inputs) => {
           if (run === "saved") throw new UnprovenSignal(`calls ${name}, whose old value the file does not hold on its own`);
+          // the calls run in one stretch of continuations after every formula has started: each is a step
+          this.options.onStep?.();
           const resolved = this.calls.resolve(name);
           if (isCellError(resolved)) return [[resolved]];
           // An edit replaced this run while its arguments were evaluated: its result would be dropped, so call nothing.
