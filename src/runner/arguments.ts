@@ -2,7 +2,7 @@
 import { existsSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, extname, join, resolve as resolvePath } from "node:path";
 import { parseArgs } from "node:util";
-import { parseIsoDate } from "../api";
+import { parseIsoDate } from "../api/dates";
 import type { RunnerSessionOptions } from "../changes/runner-session";
 import { checkWorkbookFile } from "../xlsx/package";
 

@@ -7,7 +7,6 @@ import type { EvaluationResult, HostConfiguration, PricesHostApi, SheetInput, Wo
 import type { SessionState } from "../prices/persistent/snapshot";
 import type { RunnerOptions } from "./arguments";
 import { DIST, type WorkbookDefinitions, evaluateInPage, evaluateWorkbookInPage, openHostPage, servePages } from "./host-page";
-import { openNodeHost } from "./node-host";
 import type { Trust } from "./trust";
 
 export interface RunnerHost {
@@ -50,7 +49,8 @@ function nodeRunnerHost(log: (message: string) => void): RunnerHost {
     // opened once the service is known: the bundle compiles on this thread, after the read rather than in its way
     async ready(trust) {
       if (closed) throw new Error("the host is closed");
-      opened ??= openNodeHost({ dist: DIST, log, trust });
+      // the host's engine and worksheet functions load here, after the read, not before the first line
+      opened ??= import("./node-host").then(({ openNodeHost }) => openNodeHost({ dist: DIST, log, trust }));
       await opened;
     },
     async evaluate(book, apiUrl, token, today, dateSystem = "1900", extra = {}) {
