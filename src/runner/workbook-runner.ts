@@ -162,10 +162,13 @@ function writeReport(path: string, report: RunReport): void {
 /** The service, a token for it, and what the run's requests trust: the system's CAs with the sandbox's or `--ca`. */
 async function serviceToken(options: RunnerOptions, pagesOrigin: string | undefined, resources: Resources): Promise<{ apiUrl: string; token: string; trust: Trust }> {
   if (options.service.kind === "sandbox") {
-    // The sandbox's modules (its token service, its routes) load in pieces with a turn of the event loop between them:
-    // loaded at once they are one synchronous second of CPU (14 s without a line beside two busy loops at load 15).
+    // The sandbox's modules (its token service, oidc-provider, its routes) load in pieces with a turn of the event loop
+    // between them: loaded at once they are one synchronous second of CPU (14 s without a line beside two busy loops at load 15).
     const turn = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
     await import("../sandbox/auth");
+    await turn();
+    // oidc-provider, which the token service otherwise loads in the middle of the sandbox's start
+    await import("../sandbox/auth/provider");
     await turn();
     await import("../sandbox/app");
     await turn();
