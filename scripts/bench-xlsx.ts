@@ -1,14 +1,13 @@
 /**
  * `npm run bench:xlsx`: a 20,000-cell .xlsx model and a 100,000-row book refreshed end to end by the runner (read, evaluated by
- * the host in headless Chromium against the runner's own sandbox, written back), as `npm run workbook -- model.xlsx
- * --out refreshed.xlsx` does. Prints one JSON line per case and rewrites the "## Workbook files" section of docs/benchmarks.md.
+ * the functions' host, a Node context or headless Chromium, against the runner's own sandbox, written back), as
+ * `npm run workbook -- model.xlsx --out refreshed.xlsx` does. `--host node,chromium` runs every case under each. Prints one JSON line per case and rewrites the "## Workbook files" section of docs/benchmarks.md.
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import ExcelJS from "exceljs";
 import { strToU8, zipSync } from "fflate";
 import { columnName } from "../src/formula/a1";
 import { writeSection } from "./bench-section";
@@ -21,7 +20,7 @@ const DATES = 50;
 /** The issue's size: dates + symbols + SYMBOLS x DATES mids + SYMBOLS x (DATES - 1) changes = 20,050. */
 const MIN_CELLS = 20_000;
 
-async function pickSymbols(): Promise<{ symbols: string[]; today: string }> {
+export async function pickSymbols(): Promise<{ symbols: string[]; today: string }> {
   const { startSandbox } = await import("../src/sandbox/server");
   const sandbox = await startSandbox({ port: 0, quiet: true });
   try {
@@ -37,7 +36,9 @@ async function pickSymbols(): Promise<{ symbols: string[]; today: string }> {
 }
 
 /** Symbols down A, dates across row 1, =PRICES.MID($A2,B$1) in the grid, and day-on-day changes =C2/B2-1 beside it. */
-async function writeModel(path: string, symbols: readonly string[], today: string): Promise<number> {
+export async function writeModel(path: string, symbols: readonly string[], today: string): Promise<number> {
+  // loaded here, not by each case's child: the child's memory and start are the runner's alone
+  const { default: ExcelJS } = await import("exceljs");
   const workbook = new ExcelJS.Workbook();
   const sheet = workbook.addWorksheet("Model");
   const end = Date.parse(`${today}T00:00:00Z`);
@@ -102,7 +103,8 @@ const MARKS = { read: /^workbook: read /, evaluating: /^workbook: evaluating /, 
 async function runChild(model: string, out: string, today: string): Promise<void> {
   const marks: { message: string; at: number }[] = [];
   const started = performance.now();
-  const result = await runWorkbook({ bookPath: model, out, service: { kind: "sandbox", today } }, (message) => {
+  const host = process.env.PRICES_RUNNER_HOST === "chromium" ? { host: "chromium" as const } : {};
+  const result = await runWorkbook({ bookPath: model, out, service: { kind: "sandbox", today }, ...host }, (message) => {
     marks.push({ message, at: performance.now() });
     process.stderr.write(`${message}\n`);
   });
@@ -147,6 +149,8 @@ interface CaseLine extends ChildLine {
   readonly largestProcessRssMb: number;
   readonly largestProcess: string;
   readonly processes: number;
+  /** CPU seconds the whole tree used (user + system), its start included. */
+  readonly treeCpuS: number;
   /** The longest time the command's stderr stayed silent, from its start to its exit, as this process received it. */
   readonly longestSilenceMs: number;
   readonly silenceBefore: string;
@@ -210,6 +214,7 @@ async function runCase(name: string, model: string, out: string, today: string, 
     largestProcessRssMb: peak.largestRssMb,
     largestProcess: peak.largestName,
     processes: peak.processes,
+    treeCpuS: Math.round(peak.cpuSeconds * 10) / 10,
     longestSilenceMs: Math.round(gap),
     silenceBefore,
   };
@@ -230,13 +235,13 @@ const seconds = (ms: number): string => (ms / 1000).toFixed(1);
 function row(line: CaseLine, what: string): string {
   const where = line.busyLoops > 0 ? `beside ${line.busyLoops} busy loops` : "quiet";
   const phases = `read ${seconds(line.readMs)} s, start of the service and host ${seconds(line.startMs)} s, evaluation ${seconds(line.evaluateMs)} s, write ${seconds(line.writeMs)} s`;
-  const memory = `whole tree peak ${line.treePeakPssMb} MB PSS (${line.treePeakRssMb} MB RSS summed, ${line.processes} processes; largest ${line.largestProcess} ${line.largestProcessRssMb} MB RSS)`;
+  const memory = `CPU ${line.treeCpuS.toFixed(1)} s over the tree; whole tree peak ${line.treePeakPssMb} MB PSS (${line.treePeakRssMb} MB RSS summed, ${line.processes} processes; largest ${line.largestProcess} ${line.largestProcessRssMb} MB RSS)`;
   return `| ${what}, ${line.host} host, ${where} (load ${line.loadStart} / ${line.loadEnd}) | ${seconds(line.wallMs)} s end to end (${phases}); ${memory}; longest stderr silence ${seconds(line.longestSilenceMs)} s (before "${line.silenceBefore}"); ${line.requests} service requests |`;
 }
 
 async function main(): Promise<void> {
-  // `--child MODEL OUT TODAY` is one case in a child of its own; `--host node|chromium` picks the runner's host
-  // (default: the runner's own default); `--busy N` the busy loops of the second run (default 2, 0 skips it).
+  // `--child MODEL OUT TODAY` is one case in a child of its own; `--host node|chromium|node,chromium` picks the
+  // runner's hosts (default: the runner's own default); `--busy N` the busy loops of the second run (default 2, 0 skips it).
   const { values, positionals } = parseArgs({
     options: { child: { type: "boolean", default: false }, host: { type: "string", default: "default" }, busy: { type: "string", default: "2" } },
     allowPositionals: true,
@@ -245,7 +250,7 @@ async function main(): Promise<void> {
     const [model, out, today] = positionals;
     return runChild(model ?? "", out ?? "", today ?? "");
   }
-  const host = values.host;
+  const hosts = values.host.split(",");
   const busy = Number(values.busy);
   const startLoad = load();
   const dir = mkdtempSync(join(tmpdir(), "prices-bench-xlsx-"));
@@ -263,9 +268,11 @@ async function main(): Promise<void> {
     const lines: CaseLine[] = [];
     const runBoth = async (loops: number): Promise<void> => {
       for (const [name, book] of [["xlsx-20000", model], ["xlsx-100000-rows", large]] as const) {
-        const line = await runCase(name, book, join(dir, `${name}-refreshed.xlsx`), today, host, loops);
-        process.stdout.write(`${JSON.stringify(line)}\n`);
-        lines.push(line);
+        for (const host of hosts) {
+          const line = await runCase(name, book, join(dir, `${name}-refreshed.xlsx`), today, host, loops);
+          process.stdout.write(`${JSON.stringify(line)}\n`);
+          lines.push(line);
+        }
       }
     };
     await runBoth(0);
@@ -280,7 +287,7 @@ async function main(): Promise<void> {
     const modelWhat = `${cells.toLocaleString("en")}-cell model: ${SYMBOLS} symbols x ${DATES} weekly dates of \`=_xldudf_PRICES_MID($A2,B$1)\` and ${SYMBOLS * (DATES - 1)} \`=C2/B2-1\` (target: 2 s)`;
     const largeWhat = `${LARGE_ROWS.toLocaleString("en")} rows x 5 columns, ${LARGE_PRICES.toLocaleString("en")} \`=_xldudf_PRICES_MID(A2,B2)\` (target: whole tree under 600 MB, a line every 2 s)`;
     const section = [
-      `Written by \`npm run bench:xlsx\` (scripts/bench-xlsx.ts) on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, load average ${startLoad} at the start and ${load()} at the end (each row gives its own). Each case is the runner's whole path as \`npm run workbook -- model.xlsx --out refreshed.xlsx\` takes it, in a child process of its own (\`node --import tsx\`): its own sandbox (in the runner's process), the functions bundle's host, the package read with fflate and saxes and written back with only the refreshed cells changed; dist/ is built before the clock starts. Memory is the runner and every process it started (Chromium's, when the host is Chromium), sampled from /proc every 100 ms: PSS (/proc/PID/smaps_rollup; pages the processes share count once) summed, with summed RSS beside it. The stderr silence is timed here, where the child's stderr arrives, from its start to its exit (Node's and tsx's start included). The busy loops are \`node -e 'for(;;){}'\`, one per core of the 2.`,
+      `Written by \`npm run bench:xlsx\` (scripts/bench-xlsx.ts) on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, load average ${startLoad} at the start and ${load()} at the end (each row gives its own). Each case is the runner's whole path as \`npm run workbook -- model.xlsx --out refreshed.xlsx\` takes it, in a child process of its own (\`node --import tsx\`): its own sandbox (in the runner's process), the functions bundle's host, the package read with fflate and saxes and written back with only the refreshed cells changed; dist/ is built before the clock starts. Memory is the runner and every process it started (Chromium's, when the host is Chromium), sampled from /proc every 100 ms: PSS (/proc/PID/smaps_rollup; pages the processes share count once) summed, with summed RSS beside it; CPU is the user and system time of the same processes (/proc/PID/stat), the figure a loaded machine changes least. The stderr silence is timed here, where the child's stderr arrives, from its start to its exit (Node's and tsx's start included). The busy loops are \`node -e 'for(;;){}'\`, one per core of the 2.`,
       "",
       "| case | figure |",
       "| --- | --- |",

@@ -4,8 +4,8 @@
  * write the change report. The page's half is src/prices/persistent/snapshot.ts.
  */
 import { writeFile } from "node:fs/promises";
-import type { Page } from "playwright-core";
 import { Agent, fetch as undiciFetch } from "undici";
+import type { Trust } from "../runner/trust";
 import type { HostStats } from "../host/api";
 import type { ProvenanceRow } from "../prices/provenance";
 import { FileCacheBackend } from "../prices/persistent/file-backend";
@@ -48,12 +48,12 @@ export interface RunnerSession {
   /** The refresh must describe its cells (provenance) for the change report. */
   readonly needsProvenance: boolean;
   /** After the refresh: saves the cache, writes the change report; returns the plan or the changes' one line. */
-  finish(page: Page, result: RunnerResultParts, saved: SavedValue | undefined): Promise<{ plan?: RefreshPlan; changes?: string }>;
+  finish(host: { session(): Promise<SessionState | undefined> }, result: RunnerResultParts, saved: SavedValue | undefined): Promise<{ plan?: RefreshPlan; changes?: string }>;
 }
 
 export async function openRunnerSession(
   options: RunnerSessionOptions,
-  service: { apiUrl: string; token: string; today?: string; environment?: string; ca?: string },
+  service: { apiUrl: string; token: string; today?: string; environment?: string; trust?: Trust },
   log: (message: string) => void,
 ): Promise<RunnerSession> {
   let partition: Partition | undefined;
@@ -69,8 +69,8 @@ export async function openRunnerSession(
   return {
     configuration,
     needsProvenance: options.changes !== undefined,
-    async finish(page, result, saved) {
-      const state = await page.evaluate(() => window.PricesHost?.session());
+    async finish(host, result, saved) {
+      const state = await host.session();
       if (options.plan) {
         const counters = clientCounters(result.stats.client);
         return { plan: summarizePlan(state?.planned ?? [], counters) };
@@ -100,7 +100,7 @@ export async function openRunnerSession(
  */
 async function openEntitledPartition(
   dir: string,
-  service: { apiUrl: string; token: string; today?: string; environment?: string; ca?: string },
+  service: { apiUrl: string; token: string; today?: string; environment?: string; trust?: Trust },
   log: (message: string) => void,
 ): Promise<{ partition: Partition; backend: FileCacheBackend; snapshot: CacheSnapshot; withdrawn: readonly string[] } | undefined> {
   const claimed = subjectOfToken(service.token);
@@ -108,7 +108,7 @@ async function openEntitledPartition(
     log("workbook: --cache needs a token that names its subject (a JWT with sub); running without the persistent cache");
     return undefined;
   }
-  const fetcher = trustingFetch(service.ca);
+  const fetcher = trustingFetch(service.trust);
   const signature = await verifiedSubject(service.token, service.apiUrl, fetcher);
   if (signature.kind === "invalid") {
     log(`workbook: --cache: ${signature.reason}; running without the persistent cache`);
@@ -147,9 +147,9 @@ async function openEntitledPartition(
 }
 
 /** Node's `fetch`, trusting the service's CA when one is given (the sandbox's own). */
-function trustingFetch(ca: string | undefined): (input: string, init?: { headers?: Record<string, string> }) => Promise<Response> {
-  if (ca === undefined) return (input, init) => fetch(input, init);
-  const dispatcher = new Agent({ connect: { ca } });
+function trustingFetch(trust: Trust | undefined): (input: string, init?: { headers?: Record<string, string> }) => Promise<Response> {
+  if (trust === undefined) return (input, init) => fetch(input, init);
+  const dispatcher = new Agent({ connect: { secureContext: trust.secureContext } });
   return (input, init) => undiciFetch(input, { ...init, dispatcher }) as unknown as Promise<Response>;
 }
 

@@ -3,6 +3,7 @@ import { todayIso } from "../api/dates";
 import { formatRangeAddress } from "../formula/a1";
 import { type DateSystem, isoDateToSerial } from "../functions/excelDates";
 import { readBook } from "./book";
+import { throttled } from "./progress";
 import { type ProofSummary, WorkbookEngine } from "./engine";
 import type { FunctionMetadata } from "./metadata";
 import type { ProvenanceClient, ProvenanceRow } from "../prices/provenance";
@@ -120,6 +121,18 @@ export interface HostDependencies {
   readonly onChange?: () => void;
 }
 
+/** `12,000 of 19,800 formulas done` over every sheet loaded so far. */
+function progressOf(engines: readonly WorkbookEngine[]): string {
+  let done = 0;
+  let formulas = 0;
+  for (const engine of engines) {
+    const sheet = engine.progress();
+    done += sheet.done;
+    formulas += sheet.formulas;
+  }
+  return `${done.toLocaleString("en")} of ${formulas.toLocaleString("en")} formulas done`;
+}
+
 export function createHostApi(dependencies: HostDependencies): PricesHostApi {
   let frozenToday: string | undefined;
   let system: DateSystem = "1900";
@@ -176,7 +189,15 @@ export function createHostApi(dependencies: HostDependencies): PricesHostApi {
       /** Sheet -> the sheets it may read: those evaluated before it (a reference back along a cycle is refused). */
       const readable = new Map<WorkbookEngine, Set<WorkbookEngine>>();
       const scope = new BookScope(options.names ?? [], options.tables ?? []);
-      const engines = sheets.map((sheet) => {
+      const started = Date.now();
+      const engines: WorkbookEngine[] = [];
+      // a line at least every second, from inside the long synchronous stretches too (a 20,000-formula sheet's load,
+      // the start of its 10,000 PRICES calls): every cell read and formula loaded, proven or started asks for one
+      const line = throttled((message) => dependencies.log?.(message));
+      const step = (): void => {
+        line(() => `workbook: evaluating, ${progressOf(engines)} after ${Math.round((Date.now() - started) / 1000)} s`);
+      };
+      for (const sheet of sheets) {
         const sheetEngine: WorkbookEngine = new WorkbookEngine({
           runtime: dependencies.runtime,
           metadata: dependencies.metadata,
@@ -190,15 +211,14 @@ export function createHostApi(dependencies: HostDependencies): PricesHostApi {
           dateSystem,
           scope,
           ...(dependencies.timeoutMs === undefined ? {} : { timeoutMs: dependencies.timeoutMs }),
-          ...(dependencies.log ? { log: dependencies.log } : {}),
+          ...(dependencies.log ? { log: dependencies.log, onStep: step } : {}),
         });
-        sheetEngine.load(readBook(sheet.book));
+        sheetEngine.load(readBook(sheet.book, step));
         byName.set(sheet.name.toLowerCase(), sheetEngine);
-        return sheetEngine;
-      });
+        engines.push(sheetEngine);
+      }
       // A sheet starts once the sheets it reads are done; sheets that read no other sheet run together (their PRICES calls batch).
       const finished = new Map<WorkbookEngine, Promise<void>>();
-      const evaluated = new Set<WorkbookEngine>();
       const visiting = new Set<WorkbookEngine>();
       const evaluateAfterItsInputs = (sheetEngine: WorkbookEngine): Promise<void> => {
         const known = finished.get(sheetEngine);
@@ -208,17 +228,13 @@ export function createHostApi(dependencies: HostDependencies): PricesHostApi {
           .map((name) => byName.get(name))
           .filter((other): other is WorkbookEngine => other !== undefined && other !== sheetEngine && !visiting.has(other));
         readable.set(sheetEngine, new Set(inputs));
-        const done = Promise.all(inputs.map(evaluateAfterItsInputs))
-          .then(() => sheetEngine.evaluate())
-          .then(() => void evaluated.add(sheetEngine));
+        const done = Promise.all(inputs.map(evaluateAfterItsInputs)).then(() => sheetEngine.evaluate());
         visiting.delete(sheetEngine);
         finished.set(sheetEngine, done);
         return done;
       };
-      const started = Date.now();
-      const progress = setInterval(() => {
-        dependencies.log?.(`workbook: evaluating, ${evaluated.size} of ${sheets.length} sheets done after ${Math.round((Date.now() - started) / 1000)} s`);
-      }, 2000);
+      // and while the service answers, when no step runs
+      const progress = setInterval(step, 500);
       try {
         await Promise.all(engines.map(evaluateAfterItsInputs));
       } finally {

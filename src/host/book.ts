@@ -82,7 +82,8 @@ function readLegacy(json: object, problems: string[]): Set<string> {
  * Text starting with `=` is a formula, with `'` a literal text without the quote; JSON numbers and booleans are
  * literals; null and "" are empty cells. Text that looks like a number stays text (JSON already says which it is).
  */
-export function readBook(json: unknown): ParsedBook {
+/** `onCell` is called at each cell read, so a caller can report progress from inside a long book. */
+export function readBook(json: unknown, onCell?: () => void): ParsedBook {
   if (typeof json !== "object" || json === null || Array.isArray(json)) throw new BookError(["a book is a JSON object with a cells object"]);
   const cells = (json as { cells?: unknown }).cells;
   if (typeof cells !== "object" || cells === null || Array.isArray(cells)) throw new BookError(['"cells" must be an object of address -> content']);
@@ -93,6 +94,7 @@ export function readBook(json: unknown): ParsedBook {
   const parse = hostFormulaParser();
   const legacy = readLegacy(json, problems);
   for (const [key, content] of Object.entries(cells)) {
+    onCell?.();
     const position = parseCellAddress(key);
     if (!position || key.includes("$")) {
       problems.push(`${JSON.stringify(key)} is not a cell address such as B3`);

@@ -20,6 +20,8 @@ export interface EngineOptions {
   readonly onChange?: (address: string) => void;
   /** Called when a formula's result was placed (or #SPILL! shown), so a view can redraw as values arrive. */
   readonly onPlaced?: () => void;
+  /** Called at each formula loaded, proven, started or placed and each custom call: a caller can report progress from inside one long synchronous stretch. */
+  readonly onStep?: () => void;
   /** The sheet's name: a reference to it by name is a reference to this sheet. */
   readonly sheetName?: string;
   /**

@@ -77,8 +77,18 @@ export class WorkbookEngine {
     this.saved = book.saved;
     this.savedSheet = undefined;
     for (const literal of book.literals) this.setLiteral(literal);
-    for (const source of book.formulas) this.addFormula(source);
+    for (const source of book.formulas) {
+      this.options.onStep?.();
+      this.addFormula(source);
+    }
     this.graph.sort();
+  }
+
+  /** How far an evaluation is: formulas with their result, of all the sheet's formulas. */
+  progress(): { readonly done: number; readonly formulas: number } {
+    let done = 0;
+    for (const formula of this.graph.formulas) if (formula.state === "done") done += 1;
+    return { done, formulas: this.graph.formulas.length };
   }
 
   /** Recalculates every formula (Excel's full recalculation), proven first where the book has saved values; resolves when each cell has a value. */
@@ -270,6 +280,7 @@ export class WorkbookEngine {
   private async proveAll(saved: SavedValues): Promise<void> {
     await Promise.all(
       this.graph.formulas.map(async (formula) => {
+        this.options.onStep?.();
         formula.proof = await prove(formula, saved, this.namespace, () => evaluateFormula(formula.expression, this.context(formula, "saved"), this.namespace));
       }),
     );
@@ -332,6 +343,7 @@ export class WorkbookEngine {
   }
 
   private async run(formula: FormulaCell): Promise<void> {
+    this.options.onStep?.();
     formula.generation += 1;
     formula.evaluations += 1;
     const generation = formula.generation;
@@ -360,6 +372,8 @@ export class WorkbookEngine {
       }
     }
     if (generation !== formula.generation) return;
+    // results of one answer land together, 10,000 in one stretch: each placement is a step too
+    this.options.onStep?.();
     if (formula.left === undefined) this.leftFormulas.delete(formula);
     else this.leftFormulas.add(formula);
     this.placeAndInvalidate(formula, grid);
@@ -439,6 +453,8 @@ export class WorkbookEngine {
         if (!name.startsWith(`${this.namespace}.`)) return undefined;
         return async (inputs) => {
           if (run === "saved") throw new UnprovenSignal(`calls ${name}, whose old value the file does not hold on its own`);
+          // the calls run in one stretch of continuations after every formula has started: each is a step
+          this.options.onStep?.();
           const resolved = this.calls.resolve(name);
           if (isCellError(resolved)) return [[resolved]];
           // An edit replaced this run while its arguments were evaluated: its result would be dropped, so call nothing.

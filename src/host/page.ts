@@ -13,7 +13,8 @@ export interface PageOptions {
   readonly timeoutMs?: number;
 }
 
-type HostGlobals = typeof globalThis & Record<string, unknown>;
+/** A scope's global object: `fetch` and whatever the bundle puts there (`PricesAddin`). */
+export type HostGlobals = { fetch: typeof fetch } & Record<string, unknown>;
 
 /** Wraps fetch so that every request to the configured service is counted, whoever sends it. */
 function countRequests(scope: HostGlobals): { counter: () => RequestCounter; setBase: (base: string) => void } {
@@ -39,18 +40,26 @@ function countRequests(scope: HostGlobals): { counter: () => RequestCounter; set
   };
 }
 
-export async function startHostPage(options: PageOptions): Promise<PricesHostApi> {
-  const scope = globalThis as HostGlobals;
-  const globals = globalThis as unknown as Record<string, unknown>;
+/** What a host needs of the scope the functions bundle runs in: its globals, and a way to run the bundle there. */
+export interface HostScope {
+  /** The bundle's global object (a page's `window`, or a Node `vm` context's sandbox object). */
+  readonly globals: HostGlobals;
+  /** Runs functions.js in that scope; resolves once it has run. */
+  readonly loadBundle: () => Promise<void>;
+  readonly log: (message: string) => void;
+  readonly timeoutMs?: number;
+}
+
+/** Installs `CustomFunctions`, `Office` and `OfficeRuntime` in the scope, counts its requests, runs the bundle and returns the page API. */
+export async function startHost(scope: HostScope, metadataJson: unknown): Promise<PricesHostApi> {
+  const globals = scope.globals;
   const runtime = createCustomFunctionsRuntime();
   globals.CustomFunctions = runtime.global;
   globals.Office = createOfficeShim();
   globals.OfficeRuntime = createOfficeRuntimeShim();
-  const requests = countRequests(scope);
-  const response = await fetch(options.metadataUrl, { cache: "no-store" });
-  if (!response.ok) throw new Error(`could not load ${options.metadataUrl}: ${response.status}`);
-  const metadata = parseFunctionsMetadata(await response.json());
-  await loadScript(options.scriptUrl);
+  const requests = countRequests(globals);
+  const metadata = parseFunctionsMetadata(metadataJson);
+  await scope.loadBundle();
   return createHostApi({
     runtime,
     metadata,
@@ -61,7 +70,23 @@ export async function startHostPage(options: PageOptions): Promise<PricesHostApi
       if (!hook || typeof hook.configure !== "function") return undefined;
       return hook as { configure(options: Record<string, unknown>): Promise<void> | void; stats?: () => unknown };
     },
-    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-    log: (message) => console.error(message),
+    ...(scope.timeoutMs === undefined ? {} : { timeoutMs: scope.timeoutMs }),
+    log: scope.log,
   });
+}
+
+/** host.html's host: the page's own globals, functions.json fetched, functions.js loaded as a script. */
+export async function startHostPage(options: PageOptions): Promise<PricesHostApi> {
+  const response = await fetch(options.metadataUrl, { cache: "no-store" });
+  if (!response.ok) throw new Error(`could not load ${options.metadataUrl}: ${response.status}`);
+  const metadata: unknown = await response.json();
+  return startHost(
+    {
+      globals: globalThis as HostGlobals,
+      loadBundle: () => loadScript(options.scriptUrl),
+      log: (message) => console.error(message),
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    },
+    metadata,
+  );
 }

@@ -2,7 +2,7 @@
 import { existsSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, extname, join, resolve as resolvePath } from "node:path";
 import { parseArgs } from "node:util";
-import { parseIsoDate } from "../api";
+import { parseIsoDate } from "../api/dates";
 import { UsageError, urlArgument } from "../api/usage-error";
 import type { RunnerSessionOptions } from "../changes/runner-session";
 import { checkWorkbookFile } from "../xlsx/package";
@@ -28,6 +28,8 @@ export interface RunnerOptions extends RunnerSessionOptions {
   readonly dateSystem?: "1900" | "1904";
   /** `--values rich`: prices carry their record (data types); a file gets each as its number with its number format. */
   readonly valueMode?: "plain" | "rich";
+  /** Where the functions run (`PRICES_RUNNER_HOST`): a Node context of the runner's own (default) or headless Chromium. */
+  readonly host?: "node" | "chromium";
 }
 
 export const USAGE = `usage: npm run workbook -- BOOK.json [--today YYYY-MM-DD] [--api URL [--token-url URL --client-id ID]] [--ca PATH] [--date-system 1900|1904] [--values plain|rich]
@@ -168,6 +170,8 @@ export function parseArguments(argv: readonly string[], env: Readonly<Record<str
   if (dateSystem !== undefined && dateSystem !== "1900" && dateSystem !== "1904") throw new UsageError(`--date-system must be 1900 or 1904, got ${dateSystem}`);
   const valueMode = values.values;
   if (valueMode !== undefined && valueMode !== "plain" && valueMode !== "rich") throw new UsageError(`--values must be plain or rich, got ${valueMode}`);
+  const host = env.PRICES_RUNNER_HOST;
+  if (host !== undefined && host !== "" && host !== "node" && host !== "chromium") throw new UsageError(`PRICES_RUNNER_HOST must be node or chromium, got ${host}`);
   const session = { ...(values.cache === undefined ? {} : { cache: resolve(values.cache) }), ...(values.changes === undefined ? {} : { changes: resolve(values.changes) }), ...(values.plan ? { plan: true } : {}) };
-  return { bookPath, service, ...files, ...session, ...(caPath === undefined ? {} : { caPath: resolve(caPath) }), ...(dateSystem === undefined ? {} : { dateSystem }), ...(valueMode === undefined ? {} : { valueMode }) };
+  return { bookPath, service, ...files, ...session, ...(caPath === undefined ? {} : { caPath: resolve(caPath) }), ...(dateSystem === undefined ? {} : { dateSystem }), ...(valueMode === undefined ? {} : { valueMode }), ...(host === "node" || host === "chromium" ? { host } : {}) };
 }

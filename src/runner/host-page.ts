@@ -8,11 +8,11 @@ import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { extname, join, normalize, resolve, sep } from "node:path";
-import { chromium, type BrowserContext, type Page } from "playwright-core";
-import { Agent, fetch as undiciFetch } from "undici";
+import type { BrowserContext, Page } from "playwright-core";
 import type { EvaluationResult, SheetInput, WorkbookResult } from "../host/api";
 import type { DefinedName, TableDefinition } from "../host/book-names";
 import { ensureCertificates } from "../sandbox/auth/certs";
+import { type Trust, trustWith } from "./trust";
 
 export const ROOT = resolve(__dirname, "..", "..");
 export const DIST = join(ROOT, "dist");
@@ -146,17 +146,22 @@ export async function fetchClientToken(options: {
   clientSecret: string;
   apiUrl: string;
   scope: string;
+  /** A private CA trusted beside the system's (the sandbox's, or `--ca`); `trust` gives the run's own instead. */
   ca?: string;
+  trust?: Trust;
 }): Promise<string> {
   const body = new URLSearchParams({ grant_type: "client_credentials", scope: options.scope, resource: options.apiUrl });
-  const dispatcher = options.ca === undefined ? undefined : new Agent({ connect: { ca: options.ca } });
+  const trust = options.trust ?? trustWith(options.ca === undefined ? [] : [options.ca]);
+  // loaded when a token is asked for, not with the runner (a quarter of its modules' load)
+  const { Agent, fetch: undiciFetch } = await import("undici");
+  const dispatcher = new Agent({ connect: { secureContext: trust.secureContext } });
   const basic = Buffer.from(`${encodeURIComponent(options.clientId)}:${encodeURIComponent(options.clientSecret)}`).toString("base64");
   try {
     const response = await undiciFetch(options.tokenUrl, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${basic}` },
       body: body.toString(),
-      ...(dispatcher ? { dispatcher } : {}),
+      dispatcher,
     });
     const json = (await response.json().catch(() => ({}))) as { access_token?: unknown; error?: unknown };
     if (!response.ok || typeof json.access_token !== "string") {
@@ -164,7 +169,7 @@ export async function fetchClientToken(options: {
     }
     return json.access_token;
   } finally {
-    await dispatcher?.close();
+    await dispatcher.close();
   }
 }
 
@@ -186,6 +191,8 @@ export async function openHostPage(url: string, log: (message: string) => void, 
     rmSync(profile, { recursive: true, force: true });
   };
   try {
+    // loaded only here: the runner's default host needs no browser, and playwright-core takes a while to load
+    const { chromium } = await import("playwright-core");
     context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       headless: true,

@@ -1,5 +1,6 @@
 /**
- * The headless workbook runner: evaluates a book of PRICES.* formulas with the built add-in in Chromium.
+ * The headless workbook runner: evaluates a book of PRICES.* formulas with the built add-in (its functions bundle in a
+ * Node context, src/runner/runner-host.ts).
  *
  *   npm run workbook -- BOOK.json [--today YYYY-MM-DD] [--api URL [--token-url URL --client-id ID]] [--ca PATH]
  *   npm run workbook -- MODEL.xlsx --out REFRESHED.xlsx [--freeze] [--report REPORT.json] [same service options]
@@ -13,17 +14,20 @@
  */
 import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { scopeFor } from "../api";
+import { scopeFor } from "../api/vocabulary";
 import type { EvaluationResult, WorkbookResult } from "../host/api";
 import { BookError, readBook } from "../host/book";
+import { throttled } from "../host/progress";
 import { printValue, type PrintedValue } from "../host/values";
 import { writePackage } from "../xlsx/package";
 import { freezeRefusal, refreshedPackage } from "../xlsx/refreshed-copy";
 import { WorkbookPackage } from "../xlsx/package";
 import { type KeptFormula, WorkbookFileError, readWorkbookFile } from "../xlsx/workbook-file";
-import { type PlanRunResult, openRunnerSession, savedValues } from "../changes/runner-session";
+import type { PlanRunResult } from "../changes/runner-session";
 import { type RunnerOptions, USAGE, UsageError, isWorkbookPath, parseArguments } from "./arguments";
-import { DIST, ensureBuilt, evaluateInPage, evaluateWorkbookInPage, fetchClientToken, openHostPage, servePages } from "./host-page";
+import { ensureBuilt, fetchClientToken } from "./host-page";
+import { openRunnerHost } from "./runner-host";
+import { type Trust, trustWith } from "./trust";
 
 /** What the runner prints for a workbook file: the copy written, every sheet's cells as for a JSON book, what it froze and left for Excel. */
 export interface XlsxRunResult {
@@ -77,17 +81,6 @@ export class BadBookError extends Error {
 
 /** How many left-for-Excel formulas stderr names one by one; the report lists them all. */
 const LISTED = 50;
-
-/** Logs at most one progress line a second, however often it is called: long synchronous reads and writes call it as they go. */
-export function throttled(log: (message: string) => void, intervalMs = 1000): (message: string) => void {
-  let last = Date.now();
-  return (message) => {
-    const now = Date.now();
-    if (now - last < intervalMs) return;
-    last = now;
-    log(message);
-  };
-}
 
 function badBook<T>(read: () => T): T {
   try {
@@ -166,53 +159,61 @@ function writeReport(path: string, report: RunReport): void {
   }
 }
 
-async function serviceToken(options: RunnerOptions, pagesOrigin: string, resources: Resources): Promise<{ apiUrl: string; token: string; ca?: string }> {
-  const ca = options.caPath === undefined ? undefined : readFileSync(options.caPath, "utf8");
+/** The service, a token for it, and what the run's requests trust: the system's CAs with the sandbox's or `--ca`. */
+async function serviceToken(options: RunnerOptions, pagesOrigin: string | undefined, resources: Resources): Promise<{ apiUrl: string; token: string; trust: Trust }> {
   if (options.service.kind === "sandbox") {
+    // The sandbox's modules (its token service, oidc-provider, its routes) load in pieces with a turn of the event loop
+    // between them: loaded at once they are one synchronous second of CPU (14 s without a line beside two busy loops at load 15).
+    const turn = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+    await import("../sandbox/auth");
+    await turn();
+    // oidc-provider, which the token service otherwise loads in the middle of the sandbox's start
+    await import("../sandbox/auth/provider");
+    await turn();
+    await import("../sandbox/app");
+    await turn();
     const { startSandbox } = await import("../sandbox/server");
     const sandbox = await startSandbox({
       port: 0,
       quiet: true,
-      corsOrigins: [pagesOrigin],
+      corsOrigins: pagesOrigin === undefined ? [] : [pagesOrigin],
       ...(options.service.today === undefined ? {} : { today: options.service.today }),
       ...options.service.sandbox,
     });
     resources.add(() => sandbox.close());
+    const trust = trustWith([sandbox.ca]);
     const token = await fetchClientToken({
       tokenUrl: `${sandbox.issuer}/token`,
       clientId: "sandbox-full",
       clientSecret: "sandbox-full-secret",
       apiUrl: sandbox.apiUrl,
       scope: scopeFor("sandbox"),
-      ca: sandbox.ca,
+      trust,
     });
-    return { apiUrl: sandbox.apiUrl, token, ca: sandbox.ca };
+    return { apiUrl: sandbox.apiUrl, token, trust };
   }
+  const trust = trustWith(options.caPath === undefined ? [] : [readFileSync(options.caPath, "utf8")]);
   if (options.service.kind === "client") {
     // Another vendor's service names its scope `<vendor>.physicalprices.api`; PRICES_SCOPE overrides the sandbox's.
     const scope = process.env.PRICES_SCOPE ?? scopeFor("sandbox");
-    return { apiUrl: options.service.apiUrl, token: await fetchClientToken({ ...options.service, scope, ...(ca === undefined ? {} : { ca }) }), ...(ca === undefined ? {} : { ca }) };
+    return { apiUrl: options.service.apiUrl, token: await fetchClientToken({ ...options.service, scope, trust }), trust };
   }
-  return { apiUrl: options.service.apiUrl, token: options.service.token, ...(ca === undefined ? {} : { ca }) };
+  return { apiUrl: options.service.apiUrl, token: options.service.token, trust };
 }
 
 export async function runWorkbook(options: RunnerOptions, log: (message: string) => void, resources = new Resources()): Promise<EvaluationResult | XlsxRunResult | PlanRunResult> {
   const progress = throttled(log);
   const isFile = options.out !== undefined && isWorkbookPath(options.bookPath);
+  // a first line before the package is unzipped (a 2.6 MB zip holds a 19.5-million-character sheet)
+  if (isFile) log(`workbook: reading ${options.bookPath}`);
   const book = isFile ? undefined : loadBookFile(options.bookPath);
   // a file that is no workbook at all (not a zip, encrypted, .xls, truncated) is refused before anything starts
   const pkg = isFile ? badBook(() => WorkbookPackage.read(options.bookPath)) : undefined;
   try {
     ensureBuilt(log);
-    const pages = await servePages(DIST);
-    resources.add(() => pages.close());
-    // Chromium starts in processes of its own while this one reads the workbook and starts the service (20,050-cell
-    // model: its launch no longer waits for them). The runner's own sandbox allows the page's origin; any other
-    // service is reached without CORS checks.
-    const opening = openHostPage(`${pages.origin}/host.html`, log, { allowCrossOrigin: options.service.kind !== "sandbox" });
-    // a launch that fails while the workbook is read is reported when awaited below, never as an unhandled rejection
-    opening.catch(() => undefined);
-    resources.add(async () => (await opening.catch(() => undefined))?.close());
+    // the functions' host (src/runner/runner-host.ts): a Node context, or Chromium launching while the workbook is read
+    const host = await openRunnerHost(options, log);
+    resources.add(() => host.close());
     const workbook = pkg ? badBook(() => readWorkbookFile(options.bookPath, progress, pkg)) : undefined;
     // a book --freeze cannot write (its structure protected) is refused before the service is asked
     const refusal = workbook && options.freeze ? freezeRefusal(workbook) : undefined;
@@ -225,32 +226,34 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
       }
     }
     const dateSystem = workbook?.dateSystem ?? options.dateSystem;
-    log(`workbook: starting ${options.service.kind === "sandbox" ? "the runner's own sandbox and " : ""}Chromium`);
+    log(`workbook: starting ${options.service.kind === "sandbox" ? "the runner's own sandbox and " : ""}${host.name}`);
     // the sandbox builds its data in steps, so a line can say it is still at it
     const starting = setInterval(() => log("workbook: still starting the service"), 1000);
-    const { apiUrl, token, ca } = await serviceToken(options, pages.origin, resources).finally(() => clearInterval(starting));
-    log("workbook: service ready, opening the host page in Chromium");
+    const { apiUrl, token, trust } = await serviceToken(options, host.origin, resources).finally(() => clearInterval(starting));
+    log(`workbook: service ready, opening ${host.name}`);
     // the page loads once this process is free to serve it (after the read): say so rather than fall silent
-    const waiting = setInterval(() => log("workbook: waiting for Chromium to open the host page"), 1500);
-    const browser = await opening.finally(() => clearInterval(waiting));
+    const waiting = setInterval(() => log(`workbook: waiting for ${host.name} to load the functions`), 1500);
+    await host.ready(trust).finally(() => clearInterval(waiting));
     // the runner's own sandbox frozen at --today: TODAY() in formulas is that day too
     const today = options.service.kind === "sandbox" ? options.service.today : undefined;
     // A file keeps a rich price as its number with its number format, so the runner declares formatted numbers; an entity
     // would be written as its text only, so PRICES.ENTITY answers that text (no card, no price request for it).
     const dataTypes = { dataTypes: { entities: false, numbers: true }, valueMode: options.valueMode ?? "plain" };
-    const session = await openRunnerSession(options, { apiUrl, token, ...(ca === undefined ? {} : { ca }), ...(today === undefined ? {} : { today }), ...(options.service.kind === "sandbox" ? { environment: "the runner's own sandbox" } : {}) }, log);
+    // loaded once the read is done: its modules (the client's cache) would add to the silence before the first line
+    const { openRunnerSession, savedValues } = await import("../changes/runner-session");
+    const session = await openRunnerSession(options, { apiUrl, token, trust, ...(today === undefined ? {} : { today }), ...(options.service.kind === "sandbox" ? { environment: "the runner's own sandbox" } : {}) }, log);
     if (!workbook || options.out === undefined) {
-      const evaluated = await evaluateInPage(browser.page, book, apiUrl, token, today, dateSystem, { ...session.configuration, ...dataTypes });
-      const { plan } = await session.finish(browser.page, { provenance: [], sheets: [], stats: evaluated.stats }, undefined);
+      const evaluated = await host.evaluate(book, apiUrl, token, today, dateSystem, { ...session.configuration, ...dataTypes });
+      const { plan } = await session.finish(host, { provenance: [], sheets: [], stats: evaluated.stats }, undefined);
       return plan ? { plan, stats: evaluated.stats } : evaluated;
     }
     const freeze = options.freeze ?? false;
     const evaluating = Date.now();
-    log(`workbook: evaluating ${workbook.sheets.length} sheets in the host page`);
+    log(`workbook: evaluating ${workbook.sheets.length} sheet${workbook.sheets.length === 1 ? "" : "s"} in ${host.name}`);
     const definitions = { names: workbook.names, tables: workbook.tables };
-    const result = await evaluateWorkbookInPage(browser.page, workbook.sheets, definitions, apiUrl, token, freeze ? true : session.needsProvenance ? "keys" : false, today, dateSystem, { ...session.configuration, ...dataTypes });
+    const result = await host.evaluateWorkbook(workbook.sheets, definitions, apiUrl, token, freeze ? true : session.needsProvenance ? "keys" : false, today, dateSystem, { ...session.configuration, ...dataTypes });
     log(`workbook: evaluated in ${((Date.now() - evaluating) / 1000).toFixed(1)} s, ${result.stats.requests} service requests`);
-    const { plan, changes } = await session.finish(browser.page, result, savedValues(workbook));
+    const { plan, changes } = await session.finish(host, result, savedValues(workbook));
     if (plan) return { plan, stats: result.stats };
     log(`workbook: writing ${options.out}`);
     const copy = refreshedPackage(workbook, result, { freeze }, progress);

@@ -1,0 +1,166 @@
+/**
+ * The runner's host without a browser: the add-in's real functions bundle (dist/functions.js, dist/functions.json) in
+ * a Node `vm` context of its own, given only the globals a page gives it (fetch, timers, URL, AbortSignal, and the
+ * host's `CustomFunctions`/`Office` stand-ins), and the host's engine in the runner's own process. No string is ever
+ * compiled as code in the context (no eval, as under a strict CSP); it has no `process`, `require` or file system.
+ * Its fetch sends real HTTP(S) requests as the page's did, with what a page on an https origin is refused refused
+ * (any scheme but https, plain http except to this machine), and fails as Chromium's does (`TypeError: Failed to
+ * fetch`). `close()` aborts its requests and clears its timers, so nothing it started outlives the run.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { format } from "node:util";
+import { Script, createContext, runInContext } from "node:vm";
+import { Agent, Headers, Request, Response, fetch as undiciFetch } from "undici";
+import type { PricesHostApi } from "../host/api";
+import { type HostGlobals, startHost } from "../host/page";
+import type { Trust } from "./trust";
+
+export interface NodeHostOptions {
+  /** Folder holding functions.js and functions.json (dist/, or test fixtures). */
+  readonly dist: string;
+  readonly functionsFile?: string;
+  readonly metadataFile?: string;
+  /** What its HTTPS requests trust (src/runner/trust.ts): the system's CAs, with the runner's own sandbox's or `--ca`. */
+  readonly trust: Trust;
+  /** The per-call limit (host.html's `?timeout=`). */
+  readonly timeoutMs?: number;
+  readonly log: (message: string) => void;
+}
+
+export interface NodeHost {
+  readonly api: PricesHostApi;
+  /** The context's global object, for tests that check what the bundle can reach. */
+  readonly globals: HostGlobals;
+  /** Timers the bundle started that have not yet run or been cleared. */
+  readonly liveTimers: () => number;
+  close(): Promise<void>;
+}
+
+/** What a page on an https origin may fetch: https anywhere, plain http only on this machine (mixed content otherwise). */
+export function fetchRefusal(url: URL): string | undefined {
+  if (url.protocol === "https:") return undefined;
+  if (url.protocol === "http:" && ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname)) return undefined;
+  return `${url.protocol} ${url.hostname} is not reachable from the host (a page on an https origin is refused it)`;
+}
+
+/** The timers the bundle starts, tracked so `close()` can clear every one of them. */
+function trackedTimers(): { globals: Record<string, unknown>; live: () => number; clearAll: () => void } {
+  const timers = new Set<NodeJS.Timeout>();
+  const clear = (timer: unknown): void => {
+    if (!timers.has(timer as NodeJS.Timeout)) return;
+    timers.delete(timer as NodeJS.Timeout);
+    clearTimeout(timer as NodeJS.Timeout);
+  };
+  return {
+    globals: {
+      setTimeout: (callback: unknown, ms?: number, ...args: unknown[]) => {
+        if (typeof callback !== "function") throw new TypeError("setTimeout needs a function (no code in strings)");
+        const timer: NodeJS.Timeout = setTimeout(() => {
+          timers.delete(timer);
+          callback(...args);
+        }, ms);
+        timers.add(timer);
+        return timer;
+      },
+      setInterval: (callback: unknown, ms?: number, ...args: unknown[]) => {
+        if (typeof callback !== "function") throw new TypeError("setInterval needs a function (no code in strings)");
+        const timer = setInterval(() => callback(...args), ms);
+        timers.add(timer);
+        return timer;
+      },
+      clearTimeout: clear,
+      clearInterval: clear,
+    },
+    live: () => timers.size,
+    clearAll: () => {
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+    },
+  };
+}
+
+/** `console` in the context: every line to the runner's log, as the page's console reached it. */
+function contextConsole(log: (message: string) => void): Record<string, (...args: unknown[]) => void> {
+  const line = (kind: string) => (...args: unknown[]) => log(`functions ${kind}: ${format(...args)}`);
+  return { log: line("log"), info: line("info"), warn: line("warning"), error: line("error"), debug: line("debug") };
+}
+
+/** Loads the bundle into a fresh context and starts the host's API over it. */
+export async function openNodeHost(options: NodeHostOptions): Promise<NodeHost> {
+  const dispatcher = new Agent({ connect: { secureContext: options.trust.secureContext } });
+  const closing = new AbortController();
+  const timers = trackedTimers();
+  /** The request itself, in this realm: the page's refusals, the run's certificates, aborted when the host closes. */
+  const send = (input: unknown, init: (RequestInit & { signal?: AbortSignal | null }) | undefined): Promise<unknown> => {
+    const url = new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input instanceof Request ? input.url : String(input));
+    const refusal = closing.signal.aborted ? "the host is closed" : fetchRefusal(url);
+    if (refusal !== undefined) return Promise.reject(new Error(refusal));
+    const signal = init?.signal ? AbortSignal.any([init.signal, closing.signal]) : closing.signal;
+    const request = { ...(init as object), signal, dispatcher };
+    return undiciFetch(input instanceof Request ? input : url.href, request as Parameters<typeof undiciFetch>[1]);
+  };
+  const sandbox: Record<string, unknown> = {
+    ...timers.globals,
+    console: contextConsole(options.log),
+    URL,
+    URLSearchParams,
+    AbortController,
+    AbortSignal,
+    Headers,
+    Request,
+    Response,
+    TextEncoder,
+    TextDecoder,
+    atob,
+    btoa,
+    queueMicrotask,
+    structuredClone,
+  };
+  const context = createContext(sandbox, { name: "functions", codeGeneration: { strings: false, wasm: false } });
+  // The page's names for its global object, and a fetch whose failures are the context's own TypeError (the client
+  // tells a network failure by `instanceof Error`, which an error of the runner's realm would not pass there).
+  const pageFetch = runInContext(
+    `globalThis.window = globalThis;
+     globalThis.self = globalThis;
+     (send) => function fetch(input, init) {
+       return send(input, init).catch((error) => {
+         if (init && init.signal && init.signal.aborted) throw init.signal.reason ?? error;
+         throw new TypeError("Failed to fetch");
+       });
+     }`,
+    context,
+  ) as (sendRequest: typeof send) => typeof fetch;
+  sandbox.fetch = pageFetch(send);
+  const dist = options.dist;
+  const functionsPath = join(dist, options.functionsFile ?? "functions.js");
+  const metadata: unknown = JSON.parse(readFileSync(join(dist, options.metadataFile ?? "functions.json"), "utf8"));
+  const close = async (): Promise<void> => {
+    closing.abort(new Error("the host is closed"));
+    timers.clearAll();
+    await dispatcher.destroy();
+  };
+  try {
+    const api = await startHost(
+      {
+        globals: sandbox as HostGlobals,
+        loadBundle: async () => void new Script(readFileSync(functionsPath, "utf8"), { filename: functionsPath }).runInContext(context),
+        log: options.log,
+        ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+      },
+      metadata,
+    );
+    return {
+      api,
+      globals: sandbox as HostGlobals,
+      liveTimers: timers.live,
+      close: async () => {
+        api.cancelAll();
+        await close();
+      },
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
