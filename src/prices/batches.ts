@@ -31,6 +31,8 @@ export interface PlannedRequest<T extends Keyed = Keyed> {
   size: RequestSize;
   /** True when `size.records` is an upper estimate (a history), not a count. */
   recordsEstimated?: boolean;
+  /** True when an instrument's own calendar sized it (history-estimate.ts): a refusal may mean the service counts otherwise. */
+  sizedByCalendar?: boolean;
   /** One value or Error per key, in order. `records` counts what the body held. */
   answer(body: unknown, request: RequestRef): { results: (unknown | Error)[]; records: number };
   /** How a failure of the whole request reads for its keys, when it says more than the failure (a refused conversion). */
@@ -417,16 +419,18 @@ function planHistory<T extends Keyed<NormHistoryKey>>(items: readonly T[], setti
   for (const item of items) push(bySymbol, item.key.symbol, item);
   const target = targetOf(first);
   const refine = refineRefusal(target);
-  const packs: { symbols: string[]; records: number }[] = [];
+  const packs: { symbols: string[]; records: number; byCalendar: boolean }[] = [];
   for (const symbol of bySymbol.keys()) {
-    const records = estimateHistoryRecords(first, settings.calendarOf?.(symbol));
+    const calendar = settings.calendarOf?.(symbol);
+    const records = estimateHistoryRecords(first, calendar);
     const last = packs[packs.length - 1];
     if (last && last.symbols.length < limits.maxSymbols && last.records + records <= limits.maxRecords) {
       last.symbols.push(symbol);
       last.records += records;
-    } else packs.push({ symbols: [symbol], records });
+      if (calendar) last.byCalendar = true;
+    } else packs.push({ symbols: [symbol], records, byCalendar: calendar !== undefined });
   }
-  return packs.map(({ symbols, records }): PlannedRequest<T> => {
+  return packs.map(({ symbols, records, byCalendar }): PlannedRequest<T> => {
     const served = symbols.flatMap((symbol) => bySymbol.get(symbol) ?? []);
     const params = encodeParams({
       symbols,
@@ -446,6 +450,7 @@ function planHistory<T extends Keyed<NormHistoryKey>>(items: readonly T[], setti
       recordsRequested: records,
       size: { symbols: symbols.length, dates: 0, records },
       recordsEstimated: true,
+      sizedByCalendar: byCalendar,
       answer: (body, request) => answerHistory(body, request, served, fields.length, target),
     };
     if (refine !== undefined) planned.refine = refine;

@@ -199,9 +199,11 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
         replan(asks.filter((item) => item.waiting));
         return;
       }
-      // A refused history sized by an instrument's calendar (its stated frequency may not be what it serves)
-      // is planned once more by calendar days; forgetting the calendars makes it once.
-      if (request.recordsEstimated && error instanceof HTTPError && error.status === 400 && forgetCalendars(asks)) {
+      // A refused history sized by an instrument's calendar (its stated frequency may not be what it serves, or
+      // the service counts calendar days) is planned once more by calendar days; forgetting the calendars makes
+      // it once. Every refused part is: the first refusal to come back has forgotten the calendar for all of them.
+      if (request.sizedByCalendar === true && error instanceof HTTPError && error.status === 400) {
+        forgetCalendars(asks);
         counters.replanned += 1;
         replan(asks.filter((item) => item.waiting));
         return;
@@ -245,11 +247,8 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
     }, 0);
   }
 
-  /** True when a calendar of one of the asks' symbols was known (and is now forgotten). */
-  function forgetCalendars(asks: readonly Ask[]): boolean {
-    let forgot = false;
-    for (const { key } of asks) if (key.kind === "history" && calendars.delete(key.symbol)) forgot = true;
-    return forgot;
+  function forgetCalendars(asks: readonly Ask[]): void {
+    for (const { key } of asks) if (key.kind === "history") calendars.delete(key.symbol);
   }
 
   function learnCalendar(record: InstrumentRecord): void {

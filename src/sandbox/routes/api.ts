@@ -232,7 +232,7 @@ export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions)
     schema: schemaOf(HistoryResponseSchema, "Price history"),
     handler: async (request, reply) => {
       checkBudget(request);
-      const body = historyQuery(catalog, callerOf(request), parseHistoryRequest(paramsOf(request), limits), limits.maxRecords);
+      const body = historyQuery(catalog, callerOf(request), parseHistoryRequest(paramsOf(request), limits), limits.maxRecords, limits.countCalendarDays === true);
       reply.type(JSON_TYPE);
       return withinBudget(request, reply, body);
     },
