@@ -161,6 +161,12 @@ export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions)
     }
   });
 
+  // The service's time is its publication clock (convention 20): a frozen sandbox says its own day, which clients take as today.
+  app.addHook("onSend", async (_request, reply, payload) => {
+    reply.header("date", new Date(catalog.now()).toUTCString());
+    return payload;
+  });
+
   if (faults !== undefined) {
     app.addHook("onSend", async (request, reply, payload) => {
       if (!truncated.has(request) || reply.statusCode !== 200) return payload;
