@@ -6,9 +6,9 @@
  * another 4xx from the token service, or once a user's token expired without a renewal. Nothing it
  * holds is ever written to storage, settings, logs or URLs.
  */
-import { AuthError, TimeoutError } from "../prices/errors";
+import { AuthError } from "../prices/errors";
 import { DEFAULT_TOKEN_REQUEST_TIMEOUT_MS, requestToken, type TokenGrant } from "../prices/token-request";
-import { withTimeout } from "../prices/timeout";
+import { DEFAULT_REFRESH_KEEP_ALIVE_MS, type RefreshCredentials, abandonRefresh, refreshGrant } from "./refresh-grant";
 import { type RenewalFailure, type Timer, type TokenPolicy, type TokenSession, createTokenSession, realTimer } from "../prices/token-session";
 import type { TokenProvider } from "../prices/types";
 import type { TokenResponse } from "./token-response";
@@ -69,18 +69,8 @@ export interface TokenStore extends TokenProvider {
 
 /** What renews a session: a user's refresh token (rotated as the server rotates it) or a service key. */
 type Credentials =
-  | { kind: "refresh"; refreshToken: string | undefined; idToken: string | undefined; pending?: KeptAlive }
+  | ({ kind: "refresh"; idToken: string | undefined } & RefreshCredentials)
   | { kind: "service-key"; name: string; key: string };
-
-/** A refresh-token request still running past the token timeout: joined by the next attempt, its answer installed when late. */
-interface KeptAlive {
-  answer: Promise<TokenGrant>;
-  /** Attempts waiting for it now; with none, a late answer is installed into the session directly. */
-  waiting: number;
-  abort: AbortController;
-}
-
-export const DEFAULT_REFRESH_KEEP_ALIVE_MS = 120_000;
 
 interface Signed {
   method: SignInMethod;
@@ -122,57 +112,22 @@ export function createTokenStore(options: TokenStoreOptions): TokenStore {
 
   const grant = async (credentials: Credentials, late: (granted: TokenGrant) => void = () => undefined): Promise<TokenGrant> => {
     const url = await options.tokenUrl();
-    if (credentials.kind === "refresh") return refreshGrant(credentials, url, late);
+    if (credentials.kind === "refresh") return refreshGrant({ fetch: fetchFn, url, clientId: options.clientId, now, timeoutMs, keepAliveMs: options.refreshKeepAliveMs ?? DEFAULT_REFRESH_KEEP_ALIVE_MS }, credentials, late);
     const form = new URLSearchParams({ grant_type: "servicekey", serviceName: credentials.name, serviceKey: credentials.key });
     return requestToken({ fetch: fetchFn, url, form, now, timeoutMs });
-  };
-
-  /**
-   * A refresh-token request is never abandoned at the token timeout: the attempt fails then (the session
-   * retries), but the request runs on, the next attempt joins it, and an answer that comes with no attempt
-   * waiting is installed by `late`. Sending the old refresh token again would meet its rotation: invalid_grant.
-   */
-  const refreshGrant = async (credentials: Extract<Credentials, { kind: "refresh" }>, url: string, late: (granted: TokenGrant) => void): Promise<TokenGrant> => {
-    let kept = credentials.pending;
-    if (!kept) {
-      const abort = new AbortController();
-      const form = new URLSearchParams({ grant_type: "refresh_token", refresh_token: credentials.refreshToken ?? "", client_id: options.clientId });
-      const keptFor = timeoutMs + (options.refreshKeepAliveMs ?? DEFAULT_REFRESH_KEEP_ALIVE_MS);
-      const started: KeptAlive = { answer: requestToken({ fetch: fetchFn, url, form, now, timeoutMs: keptFor, signal: abort.signal }), waiting: 0, abort };
-      kept = started;
-      credentials.pending = started;
-      started.answer.then(
-        (granted) => {
-          if (credentials.pending === started) credentials.pending = undefined;
-          // A server that does not rotate refresh tokens keeps the old one valid.
-          if (granted.refreshToken !== undefined && credentials.refreshToken !== undefined) credentials.refreshToken = granted.refreshToken;
-          if (started.waiting === 0 && credentials.refreshToken !== undefined) late(granted);
-        },
-        () => {
-          if (credentials.pending === started) credentials.pending = undefined;
-        },
-      );
-    }
-    const joined = kept;
-    joined.waiting += 1;
-    try {
-      return await withTimeout(timeoutMs, () => joined.answer, () => new TimeoutError({ method: "POST", url, timeoutMs }));
-    } finally {
-      joined.waiting -= 1;
-    }
   };
 
   const start = (method: SignInMethod, account: string, credentials: Credentials, first: TokenGrant): void => {
     const previous = signed;
     signed = undefined;
-    if (previous?.credentials.kind === "refresh") previous.credentials.pending?.abort.abort();
+    if (previous?.credentials.kind === "refresh") abandonRefresh(previous.credentials);
     previous?.session.end("replaced by a new sign-in");
     const current: Signed = {
       method,
       account,
       credentials,
       session: createTokenSession({
-        // An answer kept alive past the attempt that asked (refreshGrant) renews this session if it is still the one signed in.
+        // An answer kept alive past the attempt that asked (refresh-grant.ts) renews this session if it is still the one signed in.
         grant: () => grant(credentials, (granted) => {
           if (signed === current) current.session.install(granted);
         }),
@@ -204,7 +159,7 @@ export function createTokenStore(options: TokenStoreOptions): TokenStore {
     let idToken: string | undefined;
     if (current.credentials.kind === "refresh") {
       idToken = current.credentials.idToken;
-      current.credentials.pending?.abort.abort();
+      abandonRefresh(current.credentials);
       current.credentials.refreshToken = undefined;
       current.credentials.idToken = undefined;
     } else current.credentials.key = "";
