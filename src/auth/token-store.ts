@@ -7,7 +7,8 @@
  * holds is ever written to storage, settings, logs or URLs.
  */
 import { AuthError } from "../prices/errors";
-import { requestToken, type TokenGrant } from "../prices/token-request";
+import { DEFAULT_TOKEN_REQUEST_TIMEOUT_MS, requestToken, type TokenGrant } from "../prices/token-request";
+import { DEFAULT_REFRESH_KEEP_ALIVE_MS, type RefreshCredentials, abandonRefresh, refreshGrant } from "./refresh-grant";
 import { type RenewalFailure, type Timer, type TokenPolicy, type TokenSession, createTokenSession, realTimer } from "../prices/token-session";
 import type { TokenProvider } from "../prices/types";
 import type { TokenResponse } from "./token-response";
@@ -38,6 +39,11 @@ export interface TokenStoreOptions {
   timer?: Timer;
   /** Milliseconds a token request may take (default 10 s); a hung endpoint fails the renewal (and it is retried). */
   timeoutMs?: number;
+  /**
+   * Milliseconds a refresh-token request is kept alive past `timeoutMs` (default 120 s): the token service may
+   * have rotated the refresh token already, so a retry joins it rather than sending the old one (invalid_grant).
+   */
+  refreshKeepAliveMs?: number;
   /** Renewal and retry settings; users' sessions end once their token expired without a renewal. */
   policy?: Partial<TokenPolicy>;
   random?: () => number;
@@ -63,7 +69,7 @@ export interface TokenStore extends TokenProvider {
 
 /** What renews a session: a user's refresh token (rotated as the server rotates it) or a service key. */
 type Credentials =
-  | { kind: "refresh"; refreshToken: string | undefined; idToken: string | undefined }
+  | ({ kind: "refresh"; idToken: string | undefined } & RefreshCredentials)
   | { kind: "service-key"; name: string; key: string };
 
 interface Signed {
@@ -102,28 +108,29 @@ export function createTokenStore(options: TokenStoreOptions): TokenStore {
     for (const listener of listeners) listener(current);
   };
 
-  const grant = async (credentials: Credentials): Promise<TokenGrant> => {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TOKEN_REQUEST_TIMEOUT_MS;
+
+  const grant = async (credentials: Credentials, late: (granted: TokenGrant) => void = () => undefined): Promise<TokenGrant> => {
     const url = await options.tokenUrl();
-    const form =
-      credentials.kind === "service-key"
-        ? new URLSearchParams({ grant_type: "servicekey", serviceName: credentials.name, serviceKey: credentials.key })
-        : new URLSearchParams({ grant_type: "refresh_token", refresh_token: credentials.refreshToken ?? "", client_id: options.clientId });
-    const granted = await requestToken({ fetch: fetchFn, url, form, now, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) });
-    // A server that does not rotate refresh tokens keeps the old one valid.
-    if (credentials.kind === "refresh" && granted.refreshToken !== undefined) credentials.refreshToken = granted.refreshToken;
-    return granted;
+    if (credentials.kind === "refresh") return refreshGrant({ fetch: fetchFn, url, clientId: options.clientId, now, timeoutMs, keepAliveMs: options.refreshKeepAliveMs ?? DEFAULT_REFRESH_KEEP_ALIVE_MS }, credentials, late);
+    const form = new URLSearchParams({ grant_type: "servicekey", serviceName: credentials.name, serviceKey: credentials.key });
+    return requestToken({ fetch: fetchFn, url, form, now, timeoutMs });
   };
 
   const start = (method: SignInMethod, account: string, credentials: Credentials, first: TokenGrant): void => {
     const previous = signed;
     signed = undefined;
+    if (previous?.credentials.kind === "refresh") abandonRefresh(previous.credentials);
     previous?.session.end("replaced by a new sign-in");
     const current: Signed = {
       method,
       account,
       credentials,
       session: createTokenSession({
-        grant: () => grant(credentials),
+        // An answer kept alive past the attempt that asked (refresh-grant.ts) renews this session if it is still the one signed in.
+        grant: () => grant(credentials, (granted) => {
+          if (signed === current) current.session.install(granted);
+        }),
         renewable: renewable(credentials),
         // A user's refresh token may lapse while renewal fails: past expiry the user signs in again.
         policy: { endOnExpiry: method === "user", ...options.policy },
@@ -152,6 +159,7 @@ export function createTokenStore(options: TokenStoreOptions): TokenStore {
     let idToken: string | undefined;
     if (current.credentials.kind === "refresh") {
       idToken = current.credentials.idToken;
+      abandonRefresh(current.credentials);
       current.credentials.refreshToken = undefined;
       current.credentials.idToken = undefined;
     } else current.credentials.key = "";
@@ -184,8 +192,13 @@ export function createTokenStore(options: TokenStoreOptions): TokenStore {
       return finish(reason);
     },
     getToken(request) {
-      if (!signed) return Promise.reject(new AuthError({ reason: "not-signed-in", message: NOT_SIGNED_IN }));
-      return signed.session.getToken(request);
+      const asked = signed;
+      if (!asked) return Promise.reject(new AuthError({ reason: "not-signed-in", message: NOT_SIGNED_IN }));
+      // A caller still waiting when the user signs in again wanted a token, not that session: the new one answers it.
+      return asked.session.getToken(request).catch((error: unknown) => {
+        if (signed !== undefined && signed !== asked) return signed.session.getToken();
+        throw error;
+      });
     },
     get tokenRequests() {
       return signed?.session.requests ?? 0;

@@ -25,6 +25,8 @@ export interface TokenRequest {
   /** Headers and body together (default 10,000 ms). */
   timeoutMs?: number;
   now?: () => number;
+  /** Abandons the request (a session that ended no longer wants its answer). */
+  signal?: AbortSignal;
 }
 
 /** Lifetime assumed when a token response gives no usable `expires_in` and the token's `exp` cannot be read. */
@@ -116,6 +118,7 @@ async function post(request: TokenRequest): Promise<{ status: number; statusText
         return { status: response.status, statusText: response.statusText, ok: response.ok, text, retryAfter: headers.get("retry-after"), date: headers.get("date"), contentType: headers.get("content-type") };
       },
       () => new TimeoutError({ method: "POST", url, timeoutMs }),
+      request.signal,
     );
   } catch (cause) {
     if (cause instanceof TimeoutError) throw cause;

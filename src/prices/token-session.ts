@@ -115,6 +115,14 @@ export interface TokenSession extends TokenProvider {
   readonly requests: number;
 }
 
+/** Why renewal fails now, how often it has in a row, and when it is tried again. */
+interface Failure {
+  error: unknown;
+  busy: boolean;
+  failures: number;
+  retryAt: number;
+}
+
 interface Held {
   token: string;
   expiresAt: number;
@@ -131,10 +139,10 @@ export function createTokenSession(options: TokenSessionOptions): TokenSession {
   const random = options.random ?? Math.random;
   const renewable = options.renewable ?? true;
   const timer = options.timer;
-  const sentAt: number[] = [];
+  const answered = new RequestWindow(policy);
   let held: Held | undefined;
   let ended: { reason: string; cause: unknown } | undefined;
-  let failure: { error: unknown; busy: boolean; failures: number; retryAt: number } | undefined;
+  let failure: Failure | undefined;
   let inFlight: Promise<string> | undefined;
   let generation = 0;
   let timerHandle: unknown;
@@ -142,40 +150,12 @@ export function createTokenSession(options: TokenSessionOptions): TokenSession {
 
   const changed = (): void => options.onChange?.();
 
-  function endedError(): Error {
-    const reason = ended?.reason ?? "not signed in";
-    if (options.endedError) return options.endedError(reason, ended?.cause);
-    return ended?.cause instanceof Error ? ended.cause : new AuthError({ reason: "not-signed-in", message: reason });
-  }
-
-  function transientError(): AuthError {
-    const current = failure;
-    const retryAt = current?.retryAt ?? now();
-    const inSeconds = Math.max(1, Math.ceil((retryAt - now()) / 1000));
-    const cause = current?.error;
-    const said = cause instanceof Error ? cause.message : "unknown error";
-    const busy = current?.busy === true;
-    return new AuthError({
-      reason: busy ? "token-service-busy" : "renewal-failing",
-      message: `${busy ? "token service busy" : "token renewal failing"} (${said}); retrying in ${inSeconds} s`,
-      retryAt,
-      cause,
-      ...(typeof statusOf(cause) === "number" ? { status: statusOf(cause) } : {}),
-    });
-  }
-
-  function usable(at: number): boolean {
-    return held !== undefined && !held.rejected && at < held.expiresAt - held.marginMs;
-  }
+  const endedError = (): Error => endedErrorOf(ended, options.endedError);
+  const transientError = (): AuthError => renewalError(failure, now());
+  const usable = (at: number): boolean => held !== undefined && !held.rejected && at < held.expiresAt - held.marginMs;
 
   function install(grant: TokenGrant): void {
-    const at = now();
-    const lifetime = Math.max(0, grant.lifetimeMs);
-    const expiresAt = at + lifetime;
-    const marginMs = Math.min(policy.expiryMarginMs, lifetime / 4);
-    // A short token is renewed when it stops being handed out, not ahead: renewing early would fetch nearly per request.
-    const lead = lifetime < policy.shortLifetimeMs ? marginMs : Math.min(renewLead(lifetime, policy), lifetime / 2);
-    held = { token: grant.accessToken, expiresAt, renewAt: expiresAt - lead, marginMs, rejected: false };
+    held = heldToken(grant, now(), policy);
     failure = undefined;
     ended = undefined;
     schedule();
@@ -221,25 +201,19 @@ export function createTokenSession(options: TokenSessionOptions): TokenSession {
     if (ended) return Promise.reject(endedError());
     const at = now();
     if (failure && at < failure.retryAt) return Promise.reject(transientError());
-    while (sentAt.length > 0 && (sentAt[0] ?? 0) <= at - policy.windowMs) sentAt.shift();
-    if (sentAt.length >= policy.maxRequests) {
+    const roomAt = answered.fullUntil(at);
+    if (roomAt !== undefined) {
       const limited = new PricesError(`the client's limit of ${policy.maxRequests} token requests per ${policy.windowMs / 1000} s was reached`);
-      failure = { error: limited, busy: true, failures: (failure?.failures ?? 0) + 1, retryAt: (sentAt[0] ?? at) + policy.windowMs };
+      failure = { error: limited, busy: true, failures: (failure?.failures ?? 0) + 1, retryAt: roomAt };
       schedule();
       changed();
       return Promise.reject(transientError());
     }
     requests += 1;
     const started = generation;
-    let grant: Promise<TokenGrant>;
-    try {
-      grant = options.grant();
-    } catch (error) {
-      grant = Promise.reject(error);
-    }
-    const pending: Promise<string> = grant.then(
+    const pending: Promise<string> = startGrant(options.grant).then(
       (granted) => {
-        sentAt.push(at);
+        answered.record(at);
         if (generation !== started) throw endedError();
         if (inFlight === pending) inFlight = undefined;
         install(granted);
@@ -247,7 +221,7 @@ export function createTokenSession(options: TokenSessionOptions): TokenSession {
       },
       (error: unknown) => {
         // Only an answer counts against the token service's limit: a refused connection never reached it.
-        if (statusOf(error) !== 0) sentAt.push(at);
+        if (statusOf(error) !== 0) answered.record(at);
         if (generation !== started) throw endedError();
         if (inFlight === pending) inFlight = undefined;
         throw failed(error);
@@ -267,9 +241,8 @@ export function createTokenSession(options: TokenSessionOptions): TokenSession {
     if (!timer) return;
     cancelTimer();
     if (!held || ended) return;
-    const renewAt = failure ? failure.retryAt : held.renewAt;
     const expiryMatters = !renewable || policy.endOnExpiry;
-    const at = renewable ? (expiryMatters ? Math.min(renewAt, held.expiresAt) : renewAt) : held.expiresAt;
+    const at = timerAt(held, failure, renewable, expiryMatters);
     timerHandle = timer.set(() => {
       timerHandle = undefined;
       if (!held || ended) return;
@@ -298,22 +271,87 @@ export function createTokenSession(options: TokenSessionOptions): TokenSession {
       return refresh();
     },
     install,
-    renew: () => refresh().then(
-      () => true,
-      () => false,
-    ),
+    renew: () => refresh().then(() => true, () => false),
     end: (reason) => end(reason),
-    state(): TokenSessionState {
-      if (ended) return { status: "ended", reason: ended.reason };
-      if (!held) return { status: "waiting" };
-      if (!failure) return { status: "active", expiresAt: held.expiresAt };
-      const error = transientError();
-      return { status: "active", expiresAt: held.expiresAt, failing: { reason: error.reason === "token-service-busy" ? "token-service-busy" : "renewal-failing", message: error.message, retryAt: failure.retryAt, failures: failure.failures } };
-    },
+    state: () => stateOf(ended, held, failure, now()),
     get requests() {
       return requests;
     },
   };
+}
+
+/** The error callers get once the session has ended: the policy's, else the error that ended it. */
+function endedErrorOf(ended: { reason: string; cause: unknown } | undefined, make: TokenSessionOptions["endedError"]): Error {
+  const reason = ended?.reason ?? "not signed in";
+  if (make) return make(reason, ended?.cause);
+  return ended?.cause instanceof Error ? ended.cause : new AuthError({ reason: "not-signed-in", message: reason });
+}
+
+/** The grant's promise, a grant that throws at once included. */
+function startGrant(grant: () => Promise<TokenGrant>): Promise<TokenGrant> {
+  try {
+    return grant();
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/** When the session's timer fires: the renewal (or retry after a failure), or the expiry when that comes first and matters. */
+function timerAt(held: Held, failure: Failure | undefined, renewable: boolean, expiryMatters: boolean): number {
+  const renewAt = failure ? failure.retryAt : held.renewAt;
+  return renewable ? (expiryMatters ? Math.min(renewAt, held.expiresAt) : renewAt) : held.expiresAt;
+}
+
+/** What a caller gets while renewal fails for a transient reason: the cause, and when the session tries again. */
+function renewalError(failure: Failure | undefined, at: number): AuthError {
+  const retryAt = failure?.retryAt ?? at;
+  const inSeconds = Math.max(1, Math.ceil((retryAt - at) / 1000));
+  const cause = failure?.error;
+  const said = cause instanceof Error ? cause.message : "unknown error";
+  const busy = failure?.busy === true;
+  return new AuthError({
+    reason: busy ? "token-service-busy" : "renewal-failing",
+    message: `${busy ? "token service busy" : "token renewal failing"} (${said}); retrying in ${inSeconds} s`,
+    retryAt,
+    cause,
+    ...(typeof statusOf(cause) === "number" ? { status: statusOf(cause) } : {}),
+  });
+}
+
+/** The token held from a grant received at `at`, with when it is renewed and how close to expiry it is still handed out. */
+function heldToken(grant: TokenGrant, at: number, policy: TokenPolicy): Held {
+  const lifetime = Math.max(0, grant.lifetimeMs);
+  const expiresAt = at + lifetime;
+  const marginMs = Math.min(policy.expiryMarginMs, lifetime / 4);
+  // A short token is renewed when it stops being handed out, not ahead: renewing early would fetch nearly per request.
+  const lead = lifetime < policy.shortLifetimeMs ? marginMs : Math.min(renewLead(lifetime, policy), lifetime / 2);
+  return { token: grant.accessToken, expiresAt, renewAt: expiresAt - lead, marginMs, rejected: false };
+}
+
+/** The session as the pane shows it. */
+function stateOf(ended: { reason: string } | undefined, held: Held | undefined, failure: Failure | undefined, at: number): TokenSessionState {
+  if (ended) return { status: "ended", reason: ended.reason };
+  if (!held) return { status: "waiting" };
+  if (!failure) return { status: "active", expiresAt: held.expiresAt };
+  const error = renewalError(failure, at);
+  return { status: "active", expiresAt: held.expiresAt, failing: { reason: error.reason === "token-service-busy" ? "token-service-busy" : "renewal-failing", message: error.message, retryAt: failure.retryAt, failures: failure.failures } };
+}
+
+/** Token requests answered in the last window, against the vendor's limit. */
+class RequestWindow {
+  private readonly sentAt: number[] = [];
+
+  constructor(private readonly policy: Pick<TokenPolicy, "maxRequests" | "windowMs">) {}
+
+  record(at: number): void {
+    this.sentAt.push(at);
+  }
+
+  /** When the window has room again, or undefined when it has room now. */
+  fullUntil(at: number): number | undefined {
+    while (this.sentAt.length > 0 && (this.sentAt[0] ?? 0) <= at - this.policy.windowMs) this.sentAt.shift();
+    return this.sentAt.length >= this.policy.maxRequests ? (this.sentAt[0] ?? at) + this.policy.windowMs : undefined;
+  }
 }
 
 function statusOf(error: unknown): number | undefined {

@@ -319,45 +319,7 @@ export async function buildRelay(options: RelayOptions): Promise<FastifyInstance
   };
 
   const authority = options.authority?.replace(/\/+$/, "");
-  if (authority !== undefined) {
-    let kept: { at: number; document: Promise<Record<string, unknown>> } | undefined;
-    const upstreamDiscovery = (): Promise<Record<string, unknown>> => {
-      if (kept !== undefined && Date.now() - kept.at < DISCOVERY_TTL_MS) return kept.document;
-      const document = (async () => {
-        const answer = await agent.request({ ...splitUrl(`${authority}${DISCOVERY_PATH}`), method: "GET", headers: { accept: "application/json" } });
-        if (answer.statusCode !== 200) {
-          await answer.body.dump();
-          throw new Error(`status ${answer.statusCode}`);
-        }
-        const body: unknown = await answer.body.json();
-        if (typeof body !== "object" || body === null || Array.isArray(body)) throw new Error("not a JSON object");
-        return body as Record<string, unknown>;
-      })();
-      const entry = { at: Date.now(), document };
-      kept = entry;
-      document.catch(() => {
-        if (kept === entry) kept = undefined;
-      });
-      return document;
-    };
-    app.route({
-      method: [...ALL_METHODS],
-      url: `${RELAY_AUTHORITY_PATH}${DISCOVERY_PATH}`,
-      exposeHeadRoute: true,
-      handler: async (request, reply) => {
-        if (request.method !== "GET" && request.method !== "HEAD") return sendProblem(reply, 405, `${request.method} is not served here; use GET`, { allow: "GET, HEAD" });
-        let upstream: Record<string, unknown>;
-        try {
-          upstream = await upstreamDiscovery();
-        } catch {
-          return sendProblem(reply, 502, "The upstream's OpenID Connect discovery could not be read");
-        }
-        const origin = originOf(request, options);
-        if (origin === undefined) return sendProblem(reply, 400, "This Host is not one the relay serves; start it with --public-origin or --allowed-host");
-        return reply.header("cache-control", "no-store").type("application/json").send(relayedDiscovery(upstream, origin));
-      },
-    });
-  }
+  if (authority !== undefined) serveDiscovery(app, agent, authority, options);
 
   if (options.staticDir !== undefined && existsSync(options.staticDir)) {
     // The files there at start only (no wildcard: a file added later, or a dotfile, is never served).
@@ -375,4 +337,45 @@ export async function buildRelay(options: RelayOptions): Promise<FastifyInstance
     return sendProblem(reply, 404, `Nothing at ${(decodedPath(request.url) ?? "this path").slice(0, 80)}`);
   });
   return app;
+}
+
+/** The upstream authority's OpenID Connect discovery, read once a while and rewritten to the relay's own origin. */
+function serveDiscovery(app: FastifyInstance, agent: Agent, authority: string, options: RelayOptions): void {
+  let kept: { at: number; document: Promise<Record<string, unknown>> } | undefined;
+  const upstreamDiscovery = (): Promise<Record<string, unknown>> => {
+    if (kept !== undefined && Date.now() - kept.at < DISCOVERY_TTL_MS) return kept.document;
+    const document = (async () => {
+      const answer = await agent.request({ ...splitUrl(`${authority}${DISCOVERY_PATH}`), method: "GET", headers: { accept: "application/json" } });
+      if (answer.statusCode !== 200) {
+        await answer.body.dump();
+        throw new Error(`status ${answer.statusCode}`);
+      }
+      const body: unknown = await answer.body.json();
+      if (typeof body !== "object" || body === null || Array.isArray(body)) throw new Error("not a JSON object");
+      return body as Record<string, unknown>;
+    })();
+    const entry = { at: Date.now(), document };
+    kept = entry;
+    document.catch(() => {
+      if (kept === entry) kept = undefined;
+    });
+    return document;
+  };
+  app.route({
+    method: [...ALL_METHODS],
+    url: `${RELAY_AUTHORITY_PATH}${DISCOVERY_PATH}`,
+    exposeHeadRoute: true,
+    handler: async (request, reply) => {
+      if (request.method !== "GET" && request.method !== "HEAD") return sendProblem(reply, 405, `${request.method} is not served here; use GET`, { allow: "GET, HEAD" });
+      let upstream: Record<string, unknown>;
+      try {
+        upstream = await upstreamDiscovery();
+      } catch {
+        return sendProblem(reply, 502, "The upstream's OpenID Connect discovery could not be read");
+      }
+      const origin = originOf(request, options);
+      if (origin === undefined) return sendProblem(reply, 400, "This Host is not one the relay serves; start it with --public-origin or --allowed-host");
+      return reply.header("cache-control", "no-store").type("application/json").send(relayedDiscovery(upstream, origin));
+    },
+  });
 }

@@ -11,8 +11,8 @@ export { UsageError };
 
 export type ServiceOptions =
   | { readonly kind: "sandbox"; readonly today?: string; readonly sandbox?: { readonly correctionRate?: number; readonly withdrawn?: Readonly<Record<string, readonly string[]>> } }
-  | { readonly kind: "token"; readonly apiUrl: string; readonly token: string }
-  | { readonly kind: "client"; readonly apiUrl: string; readonly tokenUrl: string; readonly clientId: string; readonly clientSecret: string };
+  | { readonly kind: "token"; readonly apiUrl: string; readonly token: string; readonly today?: string }
+  | { readonly kind: "client"; readonly apiUrl: string; readonly tokenUrl: string; readonly clientId: string; readonly clientSecret: string; readonly today?: string };
 
 export interface RunnerOptions extends RunnerSessionOptions {
   readonly bookPath: string;
@@ -151,7 +151,8 @@ export function parseArguments(argv: readonly string[], env: Readonly<Record<str
     }
     service = today === undefined ? { kind: "sandbox" } : { kind: "sandbox", today: parseIsoDate(today) ?? today };
   } else {
-    if (today !== undefined) throw new UsageError("--today applies to the runner's own sandbox, not to --api");
+    // With --api, --today overrides the service's own day (read from its Date header otherwise).
+    const day = today === undefined ? {} : { today: parseIsoDate(today) ?? today };
     const apiUrl = urlArgument("--api", api);
     const tokenUrl = values["token-url"];
     const clientId = values["client-id"];
@@ -159,11 +160,11 @@ export function parseArguments(argv: readonly string[], env: Readonly<Record<str
       if (tokenUrl === undefined || clientId === undefined) throw new UsageError("--token-url and --client-id go together");
       const clientSecret = secret(env, CLIENT_SECRET_ENV);
       if (clientSecret === undefined) throw new UsageError(`--token-url and --client-id need the client secret in ${CLIENT_SECRET_ENV}`);
-      service = { kind: "client", apiUrl, tokenUrl: urlArgument("--token-url", tokenUrl), clientId, clientSecret };
+      service = { kind: "client", apiUrl, tokenUrl: urlArgument("--token-url", tokenUrl), clientId, clientSecret, ...day };
     } else {
       const token = secret(env, TOKEN_ENV);
       if (token === undefined) throw new UsageError(`--api needs a token in ${TOKEN_ENV}, or --token-url and --client-id with ${CLIENT_SECRET_ENV}`);
-      service = { kind: "token", apiUrl, token };
+      service = { kind: "token", apiUrl, token, ...day };
     }
   }
   const dateSystem = values["date-system"];

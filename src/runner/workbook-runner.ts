@@ -27,6 +27,7 @@ import type { PlanRunResult } from "../changes/runner-session";
 import { type RunnerOptions, USAGE, UsageError, isWorkbookPath, parseArguments } from "./arguments";
 import { ensureBuilt, fetchClientToken } from "./host-page";
 import { openRunnerHost } from "./runner-host";
+import { serviceDay } from "./service-day";
 import { type Trust, trustWith } from "./trust";
 
 /** What the runner prints for a workbook file: the copy written, every sheet's cells as for a JSON book, what it froze and left for Excel. */
@@ -234,8 +235,9 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
     // the page loads once this process is free to serve it (after the read): say so rather than fall silent
     const waiting = setInterval(() => log(`workbook: waiting for ${host.name} to load the functions`), 1500);
     await host.ready(trust).finally(() => clearInterval(waiting));
-    // the runner's own sandbox frozen at --today: TODAY() in formulas is that day too
-    const today = options.service.kind === "sandbox" ? options.service.today : undefined;
+    // --today (the runner's own sandbox is frozen at it), else another service's own day: which prices are final, and TODAY() in formulas
+    const today = options.service.today ?? (options.service.kind === "sandbox" ? undefined : await serviceDay(apiUrl, trust));
+    if (today !== undefined && options.service.kind !== "sandbox" && options.service.today === undefined) log(`workbook: today is ${today} at the service`);
     // A file keeps a rich price as its number with its number format, so the runner declares formatted numbers; an entity
     // would be written as its text only, so PRICES.ENTITY answers that text (no card, no price request for it).
     const dataTypes = { dataTypes: { entities: false, numbers: true }, valueMode: options.valueMode ?? "plain" };

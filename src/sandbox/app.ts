@@ -37,6 +37,8 @@ export interface AppOptions {
   logger?: boolean;
   /** `--strict-fields`: an unknown `Fields` name is a 400 instead of being ignored (convention 8). */
   strictFields?: boolean;
+  /** `--count-calendar-days`: a history's records count as the calendar days of its range per symbol. */
+  countCalendarDays?: boolean;
   /** Request, idle (and write), TLS handshake timeouts and most connections; defaults in DEFAULT_SOCKET_LIMITS. */
   sockets?: Partial<SocketLimits>;
   /** Large answers (over 256 KB) in flight: `perCaller` at once, `total` bytes in all; defaults in DEFAULT_ANSWER_BUDGET. */
@@ -143,7 +145,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     prefix: API_BASE_PATH,
     catalog: new Catalog(options.data, undefined, options.now, options.corrections),
     auth: options.tokenService,
-    limits: { ...limits, strictFields: options.strictFields === true },
+    limits: { ...limits, strictFields: options.strictFields === true, countCalendarDays: options.countCalendarDays === true },
     corsOrigins: options.corsOrigins ?? [],
     faults,
     rateLimiter: createRateLimiter(options.rateLimit ?? 0),

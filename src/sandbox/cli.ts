@@ -33,6 +33,8 @@ export interface SandboxOptions {
   quiet?: boolean;
   /** `--strict-fields`: an unknown `Fields` name is a 400 instead of being ignored (convention 8). */
   strictFields?: boolean;
+  /** `--count-calendar-days`: a history's records are counted as the calendar days of its range per symbol, as some deployments count them. */
+  countCalendarDays?: boolean;
   /** Socket timeouts and the connection cap (src/server/sockets.ts); scripts and benchmarks shorten them. */
   sockets?: Partial<SocketLimits>;
   /**
@@ -85,6 +87,7 @@ export const USAGE = `Usage: npm run sandbox -- [options]
   --idle-timeout S     close a connection that moves no byte for S seconds: idle, or a client that stopped
                        reading (default 60)
   --strict-fields      answer 400 for an unknown Fields name (default: ignore it, as the real service does)
+  --count-calendar-days  count a history's records as the calendar days of its range per symbol
   --clock-speed N      publish while you watch: the clock starts at --now (or the real time) and runs N times
                        faster (60 = a minute a second); the next days' assessments appear as it passes them
   --withdraw S:PREFIX  withdraw from caller S (username, client id or service name) the instruments whose symbol
@@ -123,6 +126,7 @@ const FLAGS = {
   "idle-timeout": { type: "string" },
   withdraw: { type: "string", multiple: true },
   "strict-fields": { type: "boolean" },
+  "count-calendar-days": { type: "boolean" },
   "clock-speed": { type: "string" },
   quiet: { type: "boolean" },
   help: { type: "boolean", short: "h" },
@@ -180,6 +184,7 @@ export function parseCommandLine(argv: readonly string[]): CliCommand {
   if (values["idle-timeout"] !== undefined) options.sockets = { idleTimeoutMs: integer("--idle-timeout", values["idle-timeout"], 1, 3600) * 1000 };
   if (values.quiet === true) options.quiet = true;
   if (values["strict-fields"] === true) options.strictFields = true;
+  if (values["count-calendar-days"] === true) options.countCalendarDays = true;
   if (values["clock-speed"] !== undefined) {
     if (options.today !== undefined) throw new UsageError("--clock-speed starts at --now or the real time, not at --today");
     options.live = { speed: integer("--clock-speed", values["clock-speed"], 1, 100_000) };

@@ -162,6 +162,7 @@ export async function startSandbox(partial: Partial<SandboxOptions> = {}, hooks:
     if (corrections) appOptions.corrections = corrections;
     if (options.faults !== undefined) appOptions.faults = options.faults;
     if (options.strictFields === true) appOptions.strictFields = true;
+    if (options.countCalendarDays === true) appOptions.countCalendarDays = true;
     if (options.corsOrigins) appOptions.corsOrigins = options.corsOrigins;
     if (options.sockets) appOptions.sockets = options.sockets;
     const app = await buildApp(appOptions);

@@ -6,6 +6,7 @@ import { canonicalName } from "../formula/functions";
 import { type Expression, parseExpression, parseFormula, type FormulaCall } from "../formula/parse";
 
 const DATE_HEADER = /date|month/i;
+const MS_PER_DAY = 86_400_000;
 
 /**
  * Excel shows dates through number formats the functions cannot set; the workbench formats a number as a date
@@ -92,11 +93,15 @@ export function dateColumns(formula: string): ReadonlySet<number> | undefined {
 
 /** A serial as `YYYY-MM-DD` (with `HH:MM` when it has a time of day), or undefined when it is not a date. */
 export function serialText(serial: number): string | undefined {
-  const day = serialToIsoDate(serial);
+  if (!Number.isFinite(serial)) return undefined;
+  // As Excel shows a date-time: the serial rounded to the millisecond, then cut (not rounded) to the minute, so 23:59:59.136 is 23:59.
+  const milliseconds = Math.round(serial * MS_PER_DAY);
+  const whole = Math.floor(milliseconds / MS_PER_DAY);
+  const day = serialToIsoDate(whole);
   if (day === undefined) return undefined;
-  const minutes = Math.round((serial - Math.floor(serial)) * 24 * 60);
+  const minutes = Math.floor((milliseconds - whole * MS_PER_DAY) / 60_000);
   if (minutes === 0) return day;
-  const hh = String(Math.floor(minutes / 60) % 24).padStart(2, "0");
+  const hh = String(Math.floor(minutes / 60)).padStart(2, "0");
   const mm = String(minutes % 60).padStart(2, "0");
   return `${day} ${hh}:${mm}`;
 }

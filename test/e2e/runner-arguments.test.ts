@@ -44,6 +44,11 @@ describe("the workbook runner's arguments", () => {
     expect(refusal([BOOK, "--date-system", "1905"])).toBe("--date-system must be 1900 or 1904, got 1905");
   });
 
+  it("takes --today with --api as the day that overrides the service's own", () => {
+    expect(parseArguments([BOOK, "--api", API, "--today", "2025-06-30"], { PRICES_TOKEN: "tok-1" }).service).toEqual({ kind: "token", apiUrl: API, token: "tok-1", today: "2025-06-30" });
+    expect(parseArguments([BOOK, "--api", API], { PRICES_TOKEN: "tok-1" }).service).not.toHaveProperty("today");
+  });
+
   it("takes the bearer token from PRICES_TOKEN", () => {
     expect(parseArguments([BOOK, "--api", API], { PRICES_TOKEN: " tok-1\n" })).toEqual({ bookPath: resolve(BOOK), service: { kind: "token", apiUrl: API, token: "tok-1" } });
   });

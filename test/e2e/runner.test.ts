@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fromEpochDay } from "../../src/api/dates";
+import { isoDateToSerial } from "../../src/functions/excelDates";
 import type { RunningSandbox } from "../../src/sandbox/server";
 import { main } from "../../src/runner/workbook-runner";
 import { sandboxGet, sandboxToken } from "../support/service";
@@ -105,7 +106,7 @@ describe("npm run workbook", () => {
     const caPath = join(dir, "ca.pem");
     writeFileSync(caPath, sandbox.ca);
     const result = await run(
-      { A1: `=PRICES.MID("${inside ?? ""}", "${DATE}")`, A2: `=PRICES.MID("${outside ?? ""}", "${DATE}")`, A3: `=PRICES.MID("${UNKNOWN}", "${DATE}")` },
+      { A1: `=PRICES.MID("${inside ?? ""}", "${DATE}")`, A2: `=PRICES.MID("${outside ?? ""}", "${DATE}")`, A3: `=PRICES.MID("${UNKNOWN}", "${DATE}")`, A4: "=TODAY()" },
       ["--api", sandbox.apiUrl, "--token-url", `${sandbox.issuer}/token`, "--client-id", "sandbox-trial", "--ca", caPath],
       { PRICES_CLIENT_SECRET: "sandbox-trial-secret" },
     );
@@ -115,6 +116,8 @@ describe("npm run workbook", () => {
     expect(result.cells.A1).toBe(expected?.mid);
     expect(result.cells.A2).toBe(`#N/A: unknown or not permitted symbol '${outside ?? ""}'`);
     expect(result.cells.A3).toBe(`#N/A: unknown or not permitted symbol '${UNKNOWN}'`);
+    // Today is the service's day (its Date header), not the machine's: the sandbox is frozen at TODAY.
+    expect(result.cells.A4).toBe(isoDateToSerial(TODAY));
   });
 
   it("prints #N/A with the cause, never #BUSY!, when --api points at a closed port", async () => {

@@ -1,5 +1,5 @@
 import { MemoryCacheStorage, InvalidInstrumentError, NoDataError, type CacheStorage, type StoredEntry } from "../../src/prices";
-import { checkBatch } from "../../src/prices/batches";
+import { checkBatch } from "../../src/prices/plan-requests";
 import { midOf, problem } from "./fake-service";
 import { flushAll, reasonOf, setup, valueOf, within } from "./setup";
 

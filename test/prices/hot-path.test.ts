@@ -4,7 +4,7 @@
  */
 import fc from "fast-check";
 import type { PriceRecord } from "../../src/api/schemas";
-import { RecordFinder, planRequests, type Keyed } from "../../src/prices/batches";
+import { RecordFinder, planRequests, type Keyed } from "../../src/prices/plan-requests";
 import { normHistoryKey, normPriceKey, type NormKey } from "../../src/prices/keys";
 import { planDateLists, planPairs } from "../../src/prices/plan";
 import { addDays } from "./dates";

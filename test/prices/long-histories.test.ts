@@ -82,3 +82,27 @@ describe("limits the service names", () => {
     expect(again.prices.length).toBeGreaterThan(2000);
   });
 });
+
+describe("a service that counts a history's records by calendar day", () => {
+  let harness: Harness;
+
+  beforeAll(async () => {
+    harness = await startHarness({ limits: { maxSymbols: 500, maxDates: 250, maxRecords: 1000 }, countCalendarDays: true });
+  });
+  afterAll(() => harness.close());
+
+  it("refuses every part sized by the instrument's calendar, and each refused part is planned again by calendar days", async () => {
+    const today = harness.sandbox.data.today;
+    const daily = harness.sandbox.data.instruments.find((item) => item.record.frequency.toLowerCase() === "daily" && item.record.launchDate < addDays(today, -3650));
+    if (!daily) throw new Error("the sandbox data has no daily instrument with ten years of history");
+    const key = { symbol: daily.record.symbol, fromDate: addDays(today, -3650), toDate: today };
+    // Told the service's record limit, the client sizes the history by the instrument's weekdays: three parts, each over 1,000 calendar days.
+    const told = createPricesClient({ baseUrl: harness.sandbox.apiUrl, tokenProvider: harness.tokens(), fetch: harness.fetch, limits: { maxRecords: 1000 } });
+    // Not told, the client learns the limit from the first refusal and never knows the calendar: parts by calendar days from the start.
+    const learning = createPricesClient({ baseUrl: harness.sandbox.apiUrl, tokenProvider: harness.tokens(), fetch: harness.fetch });
+    const [joined, expected] = await Promise.all([told.history(key), learning.history(key)]);
+    expect(told.stats().replanned).toBeGreaterThanOrEqual(3);
+    expect(joined.prices.length).toBeGreaterThan(2000);
+    expect(comparable(joined)).toEqual(comparable(expected));
+  });
+});

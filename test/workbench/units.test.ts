@@ -65,6 +65,23 @@ describe("display", () => {
   });
 });
 
+describe("a date-time serial", () => {
+  // Excel rounds to the millisecond, then cuts to the minute it shows; a carry crosses midnight into the next day.
+  it.each([
+    [45352.99999, "2024-03-01 23:59"],
+    [45351.99999, "2024-02-29 23:59"],
+    [45352.999999994, "2024-03-01 23:59"],
+    [45352.999999995, "2024-03-02"],
+    [45292 + 59.999 / 1440, "2024-01-01 00:59"],
+    [45292 + 59.9999999 / 1440, "2024-01-01 01:00"],
+    [45292 + 0.4999 / 1440, "2024-01-01"],
+    [45292 + 1 / 1440, "2024-01-01 00:01"],
+    [45292.5, "2024-01-01 12:00"],
+  ])("shows %d as %s", (serial, shown) => {
+    expect(serialText(serial)).toBe(shown);
+  });
+});
+
 describe("dates by what a formula asks", () => {
   it("shows PRICE's date fields and INSTRUMENT's launchDate as dates, unless dateFormat asks for text", () => {
     expect(formulaShowsDates('=PRICES.PRICE("MB-AL-0004",,"date")')).toBe(true);

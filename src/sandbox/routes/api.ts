@@ -83,17 +83,7 @@ export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions)
   const truncated = new WeakSet<FastifyRequest>();
 
   app.setErrorHandler((error: Error, request, reply) => options.answerError(error, request, reply));
-
-  // @fastify/cors answers an OPTIONS that is no preflight with a text/plain 400; this answers it as a problem first.
-  app.addHook("onRequest", (request, _reply, done) => {
-    if (request.method !== "OPTIONS") return done();
-    const missing = (["Origin", "Access-Control-Request-Method"] as const).filter((name) => !request.headers[name.toLowerCase()]);
-    if (missing.length === 0) return done();
-    done(new ProblemError(400, "OPTIONS is served only as a CORS preflight, with Origin and Access-Control-Request-Method; use GET or POST", missing.map((parameter) => ({
-      parameter,
-      message: "is required in a CORS preflight",
-    }))));
-  });
+  refuseNonPreflightOptions(app);
 
   await app.register(cors, {
     origin: ["https://localhost:3000", ...options.corsOrigins],
@@ -102,32 +92,7 @@ export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions)
     exposedHeaders: ["Retry-After", "WWW-Authenticate"],
     maxAge: 600,
   });
-
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string" }, (_request, body, done) => {
-    done(null, parseUrlEncodedForm(typeof body === "string" ? body : body.toString("utf8")));
-  });
-  // Our own reader, not @fastify/multipart: that refuses any field named like a member of Object.prototype.
-  app.addContentTypeParser("multipart/form-data", { parseAs: "buffer" }, (request, body, done) => {
-    try {
-      done(null, parseMultipartForm(Buffer.isBuffer(body) ? body : Buffer.from(body), request.headers["content-type"] ?? ""));
-    } catch (error) {
-      done(error as Error, undefined);
-    }
-  });
-  // Any other media type: an empty body is no body (a GET with a stray Content-Type); a non-empty one is a 415.
-  app.addContentTypeParser("*", { parseAs: "buffer" }, (_request, body, done) => {
-    if (body.length === 0) done(null, undefined);
-    else done(new ProblemError(415, "Send parameters as query data, application/x-www-form-urlencoded or multipart/form-data", [
-      { parameter: "Content-Type", message: "is not a supported media type" },
-    ]), undefined);
-  });
-  // No body is an empty form, so that the body schema holds for plain GETs too.
-  // Callback hooks: no promise per request on the hot path.
-  app.addHook("preValidation", (request, _reply, done) => {
-    if (request.body === undefined || request.body === null) request.body = Object.create(null);
-    done();
-  });
+  readBodies(app);
 
   app.addHook("onRequest", async (request, reply) => {
     if (request.method === "OPTIONS") return;
@@ -161,16 +126,12 @@ export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions)
     }
   });
 
-  if (faults !== undefined) {
-    app.addHook("onSend", async (request, reply, payload) => {
-      if (!truncated.has(request) || reply.statusCode !== 200) return payload;
-      // Price bodies are bytes, the others strings: either is cut in half; a streamed answer ends after its first piece.
-      if (payload instanceof Readable) return Readable.from(firstPiece(payload), { objectMode: false });
-      if (Buffer.isBuffer(payload)) return payload.subarray(0, Math.floor(payload.length / 2));
-      if (typeof payload !== "string") return payload;
-      return payload.slice(0, Math.floor(payload.length / 2));
-    });
-  }
+  // The service's time is its publication clock (convention 20): a frozen sandbox says its own day, which clients take as today.
+  app.addHook("onSend", async (_request, reply, payload) => {
+    reply.header("date", new Date(catalog.now()).toUTCString());
+    return payload;
+  });
+  if (faults !== undefined) truncateAnswers(app, truncated);
 
   const callerOf = (request: FastifyRequest): ApiCaller => {
     const caller = callers.get(request);
@@ -232,7 +193,7 @@ export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions)
     schema: schemaOf(HistoryResponseSchema, "Price history"),
     handler: async (request, reply) => {
       checkBudget(request);
-      const body = historyQuery(catalog, callerOf(request), parseHistoryRequest(paramsOf(request), limits), limits.maxRecords);
+      const body = historyQuery(catalog, callerOf(request), parseHistoryRequest(paramsOf(request), limits), limits.maxRecords, limits.countCalendarDays === true);
       reply.type(JSON_TYPE);
       return withinBudget(request, reply, body);
     },
@@ -253,5 +214,59 @@ export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions)
       callerOf(request);
       return referencesQuery(catalog, parseReferencesRequest(paramsOf(request), limits));
     },
+  });
+}
+
+/** @fastify/cors answers an OPTIONS that is no preflight with a text/plain 400; this answers it as a problem first. */
+function refuseNonPreflightOptions(app: FastifyInstance): void {
+  app.addHook("onRequest", (request, _reply, done) => {
+    if (request.method !== "OPTIONS") return done();
+    const missing = (["Origin", "Access-Control-Request-Method"] as const).filter((name) => !request.headers[name.toLowerCase()]);
+    if (missing.length === 0) return done();
+    done(new ProblemError(400, "OPTIONS is served only as a CORS preflight, with Origin and Access-Control-Request-Method; use GET or POST", missing.map((parameter) => ({
+      parameter,
+      message: "is required in a CORS preflight",
+    }))));
+  });
+}
+
+/** Query data, a urlencoded form or a multipart form are the request's parameters; any other body is a 415. */
+function readBodies(app: FastifyInstance): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string" }, (_request, body, done) => {
+    done(null, parseUrlEncodedForm(typeof body === "string" ? body : body.toString("utf8")));
+  });
+  // Our own reader, not @fastify/multipart: that refuses any field named like a member of Object.prototype.
+  app.addContentTypeParser("multipart/form-data", { parseAs: "buffer" }, (request, body, done) => {
+    try {
+      done(null, parseMultipartForm(Buffer.isBuffer(body) ? body : Buffer.from(body), request.headers["content-type"] ?? ""));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
+  // Any other media type: an empty body is no body (a GET with a stray Content-Type); a non-empty one is a 415.
+  app.addContentTypeParser("*", { parseAs: "buffer" }, (_request, body, done) => {
+    if (body.length === 0) done(null, undefined);
+    else done(new ProblemError(415, "Send parameters as query data, application/x-www-form-urlencoded or multipart/form-data", [
+      { parameter: "Content-Type", message: "is not a supported media type" },
+    ]), undefined);
+  });
+  // No body is an empty form, so that the body schema holds for plain GETs too.
+  // Callback hooks: no promise per request on the hot path.
+  app.addHook("preValidation", (request, _reply, done) => {
+    if (request.body === undefined || request.body === null) request.body = Object.create(null);
+    done();
+  });
+}
+
+/** The answers `--faults` chose to truncate: cut in half, or a streamed one ended after its first piece. */
+function truncateAnswers(app: FastifyInstance, truncated: WeakSet<FastifyRequest>): void {
+  app.addHook("onSend", async (request, reply, payload) => {
+    if (!truncated.has(request) || reply.statusCode !== 200) return payload;
+    // Price bodies are bytes, the others strings: either is cut in half; a streamed answer ends after its first piece.
+    if (payload instanceof Readable) return Readable.from(firstPiece(payload), { objectMode: false });
+    if (Buffer.isBuffer(payload)) return payload.subarray(0, Math.floor(payload.length / 2));
+    if (typeof payload !== "string") return payload;
+    return payload.slice(0, Math.floor(payload.length / 2));
   });
 }

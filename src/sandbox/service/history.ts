@@ -228,7 +228,7 @@ function* historyBody(out: JsonWriter, records: BodyWriter, found: readonly Inst
 }
 
 /** The `/Prices/History` body (HistoryResponse) as JSON: whole, or streamed when large. Limits are checked first. */
-export function historyQuery(catalog: Catalog, caller: ApiCaller, request: ParsedHistoryRequest, maxRecords: number): string | Buffer | Readable {
+export function historyQuery(catalog: Catalog, caller: ApiCaller, request: ParsedHistoryRequest, maxRecords: number, countCalendarDays = false): string | Buffer | Readable {
   const type = request.priceCalculationType;
   const target = catalog.conversions.target(request.targetCurrency, request.targetUnitOfMeasure);
   const requirement = bothRequirements(
@@ -253,7 +253,7 @@ export function historyQuery(catalog: Catalog, caller: ApiCaller, request: Parse
   let writer: JsonWriter;
   if (type === "None") {
     const plans = found.map((instrument) => planPlain(instrument, request, from, to, today));
-    const total = plans.reduce((sum, plan) => sum + plan.length, 0);
+    const total = countCalendarDays ? found.length * max(0, to - from + 1) : plans.reduce((sum, plan) => sum + plan.length, 0);
     if (total > maxRecords) throw overLimit(total, maxRecords);
     const kept = found.map((instrument) => catalog.recordBytes.of(instrument.series));
     // Plus each block's head and the calendar (13 bytes a date; at most one a day and one an assessment, so that

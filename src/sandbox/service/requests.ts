@@ -36,6 +36,8 @@ export const ALWAYS_INSTRUMENT_FIELDS: readonly string[] = [
 /** Limits, and whether an unknown `Fields` name is a 400 (`--strict-fields`) or ignored (default, convention 8). */
 export interface RequestRules extends Limits {
   strictFields?: boolean;
+  /** A history's records counted as the calendar days of its range per symbol, whatever it holds (`--count-calendar-days`). */
+  countCalendarDays?: boolean;
 }
 
 export interface ParsedPricesRequest extends PricesRequest {

@@ -24,6 +24,43 @@ function isDefaultHistory(spec: FunctionSpec, ticked: readonly string[]): boolea
   return spec.name === "HISTORY" && ticked.length === DEFAULT_HISTORY_FIELDS.length && DEFAULT_HISTORY_FIELDS.every((field) => ticked.includes(field));
 }
 
+/**
+ * The ids a currency or unit argument offers: the conversions of the instrument typed in the first argument, or
+ * every id of the reference list while no single known instrument is named.
+ */
+function conversionChoices(context: PaneContext, kind: "currency" | "unit"): { id: string; description: string }[] {
+  const lists = context.lists();
+  const first = document.querySelector<HTMLInputElement>('#args [data-index="0"]');
+  const symbol = first && argFromInput(first.value, "text").kind === "text" ? first.value.trim().toUpperCase() : "";
+  const record = lists.instruments.find((item) => item.symbol.toUpperCase() === symbol);
+  if (record !== undefined) {
+    const { currencies, units } = conversionsFromLists(record, lists.references);
+    return kind === "currency" ? currencies : units;
+  }
+  return lists.references.find((group) => group.type === (kind === "currency" ? "Currency" : "UnitOfMeasure"))?.items ?? [];
+}
+
+/** Fills the currency and unit selects for the instrument now named; a choice still offered stays chosen. */
+function fillConversionChoices(context: PaneContext): void {
+  for (const select of document.querySelectorAll<HTMLSelectElement>("#args select[data-conversion]")) {
+    const kind = select.dataset["conversion"] === "currency" ? "currency" : "unit";
+    const chosen = select.value;
+    replace(select, h("option", { value: "" }, "(the instrument's own)"), ...conversionChoices(context, kind).map((item) => h("option", { value: item.id }, `${item.id} · ${item.description}`)));
+    select.value = [...select.options].some((option) => option.value === chosen) ? chosen : "";
+  }
+}
+
+/** An argument's box: a select for a currency, a unit or a choice, else a text input. */
+function argControl(parameter: ParameterSpec, index: number, id: string): HTMLInputElement | HTMLSelectElement {
+  if (parameter.kind === "currency" || parameter.kind === "unit") {
+    return h("select", { id, "data-index": index, "data-conversion": parameter.kind, "aria-describedby": `${id}-help` });
+  }
+  if (parameter.kind === "choice" && parameter.choices) {
+    return h("select", { id, "data-index": index, "aria-describedby": `${id}-help` }, h("option", { value: "" }, parameter.optional ? "(default)" : "Choose…"), ...parameter.choices.map((c) => h("option", { value: String(c) }, String(c))));
+  }
+  return h("input", { id, "data-index": index, placeholder: parameter.help, "aria-describedby": `${id}-help`, autocomplete: "off", spellcheck: "false" });
+}
+
 export function builderPanel(context: PaneContext): void {
   const fnSelect = byId<HTMLSelectElement>("fn");
   replace(fnSelect, ...FUNCTIONS.map((f) => h("option", { value: f.name }, `PRICES.${f.name}`)));
@@ -32,44 +69,13 @@ export function builderPanel(context: PaneContext): void {
     return findFunction(fnSelect.value) ?? (FUNCTIONS[0] as FunctionSpec);
   }
 
-  /**
-   * The ids a currency or unit argument offers: the conversions of the instrument typed in the first argument, or
-   * every id of the reference list while no single known instrument is named.
-   */
-  function conversionChoices(kind: "currency" | "unit"): { id: string; description: string }[] {
-    const lists = context.lists();
-    const first = document.querySelector<HTMLInputElement>('#args [data-index="0"]');
-    const symbol = first && argFromInput(first.value, "text").kind === "text" ? first.value.trim().toUpperCase() : "";
-    const record = lists.instruments.find((item) => item.symbol.toUpperCase() === symbol);
-    if (record !== undefined) {
-      const { currencies, units } = conversionsFromLists(record, lists.references);
-      return kind === "currency" ? currencies : units;
-    }
-    return lists.references.find((group) => group.type === (kind === "currency" ? "Currency" : "UnitOfMeasure"))?.items ?? [];
-  }
-
-  /** Fills the currency and unit selects for the instrument now named; a choice still offered stays chosen. */
-  function refreshConversionChoices(): void {
-    for (const select of document.querySelectorAll<HTMLSelectElement>("#args select[data-conversion]")) {
-      const kind = select.dataset["conversion"] === "currency" ? "currency" : "unit";
-      const chosen = select.value;
-      replace(select, h("option", { value: "" }, "(the instrument's own)"), ...conversionChoices(kind).map((item) => h("option", { value: item.id }, `${item.id} · ${item.description}`)));
-      select.value = [...select.options].some((option) => option.value === chosen) ? chosen : "";
-    }
-  }
+  const refreshConversionChoices = (): void => fillConversionChoices(context);
 
   function argInput(parameter: ParameterSpec, index: number): HTMLElement {
     const id = `arg-${index}`;
     const label = h("label", { for: id }, `${parameter.name}${parameter.optional ? " (optional)" : ""}`);
     const help = h("span", { class: "sr-only", id: `${id}-help` }, parameter.help);
-    let control: HTMLInputElement | HTMLSelectElement;
-    if (parameter.kind === "currency" || parameter.kind === "unit") {
-      control = h("select", { id, "data-index": index, "data-conversion": parameter.kind, "aria-describedby": `${id}-help` });
-    } else if (parameter.kind === "choice" && parameter.choices) {
-      control = h("select", { id, "data-index": index, "aria-describedby": `${id}-help` }, h("option", { value: "" }, parameter.optional ? "(default)" : "Choose…"), ...parameter.choices.map((c) => h("option", { value: String(c) }, String(c))));
-    } else {
-      control = h("input", { id, "data-index": index, placeholder: parameter.help, "aria-describedby": `${id}-help`, autocomplete: "off", spellcheck: "false" });
-    }
+    let control = argControl(parameter, index, id);
     control.addEventListener("input", updatePreview);
     control.addEventListener("change", updatePreview);
     const fromSelection = h("button", { type: "button", "aria-label": `Fill ${parameter.name} from the selected cells`, title: "Use the selected cells" }, "⤓ Selection");

@@ -26,6 +26,15 @@ describe("publication clock", () => {
     expect(block.lastDate).toBe("2024-06-27T16:30:00+00:00");
   });
 
+  it("says its clock in the Date header of every API answer, a refusal included", async () => {
+    const app = await appAt(`${LAST_DAY}T09:25:00Z`);
+    const answered = await get(app, "/Prices?Symbols=MB-AL-0001");
+    const refused = await get(app, "/References?Types=Currency", "no-such-token");
+    await app.close();
+    expect(refused.status).toBe(401);
+    for (const answer of [answered, refused]) expect(answer.headers.date).toBe("Fri, 28 Jun 2024 09:25:00 GMT");
+  });
+
   it("shows today's assessment from the instant it is published", async () => {
     const app = await appAt(`${LAST_DAY}T16:30:00Z`);
     const answer = await get(app, "/Prices?Symbols=MB-AL-0001");
