@@ -107,7 +107,7 @@ function claimPort(port: number, role: string, option: string): Promise<number> 
 
 /** webpack.config.js as `webpack --mode development` builds it, quiet. */
 function developmentConfig(): Configuration {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- webpack.config.js is CommonJS outside the TypeScript program: required at run time, as webpack-cli does
   const factory = require(resolve(ROOT, "webpack.config.js")) as (env: Record<string, unknown>, argv: Record<string, unknown>) => Configuration;
   return { ...factory({}, { mode: "development" }), infrastructureLogging: { level: "warn" }, stats: "none" };
 }

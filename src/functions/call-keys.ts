@@ -5,11 +5,11 @@
  */
 import type { ConversionTarget } from "../api";
 import type { HistoryKey, PriceKey } from "../prices/types";
-import { targetAsWritten, withTarget } from "./conversionArgs";
+import { targetAsWritten, withTarget } from "./conversion-args";
 import type { DateSystem } from "./excelDates";
-import { historyArguments } from "./historyFunctions";
+import { historyArguments } from "./history-functions";
 import type { PriceField } from "./fields";
-import { type PriceRequest, averageRequest, priceKeys, priceRequest } from "./priceFunctions";
+import { type PriceRequest, averageRequest, priceKeys, priceRequest } from "./price-functions";
 
 const FIXED_FIELDS: ReadonlyMap<string, PriceField> = new Map<string, PriceField>([["LOW", "low"], ["MID", "mid"], ["HIGH", "high"]]);
 

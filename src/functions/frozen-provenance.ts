@@ -17,11 +17,11 @@ import { type ProvenanceClient, type ProvenanceRow, blankProvenanceRow, describe
 import { valueUnits } from "./data-types";
 import type { ConversionTarget } from "../api/conversion";
 import { addDays } from "../api/dates";
-import { FORECAST_DEFAULT_TYPE, FORECAST_HORIZON_DAYS } from "./historyFunctions";
+import { FORECAST_DEFAULT_TYPE, FORECAST_HORIZON_DAYS } from "./history-functions";
 import { INSTRUMENT_FIELDS, instrumentFieldOf, requestedInstrumentFields } from "./fields";
 import { callTarget } from "./call-keys";
-import { withTarget } from "./conversionArgs";
-import { referenceTypeOf } from "./metadataFunctions";
+import { withTarget } from "./conversion-args";
+import { referenceTypeOf } from "./metadata-functions";
 import type { LineageKey } from "../prices/types";
 
 /** One PRICES call of a formula with its arguments as the function received them (the runner's engine records these). */

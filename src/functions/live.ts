@@ -7,7 +7,7 @@
 import { optionalText } from "./coerce";
 import { forInvocation, run, type FunctionsClient, type FunctionsContext } from "./context";
 import { priceFieldOf } from "./fields";
-import { priceGrid, type PriceRequest } from "./priceFunctions";
+import { priceGrid, type PriceRequest } from "./price-functions";
 import type { Grid } from "./shape";
 import type { LiveRegistry } from "../prices/live-registry";
 import type { PriceKey } from "../prices/types";

@@ -9,11 +9,11 @@ import { INSTRUMENT_FIELDS, instrumentFieldOf, requestedInstrumentFields } from 
 import { dateOf, headersOf, isBlank, isSingleCell, symbolOf } from "../functions/coerce";
 import { type DateSystem, serialToIsoDate } from "../functions/excelDates";
 import { ArgumentError } from "../functions/errors";
-import { FORECAST_DEFAULT_TYPE, FORECAST_HORIZON_DAYS, historyArguments } from "../functions/historyFunctions";
-import { referenceTypeOf } from "../functions/metadataFunctions";
-import { priceKeys } from "../functions/priceFunctions";
+import { FORECAST_DEFAULT_TYPE, FORECAST_HORIZON_DAYS, historyArguments } from "../functions/history-functions";
+import { referenceTypeOf } from "../functions/metadata-functions";
+import { priceKeys } from "../functions/price-functions";
 import { type ArgumentAt, callTarget, datesArgument, priceCallRequest } from "../functions/call-keys";
-import { withTarget } from "../functions/conversionArgs";
+import { withTarget } from "../functions/conversion-args";
 import type { ConversionTarget } from "../api";
 import { crossLayout, readItems } from "../functions/shape";
 import { scalarText } from "../formula/text";

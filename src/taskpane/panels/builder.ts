@@ -6,7 +6,7 @@ import { PRICE_OPTIONAL_FIELDS, todayIso } from "../../api";
 import { DEFAULT_HISTORY_FIELDS } from "../../functions/fields";
 import { checkDateOrder, orderedFields, readDateInput, readFieldsInput } from "../builder-input";
 import { FUNCTIONS, findFunction, type FunctionSpec, type ParameterSpec } from "../catalogue";
-import { conversionsFromLists } from "../../functions/conversionArgs";
+import { conversionsFromLists } from "../../functions/conversion-args";
 import { byId, h, replace } from "../dom";
 import { argFromInput, buildFormula, FormulaError, type FormulaArg } from "../formula";
 import type { PaneContext } from "../pane-context";

@@ -19,7 +19,7 @@ import {
 } from "./coerce";
 import type { ConversionTarget } from "../api/conversion";
 import { run, type FunctionsContext } from "./context";
-import { conversionsOf, conversionTarget, recordInTarget } from "./conversionArgs";
+import { conversionsOf, conversionTarget, recordInTarget } from "./conversion-args";
 import type { DateSystem } from "./excelDates";
 import { ArgumentError, NotAvailableError } from "./errors";
 import { matchesWords, noMatchReason, searchWords } from "./instrument-search";

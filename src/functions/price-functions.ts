@@ -15,7 +15,7 @@ import {
   type DateFormat,
 } from "./coerce";
 import { run, type FunctionsContext } from "./context";
-import { conversionTarget, withTarget } from "./conversionArgs";
+import { conversionTarget, withTarget } from "./conversion-args";
 import { ArgumentError } from "./errors";
 import { priceFieldOf, priceFieldValue, requestedPriceFields, type PriceField } from "./fields";
 import { richPriceMaker, wantsRichPrices } from "./rich-prices";

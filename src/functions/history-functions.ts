@@ -17,7 +17,7 @@ import {
   type DateFormat,
 } from "./coerce";
 import { run, type FunctionsContext } from "./context";
-import { conversionTarget, withTarget } from "./conversionArgs";
+import { conversionTarget, withTarget } from "./conversion-args";
 import type { DateSystem } from "./excelDates";
 import { ArgumentError, NotAvailableError } from "./errors";
 import {
@@ -29,7 +29,7 @@ import {
   requestedPriceFields,
   type HistoryField,
 } from "./fields";
-import { calculationOf } from "./priceFunctions";
+import { calculationOf } from "./price-functions";
 import { withHeaders, type Grid } from "./shape";
 
 export type Order = "ascending" | "descending";
