@@ -37,8 +37,6 @@ export default tseslint.config(
   {
     ignores: [
       "node_modules/", "dist/", "test-output/", "coverage/",
-      // Restructured on their own branches (issue 30, items 1 and 2): linted when they land, 9 findings today.
-      "src/prices/client.ts", "src/prices/batches.ts", "src/prices/token-session.ts", "src/prices/persistent/**",
     ],
   },
   {

@@ -82,7 +82,9 @@ async function chromiumRunnerHost(options: RunnerOptions, log: (message: string)
   return {
     name: "Chromium",
     origin: pages.origin,
-    ready: async () => void (await opening),
+    ready: async () => {
+      await opening;
+    },
     evaluate: async (book, apiUrl, token, today, dateSystem = "1900", extra = {}) => evaluateInPage(await page(), book, apiUrl, token, today, dateSystem, extra),
     evaluateWorkbook: async (sheets, definitions, apiUrl, token, provenance, today, dateSystem = "1900", extra = {}) =>
       evaluateWorkbookInPage(await page(), sheets, definitions, apiUrl, token, provenance, today, dateSystem, extra),

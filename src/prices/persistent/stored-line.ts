@@ -89,7 +89,8 @@ export function idSymbol(id: string): string | null {
   return (end < 0 ? id.slice(2) : id.slice(2, end)).toUpperCase();
 }
 
-const ASCII = /^[\x00-\x7f]*$/;
+// every code unit below 128 (NUL included): such a string is its own UTF-8
+const ASCII = /^[^\u{80}-\u{10ffff}]*$/u;
 
 /** UTF-8 length of a string, without encoding it. */
 export function utf8Length(text: string): number {
