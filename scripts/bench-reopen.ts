@@ -13,7 +13,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { Agent } from "undici";
-import { dispatcherFetch } from "../src/server/dispatcher-fetch";
+import { dispatcherFetch } from "../src/prices/dispatcher-fetch";
 import { addDays, fromEpochDay, isoWeekday, toEpochDay } from "../src/api/dates";
 import { clientCredentialsTokenProvider, createPricesClient, type PriceKey } from "../src/prices";
 import { FileCacheBackend } from "../src/prices/persistent/file-backend";

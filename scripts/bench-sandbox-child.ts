@@ -4,7 +4,7 @@
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { Agent } from "undici";
-import { dispatcherFetch } from "../src/server/dispatcher-fetch";
+import { dispatcherFetch } from "../src/prices/dispatcher-fetch";
 import { clientCredentialsTokenProvider, type TokenProvider } from "../src/prices";
 
 export interface SandboxReady {

@@ -12,7 +12,7 @@ import { DEFAULT_LIMITS, INSTRUMENT_FIELD_NAMES, fromEpochDay, toEpochDay } from
 import { buildApp } from "../src/sandbox/app";
 import { createTokenService } from "../src/sandbox/auth";
 import { generateDataSet } from "../src/sandbox/data/generator";
-import { Catalog } from "../src/sandbox/service/catalog";
+import { Catalogue } from "../src/sandbox/service/catalogue";
 import { historyQuery } from "../src/sandbox/service/history";
 import { collectParams } from "../src/sandbox/service/params";
 import { parseHistoryRequest } from "../src/sandbox/service/requests";
@@ -95,7 +95,7 @@ async function inProcess(): Promise<void> {
   const data = generateDataSet({ today: TODAY });
   const daily50 = data.instruments.filter((i) => i.record.frequency === "Daily" && i.record.launchDate <= "2015-06-30").slice(0, 50).map((i) => i.record.symbol);
   if (daily50.length < 50) throw new Error(`only ${daily50.length} daily instruments with 10 years of data`);
-  // The service alone first, on a catalog of its own that is dropped before the app holds the data.
+  // The service alone first, on a catalogue of its own that is dropped before the app holds the data.
   const built = await buildHistoryBody(data, daily50, 20);
   const origin = "https://localhost:4999";
   const tokenService = await createTokenService({ origin, apiUrl: `${origin}/physical/v2` });
@@ -149,9 +149,9 @@ async function inProcess(): Promise<void> {
   await app.close();
 }
 
-/** The history body built by the service alone (a fresh catalog, so the first run keeps nothing from before). */
+/** The history body built by the service alone (a fresh catalogue, so the first run keeps nothing from before). */
 async function buildHistoryBody(data: ReturnType<typeof generateDataSet>, symbols: string[], runs: number): Promise<{ first: number; p50: number; p99: number }> {
-  const catalog = new Catalog(data);
+  const catalogue = new Catalogue(data);
   const limits = { ...DEFAULT_LIMITS, maxRecords: HISTORY_RECORD_LIMIT };
   const request = parseHistoryRequest(collectParams({ Symbols: symbols.join(","), FromDate: "2015-07-01", ToDate: TODAY }), limits);
   const caller = { id: "bench", canSee: () => true };
@@ -159,7 +159,7 @@ async function buildHistoryBody(data: ReturnType<typeof generateDataSet>, symbol
   let first = 0;
   for (let i = 0; i < runs + 1; i++) {
     const started = process.hrtime.bigint();
-    const body = historyQuery(catalog, caller, request, limits.maxRecords);
+    const body = historyQuery(catalogue, caller, request, limits.maxRecords);
     // A large body is streamed: read to its end, as the response would be.
     if (body instanceof Readable) for await (const piece of body) void piece;
     const ms = Number(process.hrtime.bigint() - started) / 1e6;

@@ -18,7 +18,7 @@ import { loadavg } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { Agent } from "undici";
-import { dispatcherFetch } from "../src/server/dispatcher-fetch";
+import { dispatcherFetch } from "../src/prices/dispatcher-fetch";
 import { addDays } from "../src/api/dates";
 import { columnName } from "../src/formula/a1";
 import type { PricesAddin } from "../src/functions/hook";

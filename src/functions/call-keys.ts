@@ -6,7 +6,7 @@
 import type { ConversionTarget } from "../api";
 import type { HistoryKey, PriceKey } from "../prices/types";
 import { targetAsWritten, withTarget } from "./conversion-args";
-import type { DateSystem } from "./excelDates";
+import type { DateSystem } from "../formula/excel-dates";
 import { historyArguments } from "./history-functions";
 import type { PriceField } from "./fields";
 import { type PriceRequest, averageRequest, priceKeys, priceRequest } from "./price-functions";

@@ -5,7 +5,7 @@
  */
 import { parseIsoDate } from "../api/dates";
 import { ArgumentError } from "./errors";
-import { serialToIsoDate, type DateSystem } from "./excelDates";
+import { serialToIsoDate, type DateSystem } from "../formula/excel-dates";
 
 export type Matrix = readonly (readonly unknown[])[];
 

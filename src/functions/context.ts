@@ -2,7 +2,7 @@
 import type { AskOptions, PricesClient } from "../prices/types";
 import type { DataTypeSupport, ValueMode } from "./data-types";
 import { describeFailure, NotAvailableError, type MakeError } from "./errors";
-import type { DateSystem } from "./excelDates";
+import type { DateSystem } from "../formula/excel-dates";
 import { CellFailure } from "./shape";
 import { DeadlineQueue, settleWithin } from "../prices/deadline-queue";
 import { memo } from "./memo";

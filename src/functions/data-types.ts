@@ -9,7 +9,7 @@ import { fromEpochDay, isCarriedForward, MS_PER_DAY, parseIsoDate, toEpochDay } 
 import type { InstrumentRecord, PriceRecord } from "../api/schemas";
 import { choiceOf } from "./coerce";
 import { memo } from "./memo";
-import { dateTimeToSerial, isoDateToSerial, type DateSystem } from "./excelDates";
+import { dateTimeToSerial, isoDateToSerial, type DateSystem } from "../formula/excel-dates";
 
 export interface RichString {
   type: "String";

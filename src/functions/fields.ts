@@ -7,7 +7,7 @@ import {
   type PriceOptionalField,
 } from "../api/vocabulary";
 import { ArgumentError, NotAvailableError } from "./errors";
-import { dateTimeToSerial, isoDateToSerial, type DateSystem } from "./excelDates";
+import { dateTimeToSerial, isoDateToSerial, type DateSystem } from "../formula/excel-dates";
 import { show, squash, type DateFormat } from "./coerce";
 
 export const PRICE_BASE_FIELDS = ["low", "mid", "high", "date", "assessmentDate", "revision"] as const;

@@ -9,7 +9,7 @@
  */
 import { formatCellAddress, parseCellAddress, parseRangeAddress } from "../formula/a1";
 import { dateOf, isBlank } from "./coerce";
-import type { DateSystem } from "./excelDates";
+import type { DateSystem } from "../formula/excel-dates";
 import { todayIso } from "../api/dates";
 import { datesArgument, historyCallKey, isPriceCall, priceCallKeys, priceCallRequest } from "./call-keys";
 import type { HistoryKey, PriceKey } from "../prices/types";

@@ -18,7 +18,7 @@ import {
 } from "./coerce";
 import { run, type FunctionsContext } from "./context";
 import { conversionTarget, withTarget } from "./conversion-args";
-import type { DateSystem } from "./excelDates";
+import type { DateSystem } from "../formula/excel-dates";
 import { ArgumentError, NotAvailableError } from "./errors";
 import {
   DEFAULT_HISTORY_FIELDS,

@@ -7,7 +7,7 @@ import { DEFAULT_REQUEST_BUDGET_MS } from "../prices/transport";
 import type { ClientStats, PricesClient, PricesClientOptions } from "../prices/types";
 import { CLIENT_SHARE_OF_DEADLINE, DEFAULT_DEADLINE_MS, type FunctionsClient, type FunctionsContext } from "./context";
 import { NotAvailableError, SIGN_IN_MESSAGE, type MakeError } from "./errors";
-import type { DateSystem } from "./excelDates";
+import type { DateSystem } from "../formula/excel-dates";
 import { NO_DATA_TYPES, type DataTypeSupport, type ValueMode } from "./data-types";
 import { LiveRegistry, type LiveClient, type LiveState } from "../prices/live-registry";
 import { fastClockSetting, realLiveClock, speededClock, type FastClockSetting, type LiveClock } from "../prices/live-clock";

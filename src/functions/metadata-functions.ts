@@ -20,7 +20,7 @@ import {
 import type { ConversionTarget } from "../api/conversion";
 import { run, type FunctionsContext } from "./context";
 import { conversionsOf, conversionTarget, recordInTarget } from "./conversion-args";
-import type { DateSystem } from "./excelDates";
+import type { DateSystem } from "../formula/excel-dates";
 import { ArgumentError, NotAvailableError } from "./errors";
 import { matchesWords, noMatchReason, searchWords } from "./instrument-search";
 import {

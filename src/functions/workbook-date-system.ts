@@ -6,7 +6,7 @@
  * change of the setting, so it is read again after each calculation (at most every few seconds); outside
  * Excel (the headless host, the workbench) nothing is read and the host's own setting stands.
  */
-import type { DateSystem } from "./excelDates";
+import type { DateSystem } from "../formula/excel-dates";
 
 /** Serial of 1904-01-01 in the 1900 date system. */
 const SERIAL_OF_1904_IN_1900 = 1462;

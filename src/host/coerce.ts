@@ -4,7 +4,7 @@
  * comparison order with equality at 15 significant digits (`0.1+0.2=0.3` is TRUE).
  */
 import { parseIsoDate } from "../api/dates";
-import { type DateSystem, isoDateToSerial } from "../functions/excelDates";
+import { type DateSystem, isoDateToSerial } from "../formula/excel-dates";
 import { LeftForExcelSignal } from "./left-for-excel";
 import { type CellError, type CellValue, cellError, isCellError } from "./values";
 

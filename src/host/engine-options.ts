@@ -1,6 +1,6 @@
 /** How a sheet's engine is set up, and where its results went (src/host/engine.ts). */
 import type { CellPosition, RangeRef } from "../formula/a1";
-import type { DateSystem } from "../functions/excelDates";
+import type { DateSystem } from "../formula/excel-dates";
 import type { BookScope } from "./book-scope";
 import type { WorkbookEngine } from "./engine";
 import type { FunctionMetadata } from "./metadata";

@@ -6,7 +6,7 @@
  */
 import { type CellPosition, type RangeRef, formatRangeAddress, rangeContains, sheetPrefix } from "../formula/a1";
 import type { ReferenceExpression } from "../formula/parse";
-import { isoDateToSerial } from "../functions/excelDates";
+import { isoDateToSerial } from "../formula/excel-dates";
 import { todayIso } from "../api/dates";
 import { SHEET_NAME, cellKey, positionOfKey } from "./addresses";
 import type { FormulaCellSource, LiteralCell, ParsedBook } from "./book";

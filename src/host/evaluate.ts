@@ -10,7 +10,7 @@ import { type CellPosition, type RangeRef, MAX_COLUMNS, MAX_ROWS, formatRangeAdd
 import { isExcelFunction } from "../formula/excel-function-names";
 import { canonicalName } from "../formula/functions";
 import type { Expression, ReferenceExpression } from "../formula/parse";
-import type { DateSystem } from "../functions/excelDates";
+import type { DateSystem } from "../formula/excel-dates";
 import { MS_PER_DAY } from "../api/dates";
 import { compare, compareWith, toBoolean, toNumber, toText } from "./coerce";
 import type { ArgumentInput } from "./marshal";

@@ -2,7 +2,7 @@
  * Entry of host.html: a custom-functions host outside Excel. Query parameters `functions` and `metadata` point at
  * another bundle (tests use fixtures); `timeout` sets the per-call limit in ms. `window.PricesHost` resolves when ready.
  */
-import type { PricesHostApi } from "./api";
+import type { PricesHostApi } from "./page-api";
 import { startHostPage } from "./page";
 
 declare global {

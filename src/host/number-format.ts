@@ -3,7 +3,7 @@
  * two to four decimals, a quoted suffix), `yyyy-mm-dd` and `yyyy-mm-dd hh:mm`. Other formats fall back to General.
  */
 import { generalNumber } from "../formula/text";
-import { serialToIsoDate, type DateSystem } from "../functions/excelDates";
+import { serialToIsoDate, type DateSystem } from "../formula/excel-dates";
 
 const GROUPED = /^#,##0(?:\.(0*)(#*))?(?:"([^"]*)")?$/;
 

@@ -1,5 +1,5 @@
 /** Browser side of the host: installs the Office globals, counts service requests, loads functions.json and functions.js. */
-import { type PricesHostApi, type RequestCounter, createHostApi } from "./api";
+import { type PricesHostApi, type RequestCounter, createHostApi } from "./page-api";
 import { parseFunctionsMetadata } from "./metadata";
 import { createOfficeRuntimeShim, createOfficeShim } from "./office";
 import { createCustomFunctionsRuntime } from "./runtime";

@@ -6,7 +6,7 @@
  */
 import { isRichValue, type RichProperty, type RichValue } from "../functions/data-types";
 import type { ReferenceExpression } from "../formula/parse";
-import type { DateSystem } from "../functions/excelDates";
+import type { DateSystem } from "../formula/excel-dates";
 import { formatNumber } from "./number-format";
 import { type Value, arrayOf } from "./value-array";
 import { type CellError, type CellValue, type Scalar, cellError, isCellError } from "./values";

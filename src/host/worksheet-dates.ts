@@ -2,7 +2,7 @@
  * Date and time functions in the book's date system (1900 with its fictitious 29 February, or 1904), computed on
  * the calendar in UTC so neither the machine's time zone nor dates before 1970 shift a day.
  */
-import { type DateSystem, isoDateToSerial, serialToIsoDate } from "../functions/excelDates";
+import { type DateSystem, isoDateToSerial, serialToIsoDate } from "../formula/excel-dates";
 import { formatIsoDate, daysInMonth } from "../api/dates";
 import { textToNumber } from "./coerce";
 import { type Arg, type FunctionSpec, type WorksheetEnv, asArray, cellsOf, num, spec, str } from "./worksheet-spec";

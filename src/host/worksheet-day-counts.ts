@@ -4,7 +4,7 @@
  * DAYS360's US and European methods, WEEKNUM/ISOWEEKNUM, and NETWORKDAYS/WORKDAY with their weekend-mask INTL forms.
  */
 import { daysInMonth } from "../api/dates";
-import type { DateSystem } from "../functions/excelDates";
+import type { DateSystem } from "../formula/excel-dates";
 import { calendarOf, dayOfWeek, holidays, serialOf } from "./worksheet-dates";
 import { type Arg, type FunctionSpec, num, spec } from "./worksheet-spec";
 import { type CellError, type CellValue, cellError, isCellError } from "./values";

@@ -4,7 +4,7 @@
  * INDEX and XLOOKUP.
  */
 import { LeftForExcelSignal } from "./left-for-excel";
-import type { DateSystem } from "../functions/excelDates";
+import type { DateSystem } from "../formula/excel-dates";
 import { compare, compareWith, significant, textToNumber, toNumber } from "./coerce";
 import { type Arg, type FunctionSpec, type WorksheetEnv, asArray, cellsOf, num, scalarOf, spec } from "./worksheet-spec";
 import { type Value, arrayOf, isArray, toGrid } from "./value-array";

@@ -3,7 +3,7 @@
  * an array and how it coerces it, so every function gets Excel's single-cell-reference, blank and error rules from
  * one dispatcher (worksheet.ts) instead of each its own.
  */
-import type { DateSystem } from "../functions/excelDates";
+import type { DateSystem } from "../formula/excel-dates";
 import type { CellPosition } from "../formula/a1";
 import { type ArrayValue, type Value, arrayOf, isArray } from "./value-array";
 import { type CellValue, isCellError } from "./values";

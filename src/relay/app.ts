@@ -15,8 +15,8 @@ import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyHttpOptions, type FastifyHttpsOptions, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { Agent } from "undici";
 import { API_BASE_PATH, AVERAGE_TYPES, PROBLEM_CONTENT_TYPE, type Problem } from "../api";
-import { InFlightBudget, type BudgetLimits } from "../server/budget";
-import { DEFAULT_SOCKET_LIMITS, clientErrorHandler, fastifySocketOptions, limitServer, nodeServerOptions, type SocketLimits } from "../server/sockets";
+import { InFlightBudget, type BudgetLimits } from "../hardening/budget";
+import { DEFAULT_SOCKET_LIMITS, clientErrorHandler, fastifySocketOptions, limitServer, nodeServerOptions, type SocketLimits } from "../hardening/sockets";
 
 export interface RelayOptions {
   /** The upstream API base URL, e.g. `https://api.vendor.example/physical/v2`. */

@@ -4,7 +4,7 @@ import { basename, dirname, extname, join, resolve as resolvePath } from "node:p
 import { parseArgs } from "node:util";
 import { parseIsoDate } from "../api/dates";
 import { UsageError, urlArgument } from "../api/usage-error";
-import type { RunnerSessionOptions } from "../changes/runner-session";
+import type { RunnerSessionOptions } from "./cache-session";
 import { checkWorkbookFile } from "../xlsx/package";
 
 export { UsageError };

@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { extname, join, normalize, resolve, sep } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
-import type { EvaluationResult, SheetInput, WorkbookResult } from "../host/api";
+import type { EvaluationResult, SheetInput, WorkbookResult } from "../host/page-api";
 import type { DefinedName, TableDefinition } from "../host/book-names";
 import { ensureCertificates } from "../sandbox/auth/certs";
 import { type Trust, trustWith } from "./trust";

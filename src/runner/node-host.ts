@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { format } from "node:util";
 import { Script, createContext, runInContext } from "node:vm";
 import { Agent, Headers, Request, Response, fetch as undiciFetch } from "undici";
-import type { PricesHostApi } from "../host/api";
+import type { PricesHostApi } from "../host/page-api";
 import { type HostGlobals, startHost } from "../host/page";
 import type { Trust } from "./trust";
 

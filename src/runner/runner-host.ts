@@ -3,8 +3,8 @@
  * host.html in headless Chromium (`PRICES_RUNNER_HOST=chromium`, the path the workbench takes). Both run the same
  * bundle and the same engine, and send the same requests; docs/benchmarks.md ("Workbook files") compares them.
  */
-import type { EvaluationResult, HostConfiguration, PricesHostApi, SheetInput, WorkbookResult } from "../host/api";
-import type { SessionState } from "../prices/persistent/snapshot";
+import type { EvaluationResult, HostConfiguration, PricesHostApi, SheetInput, WorkbookResult } from "../host/page-api";
+import type { SessionState } from "../sessions/page-session";
 import type { RunnerOptions } from "./arguments";
 import { DIST, type WorkbookDefinitions, evaluateInPage, evaluateWorkbookInPage, openHostPage, servePages } from "./host-page";
 import type { Trust } from "./trust";

@@ -15,7 +15,7 @@
 import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { scopeFor } from "../api/vocabulary";
-import type { EvaluationResult, WorkbookResult } from "../host/api";
+import type { EvaluationResult, WorkbookResult } from "../host/page-api";
 import { BookError, readBook } from "../host/book";
 import { throttled } from "../host/progress";
 import { printValue, type PrintedValue } from "../host/values";
@@ -23,7 +23,7 @@ import { writePackage } from "../xlsx/package";
 import { freezeRefusal, refreshedPackage } from "../xlsx/refreshed-copy";
 import { WorkbookPackage } from "../xlsx/package";
 import { type KeptFormula, WorkbookFileError, readWorkbookFile } from "../xlsx/workbook-file";
-import type { PlanRunResult } from "../changes/runner-session";
+import type { PlanRunResult } from "./cache-session";
 import { type RunnerOptions, USAGE, UsageError, isWorkbookPath, parseArguments } from "./arguments";
 import { ensureBuilt, fetchClientToken } from "./host-page";
 import { openRunnerHost } from "./runner-host";
@@ -242,7 +242,7 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
     // would be written as its text only, so PRICES.ENTITY answers that text (no card, no price request for it).
     const dataTypes = { dataTypes: { entities: false, numbers: true }, valueMode: options.valueMode ?? "plain" };
     // loaded once the read is done: its modules (the client's cache) would add to the silence before the first line
-    const { openRunnerSession, savedValues } = await import("../changes/runner-session");
+    const { openRunnerSession, savedValues } = await import("./cache-session");
     const session = await openRunnerSession(options, { apiUrl, token, trust, ...(today === undefined ? {} : { today }), ...(options.service.kind === "sandbox" ? { environment: "the runner's own sandbox" } : {}) }, log);
     if (!workbook || options.out === undefined) {
       const evaluated = await host.evaluate(book, apiUrl, token, today, dateSystem, { ...session.configuration, ...dataTypes });

@@ -9,16 +9,16 @@ import type { Duplex } from "node:stream";
 import Fastify, { type FastifyHttpOptions, type FastifyHttpsOptions, type FastifyError, type FastifyInstance, type FastifyServerOptions, type FastifyReply, type FastifyRequest } from "fastify";
 import { API_BASE_PATH, DEFAULT_LIMITS, DEFAULT_VENDOR, PROBLEM_CONTENT_TYPE, scopeFor, type Limits } from "../api";
 import type { DataSet } from "./data/model";
-import { API_METHODS, API_ROUTES, apiRoutes, type ApiVerifier } from "./routes/api";
+import { API_METHODS, API_ROUTES, apiRoutes, type ApiVerifier } from "./routes/service-routes";
 import type { LiveCorrections } from "./data/live";
-import { Catalog } from "./service/catalog";
+import { Catalogue } from "./service/catalogue";
 import { toProblemError } from "./service/errors";
 import { createFaultInjector, parseFaultSpec } from "./service/faults";
 import { ProblemError, rawProblemResponse } from "./service/problems";
 import { VENDOR_TOKEN_PATH } from "./auth/service";
 import { createRateLimiter } from "./service/rate-limit";
-import { InFlightBudget, type BudgetLimits } from "../server/budget";
-import { DEFAULT_SOCKET_LIMITS, clientErrorHandler, fastifySocketOptions, limitServer, nodeServerOptions, type SocketLimits } from "../server/sockets";
+import { InFlightBudget, type BudgetLimits } from "../hardening/budget";
+import { DEFAULT_SOCKET_LIMITS, clientErrorHandler, fastifySocketOptions, limitServer, nodeServerOptions, type SocketLimits } from "../hardening/sockets";
 
 export interface AppOptions {
   data: DataSet;
@@ -143,7 +143,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (options.tokenService.register) await options.tokenService.register(app);
   await app.register(apiRoutes, {
     prefix: API_BASE_PATH,
-    catalog: new Catalog(options.data, undefined, options.now, options.corrections),
+    catalogue: new Catalogue(options.data, undefined, options.now, options.corrections),
     auth: options.tokenService,
     limits: { ...limits, strictFields: options.strictFields === true, countCalendarDays: options.countCalendarDays === true },
     corsOrigins: options.corsOrigins ?? [],

@@ -4,7 +4,7 @@ import { DEFAULT_LIMITS, DEFAULT_VENDOR, parseIsoDate, type Limits } from "../ap
 import { UsageError, urlArgument } from "../api/usage-error";
 import { parseInstant } from "./data/clock";
 import { parseFaultSpec } from "./service/faults";
-import type { SocketLimits } from "../server/sockets";
+import type { SocketLimits } from "../hardening/sockets";
 
 export interface SandboxOptions {
   /** 4000 by default; 0 = any free port. */
@@ -35,7 +35,7 @@ export interface SandboxOptions {
   strictFields?: boolean;
   /** `--count-calendar-days`: a history's records are counted as the calendar days of its range per symbol, as some deployments count them. */
   countCalendarDays?: boolean;
-  /** Socket timeouts and the connection cap (src/server/sockets.ts); scripts and benchmarks shorten them. */
+  /** Socket timeouts and the connection cap (src/hardening/sockets.ts); scripts and benchmarks shorten them. */
   sockets?: Partial<SocketLimits>;
   /**
    * Publishing while you watch (`--clock-speed N`): the clock starts at `now` (or the real time) and runs `speed`

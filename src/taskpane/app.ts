@@ -11,7 +11,7 @@ import { trackInstrumentLists } from "./instrument-lists";
 import type { Panel, PaneContext, PaneDependencies } from "./pane-context";
 import { createPaneEvents } from "./pane-events";
 import { createPaneSession } from "./pane-session";
-import type { PanePersistence } from "../prices/persistent/pane-persistence";
+import type { PanePersistence } from "../sessions/pane-persistence";
 import { accountPanel } from "./panels/account";
 import { builderPanel } from "./panels/builder";
 import { cachePanel } from "./panels/cache";

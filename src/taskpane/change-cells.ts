@@ -5,7 +5,7 @@
  * concerns the HISTORY calls that asked that history (symbol, from and to).
  */
 import { addDays } from "../api";
-import type { KeyChange } from "../changes/change-log";
+import type { KeyChange } from "../sessions/change-log";
 import type { ResolveRef } from "./diagnostics";
 import type { FormulaCell } from "./excel-host";
 import { pricesCalls } from "./formula-calls";

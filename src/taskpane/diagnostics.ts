@@ -7,7 +7,7 @@ import { addDays, dateOfTimestamp, todayIso } from "../api";
 import type { KeyLineage, LineageKey, PriceKey, PriceRecord, SymbolHistory } from "../prices/types";
 import { INSTRUMENT_FIELDS, instrumentFieldOf, requestedInstrumentFields } from "../functions/fields";
 import { dateOf, headersOf, isBlank, isSingleCell, symbolOf } from "../functions/coerce";
-import { type DateSystem, serialToIsoDate } from "../functions/excelDates";
+import { type DateSystem, serialToIsoDate } from "../formula/excel-dates";
 import { ArgumentError } from "../functions/errors";
 import { FORECAST_DEFAULT_TYPE, FORECAST_HORIZON_DAYS, historyArguments } from "../functions/history-functions";
 import { referenceTypeOf } from "../functions/metadata-functions";

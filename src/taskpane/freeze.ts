@@ -10,7 +10,7 @@ import { callsNamespace } from "../formula/functions";
 import { FormulaSyntaxError, parseExpression } from "../formula/parse";
 import { PROVENANCE_SHEET, type ProvenanceCell, type ProvenanceClient, type ProvenanceRow, blankProvenanceRow, frozenFormulas, provenanceTable } from "../prices/provenance";
 import { type PricesCallRecord, provenanceOf } from "../functions/frozen-provenance";
-import type { DateSystem } from "../functions/excelDates";
+import type { DateSystem } from "../formula/excel-dates";
 import type { RefreshScope } from "./excel-host";
 
 /** A formula and what its result shows now. */

@@ -10,7 +10,7 @@ import { createTokenStore, type AuthState, type TokenStore } from "../auth/token
 import type { PricesAddin } from "../functions/hook";
 import type { PricesClient, PricesClientOptions } from "../prices/types";
 import { recordingClient } from "./recording-client";
-import { type PanePersistence, panePersistence } from "../prices/persistent/pane-persistence";
+import { type PanePersistence, panePersistence } from "../sessions/pane-persistence";
 import { IndexedDbCacheBackend } from "../prices/persistent/indexeddb-backend";
 import { ServiceReach } from "./service-reach";
 
@@ -35,7 +35,7 @@ export interface PaneSession {
   setTrusted(baseUrl: string): void;
   /** Takes saved settings: a new token store when the environment changed (signing out of the old one), always a new client. */
   applySettings(saved: AddinSettings): void;
-  /** The persistent cache of the signed-in user (src/prices/persistent/pane-persistence.ts). */
+  /** The persistent cache of the signed-in user (src/sessions/pane-persistence.ts). */
   persistence(): PanePersistence;
   /** Whether the service answers the client's requests (the header's offline line). */
   readonly reach: ServiceReach;

@@ -5,7 +5,7 @@
  * Nothing is written anywhere: the token lives in this process and in the page's memory only.
  */
 import { Agent } from "undici";
-import { dispatcherFetch } from "../server/dispatcher-fetch";
+import { dispatcherFetch } from "../prices/dispatcher-fetch";
 import { AuthError } from "../prices/errors";
 import { serviceKeyTokenProvider } from "../prices/tokens";
 import type { TokenSession } from "../prices/token-session";

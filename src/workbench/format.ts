@@ -1,6 +1,6 @@
 /** How workbench cells show values: numbers in Excel's General style, dates for date columns, errors by code. */
 import { generalNumber, scalarText } from "../formula/text";
-import { serialToIsoDate } from "../functions/excelDates";
+import { serialToIsoDate } from "../formula/excel-dates";
 import { isCellError, type CellValue } from "../host/values";
 import { canonicalName } from "../formula/functions";
 import { type Expression, parseExpression, parseFormula, type FormulaCall } from "../formula/parse";

@@ -7,7 +7,7 @@
  * (Excel rebuilds it). Every other part is copied as it is, and `calcPr fullCalcOnLoad` makes Excel recalculate on open.
  */
 import { type RangeRef, formatCellAddress, formatRangeAddress, parseCellAddress, parseRangeAddress, rangeContains } from "../formula/a1";
-import type { WorkbookResult } from "../host/api";
+import type { WorkbookResult } from "../host/page-api";
 import { isCellError, printValue } from "../host/values";
 import { PROVENANCE_COLUMNS, PROVENANCE_SHEET, provenanceTable, type ProvenanceCell } from "../prices/provenance";
 import { type WorkbookPackage, WorkbookFileError } from "./package";

@@ -3,7 +3,7 @@
  * shared strings), and the few edits the refresh makes to them: `fullCalcOnLoad`, and for `--freeze` one more sheet.
  */
 import type { DefinedName, TableDefinition } from "../host/book-names";
-import type { DateSystem } from "../functions/excelDates";
+import type { DateSystem } from "../formula/excel-dates";
 import { RELATIONSHIP_TYPES, WorkbookPackage, relationshipsPart, relativeTarget, resolvePart } from "./package";
 import { escapeAttribute } from "./escape";
 import { type XmlElement, child, children, decodeXstring, parseXml, prefixOf, splice, startTag } from "./xml";

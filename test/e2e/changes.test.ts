@@ -12,7 +12,7 @@ import { join } from "node:path";
 import ExcelJS from "exceljs";
 import { asDynamicArrays } from "./dynamic-arrays";
 import { fromEpochDay, toEpochDay } from "../../src/api/dates";
-import { CHANGES_COLUMNS } from "../../src/changes/cell-changes";
+import { CHANGES_COLUMNS } from "../../src/sessions/cell-changes";
 import { generateDataSet } from "../../src/sandbox/data/generator";
 import type { AssessmentSeries, DataSet } from "../../src/sandbox/data/model";
 import { lastIndexOnOrBefore } from "../../src/sandbox/data/series";

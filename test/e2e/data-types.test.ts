@@ -3,7 +3,7 @@
  * cell and rich prices stay in their cells, `=A1.Mid` and arithmetic calculate, and the sheet's result names each
  * data-type cell's number format and card; not declared, every value is plain.
  */
-import type { WorkbookResult } from "../../src/host/api";
+import type { WorkbookResult } from "../../src/host/page-api";
 import { type E2E, startE2E } from "./support";
 
 jest.setTimeout(300_000);

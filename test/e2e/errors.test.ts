@@ -3,7 +3,7 @@
  * message that says what to fix, only the failing cells of a grid, and never a cell left on #BUSY!.
  */
 import { createServer, type Socket } from "node:net";
-import type { EvaluationResult } from "../../src/host/api";
+import type { EvaluationResult } from "../../src/host/page-api";
 import { closedPort, instrumentRecords, prices, region, startE2E, text, type Cells, type E2E, type JsonObject } from "./support";
 
 jest.setTimeout(120_000);

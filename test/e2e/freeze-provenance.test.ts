@@ -1,13 +1,13 @@
 /**
  * The pane's Freeze and the runner's --freeze write the same provenance rows for the same book: the runner describes
- * the calls its engine recorded (src/host/api.ts), the pane the calls it reads from each formula's text
+ * the calls its engine recorded (src/host/page-api.ts), the pane the calls it reads from each formula's text
  * (src/taskpane/formula-calls.ts), both through src/functions/frozen-provenance.ts. The functions' metadata is the
  * built functions.json; their results come from stand-ins (what is compared is how each side describes the calls).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseRangeAddress } from "../../src/formula/a1";
-import { isoDateToSerial } from "../../src/functions/excelDates";
+import { isoDateToSerial } from "../../src/formula/excel-dates";
 import { readBook } from "../../src/host/book";
 import { WorkbookEngine } from "../../src/host/engine";
 import { parseFunctionsMetadata } from "../../src/host/metadata";
@@ -77,7 +77,7 @@ describe("provenance of frozen cells: the pane's Freeze and the runner's --freez
       return Array.from({ length: area.bottom - area.top + 1 }, (_, r) => Array.from({ length: area.right - area.left + 1 }, (_, c) => engine.value(area.top + r, area.left + c)));
     };
 
-    // the runner: src/host/api.ts's evaluateWorkbook with provenance
+    // the runner: src/host/page-api.ts's evaluateWorkbook with provenance
     const runner = await provenanceOf("Model", withValues(formulas, (row, col) => engine.value(row, col)), knowingClient(), SERVICE, "1900");
     // the pane: src/taskpane/freeze.ts's freeze, one result per formula as Excel gives it
     const describe = describeWithCalls({ calls: (formula) => pricesCalls(formula, async (address) => grid(address), TODAY), client: knowingClient(), serviceUrl: SERVICE, system: "1900" });

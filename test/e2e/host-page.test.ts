@@ -1,6 +1,6 @@
 /** The built host page in real Chromium, with the fixture bundle instead of the add-in's functions. */
 import { join } from "node:path";
-import type { EvaluationResult } from "../../src/host/api";
+import type { EvaluationResult } from "../../src/host/page-api";
 import { DIST, ensureBuilt, openHostPage, servePages, type HostBrowser, type PageServer } from "../../src/runner/host-page";
 
 jest.setTimeout(180_000);

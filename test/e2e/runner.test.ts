@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fromEpochDay } from "../../src/api/dates";
-import { isoDateToSerial } from "../../src/functions/excelDates";
+import { isoDateToSerial } from "../../src/formula/excel-dates";
 import type { RunningSandbox } from "../../src/sandbox/server";
 import { main } from "../../src/runner/workbook-runner";
 import { sandboxGet, sandboxToken } from "../support/service";

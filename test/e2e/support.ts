@@ -4,7 +4,7 @@
  * Expectations are computed here from the raw JSON, never with the client or the functions under test.
  */
 import { createServer } from "node:net";
-import type { EvaluationResult } from "../../src/host/api";
+import type { EvaluationResult } from "../../src/host/page-api";
 import type { PrintedValue } from "../../src/host/values";
 import type { RunningSandbox } from "../../src/sandbox/server";
 import { DIST, ensureBuilt, evaluateInPage, openHostPage, servePages, type HostBrowser, type PageServer } from "../../src/runner/host-page";
@@ -106,7 +106,7 @@ export async function instrumentRecords(e2e: E2E, fields: readonly string[] = []
   return objects(json.instruments, "instruments");
 }
 
-// ---- Excel's view of values, computed independently of src/functions/excelDates.ts ----
+// ---- Excel's view of values, computed independently of src/formula/excel-dates.ts ----
 
 const MS_PER_DAY = 86_400_000;
 /** Excel serial 0 is 1899-12-30 for every date from 1900-03-01 on (the only ones the sandbox holds). */

@@ -2,7 +2,7 @@
  * Books through the real host, the built functions and the sandbox, each value compared with what the service
  * answers directly over HTTP. One sandbox, one page server and one Chromium for the whole file.
  */
-import type { EvaluationResult } from "../../src/host/api";
+import type { EvaluationResult } from "../../src/host/page-api";
 import type { RunningSandbox } from "../../src/sandbox/server";
 import { DIST, ensureBuilt, evaluateInPage, openHostPage, servePages, type HostBrowser, type PageServer } from "../../src/runner/host-page";
 import { sandboxGet, sandboxToken } from "../support/service";

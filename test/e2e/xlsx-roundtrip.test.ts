@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { strFromU8, unzipSync } from "fflate";
 import { WorkbookPackage } from "../../src/xlsx/package";
 import { fromEpochDay } from "../../src/api/dates";
-import { isoDateToSerial } from "../../src/functions/excelDates";
+import { isoDateToSerial } from "../../src/formula/excel-dates";
 import type { RunningSandbox } from "../../src/sandbox/server";
 import { type MainRun, runMain } from "./run-main";
 import { libreOfficeSheets, shown } from "../support/libreoffice";

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import ExcelJS from "exceljs";
 import { strToU8, zipSync } from "fflate";
 import { fromEpochDay } from "../../src/api/dates";
-import { isoDateToSerial } from "../../src/functions/excelDates";
+import { isoDateToSerial } from "../../src/formula/excel-dates";
 import type { RunningSandbox } from "../../src/sandbox/server";
 import { type MainRun, runMain } from "./run-main";
 import { libreOfficeSheets, shown } from "../support/libreoffice";

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as F from "../../src/functions/functions";
 import fc from "fast-check";
-import { dateTimeToSerial, isoDateToSerial } from "../../src/functions/excelDates";
+import { dateTimeToSerial, isoDateToSerial } from "../../src/formula/excel-dates";
 import { isCarriedForward } from "../../src/api/dates";
 import {
   ALL_DATA_TYPES,

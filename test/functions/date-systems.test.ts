@@ -5,7 +5,7 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import * as F from "../../src/functions/functions";
-import { dateTimeToSerial, isoDateToSerial, serialToIsoDate } from "../../src/functions/excelDates";
+import { dateTimeToSerial, isoDateToSerial, serialToIsoDate } from "../../src/formula/excel-dates";
 import { followWorkbookDateSystem } from "../../src/functions/workbook-date-system";
 import { ASSESSED, SYMBOLS, expectedMid, fakeClient, installCustomFunctionsGlobal } from "./support";
 
@@ -63,7 +63,7 @@ describe("a timestamp without a UTC offset", () => {
   /** The serials of `texts` computed in a Node process whose zone is New York (Jest's own zone cannot be changed). */
   function serialsInNewYork(texts: string[]): { offset: number; serials: (number | undefined)[] } {
     const root = join(__dirname, "../..");
-    const code = `import { dateTimeToSerial } from ${JSON.stringify(join(root, "src/functions/excelDates"))};
+    const code = `import { dateTimeToSerial } from ${JSON.stringify(join(root, "src/formula/excel-dates"))};
       console.log(JSON.stringify({ offset: new Date(2024, 0, 1).getTimezoneOffset(), serials: ${JSON.stringify(texts)}.map((t) => dateTimeToSerial(t)) }));`;
     const out = execFileSync(process.execPath, [join(root, "node_modules/tsx/dist/cli.mjs"), "-e", code], { env: { ...process.env, TZ: "America/New_York" }, encoding: "utf8" });
     return JSON.parse(out.trim().split("\n").pop() ?? "{}") as { offset: number; serials: (number | undefined)[] };

@@ -1,6 +1,6 @@
 /** Every PRICES.* function through functions.ts, against the recording fake client. */
 import * as F from "../../src/functions/functions";
-import { isoDateToSerial } from "../../src/functions/excelDates";
+import { isoDateToSerial } from "../../src/formula/excel-dates";
 import { ASSESSED, FakeFunctionError, SYMBOLS, expectedMid, fakeClient, installCustomFunctionsGlobal, type FakeOptions } from "./support";
 
 const AL = SYMBOLS.aluminium;

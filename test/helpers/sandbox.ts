@@ -1,6 +1,6 @@
 /** Helpers for tests that need the real sandbox over HTTPS: start it, trust its CA, get tokens. */
 import { Agent } from "undici";
-import { dispatcherFetch } from "../../src/server/dispatcher-fetch";
+import { dispatcherFetch } from "../../src/prices/dispatcher-fetch";
 import { startSandbox, type RunningSandbox, type SandboxOptions, type StartHooks } from "../../src/sandbox/server";
 
 /** The sandbox on a free port with the data frozen at `today` (default 2025-06-30), printing nothing. */

@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { formatCellAddress } from "../../src/formula/a1";
-import { createHostApi } from "../../src/host/api";
+import { createHostApi } from "../../src/host/page-api";
 import type { SavedCell } from "../../src/host/book-saved";
 import { sameValue } from "../../src/host/proof";
 import { createCustomFunctionsRuntime } from "../../src/host/runtime";

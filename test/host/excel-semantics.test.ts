@@ -1,5 +1,5 @@
 /** Excel's semantics the engine must keep, one rule at a time, and what it leaves for Excel instead of guessing. */
-import { isoDateToSerial } from "../../src/functions/excelDates";
+import { isoDateToSerial } from "../../src/formula/excel-dates";
 import { BookError, readBook } from "../../src/host/book";
 import { BookScope } from "../../src/host/book-scope";
 import { fixtureHost } from "./harness";

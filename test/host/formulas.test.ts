@@ -2,7 +2,7 @@
  * Excel formulas in the host: the examples Microsoft's function reference gives for each worksheet function the host
  * documents, operators and spill references, and custom functions nested inside them.
  */
-import { isoDateToSerial } from "../../src/functions/excelDates";
+import { isoDateToSerial } from "../../src/formula/excel-dates";
 import { fixtureHost } from "./harness";
 
 const serial = isoDateToSerial;

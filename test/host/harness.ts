@@ -1,7 +1,7 @@
 /** Runs the fixture bundle under the host engine in Node, as host.html does in a browser. */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { DateSystem } from "../../src/functions/excelDates";
+import type { DateSystem } from "../../src/formula/excel-dates";
 import { readBook } from "../../src/host/book";
 import type { BookScope } from "../../src/host/book-scope";
 import { WorkbookEngine } from "../../src/host/engine";

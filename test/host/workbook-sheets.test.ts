@@ -1,7 +1,7 @@
 /** A workbook's sheets in the host: a sheet that reads another (`Inputs!A2`) runs after it and sees its final values. */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { createHostApi } from "../../src/host/api";
+import { createHostApi } from "../../src/host/page-api";
 import { createCustomFunctionsRuntime } from "../../src/host/runtime";
 import { FIXTURES, fixtureMetadata } from "./harness";
 

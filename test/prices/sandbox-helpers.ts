@@ -1,6 +1,6 @@
 /** The real sandbox on a random port, a fetch that trusts its CA and counts API calls, and direct requests. */
 import { Agent, fetch as undiciFetch } from "undici";
-import { dispatcherFetch } from "../../src/server/dispatcher-fetch";
+import { dispatcherFetch } from "../../src/prices/dispatcher-fetch";
 import { fromEpochDay } from "../../src/api/dates";
 import { clientCredentialsTokenProvider, type TokenProvider } from "../../src/prices";
 import type { DataSet } from "../../src/sandbox/data/model";

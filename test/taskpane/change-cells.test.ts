@@ -1,5 +1,5 @@
 /** The cells a key change concerns: the jump targets of the pane's list of changes. */
-import type { KeyChange } from "../../src/changes/change-log";
+import type { KeyChange } from "../../src/sessions/change-log";
 import { cellsOfChanges } from "../../src/taskpane/change-cells";
 
 const side = { date: "2025-06-02", assessmentDate: "2025-06-02T00:00:00Z", revision: 0, low: 1, mid: 2, high: 3 };

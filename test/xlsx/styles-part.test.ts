@@ -1,6 +1,6 @@
 /** Number formats added to a styles part for rich prices written as numbers: cloned cell formats, reuse, and every other byte kept. */
 import { parseRangeAddress } from "../../src/formula/a1";
-import type { SheetResult } from "../../src/host/api";
+import type { SheetResult } from "../../src/host/page-api";
 import { sheetEdits } from "../../src/xlsx/refreshed-copy";
 import { rewriteSheet } from "../../src/xlsx/sheet-part";
 import { NumberFormatStyles } from "../../src/xlsx/styles-part";

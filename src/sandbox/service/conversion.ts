@@ -7,8 +7,8 @@ import { dateOfTimestamp, isConversion, toEpochDay, unitFactor, type ConversionT
 import { fxRate, hasCurrency, type FxRates } from "../data/fx-rates";
 import type { JsonWriter } from "../data/json";
 import type { AssessmentSeries, DataSet, ForecastData, InstrumentData } from "../data/model";
-import type { Requirement } from "./catalog";
-import { significant } from "./days";
+import type { Requirement } from "./catalogue";
+import { significant } from "./rounding";
 import { badRequest, type ParameterError } from "./problems";
 import { quote } from "./requests";
 

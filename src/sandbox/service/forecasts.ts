@@ -1,8 +1,8 @@
 /** Forecasts on history (convention 14). */
 import { dateOfTimestamp, matchName, toEpochDay, type Forecast } from "../../api";
 import type { ForecastData, InstrumentData } from "../data/model";
-import type { Requirement } from "./catalog";
-import { firstIndexOnOrAfter } from "./days";
+import type { Requirement } from "./catalogue";
+import { firstIndexOnOrAfter } from "../data/day-search";
 
 /** The instrument's latest version of the type (matched without regard to case), if it has the type at all. */
 function forecastOf(instrument: InstrumentData, type: string): ForecastData | undefined {

@@ -8,8 +8,9 @@ import { JsonWriter } from "../data/json";
 import type { InstrumentData } from "../data/model";
 import { answerFrom, full, PIECE_BYTES, WHOLE_ANSWER_BYTES, type BodyWriter } from "./answer";
 import { writeBlockEnd, writeBlockHead, writeInvalid } from "./blocks";
-import { bothRequirements, calculationRequirement, type ApiCaller, type Catalog } from "./catalog";
-import { dayString, firstIndexOnOrAfter, lastIndexOnOrBefore } from "./days";
+import { bothRequirements, calculationRequirement, type ApiCaller, type Catalogue } from "./catalogue";
+import { dayString } from "../data/day-strings";
+import { firstIndexOnOrAfter, lastIndexOnOrBefore } from "../data/day-search";
 import { forecastFor, forecastRequirement } from "./forecasts";
 import { periodOf } from "./periods";
 import { ProblemError } from "./problems";
@@ -157,14 +158,14 @@ function expectedBytes(found: readonly InstrumentData[], plans: readonly Plan[],
 const RUN_LIMIT = 256;
 
 /** Writes plain history records, pausing between records once a piece is full (see answer.ts). */
-function* plainBody(out: JsonWriter, catalog: Catalog, found: readonly InstrumentData[], plans: readonly Plan[], sel: FieldSelection, forecastOf: ForecastOf, converted: boolean): BodyWriter {
+function* plainBody(out: JsonWriter, catalogue: Catalogue, found: readonly InstrumentData[], plans: readonly Plan[], sel: FieldSelection, forecastOf: ForecastOf, converted: boolean): BodyWriter {
   const optional = sel.appraisalPrice || sel.pricingRationale || sel.change;
   for (let n = 0; n < found.length; n++) {
     const instrument = found[n] as InstrumentData;
     const plan = plans[n] as Plan;
     const series = instrument.series;
     // Asked again per instrument: between pauses other answers may have pushed this series' bytes out.
-    const bytes = catalog.recordBytes.of(series);
+    const bytes = catalogue.recordBytes.of(series);
     if (n > 0) out.raw(",");
     // A record on the assessment's own day without optional fields is a kept record as it stands.
     const plain = (k: number): boolean => !optional && plan.days[k] === series.days[plan.indexes[k] as number];
@@ -228,20 +229,20 @@ function* historyBody(out: JsonWriter, records: BodyWriter, found: readonly Inst
 }
 
 /** The `/Prices/History` body (HistoryResponse) as JSON: whole, or streamed when large. Limits are checked first. */
-export function historyQuery(catalog: Catalog, caller: ApiCaller, request: ParsedHistoryRequest, maxRecords: number, countCalendarDays = false): string | Buffer | Readable {
+export function historyQuery(catalogue: Catalogue, caller: ApiCaller, request: ParsedHistoryRequest, maxRecords: number, countCalendarDays = false): string | Buffer | Readable {
   const type = request.priceCalculationType;
-  const target = catalog.conversions.target(request.targetCurrency, request.targetUnitOfMeasure);
+  const target = catalogue.conversions.target(request.targetCurrency, request.targetUnitOfMeasure);
   const requirement = bothRequirements(
     bothRequirements(calculationRequirement(type), request.forecastType === undefined ? undefined : forecastRequirement(request.forecastType)),
-    catalog.conversions.requirement(target),
+    catalogue.conversions.requirement(target),
   );
-  const resolved = catalog.resolve(request.symbols, caller, requirement);
-  const found = resolved.found.map((instrument) => catalog.conversions.apply(instrument, target));
+  const resolved = catalogue.resolve(request.symbols, caller, requirement);
+  const found = resolved.found.map((instrument) => catalogue.conversions.apply(instrument, target));
   const invalid = resolved.invalid;
   const converted = target !== undefined;
   const from = toEpochDay(request.fromDate);
   const to = toEpochDay(request.toDate);
-  const today = toEpochDay(catalog.data.today);
+  const today = toEpochDay(catalogue.data.today);
   const sel: FieldSelection = selectFields(request.fields);
   const forecastType = request.forecastType;
   const forecastOf: ForecastOf = (instrument) =>
@@ -249,18 +250,18 @@ export function historyQuery(catalog: Catalog, caller: ApiCaller, request: Parse
 
   let records: BodyWriter;
   // Sized for the whole answer when it will be sent whole, for the first part of it when it will be streamed.
-  const out = (bytes: number): JsonWriter => new JsonWriter(min(bytes, WHOLE_ANSWER_BYTES + PIECE_BYTES), catalog.scratch);
+  const out = (bytes: number): JsonWriter => new JsonWriter(min(bytes, WHOLE_ANSWER_BYTES + PIECE_BYTES), catalogue.scratch);
   let writer: JsonWriter;
   if (type === "None") {
     const plans = found.map((instrument) => planPlain(instrument, request, from, to, today));
     const total = countCalendarDays ? found.length * max(0, to - from + 1) : plans.reduce((sum, plan) => sum + plan.length, 0);
     if (total > maxRecords) throw overLimit(total, maxRecords);
-    const kept = found.map((instrument) => catalog.recordBytes.of(instrument.series));
+    const kept = found.map((instrument) => catalogue.recordBytes.of(instrument.series));
     // Plus each block's head and the calendar (13 bytes a date; at most one a day and one an assessment, so that
     // a range of centuries costs nothing up front).
     const calendarDates = min(max(0, to - from + 1), found.reduce((sum, instrument) => sum + instrument.series.length, 0));
     writer = out(expectedBytes(found, plans, kept) + found.length * 256 + calendarDates * 13 + 4096);
-    records = plainBody(writer, catalog, found, plans, sel, forecastOf, converted);
+    records = plainBody(writer, catalogue, found, plans, sel, forecastOf, converted);
   } else {
     const plans = found.map((instrument) => planAverages(instrument, type, from, to));
     const total = plans.reduce((sum, plan) => sum + plan.length, 0);

@@ -8,7 +8,7 @@ import {
   type ReferencesResponse,
 } from "../../api";
 import type { InstrumentData } from "../data/model";
-import { withInvalid, type ApiCaller, type Catalog } from "./catalog";
+import { withInvalid, type ApiCaller, type Catalogue } from "./catalogue";
 import type { ParsedInstrumentsRequest } from "./requests";
 
 function instrumentRecord(instrument: InstrumentData, fields: readonly InstrumentFieldName[]): InstrumentRecord {
@@ -38,19 +38,19 @@ function instrumentRecord(instrument: InstrumentData, fields: readonly Instrumen
   return record;
 }
 
-export function instrumentsQuery(catalog: Catalog, caller: ApiCaller, request: ParsedInstrumentsRequest): InstrumentsResponse {
+export function instrumentsQuery(catalogue: Catalogue, caller: ApiCaller, request: ParsedInstrumentsRequest): InstrumentsResponse {
   const fields = request.fields as InstrumentFieldName[];
   if (request.symbols === undefined) {
-    return { instruments: catalog.visible(caller).map((instrument) => instrumentRecord(instrument, fields)) };
+    return { instruments: catalogue.visible(caller).map((instrument) => instrumentRecord(instrument, fields)) };
   }
-  const { found, invalid } = catalog.resolve(request.symbols, caller);
+  const { found, invalid } = catalogue.resolve(request.symbols, caller);
   return withInvalid({ instruments: found.map((instrument) => instrumentRecord(instrument, fields)) }, invalid);
 }
 
 /** The groups asked for, in the order asked; references are public lists, the same for every caller. */
-export function referencesQuery(catalog: Catalog, request: ReferencesRequest): ReferencesResponse {
+export function referencesQuery(catalogue: Catalogue, request: ReferencesRequest): ReferencesResponse {
   const references = request.types.map(
-    (type) => catalog.data.references.find((group) => group.type.toLowerCase() === type.toLowerCase()) ?? { type, items: [] },
+    (type) => catalogue.data.references.find((group) => group.type.toLowerCase() === type.toLowerCase()) ?? { type, items: [] },
   );
   return { references };
 }

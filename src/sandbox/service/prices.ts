@@ -8,8 +8,9 @@ import { JsonWriter } from "../data/json";
 import type { InstrumentData } from "../data/model";
 import { answerFrom, full, PIECE_BYTES, WHOLE_ANSWER_BYTES, type BodyWriter } from "./answer";
 import { writeBlockEnd, writeBlockHead, writeInvalid } from "./blocks";
-import { bothRequirements, calculationRequirement, type ApiCaller, type Catalog } from "./catalog";
-import { dayString, firstIndexOnOrAfter, lastIndexOnOrBefore } from "./days";
+import { bothRequirements, calculationRequirement, type ApiCaller, type Catalogue } from "./catalogue";
+import { dayString } from "../data/day-strings";
+import { firstIndexOnOrAfter, lastIndexOnOrBefore } from "../data/day-search";
 import { periodOf } from "./periods";
 import { averageOver, selectFields, writeAssessment, writeAverage, type FieldSelection } from "./records";
 import type { SeriesBytes } from "./record-bytes";
@@ -48,7 +49,7 @@ function averagedRecord(
 }
 
 /** Writes the `/Prices` body, pausing between records once a piece is full (see answer.ts). */
-function* pricesBody(out: JsonWriter, catalog: Catalog, found: readonly InstrumentData[], invalid: readonly InvalidInstrument[], request: ParsedPricesRequest): BodyWriter {
+function* pricesBody(out: JsonWriter, catalogue: Catalogue, found: readonly InstrumentData[], invalid: readonly InvalidInstrument[], request: ParsedPricesRequest): BodyWriter {
   const type = request.priceCalculationType;
   const sel = selectFields(request.fields);
   const dates = request.dates;
@@ -58,7 +59,7 @@ function* pricesBody(out: JsonWriter, catalog: Catalog, found: readonly Instrume
   for (let n = 0; n < found.length; n++) {
     const instrument = found[n] as InstrumentData;
     if (n > 0) out.raw(",");
-    const cached = type === "None" ? catalog.recordBytes.of(instrument.series) : undefined;
+    const cached = type === "None" ? catalogue.recordBytes.of(instrument.series) : undefined;
     writeBlockHead(out, instrument, converted);
     const count = dates === undefined || days === undefined ? 1 : dates.length;
     let written = 0;
@@ -80,13 +81,13 @@ function* pricesBody(out: JsonWriter, catalog: Catalog, found: readonly Instrume
 }
 
 /** The `/Prices` body (PricesResponse) as JSON: whole, or streamed when large. */
-export function pricesQuery(catalog: Catalog, caller: ApiCaller, request: ParsedPricesRequest): string | Buffer | Readable {
-  const target = catalog.conversions.target(request.targetCurrency, request.targetUnitOfMeasure);
-  const requirement = bothRequirements(calculationRequirement(request.priceCalculationType), catalog.conversions.requirement(target));
-  const resolved = catalog.resolve(request.symbols, caller, requirement);
-  const found = resolved.found.map((instrument) => catalog.conversions.apply(instrument, target));
+export function pricesQuery(catalogue: Catalogue, caller: ApiCaller, request: ParsedPricesRequest): string | Buffer | Readable {
+  const target = catalogue.conversions.target(request.targetCurrency, request.targetUnitOfMeasure);
+  const requirement = bothRequirements(calculationRequirement(request.priceCalculationType), catalogue.conversions.requirement(target));
+  const resolved = catalogue.resolve(request.symbols, caller, requirement);
+  const found = resolved.found.map((instrument) => catalogue.conversions.apply(instrument, target));
   const invalid = resolved.invalid;
   const expected = found.length * (request.dates?.length ?? 1) * 160 + 256;
-  const out = new JsonWriter(Math.min(expected, WHOLE_ANSWER_BYTES + PIECE_BYTES), catalog.scratch);
-  return answerFrom(out, pricesBody(out, catalog, found, invalid, request));
+  const out = new JsonWriter(Math.min(expected, WHOLE_ANSWER_BYTES + PIECE_BYTES), catalogue.scratch);
+  return answerFrom(out, pricesBody(out, catalogue, found, invalid, request));
 }

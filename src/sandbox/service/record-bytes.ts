@@ -160,7 +160,7 @@ export class SeriesBytes {
 }
 
 /**
- * Per data set (held by the catalog): each series' fixed parts, kept as answers write them, least recently used
+ * Per data set (held by the catalogue): each series' fixed parts, kept as answers write them, least recently used
  * series dropped beyond the budget. Repeated and overlapping requests then copy bytes instead of formatting them.
  */
 export class RecordBytesCache {

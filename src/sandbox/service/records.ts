@@ -7,7 +7,9 @@ import type { AssessmentSeries } from "../data/model";
 import { MID_PLACES } from "../data/series";
 import type { JsonWriter } from "../data/json";
 import { writeFixedPart, type SeriesBytes } from "./record-bytes";
-import { dayString, firstIndexOnOrAfter, round, significant } from "./days";
+import { dayString } from "../data/day-strings";
+import { firstIndexOnOrAfter } from "../data/day-search";
+import { round, significant } from "./rounding";
 import { periodInterval, periodOf, type Period } from "./periods";
 
 /** Decimal places of averages (convention 10: 2, as every mid) and of changes and proportions (float noise removed). */

@@ -155,7 +155,7 @@ function calculationTypeOf(params: RawParams, faults: Faults, fromPath: Calculat
   return type;
 }
 
-/** `targetCurrency` and `targetUnitOfMeasure` (convention 21) as given, upper-cased; the catalog checks the ids. */
+/** `targetCurrency` and `targetUnitOfMeasure` (convention 21) as given, upper-cased; the catalogue checks the ids. */
 function targetsOf(params: RawParams, faults: Faults): { targetCurrency?: string; targetUnitOfMeasure?: string } {
   const targets: { targetCurrency?: string; targetUnitOfMeasure?: string } = {};
   for (const name of [P.targetCurrency, P.targetUnitOfMeasure] as const) {

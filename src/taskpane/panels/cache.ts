@@ -4,11 +4,11 @@
  * cell a change concerns), "Forget cached prices",
  * and the cache's settings (last known values when unreachable, forget on sign-out, size).
  */
-import { type KeyChange, summarizeChanges } from "../../changes/change-log";
+import { type KeyChange, summarizeChanges } from "../../sessions/change-log";
 import { todayIso } from "../../api/dates";
 import { cellsOfChanges } from "../change-cells";
-import { describePlan, describeThreshold, needsConfirmation, planKeys } from "../../refresh-plan/plan";
-import { planThreshold } from "../../prices/persistent/pane-persistence";
+import { describePlan, describeThreshold, needsConfirmation, planKeys } from "../../sessions/refresh-plan";
+import { planThreshold } from "../../sessions/pane-persistence";
 import { h, replace } from "../dom";
 import type { PaneContext } from "../pane-context";
 import { addPanelTab } from "../tabs";

@@ -1,10 +1,10 @@
 /**
  * Refresh: drop the cached values of the selection's, the sheet's or every symbol, then recalculate. A sheet or
- * workbook refresh is planned first (src/refresh-plan/plan.ts); above the user's threshold the pane shows the plan and
+ * workbook refresh is planned first (src/sessions/refresh-plan.ts); above the user's threshold the pane shows the plan and
  * asks before sending anything.
  */
-import { idsOfSymbols, planKeys, refreshQuestion } from "../../refresh-plan/plan";
-import { planThreshold } from "../../prices/persistent/pane-persistence";
+import { idsOfSymbols, planKeys, refreshQuestion } from "../../sessions/refresh-plan";
+import { planThreshold } from "../../sessions/pane-persistence";
 import { byId } from "../dom";
 import type { RefreshScope } from "../excel-host";
 import type { PaneContext } from "../pane-context";

@@ -2,7 +2,7 @@
 import { fromEpochDay, isoWeekday, toEpochDay, type InstrumentRecord } from "../../../src/api";
 import type { DataSet, ForecastData, InstrumentData } from "../../../src/sandbox/data/model";
 import { createSeries, type AssessmentPoint } from "../../../src/sandbox/data/series";
-import type { ApiCaller } from "../../../src/sandbox/service/catalog";
+import type { ApiCaller } from "../../../src/sandbox/service/catalogue";
 
 function record(symbol: string, overrides: Partial<Required<InstrumentRecord>> = {}): Required<InstrumentRecord> {
   return {

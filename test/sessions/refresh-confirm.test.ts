@@ -1,6 +1,6 @@
 /** The refresh confirmation: the threshold the settings hold, and the question asked above it. */
-import { DEFAULT_PLAN_THRESHOLD, idsOfSymbols, refreshQuestion, type RefreshPlan } from "../../src/refresh-plan/plan";
-import { CACHE_SETTINGS_KEY, DEFAULT_CACHE_SETTINGS, planThreshold, readCacheSettings } from "../../src/prices/persistent/pane-persistence";
+import { DEFAULT_PLAN_THRESHOLD, idsOfSymbols, refreshQuestion, type RefreshPlan } from "../../src/sessions/refresh-plan";
+import { CACHE_SETTINGS_KEY, DEFAULT_CACHE_SETTINGS, planThreshold, readCacheSettings } from "../../src/sessions/pane-persistence";
 import { normHistoryKey, normPriceKey } from "../../src/prices/keys";
 
 const plan = (requests: number, records: number): RefreshPlan => ({ requests, records, keys: 10, fromCache: 2, estimateMs: 1200, byEndpoint: { "/Prices": requests } });

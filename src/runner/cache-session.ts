@@ -1,22 +1,23 @@
 /**
  * The runner's `--cache DIR`, `--plan` and `--changes FILE.csv`, as functions the runner calls around its refresh
  * (Node only): open the partition's file before, hand the page its lines, and afterwards save them, print the plan or
- * write the change report. The page's half is src/prices/persistent/snapshot.ts.
+ * write the change report. The page's half is src/sessions/page-session.ts.
  */
 import { writeFile } from "node:fs/promises";
-import { Agent, fetch as undiciFetch } from "undici";
-import type { Trust } from "../runner/trust";
-import type { HostStats } from "../host/api";
+import { Agent } from "undici";
+import { dispatcherFetch } from "../prices/dispatcher-fetch";
+import type { Trust } from "./trust";
+import type { HostStats } from "../host/page-api";
 import type { ProvenanceRow } from "../prices/provenance";
 import { FileCacheBackend } from "../prices/persistent/file-backend";
 import { ADDIN_VERSION } from "../prices/persistent";
 import { entitledSymbols, verifiedSubject } from "../prices/persistent/entitlement";
 import { type Partition, partitionFor, subjectOfToken } from "../prices/persistent/partition";
 import { idSymbol, readHead } from "../prices/persistent/stored-line";
-import type { CacheSnapshot, SessionState } from "../prices/persistent/snapshot";
-import { type RefreshPlan, summarizePlan } from "../refresh-plan/plan";
-import { type CellChange, cellChanges, changesCsv } from "./cell-changes";
-import { summarizeChanges } from "./change-log";
+import type { CacheSnapshot, SessionState } from "../sessions/page-session";
+import { type RefreshPlan, summarizePlan } from "../sessions/refresh-plan";
+import { type CellChange, cellChanges, changesCsv } from "../sessions/cell-changes";
+import { summarizeChanges } from "../sessions/change-log";
 
 export interface RunnerSessionOptions {
   /** `--cache DIR`. */
@@ -149,8 +150,7 @@ async function openEntitledPartition(
 /** Node's `fetch`, trusting the service's CA when one is given (the sandbox's own). */
 function trustingFetch(trust: Trust | undefined): (input: string, init?: { headers?: Record<string, string> }) => Promise<Response> {
   if (trust === undefined) return (input, init) => fetch(input, init);
-  const dispatcher = new Agent({ connect: { secureContext: trust.secureContext } });
-  return (input, init) => undiciFetch(input, { ...init, dispatcher }) as unknown as Promise<Response>;
+  return dispatcherFetch(new Agent({ connect: { secureContext: trust.secureContext } }));
 }
 
 const emptyState: SessionState = { text: undefined, changes: [], planned: undefined };

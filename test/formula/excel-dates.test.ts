@@ -1,4 +1,4 @@
-import { dateTimeToSerial, isoDateToSerial, serialToIsoDate } from "../../src/functions/excelDates";
+import { dateTimeToSerial, isoDateToSerial, serialToIsoDate } from "../../src/formula/excel-dates";
 
 /** Days between two UTC calendar dates, computed independently of the module. */
 function daysBetween(from: [number, number, number], to: [number, number, number]): number {

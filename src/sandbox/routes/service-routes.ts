@@ -14,7 +14,7 @@ import {
   ReferencesResponseSchema,
   type CalculationType,
 } from "../../api";
-import type { ApiCaller, Catalog } from "../service/catalog";
+import type { ApiCaller, Catalogue } from "../service/catalogue";
 import type { FaultInjector } from "../service/faults";
 import { historyQuery } from "../service/history";
 import { instrumentsQuery, referencesQuery } from "../service/instruments";
@@ -23,7 +23,7 @@ import { pricesQuery } from "../service/prices";
 import { ProblemError } from "../service/problems";
 import type { RateLimiter } from "../service/rate-limit";
 import { WHOLE_ANSWER_BYTES } from "../service/answer";
-import type { InFlightBudget } from "../../server/budget";
+import type { InFlightBudget } from "../../hardening/budget";
 import {
   parseHistoryRequest,
   parseInstrumentsRequest,
@@ -39,7 +39,7 @@ export interface ApiVerifier {
 }
 
 export interface ApiRoutesOptions {
-  catalog: Catalog;
+  catalogue: Catalogue;
   auth: ApiVerifier;
   /** Limits, and `strictFields` (`--strict-fields`). */
   limits: RequestRules;
@@ -78,7 +78,7 @@ async function* firstPiece(stream: Readable): AsyncGenerator<Buffer> {
 }
 
 export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions): Promise<void> {
-  const { catalog, auth, limits, faults, rateLimiter, answerBudget } = options;
+  const { catalogue, auth, limits, faults, rateLimiter, answerBudget } = options;
   const callers = new WeakMap<FastifyRequest, ApiCaller>();
   const truncated = new WeakSet<FastifyRequest>();
 
@@ -128,7 +128,7 @@ export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions)
 
   // The service's time is its publication clock (convention 20): a frozen sandbox says its own day, which clients take as today.
   app.addHook("onSend", async (_request, reply, payload) => {
-    reply.header("date", new Date(catalog.now()).toUTCString());
+    reply.header("date", new Date(catalogue.now()).toUTCString());
     return payload;
   });
   if (faults !== undefined) truncateAnswers(app, truncated);
@@ -177,7 +177,7 @@ export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions)
   };
   const prices = (type: CalculationType | undefined) => async (request: FastifyRequest, reply: FastifyReply) => {
     checkBudget(request);
-    const body = pricesQuery(catalog, callerOf(request), parsePricesRequest(paramsOf(request), limits, type));
+    const body = pricesQuery(catalogue, callerOf(request), parsePricesRequest(paramsOf(request), limits, type));
     reply.type(JSON_TYPE);
     return withinBudget(request, reply, body);
   };
@@ -193,7 +193,7 @@ export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions)
     schema: schemaOf(HistoryResponseSchema, "Price history"),
     handler: async (request, reply) => {
       checkBudget(request);
-      const body = historyQuery(catalog, callerOf(request), parseHistoryRequest(paramsOf(request), limits), limits.maxRecords, limits.countCalendarDays === true);
+      const body = historyQuery(catalogue, callerOf(request), parseHistoryRequest(paramsOf(request), limits), limits.maxRecords, limits.countCalendarDays === true);
       reply.type(JSON_TYPE);
       return withinBudget(request, reply, body);
     },
@@ -203,7 +203,7 @@ export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions)
     exposeHeadRoute: false,
     url: "/Instruments",
     schema: schemaOf(InstrumentsResponseSchema, "Instruments the caller may view"),
-    handler: async (request) => instrumentsQuery(catalog, callerOf(request), parseInstrumentsRequest(paramsOf(request), limits)),
+    handler: async (request) => instrumentsQuery(catalogue, callerOf(request), parseInstrumentsRequest(paramsOf(request), limits)),
   });
   app.route({
     method: methods,
@@ -212,7 +212,7 @@ export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions)
     schema: schemaOf(ReferencesResponseSchema, "Reference lists"),
     handler: async (request) => {
       callerOf(request);
-      return referencesQuery(catalog, parseReferencesRequest(paramsOf(request), limits));
+      return referencesQuery(catalogue, parseReferencesRequest(paramsOf(request), limits));
     },
   });
 }

@@ -8,7 +8,7 @@
  */
 import { formatCellAddress, parseRangeAddress } from "../formula/a1";
 import type { ProvenanceRow } from "../prices/provenance";
-import type { SessionState } from "../prices/persistent/snapshot";
+import type { SessionState } from "./page-session";
 import type { ChangeReason, KeyChange } from "./change-log";
 
 export interface CellChange {

@@ -1,7 +1,4 @@
-/** Epoch-day helpers on the hot paths: searches over a series' days and cached date strings. */
-
-export { dayString } from "../data/day-strings";
-export { firstIndexOnOrAfter, lastIndexOnOrBefore } from "../data/day-search";
+/** How the service rounds what it computes: prices to their decimals, converted values to significant digits. */
 
 // Held locally: under jest's vm context every global lookup is slow.
 const mathRound = Math.round;

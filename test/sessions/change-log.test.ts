@@ -1,6 +1,6 @@
 /** Why a key's value changed, named from its two records; the log the persistent cache feeds; the one-line summary. */
-import { ChangeLog, changeReason, summarizeChanges, type RecordSide } from "../../src/changes/change-log";
-import { cellChanges, changesCsv, sameCellValue } from "../../src/changes/cell-changes";
+import { ChangeLog, changeReason, summarizeChanges, type RecordSide } from "../../src/sessions/change-log";
+import { cellChanges, changesCsv, sameCellValue } from "../../src/sessions/cell-changes";
 import { type ProvenanceRow, blankProvenanceRow } from "../../src/prices/provenance";
 import { openPersistentCache } from "../../src/prices/persistent";
 import type { StoredEntry } from "../../src/prices/cache";

@@ -4,7 +4,7 @@
  */
 import { createPricesClient, type PriceKey } from "../../src/prices";
 import { type CacheBackend, type Partition, openPersistentCache, subjectOfToken } from "../../src/prices/persistent";
-import { type PlannedRequest, describePlan, needsConfirmation, planRecorder, summarizePlan } from "../../src/refresh-plan/plan";
+import { type PlannedRequest, describePlan, needsConfirmation, planRecorder, summarizePlan } from "../../src/sessions/refresh-plan";
 import { startHarness, weekdaysBefore, type Harness } from "../prices/sandbox-helpers";
 
 jest.setTimeout(180_000);
@@ -77,7 +77,7 @@ it("reads keys back from their ids, and plans asking them again as a cold client
     normHistoryKey({ symbol: "MB-CU-0001", fromDate: "2025-01-01", toDate: "2025-03-31", calendarType: "Weekdays", carryForward: true, currency: "EUR" }).id,
     normHistoryKey({ symbol: "MB-CU-0001", fromDate: "2025-01-01", toDate: "2025-03-31", forecastType: "F24M", fields: ["assessmentPeriod"] }).id,
   ];
-  const { keyOfId, planKeys } = await import("../../src/refresh-plan/plan");
+  const { keyOfId, planKeys } = await import("../../src/sessions/refresh-plan");
   const back = ids.map((id) => {
     const key = keyOfId(id);
     if (!key) return undefined;

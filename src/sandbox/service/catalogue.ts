@@ -24,7 +24,7 @@ export interface Resolved {
 /** Why a visible instrument cannot answer a request (a missing calculation or forecast type), or undefined. */
 export type Requirement = (instrument: InstrumentData) => string | undefined;
 
-export class Catalog {
+export class Catalogue {
   readonly data: DataSet;
   /** Assessments' JSON written once for long histories (see record-bytes.ts). */
   readonly recordBytes: RecordBytesCache;

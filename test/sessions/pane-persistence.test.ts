@@ -1,13 +1,13 @@
 /**
- * The pane's persistent cache across sign-ins (src/prices/persistent/pane-persistence.ts) with the real client and
+ * The pane's persistent cache across sign-ins (src/sessions/pane-persistence.ts) with the real client and
  * sandbox: nothing loaded served before the service lists this session's instruments (a forged token and a withdrawn
  * entitlement get no cached value), the last-known setting (unconfirmed offline) and the count the Cache tab shows,
  * forgetting on sign-out when asked, "Forget cached prices", and another user never reading the first one's partition.
  */
 import { createPricesClient, staticTokenProvider, type PricesClient, type TokenProvider } from "../../src/prices";
 import type { CacheBackend, Partition } from "../../src/prices/persistent";
-import { CACHE_SETTINGS_KEY, DEFAULT_CACHE_SETTINGS, panePersistence, readCacheSettings, type PanePersistence } from "../../src/prices/persistent/pane-persistence";
-import { startHarness, weekdaysBefore, type Harness } from "./sandbox-helpers";
+import { CACHE_SETTINGS_KEY, DEFAULT_CACHE_SETTINGS, panePersistence, readCacheSettings, type PanePersistence } from "../../src/sessions/pane-persistence";
+import { startHarness, weekdaysBefore, type Harness } from "../prices/sandbox-helpers";
 
 jest.setTimeout(180_000);
 

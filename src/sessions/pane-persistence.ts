@@ -5,13 +5,13 @@
  * before the service, in this session, has accepted the token and listed the instruments the user may see (issue 28).
  * Its settings live beside the add-in's own (per user, never in the workbook).
  */
-import { MemoryCacheStorage, type CacheStorage, type StoredEntry } from "../cache";
-import { withTimeout } from "../timeout";
-import { ChangeLog } from "../../changes/change-log";
-import { DEFAULT_PLAN_THRESHOLD, type PlanThreshold } from "../../refresh-plan/plan";
-import { DEFAULT_CORRECTION_WINDOW_DAYS } from "./finality";
-import { openPersistentCache } from "./index";
-import { type CacheBackend, type OfflineSummary, PersistentCache } from "./persistent-cache";
+import { MemoryCacheStorage, type CacheStorage, type StoredEntry } from "../prices/cache";
+import { withTimeout } from "../prices/timeout";
+import { ChangeLog } from "./change-log";
+import { DEFAULT_PLAN_THRESHOLD, type PlanThreshold } from "./refresh-plan";
+import { DEFAULT_CORRECTION_WINDOW_DAYS } from "../prices/persistent/finality";
+import { openPersistentCache } from "../prices/persistent/index";
+import { type CacheBackend, type OfflineSummary, PersistentCache } from "../prices/persistent/persistent-cache";
 
 export interface CacheSettings {
   /** "Show the last known value when the service is unreachable" (off by default). */

@@ -1,7 +1,7 @@
 /**
  * How the sandbox and the relay hold their client sockets (issue 17): the platform's own timeouts, so that no
  * connection outlives its purpose, and one client-error policy that always destroys the socket. Shared by both
- * servers (`src/server/` holds what the two have in common; it imports nothing of either).
+ * servers (`src/hardening/` holds what the two have in common; it imports nothing of either).
  */
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";

@@ -1,7 +1,7 @@
 /** The page API (`window.PricesHost`): load a book, evaluate it, read the grid and the request statistics. */
 import { todayIso } from "../api/dates";
 import { formatRangeAddress } from "../formula/a1";
-import { type DateSystem, isoDateToSerial } from "../functions/excelDates";
+import { type DateSystem, isoDateToSerial } from "../formula/excel-dates";
 import { readBook } from "./book";
 import { throttled } from "./progress";
 import { type ProofSummary, WorkbookEngine } from "./engine";
@@ -9,7 +9,7 @@ import type { FunctionMetadata } from "./metadata";
 import type { ProvenanceClient, ProvenanceRow } from "../prices/provenance";
 import { provenanceOf, withValues } from "./provenance";
 import type { CustomFunctionsRuntime } from "./runtime";
-import { type CacheSnapshot, type PageSession, type SessionState, openPageSession } from "../prices/persistent/snapshot";
+import { type CacheSnapshot, type PageSession, type SessionState, openPageSession } from "../sessions/page-session";
 import type { CellValue, PrintedValue } from "./values";
 import type { DefinedName, LeftForExcel, TableDefinition } from "./book-names";
 import { BookScope } from "./book-scope";
@@ -28,7 +28,7 @@ export interface HostConfiguration {
   /** The book's date system (default 1900): the functions read serials in it, TODAY() gives one in it. */
   readonly dateSystem?: DateSystem;
   readonly tokenProvider?: TokenProviderLike;
-  /** The runner's `--cache` partition and `--plan` (src/prices/persistent/snapshot.ts). */
+  /** The runner's `--cache` partition and `--plan` (src/sessions/page-session.ts). */
   readonly persistentCache?: CacheSnapshot;
   readonly planOnly?: boolean;
   readonly [option: string]: unknown;

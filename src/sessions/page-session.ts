@@ -3,10 +3,10 @@
  * configuration (a page cannot read files), the page's client uses them through a `PersistentCache`, and Node takes
  * the lines back after the refresh and writes the file. Also the page's half of `--plan` and `--changes`.
  */
-import { ChangeLog, type KeyChange } from "../../changes/change-log";
-import { type PlannedRequest, planRecorder } from "../../refresh-plan/plan";
-import type { Partition } from "./partition";
-import { PersistentCache } from "./persistent-cache";
+import { ChangeLog, type KeyChange } from "./change-log";
+import { type PlannedRequest, planRecorder } from "./refresh-plan";
+import type { Partition } from "../prices/persistent/partition";
+import { PersistentCache } from "../prices/persistent/persistent-cache";
 
 /** Plain data, as `page.evaluate` carries it. */
 export interface CacheSnapshot {
