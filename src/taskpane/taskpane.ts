@@ -4,6 +4,7 @@
  */
 import { createPricesClient } from "../prices";
 import { defaultDialogHost } from "../auth/dialog-host";
+import { silentSignIn } from "../auth/silent-sign-in";
 import { startPane, type Pane } from "./app";
 import { excelWorkbookHost, type WorkbookHost } from "./excel-host";
 import { excelFreezeWorkbook } from "./excel-freeze";
@@ -77,6 +78,8 @@ async function main(): Promise<void> {
     // per-user storage only: settings saved in a shared workbook must not decide where the token goes
     settingsStorage: userSettingsStorage(window),
     dialogHost: defaultDialogHost(),
+    silentSignIn: (config) =>
+      silentSignIn({ config, pageBase: new URL(".", window.location.href).href, loadMsal: () => import(/* webpackChunkName: "msal" */ "@azure/msal-browser") }),
     pageBase: new URL(".", window.location.href).href,
     addin: () => globalThis.PricesAddin,
     createClient: createPricesClient,
