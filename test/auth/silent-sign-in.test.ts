@@ -69,4 +69,12 @@ describe("silentSignIn", () => {
     const msal = fakeMsal(() => Promise.reject(Object.assign(new Error("timed out"), { errorCode: "timed_out" })));
     await expect(silentSignIn({ config: CONFIG, pageBase: "https://localhost:3000/", loadMsal: async () => msal.module, networkClient: () => network(undefined) })).resolves.toEqual({ status: "no-session", code: "timed_out" });
   });
+
+  it("settles as timed_out when MSAL never answers (a token service that hangs on discovery): the pane is never left looking", async () => {
+    const msal = fakeMsal(() => new Promise<never>(() => undefined));
+    await expect(silentSignIn({ config: CONFIG, pageBase: "https://localhost:3000/", loadMsal: async () => msal.module, networkClient: () => network(undefined), timeoutMs: 1 })).resolves.toEqual({
+      status: "no-session",
+      code: "timed_out",
+    });
+  });
 });
