@@ -136,6 +136,7 @@ module.exports = (env = {}, argv = {}) => {
       functions: FUNCTIONS_SOURCE,
       taskpane: "./src/taskpane/taskpane.ts",
       authDialog: "./src/auth/dialog.ts",
+      authSilent: "./src/auth/silent-bridge.ts",
       host: "./src/host/host.ts",
       workbench: "./src/workbench/workbench.ts",
       workbenchPane: "./src/workbench/pane-bridge.ts",
@@ -176,6 +177,12 @@ module.exports = (env = {}, argv = {}) => {
         filename: "auth-dialog.html",
         template: "./src/auth/auth-dialog.html",
         chunks: ["authDialog"],
+      }),
+      new HtmlWebpackPlugin({
+        // where the token service sends the silent sign-in's hidden iframe back (MSAL's redirect bridge only)
+        filename: "auth-silent.html",
+        template: "./src/auth/auth-silent.html",
+        chunks: ["authSilent"],
       }),
       new HtmlWebpackPlugin({
         // The host page loads functions.js itself, after it has installed its CustomFunctions stand-in.

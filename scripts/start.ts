@@ -124,7 +124,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     ...(options.today === undefined ? {} : { today: options.today }),
     ...(options.liveDemo === true ? { live: { speed: LIVE_DEMO.speed }, now: `${new Date().toISOString().slice(0, 10)}T${LIVE_DEMO.startUtc}` } : {}),
     corsOrigins: [origin],
-    redirectUris: ["taskpane.html", "auth-dialog.html", "workbench.html", "workbench-pane.html"].map((page) => `${origin}/${page}`),
+    redirectUris: ["taskpane.html", "auth-dialog.html", "auth-silent.html", "workbench.html", "workbench-pane.html"].map((page) => `${origin}/${page}`),
   });
   let server: WebpackDevServer | undefined;
   let demoTokens: DemoTokenRoute | undefined;

@@ -4,12 +4,11 @@
  * included (a chunk that fails to load, MSAL refusing its configuration), so the pane never waits for the user
  * to close the window.
  */
-import type * as Msal from "@azure/msal-browser";
 import type { CapturingNetworkClient } from "./capture-network";
 import type { DialogConfig, DialogMessage } from "./dialog-protocol";
+import { msalErrorCode, signedInTokens, type MsalModule } from "./msal-result";
 
-/** What the flow uses of MSAL: the application class and two enumerations. */
-export type MsalModule = Pick<typeof Msal, "PublicClientApplication" | "BrowserCacheLocation" | "ProtocolMode">;
+export type { MsalModule } from "./msal-result";
 
 export interface DialogPage {
   /** The public settings from the URL, or kept across the redirect; undefined when missing. */
@@ -25,11 +24,6 @@ export interface DialogPage {
   loadMsal(): Promise<MsalModule>;
   networkClient(): CapturingNetworkClient;
   now?: () => number;
-}
-
-function errorCode(error: unknown): string {
-  const code = (error as { errorCode?: unknown } | undefined)?.errorCode;
-  return typeof code === "string" && code !== "" ? code : error instanceof Error && error.name !== "" ? error.name : "unknown";
 }
 
 export async function runDialogFlow(page: DialogPage): Promise<void> {
@@ -73,23 +67,7 @@ export async function runDialogFlow(page: DialogPage): Promise<void> {
     await pca.initialize();
     const result = await pca.handleRedirectPromise({ navigateToLoginRequestUrl: false });
     if (result) {
-      const expiresOn = result.expiresOn?.getTime() ?? now() + 3_600_000;
-      const refreshToken = network.takeRefreshToken();
-      const claims = (result.idTokenClaims ?? {}) as Record<string, unknown>;
-      const account = [claims["preferred_username"], claims["name"], result.account?.username, claims["sub"]].find(
-        (v): v is string => typeof v === "string" && v !== "",
-      );
-      page.send({
-        type: "signed-in",
-        account: account ?? "user",
-        tokens: {
-          accessToken: result.accessToken,
-          expiresIn: Math.max(1, Math.round((expiresOn - now()) / 1000)),
-          ...(refreshToken ? { refreshToken } : {}),
-          // the sign-out's id_token_hint, so the token service need not ask again
-          ...(result.idToken ? { idToken: result.idToken } : {}),
-        },
-      });
+      page.send({ type: "signed-in", ...signedInTokens(result, network, now) });
       await pca.clearCache().catch(() => undefined);
       return;
     }
@@ -100,7 +78,7 @@ export async function runDialogFlow(page: DialogPage): Promise<void> {
       prompt: "login",
     });
   } catch (error) {
-    const code = errorCode(error);
+    const code = msalErrorCode(error);
     const message =
       stage === "load"
         ? `the sign-in code could not load (${code}); check the connection and try again`

@@ -54,6 +54,11 @@ export type ValueMode = "plain" | "rich";
 export interface DataTypeSupport {
   readonly entities: boolean;
   readonly numbers: boolean;
+  /**
+   * Dates as serials that carry their date format (Excel's formatted number values, ExcelApi 1.16). Only Excel says
+   * so: the workbench and the runner show dates by the formula themselves and keep plain serials.
+   */
+  readonly dates?: boolean;
 }
 
 export const NO_DATA_TYPES: DataTypeSupport = { entities: false, numbers: false };
@@ -71,7 +76,7 @@ function requirementsOf(office: unknown): RequirementsReader | undefined {
   return typeof isSetSupported === "function" ? (requirements as RequirementsReader) : undefined;
 }
 
-/** Excel's answer: CustomFunctionsRuntime 1.4 carries data types at all; ExcelApi 1.16 entities, 1.19 formatted numbers with properties. */
+/** Excel's answer: CustomFunctionsRuntime 1.4 carries data types at all; ExcelApi 1.16 entities and formatted numbers (dates), 1.19 numbers with a format and properties. */
 export function officeDataTypeSupport(office: unknown = (globalThis as { Office?: unknown }).Office): DataTypeSupport {
   const requirements = requirementsOf(office);
   if (requirements === undefined) return NO_DATA_TYPES;
@@ -83,7 +88,8 @@ export function officeDataTypeSupport(office: unknown = (globalThis as { Office?
     }
   };
   if (!supported("CustomFunctionsRuntime", "1.4")) return NO_DATA_TYPES;
-  return { entities: supported("ExcelApi", "1.16"), numbers: supported("ExcelApi", "1.19") };
+  const entities = supported("ExcelApi", "1.16");
+  return { entities, numbers: supported("ExcelApi", "1.19"), dates: entities };
 }
 
 const MODE_CHOICES = [

@@ -18,6 +18,8 @@ import {
 } from "./coerce";
 import { run, type FunctionsContext } from "./context";
 import { conversionTarget, withTarget } from "./conversion-args";
+import type { DataTypeSupport } from "./data-types";
+import { dateValue, fieldValue } from "./date-values";
 import type { DateSystem } from "../formula/excel-dates";
 import { ArgumentError, NotAvailableError } from "./errors";
 import {
@@ -60,10 +62,10 @@ function historyFieldsOf(value: unknown): HistoryField[] {
   return names === undefined ? [...DEFAULT_HISTORY_FIELDS] : names.map(historyFieldOf);
 }
 
-function cellOf(record: PriceRecord, field: HistoryField, format: DateFormat, symbol: string, assessed: ReadonlySet<string>, system: DateSystem): unknown {
+function cellOf(record: PriceRecord, field: HistoryField, format: DateFormat, symbol: string, assessed: ReadonlySet<string>, system: DateSystem, support: DataTypeSupport | undefined): unknown {
   if (field === "assessed") return assessed.has(record.date);
   try {
-    return priceFieldValue(record, field, format, symbol, system);
+    return fieldValue(field, priceFieldValue(record, field, format, symbol, system), support);
   } catch {
     // A field missing on one row (an optional field the service left out) leaves that cell blank.
     return "";
@@ -149,7 +151,7 @@ export function history(
     const result = await client.history(withTarget(key, await conversionTarget(client, currencyArg, unitArg)));
     if (result.prices.length === 0) throw new NotAvailableError(`no assessment for '${symbol}' from ${fromDate} to ${toDate}`);
     const records = order === "ascending" ? [...result.prices].reverse() : result.prices;
-    const body = records.map((record) => fields.map((field) => cellOf(record, field, format, symbol, result.assessedDates, context.dateSystem)));
+    const body = records.map((record) => fields.map((field) => cellOf(record, field, format, symbol, result.assessedDates, context.dateSystem, context.dataTypes)));
     return withHeaders(body, fields, headers, symbol);
   });
 }
@@ -183,7 +185,7 @@ export function forecast(
     const prices = result.forecast?.forecastPrices ?? [];
     if (prices.length === 0) throw new NotAvailableError(`no forecast '${type}' for '${symbol}'`);
     const body = prices.map((point) => [
-      format === "text" ? dateOut(point.date.slice(0, 10), "text") : dateTimeOut(point.date, "serial", context.dateSystem),
+      format === "text" ? dateOut(point.date.slice(0, 10), "text") : dateValue(dateTimeOut(point.date, "serial", context.dateSystem), context.dataTypes),
       point.low,
       point.mid,
       point.high,

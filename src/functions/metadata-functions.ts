@@ -1,6 +1,8 @@
 /** INSTRUMENT, INSTRUMENTS and REFERENCE: instrument metadata and reference lists. */
 import type { InstrumentRecord } from "../api/schemas";
 import { REFERENCE_TYPES, type ReferenceType } from "../api/vocabulary";
+import type { DataTypeSupport } from "./data-types";
+import { fieldValue } from "./date-values";
 import {
   choiceOf,
   dateFormatOf,
@@ -33,9 +35,9 @@ import {
 } from "./fields";
 import { checkResultSize, crossLayout, fillGrid, finish, readItems, settle, withHeaders, type Grid } from "./shape";
 
-function instrumentCell(record: InstrumentRecord, field: InstrumentField, format: DateFormat, system: DateSystem): unknown {
+function instrumentCell(record: InstrumentRecord, field: InstrumentField, format: DateFormat, system: DateSystem, support: DataTypeSupport | undefined): unknown {
   try {
-    return instrumentFieldValue(record, field, format, system);
+    return fieldValue(field, instrumentFieldValue(record, field, format, system), support);
   } catch {
     return "";
   }
@@ -77,7 +79,7 @@ export function instrument(
         if (symbol === undefined) throw new ArgumentError("symbol is required: give an instrument symbol such as 'MB-AL-0004'");
         if (field === undefined) throw new ArgumentError("field is required");
         const record = await client.instrument(symbol, requested.length > 0 ? requested : undefined);
-        return instrumentFieldValue(await recordInTarget(client, record, target), field, format, context.dateSystem);
+        return fieldValue(field, instrumentFieldValue(await recordInTarget(client, record, target), field, format, context.dateSystem), context.dataTypes);
       },
       (symbol, field) => !single && ((symbol.ok && symbol.value === undefined) || (field.ok && field.value === undefined)),
     );
@@ -91,7 +93,7 @@ async function wholeRecords(context: FunctionsContext, symbolMatrix: ReturnType<
     const symbol = symbolOf(symbolMatrix[0]![0]);
     if (symbol === undefined) throw new ArgumentError("symbol is required: give an instrument symbol such as 'MB-AL-0004'");
     const record = await recordInTarget(context.client(), await context.client().instrument(symbol, all), target);
-    return INSTRUMENT_FIELDS.map((field) => [field, instrumentCell(record, field, format, context.dateSystem)]);
+    return INSTRUMENT_FIELDS.map((field) => [field, instrumentCell(record, field, format, context.dateSystem, context.dataTypes)]);
   }
   const symbols = flatten(symbolMatrix);
   checkResultSize(symbols.length + 1, INSTRUMENT_FIELDS.length);
@@ -102,7 +104,7 @@ async function wholeRecords(context: FunctionsContext, symbolMatrix: ReturnType<
         const symbol = symbolOf(cell);
         if (symbol === undefined) return INSTRUMENT_FIELDS.map(() => "");
         const record = await recordInTarget(client, await client.instrument(symbol, all), target);
-        return INSTRUMENT_FIELDS.map((field) => instrumentCell(record, field, format, context.dateSystem));
+        return INSTRUMENT_FIELDS.map((field) => instrumentCell(record, field, format, context.dateSystem, context.dataTypes));
       }),
     ),
   );
@@ -134,7 +136,7 @@ export function instruments(
       const commodities = search === undefined ? undefined : await context.client().references("Commodity").catch(() => undefined);
       throw new NotAvailableError(search === undefined ? "no instrument is available to you" : noMatchReason(all, search, commodities));
     }
-    const body = found.map((record) => fields.map((field) => instrumentCell(record, field, format, context.dateSystem)));
+    const body = found.map((record) => fields.map((field) => instrumentCell(record, field, format, context.dateSystem, context.dataTypes)));
     return withHeaders(body, fields, headers, search ?? "");
   });
 }

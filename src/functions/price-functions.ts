@@ -2,6 +2,7 @@
 import type { ConversionTarget } from "../api/conversion";
 import type { AverageType, CalculationType } from "../api/vocabulary";
 import type { PriceKey } from "../prices/types";
+import { fieldValue } from "./date-values";
 import {
   choiceOf,
   dateFormatOf,
@@ -107,7 +108,7 @@ export async function priceGrid(context: FunctionsContext, symbols: unknown, dat
       rich?.prepare(symbol);
       const record = await client.price(key);
       rich?.note(row, col, key, record);
-      return priceFieldValue(record, request.field, request.dateFormat, symbol, system);
+      return fieldValue(request.field, priceFieldValue(record, request.field, request.dateFormat, symbol, system), context.dataTypes);
     },
     // A blank symbol cell inside a range stays blank; alone, it is a missing argument. So does a blank date in a range.
     (symbol, date) => (!single && symbol.ok && symbol.value === undefined) || (date.ok && date.value === BLANK_DATE),

@@ -1,5 +1,7 @@
 /** What every panel of the pane is given: the session, the loaded lists, the events, and the few shared actions. */
 import type { DialogHost } from "../auth/dialog-host";
+import type { DialogConfig } from "../auth/dialog-protocol";
+import type { SilentOutcome } from "../auth/silent-sign-in";
 import type { AddinSettings, SettingsStorage } from "../auth/settings";
 import type { TokenStore } from "../auth/token-store";
 import type { PricesAddin } from "../functions/hook";
@@ -16,6 +18,8 @@ export interface PaneDependencies {
   freezeWorkbook: FreezeWorkbook;
   settingsStorage: SettingsStorage;
   dialogHost: DialogHost;
+  /** Signs in without a window from the token service's session (prompt=none); absent: the pane starts signed out. */
+  silentSignIn?: (config: DialogConfig) => Promise<SilentOutcome>;
   /** Folder URL of the pane page; the dialog page sits beside it. */
   pageBase: string;
   /** The functions' hook (shared runtime); undefined when the pane runs alone. */

@@ -5,6 +5,7 @@
 import { createPricesClient } from "../prices";
 import { defaultDialogHost } from "../auth/dialog-host";
 import { officeReady } from "../auth/office-ready";
+import { silentSignIn } from "../auth/silent-sign-in";
 import { startPane, type Pane } from "./app";
 import { excelWorkbookHost, type WorkbookHost } from "./excel-host";
 import { excelFreezeWorkbook } from "./excel-freeze";
@@ -67,6 +68,8 @@ async function main(): Promise<void> {
     // per-user storage only: settings saved in a shared workbook must not decide where the token goes
     settingsStorage: userSettingsStorage(window),
     dialogHost: defaultDialogHost(),
+    silentSignIn: (config) =>
+      silentSignIn({ config, pageBase: new URL(".", window.location.href).href, loadMsal: () => import(/* webpackChunkName: "msal" */ "@azure/msal-browser") }),
     pageBase: new URL(".", window.location.href).href,
     addin: () => globalThis.PricesAddin,
     createClient: createPricesClient,

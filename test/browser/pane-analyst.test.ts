@@ -127,7 +127,9 @@ describe("switching accounts", () => {
   });
 
   it("offers to continue as the signed-in account or use another one when the token service still has a session", async () => {
-    // the pane reloaded (Excel reopened): its tokens were in memory only, but the token service keeps its session
+    // the pane reloaded (Excel reopened): its tokens were in memory only, but the token service keeps its session.
+    // Its silent sign-in cannot use it here (this sandbox registers no auth-silent.html for this origin, as where a
+    // browser withholds a third-party session cookie): Sign in is then one click on "Continue as"
     await page.reload();
     await page.waitForFunction(() => "PricesPane" in window && "PricesAddin" in window);
     await hasText(page.locator("#auth-status"), /Not signed in/);

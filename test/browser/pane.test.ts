@@ -114,7 +114,7 @@ beforeAll(async () => {
   buildPane(distDir);
   server = await servePages(distDir);
   paneOrigin = server.origin;
-  sandbox = await startSandbox({ port: 0, quiet: true, redirectUris: [`${paneOrigin}/auth-dialog.html`], corsOrigins: [paneOrigin] });
+  sandbox = await startSandbox({ port: 0, quiet: true, redirectUris: [`${paneOrigin}/auth-dialog.html`, `${paneOrigin}/auth-silent.html`], corsOrigins: [paneOrigin] });
   browser = await launchChromium({ viewport: { width: 320, height: 720 } });
   context = browser.context;
   context.on("page", watch);
@@ -148,7 +148,10 @@ describe("task pane in Chromium", () => {
   };
 
   it("starts signed out, and a function answers #N/A asking to sign in", async () => {
-    await hasText(page.locator("#auth-status"), /Not signed in/);
+    // no session at the token service yet: the silent sign-in ends quietly in the plain signed-out line and button
+    await hasText(page.locator("#auth-status"), /^Not signed in\. Functions answer/);
+    expect(await page.locator("#sign-in").isVisible()).toBe(true);
+    expect(await page.locator("#sign-in").isEnabled()).toBe(true);
     await containsText(page.locator("#auth-status"), "API localhost:4000 (local sandbox).");
     await selectCell("A1");
     const formula = `=PRICES.MID("${pick().record.symbol}")`;
@@ -500,6 +503,42 @@ describe("task pane in Chromium", () => {
     await page.locator("#tab-cell").click();
   });
 
+  it("keeps the user across a reload: signed in again from the token service's session with no click, and the cells compute", async () => {
+    const reloaded = await context.newPage();
+    watch(reloaded);
+    const popups: string[] = [];
+    const onPage = (opened: Page): void => void popups.push(opened.url());
+    context.on("page", onPage);
+    await reloaded.goto(`${paneOrigin}/taskpane.html`);
+    await hasText(reloaded.locator("#auth-status"), /^Signed in as analyst/, 120_000);
+    await reloaded.reload();
+    await hasText(reloaded.locator("#auth-status"), /Not signed in \(looking for your session at the token service…\)|^Signed in as analyst/, 120_000);
+    await hasText(reloaded.locator("#auth-status"), /^Signed in as analyst/, 120_000);
+    context.off("page", onPage);
+    // no window opened, no click made; the token service's answer came back through the silent page only
+    expect(popups).toEqual([]);
+    expect(requested.some((url) => url.startsWith(`${paneOrigin}/auth-silent.html`))).toBe(true);
+    const symbol = pick().record.symbol;
+    const value = await reloaded.evaluate(async (f) => {
+      const w = window as unknown as {
+        Excel: { run(cb: (c: { workbook: { getSelectedRange(): { formulas: unknown } }; sync(): Promise<void> }) => Promise<void>): Promise<void> };
+        __excel: { select(a: string): void; settle(): Promise<void>; value(a: string): unknown };
+      };
+      w.__excel.select("A1");
+      await w.Excel.run(async (c) => {
+        c.workbook.getSelectedRange().formulas = [[f]];
+        await c.sync();
+      });
+      await w.__excel.settle();
+      return w.__excel.value("A1");
+    }, `=PRICES.MID("${symbol}")`);
+    expect((value as unknown[][])[0]?.[0]).toBe((await servicePrice(symbol)).mid);
+    // still no token in this page's storage: the silent sign-in's MSAL cache is memory only
+    const stored = await reloaded.evaluate(() => JSON.stringify({ ...window.localStorage, ...window.sessionStorage }));
+    for (const secret of issuedTokens) expect(stored.includes(secret)).toBe(false);
+    await reloaded.close();
+  });
+
   it("asks before ending the token service's session when the sign-out carries no ID token (a window the add-in did not send)", async () => {
     const bare = await context.newPage();
     const query = new URLSearchParams({ client_id: "prices-excel-addin", post_logout_redirect_uri: `${paneOrigin}/auth-dialog.html` });
@@ -512,7 +551,7 @@ describe("task pane in Chromium", () => {
   });
 
   it("signs out: tokens and cache dropped, functions back to #N/A, and the token service's session ended without a second confirmation", async () => {
-    expect(idTokens.size).toBe(1);
+    // the popup's sign-in's ID token (the reload test's silent sign-ins got their own)
     const idToken = [...idTokens][0] ?? "";
     const logoutPromise = context.waitForEvent("page");
     await page.locator("#sign-out").click();
@@ -546,6 +585,22 @@ describe("task pane in Chromium", () => {
     expect(await login.locator("#continue").count()).toBe(0);
     await login.close();
     await containsText(page.locator("#auth-status"), "Sign-in did not complete", 120_000);
+  });
+
+  it("stays signed out after a reload that follows a sign-out, with no error: by the user's choice, and by the token service's ended session", async () => {
+    const reloaded = await context.newPage();
+    await reloaded.goto(`${paneOrigin}/taskpane.html`);
+    await hasText(reloaded.locator("#auth-status"), /^Not signed in\. Functions answer/, 120_000);
+    expect(await reloaded.evaluate(() => window.localStorage.getItem("prices.auth.signedOutByUser"))).toBe("true");
+    // without the pane's own memory of the sign-out, the token service has no session left to sign in from
+    await reloaded.evaluate(() => window.localStorage.removeItem("prices.auth.signedOutByUser"));
+    const silentBefore = requested.filter((url) => url.startsWith(`${paneOrigin}/auth-silent.html`)).length;
+    await reloaded.reload();
+    await hasText(reloaded.locator("#auth-status"), /^Not signed in \(looking for your session at the token service…\)|^Not signed in\. Functions answer/, 120_000);
+    await hasText(reloaded.locator("#auth-status"), /^Not signed in\. Functions answer/, 120_000);
+    expect(requested.filter((url) => url.startsWith(`${paneOrigin}/auth-silent.html`)).length).toBeGreaterThan(silentBefore);
+    expect(await reloaded.locator("#sign-in").isEnabled()).toBe(true);
+    await reloaded.close();
   });
 
   it("signs in with a service key kept in memory only", async () => {

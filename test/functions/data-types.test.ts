@@ -222,7 +222,49 @@ describe("builders", () => {
     });
     expect(officeDataTypeSupport(undefined)).toEqual(NO_DATA_TYPES);
     expect(officeDataTypeSupport(office({ CustomFunctionsRuntime: "1.3", ExcelApi: "1.19" }))).toEqual(NO_DATA_TYPES);
-    expect(officeDataTypeSupport(office({ CustomFunctionsRuntime: "1.4", ExcelApi: "1.16" }))).toEqual({ entities: true, numbers: false });
-    expect(officeDataTypeSupport(office({ CustomFunctionsRuntime: "1.5", ExcelApi: "1.19" }))).toEqual(ALL_DATA_TYPES);
+    expect(officeDataTypeSupport(office({ CustomFunctionsRuntime: "1.4", ExcelApi: "1.16" }))).toEqual({ entities: true, numbers: false, dates: true });
+    // Excel alone declares dates: ALL_DATA_TYPES (the workbench's, the runner's) keeps plain serials
+    expect(officeDataTypeSupport(office({ CustomFunctionsRuntime: "1.5", ExcelApi: "1.19" }))).toEqual({ ...ALL_DATA_TYPES, dates: true });
+  });
+});
+
+describe("dates as formatted numbers", () => {
+  const historyArgs = [AL, "2024-01-01", LAST, "date,mid,assessmentDate" as never, 0] as const;
+  const run = async (support: DataTypeSupport): Promise<unknown[][]> => {
+    await use("plain", support);
+    return (await F.history(...historyArgs)) as unknown[][];
+  };
+
+  it("carries the date format where Excel keeps a number's format (1.16: FormattedNumber, 1.19: Double), headers off, the serial unchanged", async () => {
+    const plain = await run(ALL_DATA_TYPES);
+    expect(plain.every((row) => typeof row[0] === "number" && typeof row[2] === "number")).toBe(true);
+    const formatted = await run({ entities: true, numbers: false, dates: true });
+    const double = await run({ ...ALL_DATA_TYPES, dates: true });
+    expect(formatted).toHaveLength(plain.length);
+    plain.forEach((row, i) => {
+      expect(formatted[i]![0]).toEqual({ type: "FormattedNumber", basicValue: row[0], numberFormat: "yyyy-mm-dd" });
+      expect(double[i]![0]).toEqual({ type: "Double", basicValue: row[0], numberFormat: "yyyy-mm-dd" });
+      // a price stays a plain number; an assessment date-time carries a date-time format when it has a time of day
+      expect(formatted[i]![1]).toBe(row[1]);
+      expect(formatted[i]![2]).toMatchObject({ type: "FormattedNumber", basicValue: row[2], numberFormat: Number.isInteger(row[2]) ? "yyyy-mm-dd" : "yyyy-mm-dd hh:mm" });
+    });
+    // compiles only if the shape is Excel's
+    const excel: Excel.FormattedNumberCellValue = formatted[0]![0] as { type: "FormattedNumber"; basicValue: number; numberFormat: string };
+    expect(excel.type).toBe("FormattedNumber");
+  });
+
+  it("leaves text dates as text, and a header row as names", async () => {
+    await use("plain", { entities: true, numbers: false, dates: true });
+    const text = (await F.history(AL, "2024-01-01", LAST, "date,mid" as never, 0, OMITTED, OMITTED, OMITTED, F.DateFormat.Text)) as unknown[][];
+    expect(typeof text[0]![0]).toBe("string");
+    const headed = (await F.history(AL, "2024-01-01", LAST, "date,mid" as never, 1)) as unknown[][];
+    expect(headed[0]).toEqual(["date", "mid"]);
+    expect(headed[1]![0]).toMatchObject({ type: "FormattedNumber", numberFormat: "yyyy-mm-dd" });
+  });
+
+  it("gives PRICE's date the same way, its mid plain", async () => {
+    await use("plain", { entities: true, numbers: false, dates: true });
+    expect(((await F.price([[AL]], OMITTED, F.PriceField.date)) as unknown[][])[0]![0]).toMatchObject({ type: "FormattedNumber", basicValue: isoDateToSerial(LAST), numberFormat: "yyyy-mm-dd" });
+    expect(((await F.price([[AL]], OMITTED, F.PriceField.mid)) as unknown[][])[0]![0]).toBe(expectedMid(AL, LAST));
   });
 });

@@ -312,6 +312,28 @@ describe("the workbench as an analyst reads it", () => {
     expect(await page.locator("#chart path.series").evaluateAll((paths) => paths.map((p) => p.getAttribute("data-series")))).toEqual(["mid", "high"]);
   });
 
+  it("keeps the user across a reload: the pane signs in again from the token service's session with no click, the typed cells compute with it", async () => {
+    const popups: string[] = [];
+    const onPage = (opened: Page): void => void popups.push(opened.url());
+    context.on("page", onPage);
+    const before = requestedAuth.length;
+    await page.reload();
+    await load();
+    await waitFor(async () => /^Signed in as analyst/.test((await paneFrame().locator("#auth-status").textContent()) ?? ""), "the reloaded pane to sign in from the session", 120_000);
+    await waitFor(async () => (await wb((w) => w.source())) === "pane", "the workbench to use the pane's client again");
+    context.off("page", onPage);
+    expect(popups).toEqual([]);
+    await settled();
+    // the cells typed above came back with the page and compute with the user's token, not the demo key's
+    const symbols = await wb((w) => w.demo.symbols);
+    const latest = await service<PriceResponse>("/Prices", { Symbols: symbols[0] ?? "" });
+    expect(await textAt("L61")).toBe(latest.instruments[0]?.prices[0]?.date.slice(0, 10));
+    await enter("L62", `=PRICES.MID("${symbols[0] ?? ""}")`);
+    expect(await valueAt("L62")).toBe(latest.instruments[0]?.prices[0]?.mid);
+    const demoToken = requestedAuth[0];
+    expect(requestedAuth.slice(before).filter((auth) => auth !== "" && auth !== demoToken).length).toBeGreaterThan(0);
+  });
+
   it("signs out of the pane and of the token service; the sheet goes back to the demo key and Sign in asks again", async () => {
     const pane = paneFrame();
     expect(await wb((w) => w.source())).toBe("pane");
@@ -327,6 +349,14 @@ describe("the workbench as an analyst reads it", () => {
     await login.close();
   });
 
+  it("stays signed out after a reload that follows the sign-out, with no error, on the demo key", async () => {
+    await page.reload();
+    await load();
+    await waitFor(async () => /^Not signed in\. The workbench fills/.test((await paneFrame().locator("#auth-status").textContent()) ?? ""), "the reloaded pane's plain signed-out line", 120_000);
+    expect(await wb((w) => w.source())).toBe("demo");
+    expect(await paneFrame().locator("#sign-in").isEnabled()).toBe(true);
+  });
+
   it("resizes a column by dragging its header's right edge", async () => {
     const header = page.locator("table.grid thead th", { hasText: /^C$/ });
     const before = (await header.boundingBox())?.width ?? 0;
@@ -339,6 +369,8 @@ describe("the workbench as an analyst reads it", () => {
     await page.mouse.up();
     const after = (await header.boundingBox())?.width ?? 0;
     expect(Math.round(after - before)).toBeGreaterThanOrEqual(55);
+    // rows exist only near the view: bring row 82 into it (a reload above put the view back at the top)
+    await wb((w, a) => w.select(a), "C82");
     const cell = (await page.locator('td[data-address="C82"]').boundingBox())?.width ?? 0;
     expect(Math.abs(cell - after)).toBeLessThan(3);
   });

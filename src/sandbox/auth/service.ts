@@ -37,6 +37,8 @@ export const DEFAULT_REDIRECT_URIS: readonly string[] = [
   `${DEFAULT_ADDIN_ORIGIN}/taskpane.html`,
   `${DEFAULT_ADDIN_ORIGIN}/auth-dialog.html`,
   `${DEFAULT_ADDIN_ORIGIN}/workbench.html`,
+  // the silent sign-in's hidden iframe (prompt=none) comes back here
+  `${DEFAULT_ADDIN_ORIGIN}/auth-silent.html`,
 ];
 const SERVICE_KEY_PARAMETERS = ["serviceName", "serviceKey"] as const;
 /** Wrong client secrets a client may send per window before its token requests get a 429 (guessing is slow). */

@@ -1,6 +1,7 @@
 /**
  * The header: Sign in (Office dialog), Sign out (here at once, then at the token service in the dialog), the
- * service-key form, the account line, and the trust prompt for a new API host.
+ * service-key form, the account line, the trust prompt for a new API host, and the silent sign-in on load (a
+ * reload keeps the user while the token service's session lives).
  */
 import { apiHostLabel, confirmBaseUrl } from "../../auth/settings";
 import { signInWithDialog, signOutWithDialog } from "../../auth/sign-in";
@@ -9,7 +10,12 @@ import { authStatusText } from "../auth-status";
 import { byId } from "../dom";
 import type { PaneContext } from "../pane-context";
 
+/** Set when the user signs out here, cleared by a sign-in: a reload then stays signed out even if the token service's session outlived the sign-out. */
+export const SIGNED_OUT_KEY = "prices.auth.signedOutByUser";
+
 export function accountPanel(context: PaneContext): void {
+  let lookingForSession = false;
+
   function renderAuth(state: AuthState): void {
     const signedIn = state.status === "signed-in";
     byId("sign-in").hidden = signedIn;
@@ -17,7 +23,7 @@ export function accountPanel(context: PaneContext): void {
     byId("signin-extra").hidden = signedIn;
     const api = `API ${apiHostLabel(context.settings().environment)}`;
     const status = byId("auth-status");
-    status.textContent = authStatusText(state, api, Date.now(), context.deps.signedOutEffect);
+    status.textContent = authStatusText(state, api, Date.now(), context.deps.signedOutEffect, lookingForSession && !signedIn);
     status.classList.toggle("warning", signedIn && state.renewal !== undefined);
   }
 
@@ -76,6 +82,7 @@ export function accountPanel(context: PaneContext): void {
         const { authority, clientId, scope } = context.settings().environment;
         const account = await signInWithDialog(context.deps.dialogHost, context.store(), context.deps.pageBase, { authority, clientId, scope });
         context.announce(`Signed in as ${account}`);
+        rememberSignedOut(false);
       })
       .catch((error: unknown) => {
         byId("auth-status").textContent = `Sign-in did not complete: ${context.recordError("sign-in", error)}`;
@@ -90,6 +97,7 @@ export function accountPanel(context: PaneContext): void {
     // the ended session's ID token, in memory only: the token service's sign-out needs no confirmation with it
     const idTokenHint = context.store().signOut();
     context.announce("Signed out");
+    rememberSignedOut(true);
     const signIn = byId<HTMLButtonElement>("sign-in");
     signIn.focus();
     // a service key has no session at the token service; a user's ends there too, so the next sign-in asks again
@@ -131,7 +139,35 @@ export function accountPanel(context: PaneContext): void {
       });
   });
 
+  function rememberSignedOut(signedOut: boolean): void {
+    context.deps.settingsStorage.write(SIGNED_OUT_KEY, signedOut).catch((error: unknown) => context.recordError("settings", error));
+  }
+
+  /**
+   * Asks the token service, with no window (prompt=none), whether this browser's session with it still holds, and
+   * signs in from it. Not after the user signed out here, nor for a service not yet confirmed (that asks first, on a
+   * click). A failure is the normal signed-out pane: no message beyond the account line.
+   */
+  async function signInSilently(): Promise<void> {
+    const silent = context.deps.silentSignIn;
+    const store = context.store();
+    if (!silent || store.state().status === "signed-in" || context.deps.settingsStorage.read(SIGNED_OUT_KEY) === true) return;
+    const { baseUrl, authority, clientId, scope } = context.settings().environment;
+    if (baseUrl !== context.session.trusted()) return;
+    lookingForSession = true;
+    renderAuth(store.state());
+    const outcome = await silent({ authority, clientId, scope });
+    lookingForSession = false;
+    // a sign-in by click, or new settings, while the token service answered: theirs stands
+    if (outcome.status === "signed-in" && context.store() === store && store.state().status !== "signed-in") {
+      store.acceptUserTokens(outcome.tokens, outcome.account);
+      context.announce(`Signed in as ${outcome.account}`);
+    }
+    renderAuth(context.store().state());
+  }
+
   context.events.on("auth", renderAuth);
   context.events.on("settings", () => renderAuth(context.store().state()));
   renderAuth(context.store().state());
+  void signInSilently();
 }
