@@ -12,7 +12,7 @@
  * "frozen", "leftForExcel", "stats" }`), everything else to stderr.
  * Exit codes: 0 success, 2 bad input, 1 failure. Chromium, the page server and the sandbox always stop.
  */
-import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { scopeFor } from "../api/vocabulary";
 import type { EvaluationResult, WorkbookResult } from "../host/page-api";
@@ -202,11 +202,15 @@ async function serviceToken(options: RunnerOptions, pagesOrigin: string | undefi
   return { apiUrl: options.service.apiUrl, token: options.service.token, trust };
 }
 
+/** Zip size from which the runner says it is reading before it unzips (deterministic: by size, never by time). */
+const READ_NOTICE_BYTES = 512 * 1024;
+
 export async function runWorkbook(options: RunnerOptions, log: (message: string) => void, resources = new Resources()): Promise<EvaluationResult | XlsxRunResult | PlanRunResult> {
   const progress = throttled(log);
   const isFile = options.out !== undefined && isWorkbookPath(options.bookPath);
-  // a first line before the package is unzipped (a 2.6 MB zip holds a 19.5-million-character sheet)
-  if (isFile) log(`workbook: reading ${options.bookPath}`);
+  // A first line before a large package is unzipped (a 2.6 MB zip holds a 19.5-million-character sheet); a small one is
+  // read before a line is due, so bad input keeps its one line.
+  if (isFile && (statSync(options.bookPath, { throwIfNoEntry: false })?.size ?? 0) >= READ_NOTICE_BYTES) log(`workbook: reading ${options.bookPath}`);
   const book = isFile ? undefined : loadBookFile(options.bookPath);
   // a file that is no workbook at all (not a zip, encrypted, .xls, truncated) is refused before anything starts
   const pkg = isFile ? badBook(() => WorkbookPackage.read(options.bookPath)) : undefined;
