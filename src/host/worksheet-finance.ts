@@ -145,7 +145,10 @@ function mirr(args: readonly Arg[]): CellValue {
   const gains = flows.reduce((total, flow, index) => (flow > 0 ? total + flow * (1 + reinvest) ** (n - 1 - index) : total), 0);
   const costs = flows.reduce((total, flow, index) => (flow < 0 ? total + flow / (1 + finance) ** index : total), 0);
   if (costs === 0 || n < 2 || !Number.isFinite(costs)) return cellError("#DIV/0!", "MIRR needs a negative cash flow and two periods");
-  const result = (gains / -costs) ** (1 / (n - 1)) - 1;
+  // Excel's digits: the gains discounted to the first period, then compounded to the last (measured on the corpus)
+  const present = flows.reduce((total, flow, index) => (flow > 0 ? total + flow / (1 + reinvest) ** index : total), 0);
+  const ratio = (present * (1 + reinvest) ** (n - 1)) / -costs;
+  const result = (reinvest > -1 ? ratio : gains / -costs) ** (1 / (n - 1)) - 1;
   return Number.isFinite(result) ? result : numError("MIRR has no real answer for these flows");
 }
 

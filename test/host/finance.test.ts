@@ -126,4 +126,11 @@ describe("Excel's own digits (values Excel saved in test/host/excel-corpus)", ()
     expectExcel(cells.A3, -26.866364667656377);
     expectExcel(cells.A4, -241.18990297314943);
   });
+
+  it("MIRR to the last digit Excel saved", async () => {
+    // MIRR.xlsx, Sheet2 rows 5 and 49
+    const cells = await evaluate({ A1: "=MIRR({-20,5,5,0,-10,5},0.1,0.2)", A2: "=MIRR({-135,30,20,30,20,30},0.1,0.2)" });
+    expectExcel(cells.A1, -2.1982498845402487e-2);
+    expectExcel(cells.A2, 7.5175263079040766e-2);
+  });
 });
