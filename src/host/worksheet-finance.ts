@@ -13,18 +13,34 @@ const numError = (message: string): CellError => cellError("#NUM!", message);
 /** `type`: payments at the end of each period (0) or at the start (any other number). */
 const atStart = (value: Arg): number => (num(value) !== 0 ? 1 : 0);
 
-function futureValue(rate: number, periods: number, payment: number, present: number, type: number): number {
-  if (rate === 0) return -(present + payment * periods);
-  const growth = (1 + rate) ** periods;
-  return -(present * growth + (payment * (1 + rate * type) * (growth - 1)) / rate);
+/**
+ * `(1+rate)^periods` and that less 1, through log1p and expm1 as Excel's results show (its PMT, FV, IPMT and PPMT
+ * agree with these to the last digit where the plain power differs from the 13th); a rate of -100% or less by power.
+ */
+function compounded(rate: number, periods: number): { growth: number; gain: number } {
+  if (rate <= -1) {
+    const growth = (1 + rate) ** periods;
+    return { growth, gain: growth - 1 };
+  }
+  const log = periods * Math.log1p(rate);
+  return { growth: Math.exp(log), gain: Math.expm1(log) };
 }
 
-function payment(rate: number, periods: number, present: number, future: number, type: number): CellValue {
+/** FV; `viaLogs` for IPMT's balance, where Excel's results follow log1p/expm1 (its FV cell follows the plain power). */
+function futureValue(rate: number, periods: number, payment: number, present: number, type: number, viaLogs = false): number {
+  if (rate === 0) return -(present + payment * periods);
+  const plain = (1 + rate) ** periods;
+  const { growth, gain } = viaLogs ? compounded(rate, periods) : { growth: plain, gain: plain - 1 };
+  return -(present * growth + (payment * (1 + rate * type) * gain) / rate);
+}
+
+function payment(rate: number, periods: number, present: number, future: number, type: number, viaLogs = false): CellValue {
   if (periods === 0) return numError("PMT needs a number of periods other than 0");
   if (rate <= -1) return numError("a rate of -100% or less");
   if (rate === 0) return -(present + future) / periods;
-  const growth = (1 + rate) ** periods;
-  return (-(future + present * growth) * rate) / ((1 + rate * type) * (growth - 1));
+  const plain = (1 + rate) ** periods;
+  const { growth, gain } = viaLogs ? compounded(rate, periods) : { growth: plain, gain: plain - 1 };
+  return -(((future + present * growth) * rate) / ((1 + rate * type) * gain));
 }
 
 function presentValue(rate: number, periods: number, payment: number, future: number, type: number): CellValue {
@@ -48,11 +64,11 @@ function periods(rate: number, payment: number, present: number, future: number,
 function interestPayment(rate: number, period: number, count: number, present: number, future: number, type: number): CellValue {
   // Excel takes a fractional period up to (not including) one past the last: IPMT(0.1, 3.9, 3, ...) has a value
   if (period < 1 || period >= count + 1) return numError("the period must lie between 1 and the number of periods");
-  const level = payment(rate, count, present, future, type);
+  const level = payment(rate, count, present, future, type, true);
   if (isCellError(level) || typeof level !== "number") return level;
   let interest: number;
   if (period === 1) interest = type === 1 ? 0 : -present;
-  else interest = type === 1 ? futureValue(rate, period - 2, level, present, 1) - level : futureValue(rate, period - 1, level, present, 0);
+  else interest = type === 1 ? futureValue(rate, period - 2, level, present, 1, true) - level : futureValue(rate, period - 1, level, present, 0, true);
   return interest * rate;
 }
 
@@ -129,7 +145,10 @@ function mirr(args: readonly Arg[]): CellValue {
   const gains = flows.reduce((total, flow, index) => (flow > 0 ? total + flow * (1 + reinvest) ** (n - 1 - index) : total), 0);
   const costs = flows.reduce((total, flow, index) => (flow < 0 ? total + flow / (1 + finance) ** index : total), 0);
   if (costs === 0 || n < 2 || !Number.isFinite(costs)) return cellError("#DIV/0!", "MIRR needs a negative cash flow and two periods");
-  const result = (gains / -costs) ** (1 / (n - 1)) - 1;
+  // Excel's digits: the gains discounted to the first period, then compounded to the last (measured on the corpus)
+  const present = flows.reduce((total, flow, index) => (flow > 0 ? total + flow / (1 + reinvest) ** index : total), 0);
+  const ratio = (present * (1 + reinvest) ** (n - 1)) / -costs;
+  const result = (reinvest > -1 ? ratio : gains / -costs) ** (1 / (n - 1)) - 1;
   return Number.isFinite(result) ? result : numError("MIRR has no real answer for these flows");
 }
 
@@ -189,7 +208,7 @@ export const FINANCE: Readonly<Record<string, FunctionSpec>> = {
     (args) => {
       const [r, period, count, present, future, type] = [num(args[0]), num(args[1]), num(args[2]), num(args[3]), num(args[4]), atStart(args[5])];
       const interest = interestPayment(r, period, count, present, future, type);
-      const level = payment(r, count, present, future, type);
+      const level = payment(r, count, present, future, type, true);
       return typeof interest === "number" && typeof level === "number" ? level - interest : isCellError(interest) ? interest : level;
     },
     4,

@@ -42,9 +42,30 @@ export function power(base: number, exponent: number): CellValue {
   return Number.isFinite(result) ? result : numError();
 }
 
+/** `a - b*q` without rounding the product (Dekker's split), as Excel's extended-precision MOD keeps it. */
+function exactRemainder(a: number, b: number, q: number): number {
+  const split = (x: number): [number, number] => {
+    const c = 134217729 * x;
+    const high = c - (c - x);
+    return [high, x - high];
+  };
+  const product = b * q;
+  const [bh, bl] = split(b);
+  const [qh, ql] = split(q);
+  const error = bh * qh - product + bh * ql + bl * qh + bl * ql;
+  return a - product - error;
+}
+
 export function modulo(a: number, b: number): CellValue {
   if (b === 0) return cellError("#DIV/0!");
-  const result = a - b * Math.floor(a / b);
+  // Excel floors the exact quotient (5/1E-10 lies just under 5E10 for the double nearest 1E-10) and keeps the
+  // remainder's low digits: MOD(5, 1E-10) is 9.99998E-11, not 0
+  let quotient = Math.floor(a / b);
+  let result = a - b * quotient;
+  if (Number.isSafeInteger(quotient)) {
+    result = exactRemainder(a, b, quotient);
+    if (result !== 0 && Math.sign(result) !== Math.sign(b)) result = exactRemainder(a, b, (quotient -= 1));
+  }
   return significant(result) === significant(b) ? 0 : result;
 }
 

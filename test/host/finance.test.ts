@@ -101,3 +101,36 @@ describe("day counts: YEARFRAC, DATEDIF, DAYS360, WEEKNUM, NETWORKDAYS.INTL", ()
     expect([A(cells.A6), A(cells.A7), A(cells.A8)]).toEqual(["#NUM!", "#NUM!", "#NUM!"]);
   });
 });
+
+describe("Excel's own digits (values Excel saved in test/host/excel-corpus)", () => {
+  /** Equal as Excel compares: within the 15th significant digit. */
+  function expectExcel(got: unknown, saved: number): void {
+    if (typeof got !== "number") throw new Error(`expected ${saved}, got ${String(got)}`);
+    expect([got, Math.abs(got - saved) <= 1e-15 * Math.abs(saved)]).toEqual([got, true]);
+  }
+
+  it("MOD floors the exact quotient and keeps the remainder's low digits", async () => {
+    // MOD_QUOTIENT.xlsx: 5/1E-10 lies just under 5E10 for the double nearest 1E-10
+    const cells = await evaluate({ A1: "=MOD(5,1E-10)", A2: "=MOD(5,-1E-10)", A3: "=MOD(10.0000000001,0.1)", A4: "=MOD(10.0000000001,-0.1)" });
+    expectExcel(cells.A1, 9.9999817839013426e-11);
+    expectExcel(cells.A2, -1.8216098657748871e-16);
+    expectExcel(cells.A3, 9.9999453162524787e-11);
+    expectExcel(cells.A4, -9.9999999900000552e-2);
+  });
+
+  it("IPMT and PPMT to the last digit Excel saved", async () => {
+    // IPMT_PPMT.xlsx rows 3, 17 and 30
+    const cells = await evaluate({ A1: "=PPMT(0.1,3,3,8000)", A2: "=IPMT(0.1,3,3,8000,0,1)", A3: "=IPMT(0.1,3.9,3,8000,10,1)", A4: "=PPMT(0.0083,12.5,36,8000,1234,1)" });
+    expectExcel(cells.A1, -2924.4712990936564);
+    expectExcel(cells.A2, -265.86102719033238);
+    expectExcel(cells.A3, -26.866364667656377);
+    expectExcel(cells.A4, -241.18990297314943);
+  });
+
+  it("MIRR to the last digit Excel saved", async () => {
+    // MIRR.xlsx, Sheet2 rows 5 and 49
+    const cells = await evaluate({ A1: "=MIRR({-20,5,5,0,-10,5},0.1,0.2)", A2: "=MIRR({-135,30,20,30,20,30},0.1,0.2)" });
+    expectExcel(cells.A1, -2.1982498845402487e-2);
+    expectExcel(cells.A2, 7.5175263079040766e-2);
+  });
+});
