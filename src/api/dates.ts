@@ -102,3 +102,18 @@ export function isCarriedForward(record: { date: string; assessmentDate: string 
 export function todayIso(now: Date = new Date()): string {
   return now.toISOString().slice(0, 10);
 }
+
+/**
+ * The one reader of ISO 8601 instants (a date-time with `Z` or a UTC offset, seconds and fractions optional). An
+ * HTTP-date (`Date`, `Retry-After`: RFC 9110's IMF-fixdate) is another form, read by the platform's `Date.parse`
+ * where the client reads those headers; the contract's instants are read here only.
+ */
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** The instant (ms since 1970, UTC) of an ISO 8601 date-time with offset, or undefined when it is not one or its day does not exist. */
+export function parseInstant(text: string): number | undefined {
+  // Date.parse alone takes `2024-02-30T00:00Z` as March 1st: the day must exist.
+  if (!INSTANT.test(text) || !isCalendarDate(text.slice(0, 10))) return undefined;
+  const ms = Date.parse(text);
+  return Number.isNaN(ms) ? undefined : ms;
+}

@@ -7,16 +7,16 @@
  * bodies (RFC 9457).
  */
 import { existsSync } from "node:fs";
-import type http from "node:http";
-import type https from "node:https";
 import { rootCertificates } from "node:tls";
 import replyFrom from "@fastify/reply-from";
 import fastifyStatic from "@fastify/static";
-import Fastify, { type FastifyHttpOptions, type FastifyHttpsOptions, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { Agent } from "undici";
-import { API_BASE_PATH, AVERAGE_TYPES, PROBLEM_CONTENT_TYPE, type Problem } from "../api";
+import { API_BASE_PATH, AVERAGE_TYPES } from "../api";
 import { InFlightBudget, type BudgetLimits } from "../hardening/budget";
-import { DEFAULT_SOCKET_LIMITS, clientErrorHandler, fastifySocketOptions, limitServer, nodeServerOptions, type SocketLimits } from "../hardening/sockets";
+import { problemTitle, sendProblem as writeReply, type ProblemAnswer } from "../hardening/problems";
+import { createHardenedServer } from "../hardening/server";
+import { DEFAULT_SOCKET_LIMITS, type SocketLimits } from "../hardening/sockets";
 
 export interface RelayOptions {
   /** The upstream API base URL, e.g. `https://api.vendor.example/physical/v2`. */
@@ -87,39 +87,13 @@ const FORWARDED_HEADERS = ["authorization", "content-type", "accept", "accept-la
 /** Response headers passed back. */
 const RETURNED_HEADERS = ["content-type", "content-length", "retry-after", "www-authenticate", "cache-control", "pragma", "transfer-encoding"];
 
-const TITLES: Record<number, string> = {
-  400: "Bad Request",
-  404: "Not Found",
-  405: "Method Not Allowed",
-  408: "Request Timeout",
-  429: "Too Many Requests",
-  413: "Content Too Large",
-  431: "Request Header Fields Too Large",
-  502: "Bad Gateway",
-  503: "Service Unavailable",
-  504: "Gateway Timeout",
-};
-
-function problem(status: number, detail: string): Problem {
-  return { type: `about:blank#relay-${status}`, title: TITLES[status] ?? "Error", status, detail };
+/** The relay's own problem answer: `type` names the relay and the status, so a client tells it from the upstream's. */
+function problem(status: number, detail: string, headers: Record<string, string> = {}): ProblemAnswer {
+  return { status, body: { type: `about:blank#relay-${status}`, title: problemTitle(status), status, detail }, headers };
 }
 
 function sendProblem(reply: FastifyReply, status: number, detail: string, headers: Record<string, string> = {}): FastifyReply {
-  return reply.code(status).headers(headers).type(PROBLEM_CONTENT_TYPE).send(problem(status, detail));
-}
-
-/** A whole HTTP/1.1 response carrying a problem, for what has no request object (a CONNECT, unreadable HTTP); closes. */
-function rawProblem(status: number, detail: string, headers: Record<string, string> = {}): string {
-  const body = JSON.stringify(problem(status, detail));
-  const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join("");
-  return `HTTP/1.1 ${status} ${TITLES[status] ?? "Error"}\r\ncontent-type: ${PROBLEM_CONTENT_TYPE}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extra}connection: close\r\n\r\n${body}`;
-}
-
-/** What a socket-level error answers (Node's own answer would be fastify's JSON or nothing). */
-function connectionProblem(code: string, timeoutMs: number): string {
-  if (code === "ERR_HTTP_REQUEST_TIMEOUT") return rawProblem(408, `The request was not sent in full within ${timeoutMs / 1000} s`);
-  if (code === "HPE_HEADER_OVERFLOW") return rawProblem(431, "The request's headers are too large");
-  return rawProblem(400, "The request could not be read as HTTP/1.1");
+  return writeReply(reply, problem(status, detail, headers));
 }
 
 /** The path of a URL, decoded and with repeated slashes collapsed; undefined when it cannot be decoded. */
@@ -219,37 +193,18 @@ export async function buildRelay(options: RelayOptions): Promise<FastifyInstance
   const sockets: SocketLimits = { ...DEFAULT_SOCKET_LIMITS, idleTimeoutMs: Math.max(DEFAULT_SOCKET_LIMITS.idleTimeoutMs, timeout * 2), ...options.sockets };
   const budgetLimits: BudgetLimits = { ...DEFAULT_UPSTREAM_BUDGET, ...options.upstream };
   const upstreamBudget = new InFlightBudget(budgetLimits);
-  const serverOptions = {
-    // Request lines only (method, path, status, time): reply-from and fastify log no headers, and no line a query.
-    logger: options.logStream === undefined ? false : { level: "info", stream: options.logStream, hooks: { streamWrite: withoutQueries } },
-    bodyLimit: options.bodyLimit ?? DEFAULT_RELAY_BODY_LIMIT,
-    ...fastifySocketOptions(sockets),
-    ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
-    return503OnClosing: true,
-    forceCloseConnections: true,
-    routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
-    // A URL the router cannot decode is the relay's own 400, as a problem (written raw: the hook's reply is generic).
-    frameworkErrors: (_error: Error, _request: unknown, reply: { hijack(): void; raw: http.ServerResponse }) => {
-      reply.hijack();
-      reply.raw
-        .writeHead(400, { "content-type": PROBLEM_CONTENT_TYPE })
-        .end(JSON.stringify(problem(400, "The request URL could not be read: malformed percent-encoding")));
+  const app = createHardenedServer({
+    sockets,
+    https: options.https,
+    fastify: {
+      // Request lines only (method, path, status, time): reply-from and fastify log no headers, and no line a query.
+      logger: options.logStream === undefined ? false : { level: "info", stream: options.logStream, hooks: { streamWrite: withoutQueries } },
+      bodyLimit: options.bodyLimit ?? DEFAULT_RELAY_BODY_LIMIT,
+      ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
     },
-    clientErrorHandler: clientErrorHandler((code) => connectionProblem(code, sockets.requestTimeoutMs)),
-  };
-  const app = (options.https
-    ? Fastify({ ...serverOptions, https: { ...options.https, ...nodeServerOptions(sockets, true) } } as FastifyHttpsOptions<https.Server>)
-    : Fastify({ ...serverOptions, http: nodeServerOptions(sockets, false) } as FastifyHttpOptions<http.Server>)) as unknown as FastifyInstance;
-  limitServer(app.server, sockets);
-  // HTTP/1.1 requires Host (RFC 9112 3.2); Node's own refusal has no body, this one is a problem (convention 8a).
-  app.addHook("onRequest", (request, reply, done) => {
-    if (request.raw.httpVersion !== "1.1" || request.headers.host !== undefined) return done();
-    void sendProblem(reply.header("connection", "close"), 400, "An HTTP/1.1 request needs a Host header");
-  });
-  app.addHttpMethod("GET", { hasBody: true, overrideExisting: true });
-  // Node closes a CONNECT's connection unanswered unless someone listens.
-  app.server.on("connect", (_request: http.IncomingMessage, socket: import("node:stream").Duplex) => {
-    socket.end(rawProblem(405, "CONNECT is not served here"));
+    problem,
+    // A URL the router cannot decode is the relay's own 400.
+    frameworkError: () => problem(400, "The request URL could not be read: malformed percent-encoding"),
   });
 
   // Bodies pass through unread, as bytes, up to the body limit.

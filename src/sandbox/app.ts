@@ -2,23 +2,21 @@
  * The sandbox service as a fastify instance (style: build and listen apart). `server.ts` listens;
  * route tests use `inject`.
  */
-import type http from "node:http";
-import type { IncomingMessage } from "node:http";
-import type https from "node:https";
-import type { Duplex } from "node:stream";
-import Fastify, { type FastifyHttpOptions, type FastifyHttpsOptions, type FastifyError, type FastifyInstance, type FastifyServerOptions, type FastifyReply, type FastifyRequest } from "fastify";
-import { API_BASE_PATH, DEFAULT_LIMITS, DEFAULT_VENDOR, PROBLEM_CONTENT_TYPE, scopeFor, type Limits } from "../api";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { API_BASE_PATH, DEFAULT_LIMITS, DEFAULT_VENDOR, scopeFor, type Limits } from "../api";
 import type { DataSet } from "./data/model";
 import { API_METHODS, API_ROUTES, apiRoutes, type ApiVerifier } from "./routes/service-routes";
 import type { LiveCorrections } from "./data/live";
 import { Catalogue } from "./service/catalogue";
 import { toProblemError } from "./service/errors";
 import { createFaultInjector, parseFaultSpec } from "./service/faults";
-import { ProblemError, rawProblemResponse } from "./service/problems";
+import { ProblemError } from "./service/problems";
 import { VENDOR_TOKEN_PATH } from "./auth/service";
 import { createRateLimiter } from "./service/rate-limit";
 import { InFlightBudget, type BudgetLimits } from "../hardening/budget";
-import { DEFAULT_SOCKET_LIMITS, clientErrorHandler, fastifySocketOptions, limitServer, nodeServerOptions, type SocketLimits } from "../hardening/sockets";
+import { sendProblem } from "../hardening/problems";
+import { createHardenedServer } from "../hardening/server";
+import { DEFAULT_SOCKET_LIMITS, type SocketLimits } from "../hardening/sockets";
 
 export interface AppOptions {
   data: DataSet;
@@ -73,54 +71,29 @@ function routablePath(url: string): string | undefined {
   return decoded.toLowerCase().replace(/\/+/g, "/").replace(/(.)\/$/, "$1");
 }
 
-/** What a socket-level error (no request object) answers: a problem, written raw. */
-function connectionProblem(code: string, timeoutMs: number): ProblemError {
-  if (code === "ERR_HTTP_REQUEST_TIMEOUT") return new ProblemError(408, `The request was not sent in full within ${timeoutMs / 1000} s`);
-  if (code === "HPE_HEADER_OVERFLOW") return new ProblemError(431, "The request's headers are too large");
-  return new ProblemError(400, "The request could not be read as HTTP/1.1");
-}
-
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
   const scope = options.tokenService.scope ?? scopeFor(options.vendor ?? DEFAULT_VENDOR);
   const faults = options.faults ? createFaultInjector(parseFaultSpec(options.faults), options.seed ?? DEFAULT_FAULT_SEED) : undefined;
   const sockets: SocketLimits = { ...DEFAULT_SOCKET_LIMITS, ...options.sockets };
-  const serverOptions: FastifyServerOptions = {
-    logger: options.logger ? { level: "warn" } : false,
-    routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
-    bodyLimit: 1_048_576,
-    return503OnClosing: true,
-    forceCloseConnections: true,
-    ...fastifySocketOptions(sockets),
+  const app = createHardenedServer({
+    sockets,
+    https: options.https,
+    fastify: { logger: options.logger ? { level: "warn" } : false, bodyLimit: 1_048_576 },
+    problem: (status, detail, headers) => new ProblemError(status, detail, undefined, headers).answer(),
     // A URL the router cannot decode (`/Prices/%zz`) is answered as any other bad request: a problem.
-    frameworkErrors: (error, _request, reply) => {
-      const problem = error.code === "FST_ERR_BAD_URL"
+    frameworkError: (error) =>
+      (error.code === "FST_ERR_BAD_URL"
         ? new ProblemError(400, "The request URL could not be read: malformed percent-encoding", [{ parameter: "url", message: "is malformed" }])
-        : toProblemError(error, scope).problem;
-      // Written on the raw response: the generic reply of this hook is typed for no route in particular.
-      reply.hijack();
-      reply.raw.writeHead(problem.status, { ...problem.headers, "content-type": PROBLEM_CONTENT_TYPE }).end(JSON.stringify(problem.toProblem()));
-    },
-    clientErrorHandler: clientErrorHandler((code) => rawProblemResponse(connectionProblem(code, sockets.requestTimeoutMs))),
-  };
-  // fastify types an HTTPS instance apart; the routes do not care which server carries them.
-  const app = (options.https
-    ? Fastify({ ...serverOptions, https: { ...options.https, ...nodeServerOptions(sockets, true) } } as FastifyHttpsOptions<https.Server>)
-    : Fastify({ ...serverOptions, http: nodeServerOptions(sockets, false) } as FastifyHttpOptions<http.Server>)) as unknown as FastifyInstance;
-  limitServer(app.server, sockets);
-  // HTTP/1.1 requires Host (RFC 9112 3.2); Node's own refusal has no body, this one is a problem (convention 8a).
-  app.addHook("onRequest", (request, reply, done) => {
-    if (request.raw.httpVersion !== "1.1" || request.headers.host !== undefined) return done();
-    const problem = new ProblemError(400, "An HTTP/1.1 request needs a Host header");
-    void reply.code(400).header("connection", "close").type(PROBLEM_CONTENT_TYPE).send(problem.toProblem());
+        : toProblemError(error, scope).problem
+      ).answer(),
+    connectAllow: API_METHODS,
   });
-  // A GET that carries a form body is read too (convention 2).
-  app.addHttpMethod("GET", { hasBody: true, overrideExisting: true });
 
   const answer = (error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): void => {
     const { problem, unexpected } = toProblemError(error, scope);
     if (unexpected) request.log.error({ err: error }, "unexpected error");
-    void reply.code(problem.status).headers(problem.headers).type(PROBLEM_CONTENT_TYPE).send(problem.toProblem());
+    void sendProblem(reply, problem.answer());
   };
   app.setErrorHandler(answer);
 
@@ -132,12 +105,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const problem = allow !== undefined
       ? new ProblemError(405, `${request.method} is not served here; use ${allow.replace(", OPTIONS", "").replace(", ", " or ")}`, undefined, { allow })
       : new ProblemError(404, `No endpoint at this path; the API's paths are under ${API_BASE_PATH}: /Prices, /Prices/History, /Prices/<type>Average, /Instruments, /References`);
-    void reply.code(problem.status).headers(problem.headers).type(PROBLEM_CONTENT_TYPE).send(problem.toProblem());
-  });
-
-  // Node closes a CONNECT's connection unanswered unless someone listens: it gets a 405 like any other method.
-  app.server.on("connect", (request: IncomingMessage, socket: Duplex) => {
-    socket.end(rawProblemResponse(new ProblemError(405, `${request.method ?? "CONNECT"} is not served here`, undefined, { allow: API_METHODS })));
+    void sendProblem(reply, problem.answer());
   });
 
   if (options.tokenService.register) await options.tokenService.register(app);

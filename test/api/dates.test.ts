@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { addDays, daysInMonth, fromEpochDay, parseIsoDate, toEpochDay } from "../../src/api/dates";
+import { addDays, daysInMonth, fromEpochDay, parseInstant, parseIsoDate, toEpochDay } from "../../src/api/dates";
 
 /** Every valid date of years 0000 to 9999, canonical, weighted so that years 0000-0099 come up often. */
 const year = fc.oneof(fc.integer({ min: 0, max: 99 }), fc.integer({ min: 0, max: 9999 }));
@@ -100,5 +100,24 @@ describe("daysInMonth and parseIsoDate", () => {
       }),
       { numRuns: 1000 },
     );
+  });
+});
+
+describe("parseInstant", () => {
+  it("reads an ISO 8601 date-time with Z or an offset, seconds and fractions optional", () => {
+    expect(parseInstant("2025-06-30T09:25Z")).toBe(Date.UTC(2025, 5, 30, 9, 25));
+    expect(parseInstant("2025-06-30T09:25:30.5+02:00")).toBe(Date.UTC(2025, 5, 30, 7, 25, 30, 500));
+  });
+
+  it.each(["2025-06-30T09:25", "2025-06-30", "2025-6-30T09:25Z", "Mon, 30 Jun 2025 09:25:00 GMT", "2025-06-30T25:00Z", " 2025-06-30T09:25Z"])(
+    "refuses %s: no offset, not a date-time, or out of range",
+    (text) => expect(parseInstant(text)).toBeUndefined(),
+  );
+
+  it("refuses a day that does not exist, which Date.parse rolls into the next month", () => {
+    expect(Number.isNaN(Date.parse("2024-02-30T00:00Z"))).toBe(false);
+    expect(parseInstant("2024-02-30T00:00Z")).toBeUndefined();
+    expect(parseInstant("2023-02-29T00:00Z")).toBeUndefined();
+    expect(parseInstant("2024-02-29T00:00Z")).toBe(Date.UTC(2024, 1, 29));
   });
 });

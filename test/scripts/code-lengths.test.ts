@@ -12,7 +12,7 @@ const ROOT = path.resolve(__dirname, "../..");
 const LONG_FUNCTIONS: Readonly<Record<string, number>> = { "src/workbench/workbench.ts start": 371 };
 /** Over the limit today: data tables, and files a split has not reached yet. */
 const LONG_FILES: Readonly<Record<string, number>> = {
-  "src/sandbox/data/series.ts": 689,
+  "src/sandbox/data/series.ts": 686,
   "src/workbench/grid-view.ts": 617,
   "src/sandbox/data/generator.ts": 517,
   "src/host/evaluate.ts": 475,

@@ -3,9 +3,10 @@
  * `assessmentDate` on. `--now` freezes the clock at an instant, `--today D` at the end of D (UTC); without
  * either it is the real time.
  */
-import { fromEpochDay, MS_PER_DAY, parseIsoDate, toEpochDay } from "../../api/dates";
+import { fromEpochDay, MS_PER_DAY, parseInstant, parseIsoDate, toEpochDay } from "../../api/dates";
 
-const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+/** The contract's instant reader, where the sandbox's options have always found it. */
+export { parseInstant };
 
 export interface PublicationClock {
   /** Milliseconds since 1970 (UTC). */
@@ -14,13 +15,6 @@ export interface PublicationClock {
   readonly today: string;
   /** True when `--now` or `--today` froze it. */
   readonly frozen: boolean;
-}
-
-/** The instant of an ISO 8601 date-time with a UTC offset or `Z`, or undefined when it is not one. */
-export function parseInstant(text: string): number | undefined {
-  if (!INSTANT.test(text)) return undefined;
-  const ms = Date.parse(text);
-  return Number.isNaN(ms) ? undefined : ms;
 }
 
 /** The last millisecond of a day (UTC): `--today D` shows everything assessed on D. */

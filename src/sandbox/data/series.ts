@@ -4,7 +4,7 @@
  * (instrument key, index) so that twenty years of 300+ instruments stay a few megabytes.
  */
 import { lastIndexOnOrBefore as lastDayIndexOnOrBefore } from "./day-search";
-import { dateOfTimestamp, fromEpochDay, parseIsoDate, toEpochDay, type ForwardCurvePoint } from "../../api";
+import { dateOfTimestamp, fromEpochDay, parseInstant, parseIsoDate, toEpochDay, type ForwardCurvePoint } from "../../api";
 import type { AssessmentSeries } from "./model";
 import { dayString, epochDayOf, monthIndexOf } from "./day-strings";
 import type { JsonWriter } from "./json";
@@ -43,7 +43,6 @@ export class DataError extends Error {
 
 /** The time written for an assessment whose file leaves `assessmentDate` out. */
 export const DEFAULT_ASSESSMENT_TIME = "T16:30:00+00:00";
-const TIMESTAMP_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 const FORWARD_CODE = /^M\d+$/;
 const FORWARD_MONTH = /^[A-Z]{3}$/;
 export const MONTH_CODES = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"] as const;
@@ -88,7 +87,7 @@ export function checkPoint(value: unknown, where: string, previousDay: number | 
     throw new DataError(`${where}.revision`, `expected an integer from 0 to 65535, got ${describe(revision)}`);
   }
   const assessmentDate = value["assessmentDate"] ?? (fillDefaults ? `${date}${DEFAULT_ASSESSMENT_TIME}` : undefined);
-  if (typeof assessmentDate !== "string" || !TIMESTAMP_WITH_OFFSET.test(assessmentDate) || Number.isNaN(Date.parse(assessmentDate))) {
+  if (typeof assessmentDate !== "string" || parseInstant(assessmentDate) === undefined) {
     throw new DataError(`${where}.assessmentDate`, `expected an ISO 8601 date-time with UTC offset such as ${date}T16:30:00+00:00, got ${describe(assessmentDate)}`);
   }
   if (dateOfTimestamp(assessmentDate) < date) {

@@ -1,22 +1,8 @@
 /** RFC 9457 problem details (convention 7): the one error shape of the sandbox's API. */
-import { PROBLEM_CONTENT_TYPE, type Problem } from "../../api";
+import type { Problem } from "../../api";
+import { problemTitle, type ProblemAnswer } from "../../hardening/problems";
 
 export type ProblemStatus = 400 | 401 | 403 | 404 | 405 | 408 | 413 | 415 | 429 | 431 | 500 | 503;
-
-const TITLES: Record<ProblemStatus, string> = {
-  400: "Bad Request",
-  401: "Unauthorized",
-  403: "Forbidden",
-  404: "Not Found",
-  405: "Method Not Allowed",
-  408: "Request Timeout",
-  413: "Content Too Large",
-  415: "Unsupported Media Type",
-  429: "Too Many Requests",
-  431: "Request Header Fields Too Large",
-  500: "Internal Server Error",
-  503: "Service Unavailable",
-};
 
 /** Stable `type` URIs so that clients can tell problems apart without parsing `detail`. */
 const TYPES: Record<ProblemStatus, string> = {
@@ -57,10 +43,15 @@ export class ProblemError extends Error {
   toProblem(): Problem {
     return problemBody(this.status, this.message, this.errors);
   }
+
+  /** What the hardening's problem writer sends. */
+  answer(): ProblemAnswer {
+    return { status: this.status, body: this.toProblem(), headers: this.headers };
+  }
 }
 
 export function problemBody(status: ProblemStatus, detail: string, errors?: ParameterError[]): Problem {
-  const body: Problem = { type: TYPES[status], title: TITLES[status], status, detail };
+  const body: Problem = { type: TYPES[status], title: problemTitle(status), status, detail };
   if (errors && errors.length > 0) body.errors = errors;
   return body;
 }
@@ -83,17 +74,4 @@ export function badRequest(errors: ParameterError[]): ProblemError {
       : `${errors.length} errors in ${names.length === 1 ? "parameter" : "parameters"} ${names.join(", ")}${more > 0 ? ", ..." : ""}`;
   if (more > 0) detail += `; the first ${listed.length} are listed, ${more} more are not`;
   return new ProblemError(400, detail, listed);
-}
-
-/**
- * A whole HTTP/1.1 response carrying a problem, for answers written straight to a socket (a request Node could not
- * parse, a CONNECT, a timeout): the connection closes after it.
- */
-export function rawProblemResponse(problem: ProblemError): string {
-  const body = JSON.stringify(problem.toProblem());
-  const headers = Object.entries(problem.headers).map(([name, value]) => `${name}: ${value}\r\n`).join("");
-  return (
-    `HTTP/1.1 ${problem.status} ${TITLES[problem.status]}\r\n` +
-    `content-type: ${PROBLEM_CONTENT_TYPE}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${headers}connection: close\r\n\r\n${body}`
-  );
 }
