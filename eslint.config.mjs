@@ -10,27 +10,30 @@ const NOT_YET_FIXED = {
   "@typescript-eslint/no-unnecessary-condition": 47,
   "@typescript-eslint/require-await": 26,
   "@typescript-eslint/no-base-to-string": 20,
-  "@typescript-eslint/unbound-method": 19,
-  "@typescript-eslint/no-non-null-assertion": 19,
   "@typescript-eslint/no-confusing-void-expression": 16,
-  "@typescript-eslint/no-unused-vars": 10,
-  "@typescript-eslint/no-unnecessary-type-assertion": 6,
   "@typescript-eslint/no-redundant-type-constituents": 6,
   "@typescript-eslint/no-dynamic-delete": 6,
-  "@typescript-eslint/no-unnecessary-type-conversion": 5,
-  "@typescript-eslint/prefer-promise-reject-errors": 3,
-  "@typescript-eslint/no-unnecessary-boolean-literal-compare": 3,
   "@typescript-eslint/no-unnecessary-type-parameters": 3,
-  "@typescript-eslint/only-throw-error": 2,
   "@typescript-eslint/no-misused-spread": 2,
   "@typescript-eslint/no-unsafe-assignment": 2,
-  "prefer-const": 2,
   "@typescript-eslint/no-unsafe-return": 1,
   "no-useless-assignment": 1,
   "@typescript-eslint/no-useless-constructor": 1,
   "preserve-caught-error": 1,
   "@typescript-eslint/restrict-plus-operands": 1,
   "@typescript-eslint/no-unsafe-call": 1,
+};
+
+/**
+ * Findings in files other branches are restructuring now (issue 30): the rule stays off in that file alone until they land,
+ * then the file's entry goes.
+ */
+const NOT_YET_FIXED_IN = {
+  "src/host/engine.ts": ["@typescript-eslint/unbound-method"],
+  "src/relay/app.ts": ["@typescript-eslint/no-unnecessary-type-assertion"],
+  "src/sandbox/server.ts": ["@typescript-eslint/unbound-method"],
+  "src/sandbox/data/series.ts": ["@typescript-eslint/no-unused-vars"],
+  "src/workbench/workbench.ts": ["prefer-const", "@typescript-eslint/no-unnecessary-type-assertion"],
 };
 
 export default tseslint.config(
@@ -47,7 +50,12 @@ export default tseslint.config(
     rules: {
       // A number in a message prints as written; objects, nullish and unknown values still need a String() (320 findings without).
       "@typescript-eslint/restrict-template-expressions": ["error", { allowNumber: true }],
+      // Destructuring names the keys a rest object leaves out (the client's options without the add-in's own).
+      "@typescript-eslint/no-unused-vars": ["error", { ignoreRestSiblings: true }],
+      // Passing a caught error on (typed unknown) keeps it as it was thrown.
+      "@typescript-eslint/prefer-promise-reject-errors": ["error", { allowThrowingUnknown: true }],
       ...Object.fromEntries(Object.keys(NOT_YET_FIXED).map((rule) => [rule, "off"])),
     },
   },
+  ...Object.entries(NOT_YET_FIXED_IN).map(([file, rules]) => ({ files: [file], rules: Object.fromEntries(rules.map((rule) => [rule, "off"])) })),
 );

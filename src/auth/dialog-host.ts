@@ -32,6 +32,7 @@ export const UNKNOWN_ORIGIN_ANSWER = JSON.stringify({
  * the token service's pages, and any page it navigates to could call `messageParent` with a made-up answer.
  */
 export function officeDialogHost(office: typeof Office, ownOrigin: string = (globalThis as { location?: Location }).location?.origin ?? ""): DialogHost {
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-boolean-literal-compare -- the typings say boolean, an old host answers undefined
   const canReply = office.context.requirements?.isSetSupported?.("DialogApi", "1.2") === true;
   return {
     canReply,

@@ -112,7 +112,7 @@ export interface FormulaCalls {
 /** An error as a cell shows it: a CellError-like object, or its code as text (`#N/A`) as Excel's values give it. */
 export function isErrorValue(value: unknown): boolean {
   if (typeof value === "string") return /^#(N\/A|VALUE!|REF!|NAME\?|NUM!|DIV\/0!|NULL!|SPILL!|CALC!|BUSY!|GETTING_DATA|FIELD!|BLOCKED!|CONNECT!|UNKNOWN!)/.test(value);
-  return typeof value === "object" && value !== null && "code" in value && typeof (value as { code: unknown }).code === "string" && (value as { code: string }).code.startsWith("#");
+  return typeof value === "object" && value !== null && "code" in value && typeof value.code === "string" && value.code.startsWith("#");
 }
 
 function firstText(arg: unknown): string {

@@ -88,7 +88,7 @@ export interface PricesAddin {
 export interface AddinDependencies {
   createClient(options: PricesClientOptions): PricesClient;
   /** Requests a full recalculation from the host application; resolves when asked (never rejects). */
-  recalculate(): Promise<void>;
+  recalculate: () => Promise<void>;
   /** Excel's data-type requirement sets, read when asked (none outside Excel). */
   dataTypeSupport?(): DataTypeSupport;
 }
@@ -97,7 +97,7 @@ export interface AddinHook {
   addin: PricesAddin;
   context(makeError: MakeError, today: () => string): FunctionsContext;
   /** The live registry over the current client (made at the first live cell), or undefined where live updates are off or nobody signed in. */
-  liveRegistry(): LiveRegistry | undefined;
+  liveRegistry: () => LiveRegistry | undefined;
 }
 
 function isClientConfiguration(configuration: Configuration): configuration is ClientConfiguration {

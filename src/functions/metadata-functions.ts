@@ -90,7 +90,7 @@ export function instrument(
 async function wholeRecords(context: FunctionsContext, symbolMatrix: ReturnType<typeof toMatrix>, format: DateFormat, target: ConversionTarget): Promise<Grid> {
   const all = requestedInstrumentFields(INSTRUMENT_FIELDS);
   if (isSingleCell(symbolMatrix)) {
-    const symbol = symbolOf(symbolMatrix[0]![0]);
+    const symbol = symbolOf(symbolMatrix[0]?.[0]);
     if (symbol === undefined) throw new ArgumentError("symbol is required: give an instrument symbol such as 'MB-AL-0004'");
     const record = await recordInTarget(context.client(), await context.client().instrument(symbol, all), target);
     return INSTRUMENT_FIELDS.map((field) => [field, instrumentCell(record, field, format, context.dateSystem, context.dataTypes)]);
@@ -160,7 +160,7 @@ export function reference(context: FunctionsContext, typeArg: unknown, idArg: un
     const type = referenceTypeOf(typeArg);
     const headers = headersOf(headersArg);
     const idMatrix = toMatrix(idArg, "id");
-    const noId = isSingleCell(idMatrix) && isBlank(idMatrix[0]![0]);
+    const noId = isSingleCell(idMatrix) && isBlank(idMatrix[0]?.[0]);
     const group = await context.client().references(type);
     if (noId) {
       if (group.items.length === 0) throw new NotAvailableError(`the ${type} list is empty`);

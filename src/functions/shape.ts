@@ -42,18 +42,25 @@ export function crossLayout<A, B>(a: Item<A>[][], b: Item<B>[][]): CrossLayout<A
   const singleB = isSingleCell(b);
   let layout: CrossLayout<A, B>;
   if (singleB) {
-    const only = b[0]![0]!;
-    layout = { rows: a.length, cols: a[0]!.length, at: (r, c) => [a[r]![c]!, only] };
+    const only = cellOf(b, 0, 0);
+    layout = { rows: a.length, cols: a[0]?.length ?? 0, at: (r, c) => [cellOf(a, r, c), only] };
   } else if (singleA) {
-    const only = a[0]![0]!;
-    layout = { rows: b.length, cols: b[0]!.length, at: (r, c) => [only, b[r]![c]!] };
+    const only = cellOf(a, 0, 0);
+    layout = { rows: b.length, cols: b[0]?.length ?? 0, at: (r, c) => [only, cellOf(b, r, c)] };
   } else {
     const down = flatten(a) as Item<A>[];
     const across = flatten(b) as Item<B>[];
-    layout = { rows: down.length, cols: across.length, at: (r, c) => [down[r]!, across[c]!] };
+    layout = { rows: down.length, cols: across.length, at: (r, c) => [cellOf([down], 0, r), cellOf([across], 0, c)] };
   }
   checkResultSize(layout.rows, layout.cols);
   return layout;
+}
+
+/** The item at (row, col) of a grid the layout has measured; a missing one is a bug, said as such. */
+function cellOf<T>(grid: readonly (readonly T[])[], row: number, col: number): T {
+  const cell = grid[row]?.[col];
+  if (cell === undefined) throw new RangeError(`no item at row ${row}, column ${col}`);
+  return cell;
 }
 
 /** Refuses a result over MAX_CELLS before any request is made for it. */
@@ -107,8 +114,9 @@ export async function fillGrid<A, B>(
  * into the error value), so the cell shows the error like any single-valued function.
  */
 export function finish(grid: Grid, makeError: MakeError): Grid {
-  if (grid.length === 1 && grid[0]!.length === 1) {
-    const only = grid[0]![0];
+  if (grid.length === 1 && grid[0]?.length === 1) {
+    const only = grid[0][0];
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- a CellFailure is the cell's answer, caught by its class in context.ts
     if (only instanceof CellFailure) throw only;
   }
   return grid.map((row) =>

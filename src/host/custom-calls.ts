@@ -65,7 +65,7 @@ export class CustomCalls {
     return called.some((canonical) => {
       if (VOLATILE_FUNCTIONS.has(canonical)) return true;
       const resolved = canonical.startsWith(`${this.namespace}.`) ? this.resolve(canonical) : undefined;
-      return resolved !== undefined && !isCellError(resolved) && resolved.metadata.options.volatile === true;
+      return resolved !== undefined && !isCellError(resolved) && resolved.metadata.options.volatile;
     });
   }
 

@@ -40,11 +40,11 @@ export function createOfficeRuntimeShim(): { storage: Record<string, (...args: n
   return {
     storage: {
       getItem: async (key: string) => items.get(key) ?? null,
-      setItem: async (key: string, value: string) => void items.set(key, String(value)),
+      setItem: async (key: string, value: string) => void items.set(key, value),
       removeItem: async (key: string) => void items.delete(key),
       getItems: async (keys: string[]) => Object.fromEntries(keys.map((key) => [key, items.get(key) ?? null])),
       setItems: async (entries: Record<string, string>) => {
-        for (const [key, value] of Object.entries(entries)) items.set(key, String(value));
+        for (const [key, value] of Object.entries(entries)) items.set(key, value);
       },
       removeItems: async (keys: string[]) => {
         for (const key of keys) items.delete(key);

@@ -82,7 +82,7 @@ export async function startHostPage(options: PageOptions): Promise<PricesHostApi
   const metadata: unknown = await response.json();
   return startHost(
     {
-      globals: globalThis as HostGlobals,
+      globals: globalThis,
       loadBundle: () => loadScript(options.scriptUrl),
       log: (message) => console.error(message),
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),

@@ -17,7 +17,7 @@ import { plainOf } from "./rich-cells";
 import { Sheet } from "./sheet";
 import { readSheet } from "./sheet-reads";
 import type { ArrayValue } from "./value-array";
-import { type CellError, type CellValue, type Scalar, isCellError } from "./values";
+import { type CellError, type CellValue, isCellError } from "./values";
 import { resultOf } from "./implicit-intersection";
 
 /** Functions whose value on the day the file was saved is not known from the file. */

@@ -18,7 +18,7 @@ const MAX_CALENDARS = 100_000;
 
 export interface HistoryAsks {
   /** An instrument's calendar when the client has read it. */
-  calendarOf(symbol: string): InstrumentCalendar | undefined;
+  calendarOf: (symbol: string) => InstrumentCalendar | undefined;
   /** Forgets the calendars of these asks' symbols: their histories are sized by calendar days from now on. */
   forgetCalendars(asks: readonly Ask[]): void;
   /** The asks that go on now; long histories of unknown calendars wait for them and go to `dispatch` after. */

@@ -177,7 +177,7 @@ export function normHistoryKey(key: HistoryKey): NormHistoryKey {
   if (fromDate > toDate) throw new InvalidKeyError("fromDate", `fromDate ${fromDate} is after toDate ${toDate}`);
   let calendarType: CalendarType = "AssessmentDays";
   if (key.calendarType !== undefined) {
-    const found = matchName(CALENDAR_TYPES, String(key.calendarType).trim());
+    const found = matchName(CALENDAR_TYPES, key.calendarType.trim());
     if (!found) throw new InvalidKeyError("calendarType", `Unknown calendar type: ${JSON.stringify(key.calendarType)} (one of ${CALENDAR_TYPES.join(", ")})`);
     calendarType = found;
   }

@@ -98,7 +98,7 @@ export async function openNodeHost(options: NodeHostOptions): Promise<NodeHost> 
     if (refusal !== undefined) return Promise.reject(new Error(refusal));
     const signal = init?.signal ? AbortSignal.any([init.signal, closing.signal]) : closing.signal;
     const request = { ...(init as object), signal, dispatcher };
-    return undiciFetch(input instanceof Request ? input : url.href, request as Parameters<typeof undiciFetch>[1]);
+    return undiciFetch(input instanceof Request ? input : url.href, request);
   };
   const sandbox: Record<string, unknown> = {
     ...timers.globals,

@@ -64,7 +64,7 @@ export function formatArg(arg: FormulaArg): string {
 /** `=PRICES.MID("MB-AL-0004","2024-03-01")`; trailing omitted arguments are dropped, inner ones left empty. */
 export function buildFormula(fn: FunctionSpec | string, args: readonly FormulaArg[]): string {
   const spec = typeof fn === "string" ? FUNCTIONS.find((f) => f.name === fn) : fn;
-  if (!spec || !FUNCTIONS.includes(spec)) throw new FormulaError(`unknown function: ${String(typeof fn === "string" ? fn : fn.name)}`);
+  if (!spec || !FUNCTIONS.includes(spec)) throw new FormulaError(`unknown function: ${typeof fn === "string" ? fn : fn.name}`);
   if (args.length > spec.parameters.length) throw new FormulaError(`${spec.name} takes at most ${spec.parameters.length} arguments`);
   let last = args.length;
   while (last > 0 && args[last - 1]?.kind === "omitted") last--;

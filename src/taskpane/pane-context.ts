@@ -24,7 +24,7 @@ export interface PaneDependencies {
   pageBase: string;
   /** The functions' hook (shared runtime); undefined when the pane runs alone. */
   addin: () => PricesAddin | undefined;
-  createClient(options: PricesClientOptions): PricesClient;
+  createClient: (options: PricesClientOptions) => PricesClient;
   fetch?: typeof fetch;
   now?: () => number;
   /** What the sheet does while nobody is signed in here, when a host fills it otherwise (the workbench's demo key). */
@@ -38,9 +38,9 @@ export interface PaneContext {
   readonly events: PaneEvents;
   readonly fetch: typeof fetch;
   now(): number;
-  settings(): AddinSettings;
-  store(): TokenStore;
-  client(): PricesClient;
+  settings: () => AddinSettings;
+  store: () => TokenStore;
+  client: () => PricesClient;
   /** Instruments and reference lists of the signed-in account (empty when signed out). */
   lists(): PaneLists;
   /** Says something to screen readers (and the tests). */

@@ -17,19 +17,19 @@ import { ServiceReach } from "./service-reach";
 export interface SessionOptions {
   settingsStorage: SettingsStorage;
   addin: () => PricesAddin | undefined;
-  createClient(options: PricesClientOptions): PricesClient;
+  createClient: (options: PricesClientOptions) => PricesClient;
   fetch: typeof fetch;
   now: () => number;
   /** Every failure the client reports (a cell's value or a request). */
-  onClientError(where: string, error: unknown): void;
+  onClientError: (where: string, error: unknown) => void;
   /** After the session reacted to a change of the token store. */
   onAuth(state: AuthState): void;
 }
 
 export interface PaneSession {
-  settings(): AddinSettings;
-  store(): TokenStore;
-  client(): PricesClient;
+  settings: () => AddinSettings;
+  store: () => TokenStore;
+  client: () => PricesClient;
   /** The base URL the user last confirmed for tokens; the client gets a token only for this one. */
   trusted(): string;
   setTrusted(baseUrl: string): void;

@@ -340,9 +340,9 @@ export async function writePackage(
   const fd = openSync(temporary, "w");
   let open = true;
   try {
-    let failure: Error | null = null;
+    const failures: Error[] = []; // the zip's callback fills it; the first one is thrown
     const zip = new Zip((error, chunk) => {
-      if (error) failure ??= error;
+      if (error) failures.push(error);
       else writeSync(fd, chunk);
     });
     const total = [...entries.values()].reduce((sum, data) => sum + data.length, 0);
@@ -370,7 +370,8 @@ export async function writePackage(
       }
     }
     zip.end();
-    if (failure) throw failure;
+    const [failure] = failures;
+    if (failure !== undefined) throw failure;
     closeSync(fd);
     open = false;
     await checkWritten(

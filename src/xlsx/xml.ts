@@ -45,7 +45,7 @@ export interface TagEvents {
   open?(tag: { readonly qualifiedName: string; readonly name: string; readonly attributes: Readonly<Record<string, string>>; readonly start: number; readonly openEnd: number; readonly selfClosing: boolean }): void;
   /** Its end tag was read (right after `open` for `<a/>`); `closeStart` = `end` when self-closing. */
   close?(tag: { readonly name: string; readonly closeStart: number; readonly end: number }): void;
-  text?(text: string): void;
+  text?: (text: string) => void;
 }
 
 /** Reads `xml` start to end, calling `events` with every element's position; a malformed part throws XmlPartError naming `part`. */

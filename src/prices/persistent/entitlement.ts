@@ -68,7 +68,7 @@ export async function verifiedSubject(token: string, apiUrl: string, fetcher: Fe
     const subject = subjectOf(payload);
     return subject === undefined ? { kind: "invalid", reason: "the access token names no subject" } : { kind: "verified", subject };
   } catch (error) {
-    const code = typeof error === "object" && error !== null && "code" in error ? String((error as { code: unknown }).code) : "invalid";
+    const code = typeof error === "object" && error !== null && "code" in error ? String(error.code) : "invalid";
     return { kind: "invalid", reason: `the access token does not verify against its issuer's keys (${code})` };
   }
 }

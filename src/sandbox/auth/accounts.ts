@@ -11,7 +11,7 @@ export interface Entitlement {
   /** `""` admits every symbol; `MB-` admits `MB-AL-0004`. */
   readonly symbolPrefixes: readonly string[];
   /** Whether the caller may see the instrument with this symbol. */
-  allows(symbol: string): boolean;
+  allows: (symbol: string) => boolean;
 }
 
 export function entitlement(name: string, symbolPrefixes: readonly string[]): Entitlement {

@@ -203,7 +203,7 @@ function sign(forge: Forge, cert: forgeModule.pki.Certificate, privatePem: strin
 /** A positive 128-bit serial whose first byte keeps the DER integer minimal. */
 function serialNumber(): string {
   const bytes = randomBytes(16);
-  bytes[0] = (bytes[0]! & 0x3f) | 0x40;
+  bytes[0] = ((bytes[0] ?? 0) & 0x3f) | 0x40;
   return bytes.toString("hex");
 }
 

@@ -2,7 +2,7 @@
  * The token service's RSA signing key. Persisted as a JWK beside the certificates so tokens stay
  * valid across sandbox restarts (a client's cached token keeps working); `null` keeps it in memory.
  */
-import { createPrivateKey, createPublicKey, generateKeyPair, type JsonWebKey } from "node:crypto";
+import { createPrivateKey, createPublicKey, generateKeyPair } from "node:crypto";
 import { dirname, resolve } from "node:path";
 import { promisify } from "node:util";
 import { calculateJwkThumbprint, type JWK } from "jose";
@@ -37,7 +37,7 @@ export async function loadSigningKey(file: string | null): Promise<SigningKey> {
 
 async function newPrivateJwk(): Promise<JWK> {
   const { privateKey } = await generateRsa("rsa", { modulusLength: 2048 });
-  return privateKey.export({ format: "jwk" }) as JWK;
+  return privateKey.export({ format: "jwk" });
 }
 
 async function parseKey(text: string | undefined): Promise<SigningKey | undefined> {
@@ -51,7 +51,7 @@ async function parseKey(text: string | undefined): Promise<SigningKey | undefine
 
 /** Completes a private JWK (throws when it is not an RSA key of 2048 bits or more). */
 async function describe(jwk: JWK): Promise<SigningKey> {
-  const privateKey = createPrivateKey({ key: jwk as JsonWebKey, format: "jwk" });
+  const privateKey = createPrivateKey({ key: jwk, format: "jwk" });
   if (privateKey.asymmetricKeyType !== "rsa" || (privateKey.asymmetricKeyDetails?.modulusLength ?? 0) < 2048) {
     throw new Error("The signing key must be an RSA key of at least 2048 bits");
   }

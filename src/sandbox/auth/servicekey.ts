@@ -110,8 +110,8 @@ function oauthError(
 
 /** The parameter's value when it is given exactly once and is not blank (RFC 6749 section 3.2). */
 function single(params: URLSearchParams, name: string): string | undefined {
-  const values = params.getAll(name);
-  return values.length === 1 && values[0]!.trim() !== "" ? values[0] : undefined;
+  const [value, ...more] = params.getAll(name);
+  return value !== undefined && more.length === 0 && value.trim() !== "" ? value : undefined;
 }
 
 /** Keys a limiter keeps at most; past it the least recently used goes (callers key it on a bounded set anyway). */
@@ -143,8 +143,9 @@ export class SlidingWindowLimiter {
   /** The seconds to wait before `key` may make a request, or undefined when it may now. */
   wait(key: string): number | undefined {
     const times = this.#recent(key);
-    if (times.length < this.limit.requests) return undefined;
-    return Math.max(1, Math.ceil((times[0]! + this.#windowMs - this.now()) / 1000));
+    const [oldest] = times;
+    if (times.length < this.limit.requests || oldest === undefined) return undefined;
+    return Math.max(1, Math.ceil((oldest + this.#windowMs - this.now()) / 1000));
   }
 
   /** Counts a request of `key`; always undefined (so that `take` reads as one expression). */

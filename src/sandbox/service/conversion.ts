@@ -57,6 +57,7 @@ class ConvertedSeries implements AssessmentSeries {
       this.mid[i] = triple.mid;
       this.high[i] = triple.high;
     }
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- called with its series bound (write.call(base, ...)) below
     const write = base.writeAssessmentDate;
     if (write !== undefined) this.writeAssessmentDate = (index, out) => write.call(base, index, out);
   }
