@@ -6,7 +6,8 @@ import type { ReferenceExpression } from "../formula/parse";
 import { canonicalName } from "../formula/functions";
 import type { FormulaCellSource } from "./book";
 import { type FormulaCell, type Resolver, cellRange, partsOf } from "./dependency-graph";
-import { DYNAMIC_REFERENCE_FUNCTIONS, whyLeftForExcel } from "./evaluate";
+import { DYNAMIC_REFERENCE_FUNCTIONS } from "./evaluate";
+import { whyLeftForExcel } from "./why-left-for-excel";
 
 /** What building a formula cell asks of the engine. */
 export interface FormulaCellFacts {

@@ -12,14 +12,13 @@ const ROOT = path.resolve(__dirname, "../..");
 const LONG_FUNCTIONS: Readonly<Record<string, number>> = { "src/workbench/workbench.ts start": 371 };
 /** Over the limit today: data tables, and files a split has not reached yet. */
 const LONG_FILES: Readonly<Record<string, number>> = {
-  "src/sandbox/data/series.ts": 689,
+  "src/sandbox/data/series.ts": 687,
   "src/workbench/grid-view.ts": 617,
   "src/sandbox/data/generator.ts": 517,
-  "src/host/evaluate.ts": 475,
   "src/sandbox/data/catalogue.ts": 474,
-  "src/host/engine.ts": 465,
   "src/functions/functions.ts": 461,
   "src/workbench/workbench.ts": 457,
+  "src/prices/persistent/persistent-cache.ts": 463,
 };
 
 describe("lengths in src/", () => {
