@@ -18,7 +18,6 @@ const LONG_FILES: Readonly<Record<string, number>> = {
   "src/sandbox/data/catalogue.ts": 474,
   "src/functions/functions.ts": 461,
   "src/workbench/workbench.ts": 457,
-  "src/prices/persistent/persistent-cache.ts": 463,
 };
 
 describe("lengths in src/", () => {
