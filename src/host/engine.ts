@@ -14,15 +14,17 @@ import type { SavedValues } from "./book-saved";
 import { canonicalName } from "../formula/functions";
 import { callsAggregate } from "./worksheet-subtotal";
 import { resultOf } from "./implicit-intersection";
-import { DYNAMIC_REFERENCE_FUNCTIONS, LeftForExcelSignal, evaluateFormula, whyLeftForExcel, type EvaluationContext } from "./evaluate";
+import { LeftForExcelSignal, evaluateFormula, type EvaluationContext } from "./evaluate";
 import type { LeftForExcel } from "./book-names";
 import { BookScope } from "./book-scope";
 import { type CustomCallRecord, CustomCalls } from "./custom-calls";
-import { DependencyGraph, type FormulaCell, type Resolver, cellRange, isAnchorOnly, partsOf } from "./dependency-graph";
+import { DependencyGraph, type FormulaCell, type Resolver, cellRange, isAnchorOnly } from "./dependency-graph";
+import { formulaCellOf } from "./formula-cells";
+import { NotReadySignal, readOwnSheet } from "./own-sheet-reads";
 import type { ResultCell } from "./rich-cells";
 import type { EngineOptions, SpillPlacement } from "./engine-options";
 import { type ProofSummary, SavedSheet, UnprovenSignal, prove, proofSummary } from "./proof";
-import { cellsOf, readSheet } from "./sheet-reads";
+import { cellsOf } from "./sheet-reads";
 import { Recalculation } from "./recalculation";
 import type { ResultGrid } from "./results";
 import { Sheet } from "./sheet";
@@ -30,14 +32,6 @@ import type { ArrayValue } from "./value-array";
 import { type CellError, type CellValue, type PrintedValue, cellError, isCellError, sameLiteral } from "./values";
 
 export type { CustomCallRecord, EngineOptions, ProofSummary, SpillPlacement };
-
-/** A run read, through OFFSET, INDIRECT or a whole row or column, a formula that has no value yet. */
-class NotReadySignal extends Error {
-  override readonly name = "NotReadySignal";
-  constructor(readonly formula: FormulaCell) {
-    super(`waits for ${formula.address}`);
-  }
-}
 
 export class WorkbookEngine {
   private sheet = new Sheet();
@@ -229,33 +223,14 @@ export class WorkbookEngine {
   }
 
   private addFormula(source: FormulaCellSource): void {
-    const resolver = this.resolverAt(source);
-    // one walk of the tree gives its references and the functions it calls
-    const parts = partsOf(source.expression, resolver);
-    const read = parts.filter((part): part is ReferenceExpression => part.kind === "reference");
-    const called = parts.flatMap((part) => (part.kind === "call" ? [canonicalName(part.name, this.namespace)] : []));
-    this.graph.add({
-      ...source,
-      // what it waits for on this sheet (another sheet's values are final before this one starts); whole rows and
-      // columns are read like OFFSET's references, once nothing else can run, rather than walked cell by cell
-      references: read
-        .filter((reference) => this.isOwnSheet(reference) && reference.whole === undefined)
-        .map((reference) => (reference.spill ? cellRange(reference.range.top, reference.range.left) : reference.range)),
-      otherSheets: read.filter((reference) => !this.isOwnSheet(reference)).map((reference) => (reference.sheet ?? "").toLowerCase()),
-      called,
-      volatile: this.calls.isVolatile(called),
-      state: "pending",
-      evaluations: 0,
-      generation: 0,
-      cancels: [],
-      calls: [],
-      unsupported: whyLeftForExcel(source.expression, { namespace: this.namespace, name: resolver.name, structured: resolver.structured }),
-      dynamic: read.some((reference) => reference.whole !== undefined) || called.some((name) => DYNAMIC_REFERENCE_FUNCTIONS.has(name)),
-      left: undefined,
-      dynamicReads: [],
-      waitsOn: undefined,
-      proof: undefined,
-    });
+    this.graph.add(
+      formulaCellOf(source, {
+        namespace: this.namespace,
+        resolver: this.resolverAt(source),
+        isOwnSheet: (reference) => this.isOwnSheet(reference),
+        isVolatile: (called) => this.calls.isVolatile(called),
+      }),
+    );
   }
 
   /** Drops a formula (a late result of it is ignored); returns the area its result covered. */
@@ -406,27 +381,9 @@ export class WorkbookEngine {
     return reader === "saved" ? other.readSaved(reference, sheetPrefix(reference.sheet ?? "")) : other.readOwn(reference, undefined);
   }
 
-  /**
-   * A reference read on this sheet, whatever sheet name it carries. A cell whose formula was left for Excel leaves
-   * its reader for Excel too; a reference built as the formula runs (OFFSET, INDIRECT) must find final values.
-   */
+  /** A reference read on this sheet by `reader` (undefined: another sheet reads it). */
   private readOwn(reference: ReferenceExpression, reader: FormulaCell | undefined): ArrayValue | CellError {
-    const read = reference.spill ? cellRange(reference.range.top, reference.range.left) : reference.range;
-    const prefix = reader ? "" : sheetPrefix(this.options.sheetName ?? SHEET_NAME);
-    for (const formula of this.leftFormulas) {
-      if (formula.state === "done" && rangeContains(read, formula.row, formula.col)) throw new LeftForExcelSignal(`depends on ${prefix}${formula.address} (left for Excel)`);
-    }
-    if (reader?.dynamic) {
-      // a formula still to run in the area: the reader runs again once it is done; one that spills into the area later
-      // runs the reader again too
-      for (const formula of this.graph.formulas) {
-        if (formula.state === "done" || !rangeContains(read, formula.row, formula.col)) continue;
-        if (formula === reader) throw new LeftForExcelSignal(`reads its own cell ${formula.address} (a circular reference)`);
-        throw new NotReadySignal(formula);
-      }
-      reader.dynamicReads.push(read);
-    }
-    return readSheet(this.sheet, reference, (row, col) => this.graph.has(cellKey(row, col)));
+    return readOwnSheet({ sheet: this.sheet, graph: this.graph, leftFormulas: this.leftFormulas, sheetName: this.options.sheetName ?? SHEET_NAME }, reference, reader);
   }
 
   /** A reference read on this sheet as the file saved it (the proof's view). */

@@ -14,7 +14,7 @@ import { type Expression, FormulaSyntaxError, shapeParser } from "../formula/par
 import { type DateSystem, dateTimeToSerial } from "../formula/excel-dates";
 import type { SheetInput } from "../host/page-api";
 import { BookScope } from "../host/book-scope";
-import { type StaticContext, whyLeftForExcel } from "../host/evaluate";
+import { type StaticContext, whyLeftForExcel } from "../host/why-left-for-excel";
 import type { DefinedName, LeftForExcel, TableDefinition } from "../host/book-names";
 import { PROVENANCE_SHEET } from "../prices/provenance";
 import type { SavedCell, SavedGrid } from "../host/book-saved";
@@ -24,8 +24,9 @@ import { WorkbookFileError, WorkbookPackage } from "./package";
 import { type KnownCells, type SheetCell, scanSheet } from "./sheet-part";
 import { type WorkbookInfo, readWorkbookInfo } from "./workbook-part";
 import { XmlPartError, prefixOf } from "./xml";
+import { cellsOf, onlyCellsRead, onlyTheCone, savedBook } from "./engine-book";
 
-export { PROVENANCE_SHEET, WorkbookFileError };
+export { PROVENANCE_SHEET, WorkbookFileError, cellsOf };
 
 export interface FormulaSource {
   /** As the file holds it, without `=` (a shared formula's text as it reads at this cell). */
@@ -237,7 +238,7 @@ function readSheet(
 /** A call of a function whose value depends on which rows are hidden. */
 const SKIPS_HIDDEN_ROWS = /\b(?:_xlfn\.)?(?:SUBTOTAL|AGGREGATE)\s*\(/i;
 
-type BookCells = Record<string, SavedLiteral>;
+export type BookCells = Record<string, SavedLiteral>;
 
 /**
  * Leaves for Excel every formula that reads a formula the runner keeps as saved, through any chain of formulas: it
@@ -288,118 +289,6 @@ function leaveDependents(book: {
       }
     }
   }
-}
-
-/**
- * Keeps only the price cone as formulas (cells-read.ts `priceCone`): every other formula becomes its saved value, and
- * its saved spill literals, for the engine to read and never evaluate. Returns the cone's formulas by sheet.
- */
-function onlyTheCone(
-  sheets: Map<string, BookCells>,
-  formulas: ReadonlyMap<string, ReadonlyMap<string, FormulaSource>>,
-  spilled: ReadonlyMap<string, ReadonlyMap<string, SavedLiteral>>,
-  reach: ReadonlyMap<FormulaSource, SheetArea[] | undefined>,
-): Map<string, Map<string, FormulaSource>> {
-  const all: (ConeFormula & { readonly source: FormulaSource })[] = [];
-  for (const [sheet, sources] of formulas) {
-    for (const [address, source] of sources) {
-      const position = parseCellAddress(address) ?? { row: 0, col: 0 };
-      all.push({ sheet, address, ...position, callsPrices: source.callsPrices, reach: reach.get(source), source, ...(source.array === undefined ? {} : { array: source.array }) });
-    }
-  }
-  const inCone = priceCone(all);
-  const cone = new Map<string, Map<string, FormulaSource>>([...formulas.keys()].map((sheet) => [sheet, new Map<string, FormulaSource>()]));
-  for (const formula of all) {
-    if (inCone.has(formula)) {
-      cone.get(formula.sheet)?.set(formula.address, formula.source);
-      continue;
-    }
-    const cells = sheets.get(formula.sheet) ?? {};
-    if (formula.source.saved === undefined) delete cells[formula.address];
-    else cells[formula.address] = formula.source.saved;
-    for (const address of formula.array === undefined ? [] : cellsOf(formula.array.area)) {
-      const literal = spilled.get(formula.sheet)?.get(address);
-      if (address !== formula.address && literal !== undefined) cells[address] = literal;
-    }
-  }
-  return cone;
-}
-
-/** The book's `saved`: each cone formula's cached value, an array formula's whole saved area as rows (src/host/book-saved.ts). */
-function savedBook(cone: ReadonlyMap<string, FormulaSource> | undefined, saved: ReadonlyMap<string, SavedCell> | undefined): Record<string, SavedCell | SavedGrid> {
-  const book: Record<string, SavedCell | SavedGrid> = {};
-  for (const [address, source] of cone ?? []) {
-    const area = source.array?.area;
-    if (area !== undefined && (area.bottom > area.top || area.right > area.left)) {
-      const rows: SavedCell[][] = [];
-      for (let row = area.top; row <= area.bottom; row += 1) {
-        const cells: SavedCell[] = [];
-        for (let col = area.left; col <= area.right; col += 1) cells.push(saved?.get(formatCellAddress({ row, col })) ?? null);
-        rows.push(cells);
-      }
-      if (saved?.has(address) === true) book[address] = rows;
-      continue;
-    }
-    const value = saved?.get(address);
-    if (value !== undefined) book[address] = value;
-  }
-  return book;
-}
-
-/** Each sheet with its formulas and only the cells they read (every cell when one formula's reach is known only to evaluation). */
-function onlyCellsRead(
-  sheets: ReadonlyMap<string, BookCells>,
-  formulas: ReadonlyMap<string, ReadonlyMap<string, FormulaSource>>,
-  reach: ReadonlyMap<FormulaSource, SheetArea[] | undefined>,
-  onProgress: (cells: number) => void = () => undefined,
-): SheetInput[] {
-  let walked = 0;
-  const read = new CellsRead();
-  for (const sources of formulas.values()) {
-    for (const source of sources.values()) read.add(reach.get(source));
-  }
-  return [...sheets].map(([name, cells]) => {
-    const legacy = legacyFormulas(formulas.get(name));
-    if (read.everything) return { name, book: { cells, ...legacy } };
-    const shadowed = spillShadow(formulas.get(name)?.keys() ?? []);
-    const kept: BookCells = {};
-    // keys, not entries: entries of a 500,000-cell sheet take 3 s of silence before the first line (keys 0.4 s, load 8)
-    for (const address of Object.keys(cells)) {
-      const value = cells[address];
-      if (value === undefined) continue;
-      walked += 1;
-      if (walked % 5_000 === 0) onProgress(walked);
-      const position = parseCellAddress(address);
-      const isFormula = typeof value === "string" && value.startsWith("=");
-      if (isFormula || (position !== undefined && (shadowed(position.row, position.col) || read.reads(name, address, position.row, position.col)))) kept[address] = value;
-    }
-    return { name, book: { cells: kept, ...legacy } };
-  });
-}
-
-/** The book's `"legacy"` list: formulas stored without dynamic-array metadata (plain or shared), which Excel 365 never spills. */
-function legacyFormulas(sources: ReadonlyMap<string, FormulaSource> | undefined): { legacy?: string[] } {
-  const legacy = [...(sources ?? [])].filter(([, source]) => source.array === undefined).map(([address]) => address);
-  return legacy.length === 0 ? {} : { legacy };
-}
-
-/**
- * Whether a cell lies right of and below some formula, where a result may spill: the engine must know the entries
- * there, or a grown spill (a history a day longer) would cover one and the copy overwrite it (Excel shows #SPILL!).
- */
-function spillShadow(anchors: Iterable<string>): (row: number, col: number) => boolean {
-  /** Per column, the top row of a formula in that column or any left of it. */
-  const top: number[] = [];
-  for (const address of anchors) {
-    const position = parseCellAddress(address);
-    if (position !== undefined) top[position.col] = Math.min(top[position.col] ?? Infinity, position.row);
-  }
-  let highest = Infinity;
-  for (let col = 0; col < top.length; col += 1) {
-    highest = Math.min(highest, top[col] ?? Infinity);
-    top[col] = highest;
-  }
-  return (row, col) => (top[Math.min(col, top.length - 1)] ?? Infinity) <= row;
 }
 
 function damaged(path: string, error: unknown): never {
@@ -466,11 +355,4 @@ export function readWorkbookFile(
   const coneSize = [...cone.values()].reduce((sum, sheet) => sum + sheet.size, 0);
   const formulaCount = [...formulas.values()].reduce((sum, sheet) => sum + sheet.size, 0);
   return { pkg, info, sheets: books, parts, formulaCells, formulas, spilled, cellCount, kept, dateSystem: info.dateSystem, names: info.names, tables: info.tables, cone: { formulas: coneSize, of: formulaCount } };
-}
-
-/** Every cell of `range`, row by row, as A1 addresses. */
-export function* cellsOf(range: RangeRef): Generator<string> {
-  for (let row = range.top; row <= range.bottom; row += 1) {
-    for (let col = range.left; col <= range.right; col += 1) yield formatCellAddress({ row, col });
-  }
 }

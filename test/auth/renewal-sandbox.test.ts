@@ -89,8 +89,11 @@ describe("a renewal slower than the token timeout, with refresh-token rotation",
     const next = await store.getToken();
     expect(next).not.toBe(tokens.accessToken);
     await expect(client.price({ symbol, date: addDays(harness.sandbox.data.today, -8) })).resolves.toMatchObject({ mid: expect.any(Number) });
-    // The next renewal sends the rotated refresh token: no refresh token is ever sent twice.
-    await expect(store.getToken({ rejected: next })).resolves.not.toBe(next);
+    // The next renewal sends the rotated refresh token: no refresh token is ever sent twice. On a busy machine its
+    // attempt may pass the 200 ms timeout; the request stays alive and the next ask joins it, so ask until it answers.
+    let renewedAgain: string | undefined;
+    while (renewedAgain === undefined && store.state().status === "signed-in") renewedAgain = await store.getToken({ rejected: next }).catch(() => undefined);
+    expect(renewedAgain).not.toBe(next);
     expect(slow.sent).toHaveLength(2);
     expect(new Set(slow.sent).size).toBe(2);
     expect(store.state().status).toBe("signed-in");
@@ -119,8 +122,6 @@ describe("cells waiting for a renewal when the user signs in again", () => {
       getToken(request) {
         const token = store.getToken(request);
         if (request === undefined && (asked += 1) === symbols.length) allAsked();
-        console.log("getToken", JSON.stringify(request), asked, Date.now() % 100000);
-        token.then((t) => console.log("got", t.slice(-6), Date.now() % 100000), (e: unknown) => console.log("fail", String(e), Date.now() % 100000));
         return token;
       },
     };

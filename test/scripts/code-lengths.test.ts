@@ -15,9 +15,7 @@ const LONG_FILES: Readonly<Record<string, number>> = {
   "src/sandbox/data/series.ts": 686,
   "src/workbench/grid-view.ts": 617,
   "src/sandbox/data/generator.ts": 517,
-  "src/host/evaluate.ts": 475,
   "src/sandbox/data/catalogue.ts": 474,
-  "src/host/engine.ts": 465,
   "src/functions/functions.ts": 461,
   "src/workbench/workbench.ts": 457,
 };

@@ -9,27 +9,14 @@ import { todayIso } from "../../api/dates";
 import type { CacheStorage, StoredEntry } from "../cache";
 import { isHTTPError, isNetworkError } from "../errors";
 import { DEFAULT_CORRECTION_WINDOW_DAYS, finalSince } from "./finality";
+import type { CacheBackend, SaveOptions } from "./cache-backend";
 import type { Partition } from "./partition";
 import { storedValueReads } from "./stored-checks";
 import { KINDS, digestHolds, idSymbol, readHead, storedLine, utf8Length } from "./stored-line";
 
+export type { CacheBackend, SaveOptions } from "./cache-backend";
+
 export const DEFAULT_PERSISTENT_MAX_BYTES = 50 * 1024 * 1024;
-
-/** What a save merges with (merge.ts): the keys this session dropped on purpose, so another writer's copy is not brought back, and the bound. */
-export interface SaveOptions {
-  readonly dropped?: ReadonlySet<string>;
-  readonly maxBytes?: number;
-}
-
-/**
- * Where a partition's lines are kept between sessions. A stored version other than the partition's is never returned.
- * `save` merges with what another session saved meanwhile (a second runner, a pane): nobody's entry is lost.
- */
-export interface CacheBackend {
-  load(partition: Partition): Promise<readonly string[]>;
-  save(partition: Partition, lines: readonly string[], options?: SaveOptions): Promise<void>;
-  clear(partition: Partition): Promise<void>;
-}
 
 /** What the change report hears: a kept value replaced by a new answer, or a key that now fails where it had a value. */
 export interface CacheObserver {

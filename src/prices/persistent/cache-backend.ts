@@ -1,0 +1,18 @@
+/** The contract of where a partition's lines are kept between sessions: IndexedDB in the pane, a file for the runner. */
+import type { Partition } from "./partition";
+
+/** What a save merges with (merge.ts): the keys this session dropped on purpose, so another writer's copy is not brought back, and the bound. */
+export interface SaveOptions {
+  readonly dropped?: ReadonlySet<string>;
+  readonly maxBytes?: number;
+}
+
+/**
+ * Where a partition's lines are kept between sessions. A stored version other than the partition's is never returned.
+ * `save` merges with what another session saved meanwhile (a second runner, a pane): nobody's entry is lost.
+ */
+export interface CacheBackend {
+  load(partition: Partition): Promise<readonly string[]>;
+  save(partition: Partition, lines: readonly string[], options?: SaveOptions): Promise<void>;
+  clear(partition: Partition): Promise<void>;
+}
