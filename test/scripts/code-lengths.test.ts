@@ -13,7 +13,7 @@ const LONG_FUNCTIONS: Readonly<Record<string, number>> = {};
 /** Over the limit today: data tables, and files a split has not reached yet. */
 const LONG_FILES: Readonly<Record<string, number>> = {
   "src/sandbox/data/series.ts": 689,
-  "src/workbench/grid-view.ts": 617,
+  "src/workbench/grid-view.ts": 545,
   "src/sandbox/data/generator.ts": 517,
   "src/host/evaluate.ts": 475,
   "src/sandbox/data/catalogue.ts": 474,
