@@ -14,6 +14,7 @@ import type { Calculator } from "./calculator";
 import { dateColumns, displayText, errorText, formulaShowsDates, isDateCell } from "./format";
 import { SpillIndex, type SpillInfo } from "./spills";
 import { isDateFormat } from "../taskpane/number-format";
+import { CELL_PADDING, COLUMN_WIDTH, DATE_FORMAT, describe, MAX_FIT_WIDTH, MIN_COLUMN_WIDTH, paintText, rangeHas, rangeOf, sameCell, setHeight, spacerCell, textMeasurer } from "./grid-paint";
 
 export interface GridViewOptions {
   /** Stores an entry and recalculates; returns a message when the entry is refused. */
@@ -541,77 +542,4 @@ export class GridView {
     else if (scroller.clientWidth > 0 && left + width > scroller.scrollLeft + scroller.clientWidth) scroller.scrollLeft = left + width - scroller.clientWidth;
     this.render();
   }
-}
-
-const COLUMN_WIDTH = 96;
-/** The format a date takes in the workbench (ISO, the functions' own text form). */
-const DATE_FORMAT = "yyyy-mm-dd";
-const MIN_COLUMN_WIDTH = 24;
-/** A column fitted to its text grows at most this wide (long descriptions are cut, as in a narrow Excel column). */
-const MAX_FIT_WIDTH = 260;
-/** A cell's padding and border, beside its text. */
-const CELL_PADDING = 12;
-
-/** The width of a text in the grid's font, from a canvas (no layout), remembered per text. */
-function textMeasurer(): (text: string) => number {
-  const known = new Map<string, number>();
-  let context: CanvasRenderingContext2D | null | undefined;
-  return (text) => {
-    const cached = known.get(text);
-    if (cached !== undefined) return cached;
-    if (context === undefined) {
-      context = document.createElement("canvas").getContext("2d");
-      const probe = document.querySelector("table.grid td") ?? document.body;
-      if (context) context.font = getComputedStyle(probe).font || '13px "Segoe UI", system-ui, sans-serif';
-    }
-    const width = context ? context.measureText(text).width : text.length * 8;
-    if (known.size > 20_000) known.clear();
-    known.set(text, width);
-    return width;
-  };
-}
-
-function spacerCell(tr: HTMLTableRowElement): HTMLTableCellElement {
-  tr.className = "spacer";
-  tr.setAttribute("aria-hidden", "true");
-  return tr.insertCell();
-}
-
-function setHeight(td: HTMLTableCellElement, px: number): void {
-  const height = `${px}px`;
-  if (td.style.height !== height) td.style.height = height;
-  const display = px > 0 ? "" : "none";
-  if (td.parentElement && td.parentElement.style.display !== display) td.parentElement.style.display = display;
-}
-
-/** `runWidth`: the px of the cell and the `room` blank cells its text may run over. */
-function paintText(td: HTMLTableCellElement, text: string, room: number, runWidth: number): void {
-  if (room === 0) {
-    if (td.firstElementChild || td.textContent !== text) td.textContent = text;
-    return;
-  }
-  const width = `${runWidth - 8}px`;
-  const span = td.firstElementChild instanceof HTMLSpanElement ? td.firstElementChild : td.appendChild(document.createElement("span"));
-  if (td.childNodes.length > 1) for (const node of [...td.childNodes]) if (node !== span) node.remove();
-  if (span.textContent !== text) span.textContent = text;
-  if (span.style.width !== width) span.style.width = width;
-}
-
-function describe(address: string, value: CellValue, spill: SpillInfo | undefined): string {
-  const error = errorText(value);
-  const where = spill ? ` (spilled from ${formatCellAddress(spill.anchor)})` : "";
-  if (error) return `${address}${where}: ${error}`;
-  return value === null ? "" : `${address}${where}`;
-}
-
-function rangeHas(range: RangeRef, row: number, col: number): boolean {
-  return row >= range.top && row <= range.bottom && col >= range.left && col <= range.right;
-}
-
-function sameCell(range: RangeRef): boolean {
-  return range.top === range.bottom && range.left === range.right;
-}
-
-function rangeOf(a: CellPosition, b: CellPosition): RangeRef {
-  return { top: Math.min(a.row, b.row), left: Math.min(a.col, b.col), bottom: Math.max(a.row, b.row), right: Math.max(a.col, b.col) };
 }

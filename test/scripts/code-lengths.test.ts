@@ -8,16 +8,16 @@ import { MAX_FILE_LINES, MAX_FUNCTION_LINES, type Length, fileLengths, functionL
 
 const ROOT = path.resolve(__dirname, "../..");
 
-/** Over the limit today, at most this long: the workbench's start is one closure (issue 30 item 1 left it). */
-const LONG_FUNCTIONS: Readonly<Record<string, number>> = { "src/workbench/workbench.ts start": 371 };
+/** Over the limit today, at most this long: none since the workbench's start was split (issue 30 item 1). */
+const LONG_FUNCTIONS: Readonly<Record<string, number>> = {};
 /** Over the limit today: data tables, and files a split has not reached yet. */
 const LONG_FILES: Readonly<Record<string, number>> = {
   "src/sandbox/data/series.ts": 686,
-  "src/workbench/grid-view.ts": 617,
+  "src/workbench/grid-view.ts": 545,
   "src/sandbox/data/generator.ts": 517,
   "src/sandbox/data/catalogue.ts": 474,
+  // every @customfunction stays in this one file: custom-functions-metadata reads only its input file
   "src/functions/functions.ts": 461,
-  "src/workbench/workbench.ts": 457,
 };
 
 describe("lengths in src/", () => {

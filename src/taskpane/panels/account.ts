@@ -9,9 +9,9 @@ import type { AuthState } from "../../auth/token-store";
 import { authStatusText } from "../auth-status";
 import { byId } from "../dom";
 import type { PaneContext } from "../pane-context";
+import { rememberSignedOut, signInSilently } from "./account-silent";
 
-/** Set when the user signs out here, cleared by a sign-in: a reload then stays signed out even if the token service's session outlived the sign-out. */
-export const SIGNED_OUT_KEY = "prices.auth.signedOutByUser";
+export { SIGNED_OUT_KEY } from "./account-silent";
 
 export function accountPanel(context: PaneContext): void {
   let lookingForSession = false;
@@ -82,7 +82,7 @@ export function accountPanel(context: PaneContext): void {
         const { authority, clientId, scope } = context.settings().environment;
         const account = await signInWithDialog(context.deps.dialogHost, context.store(), context.deps.pageBase, { authority, clientId, scope });
         context.announce(`Signed in as ${account}`);
-        rememberSignedOut(false);
+        rememberSignedOut(context, false);
       })
       .catch((error: unknown) => {
         byId("auth-status").textContent = `Sign-in did not complete: ${context.recordError("sign-in", error)}`;
@@ -97,7 +97,7 @@ export function accountPanel(context: PaneContext): void {
     // the ended session's ID token, in memory only: the token service's sign-out needs no confirmation with it
     const idTokenHint = context.store().signOut();
     context.announce("Signed out");
-    rememberSignedOut(true);
+    rememberSignedOut(context, true);
     const signIn = byId<HTMLButtonElement>("sign-in");
     signIn.focus();
     // a service key has no session at the token service; a user's ends there too, so the next sign-in asks again
@@ -139,35 +139,11 @@ export function accountPanel(context: PaneContext): void {
       });
   });
 
-  function rememberSignedOut(signedOut: boolean): void {
-    context.deps.settingsStorage.write(SIGNED_OUT_KEY, signedOut).catch((error: unknown) => context.recordError("settings", error));
-  }
-
-  /**
-   * Asks the token service, with no window (prompt=none), whether this browser's session with it still holds, and
-   * signs in from it. Not after the user signed out here, nor for a service not yet confirmed (that asks first, on a
-   * click). A failure is the normal signed-out pane: no message beyond the account line.
-   */
-  async function signInSilently(): Promise<void> {
-    const silent = context.deps.silentSignIn;
-    const store = context.store();
-    if (!silent || store.state().status === "signed-in" || context.deps.settingsStorage.read(SIGNED_OUT_KEY) === true) return;
-    const { baseUrl, authority, clientId, scope } = context.settings().environment;
-    if (baseUrl !== context.session.trusted()) return;
-    lookingForSession = true;
-    renderAuth(store.state());
-    const outcome = await silent({ authority, clientId, scope });
-    lookingForSession = false;
-    // a sign-in by click, or new settings, while the token service answered: theirs stands
-    if (outcome.status === "signed-in" && context.store() === store && store.state().status !== "signed-in") {
-      store.acceptUserTokens(outcome.tokens, outcome.account);
-      context.announce(`Signed in as ${outcome.account}`);
-    }
-    renderAuth(context.store().state());
-  }
-
   context.events.on("auth", renderAuth);
   context.events.on("settings", () => renderAuth(context.store().state()));
   renderAuth(context.store().state());
-  void signInSilently();
+  void signInSilently(context, {
+    looking: (asking) => (lookingForSession = asking),
+    render: () => renderAuth(context.store().state()),
+  });
 }
