@@ -33,7 +33,6 @@ const NOT_YET_FIXED_IN = {
   "src/relay/app.ts": ["@typescript-eslint/no-unnecessary-type-assertion"],
   "src/sandbox/server.ts": ["@typescript-eslint/unbound-method"],
   "src/sandbox/data/series.ts": ["@typescript-eslint/no-unused-vars"],
-  "src/workbench/workbench.ts": ["prefer-const", "@typescript-eslint/no-unnecessary-type-assertion"],
 };
 
 export default tseslint.config(

@@ -20,7 +20,7 @@ import { type CellError, type CellValue, cellError, isCellError, isErrorText } f
 import { resultOf } from "./implicit-intersection";
 import { LeftForExcelSignal } from "./left-for-excel";
 import { power } from "./worksheet-math";
-import { callWorksheetFunction, isWorksheetFunction } from "./worksheet";
+import { callWorksheetFunction } from "./worksheet";
 import { AGGREGATE_WITH_K, aggregateFunction, aggregateOptions, notAFunctionNumber, subtotalFunction, withoutSkipped } from "./worksheet-subtotal";
 
 

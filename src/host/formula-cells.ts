@@ -39,7 +39,7 @@ export function formulaCellOf(source: FormulaCellSource, facts: FormulaCellFacts
     generation: 0,
     cancels: [],
     calls: [],
-    unsupported: whyLeftForExcel(source.expression, { namespace, name: resolver.name, structured: resolver.structured }),
+    unsupported: whyLeftForExcel(source.expression, { namespace, name: (name) => resolver.name(name), structured: (text) => resolver.structured(text) }),
     dynamic: read.some((reference) => reference.whole !== undefined) || called.some((name) => DYNAMIC_REFERENCE_FUNCTIONS.has(name)),
     left: undefined,
     dynamicReads: [],

@@ -11,7 +11,7 @@ import type { SourceLine } from "./source-line";
 export interface DemoSource {
   readonly tokens: TokenProvider;
   /** Configures the functions with the demo key (again, after a sign-out). */
-  use(): Promise<void>;
+  readonly use: () => Promise<void>;
 }
 
 export function demoSource(addin: PricesAddin, config: WorkbenchConfig, line: SourceLine): DemoSource {

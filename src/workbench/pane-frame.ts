@@ -23,7 +23,7 @@ export interface PaneFrameParts {
 export function hostPane(parts: PaneFrameParts): void {
   const { frame, addin, config, line } = parts;
   frame.addEventListener("load", () => {
-    const pane = frame.contentWindow as PaneWindow | null;
+    const pane: PaneWindow | null = frame.contentWindow;
 
     pane?.PricesAddin?.onConfigured((client) => {
       if (client) {

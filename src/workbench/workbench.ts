@@ -65,7 +65,10 @@ async function start(): Promise<WorkbenchApi> {
   const sheet = new EntrySheet();
   const otherSheets = new OtherSheets();
   sheetTabs({ bar: byId("sheet-tabs"), main: [byId("grid")], mainName: SHEET_NAME, other: byId("other-sheet"), sheets: otherSheets });
+  // Built below, after the calculator and the panels that read them through closures; assigned once each.
+  // eslint-disable-next-line prefer-const -- a forward reference: the closures above its assignment need the binding
   let view: GridView | undefined;
+  // eslint-disable-next-line prefer-const -- a forward reference, as view
   let card: CardView | undefined;
   const calculator = new Calculator({
     runtime,

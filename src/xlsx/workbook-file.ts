@@ -8,7 +8,7 @@
  * evaluated). The copy is written by refreshed-copy.ts.
  */
 import { translateFormulaToA1, translateFormulaToR1C1 } from "@borgar/fx";
-import { type CellPosition, type RangeRef, formatCellAddress, parseCellAddress, parseRangeAddress, rangeContains } from "../formula/a1";
+import { type CellPosition, type RangeRef, parseCellAddress, parseRangeAddress, rangeContains } from "../formula/a1";
 import { callsNamespace } from "../formula/functions";
 import { type Expression, FormulaSyntaxError, shapeParser } from "../formula/parse";
 import { type DateSystem, dateTimeToSerial } from "../formula/excel-dates";
@@ -17,8 +17,8 @@ import { BookScope } from "../host/book-scope";
 import { type StaticContext, whyLeftForExcel } from "../host/why-left-for-excel";
 import type { DefinedName, LeftForExcel, TableDefinition } from "../host/book-names";
 import { PROVENANCE_SHEET } from "../prices/provenance";
-import type { SavedCell, SavedGrid } from "../host/book-saved";
-import { CellsRead, type ConeFormula, type NameReader, type SheetArea, priceCone, referencesOf } from "./cells-read";
+import type { SavedCell } from "../host/book-saved";
+import { type NameReader, type SheetArea, referencesOf } from "./cells-read";
 import { savedCellOf, whyNotExcelValues } from "./saved-values";
 import { WorkbookFileError, WorkbookPackage } from "./package";
 import { type KnownCells, type SheetCell, scanSheet } from "./sheet-part";
