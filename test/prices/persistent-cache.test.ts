@@ -236,7 +236,7 @@ describe("persistent cache lines", () => {
   it("reads back a key whose id holds a quote, a backslash or a tab, and its value", async () => {
     const saved = new Map<string, readonly string[]>();
     const backend = {
-      load: () => Promise.resolve(saved.get("lines") ?? []),
+      load: () => Promise.resolve({ lines: saved.get("lines") ?? [], intact: false }),
       save: (_partition: unknown, lines: readonly string[]) => Promise.resolve(void saved.set("lines", [...lines])),
       clear: () => Promise.resolve(void saved.clear()),
     };

@@ -26,11 +26,11 @@ it("refuses a 150 MB partition file with one line naming the file and the 50 MB 
   writeFileSync(path, `${header}\n${line}\n`);
   const logged: string[] = [];
   const backend = new FileCacheBackend(dir, { log: (message) => void logged.push(message) });
-  await expect(backend.load(partition)).resolves.toEqual([line]);
+  await expect(backend.load(partition)).resolves.toEqual({ lines: [line], intact: false });
   expect(logged).toEqual([]);
 
   truncateSync(path, 150 * 1024 * 1024);
-  await expect(backend.load(partition)).resolves.toEqual([]);
+  await expect(backend.load(partition)).resolves.toEqual({ lines: [], intact: true });
   expect(logged).toEqual([`workbook: persistent cache ${path} is 150.0 MB, over its bound of 50.0 MB: not read (its values are asked again, and the file is replaced)`]);
 });
 
@@ -42,8 +42,8 @@ it("tells its progress while reading a large partition file within the bound, an
   writeFileSync(path, `${header}\n${lines.join("\n")}\n`);
   const logged: string[] = [];
   const loaded = await new FileCacheBackend(dir, { log: (message) => void logged.push(message) }).load(partition);
-  expect(loaded.length).toBe(lines.length);
-  expect(loaded.join("\n") === lines.join("\n")).toBe(true);
+  expect(loaded.lines.length).toBe(lines.length);
+  expect(loaded.lines.join("\n") === lines.join("\n")).toBe(true);
   expect(logged.length).toBeGreaterThanOrEqual(2);
   expect(logged.every((line) => line.startsWith(`workbook: reading the persistent cache ${path}: `))).toBe(true);
   expect(logged.at(-1)).toMatch(/: (\d+\.\d) MB of \1 MB$/);

@@ -69,7 +69,7 @@ describe("a session the service has not confirmed", () => {
 
   async function reopened(lastKnown: boolean) {
     let lines: readonly string[] = [];
-    const backend = { load: () => Promise.resolve(lines), save: (_p: unknown, saved: readonly string[]) => Promise.resolve(void (lines = saved)), clear: () => Promise.resolve() };
+    const backend = { load: () => Promise.resolve({ lines, intact: false }), save: (_p: unknown, saved: readonly string[]) => Promise.resolve(void (lines = saved)), clear: () => Promise.resolve() };
     const options = { baseUrl: "https://prices.example.com", subject: "someone", backend, today: () => "2025-06-30", scheduleFlush: () => undefined };
     const first = await openPersistentCache(options);
     first.set(id, { kind: "price", value: record, storedAt: 1_000, expiresAt: 2_000, bytes: 64 });

@@ -27,11 +27,11 @@ it("keeps what another writer saved since this one loaded, the newer line of a k
   await backend.save(partition, [line("A", 1, 1), line("B", 1, 1), line("C", 1, 1)]);
   const loaded = await backend.load(partition);
   // Meanwhile another writer saves a newer B and a new D.
-  await new FileCacheBackend(dir).save(partition, [...loaded, line("B", 5, 2), line("D", 5, 1)]);
+  await new FileCacheBackend(dir).save(partition, [...loaded.lines, line("B", 5, 2), line("D", 5, 1)]);
   // This one: an older copy of B, a new E, and C dropped (it failed the checks).
   await backend.save(partition, [line("A", 1, 1), line("B", 2, 3), line("E", 6, 1)], { dropped: new Set(["p|C|2025-05-14|None|"]) });
   const saved = await backend.load(partition);
-  expect([...saved].sort()).toEqual([line("A", 1, 1), line("B", 5, 2), line("D", 5, 1), line("E", 6, 1)].sort());
+  expect([...saved.lines].sort()).toEqual([line("A", 1, 1), line("B", 5, 2), line("D", 5, 1), line("E", 6, 1)].sort());
 });
 
 it("takes over the lock of a writer whose process is gone, and leaves no lock behind", async () => {

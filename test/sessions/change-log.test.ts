@@ -84,7 +84,7 @@ describe("ChangeLog of a history", () => {
 describe("ChangeLog fed by the persistent cache", () => {
   it("compares a history asked to today with the one of the same range kept from an earlier day", async () => {
     let lines: readonly string[] = [];
-    const backend = { load: () => Promise.resolve(lines), save: (_partition: unknown, saved: readonly string[]) => Promise.resolve(void (lines = [...saved])), clear: () => Promise.resolve(void (lines = [])) };
+    const backend = { load: () => Promise.resolve({ lines, intact: false }), save: (_partition: unknown, saved: readonly string[]) => Promise.resolve(void (lines = [...saved])), clear: () => Promise.resolve(void (lines = [])) };
     const days = [record("2025-06-11", "2025-06-11", 0, 102), record("2025-06-10", "2025-06-10", 0, 101), record("2025-06-09", "2025-06-09", 0, 100)];
     const first = await openPersistentCache({ baseUrl: "https://prices.example.com", subject: "someone", backend, today: () => "2025-06-11", scheduleFlush: () => undefined });
     first.set(HISTORY_ID, historyEntry(days));

@@ -5,7 +5,7 @@
  * forgetting on sign-out when asked, "Forget cached prices", and another user never reading the first one's partition.
  */
 import { createPricesClient, staticTokenProvider, type PricesClient, type TokenProvider } from "../../src/prices";
-import type { CacheBackend, Partition } from "../../src/prices/persistent";
+import type { CacheBackend, LoadedLines, Partition } from "../../src/prices/persistent";
 import { CACHE_SETTINGS_KEY, DEFAULT_CACHE_SETTINGS, panePersistence, readCacheSettings, type PanePersistence } from "../../src/sessions/pane-persistence";
 import { startHarness, weekdaysBefore, type Harness } from "../prices/sandbox-helpers";
 
@@ -16,7 +16,7 @@ function memoryBackend(): CacheBackend & { partitions: Map<string, readonly stri
   const partitions = new Map<string, readonly string[]>();
   return {
     partitions,
-    load: (partition: Partition) => Promise.resolve(partitions.get(`${partition.version}|${partition.id}`) ?? []),
+    load: (partition: Partition) => Promise.resolve({ lines: partitions.get(`${partition.version}|${partition.id}`) ?? [], intact: false }),
     save: (partition: Partition, lines: readonly string[]) => Promise.resolve(void partitions.set(`${partition.version}|${partition.id}`, [...lines])),
     clear: (partition: Partition) => Promise.resolve(void partitions.delete(`${partition.version}|${partition.id}`)),
   };
@@ -205,7 +205,7 @@ describe("the pane's persistent cache, continued", () => {
 });
 
 it("does not keep sign-in waiting on a store that never answers", async () => {
-  const silent: CacheBackend = { load: () => new Promise<readonly string[]>(() => undefined), save: () => Promise.resolve(), clear: () => Promise.resolve() };
+  const silent: CacheBackend = { load: () => new Promise<LoadedLines>(() => undefined), save: () => Promise.resolve(), clear: () => Promise.resolve() };
   const persistence = panePersistence({ backend: silent, settingsStorage: settingsStorage(), openTimeoutMs: 50 });
   await persistence.signedIn("https://prices.example.com/physical/v2", "frank@example.com", () => Promise.resolve([]));
   expect(persistence.status()).toBeUndefined();

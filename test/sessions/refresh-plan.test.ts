@@ -18,7 +18,7 @@ afterAll(() => harness.close());
 function memoryBackend(): CacheBackend {
   const partitions = new Map<string, readonly string[]>();
   return {
-    load: (partition: Partition) => Promise.resolve(partitions.get(partition.id) ?? []),
+    load: (partition: Partition) => Promise.resolve({ lines: partitions.get(partition.id) ?? [], intact: false }),
     save: (partition: Partition, lines: readonly string[]) => Promise.resolve(void partitions.set(partition.id, [...lines])),
     clear: (partition: Partition) => Promise.resolve(void partitions.delete(partition.id)),
   };

@@ -7,12 +7,22 @@ export interface SaveOptions {
   readonly maxBytes?: number;
 }
 
+/** A partition's lines as loaded. */
+export interface LoadedLines {
+  readonly lines: readonly string[];
+  /**
+   * A digest over every line together held (the file backend's): each is as the cache wrote it, so its own digest is not
+   * checked again when its value is first read (its value still passes the response checks).
+   */
+  readonly intact: boolean;
+}
+
 /**
  * Where a partition's lines are kept between sessions. A stored version other than the partition's is never returned.
  * `save` merges with what another session saved meanwhile (a second runner, a pane): nobody's entry is lost.
  */
 export interface CacheBackend {
-  load(partition: Partition): Promise<readonly string[]>;
+  load(partition: Partition): Promise<LoadedLines>;
   save(partition: Partition, lines: readonly string[], options?: SaveOptions): Promise<void>;
   clear(partition: Partition): Promise<void>;
 }

