@@ -539,34 +539,6 @@ describe("task pane in Chromium", () => {
     await reloaded.close();
   });
 
-  it("stays signed in when the silent sign-in completes while a Sign in window is open and the user then closes that window", async () => {
-    const raced = await context.newPage();
-    watch(raced);
-    // the silent page's answer is held until the Sign in window is open
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await raced.route(`${paneOrigin}/auth-silent.html**`, async (route) => {
-      await held;
-      await route.continue();
-    });
-    await raced.goto(`${paneOrigin}/taskpane.html`);
-    await hasText(raced.locator("#auth-status"), /^Not signed in \(looking for your session at the token service…\)/, 120_000);
-    const loginPromise = context.waitForEvent("page");
-    await raced.locator("#sign-in").click();
-    const login = await loginPromise;
-    await login.waitForLoadState("domcontentloaded");
-    release();
-    await hasText(raced.locator("#auth-status"), /^Signed in as analyst/, 120_000);
-    await login.close();
-    // the click's sign-in has ended (its button is enabled again): the window's closing said nothing over the signed-in line
-    await raced.waitForFunction(() => !(document.getElementById("sign-in") as HTMLButtonElement).disabled, undefined, { timeout: 120_000 });
-    expect(await raced.locator("#auth-status").textContent()).toMatch(/^Signed in as analyst/);
-    await raced.unroute(`${paneOrigin}/auth-silent.html**`);
-    await raced.close();
-  });
-
   it("asks before ending the token service's session when the sign-out carries no ID token (a window the add-in did not send)", async () => {
     const bare = await context.newPage();
     const query = new URLSearchParams({ client_id: "prices-excel-addin", post_logout_redirect_uri: `${paneOrigin}/auth-dialog.html` });
