@@ -104,13 +104,21 @@ function isSavedError(cell: SavedCell, code: string): boolean {
   return cell !== null && typeof cell === "object" && cell.error === code;
 }
 
-/** Excel's equality of a result and a saved cell: numbers at 15 significant digits, errors by kind, text exactly; empty shows 0. */
+/**
+ * Excel's equality of a result and a saved cell: numbers at 15 significant digits, errors by kind, text exactly; empty
+ * shows 0. Two numbers that differ only past the 15th digit are equal too, though their 15-digit roundings fall either
+ * side of a boundary (0.71172926153545765 and ...573): Excel keeps no more digits than that.
+ */
 export function sameValue(actual: CellValue, saved: SavedCell): boolean {
   const value = actual === null ? 0 : actual;
   if (saved === null) return value === 0 || value === "";
   if (typeof saved === "object") return isCellError(value) && value.code === saved.error;
-  if (typeof saved === "number") return typeof value === "number" && significant(value) === significant(saved);
+  if (typeof saved === "number") return typeof value === "number" && sameNumber(value, saved);
   return value === saved;
+}
+
+function sameNumber(a: number, b: number): boolean {
+  return significant(a) === significant(b) || Math.abs(a - b) <= 1e-15 * Math.max(Math.abs(a), Math.abs(b));
 }
 
 export function describeValue(value: CellValue): string {

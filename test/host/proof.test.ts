@@ -57,4 +57,11 @@ describe("Excel's comparison", () => {
     // a legacy array formula's fixed area shows #N/A past its result
     expect(differenceFrom([[1]], [[1], [{ error: "#N/A" }]], "B2")).toBeUndefined();
   });
+
+  it("equals two numbers that differ only past the 15th digit though their 15-digit roundings fall either side", () => {
+    // 0.711729261535457|6 and ...457|3 round to ...458 and ...457 at 15 digits
+    expect(Number((0.7117292615354576).toPrecision(15))).not.toBe(Number((0.7117292615354573).toPrecision(15)));
+    expect(differenceFrom([[0.7117292615354576]], [[0.7117292615354573]], "A1")).toBeUndefined();
+    expect(differenceFrom([[1.0000000000000102]], [[1]], "A1")).toBe("engine gives 1.00000000000001 where Excel saved 1");
+  });
 });

@@ -85,6 +85,12 @@ export function accountPanel(context: PaneContext): void {
         rememberSignedOut(context, false);
       })
       .catch((error: unknown) => {
+        // Signed in meanwhile another way (the silent sign-in on load, while this window was open): closing the window is no failure.
+        const state = context.store().state();
+        if (state.status === "signed-in") {
+          renderAuth(state);
+          return;
+        }
         byId("auth-status").textContent = `Sign-in did not complete: ${context.recordError("sign-in", error)}`;
       })
       .finally(() => {
