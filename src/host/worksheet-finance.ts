@@ -125,7 +125,7 @@ export function datedFlows(values: Arg, dates: Arg): { flows: number[]; days: nu
   return { flows, days: days.map((day) => day - first) };
 }
 
-export const xDiscounted = (r: number, flows: readonly number[], days: readonly number[]): number => flows.reduce((total, flow, index) => total + flow / (1 + r) ** ((days[index] ?? 0) / 365), 0);
+const xDiscounted = (r: number, flows: readonly number[], days: readonly number[]): number => flows.reduce((total, flow, index) => total + flow / (1 + r) ** ((days[index] ?? 0) / 365), 0);
 
 function xnpv(args: readonly Arg[]): CellValue {
   const r = num(args[0]);
