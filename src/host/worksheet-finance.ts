@@ -1,17 +1,17 @@
 /**
  * Excel's time-value-of-money and cash-flow functions, as data like the other families: the annuity identity
- * `pv*(1+r)^n + pmt*(1+r*type)*((1+r)^n-1)/r + fv = 0` solved for each unknown (PV, FV, PMT, NPER, and RATE by
- * Newton's method with Excel's 20 tries), NPV/XNPV and their roots IRR (20 tries) and XIRR (100 tries), and MIRR.
+ * `pv*(1+r)^n + pmt*(1+r*type)*((1+r)^n-1)/r + fv = 0` solved for each closed-form unknown (PV, FV, PMT, NPER),
+ * NPV/XNPV and MIRR; the iterative roots RATE, IRR and XIRR are in worksheet-finance-solvers.ts.
  * Excel's error cases: #NUM! where no answer exists or the search does not settle, #DIV/0! where a rate of -100% divides.
  */
 import { type Arg, type FunctionSpec, type WorksheetEnv, asArray, cellsOf, num, spec } from "./worksheet-spec";
 import { numbersOf } from "./worksheet-statistics";
 import { type CellError, type CellValue, cellError, isCellError } from "./values";
 
-const numError = (message: string): CellError => cellError("#NUM!", message);
+export const numError = (message: string): CellError => cellError("#NUM!", message);
 
 /** `type`: payments at the end of each period (0) or at the start (any other number). */
-const atStart = (value: Arg): number => (num(value) !== 0 ? 1 : 0);
+export const atStart = (value: Arg): number => (num(value) !== 0 ? 1 : 0);
 
 /**
  * `(1+rate)^periods` and that less 1, through log1p and expm1 as Excel's results show (its PMT, FV, IPMT and PPMT
@@ -72,38 +72,8 @@ function interestPayment(rate: number, period: number, count: number, present: n
   return interest * rate;
 }
 
-/** Newton's method from `guess`; undefined when it does not settle within `tries` (Excel's #NUM!). */
-function newton(f: (x: number) => number, derivative: (x: number) => number, guess: number, tries: number, tolerance: number): number | undefined {
-  let x = guess;
-  for (let attempt = 0; attempt < tries; attempt += 1) {
-    const slope = derivative(x);
-    if (slope === 0 || !Number.isFinite(slope)) return undefined;
-    const next = x - f(x) / slope;
-    if (!Number.isFinite(next) || next <= -1) return undefined;
-    if (Math.abs(next - x) < tolerance) return next;
-    x = next;
-  }
-  return undefined;
-}
-
-function rate(args: readonly Arg[]): CellValue {
-  const [count, pay, present, future, type, guess] = [num(args[0]), num(args[1]), num(args[2]), num(args[3]), atStart(args[4]), num(args[5], 0.1)];
-  if (count <= 0) return numError("RATE needs a positive number of periods");
-  // the annuity identity and its derivative in r
-  const f = (r: number): number => {
-    if (Math.abs(r) < 1e-12) return present + pay * count + future;
-    const growth = (1 + r) ** count;
-    return present * growth + (pay * (1 + r * type) * (growth - 1)) / r + future;
-  };
-  const derivative = (r: number): number => {
-    const h = Math.max(1e-8, Math.abs(r) * 1e-6);
-    return (f(r + h) - f(r - h)) / (2 * h);
-  };
-  return newton(f, derivative, guess, 20, 1e-7) ?? numError("RATE did not settle within 20 tries");
-}
-
 /** The number cells of a cash-flow range (text, TRUE/FALSE and blanks skipped), or its first error. */
-function cashFlows(value: Arg): number[] | CellError {
+export function cashFlows(value: Arg): number[] | CellError {
   const flows: number[] = [];
   for (const cell of cellsOf(asArray(value))) {
     if (isCellError(cell)) return cell;
@@ -120,19 +90,6 @@ function npv(args: readonly Arg[], env: WorksheetEnv): CellValue {
   if (isCellError(flows)) return flows;
   if (r === -1) return cellError("#DIV/0!");
   return discounted(r, flows);
-}
-
-function hasBothSigns(flows: readonly number[]): boolean {
-  return flows.some((flow) => flow > 0) && flows.some((flow) => flow < 0);
-}
-
-function irr(args: readonly Arg[]): CellValue {
-  const flows = cashFlows(args[0]);
-  if (isCellError(flows)) return flows;
-  if (!hasBothSigns(flows)) return numError("IRR needs a positive and a negative cash flow");
-  const f = (r: number): number => flows.reduce((total, flow, index) => total + flow / (1 + r) ** index, 0);
-  const derivative = (r: number): number => flows.reduce((total, flow, index) => total - (index * flow) / (1 + r) ** (index + 1), 0);
-  return newton(f, derivative, num(args[1], 0.1), 20, 1e-7) ?? numError("IRR did not settle within 20 tries");
 }
 
 function mirr(args: readonly Arg[]): CellValue {
@@ -153,7 +110,7 @@ function mirr(args: readonly Arg[]): CellValue {
 }
 
 /** XNPV/XIRR's values and whole-day dates: as many of each, every one a number, no date before the first. */
-function datedFlows(values: Arg, dates: Arg): { flows: number[]; days: number[] } | CellError {
+export function datedFlows(values: Arg, dates: Arg): { flows: number[]; days: number[] } | CellError {
   const flowCells = cellsOf(asArray(values));
   const dateCells = cellsOf(asArray(dates));
   const bad = [...flowCells, ...dateCells].find(isCellError);
@@ -179,15 +136,6 @@ function xnpv(args: readonly Arg[]): CellValue {
   return xDiscounted(r, dated.flows, dated.days);
 }
 
-function xirr(args: readonly Arg[]): CellValue {
-  const dated = datedFlows(args[0], args[1]);
-  if (isCellError(dated)) return dated;
-  const { flows, days } = dated;
-  if (!hasBothSigns(flows)) return numError("XIRR needs a positive and a negative cash flow");
-  const derivative = (r: number): number => flows.reduce((total, flow, index) => total - ((days[index] ?? 0) / 365) * flow * (1 + r) ** (-(days[index] ?? 0) / 365 - 1), 0);
-  return newton((r) => xDiscounted(r, flows, days), derivative, num(args[2], 0.1), 100, 1e-8) ?? numError("XIRR did not settle within 100 tries");
-}
-
 export const FINANCE: Readonly<Record<string, FunctionSpec>> = {
   PMT: spec("nnnnn", (args) => payment(num(args[0]), num(args[1]), num(args[2]), num(args[3]), atStart(args[4])), 3),
   FV: spec(
@@ -201,7 +149,6 @@ export const FINANCE: Readonly<Record<string, FunctionSpec>> = {
   ),
   PV: spec("nnnnn", (args) => presentValue(num(args[0]), num(args[1]), num(args[2]), num(args[3]), atStart(args[4])), 3),
   NPER: spec("nnnnn", (args) => periods(num(args[0]), num(args[1]), num(args[2]), num(args[3]), atStart(args[4])), 3),
-  RATE: spec("nnnnnn", rate, 3),
   IPMT: spec("nnnnnn", (args) => interestPayment(num(args[0]), num(args[1]), num(args[2]), num(args[3]), num(args[4]), atStart(args[5])), 4),
   PPMT: spec(
     "nnnnnn",
@@ -214,8 +161,6 @@ export const FINANCE: Readonly<Record<string, FunctionSpec>> = {
     4,
   ),
   NPV: spec("nv", npv, 2, true),
-  IRR: spec("rn", irr, 1),
   MIRR: spec("rnn", mirr),
   XNPV: spec("nrr", xnpv),
-  XIRR: spec("rrn", xirr, 2),
 };

@@ -8,6 +8,7 @@ import { toBoolean, toNumber, toText } from "./coerce";
 import { DATES } from "./worksheet-dates";
 import { DAY_COUNTS } from "./worksheet-day-counts";
 import { FINANCE } from "./worksheet-finance";
+import { FINANCE_SOLVERS } from "./worksheet-finance-solvers";
 import { LOOKUP } from "./worksheet-lookup";
 import { MATH } from "./worksheet-math";
 import { type Arg, type FunctionSpec, type ParamLetter, type WorksheetEnv, asArray } from "./worksheet-spec";
@@ -18,7 +19,7 @@ import { type CellValue, cellError, isCellError } from "./values";
 
 export type { WorksheetEnv };
 
-export const WORKSHEET_FUNCTIONS: Readonly<Record<string, FunctionSpec>> = { ...MATH, ...STATISTICS, ...LOOKUP, ...TEXT_FUNCTIONS, ...DATES, ...DAY_COUNTS, ...FINANCE };
+export const WORKSHEET_FUNCTIONS: Readonly<Record<string, FunctionSpec>> = { ...MATH, ...STATISTICS, ...LOOKUP, ...TEXT_FUNCTIONS, ...DATES, ...DAY_COUNTS, ...FINANCE, ...FINANCE_SOLVERS };
 
 /** Whether the host evaluates `name` (canonical, upper case) with Excel's semantics. */
 export function isWorksheetFunction(name: string): boolean {

@@ -1,0 +1,67 @@
+/**
+ * RATE, IRR and XIRR's searches against Excel's saved values (test/host/excel-corpus: FINANCIAL__IRR, __RATE and
+ * __XIRR): the root Excel finds where a first Newton step overshoots -100%, the guess, and Excel's error cases.
+ */
+import { fixtureHost } from "./harness";
+
+/** The error code of a printed error, else the value. */
+function code(value: unknown): unknown {
+  return typeof value === "string" ? value.split(":")[0] : value;
+}
+
+describe("IRR", () => {
+  it("finds the root Excel finds where the first Newton step from 10% lands below -100%", async () => {
+    const cells = await fixtureHost().evaluate({
+      A1: -70, A2: 12, A3: 15, B1: "=IRR(A1:A3)", B2: "=IRR(A1:A3,1)",
+      C1: -5, C2: 1, D1: "=IRR(C1:C2)",
+      E1: -2, E2: 1, F1: "=IRR(E1:E2)",
+      G1: -400, G2: 1, G3: 1, G4: 1, G5: 1, G6: 1, H1: "=IRR(G1:G6)",
+    });
+    // Excel's saved values; Excel stops its iteration a few digits short of the root the engine returns
+    expect(cells.B1).toBeCloseTo(-0.44350694133432755, 11);
+    expect(cells.B2).toBeCloseTo(-0.4435069413349362, 11);
+    expect(cells.D1).toBeCloseTo(-0.8, 13);
+    expect(cells.F1).toBeCloseTo(-0.5, 14);
+    expect(cells.H1).toBeCloseTo(-0.6737366751808405, 12);
+  });
+
+  it("starts from the guess: of two roots, the one near it", async () => {
+    // -100 + 230/(1+r) - 132/(1+r)^2 is 0 at 10% and at 20%
+    const cells = await fixtureHost().evaluate({ A1: -100, A2: 230, A3: -132, B1: "=IRR(A1:A3,0.05)", B2: "=IRR(A1:A3,0.25)", B3: "=IRR(A1:A3)" });
+    expect(cells.B1).toBeCloseTo(0.1, 12);
+    expect(cells.B2).toBeCloseTo(0.2, 12);
+    expect(cells.B3).toBeCloseTo(0.1, 12);
+  });
+
+  it("answers Excel's errors: #NUM! without a sign change, #VALUE! for a guess of -100% or less", async () => {
+    const cells = await fixtureHost().evaluate({
+      A1: 20, A2: 5, A3: 5, B1: "=IRR(A1:A3)",
+      C1: -20, C2: 5, C3: 5, C4: 5, C5: 5, C6: 5, D1: "=IRR(C1:C6,-1)", D2: "=IRR(C1:C6,-10)", D3: "=IRR(C1:C6,17)",
+    });
+    expect([code(cells.B1), code(cells.D1), code(cells.D2)]).toEqual(["#NUM!", "#VALUE!", "#VALUE!"]);
+    expect(cells.D3).toBeCloseTo(0.07930826116414913, 10);
+  });
+});
+
+describe("RATE", () => {
+  it("settles where Excel does, and gives #NUM! where Excel's search runs to -100%", async () => {
+    const cells = await fixtureHost().evaluate({ A1: "=RATE(300,-200,8000)", A2: "=RATE(300,-200,8000,0,1)", A3: "=RATE(10,-1200,2000,0,1)", A4: "=RATE(10,-1200,2000)", A5: "=RATE(2,-200,8000,0,1)" });
+    expect(cells.A1).toBeCloseTo(0.024984769422422157, 10);
+    expect(cells.A2).toBeCloseTo(0.025627751816686105, 10);
+    expect([code(cells.A3), code(cells.A4)]).toEqual(["#NUM!", "#NUM!"]);
+    expect(cells.A5).toBeCloseTo(-0.9743589743570107, 11);
+  });
+});
+
+describe("XIRR", () => {
+  it("finds Excel's root near -100%, answers #NUM! where none is, #VALUE! for a guess of -100%", async () => {
+    const cells = await fixtureHost().evaluate({
+      A1: -400, A2: 100, A3: 10, A4: 5, A5: 6, A6: 5,
+      B1: 44958, B2: 44986, B3: 45017, B4: 45078, B5: 45108, B6: 45139,
+      C1: "=XIRR(A1:A6,B1:B6)", C2: "=XIRR(A1:A6,B1:B6,-1)",
+      D1: -1000, D2: 230, D3: 200, D4: 125, D5: 200, D6: 10, E1: 1, E2: 2, E3: 3, E4: 4, E5: 5, E6: 6, F1: "=XIRR(D1:D6,E1:E6)",
+    });
+    expect(cells.C1).toBeCloseTo(-0.9977533546974883, 9);
+    expect([code(cells.C2), code(cells.F1)]).toEqual(["#VALUE!", "#NUM!"]);
+  });
+});
