@@ -45,15 +45,15 @@ export function officeDialogHost(office: typeof Office, ownOrigin: string = (glo
           }
           const dialog = result.value;
           // targetOrigin: Office delivers the message only while the dialog shows one of the add-in's pages
-          const reply: ReplyToDialog | undefined = canReply ? (text) => dialog.messageChild(text, { targetOrigin: ownOrigin }) : undefined;
+          const reply: ReplyToDialog | undefined = canReply ? (text) => { dialog.messageChild(text, { targetOrigin: ownOrigin }); } : undefined;
           dialog.addEventHandler(office.EventType.DialogMessageReceived, (arg) => {
             if (!("message" in arg)) return;
             if (arg.origin === ownOrigin) onMessage(arg.message, reply);
             else if (arg.origin === undefined) onMessage(UNKNOWN_ORIGIN_ANSWER);
             // another origin: ignored, so a foreign page can neither sign the user in nor end the sign-in
           });
-          dialog.addEventHandler(office.EventType.DialogEventReceived, () => onClosed());
-          resolve({ close: () => dialog.close() });
+          dialog.addEventHandler(office.EventType.DialogEventReceived, () => { onClosed(); });
+          resolve({ close: () => { dialog.close(); } });
         });
       });
     },
@@ -69,7 +69,7 @@ export function windowDialogHost(win: Window = window): DialogHost {
       if (!popup) throw new Error("the sign-in window was blocked; allow pop-ups for this page");
       let done = false;
       // the target origin keeps the answer from any page of another origin the popup may show by then
-      const reply: ReplyToDialog = (text) => popup.postMessage(text, win.location.origin);
+      const reply: ReplyToDialog = (text) => { popup.postMessage(text, win.location.origin); };
       const listener = (event: MessageEvent): void => {
         if (event.origin !== win.location.origin || event.source !== popup) return;
         if (typeof event.data === "string") onMessage(event.data, reply);

@@ -185,8 +185,8 @@ export function createAddinHook(dependencies: AddinDependencies): AddinHook {
     get liveUpdates() {
       return live.on;
     },
-    setLiveUpdates: (on) => live.pause("setting", !on),
-    setLivePaused: (reason, paused) => live.pause(reason, paused),
+    setLiveUpdates: (on) => { live.pause("setting", !on); },
+    setLivePaused: (reason, paused) => { live.pause(reason, paused); },
   };
 
   return {

@@ -209,7 +209,7 @@ export async function buildRelay(options: RelayOptions): Promise<FastifyInstance
 
   // Bodies pass through unread, as bytes, up to the body limit.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser("*", { parseAs: "buffer" }, (_request, body, done) => done(null, body.length === 0 ? undefined : body));
+  app.addContentTypeParser("*", { parseAs: "buffer" }, (_request, body, done) => { done(null, body.length === 0 ? undefined : body); });
 
   const agent = new Agent({
     connect: { ...(options.ca === undefined ? {} : { ca: [...rootCertificates, options.ca] }), rejectUnauthorized: true },
@@ -247,7 +247,7 @@ export async function buildRelay(options: RelayOptions): Promise<FastifyInstance
     if (slot === "caller") return sendProblem(reply, 429, `At most ${budgetLimits.perCaller} requests of one client at a time pass the relay`, { "retry-after": "1" });
     if (slot === "total") return sendProblem(reply, 503, "The relay's upstream connections are all busy", { "retry-after": "1" });
     // Given back when the answer is sent or its client is gone (a stalled reader's socket ends at the idle timeout).
-    reply.raw.once("close", () => slot.release());
+    reply.raw.once("close", () => { slot.release(); });
     const body = Buffer.isBuffer(request.body) ? request.body : undefined;
     return reply.from(route.url, {
       // A GET with a form body (convention 2) goes on as the POST it is equivalent to: undici sends no GET body.

@@ -42,7 +42,7 @@ export function setUpTabs(tablist: HTMLElement, onSelect: (panelId: string) => v
     onSelect(panelId);
   };
   tabs.forEach((tab, index) => {
-    tab.addEventListener("click", () => select(tab.getAttribute("aria-controls") ?? ""));
+    tab.addEventListener("click", () => { select(tab.getAttribute("aria-controls") ?? ""); });
     tab.addEventListener("keydown", (event) => {
       const moves: Record<string, number> = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: tabs.length - 1 };
       const target = moves[event.key];

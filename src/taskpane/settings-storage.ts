@@ -23,6 +23,6 @@ export function userSettingsStorage(scope: { localStorage?: Storage } = globalTh
         return undefined;
       }
     },
-    write: async (key, value) => local.setItem(key, JSON.stringify(value)),
+    write: async (key, value) => { local.setItem(key, JSON.stringify(value)); },
   };
 }

@@ -73,7 +73,7 @@ async function start(): Promise<WorkbenchApi> {
   const calculator = new Calculator({
     runtime,
     metadata,
-    log: (message) => console.warn(message),
+    log: (message) => { console.warn(message); },
     // Values arrive formula by formula: one redraw per frame at most, of the cells that changed.
     onSettled: () => {
       view?.scheduleRender();
@@ -142,7 +142,10 @@ async function start(): Promise<WorkbenchApi> {
     line.demoWaiting = true;
     setTimeout(() => {
       void loadDemo().then((loaded) => {
-        if (!loaded) return retryDemo();
+        if (!loaded) {
+          retryDemo();
+          return;
+        }
         line.demoWaiting = false;
         line.demo();
         applyTyped();

@@ -48,7 +48,10 @@ export function accountPanel(context: PaneContext): void {
         no.removeEventListener("click", onNo);
         box.hidden = true;
         trustQuestion = undefined;
-        if (!ok) return resolve(false);
+        if (!ok) {
+          resolve(false);
+          return;
+        }
         confirmBaseUrl(context.deps.settingsStorage, baseUrl)
           .then((confirmed) => {
             context.session.setTrusted(confirmed);
@@ -59,8 +62,8 @@ export function accountPanel(context: PaneContext): void {
             resolve(false);
           });
       };
-      const onYes = (): void => answer(true);
-      const onNo = (): void => answer(false);
+      const onYes = (): void => { answer(true); };
+      const onNo = (): void => { answer(false); };
       yes.addEventListener("click", onYes);
       no.addEventListener("click", onNo);
     });
@@ -140,10 +143,10 @@ export function accountPanel(context: PaneContext): void {
   });
 
   context.events.on("auth", renderAuth);
-  context.events.on("settings", () => renderAuth(context.store().state()));
+  context.events.on("settings", () => { renderAuth(context.store().state()); });
   renderAuth(context.store().state());
   void signInSilently(context, {
     looking: (asking) => (lookingForSession = asking),
-    render: () => renderAuth(context.store().state()),
+    render: () => { renderAuth(context.store().state()); },
   });
 }

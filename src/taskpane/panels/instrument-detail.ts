@@ -60,10 +60,10 @@ export function renderInstrumentDetail(detail: HTMLElement, instrument: Instrume
     h(
       "div",
       { class: "actions", style: "display:flex;gap:4px;flex-wrap:wrap;margin-top:6px" },
-      instrument.hasForwardCurves ? h("button", { type: "button", onclick: () => actions.insert(buildFormula("CURVE", [symbolArg])) }, "Insert forward curve") : null,
-      instrument.forecastTypeIds?.length ? h("button", { type: "button", onclick: () => actions.insert(buildFormula("FORECAST", [symbolArg])) }, "Insert forecast") : null,
+      instrument.hasForwardCurves ? h("button", { type: "button", onclick: () => { actions.insert(buildFormula("CURVE", [symbolArg])); } }, "Insert forward curve") : null,
+      instrument.forecastTypeIds?.length ? h("button", { type: "button", onclick: () => { actions.insert(buildFormula("FORECAST", [symbolArg])); } }, "Insert forecast") : null,
       averages.length
-        ? h("button", { type: "button", onclick: () => actions.insert(buildFormula("AVERAGE", [symbolArg, { kind: "text", value: averages.includes("MonthlyAverage") ? "MonthlyAverage" : averages[0] ?? "" }])) }, "Insert average")
+        ? h("button", { type: "button", onclick: () => { actions.insert(buildFormula("AVERAGE", [symbolArg, { kind: "text", value: averages.includes("MonthlyAverage") ? "MonthlyAverage" : averages[0] ?? "" }])); } }, "Insert average")
         : null,
     ),
   );
