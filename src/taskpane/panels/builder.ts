@@ -62,7 +62,7 @@ function argControl(parameter: ParameterSpec, index: number, id: string): HTMLIn
 }
 
 export function builderPanel(context: PaneContext): void {
-  const fnSelect = byId<HTMLSelectElement>("fn");
+  const fnSelect = byId("fn", HTMLSelectElement);
   replace(fnSelect, ...FUNCTIONS.map((f) => h("option", { value: f.name }, `PRICES.${f.name}`)));
 
   function currentSpec(): FunctionSpec {

@@ -14,7 +14,7 @@ const RESULT_LIMIT = 50;
 const sentence = (text: string): string => `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
 
 export function searchPanel(context: PaneContext): void {
-  const filters: Filters = {};
+  let filters: Filters = {};
   const insert = (formula: string): void => void context.insert(formula);
 
   function renderFilters(): void {
@@ -44,7 +44,7 @@ export function searchPanel(context: PaneContext): void {
 
   function renderResults(): void {
     const { instruments, references } = context.lists();
-    const query = byId<HTMLInputElement>("search-text").value;
+    const query = byId("search-text", HTMLInputElement).value;
     const found = searchInstruments(instruments, query, filters);
     const shown = found.slice(0, RESULT_LIMIT);
     byId("result-count").textContent =
@@ -102,7 +102,7 @@ export function searchPanel(context: PaneContext): void {
 
   byId("search-text").addEventListener("input", () => { renderResults(); });
   byId("clear-filters").addEventListener("click", () => {
-    for (const key of FILTER_KEYS) delete filters[key];
+    filters = {};
     renderFilters();
     renderResults();
   });
