@@ -31,8 +31,9 @@ function status(text: string): void {
 }
 
 function officeMessageParent(): ((message: string) => void) | undefined {
-  const office = (globalThis as { Office?: typeof Office }).Office;
-  const ui = office?.context?.ui as { messageParent?: (message: string) => void } | undefined;
+  // office.js may be loaded outside Office (a browser window): no context, or a ui without messageParent
+  const office = (globalThis as { Office?: { context?: { ui?: { messageParent?: (message: string) => void } } } }).Office;
+  const ui = office?.context?.ui;
   return typeof ui?.messageParent === "function" ? (message) => ui.messageParent?.(message) : undefined;
 }
 

@@ -259,11 +259,11 @@ export async function buildRelay(options: RelayOptions): Promise<FastifyInstance
       // No retries: the add-in's client retries with its own budget, and a vendor meters every request.
       retryDelay: () => null,
       rewriteRequestHeaders: (incoming) => {
-        const headers = pick(incoming.headers as Record<string, unknown>, FORWARDED_HEADERS);
+        const headers = pick(incoming.headers, FORWARDED_HEADERS);
         if (body !== undefined) headers["content-length"] = String(body.length);
         return headers;
       },
-      rewriteHeaders: (headers) => pick(headers as Record<string, unknown>, RETURNED_HEADERS),
+      rewriteHeaders: (headers) => pick(headers, RETURNED_HEADERS),
       onError: (errorReply, { error }) => {
         const code = (error as { code?: string }).code ?? "";
         const timedOut = code === "FST_REPLY_FROM_GATEWAY_TIMEOUT" || /TIMEOUT/i.test(code);
