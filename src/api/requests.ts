@@ -53,11 +53,16 @@ export const PARAMETER_NAMES = {
 
 type AnyRequest = PricesRequest | HistoryRequest | InstrumentsRequest | ReferencesRequest;
 
+/** What the fields of a request hold. */
+type RequestValue = string | boolean | readonly string[] | undefined;
+
 /** Encodes a request as `URLSearchParams` (lists comma-separated; empty lists and undefined values left out). */
 export function encodeParams(request: AnyRequest): URLSearchParams {
   const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(request) as [keyof typeof PARAMETER_NAMES, unknown][]) {
-    const name = PARAMETER_NAMES[key];
+  const names: Readonly<Partial<Record<string, string>>> = PARAMETER_NAMES;
+  // a caller's object may carry a key that names no parameter: it is left out
+  for (const [key, value] of Object.entries(request) as [string, RequestValue][]) {
+    const name = names[key];
     if (name === undefined || value === undefined) continue;
     if (Array.isArray(value)) {
       if (value.length > 0) params.set(name, value.join(","));

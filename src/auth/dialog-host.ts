@@ -32,8 +32,9 @@ export const UNKNOWN_ORIGIN_ANSWER = JSON.stringify({
  * the token service's pages, and any page it navigates to could call `messageParent` with a made-up answer.
  */
 export function officeDialogHost(office: typeof Office, ownOrigin: string = (globalThis as { location?: Location }).location?.origin ?? ""): DialogHost {
-  // eslint-disable-next-line @typescript-eslint/no-unnecessary-boolean-literal-compare -- the typings say boolean, an old host answers undefined
-  const canReply = office.context.requirements?.isSetSupported?.("DialogApi", "1.2") === true;
+  // the typings say both are there and answer a boolean; an old host has neither or answers undefined
+  const requirements = office.context.requirements as { isSetSupported?: (name: string, version: string) => boolean | undefined } | undefined;
+  const canReply = requirements?.isSetSupported?.("DialogApi", "1.2") === true;
   return {
     canReply,
     open(url, onMessage, onClosed) {
@@ -45,15 +46,15 @@ export function officeDialogHost(office: typeof Office, ownOrigin: string = (glo
           }
           const dialog = result.value;
           // targetOrigin: Office delivers the message only while the dialog shows one of the add-in's pages
-          const reply: ReplyToDialog | undefined = canReply ? (text) => dialog.messageChild(text, { targetOrigin: ownOrigin }) : undefined;
+          const reply: ReplyToDialog | undefined = canReply ? (text) => { dialog.messageChild(text, { targetOrigin: ownOrigin }); } : undefined;
           dialog.addEventHandler(office.EventType.DialogMessageReceived, (arg) => {
             if (!("message" in arg)) return;
             if (arg.origin === ownOrigin) onMessage(arg.message, reply);
             else if (arg.origin === undefined) onMessage(UNKNOWN_ORIGIN_ANSWER);
             // another origin: ignored, so a foreign page can neither sign the user in nor end the sign-in
           });
-          dialog.addEventHandler(office.EventType.DialogEventReceived, () => onClosed());
-          resolve({ close: () => dialog.close() });
+          dialog.addEventHandler(office.EventType.DialogEventReceived, () => { onClosed(); });
+          resolve({ close: () => { dialog.close(); } });
         });
       });
     },
@@ -64,12 +65,12 @@ export function officeDialogHost(office: typeof Office, ownOrigin: string = (glo
 export function windowDialogHost(win: Window = window): DialogHost {
   return {
     canReply: true,
-    async open(url, onMessage, onClosed) {
+    open(url, onMessage, onClosed) {
       const popup = win.open(url, "prices-sign-in", "popup,width=480,height=640");
-      if (!popup) throw new Error("the sign-in window was blocked; allow pop-ups for this page");
+      if (!popup) return Promise.reject(new Error("the sign-in window was blocked; allow pop-ups for this page"));
       let done = false;
       // the target origin keeps the answer from any page of another origin the popup may show by then
-      const reply: ReplyToDialog = (text) => popup.postMessage(text, win.location.origin);
+      const reply: ReplyToDialog = (text) => { popup.postMessage(text, win.location.origin); };
       const listener = (event: MessageEvent): void => {
         if (event.origin !== win.location.origin || event.source !== popup) return;
         if (typeof event.data === "string") onMessage(event.data, reply);
@@ -85,12 +86,12 @@ export function windowDialogHost(win: Window = window): DialogHost {
         win.removeEventListener("message", listener);
         if (notify) onClosed();
       };
-      return {
+      return Promise.resolve({
         close() {
           finish(false);
           popup.close();
         },
-      };
+      });
     },
   };
 }
@@ -98,6 +99,8 @@ export function windowDialogHost(win: Window = window): DialogHost {
 /** Office's dialog when the page runs inside Office, a window otherwise. */
 export function defaultDialogHost(): DialogHost {
   const office = (globalThis as { Office?: typeof Office }).Office;
-  const inOffice = Boolean(office?.context?.ui && typeof office.context.ui.displayDialogAsync === "function" && office.context.host);
+  // office.js loaded outside Office (or before it is ready) has no context
+  const context = office?.context as Partial<Office.Context> | undefined;
+  const inOffice = Boolean(context?.ui && typeof context.ui.displayDialogAsync === "function" && context.host);
   return inOffice && office ? officeDialogHost(office) : windowDialogHost();
 }

@@ -31,8 +31,9 @@ function status(text: string): void {
 }
 
 function officeMessageParent(): ((message: string) => void) | undefined {
-  const office = (globalThis as { Office?: typeof Office }).Office;
-  const ui = office?.context?.ui as { messageParent?: (message: string) => void } | undefined;
+  // office.js may be loaded outside Office (a browser window): no context, or a ui without messageParent
+  const office = (globalThis as { Office?: { context?: { ui?: { messageParent?: (message: string) => void } } } }).Office;
+  const ui = office?.context?.ui;
   return typeof ui?.messageParent === "function" ? (message) => ui.messageParent?.(message) : undefined;
 }
 
@@ -59,7 +60,7 @@ async function onParentMessage(handler: (text: string) => void): Promise<() => v
         (arg) => {
           if (listening && (arg.origin === undefined || arg.origin === window.location.origin)) handler(arg.message);
         },
-        () => resolve(), // registered or refused: without it the hint never comes, and the wait ends by its timeout
+        () => { resolve(); }, // registered or refused: without it the hint never comes, and the wait ends by its timeout
       );
     });
     await registered;
@@ -71,7 +72,7 @@ async function onParentMessage(handler: (text: string) => void): Promise<() => v
     if (event.origin === window.location.origin && event.source === window.opener && typeof event.data === "string") handler(event.data);
   };
   window.addEventListener("message", listener);
-  return () => window.removeEventListener("message", listener);
+  return () => { window.removeEventListener("message", listener); };
 }
 
 /** Sends this window to `url` by a form POST (the fields, an ID token among them, stay out of URLs and history). */
@@ -104,10 +105,16 @@ export async function runDialog(): Promise<void> {
     onParentMessage,
     newState: () => Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join(""),
   };
-  if (isSignOutReturn(signOut)) return finishSignOut(signOut);
+  if (isSignOutReturn(signOut)) {
+    finishSignOut(signOut);
+    return;
+  }
   if (readDialogAction(window.location.search) === "sign-out") {
     const config = rememberedConfig();
-    if (!config) return send({ type: "error", code: "bad_config", message: "the sign-out window was opened without its settings" });
+    if (!config) {
+      send({ type: "error", code: "bad_config", message: "the sign-out window was opened without its settings" });
+      return;
+    }
     return runSignOut(signOut, config);
   }
   await runDialogFlow({

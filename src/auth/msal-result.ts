@@ -18,8 +18,10 @@ export interface SignedInTokens {
 export function signedInTokens(result: Msal.AuthenticationResult, network: CapturingNetworkClient, now: () => number): SignedInTokens {
   const expiresOn = result.expiresOn?.getTime() ?? now() + 3_600_000;
   const refreshToken = network.takeRefreshToken();
-  const claims = (result.idTokenClaims ?? {}) as Record<string, unknown>;
-  const account = [claims["preferred_username"], claims["name"], result.account?.username, claims["sub"]].find((v): v is string => typeof v === "string" && v !== "");
+  const claims = result.idTokenClaims as Record<string, unknown>;
+  // typed as always there, but MSAL answers null when the token response had no ID token
+  const msalAccount = result.account as Msal.AccountInfo | null;
+  const account = [claims["preferred_username"], claims["name"], msalAccount?.username, claims["sub"]].find((v): v is string => typeof v === "string" && v !== "");
   return {
     account: account ?? "user",
     tokens: {

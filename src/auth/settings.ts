@@ -149,8 +149,9 @@ export function memorySettingsStorage(initial: Record<string, unknown> = {}): Se
   return {
     values,
     read: (key) => (Object.hasOwn(values, key) ? values[key] : undefined),
-    write: async (key, value) => {
+    write: (key, value) => {
       values[key] = value;
+      return Promise.resolve();
     },
   };
 }

@@ -31,7 +31,10 @@ function runDialog(host: DialogHost, origin: string, config: DialogConfig, actio
     const what = action === "sign-out" ? "sign-out" : "sign-in";
     const onMessage = (text: string, reply?: ReplyToDialog): void => {
       const message = parseDialogMessage(text);
-      if (message.type !== "ready") return finish(() => resolve(message));
+      if (message.type !== "ready") {
+        finish(() => { resolve(message); });
+        return;
+      }
       if (action !== "sign-out" || !reply) return;
       const hint: SignOutHint = { type: "sign-out-hint", ...(idTokenHint !== undefined ? { idToken: idTokenHint } : {}) };
       reply(JSON.stringify(hint));
@@ -40,14 +43,14 @@ function runDialog(host: DialogHost, origin: string, config: DialogConfig, actio
       .open(
         dialogUrl(origin, config, action, action === "sign-out" && host.canReply),
         onMessage,
-        () => finish(() => reject(new SignInError(`the ${what} window was closed`, "closed"))),
+        () => { finish(() => { reject(new SignInError(`the ${what} window was closed`, "closed")); }); },
       )
       .then(
         (opened) => {
           dialog = opened;
           if (settled) opened.close();
         },
-        (error: unknown) => finish(() => reject(new SignInError(error instanceof Error ? error.message : `the ${what} window could not open`, "open_failed"))),
+        (error: unknown) => { finish(() => { reject(new SignInError(error instanceof Error ? error.message : `the ${what} window could not open`, "open_failed")); }); },
       );
   });
 }

@@ -68,7 +68,7 @@ export async function receiveHint(page: Pick<SignOutPage, "search" | "send" | "o
     if (hint) received(hint.idToken);
   });
   // only now: the pane answers at once, and Office drops a message that comes before the handler is registered
-  const timer = setTimeout(() => received(undefined), page.hintTimeoutMs ?? HINT_TIMEOUT_MS);
+  const timer = setTimeout(() => { received(undefined); }, page.hintTimeoutMs ?? HINT_TIMEOUT_MS);
   page.send({ type: "ready" });
   const idToken = await answer;
   clearTimeout(timer);

@@ -330,7 +330,7 @@ export function instrumentEntity(record: InstrumentRecord, latest: PriceRecord |
   const properties: Record<string, RichProperty> = {};
   const instrumentFields: string[] = [];
   for (const [name, key] of INSTRUMENT_CARD_FIELDS) {
-    const value: unknown = record[key];
+    const value = record[key];
     if (value === undefined || value === "") continue;
     if (key === "launchDate" && typeof value === "string") properties[name] = number(isoDateToSerial(value.slice(0, 10), system), numbers ? DATE_FORMAT : undefined);
     else properties[name] = text(Array.isArray(value) ? value.join(", ") : String(value));

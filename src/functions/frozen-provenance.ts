@@ -8,6 +8,7 @@
  * what it asked, when its request left and which endpoint served it. A cell that shows an error gets no assessment.
  */
 import { formatCellAddress, parseCellAddress, parseRangeAddress } from "../formula/a1";
+import { cellValueText } from "../formula/text";
 import { dateOf, isBlank } from "./coerce";
 import type { DateSystem } from "../formula/excel-dates";
 import { todayIso } from "../api/dates";
@@ -116,7 +117,7 @@ export function isErrorValue(value: unknown): boolean {
 }
 
 function firstText(arg: unknown): string {
-  return String(cellsOf(arg)[0]?.value ?? "").trim();
+  return cellValueText(cellsOf(arg)[0]?.value).trim();
 }
 
 /** The keys a table function may have asked, best first; the first the client's lineage knows tells when it was fetched. */
@@ -128,7 +129,7 @@ async function tableKeys(name: string, args: readonly unknown[], client: Provena
       return undefined;
     }
   };
-  const symbols = cellsOf(args[0]).map((cell) => String(cell.value ?? "").trim()).filter((symbol) => symbol !== "");
+  const symbols = cellsOf(args[0]).map((cell) => cellValueText(cell.value).trim()).filter((symbol) => symbol !== "");
   switch (name) {
     case "HISTORY": {
       const history = historyKeyOf(args, system, today);
@@ -293,9 +294,9 @@ export async function provenanceOf(
         // As the functions read it: a blank date inside a range is a blank cell, a refused one an error; neither asked anything.
         if (dates.length > 1 && isBlank(pair.date.value)) continue;
         const address = call.whole ? formatCellAddress({ row: origin.row + call.row + pair.row, col: origin.col + call.col + pair.col }) : anchor;
-        const symbol = String(pair.symbol.value ?? "");
+        const symbol = cellValueText(pair.symbol.value);
         const date = readDate(pair.date.value, system);
-        const row: ProvenanceRow = { ...base, address, symbol, dateAsked: date.ok ? (date.value ?? "latest") : String(pair.date.value) };
+        const row: ProvenanceRow = { ...base, address, symbol, dateAsked: date.ok ? (date.value ?? "latest") : cellValueText(pair.date.value) };
         const position = parseCellAddress(address) ?? origin;
         // a cell showing an error got no price: it says when it was asked, never an assessment
         const failed = call.whole && isErrorValue(shows(position.row, position.col));

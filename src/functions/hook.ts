@@ -101,7 +101,9 @@ export interface AddinHook {
 }
 
 function isClientConfiguration(configuration: Configuration): configuration is ClientConfiguration {
-  return "client" in configuration && typeof configuration.client === "object" && configuration.client !== null;
+  // a page's script may pass anything as the client: only an object is one
+  const client: unknown = "client" in configuration ? configuration.client : undefined;
+  return typeof client === "object" && client !== null;
 }
 
 export function createAddinHook(dependencies: AddinDependencies): AddinHook {
@@ -185,8 +187,8 @@ export function createAddinHook(dependencies: AddinDependencies): AddinHook {
     get liveUpdates() {
       return live.on;
     },
-    setLiveUpdates: (on) => live.pause("setting", !on),
-    setLivePaused: (reason, paused) => live.pause(reason, paused),
+    setLiveUpdates: (on) => { live.pause("setting", !on); },
+    setLivePaused: (reason, paused) => { live.pause(reason, paused); },
   };
 
   return {

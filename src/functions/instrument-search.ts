@@ -15,7 +15,7 @@ export function searchWords(query: string): string[] {
 }
 
 function haystack(record: InstrumentRecord): string {
-  return SEARCHED_FIELDS.map((field) => record[field] ?? "").join("\n").toLowerCase();
+  return SEARCHED_FIELDS.map((field) => record[field]).join("\n").toLowerCase();
 }
 
 /** Spellings that differ between US and British English in commodity names, either way round. */

@@ -12,8 +12,8 @@ export interface LivePauseTarget {
 export function followPageState(target: LivePauseTarget): void {
   if (typeof document === "undefined" || typeof window === "undefined") return;
   const inOffice = "Office" in window;
-  const visibility = (): void => target.setLivePaused("hidden", document.visibilityState === "hidden");
-  const connection = (): void => target.setLivePaused("offline", typeof navigator !== "undefined" && !navigator.onLine);
+  const visibility = (): void => { target.setLivePaused("hidden", document.visibilityState === "hidden"); };
+  const connection = (): void => { target.setLivePaused("offline", typeof navigator !== "undefined" && !navigator.onLine); };
   if (!inOffice) document.addEventListener("visibilitychange", visibility);
   window.addEventListener("online", connection);
   window.addEventListener("offline", connection);

@@ -109,7 +109,7 @@ async function wholeRecords(context: FunctionsContext, symbolMatrix: ReturnType<
     ),
   );
   // A failed symbol fills its own row with its error.
-  const body = rows.map((row) => (Array.isArray(row) ? row : INSTRUMENT_FIELDS.map(() => row)));
+  const body = rows.map((row): unknown[] => (Array.isArray(row) ? row : INSTRUMENT_FIELDS.map(() => row)));
   return finish(withHeaders(body, INSTRUMENT_FIELDS, 1, ""), context.makeError);
 }
 
@@ -171,10 +171,11 @@ export function reference(context: FunctionsContext, typeArg: unknown, idArg: un
     const idItems = readItems(idMatrix, (cell) => optionalText(cell, "id"));
     const grid = await fillGrid(
       crossLayout(idItems, [[{ ok: true, value: null }]]),
-      async (id) => {
+      (id) => {
         const item = id === undefined ? undefined : byId.get(id.toLowerCase());
+        // settle turns this throw into the cell's error, as it would a rejection
         if (item === undefined) throw new NotAvailableError(`no ${type} with id ${show(id ?? "")}`);
-        return item.description;
+        return Promise.resolve(item.description);
       },
       (id) => id.ok && id.value === undefined,
     );

@@ -53,7 +53,10 @@ export function createHardenedServer(options: HardenedServerOptions): FastifyIns
   limitServer(app.server, sockets);
   // HTTP/1.1 requires Host (RFC 9112 3.2); Node's own refusal has no body, this one is a problem (convention 8a).
   app.addHook("onRequest", (request, reply, done) => {
-    if (request.raw.httpVersion !== "1.1" || request.headers.host !== undefined) return done();
+    if (request.raw.httpVersion !== "1.1" || request.headers.host !== undefined) {
+      done();
+      return;
+    }
     void sendProblem(reply.header("connection", "close"), options.problem(400, "An HTTP/1.1 request needs a Host header"));
   });
   // A GET that carries a form body is read too (convention 2).

@@ -111,7 +111,7 @@ export function destroyStalledWrites(server: Server, writeTimeoutMs: number): vo
     };
     timer = setTimeout(check, every);
     timer.unref();
-    response.once("close", () => clearTimeout(timer));
+    response.once("close", () => { clearTimeout(timer); });
   });
 }
 

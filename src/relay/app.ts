@@ -209,7 +209,7 @@ export async function buildRelay(options: RelayOptions): Promise<FastifyInstance
 
   // Bodies pass through unread, as bytes, up to the body limit.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser("*", { parseAs: "buffer" }, (_request, body, done) => done(null, body.length === 0 ? undefined : body));
+  app.addContentTypeParser("*", { parseAs: "buffer" }, (_request, body, done) => { done(null, body.length === 0 ? undefined : body); });
 
   const agent = new Agent({
     connect: { ...(options.ca === undefined ? {} : { ca: [...rootCertificates, options.ca] }), rejectUnauthorized: true },
@@ -247,7 +247,7 @@ export async function buildRelay(options: RelayOptions): Promise<FastifyInstance
     if (slot === "caller") return sendProblem(reply, 429, `At most ${budgetLimits.perCaller} requests of one client at a time pass the relay`, { "retry-after": "1" });
     if (slot === "total") return sendProblem(reply, 503, "The relay's upstream connections are all busy", { "retry-after": "1" });
     // Given back when the answer is sent or its client is gone (a stalled reader's socket ends at the idle timeout).
-    reply.raw.once("close", () => slot.release());
+    reply.raw.once("close", () => { slot.release(); });
     const body = Buffer.isBuffer(request.body) ? request.body : undefined;
     return reply.from(route.url, {
       // A GET with a form body (convention 2) goes on as the POST it is equivalent to: undici sends no GET body.
@@ -259,11 +259,11 @@ export async function buildRelay(options: RelayOptions): Promise<FastifyInstance
       // No retries: the add-in's client retries with its own budget, and a vendor meters every request.
       retryDelay: () => null,
       rewriteRequestHeaders: (incoming) => {
-        const headers = pick(incoming.headers as Record<string, unknown>, FORWARDED_HEADERS);
+        const headers = pick(incoming.headers, FORWARDED_HEADERS);
         if (body !== undefined) headers["content-length"] = String(body.length);
         return headers;
       },
-      rewriteHeaders: (headers) => pick(headers as Record<string, unknown>, RETURNED_HEADERS),
+      rewriteHeaders: (headers) => pick(headers, RETURNED_HEADERS),
       onError: (errorReply, { error }) => {
         const code = (error as { code?: string }).code ?? "";
         const timedOut = code === "FST_REPLY_FROM_GATEWAY_TIMEOUT" || /TIMEOUT/i.test(code);

@@ -57,7 +57,7 @@ export function startPane(deps: PaneDependencies): Pane {
       errors.add(where, error, now());
       events.emit("counters", undefined);
     },
-    onAuth: (state) => events.emit("auth", state),
+    onAuth: (state) => { events.emit("auth", state); },
   });
   let selectTab: (panelId: string) => void = () => undefined;
 
@@ -90,7 +90,7 @@ export function startPane(deps: PaneDependencies): Pane {
         context.announce(context.recordError("insert", error));
       }
     },
-    selectTab: (panelId) => selectTab(panelId),
+    selectTab: (panelId) => { selectTab(panelId); },
   };
   const reachLine = byId("service-reach");
   session.reach.subscribe((state) => {
@@ -100,7 +100,7 @@ export function startPane(deps: PaneDependencies): Pane {
   });
   const lists = trackInstrumentLists(context);
   for (const panel of PANELS) panel(context);
-  selectTab = setUpTabs(byId("tabs"), (panel) => events.emit("tab", panel));
+  selectTab = setUpTabs(byId("tabs"), (panel) => { events.emit("tab", panel); });
 
   return {
     get store() {

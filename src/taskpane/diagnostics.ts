@@ -16,7 +16,7 @@ import { type ArgumentAt, callTarget, datesArgument, priceCallRequest } from "..
 import { withTarget } from "../functions/conversion-args";
 import type { ConversionTarget } from "../api";
 import { crossLayout, readItems } from "../functions/shape";
-import { scalarText } from "../formula/text";
+import { cellValueText } from "../formula/text";
 import { parseCall, type FormulaArg, type ParsedCall } from "./formula";
 import { isDateFormat } from "./number-format";
 
@@ -318,6 +318,5 @@ export function cellText(value: unknown, numberFormat?: unknown, system: DateSys
     const day = serialToIsoDate(value, system);
     if (day !== undefined) return day;
   }
-  if (typeof value === "number" || typeof value === "boolean" || typeof value === "string") return scalarText(value);
-  return String(value);
+  return cellValueText(value);
 }

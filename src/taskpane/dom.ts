@@ -18,10 +18,14 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Att
   return element;
 }
 
-export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
+/** The pane page's element `#id`, checked to be of the kind the caller needs (an input, a button). */
+export function byId(id: string): HTMLElement;
+export function byId<T extends HTMLElement>(id: string, kind: abstract new () => T): T;
+export function byId(id: string, kind: abstract new () => HTMLElement = HTMLElement): HTMLElement {
   const element = document.getElementById(id);
   if (!element) throw new Error(`the pane page lacks #${id}`);
-  return element as T;
+  if (!(element instanceof kind)) throw new Error(`#${id} of the pane page is not a ${kind.name}`);
+  return element;
 }
 
 export function replace(parent: Element, ...children: Child[]): void {
@@ -42,7 +46,7 @@ export function setUpTabs(tablist: HTMLElement, onSelect: (panelId: string) => v
     onSelect(panelId);
   };
   tabs.forEach((tab, index) => {
-    tab.addEventListener("click", () => select(tab.getAttribute("aria-controls") ?? ""));
+    tab.addEventListener("click", () => { select(tab.getAttribute("aria-controls") ?? ""); });
     tab.addEventListener("keydown", (event) => {
       const moves: Record<string, number> = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: tabs.length - 1 };
       const target = moves[event.key];

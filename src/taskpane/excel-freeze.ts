@@ -35,16 +35,16 @@ export function excelFreezeWorkbook(excel: typeof Excel): FreezeWorkbook {
         for (const range of ranges) {
           if (range.isNullObject) continue;
           const { sheet = "" } = splitSheet(range.address);
-          (range.formulas as unknown[][]).forEach((row, r) =>
-            row.forEach((formula, c) => {
-              if (typeof formula !== "string" || !formula.startsWith("=")) return;
+          for (const [r, row] of (range.formulas as unknown[][]).entries()) {
+            for (const [c, formula] of row.entries()) {
+              if (typeof formula !== "string" || !formula.startsWith("=")) continue;
               const cell = range.getCell(r, c);
               cell.load(["address", "values", "numberFormat"]);
               const spill = cell.getSpillingToRangeOrNullObject();
               spill.load(["address", "values", "numberFormat"]);
               found.push({ sheet, cell, spill, formula });
-            }),
-          );
+            }
+          }
         }
         await context.sync();
         return found.map(({ sheet, cell, spill, formula }): FormulaResult => {

@@ -82,7 +82,7 @@ export function excelWorkbookHost(excel: typeof Excel): WorkbookHost {
       }),
     onSelectionChanged: (listener) =>
       excel.run(async (context) => {
-        const handler = context.workbook.onSelectionChanged.add(async () => listener());
+        const handler = context.workbook.onSelectionChanged.add(() => Promise.resolve().then(listener));
         await context.sync();
         return () => {
           void excel.run(handler.context, async (again) => {

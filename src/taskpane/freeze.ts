@@ -8,6 +8,7 @@
 import { type RangeRef, parseRangeAddress } from "../formula/a1";
 import { callsNamespace } from "../formula/functions";
 import { FormulaSyntaxError, parseExpression } from "../formula/parse";
+import { cellValueText } from "../formula/text";
 import { PROVENANCE_SHEET, type ProvenanceCell, type ProvenanceClient, type ProvenanceRow, blankProvenanceRow, frozenFormulas, provenanceTable } from "../prices/provenance";
 import { type PricesCallRecord, provenanceOf } from "../functions/frozen-provenance";
 import type { DateSystem } from "../formula/excel-dates";
@@ -61,7 +62,7 @@ function dataRows(table: unknown[][] | undefined): unknown[][] {
 }
 
 function asCells(rows: readonly (readonly unknown[])[]): ProvenanceCell[][] {
-  return rows.map((row) => row.map((cell) => (typeof cell === "number" || typeof cell === "boolean" ? cell : String(cell ?? ""))));
+  return rows.map((row) => row.map((cell) => (typeof cell === "number" || typeof cell === "boolean" ? cell : cellValueText(cell))));
 }
 
 /** Freezes the scope's PRICES formulas; returns how many formulas became values. */
@@ -96,7 +97,7 @@ export async function unfreeze(workbook: FreezeWorkbook, scope: RefreshScope): P
   const sheetColumn = header.indexOf("Sheet");
   const rangeColumn = header.indexOf("Result range");
   const restored = new Set(restoring.map((frozen) => `${frozen.sheet}!${frozen.resultRange}`));
-  const kept = rows.filter((row) => !restored.has(`${String(row[sheetColumn] ?? "")}!${String(row[rangeColumn] ?? "")}`));
+  const kept = rows.filter((row) => !restored.has(`${cellValueText(row[sheetColumn])}!${cellValueText(row[rangeColumn])}`));
   if (kept.length === 0) await workbook.deleteSheet(PROVENANCE_SHEET);
   else await workbook.writeSheet(PROVENANCE_SHEET, asCells([header, ...kept]));
   return restoring.length;

@@ -23,6 +23,11 @@ export function userSettingsStorage(scope: { localStorage?: Storage } = globalTh
         return undefined;
       }
     },
-    write: async (key, value) => local.setItem(key, JSON.stringify(value)),
+    // in the executor, a full storage's or an unserialisable value's throw rejects the promise
+    write: (key, value) =>
+      new Promise((resolve) => {
+        local.setItem(key, JSON.stringify(value));
+        resolve();
+      }),
   };
 }

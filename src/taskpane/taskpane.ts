@@ -37,9 +37,10 @@ const noFreezeWorkbook: FreezeWorkbook = {
 
 /** Light or dark from the Office theme (body background), else from the browser's preference. */
 function applyTheme(): void {
-  const theme = (globalThis as { Office?: typeof Office }).Office?.context?.officeTheme;
+  // Office.context is there only inside Office (and officeTheme in some hosts); jsdom has no matchMedia
+  const theme = (globalThis as { Office?: { context?: Partial<Office.Context> } }).Office?.context?.officeTheme;
   const background = theme?.bodyBackgroundColor;
-  let dark = window.matchMedia?.("(prefers-color-scheme: dark)").matches ?? false;
+  let dark = (window as { matchMedia?: Window["matchMedia"] }).matchMedia?.("(prefers-color-scheme: dark)").matches ?? false;
   if (typeof background === "string" && /^#?[0-9a-f]{6}$/i.test(background)) {
     const hex = background.replace("#", "");
     const [r, g, b] = [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16));

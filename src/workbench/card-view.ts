@@ -87,7 +87,7 @@ export class CardView {
     close.type = "button";
     close.textContent = "×";
     close.setAttribute("aria-label", "Close the card");
-    close.addEventListener("click", () => this.hide());
+    close.addEventListener("click", () => { this.hide(); });
     const parts: HTMLElement[] = [header];
     if (card.subtitle !== undefined) {
       const subtitle = doc.createElement("p");

@@ -18,7 +18,7 @@ export function demoSource(addin: PricesAddin, config: WorkbenchConfig, line: So
   const tokens = demoTokenProvider({
     fetch: (input, init) => fetch(input, init),
     fallback: () => serviceKeyTokenProvider({ tokenUrl: `${config.issuer}/token`, serviceName: DEMO_SERVICE.name, serviceKey: DEMO_SERVICE.key }),
-    onWait: (reason) => line.tokenWaiting(reason),
+    onWait: (reason) => { line.tokenWaiting(reason); },
   });
   const use = async (): Promise<void> => {
     line.source = "demo";

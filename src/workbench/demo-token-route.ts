@@ -74,8 +74,14 @@ export function demoTokenRoute(options: { issuer: string; ca: string; now?: () =
       await dispatcher.close();
     },
     handle(request, response) {
-      if (request.method === "GET") return serve(response, undefined);
-      if (request.method !== "POST") return answer(response, 405, { error: "GET or POST only" });
+      if (request.method === "GET") {
+        serve(response, undefined);
+        return;
+      }
+      if (request.method !== "POST") {
+        answer(response, 405, { error: "GET or POST only" });
+        return;
+      }
       const chunks: Buffer[] = [];
       request.on("data", (chunk) => chunks.push(chunk));
       request.on("end", () => {

@@ -75,7 +75,9 @@ class RangeStub {
   }
   set numberFormat(rows: string[][]) {
     const cells: { row: number; col: number; format: string }[] = [];
-    rows.forEach((line, i) => line.forEach((format, j) => cells.push({ row: this.area.top + i, col: this.area.left + j, format })));
+    for (const [i, line] of rows.entries()) {
+      for (const [j, format] of line.entries()) cells.push({ row: this.area.top + i, col: this.area.left + j, format });
+    }
     this.grid.setNumberFormats(cells.filter((cell) => cell.row <= this.area.bottom && cell.col <= this.area.right));
   }
   get formulas(): Matrix {
@@ -90,11 +92,11 @@ class RangeStub {
   }
   private write(rows: Matrix): void {
     const cells: { row: number; col: number; content: string | number | boolean }[] = [];
-    rows.forEach((line, i) =>
-      line.forEach((content, j) => {
+    for (const [i, line] of rows.entries()) {
+      for (const [j, content] of line.entries()) {
         if (this.area.top + i <= this.area.bottom && this.area.left + j <= this.area.right) cells.push({ row: this.area.top + i, col: this.area.left + j, content });
-      }),
-    );
+      }
+    }
     if (cells.length === 1 && cells[0]) this.grid.enter(cells[0].row, cells[0].col, cells[0].content);
     else if (cells.length > 1) this.grid.enterAll(cells);
   }

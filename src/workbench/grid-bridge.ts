@@ -37,10 +37,11 @@ export function gridBridge(parts: GridBridgeParts): GridAccess {
    */
   const recalculateRange = async (area: RangeRef): Promise<void> => {
     const book = sheet.book();
-    const without = { ...book.cells };
+    const formulas = new Set<string>();
     for (let row = area.top; row <= area.bottom; row += 1) {
-      for (let col = area.left; col <= area.right; col += 1) if (sheet.isFormula({ row, col })) delete without[formatCellAddress({ row, col })];
+      for (let col = area.left; col <= area.right; col += 1) if (sheet.isFormula({ row, col })) formulas.add(formatCellAddress({ row, col }));
     }
+    const without = Object.fromEntries(Object.entries(book.cells).filter(([address]) => !formulas.has(address)));
     await calculator.update({ cells: without });
     await parts.redrawn(calculator.update(book));
   };

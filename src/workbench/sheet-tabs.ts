@@ -36,7 +36,7 @@ export function sheetTabs(options: SheetTabsOptions): SheetTabs {
         tab.setAttribute("aria-selected", String(name === shown));
         tab.dataset["sheet"] = name;
         tab.textContent = name;
-        tab.addEventListener("click", () => show(name));
+        tab.addEventListener("click", () => { show(name); });
         return tab;
       }),
     );
@@ -75,7 +75,7 @@ export function sheetTabs(options: SheetTabsOptions): SheetTabs {
     renderBar();
   }
 
-  options.sheets.onChange(() => show(shown));
+  options.sheets.onChange(() => { show(shown); });
   renderBar();
   return { shown: () => shown, show };
 }

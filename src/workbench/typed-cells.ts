@@ -26,11 +26,12 @@ export function typedCellStore(storage: Pick<Storage, "getItem" | "setItem" | "r
   return {
     all: read,
     remember(address, typed) {
-      const cells = read();
-      delete cells[address];
-      cells[address] = typed;
+      // taken out and put back, the address moves last: the cells are applied in the order typed
+      const cells = new Map(Object.entries(read()));
+      cells.delete(address);
+      cells.set(address, typed);
       try {
-        storage.setItem(TYPED_CELLS_KEY, JSON.stringify(cells));
+        storage.setItem(TYPED_CELLS_KEY, JSON.stringify(Object.fromEntries(cells)));
       } catch {
         // storage full or refused: the edit stands, only the reload will not keep it
       }

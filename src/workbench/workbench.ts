@@ -15,7 +15,6 @@ import { DEMO_LAYOUT, type DemoSheet } from "./demo";
 import { loadDemoSheet } from "./demo-loader";
 import { demoSource } from "./demo-source";
 import type { GridAccess } from "./excel-stub";
-import { displayText } from "./format";
 import { loadFunctions } from "./functions-host";
 import { gridBridge } from "./grid-bridge";
 import { GridView } from "./grid-view";
@@ -73,7 +72,7 @@ async function start(): Promise<WorkbenchApi> {
   const calculator = new Calculator({
     runtime,
     metadata,
-    log: (message) => console.warn(message),
+    log: (message) => { console.warn(message); },
     // Values arrive formula by formula: one redraw per frame at most, of the cells that changed.
     onSettled: () => {
       view?.scheduleRender();
@@ -100,7 +99,7 @@ async function start(): Promise<WorkbenchApi> {
     return undefined;
   };
   const selectionListeners = new Set<() => void>();
-  view = new GridView(byId("grid"), byId<HTMLInputElement>("formula"), byId("name-box"), byId("cell-message"), sheet, calculator, {
+  view = new GridView(byId("grid"), byId("formula", HTMLInputElement), byId("name-box"), byId("cell-message"), sheet, calculator, {
     onEnter: enter,
     keptSince: () => {
       const state = line.reach().state();
@@ -142,13 +141,16 @@ async function start(): Promise<WorkbenchApi> {
     line.demoWaiting = true;
     setTimeout(() => {
       void loadDemo().then((loaded) => {
-        if (!loaded) return retryDemo();
+        if (!loaded) {
+          retryDemo();
+          return;
+        }
         line.demoWaiting = false;
         line.demo();
         applyTyped();
         first = position(DEMO_LAYOUT.latestMids);
         void recalculate();
-        view?.select({ top: first.row, left: first.col, bottom: first.row, right: first.col });
+        view.select({ top: first.row, left: first.col, bottom: first.row, right: first.col });
       });
     }, 10_000);
   };
@@ -161,12 +163,12 @@ async function start(): Promise<WorkbenchApi> {
   view.select({ top: first.row, left: first.col, bottom: first.row, right: first.col });
   const onReach = (): void => {
     line.render();
-    view?.render();
+    view.render();
   };
   line.demoReach.subscribe(onReach);
 
   window.WorkbenchGrid = gridBridge({ sheet, calculator, addin, otherSheets, selectionListeners, view: () => view, enter, update, recalculate, redrawn });
-  hostPane({ frame: byId<HTMLIFrameElement>("pane"), addin, config, line, onReach, useDemo: demoKey.use, recalculate });
+  hostPane({ frame: byId("pane", HTMLIFrameElement), addin, config, line, onReach, useDemo: demoKey.use, recalculate });
 
   return {
     config,
@@ -177,7 +179,7 @@ async function start(): Promise<WorkbenchApi> {
     source: () => line.source,
     settled: async () => {
       await calculator.settled();
-      view?.render();
+      view.render();
       side.render();
     },
     value: (address) => {
@@ -186,16 +188,16 @@ async function start(): Promise<WorkbenchApi> {
     },
     text: (address) => {
       const at = position(address);
-      return view?.textAt(at.row, at.col) ?? displayText(calculator.value(at.row, at.col));
+      return view.textAt(at.row, at.col);
     },
     select: (address) => {
       const range = parseRangeAddress(address);
       if (!range) throw new Error(`${address} is not a range address`);
-      view?.select(range);
+      view.select(range);
     },
     enter: (address, typed) => {
       const refusal = enter(position(address), typed);
-      view?.render();
+      view.render();
       return refusal;
     },
     entries: () => sheet.book().cells,

@@ -106,6 +106,10 @@ describe("cellText", () => {
     expect(cellText(null)).toBe("(blank)");
     expect(cellText("MB-AL-0004")).toBe("MB-AL-0004");
   });
+
+  it("shows an error value Office gives as an object by its code", () => {
+    expect(cellText({ type: "Error", errorType: "NotAvailable", basicValue: "#N/A" })).toBe("#N/A");
+  });
 });
 
 describe("plainWords", () => {

@@ -37,8 +37,8 @@ export function accountPanel(context: PaneContext): void {
     if (baseUrl === context.session.trusted()) return Promise.resolve(true);
     trustQuestion ??= new Promise<boolean>((resolve) => {
       const box = byId("confirm-api");
-      const yes = byId<HTMLButtonElement>("confirm-api-yes");
-      const no = byId<HTMLButtonElement>("confirm-api-no");
+      const yes = byId("confirm-api-yes", HTMLButtonElement);
+      const no = byId("confirm-api-no", HTMLButtonElement);
       byId("confirm-api-host").textContent = new URL(baseUrl).host;
       byId("confirm-api-url").textContent = baseUrl;
       box.hidden = false;
@@ -48,7 +48,10 @@ export function accountPanel(context: PaneContext): void {
         no.removeEventListener("click", onNo);
         box.hidden = true;
         trustQuestion = undefined;
-        if (!ok) return resolve(false);
+        if (!ok) {
+          resolve(false);
+          return;
+        }
         confirmBaseUrl(context.deps.settingsStorage, baseUrl)
           .then((confirmed) => {
             context.session.setTrusted(confirmed);
@@ -59,8 +62,8 @@ export function accountPanel(context: PaneContext): void {
             resolve(false);
           });
       };
-      const onYes = (): void => answer(true);
-      const onNo = (): void => answer(false);
+      const onYes = (): void => { answer(true); };
+      const onNo = (): void => { answer(false); };
       yes.addEventListener("click", onYes);
       no.addEventListener("click", onNo);
     });
@@ -70,7 +73,7 @@ export function accountPanel(context: PaneContext): void {
   const notTrusted = (): string => `Sign-in cancelled: ${new URL(context.settings().environment.baseUrl).host} was not confirmed, so no token was requested for it.`;
 
   byId("sign-in").addEventListener("click", () => {
-    const button = byId<HTMLButtonElement>("sign-in");
+    const button = byId("sign-in", HTMLButtonElement);
     button.disabled = true;
     askToTrust()
       .then(async (ok) => {
@@ -104,7 +107,7 @@ export function accountPanel(context: PaneContext): void {
     const idTokenHint = context.store().signOut();
     context.announce("Signed out");
     rememberSignedOut(context, true);
-    const signIn = byId<HTMLButtonElement>("sign-in");
+    const signIn = byId("sign-in", HTMLButtonElement);
     signIn.focus();
     // a service key has no session at the token service; a user's ends there too, so the next sign-in asks again
     if (before.status !== "signed-in" || before.method !== "user") return;
@@ -126,10 +129,10 @@ export function accountPanel(context: PaneContext): void {
       });
   });
 
-  byId<HTMLFormElement>("sk-form").addEventListener("submit", (event) => {
+  byId("sk-form", HTMLFormElement).addEventListener("submit", (event) => {
     event.preventDefault();
-    const name = byId<HTMLInputElement>("sk-name");
-    const key = byId<HTMLInputElement>("sk-key");
+    const name = byId("sk-name", HTMLInputElement);
+    const key = byId("sk-key", HTMLInputElement);
     const serviceKey = key.value;
     key.value = ""; // the key lives in the token store's closure only, not in the page
     askToTrust()
@@ -146,10 +149,10 @@ export function accountPanel(context: PaneContext): void {
   });
 
   context.events.on("auth", renderAuth);
-  context.events.on("settings", () => renderAuth(context.store().state()));
+  context.events.on("settings", () => { renderAuth(context.store().state()); });
   renderAuth(context.store().state());
   void signInSilently(context, {
     looking: (asking) => (lookingForSession = asking),
-    render: () => renderAuth(context.store().state()),
+    render: () => { renderAuth(context.store().state()); },
   });
 }

@@ -62,14 +62,14 @@ function argControl(parameter: ParameterSpec, index: number, id: string): HTMLIn
 }
 
 export function builderPanel(context: PaneContext): void {
-  const fnSelect = byId<HTMLSelectElement>("fn");
+  const fnSelect = byId("fn", HTMLSelectElement);
   replace(fnSelect, ...FUNCTIONS.map((f) => h("option", { value: f.name }, `PRICES.${f.name}`)));
 
   function currentSpec(): FunctionSpec {
     return findFunction(fnSelect.value) ?? (FUNCTIONS[0] as FunctionSpec);
   }
 
-  const refreshConversionChoices = (): void => fillConversionChoices(context);
+  const refreshConversionChoices = (): void => { fillConversionChoices(context); };
 
   function argInput(parameter: ParameterSpec, index: number): HTMLElement {
     const id = `arg-${index}`;
@@ -119,7 +119,7 @@ export function builderPanel(context: PaneContext): void {
       ...(spec.name === "HISTORY"
         ? [
             h("span", { class: "muted" }, "Rolling range: "),
-            ...ROLLING_RANGES.map(([label, days]) => h("button", { type: "button", class: "link", onclick: () => rollingRange(days) }, label)),
+            ...ROLLING_RANGES.map(([label, days]) => h("button", { type: "button", class: "link", onclick: () => { rollingRange(days); } }, label)),
           ]
         : []),
     );

@@ -156,6 +156,6 @@ export function cachePanel(context: PaneContext): void {
       render();
     });
   });
-  context.events.on("auth", () => queueMicrotask(render));
+  context.events.on("auth", () => { queueMicrotask(render); });
   render();
 }

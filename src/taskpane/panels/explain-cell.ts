@@ -135,7 +135,7 @@ export function explainCellPanel(context: PaneContext): void {
   }
 
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const follow = byId<HTMLInputElement>("follow-selection");
+  const follow = byId("follow-selection", HTMLInputElement);
   void context.workbook
     .onSelectionChanged(() => {
       if (!follow.checked || !panelShown) return;

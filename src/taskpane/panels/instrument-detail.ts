@@ -17,8 +17,8 @@ export function renderInstrumentDetail(detail: HTMLElement, instrument: Instrume
     replace(detail);
     return;
   }
-  const row = (label: string, value: unknown): HTMLTableRowElement =>
-    h("tr", {}, h("th", { scope: "row" }, label), h("td", {}, Array.isArray(value) ? value.join(", ") || "none" : value === undefined ? "" : String(value)));
+  const row = (label: string, value: string | readonly string[]): HTMLTableRowElement =>
+    h("tr", {}, h("th", { scope: "row" }, label), h("td", {}, typeof value === "string" ? value : value.join(", ") || "none"));
   const named = (label: string, id: string, name: string | undefined): HTMLTableRowElement => row(label, name && name !== id ? `${name} (${id})` : id);
   const averages = instrument.priceCalculationTypeIds.filter((t) => t !== "None");
   const symbolArg = { kind: "text", value: instrument.symbol } as const;
@@ -60,10 +60,10 @@ export function renderInstrumentDetail(detail: HTMLElement, instrument: Instrume
     h(
       "div",
       { class: "actions", style: "display:flex;gap:4px;flex-wrap:wrap;margin-top:6px" },
-      instrument.hasForwardCurves ? h("button", { type: "button", onclick: () => actions.insert(buildFormula("CURVE", [symbolArg])) }, "Insert forward curve") : null,
-      instrument.forecastTypeIds?.length ? h("button", { type: "button", onclick: () => actions.insert(buildFormula("FORECAST", [symbolArg])) }, "Insert forecast") : null,
+      instrument.hasForwardCurves ? h("button", { type: "button", onclick: () => { actions.insert(buildFormula("CURVE", [symbolArg])); } }, "Insert forward curve") : null,
+      instrument.forecastTypeIds?.length ? h("button", { type: "button", onclick: () => { actions.insert(buildFormula("FORECAST", [symbolArg])); } }, "Insert forecast") : null,
       averages.length
-        ? h("button", { type: "button", onclick: () => actions.insert(buildFormula("AVERAGE", [symbolArg, { kind: "text", value: averages.includes("MonthlyAverage") ? "MonthlyAverage" : averages[0] ?? "" }])) }, "Insert average")
+        ? h("button", { type: "button", onclick: () => { actions.insert(buildFormula("AVERAGE", [symbolArg, { kind: "text", value: averages.includes("MonthlyAverage") ? "MonthlyAverage" : averages[0] ?? "" }])); } }, "Insert average")
         : null,
     ),
   );

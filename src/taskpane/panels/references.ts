@@ -5,7 +5,7 @@ import type { PaneContext } from "../pane-context";
 import { searchReferences } from "../search";
 
 export function referencesPanel(context: PaneContext): void {
-  const refType = byId<HTMLSelectElement>("ref-type");
+  const refType = byId("ref-type", HTMLSelectElement);
   replace(refType, ...REFERENCE_TYPES.map((t) => h("option", { value: t }, t)));
 
   function renderReferences(): void {
@@ -16,7 +16,7 @@ export function referencesPanel(context: PaneContext): void {
       replace(table);
       return;
     }
-    const items = searchReferences(group, byId<HTMLInputElement>("ref-text").value);
+    const items = searchReferences(group, byId("ref-text", HTMLInputElement).value);
     byId("ref-count").textContent = `${items.length} of ${group.items.length} ${group.type} items`;
     replace(
       table,

@@ -115,6 +115,6 @@ export function refreshPanel(context: PaneContext): void {
   byId("refresh-selection").addEventListener("click", () => void start("selection"));
   byId("refresh-sheet").addEventListener("click", () => void start("sheet"));
   byId("refresh-workbook").addEventListener("click", () => void start("workbook"));
-  byId("refresh-anyway").addEventListener("click", () => answer(true));
-  byId("refresh-cancel").addEventListener("click", () => answer(false));
+  byId("refresh-anyway").addEventListener("click", () => { answer(true); });
+  byId("refresh-cancel").addEventListener("click", () => { answer(false); });
 }

@@ -14,7 +14,7 @@ const RESULT_LIMIT = 50;
 const sentence = (text: string): string => `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
 
 export function searchPanel(context: PaneContext): void {
-  const filters: Filters = {};
+  let filters: Filters = {};
   const insert = (formula: string): void => void context.insert(formula);
 
   function renderFilters(): void {
@@ -44,7 +44,7 @@ export function searchPanel(context: PaneContext): void {
 
   function renderResults(): void {
     const { instruments, references } = context.lists();
-    const query = byId<HTMLInputElement>("search-text").value;
+    const query = byId("search-text", HTMLInputElement).value;
     const found = searchInstruments(instruments, query, filters);
     const shown = found.slice(0, RESULT_LIMIT);
     byId("result-count").textContent =
@@ -65,15 +65,15 @@ export function searchPanel(context: PaneContext): void {
         h(
           "li",
           { class: "result" },
-          h("button", { type: "button", class: "link symbol", "aria-label": `${i.symbol}: show details`, onclick: () => showDetail(i) }, i.symbol),
+          h("button", { type: "button", class: "link symbol", "aria-label": `${i.symbol}: show details`, onclick: () => { showDetail(i); } }, i.symbol),
           h("div", { class: "muted" }, i.descriptionShort || i.description),
           h(
             "div",
             { class: "actions" },
-            h("button", { type: "button", "aria-label": `Insert latest mid of ${i.symbol}`, onclick: () => insert(buildFormula("MID", [{ kind: "text", value: i.symbol }])) }, "Latest mid"),
-            h("button", { type: "button", "aria-label": `Insert a year of history of ${i.symbol}`, onclick: () => insert(yearOfHistory(i.symbol)) }, "1y history"),
-            h("button", { type: "button", "aria-label": `Insert metadata of ${i.symbol}`, onclick: () => insert(buildFormula("INSTRUMENT", [{ kind: "text", value: i.symbol }])) }, "Metadata"),
-            h("button", { type: "button", "aria-label": `Use ${i.symbol} in the formula builder`, onclick: () => context.events.emit("build", i.symbol) }, "Build…"),
+            h("button", { type: "button", "aria-label": `Insert latest mid of ${i.symbol}`, onclick: () => { insert(buildFormula("MID", [{ kind: "text", value: i.symbol }])); } }, "Latest mid"),
+            h("button", { type: "button", "aria-label": `Insert a year of history of ${i.symbol}`, onclick: () => { insert(yearOfHistory(i.symbol)); } }, "1y history"),
+            h("button", { type: "button", "aria-label": `Insert metadata of ${i.symbol}`, onclick: () => { insert(buildFormula("INSTRUMENT", [{ kind: "text", value: i.symbol }])); } }, "Metadata"),
+            h("button", { type: "button", "aria-label": `Use ${i.symbol} in the formula builder`, onclick: () => { context.events.emit("build", i.symbol); } }, "Build…"),
           ),
         ),
       ),
@@ -100,9 +100,9 @@ export function searchPanel(context: PaneContext): void {
       });
   }
 
-  byId("search-text").addEventListener("input", () => renderResults());
+  byId("search-text").addEventListener("input", () => { renderResults(); });
   byId("clear-filters").addEventListener("click", () => {
-    for (const key of FILTER_KEYS) delete filters[key];
+    filters = {};
     renderFilters();
     renderResults();
   });

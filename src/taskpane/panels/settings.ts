@@ -4,7 +4,7 @@ import { byId } from "../dom";
 import type { PaneContext } from "../pane-context";
 
 export function settingsPanel(context: PaneContext): void {
-  const field = (id: string): HTMLInputElement => byId<HTMLInputElement>(id);
+  const field = (id: string): HTMLInputElement => byId(id, HTMLInputElement);
 
   function renderSettings(): void {
     const settings = context.settings();
@@ -24,7 +24,7 @@ export function settingsPanel(context: PaneContext): void {
     field("set-timeout").value = String(settings.timeoutMs);
   }
 
-  byId<HTMLFormElement>("settings-form").addEventListener("submit", (event) => {
+  byId("settings-form", HTMLFormElement).addEventListener("submit", (event) => {
     event.preventDefault();
     const number = (id: string): number => Number(field(id).value);
     const next: AddinSettings = {

@@ -43,7 +43,7 @@ export function valueModePanel(context: PaneContext): void {
   const status = h("p", { class: "muted", id: "rich-values-status", role: "status" }, supportText(hostTypes ?? addin()?.dataTypes ?? { entities: false, numbers: false }));
   box.addEventListener("change", () => {
     saveValueMode(storage, addin(), box.checked ? "rich" : "plain").then(
-      () => context.announce(box.checked ? "Prices now carry their record." : "Prices are plain numbers again."),
+      () => { context.announce(box.checked ? "Prices now carry their record." : "Prices are plain numbers again."); },
       (error: unknown) => {
         status.textContent = context.recordError("value setting", error);
       },
