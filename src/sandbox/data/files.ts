@@ -21,7 +21,10 @@ import { FX_BASE } from "./fx-rates";
 import { FX_FILE, fxRatesText, loadFxRates } from "./fx-file";
 import type { DataSet, ForecastData, InstrumentData } from "./model";
 import { calculationTypeReference } from "./references";
-import { DataError, midOf, readSeries, seriesToPoints, type AssessmentPoint } from "./series";
+import type { AssessmentPoint } from "./assessment-point";
+import { DataError } from "./data-error";
+import { midOf } from "./mids";
+import { readSeries, seriesToPoints } from "./series";
 import { isRecord } from "../../api/json";
 
 export const DATA_FORMAT = "physical-prices-sandbox-data/1";
