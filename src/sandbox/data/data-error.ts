@@ -14,7 +14,8 @@ export class DataError extends Error {
 /** A value as a message shows it: JSON, cut at 40 characters; `nothing` for a field left out. */
 export function describe(value: unknown): string {
   if (value === undefined) return "nothing";
-  // `String` for what JSON cannot spell (a function given in place of data reads "undefined").
-  const text = String(JSON.stringify(value));
+  // JSON.stringify gives undefined for what JSON cannot spell (a function given in place of data), whatever its type says.
+  const text = JSON.stringify(value) as string | undefined;
+  if (text === undefined) return typeof value;
   return text.length > 40 ? `${text.slice(0, 37)}...` : text;
 }
