@@ -1,5 +1,5 @@
 /** A generated instrument's prices: its commodity's daily factor, the instrument's walk around it, and corrections. */
-import type { EpochDay } from "../../api";
+import { toEpochDay, type EpochDay } from "../../api";
 import type { CommodityDef } from "./catalogue";
 import { correctionDelayDays, GeneratedSeries, generatedPublication } from "./generated-series";
 import { describe, type Plan } from "./instrument-plans";
@@ -8,7 +8,6 @@ import { hashInts, Random, unitOf } from "./random";
 import { rationaleWriter } from "./rationale";
 import { isAssessmentDay } from "./schedule";
 import { instantOf } from "./times-of-day";
-import { toEpochDay } from "../../api";
 
 // Math functions held locally: under jest's vm context every global lookup is slow, and these run millions of times.
 const { exp, sqrt, max } = Math;
