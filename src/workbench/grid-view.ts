@@ -5,16 +5,16 @@
  * (and a margin) exist as table rows, and a redraw touches only the cells whose text or look changed: a sheet of
  * thousands of cells stays quick to type in.
  */
-import { columnName, formatCellAddress, formatRangeAddress, parseCellAddress, type CellPosition, type RangeRef } from "../formula/a1";
-import { richText } from "../host/rich-cells";
+import { formatCellAddress, formatRangeAddress, parseCellAddress, type CellPosition, type RangeRef } from "../formula/a1";
 import { dataTypeClasses } from "./card-view";
-import { isCellError, type CellValue } from "../host/values";
+import { isCellError } from "../host/values";
 import { entryText, type EntrySheet } from "./cells";
 import type { Calculator } from "./calculator";
-import { dateColumns, displayText, errorText, formulaShowsDates, isDateCell } from "./format";
+import { CellText, placeClasses } from "./cell-text";
+import { errorText } from "./format";
+import { ColumnWidths } from "./grid-columns";
 import { SpillIndex, type SpillInfo } from "./spills";
-import { isDateFormat } from "../taskpane/number-format";
-import { CELL_PADDING, COLUMN_WIDTH, DATE_FORMAT, describe, MAX_FIT_WIDTH, MIN_COLUMN_WIDTH, paintText, rangeHas, rangeOf, sameCell, setHeight, spacerCell, textMeasurer } from "./grid-paint";
+import { COLUMN_WIDTH, describe, paintText, rangeOf, sameCell, setHeight, spacerCell } from "./grid-paint";
 
 export interface GridViewOptions {
   /** Stores an entry and recalculates; returns a message when the entry is refused. */
@@ -49,14 +49,8 @@ export class GridView {
   private readonly topSpacer: HTMLTableCellElement;
   private readonly bottomSpacer: HTMLTableCellElement;
   private rowHeight = 21;
-  /** Widths of the columns the user resized (px); the others fit their content (`fitted`) or are COLUMN_WIDTH. */
-  private readonly widths = new Map<number, number>();
-  /** Widths grown to fit the text drawn in a column (up to MAX_FIT_WIDTH), as Excel's AutoFit would. */
-  private readonly fitted = new Map<number, number>();
-  private fitGrew = false;
-  private readonly measure = textMeasurer();
-  /** Number formats written to cells (Freeze keeps a date column's), by `row,col`; the rest show as General or as dated by their formula. */
-  private readonly formats = new Map<string, string>();
+  private readonly columns: ColumnWidths;
+  private readonly texts: CellText;
 
   constructor(
     private readonly scroller: HTMLElement,
@@ -77,8 +71,12 @@ export class GridView {
     this.body = this.table.createTBody();
     this.topSpacer = spacerCell(this.body.insertRow());
     this.bottomSpacer = spacerCell(this.body.insertRow());
+    this.columns = new ColumnWidths(this.headRow);
+    this.texts = new CellText(sheet, calculator, () => this.spills, () => options.keptSince?.());
     scroller.appendChild(this.table);
-    scroller.addEventListener("scroll", () => this.scheduleRender(), { passive: true });
+    scroller.addEventListener("scroll", () => {
+      this.scheduleRender();
+    }, { passive: true });
     scroller.tabIndex = 0;
     this.wireEvents();
   }
@@ -130,28 +128,10 @@ export class GridView {
       }
     });
     this.paintFormulaBar();
-    if (this.fitGrew) {
-      // a column grew to fit its text: widen its header, then draw again with the new widths
-      this.fitGrew = false;
-      for (const [col] of this.fitted) this.styleHeader(col);
+    if (this.columns.takeGrowth()) {
+      // a column grew to fit its text: its header is wider now; draw again with the new widths
       this.last = -1;
       this.render();
-    }
-  }
-
-  private styleHeader(col: number): void {
-    const th = this.headRow.children[col + 1] as HTMLElement | undefined;
-    const px = `${this.columnWidth(col)}px`;
-    if (th && th.style.width !== px) for (const property of ["width", "minWidth", "maxWidth"] as const) th.style[property] = px;
-  }
-
-  /** Grows a column the user has not sized so that `text` shows whole. */
-  private fit(col: number, text: string): void {
-    if (text === "" || this.widths.has(col)) return;
-    const need = Math.min(MAX_FIT_WIDTH, Math.ceil(this.measure(text) + CELL_PADDING));
-    if (need > this.columnWidth(col)) {
-      this.fitted.set(col, need);
-      this.fitGrew = true;
     }
   }
 
@@ -233,7 +213,9 @@ export class GridView {
     input.addEventListener("input", () => {
       this.formulaInput.value = input.value;
     });
-    input.addEventListener("keydown", (event) => this.editorKey(event));
+    input.addEventListener("keydown", (event) => {
+      this.editorKey(event);
+    });
     input.addEventListener("blur", () => {
       if (this.editor?.input === input) this.commitEditor();
     });
@@ -347,13 +329,13 @@ export class GridView {
   private ensureSize(rows: number, cols: number): void {
     if (cols > this.cols) {
       for (let col = this.cols; col < cols; col += 1) {
-        const th = document.createElement("th");
-        th.textContent = columnName(col);
-        th.scope = "col";
-        th.appendChild(this.resizeHandle(th, col));
-        this.headRow.appendChild(th);
+        this.headRow.appendChild(this.columns.header(col, (which, width) => {
+          this.resizeColumn(which, width);
+        }));
       }
-      this.rowElements.forEach((tr, row) => this.addCells(tr, row, this.cols, cols));
+      this.rowElements.forEach((tr, row) => {
+        this.addCells(tr, row, this.cols, cols);
+      });
       this.cols = cols;
       this.last = -1;
     }
@@ -363,42 +345,14 @@ export class GridView {
 
   /** The width of a column in px. */
   columnWidth(col: number): number {
-    return this.widths.get(col) ?? this.fitted.get(col) ?? COLUMN_WIDTH;
+    return this.columns.width(col);
   }
 
   /** Sets a column's width (at least MIN_COLUMN_WIDTH), as dragging its header's right edge does. */
   resizeColumn(col: number, width: number): void {
-    const px = Math.max(MIN_COLUMN_WIDTH, Math.round(width));
-    this.widths.set(col, px);
-    this.styleHeader(col);
+    this.columns.resize(col, width);
     this.last = -1;
     this.render();
-  }
-
-  /** A drag handle on the right edge of a column header (pointer events, so mouse, pen and touch alike). */
-  private resizeHandle(th: HTMLElement, col: number): HTMLElement {
-    const handle = document.createElement("span");
-    handle.className = "col-resize";
-    handle.title = `Drag to resize column ${columnName(col)}`;
-    handle.setAttribute("aria-hidden", "true");
-    handle.addEventListener("pointerdown", (event) => {
-      event.preventDefault();
-      event.stopPropagation();
-      const startX = event.clientX;
-      const startWidth = this.columnWidth(col);
-      handle.setPointerCapture(event.pointerId);
-      const move = (next: PointerEvent): void => this.resizeColumn(col, startWidth + next.clientX - startX);
-      const end = (): void => {
-        handle.removeEventListener("pointermove", move);
-        handle.removeEventListener("pointerup", end);
-        handle.removeEventListener("pointercancel", end);
-      };
-      handle.addEventListener("pointermove", move);
-      handle.addEventListener("pointerup", end);
-      handle.addEventListener("pointercancel", end);
-    });
-    th.classList.add("resizable");
-    return handle;
   }
 
   private addCells(tr: HTMLTableRowElement | undefined, row: number, from: number, to: number): void {
@@ -417,11 +371,11 @@ export class GridView {
     const pending = isFormula && value === null && this.calculator.evaluating;
     const text = this.textAt(row, col);
     // Text runs on over blank neighbours and stops at the first filled one, as in Excel.
-    const room = typeof value === "string" && !pending ? this.blankRun(row, col + 1) : 0;
+    const room = typeof value === "string" && !pending ? this.texts.blankRun(row, col + 1) : 0;
     let runWidth = 0;
     for (let c = col; c <= col + room; c += 1) runWidth += this.columnWidth(c);
     paintText(td, text, room, runWidth);
-    if (room === 0 && !pending) this.fit(col, text);
+    if (room === 0 && !pending) this.columns.fit(col, text);
     const maxWidth = this.columnWidth(col) !== COLUMN_WIDTH ? `${this.columnWidth(col)}px` : "";
     if (td.style.maxWidth !== maxWidth) td.style.maxWidth = maxWidth;
     const classes: string[] = [];
@@ -432,18 +386,9 @@ export class GridView {
     if (isFormula) classes.push("anchor");
     else if (spill) classes.push("spilled");
     classes.push(...dataTypeClasses(this.calculator.resultCell(row, col)));
-    const kept = this.keptMark(row, col, value, entry, spill);
+    const kept = this.texts.keptMark(row, col, value, entry, spill);
     if (kept) classes.push("kept");
-    if (rangeHas(this.selection, row, col)) classes.push("in-selection");
-    if (row === this.active.row && col === this.active.col) classes.push("active");
-    if (border && rangeHas(border, row, col)) {
-      classes.push(dashed ? "spill-dashed" : "spill-border");
-      if (row === border.top) classes.push("edge-t");
-      if (row === border.bottom) classes.push("edge-b");
-      if (col === border.left) classes.push("edge-l");
-      if (col === border.right) classes.push("edge-r");
-    }
-    const className = classes.join(" ");
+    const className = [...classes, ...placeClasses(row, col, this.selection, this.active, border, dashed)].join(" ");
     if (td.className !== className) td.className = className;
     // a live cell says when it last changed by itself
     const changed = this.calculator.lastChanged(td.dataset["address"] ?? "");
@@ -451,61 +396,20 @@ export class GridView {
     if (td.title !== title) td.title = title;
   }
 
-  /** The note of a PRICES value shown while the service cannot be reached: it was fetched before, not now. */
-  private keptMark(row: number, col: number, value: CellValue, entry: unknown, spill: SpillInfo | undefined): string | undefined {
-    const since = this.options.keptSince?.();
-    if (since === undefined || value === null || isCellError(value)) return undefined;
-    const formula = spill ? entryText(this.sheet.get(spill.anchor)) : typeof entry === "string" ? entry : "";
-    if (!/PRICES\./i.test(formula)) return undefined;
-    return `${formatCellAddress({ row, col })}: last known value, fetched before the service became unreachable (${new Date(since).toLocaleString()}); refresh when it is back.`;
-  }
-
   /** What a cell shows: #BUSY! while its formula waits, dates in date columns of a spill, else Excel's General format. */
   textAt(row: number, col: number): string {
-    const isFormula = this.sheet.isFormula({ row, col });
-    const value = this.calculator.value(row, col);
-    if (isFormula && value === null && this.calculator.evaluating) return "#BUSY!";
-    const rich = richText(this.calculator.resultCell(row, col));
-    if (rich !== undefined) return rich;
-    return displayText(value, this.showsDate(row, col));
-  }
-
-  /** Whether a number shows as a date: by its number format, else by its table's header or its formula. */
-  private showsDate(row: number, col: number): boolean {
-    const value = this.calculator.value(row, col);
-    if (typeof value !== "number") return false;
-    const format = this.formats.get(`${row},${col}`);
-    if (format !== undefined) return isDateFormat(format);
-    const owner = this.spills.at(row, col);
-    if (owner) {
-      const header = row > owner.area.top ? this.calculator.value(owner.area.top, col) : null;
-      const rowName = col > owner.area.left ? this.calculator.value(row, owner.area.left) : null;
-      const formula = entryText(this.sheet.get(owner.anchor));
-      // a header row names the column; without one, HISTORY's fields say which columns are dates
-      return isDateCell(header, rowName) || formulaShowsDates(formula) || (dateColumns(formula)?.has(col - owner.area.left) ?? false);
-    }
-    return this.sheet.isFormula({ row, col }) && formulaShowsDates(entryText(this.sheet.get({ row, col })));
+    return this.texts.textAt(row, col);
   }
 
   /** The number format Excel's `range.numberFormat` gives: the one written, else a date format where a date shows. */
   numberFormatAt(row: number, col: number): string {
-    return this.formats.get(`${row},${col}`) ?? (this.showsDate(row, col) ? DATE_FORMAT : "General");
+    return this.texts.numberFormatAt(row, col);
   }
 
   /** Writes number formats, as `range.numberFormat = ...` does ("General" drops the cell's). */
   setNumberFormats(cells: readonly { readonly row: number; readonly col: number; readonly format: string }[]): void {
-    for (const { row, col, format } of cells) {
-      if (format === "" || format === "General") this.formats.delete(`${row},${col}`);
-      else this.formats.set(`${row},${col}`, format);
-    }
+    this.texts.setNumberFormats(cells);
     this.render();
-  }
-
-  /** How many blank cells follow from `col` on (at most 8). */
-  private blankRun(row: number, col: number): number {
-    let count = 0;
-    while (count < 8 && this.sheet.get({ row, col: col + count }) === undefined && this.calculator.value(row, col + count) === null) count += 1;
-    return count;
   }
 
   private paintFormulaBar(): void {

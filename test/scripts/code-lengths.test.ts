@@ -12,9 +12,8 @@ const ROOT = path.resolve(__dirname, "../..");
 const LONG_FUNCTIONS: Readonly<Record<string, number>> = {};
 /** Over the limit today: data tables, and files a split has not reached yet. */
 const LONG_FILES: Readonly<Record<string, number>> = {
-  "src/sandbox/data/series.ts": 686,
-  "src/workbench/grid-view.ts": 545,
-  "src/sandbox/data/generator.ts": 517,
+  // a data table: literal records of currencies, units, locations and commodities with their products and markets,
+  // their types and three one-line record builders
   "src/sandbox/data/catalogue.ts": 474,
   // every @customfunction stays in this one file: custom-functions-metadata reads only its input file
   "src/functions/functions.ts": 461,

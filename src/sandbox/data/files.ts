@@ -5,11 +5,7 @@
 import { mkdir, open, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import {
-  AVERAGE_TYPES,
-  FREQUENCIES,
-  PRICE_TYPES,
   REFERENCE_TYPES,
-  STATUSES,
   fromEpochDay,
   parseIsoDate,
   type InstrumentRecord,
@@ -21,10 +17,13 @@ import { FX_BASE } from "./fx-rates";
 import { FX_FILE, fxRatesText, loadFxRates } from "./fx-file";
 import type { DataSet, ForecastData, InstrumentData } from "./model";
 import { calculationTypeReference } from "./references";
-import { DataError, midOf, readSeries, seriesToPoints, type AssessmentPoint } from "./series";
-import { isRecord } from "../../api/json";
+import type { AssessmentPoint } from "./assessment-point";
+import { DataError, describe } from "./data-error";
+import { DATA_FORMAT, DatasetFile, FileFormat, ForecastsFile, InstrumentsFile, ReferencesFile, type InstrumentFileRecord } from "./file-schemas";
+import { midOf } from "./mids";
+import { readSeries, seriesToPoints } from "./series";
 
-export const DATA_FORMAT = "physical-prices-sandbox-data/1";
+export { DATA_FORMAT };
 export const DATASET_FILE = "dataset.json";
 export const INSTRUMENTS_FILE = "instruments.json";
 export const REFERENCES_FILE = "references.json";
@@ -32,52 +31,15 @@ export const FORECASTS_FILE = "forecasts.json";
 export const ASSESSMENTS_DIR = "assessments";
 /** A symbol must be usable as a file name. */
 const SYMBOL_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-const UTC_MILLIS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-
-type Json = Record<string, unknown>;
-
-
-function show(value: unknown): string {
-  if (value === undefined) return "nothing";
-  const text = JSON.stringify(value);
-  return text === undefined ? String(value) : text.length > 40 ? `${text.slice(0, 37)}...` : text;
-}
 
 function fail(where: string, problem: string): never {
   throw new DataError(where, problem);
 }
 
-function str(item: Json, field: string, where: string): string {
-  const value = item[field];
-  if (typeof value !== "string" || value === "") fail(`${where}.${field}`, `expected a non-empty string, got ${show(value)}`);
-  return value;
-}
-
-function optionalStr(item: Json, field: string, where: string): string | undefined {
-  return item[field] === undefined ? undefined : str(item, field, where);
-}
-
-function strings(item: Json, field: string, where: string): string[] {
-  const value = item[field];
-  if (!Array.isArray(value)) fail(`${where}.${field}`, `expected an array of strings, got ${show(value)}`);
-  return value.map((entry: unknown, i) => {
-    if (typeof entry !== "string") fail(`${where}.${field}[${i}]`, `expected a string, got ${show(entry)}`);
-    return entry;
-  });
-}
-
-function oneOf<T extends string>(item: Json, field: string, where: string, allowed: readonly T[]): T {
-  const value = item[field];
-  const found = allowed.find((option) => option === value);
-  if (found === undefined) fail(`${where}.${field}`, `expected one of ${allowed.join(", ")}, got ${show(value)}`);
-  return found;
-}
-
-function num(item: Json, field: string, where: string): number {
-  const value = item[field];
-  if (typeof value !== "number" || !Number.isFinite(value)) fail(`${where}.${field}`, `expected a number, got ${show(value)}`);
-  return value;
-}
+const DATASET = new FileFormat(DatasetFile);
+const REFERENCES = new FileFormat(ReferencesFile);
+const INSTRUMENTS = new FileFormat(InstrumentsFile);
+const FORECASTS = new FileFormat(ForecastsFile);
 
 async function readJson(dir: string, file: string, optional = false): Promise<unknown> {
   let text: string;
@@ -224,144 +186,108 @@ export async function exportDataSet(data: DataSet, dir: string): Promise<void> {
 // Load
 
 function loadDataset(value: unknown): string {
-  const where = DATASET_FILE;
-  if (!isRecord(value)) fail(where, `expected an object {"format", "today"}, got ${show(value)}`);
-  if (value["format"] !== DATA_FORMAT) fail(`${where}.format`, `expected "${DATA_FORMAT}", got ${show(value["format"])}`);
-  const today = typeof value["today"] === "string" ? parseIsoDate(value["today"]) : undefined;
-  if (today === undefined) fail(`${where}.today`, `expected a date YYYY-MM-DD, got ${show(value["today"])}`);
-  return today;
+  const dataset = DATASET.check(value, DATASET_FILE);
+  return parseIsoDate(dataset.today) ?? fail(`${DATASET_FILE}.today`, `expected a date YYYY-MM-DD, got ${describe(dataset.today)}`);
 }
 
 function loadReferences(value: unknown): ReferenceGroup[] {
   const file = REFERENCES_FILE;
-  if (!Array.isArray(value)) fail(file, `expected an array of {"type", "items"}, got ${show(value)}`);
   const groups = new Map<ReferenceType, ReferenceGroup>();
-  value.forEach((group: unknown, g) => {
+  REFERENCES.check(value, file).forEach((group, g) => {
     const where = `${file}[${g}]`;
-    if (!isRecord(group)) fail(where, `expected an object {"type", "items"}, got ${show(group)}`);
-    const type = oneOf(group, "type", where, REFERENCE_TYPES);
-    if (groups.has(type)) fail(`${where}.type`, `${type} appears twice`);
-    if (!Array.isArray(group["items"])) fail(`${where}.items`, `expected an array, got ${show(group["items"])}`);
+    if (groups.has(group.type)) fail(`${where}.type`, `${group.type} appears twice`);
     const ids = new Set<string>();
-    const items = group["items"].map((item: unknown, i): ReferenceItem => {
-      const at = `${where}.items[${i}]`;
-      if (!isRecord(item)) fail(at, `expected an object {"id", "description", "sign", "availableConversionIds"}, got ${show(item)}`);
-      const id = str(item, "id", at);
-      if (ids.has(id)) fail(`${at}.id`, `${id} appears twice in ${type}`);
+    // Rebuilt in the contract's field order, whatever the file's.
+    const items = group.items.map(({ id, description, sign, availableConversionIds }, i): ReferenceItem => {
+      if (ids.has(id)) fail(`${where}.items[${i}].id`, `${id} appears twice in ${group.type}`);
       ids.add(id);
-      const sign = item["sign"];
-      if (typeof sign !== "string") fail(`${at}.sign`, `expected a string (may be empty), got ${show(sign)}`);
-      return { id, description: str(item, "description", at), sign, availableConversionIds: strings(item, "availableConversionIds", at) };
+      return { id, description, sign, availableConversionIds };
     });
-    groups.set(type, { type, items });
+    groups.set(group.type, { type: group.type, items });
   });
   if (!groups.has("PriceCalculationType")) groups.set("PriceCalculationType", calculationTypeReference());
   return REFERENCE_TYPES.map((type) => groups.get(type) ?? fail(file, `the ${type} group is missing`));
+}
+
+/** Dates the pattern lets through but no calendar holds (2025-13-45T...). */
+function checkInstant(date: string, where: string): void {
+  if (Number.isNaN(Date.parse(date))) fail(where, `expected an ISO 8601 UTC date-time with milliseconds, got ${describe(date)}`);
 }
 
 function loadForecasts(value: unknown): Map<string, ForecastData[]> {
   const file = FORECASTS_FILE;
   const result = new Map<string, ForecastData[]>();
   if (value === undefined) return result;
-  if (!isRecord(value)) fail(file, `expected an object {"SYMBOL": [forecast, ...]}, got ${show(value)}`);
-  for (const [symbol, list] of Object.entries(value)) {
-    const where = `${file}.${symbol}`;
-    if (!Array.isArray(list)) fail(where, `expected an array of forecasts, got ${show(list)}`);
+  for (const [symbol, list] of Object.entries(FORECASTS.check(value, file))) {
     const types = new Set<string>();
-    result.set(
-      symbol,
-      list.map((forecast: unknown, f): ForecastData => {
-        const at = `${where}[${f}]`;
-        if (!isRecord(forecast)) fail(at, `expected an object {"type", "version", "publicationDate", "prices"}, got ${show(forecast)}`);
-        const type = str(forecast, "type", at);
-        if (types.has(type)) fail(`${at}.type`, `${type} appears twice for ${symbol}`);
-        types.add(type);
-        const version = forecast["version"];
-        if (typeof version !== "number" || !Number.isInteger(version) || version < 0) fail(`${at}.version`, `expected an integer >= 0, got ${show(version)}`);
-        const publicationDate = str(forecast, "publicationDate", at);
-        if (!UTC_MILLIS.test(publicationDate) || Number.isNaN(Date.parse(publicationDate))) {
-          fail(`${at}.publicationDate`, `expected an ISO 8601 UTC date-time with milliseconds such as 2025-06-02T07:40:00.000Z, got ${show(publicationDate)}`);
-        }
-        if (!Array.isArray(forecast["prices"])) fail(`${at}.prices`, `expected an array, got ${show(forecast["prices"])}`);
-        let previous = "";
-        const prices = forecast["prices"].map((price: unknown, p) => {
-          const pat = `${at}.prices[${p}]`;
-          if (!isRecord(price)) fail(pat, `expected an object {"date", "low", "mid", "high"}, got ${show(price)}`);
-          const date = str(price, "date", pat);
-          if (!UTC_MILLIS.test(date) || Number.isNaN(Date.parse(date))) fail(`${pat}.date`, `expected an ISO 8601 UTC date-time with milliseconds, got ${show(date)}`);
-          if (date <= previous) fail(`${pat}.date`, `${date} must come after ${previous} (ascending)`);
-          previous = date;
-          const low = num(price, "low", pat);
-          const mid = num(price, "mid", pat);
-          const high = num(price, "high", pat);
-          if (!(low <= mid && mid <= high)) fail(`${pat}.mid`, `expected low <= mid <= high, got low ${low}, mid ${mid}, high ${high}`);
-          // Checked, then replaced by the rounded midpoint, as assessments' and curves' mids are (convention 10).
-          return { date, low, mid: midOf(low, high), high };
-        });
-        return { type, version, publicationDate, prices };
-      }),
-    );
+    const forecasts = list.map((forecast, f): ForecastData => {
+      const at = `${file}.${symbol}[${f}]`;
+      if (types.has(forecast.type)) fail(`${at}.type`, `${forecast.type} appears twice for ${symbol}`);
+      types.add(forecast.type);
+      checkInstant(forecast.publicationDate, `${at}.publicationDate`);
+      let previous = "";
+      const prices = forecast.prices.map(({ date, low, mid, high }, p) => {
+        const pat = `${at}.prices[${p}]`;
+        checkInstant(date, `${pat}.date`);
+        if (date <= previous) fail(`${pat}.date`, `${date} must come after ${previous} (ascending)`);
+        previous = date;
+        if (!(low <= mid && mid <= high)) fail(`${pat}.mid`, `expected low <= mid <= high, got low ${low}, mid ${mid}, high ${high}`);
+        // Checked, then replaced by the rounded midpoint, as assessments' and curves' mids are (convention 10).
+        return { date, low, mid: midOf(low, high), high };
+      });
+      return { type: forecast.type, version: forecast.version, publicationDate: forecast.publicationDate, prices };
+    });
+    result.set(symbol, forecasts);
   }
   return result;
 }
 
-interface References {
-  byType: Map<ReferenceType, Map<string, ReferenceItem>>;
+type References = Map<ReferenceType, Map<string, ReferenceItem>>;
+
+/** The reference item an id names, or an error naming the field. */
+function referenced(refs: References, type: ReferenceType, id: string, where: string): ReferenceItem {
+  return refs.get(type)?.get(id) ?? fail(where, `${id} is not a ${type} id in ${REFERENCES_FILE}`);
 }
 
-function referenced(refs: References, type: ReferenceType, item: Json, field: string, where: string): ReferenceItem {
-  const id = str(item, field, where);
-  const found = refs.byType.get(type)?.get(id);
-  if (found === undefined) fail(`${where}.${field}`, `${id} is not a ${type} id in ${REFERENCES_FILE}`);
-  return found;
-}
-
-function loadRecord(value: unknown, index: number, refs: References): InstrumentRecord {
+/** The checks a schema cannot say: the symbol names a file, the date exists, the ids are in references.json. */
+function loadRecord(value: InstrumentFileRecord, index: number, refs: References): InstrumentRecord {
   const where = `${INSTRUMENTS_FILE}[${index}]`;
-  if (!isRecord(value)) fail(where, `expected an instrument record object, got ${show(value)}`);
-  const symbol = str(value, "symbol", where);
+  const { symbol, locationId } = value;
   if (!SYMBOL_PATTERN.test(symbol)) fail(`${where}.symbol`, `${symbol} must be letters, digits, '.', '_' or '-' (it names a file)`);
-  const launchDate = parseIsoDate(str(value, "launchDate", where));
-  if (launchDate === undefined) fail(`${where}.launchDate`, `expected a date YYYY-MM-DD, got ${show(value["launchDate"])}`);
-  const priceCalculationTypeIds = strings(value, "priceCalculationTypeIds", where);
-  priceCalculationTypeIds.forEach((id, i) => {
-    if (!AVERAGE_TYPES.some((type) => type === id)) fail(`${where}.priceCalculationTypeIds[${i}]`, `expected one of ${AVERAGE_TYPES.join(", ")}, got ${show(id)}`);
-    if (!refs.byType.get("PriceCalculationType")?.has(id)) fail(`${where}.priceCalculationTypeIds[${i}]`, `${id} is not a PriceCalculationType id in ${REFERENCES_FILE}`);
+  const launchDate = parseIsoDate(value.launchDate) ?? fail(`${where}.launchDate`, `expected a date YYYY-MM-DD, got ${describe(value.launchDate)}`);
+  value.priceCalculationTypeIds.forEach((id, i) => {
+    if (refs.get("PriceCalculationType")?.has(id) !== true) fail(`${where}.priceCalculationTypeIds[${i}]`, `${id} is not a PriceCalculationType id in ${REFERENCES_FILE}`);
   });
-  const commodity = referenced(refs, "Commodity", value, "commodityId", where);
-  const currency = referenced(refs, "Currency", value, "currencyId", where);
-  const unit = referenced(refs, "UnitOfMeasure", value, "unitOfMeasureId", where);
-  const incoterm = referenced(refs, "Incoterm", value, "incotermId", where);
-  const source = referenced(refs, "Source", value, "sourceId", where);
-  const locationId = str(value, "locationId", where);
+  const commodity = referenced(refs, "Commodity", value.commodityId, `${where}.commodityId`);
+  const currency = referenced(refs, "Currency", value.currencyId, `${where}.currencyId`);
+  const unit = referenced(refs, "UnitOfMeasure", value.unitOfMeasureId, `${where}.unitOfMeasureId`);
+  const incoterm = referenced(refs, "Incoterm", value.incotermId, `${where}.incotermId`);
+  const source = referenced(refs, "Source", value.sourceId, `${where}.sourceId`);
   const record: InstrumentRecord = {
     symbol,
-    productId: str(value, "productId", where),
-    description: str(value, "description", where),
-    descriptionShort: str(value, "descriptionShort", where),
+    productId: value.productId,
+    description: value.description,
+    descriptionShort: value.descriptionShort,
     commodityId: commodity.id,
-    priceType: oneOf(value, "priceType", where, PRICE_TYPES),
+    priceType: value.priceType,
     locationId,
     currencyId: currency.id,
     unitOfMeasureId: unit.id,
     incotermId: incoterm.id,
     launchDate,
-    frequency: oneOf(value, "frequency", where, FREQUENCIES),
+    frequency: value.frequency,
     sourceId: source.id,
-    status: oneOf(value, "status", where, STATUSES),
-    priceCalculationTypeIds,
-    commodity: optionalStr(value, "commodity", where) ?? commodity.description,
-    location: optionalStr(value, "location", where) ?? locationId,
-    currency: optionalStr(value, "currency", where) ?? currency.description,
-    unitOfMeasure: optionalStr(value, "unitOfMeasure", where) ?? unit.description,
-    incoterm: optionalStr(value, "incoterm", where) ?? incoterm.description,
-    source: optionalStr(value, "source", where) ?? source.description,
+    status: value.status,
+    priceCalculationTypeIds: value.priceCalculationTypeIds,
+    commodity: value.commodity ?? commodity.description,
+    location: value.location ?? locationId,
+    currency: value.currency ?? currency.description,
+    unitOfMeasure: value.unitOfMeasure ?? unit.description,
+    incoterm: value.incoterm ?? incoterm.description,
+    source: value.source ?? source.description,
   };
-  if (value["forecastTypeIds"] !== undefined) record.forecastTypeIds = strings(value, "forecastTypeIds", where);
-  if (value["hasForwardCurves"] !== undefined) {
-    if (typeof value["hasForwardCurves"] !== "boolean") fail(`${where}.hasForwardCurves`, `expected true or false, got ${show(value["hasForwardCurves"])}`);
-    record.hasForwardCurves = value["hasForwardCurves"];
-  }
+  if (value.forecastTypeIds !== undefined) record.forecastTypeIds = value.forecastTypeIds;
+  if (value.hasForwardCurves !== undefined) record.hasForwardCurves = value.hasForwardCurves;
   return record;
 }
 
@@ -372,12 +298,8 @@ function loadRecord(value: unknown, index: number, refs: References): Instrument
 export async function loadDataSet(dir: string): Promise<DataSet> {
   const today = loadDataset(await readJson(dir, DATASET_FILE));
   const references = loadReferences(await readJson(dir, REFERENCES_FILE));
-  const refs: References = {
-    byType: new Map(references.map((group) => [group.type as ReferenceType, new Map(group.items.map((item) => [item.id, item]))])),
-  };
-  const rawInstruments = await readJson(dir, INSTRUMENTS_FILE);
-  if (!Array.isArray(rawInstruments)) fail(INSTRUMENTS_FILE, `expected an array of instrument records, got ${show(rawInstruments)}`);
-  const loaded = rawInstruments.map((value: unknown, i) => loadRecord(value, i, refs));
+  const refs: References = new Map(references.map((group) => [group.type as ReferenceType, new Map(group.items.map((item) => [item.id, item]))]));
+  const loaded = INSTRUMENTS.check(await readJson(dir, INSTRUMENTS_FILE), INSTRUMENTS_FILE).map((value, i) => loadRecord(value, i, refs));
   const indexBySymbol = new Map<string, number>();
   loaded.forEach((record, i) => {
     const earlier = indexBySymbol.get(record.symbol);
@@ -407,7 +329,7 @@ export async function loadDataSet(dir: string): Promise<DataSet> {
     const file = `${ASSESSMENTS_DIR}/${record.symbol}.json`;
     if (!files.includes(`${record.symbol}.json`)) fail(file, `missing: every instrument in ${INSTRUMENTS_FILE} needs its assessments`);
     const raw = await readAssessments(dir, file, buffer);
-    if (!Array.isArray(raw) || raw.length === 0) fail(file, `expected a non-empty array of assessments, got ${show(raw)}`);
+    if (!Array.isArray(raw) || raw.length === 0) fail(file, `expected a non-empty array of assessments, got ${describe(raw)}`);
     const series = readSeries(raw, file, true);
     const last = series.days[series.length - 1] ?? 0;
     const lastDate = fromEpochDay(last);

@@ -4,7 +4,7 @@
  */
 import { fromEpochDay, parseIsoDate, toEpochDay } from "../../api";
 import type { FxRates } from "./fx-rates";
-import { DataError } from "./series";
+import { DataError } from "./data-error";
 
 export const FX_FILE = "fx-rates.json";
 

@@ -4,7 +4,7 @@
  */
 import type { AverageType } from "../../api";
 import type { AssessmentSeries } from "../data/model";
-import { MID_PLACES } from "../data/series";
+import { MID_PLACES } from "../data/mids";
 import type { JsonWriter } from "../data/json";
 import { writeFixedPart, type SeriesBytes } from "./record-bytes";
 import { dayString } from "../data/day-strings";

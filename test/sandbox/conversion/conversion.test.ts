@@ -11,7 +11,7 @@ import type { HistoryResponse, PricesResponse, ReferencesResponse } from "../../
 import { buildApp } from "../../../src/sandbox/app";
 import { exportDataSet, loadDataSet } from "../../../src/sandbox/data/files";
 import { generateDataSet } from "../../../src/sandbox/data/generator";
-import type { AssessmentPoint } from "../../../src/sandbox/data/series";
+import type { AssessmentPoint } from "../../../src/sandbox/data/assessment-point";
 import { addDays, datesBetween, isWeekday, mondayOf } from "../routes/expect";
 import { get, must } from "../routes/setup";
 import { stubTokenService } from "../service/fixtures";

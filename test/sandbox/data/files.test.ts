@@ -198,6 +198,38 @@ describe("loadDataSet errors name the file, the item and the field", () => {
     await expect(loadDataSet(duplicate)).rejects.toThrow(new RegExp(`instruments\\.json\\[${data.instruments.length}\\]\\.symbol: ${symbolAt(0)} appears twice`));
   });
 
+  it("a wrong type, a missing field and an unknown field, in any file", async () => {
+    const wrongType = await variant("wrong-type", "instruments.json", (json) => {
+      const records = asArray(json);
+      (records[1] as Record<string, unknown>)["hasForwardCurves"] = "yes";
+      return records;
+    });
+    await expect(loadDataSet(wrongType)).rejects.toThrow('instruments.json[1].hasForwardCurves: expected true or false, got "yes"');
+    const wrongSign = await variant("wrong-sign", "references.json", (json) => {
+      const groups = json as { items: Record<string, unknown>[] }[];
+      const item = groups[0]?.items[2];
+      if (item !== undefined) item["sign"] = 5;
+      return groups;
+    });
+    await expect(loadDataSet(wrongSign)).rejects.toThrow("references.json[0].items[2].sign: expected a string (may be empty), got 5");
+    const missing = await variant("missing-today", "dataset.json", () => ({ format: DATA_FORMAT }));
+    await expect(loadDataSet(missing)).rejects.toThrow("dataset.json.today: expected a date YYYY-MM-DD, got nothing");
+    const unknown = await variant("unknown-field", "instruments.json", (json) => {
+      const records = asArray(json);
+      (records[3] as Record<string, unknown>)["currencyID"] = "USD";
+      return records;
+    });
+    await expect(loadDataSet(unknown)).rejects.toThrow(/^instruments\.json\[3\]\.currencyID: is not a field of an instrument record object \(the fields are symbol, productId, .*, hasForwardCurves\)$/);
+    const withForecast = data.instruments.find((i) => i.forecasts.length > 0)?.record.symbol ?? "";
+    const unknownInForecast = await variant("unknown-forecast-field", "forecasts.json", (json) => {
+      const all = json as Record<string, { prices: Record<string, unknown>[] }[]>;
+      const price = all[withForecast]?.[0]?.prices[1];
+      if (price !== undefined) price["midd"] = 1;
+      return all;
+    });
+    await expect(loadDataSet(unknownInForecast)).rejects.toThrow(`forecasts.json.${withForecast}[0].prices[1].midd: is not a field of an object {"date", "low", "mid", "high"}`);
+  });
+
   it("an instrument without its assessments file, and an assessments file without its instrument", async () => {
     const dropped = await variant("dropped", "instruments.json", (json) => asArray(json).slice(1));
     await expect(loadDataSet(dropped)).rejects.toThrow(`assessments/${symbolAt(0)}.json: no instrument ${symbolAt(0)} in instruments.json`);

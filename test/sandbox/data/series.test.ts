@@ -1,4 +1,6 @@
-import { createSeries, DataError, lastIndexOnOrBefore, seriesToPoints, type AssessmentPoint } from "../../../src/sandbox/data/series";
+import type { AssessmentPoint } from "../../../src/sandbox/data/assessment-point";
+import { DataError } from "../../../src/sandbox/data/data-error";
+import { createSeries, lastIndexOnOrBefore, seriesToPoints } from "../../../src/sandbox/data/series";
 
 function point(date: string, low: number, mid: number, high: number, extra: Partial<AssessmentPoint> = {}): AssessmentPoint {
   return { date, assessmentDate: `${date}T16:30:00+00:00`, revision: 0, low, mid, high, appraisalPrice: false, pricingRationale: "", ...extra };

@@ -9,7 +9,8 @@ import { HistoryResponseSchema, PricesResponseSchema, type PriceRecord } from ".
 import { buildApp } from "../../../src/sandbox/app";
 import { generateDataSet } from "../../../src/sandbox/data/generator";
 import type { DataSet, InstrumentData } from "../../../src/sandbox/data/model";
-import { createSeries, pointAt, seriesToPoints, type AssessmentPoint } from "../../../src/sandbox/data/series";
+import type { AssessmentPoint } from "../../../src/sandbox/data/assessment-point";
+import { createSeries, pointAt, seriesToPoints } from "../../../src/sandbox/data/series";
 import { JsonWriter } from "../../../src/sandbox/data/json";
 import { RecordBytesCache, writeFixedPart } from "../../../src/sandbox/service/record-bytes";
 import { stubTokenService } from "../service/fixtures";

@@ -1,5 +1,5 @@
 /** Expected values computed from plain points, independently of the service's code. */
-import type { AssessmentPoint } from "../../../src/sandbox/data/series";
+import type { AssessmentPoint } from "../../../src/sandbox/data/assessment-point";
 
 export function round(value: number, places: number): number {
   const factor = 10 ** places;

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { HistoryResponse, PriceRecord } from "../../../src/api";
-import { seriesToPoints, type AssessmentPoint } from "../../../src/sandbox/data/series";
+import type { AssessmentPoint } from "../../../src/sandbox/data/assessment-point";
+import { seriesToPoints } from "../../../src/sandbox/data/series";
 import { fixtureDataSet } from "../service/fixtures";
 import { addDays, datesBetween, isWeekday, lastDayOfMonth, mean, onOrBefore } from "./expect";
 import { fixtureApp, get, must } from "./setup";

@@ -7,7 +7,8 @@ import type { HistoryResponse, PricesResponse } from "../../../src/api";
 import { buildApp } from "../../../src/sandbox/app";
 import { generateDataSet } from "../../../src/sandbox/data/generator";
 import { exportDataSet, FORECASTS_FILE, loadDataSet } from "../../../src/sandbox/data/files";
-import { createSeries, midOf } from "../../../src/sandbox/data/series";
+import { midOf } from "../../../src/sandbox/data/mids";
+import { createSeries } from "../../../src/sandbox/data/series";
 import { stubTokenService } from "../service/fixtures";
 
 const TODAY = "2025-06-30";

@@ -1,7 +1,8 @@
 /** A small hand-made data set and a stand-in verifier for tests that do not need the generator or real tokens. */
 import { fromEpochDay, isoWeekday, toEpochDay, type InstrumentRecord } from "../../../src/api";
 import type { DataSet, ForecastData, InstrumentData } from "../../../src/sandbox/data/model";
-import { createSeries, type AssessmentPoint } from "../../../src/sandbox/data/series";
+import type { AssessmentPoint } from "../../../src/sandbox/data/assessment-point";
+import { createSeries } from "../../../src/sandbox/data/series";
 import type { ApiCaller } from "../../../src/sandbox/service/catalogue";
 
 function record(symbol: string, overrides: Partial<Required<InstrumentRecord>> = {}): Required<InstrumentRecord> {
