@@ -4,6 +4,7 @@
  */
 import { compare, significant, toBoolean, toNumber } from "./coerce";
 import { LeftForExcelSignal } from "./left-for-excel";
+import { excelCos, excelSin, excelTan } from "./worksheet-trig";
 import { type Arg, type FunctionSpec, type WorksheetEnv, asArray, cellsOf, num, scalarOf, spec } from "./worksheet-spec";
 import { type Value, arrayOf, isArray, toGrid } from "./value-array";
 import { type CellError, type CellValue, cellError, isCellError } from "./values";
@@ -352,9 +353,9 @@ export const MATH: Readonly<Record<string, FunctionSpec>> = {
     1,
     true,
   ),
-  SIN: unaryMath(Math.sin),
-  COS: unaryMath(Math.cos),
-  TAN: unaryMath(Math.tan),
+  SIN: unaryMath(excelSin),
+  COS: unaryMath(excelCos),
+  TAN: unaryMath(excelTan),
   ASIN: unaryMath(Math.asin, (value) => Math.abs(value) <= 1),
   ACOS: unaryMath(Math.acos, (value) => Math.abs(value) <= 1),
   ATAN: unaryMath(Math.atan),
