@@ -45,11 +45,12 @@ function payment(rate: number, periods: number, present: number, future: number,
 
 function presentValue(rate: number, periods: number, payment: number, future: number, type: number): CellValue {
   if (rate === -1) return cellError("#DIV/0!", "a rate of -100% divides by 0");
-  if (rate < -1) return numError("a rate below -100%");
   if (rate === 0) return -(future + payment * periods);
+  // a rate below -100% compounds a negative base, which has a value over whole periods (Excel: PV(-3,5,100,12,1) is -68.375)
   const growth = (1 + rate) ** periods;
   if (growth === 0) return cellError("#DIV/0!");
-  return -(future + (payment * (1 + rate * type) * (growth - 1)) / rate) / growth;
+  const value = -(future + (payment * (1 + rate * type) * (growth - 1)) / rate) / growth;
+  return Number.isFinite(value) ? value : numError("no real present value at a rate below -100% over part of a period");
 }
 
 function periods(rate: number, payment: number, present: number, future: number, type: number): CellValue {
@@ -153,14 +154,14 @@ function mirr(args: readonly Arg[]): CellValue {
 }
 
 /** XNPV/XIRR's values and whole-day dates: as many of each, every one a number, no date before the first. */
-function datedFlows(values: Arg, dates: Arg): { flows: number[]; days: number[] } | CellError {
+function datedFlows(values: Arg, dates: Arg, notNumber: "#VALUE!" | "#NUM!" = "#VALUE!"): { flows: number[]; days: number[] } | CellError {
   const flowCells = cellsOf(asArray(values));
   const dateCells = cellsOf(asArray(dates));
   const bad = [...flowCells, ...dateCells].find(isCellError);
   if (bad) return bad;
   if (flowCells.length !== dateCells.length) return numError("the values and dates differ in count");
   if ([...flowCells, ...dateCells].some((cell) => cell === null)) return numError("a value or a date is blank");
-  if ([...flowCells, ...dateCells].some((cell) => typeof cell !== "number")) return cellError("#VALUE!", "every value and date must be a number");
+  if ([...flowCells, ...dateCells].some((cell) => typeof cell !== "number")) return cellError(notNumber, "every value and date must be a number");
   const flows = flowCells as number[];
   const days = (dateCells as number[]).map(Math.floor);
   const first = days[0] ?? 0;
@@ -172,7 +173,8 @@ const xDiscounted = (r: number, flows: readonly number[], days: readonly number[
 
 function xnpv(args: readonly Arg[]): CellValue {
   const r = num(args[0]);
-  const dated = datedFlows(args[1], args[2]);
+  // Excel's XNPV answers #NUM! for text or TRUE among its values, where XIRR answers #VALUE! (measured)
+  const dated = datedFlows(args[1], args[2], "#NUM!");
   if (isCellError(dated)) return dated;
   // Excel's XNPV takes no negative rate (measured: -0.3 and -0.4 are #NUM!)
   if (r < 0) return numError("XNPV needs a rate of 0 or more");
