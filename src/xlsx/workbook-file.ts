@@ -93,7 +93,8 @@ function literalOf(cell: SheetCell, info: WorkbookInfo): SavedLiteral | undefine
     const number = Number(raw);
     value = raw.trim() !== "" && Number.isFinite(number) ? number : raw;
   }
-  if (typeof value === "string" && (value.startsWith("=") || value.startsWith("'"))) return `'${value}`;
+  // an empty text (a shared string "") is text, not a blank cell: MATCH("",...) finds it
+  if (typeof value === "string" && (value === "" || value.startsWith("=") || value.startsWith("'"))) return `'${value}`;
   return value;
 }
 
