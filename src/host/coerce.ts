@@ -103,8 +103,12 @@ export function slashedDateDependsOnLocale(text: string): boolean {
   const slashed = SLASHED.exec(text.trim());
   if (!slashed) return false;
   const [first, second] = [Number(slashed[1]), Number(slashed[2])];
-  return first !== second && first >= 1 && second >= 1 && Math.min(first, second) <= 12 && Math.max(first, second) <= 31;
+  const valid = (month: number, day: number): boolean => month >= 1 && month <= 12 && day >= 1 && day <= (LONGEST_MONTHS[month - 1] ?? 0);
+  return first !== second && (valid(first, second) || valid(second, first));
 }
+
+/** The most days of each month (February's in a leap year). */
+const LONGEST_MONTHS: readonly number[] = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 /** Leaves the formula for Excel where text is a date only the file's locale, which the engine cannot see, settles. */
 export function leaveLocaleDates(text: string): void {

@@ -198,6 +198,9 @@ function transpose(args: readonly Arg[]): Value {
   return arrayOf((grid[0] ?? []).map((_, c) => grid.map((row) => row[c] ?? null)));
 }
 
+/** The classic errors in ERROR.TYPE's order (1 to 7). */
+const ERROR_CODES: readonly string[] = ["#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A"];
+
 function sortOf(args: readonly Arg[]): Value {
   const grid = toGrid(asArray(args[0]));
   const byColumn = args[3] === true;
@@ -210,8 +213,9 @@ function sortOf(args: readonly Arg[]): Value {
   const sorted = [...lines].sort((a, b) => {
     const x = a[index - 1] ?? null;
     const y = b[index - 1] ?? null;
-    // blanks and errors go last whatever the order
-    if (rank(x) >= 3 || rank(y) >= 3) return rank(x) - rank(y);
+    // blanks go last whatever the order; errors after TRUE/FALSE by their ERROR.TYPE, first when descending (measured)
+    if (rank(x) === 4 || rank(y) === 4) return rank(x) - rank(y);
+    if (isCellError(x) && isCellError(y)) return order * (ERROR_CODES.indexOf(x.code) - ERROR_CODES.indexOf(y.code));
     return order * (rank(x) - rank(y) || compare(x, y));
   });
   return arrayOf(byColumn ? (sorted[0] ?? []).map((_, r) => sorted.map((line) => line[r] ?? null)) : sorted);
@@ -282,10 +286,9 @@ function takeOrDrop(take: boolean): FunctionSpec {
 }
 
 function errorType(value: Arg): Value {
-  const codes = ["#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A"];
   const cell = scalarOf(value);
   if (!isCellError(cell)) return cellError("#N/A", "not an error");
-  const index = codes.indexOf(cell.code);
+  const index = ERROR_CODES.indexOf(cell.code);
   return index < 0 ? cellError("#N/A", "not a classic error") : index + 1;
 }
 

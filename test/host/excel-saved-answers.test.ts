@@ -16,6 +16,7 @@ async function evaluate(cells: Record<string, unknown>, legacy: readonly string[
 }
 
 /** The error code of a printed error. */
+const TRUE_CELL = "=TRUE()";
 const code = (value: unknown): string => String(value).split(":")[0] ?? "";
 
 describe("SIN, COS and TAN near a multiple of pi/2", () => {
@@ -90,5 +91,13 @@ describe("dates and text that depend on the reader", () => {
     const { cells, left } = await evaluate({ A1: '=TEXT(1.23456E+19,"0.00%")', A2: '=TEXT(1.23456E+17,"0.00%")', A3: '=TEXT(1.5E+21,"0.0E+00")' });
     expect([cells.A2, cells.A3]).toEqual(["12345600000000000000.00%", "1.5E+21"]);
     expect(left.map(([cell]) => cell)).toEqual(["A1"]);
+  });
+});
+
+describe("SORT over errors", () => {
+  it("puts errors after TRUE/FALSE in ERROR.TYPE's order, first when descending; blanks last either way", async () => {
+    const { cells } = await evaluate({ A1: 2, A2: "=NA()", A3: "=1/0", A4: "b", A5: TRUE_CELL, C1: "=SORT(A1:A6)", D1: "=SORT(A1:A6,1,-1)" });
+    expect([cells.C1, cells.C2, cells.C3, code(cells.C4), code(cells.C5), cells.C6]).toEqual([2, "b", true, "#DIV/0!", "#N/A", 0]);
+    expect([code(cells.D1), code(cells.D2), cells.D3, cells.D4, cells.D5, cells.D6]).toEqual(["#N/A", "#DIV/0!", true, "b", 2, 0]);
   });
 });
