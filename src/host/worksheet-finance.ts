@@ -14,6 +14,22 @@ const numError = (message: string): CellError => cellError("#NUM!", message);
 const atStart = (value: Arg): number => (num(value) !== 0 ? 1 : 0);
 
 /**
+ * `base^exponent` as Excel's finance functions compute it: a whole exponent by squaring and multiplying from the
+ * lowest bit up (its rounding gives Excel's saved digits where the correctly rounded power differs from the 13th,
+ * e.g. FV(0.1/12,36,-10) is 417.8182109025921, not ...929), any other by the plain power.
+ */
+export function excelPower(base: number, exponent: number): number {
+  if (!Number.isInteger(exponent) || Math.abs(exponent) > 2 ** 31) return base ** exponent;
+  let result = 1;
+  let square = base;
+  for (let bits = Math.abs(exponent); bits > 0; bits = Math.floor(bits / 2)) {
+    if (bits % 2 === 1) result *= square;
+    square *= square;
+  }
+  return exponent < 0 ? 1 / result : result;
+}
+
+/**
  * `(1+rate)^periods` and that less 1, through log1p and expm1 as Excel's results show (its PMT, FV, IPMT and PPMT
  * agree with these to the last digit where the plain power differs from the 13th); a rate of -100% or less by power.
  */
@@ -29,16 +45,17 @@ function compounded(rate: number, periods: number): { growth: number; gain: numb
 /** FV; `viaLogs` for IPMT's balance, where Excel's results follow log1p/expm1 (its FV cell follows the plain power). */
 function futureValue(rate: number, periods: number, payment: number, present: number, type: number, viaLogs = false): number {
   if (rate === 0) return -(present + payment * periods);
-  const plain = (1 + rate) ** periods;
+  const plain = excelPower(1 + rate, periods);
   const { growth, gain } = viaLogs ? compounded(rate, periods) : { growth: plain, gain: plain - 1 };
-  return -(present * growth + (payment * (1 + rate * type) * gain) / rate);
+  // the two orders of the last step are Excel's digits for FV and for IPMT's balance respectively (measured)
+  return viaLogs ? -(present * growth + (payment * (1 + rate * type) * gain) / rate) : -(present * growth + payment * (1 + rate * type) * (gain / rate));
 }
 
 function payment(rate: number, periods: number, present: number, future: number, type: number, viaLogs = false): CellValue {
   if (periods === 0) return numError("PMT needs a number of periods other than 0");
   if (rate <= -1) return numError("a rate of -100% or less");
   if (rate === 0) return -(present + future) / periods;
-  const plain = (1 + rate) ** periods;
+  const plain = excelPower(1 + rate, periods);
   const { growth, gain } = viaLogs ? compounded(rate, periods) : { growth: plain, gain: plain - 1 };
   return -(((future + present * growth) * rate) / ((1 + rate * type) * gain));
 }
@@ -47,9 +64,9 @@ function presentValue(rate: number, periods: number, payment: number, future: nu
   if (rate === -1) return cellError("#DIV/0!", "a rate of -100% divides by 0");
   if (rate === 0) return -(future + payment * periods);
   // a rate below -100% compounds a negative base, which has a value over whole periods (Excel: PV(-3,5,100,12,1) is -68.375)
-  const growth = (1 + rate) ** periods;
+  const growth = excelPower(1 + rate, periods);
   if (growth === 0) return cellError("#DIV/0!");
-  const value = -(future + (payment * (1 + rate * type) * (growth - 1)) / rate) / growth;
+  const value = (-payment * (1 + rate * type) * ((growth - 1) / rate) - future) / growth;
   return Number.isFinite(value) ? value : numError("no real present value at a rate below -100% over part of a period");
 }
 
