@@ -101,3 +101,11 @@ describe("SORT over errors", () => {
     expect([code(cells.D1), code(cells.D2), cells.D3, cells.D4, cells.D5, cells.D6]).toEqual(["#N/A", "#DIV/0!", true, "b", 2, 0]);
   });
 });
+
+describe("the annuity functions' digits", () => {
+  it("compound a whole number of periods by squaring and multiplying, as Excel's saved values show", async () => {
+    // docs__FV.xlsx and docs__PV.xlsx: Excel's values, where the correctly rounded power differs from the 14th digit
+    const { cells } = await evaluate({ A1: "=FV(0.1/12,36,-10)", A2: "=FV(0.1/12,36,-10,,1)", A3: "=PV(0.0042,12,-1000,20000,FALSE)", A4: "=PV(0.1,36,-10)" });
+    expect([cells.A1, cells.A2, cells.A3, cells.A4].map((value) => Number((value as number).toPrecision(15)))).toEqual([417.818210902592, 421.30002932678, -7340.26624839494, 96.7650815692393]);
+  });
+});
