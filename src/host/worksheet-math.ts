@@ -186,7 +186,8 @@ const sequence = spec(
     const cols = args[1] === undefined ? 1 : Math.trunc(num(args[1]));
     const start = args[2] === undefined ? 1 : num(args[2]);
     const step = args[3] === undefined ? 1 : num(args[3]);
-    if (rows < 1 || cols < 1) return cellError("#VALUE!", "SEQUENCE of no cells");
+    if (rows < 0 || cols < 0) return cellError("#VALUE!", "SEQUENCE of a negative count");
+    if (rows === 0 || cols === 0) return cellError("#CALC!", "SEQUENCE of no cells (an empty array)");
     if (rows * cols > 1_048_576) return numError("SEQUENCE too large");
     return arrayOf(Array.from({ length: rows }, (_, r) => Array.from({ length: cols }, (_, c) => start + (r * cols + c) * step)));
   },
@@ -198,8 +199,8 @@ function transpose(args: readonly Arg[]): Value {
   return arrayOf((grid[0] ?? []).map((_, c) => grid.map((row) => row[c] ?? null)));
 }
 
-/** The classic errors in ERROR.TYPE's order (1 to 7). */
-const ERROR_CODES: readonly string[] = ["#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A"];
+/** The errors in ERROR.TYPE's order (1 to 14: the classic seven, then the dynamic-array and data-type ones). */
+const ERROR_CODES: readonly string[] = ["#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A", "#GETTING_DATA", "#SPILL!", "#CONNECT!", "#BLOCKED!", "#UNKNOWN!", "#FIELD!", "#CALC!"];
 
 function sortOf(args: readonly Arg[]): Value {
   const grid = toGrid(asArray(args[0]));
@@ -279,7 +280,7 @@ function takeOrDrop(take: boolean): FunctionSpec {
         return n >= 0 ? items.slice(n) : items.slice(0, Math.max(0, items.length + n));
       };
       const rows = slice(grid, args[1]).map((row) => slice(row, args[2]));
-      return rows.length === 0 || rows[0]?.length === 0 ? cellError("#VALUE!", "no cells left") : arrayOf(rows);
+      return rows.length === 0 || rows[0]?.length === 0 ? cellError("#CALC!", "no cells left (an empty array)") : arrayOf(rows);
     },
     2,
   );
@@ -289,7 +290,7 @@ function errorType(value: Arg): Value {
   const cell = scalarOf(value);
   if (!isCellError(cell)) return cellError("#N/A", "not an error");
   const index = ERROR_CODES.indexOf(cell.code);
-  return index < 0 ? cellError("#N/A", "not a classic error") : index + 1;
+  return index < 0 ? cellError("#N/A", "an error ERROR.TYPE does not number") : index + 1;
 }
 
 export const MATH: Readonly<Record<string, FunctionSpec>> = {

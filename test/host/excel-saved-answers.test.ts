@@ -64,6 +64,14 @@ describe("lookups", () => {
 });
 
 describe("dates and text that depend on the reader", () => {
+  it("reads an error Excel saves as #VALUE! with rich-value metadata as the error it names", async () => {
+    const loaded = readWorkbookFile(join(CORPUS, "INFORMATION__ERROR.TYPE.xlsx"), () => undefined, undefined, { formulas: "every formula" });
+    const book = loaded.sheets[0]?.book as { cells: Record<string, unknown> };
+    expect([book.cells.A8, book.cells.A14]).toEqual([{ error: "#CALC!" }, { error: "#SPILL!" }]);
+    const { cells } = await evaluate({ A1: book.cells.A8, A2: book.cells.A14, B1: "=ERROR.TYPE(A1)", B2: "=ERROR.TYPE(A2)" });
+    expect([cells.B1, cells.B2]).toEqual([14, 9]);
+  });
+
   it("reads a saved empty text as text, not a blank: MATCH finds it", async () => {
     const path = join(CORPUS, "LOOKUP_AND_REFERENCE__MATCH.xlsx");
     const loaded = readWorkbookFile(path, () => undefined, undefined, { formulas: "every formula" });
@@ -107,5 +115,12 @@ describe("the annuity functions' digits", () => {
     // docs__FV.xlsx and docs__PV.xlsx: Excel's values, where the correctly rounded power differs from the 14th digit
     const { cells } = await evaluate({ A1: "=FV(0.1/12,36,-10)", A2: "=FV(0.1/12,36,-10,,1)", A3: "=PV(0.0042,12,-1000,20000,FALSE)", A4: "=PV(0.1,36,-10)" });
     expect([cells.A1, cells.A2, cells.A3, cells.A4].map((value) => Number((value as number).toPrecision(15)))).toEqual([417.818210902592, 421.30002932678, -7340.26624839494, 96.7650815692393]);
+  });
+});
+
+describe("empty arrays", () => {
+  it("SEQUENCE, TAKE and DROP of no cells are #CALC!, a negative count #VALUE!", async () => {
+    const { cells } = await evaluate({ A1: 1, A2: 2, B1: "=SEQUENCE(0,0)", B2: "=SEQUENCE(0.3)", B3: "=SEQUENCE(-1)", B4: "=TAKE(A1:A2,0)", B5: "=DROP(A1:A2,1,1)" });
+    expect([cells.B1, cells.B2, cells.B3, cells.B4, cells.B5].map(code)).toEqual(["#CALC!", "#CALC!", "#VALUE!", "#CALC!", "#CALC!"]);
   });
 });
