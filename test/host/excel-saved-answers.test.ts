@@ -124,3 +124,11 @@ describe("empty arrays", () => {
     expect([cells.B1, cells.B2, cells.B3, cells.B4, cells.B5].map(code)).toEqual(["#CALC!", "#CALC!", "#VALUE!", "#CALC!", "#CALC!"]);
   });
 });
+
+describe("IFERROR over arrays", () => {
+  it("reads a shorter fallback only where the value is an error", async () => {
+    const { cells } = await evaluate({ G4: 100, G5: 250, G6: 80, G7: 60, H4: 5, H5: 0, H6: 8, H7: 0, G12: 10, G13: 20, C49: "=IFERROR(G4:G7/H4:H7,G12:G13)" });
+    // LOGICAL__IFERROR.xlsx: Excel's 20, 20, 10, #N/A
+    expect([cells.C49, cells.C50, cells.C51, code(cells.C52)]).toEqual([20, 20, 10, "#N/A"]);
+  });
+});
