@@ -39,7 +39,8 @@ function unaryMath(fn: (value: number) => number, domain?: (value: number) => bo
 export function power(base: number, exponent: number): CellValue {
   if (base === 0 && exponent === 0) return numError("0^0");
   if (base === 0 && exponent < 0) return cellError("#DIV/0!");
-  const result = base ** exponent;
+  // a negative exponent as the reciprocal of the positive power, as Excel's digits show (POWER(4/3,-1/7.2) measured)
+  const result = exponent < 0 ? 1 / base ** -exponent : base ** exponent;
   return Number.isFinite(result) ? result : numError();
 }
 

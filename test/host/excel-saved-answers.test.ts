@@ -132,3 +132,11 @@ describe("IFERROR over arrays", () => {
     expect([cells.C49, cells.C50, cells.C51, code(cells.C52)]).toEqual([20, 20, 10, "#N/A"]);
   });
 });
+
+describe("a negative power", () => {
+  it("is the reciprocal of the positive power, as Excel's digits show", async () => {
+    // FINANCIAL__RRI.xlsx: Excel saved -3.9168134712272207E-2 where 4/3 ** (1/-7.2) - 1 gives ...2096
+    const { cells } = await evaluate({ A1: "=POWER(4/3,1/-7.2)-1", A2: "=(4/3)^(1/-7.2)-1", A3: "=2^-3", A4: "=(-2)^-3" });
+    expect([cells.A1, cells.A2, cells.A3, cells.A4]).toEqual([-3.9168134712272207e-2, -3.9168134712272207e-2, 0.125, -0.125]);
+  });
+});
