@@ -95,12 +95,33 @@ function typedDate(text: string): string | undefined {
   return iso === FICTITIOUS_LEAP_DAY ? iso : parseIsoDate(iso);
 }
 
+/**
+ * Whether text reads as a date whose day and month an Excel of a day-first locale takes the other way round
+ * ("2/3/2023": 3 February to an en-US Excel, 2 March to an en-GB one; "13/2/2023" a date only to the latter).
+ */
+export function slashedDateDependsOnLocale(text: string): boolean {
+  const slashed = SLASHED.exec(text.trim());
+  if (!slashed) return false;
+  const [first, second] = [Number(slashed[1]), Number(slashed[2])];
+  const valid = (month: number, day: number): boolean => month >= 1 && month <= 12 && day >= 1 && day <= (LONGEST_MONTHS[month - 1] ?? 0);
+  return first !== second && (valid(first, second) || valid(second, first));
+}
+
+/** The most days of each month (February's in a leap year). */
+const LONGEST_MONTHS: readonly number[] = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** Leaves the formula for Excel where text is a date only the file's locale, which the engine cannot see, settles. */
+export function leaveLocaleDates(text: string): void {
+  if (slashedDateDependsOnLocale(text)) throw new LeftForExcelSignal(`${JSON.stringify(text)} is a different date (or none) in a day-first locale, which the engine cannot see`);
+}
+
 /** Excel's number coercion of one value: blank 0, TRUE 1, numeric text its number; other text #VALUE!. */
 export function toNumber(value: CellValue, system: DateSystem = "1900"): number | CellError {
   if (isCellError(value)) return value;
   if (value === null) return 0;
   if (typeof value === "number") return value;
   if (typeof value === "boolean") return value ? 1 : 0;
+  leaveLocaleDates(value);
   const number = textToNumber(value, system);
   if (number !== undefined) return number;
   // "€100", "23 €", "10-12-1999": a number or a date to an Excel of some locale, text to another

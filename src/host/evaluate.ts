@@ -172,7 +172,8 @@ async function call(name: string, args: readonly Expression[], context: Evaluati
       const anyCaught = isArray(value) ? value.rows.some((row) => row.some(caught)) : caught(value);
       if (!anyCaught) return value;
       const fallback = await recurse(args[1] ?? { kind: "missing" });
-      return mapValues([value, fallback], ([v, f]) => (caught(v ?? null) ? (f ?? 0) : (v ?? null)));
+      // the fallback is read only where the value is caught: a shorter fallback leaves the value's good cells as they are
+      return mapValues([value, fallback], ([v, f]) => (v === undefined ? cellError("#N/A") : !caught(v) ? v : f === undefined ? cellError("#N/A") : (f ?? 0)), true);
     }
     case "TODAY":
     case "NOW": {
@@ -311,9 +312,10 @@ function chooseBranch(condition: CellValue, whenTrue: CellValue, whenFalse: Cell
 
 /**
  * Applies `fn` cell by cell, broadcasting a single value, a row or a column as Excel does; cells past a smaller
- * array's edge are #N/A. One cell in, one value out: a single-cell reference in arithmetic is a value.
+ * array's edge are #N/A (or, with `seesOutside`, given to `fn` as undefined). One cell in, one value out: a
+ * single-cell reference in arithmetic is a value.
  */
-export function mapValues(values: readonly Value[], fn: (cells: readonly (CellValue | undefined)[]) => CellValue): Value {
+export function mapValues(values: readonly Value[], fn: (cells: readonly (CellValue | undefined)[]) => CellValue, seesOutside = false): Value {
   const single = (value: Value): boolean => !isArray(value) || (value.rows.length === 1 && value.rows[0]?.length === 1);
   if (values.every(single)) return fn(values.map((value) => (isArray(value) ? (value.rows[0]?.[0] ?? null) : value)));
   const grids = values.map((value) => (isArray(value) ? value.rows : [[value]]));
@@ -329,7 +331,7 @@ export function mapValues(values: readonly Value[], fn: (cells: readonly (CellVa
         return grid[gr]?.[gc];
       });
       const outside = cells.some((cell) => cell === undefined);
-      row.push(outside ? cellError("#N/A") : fn(cells));
+      row.push(outside && !seesOutside ? cellError("#N/A") : fn(cells));
     }
     rows.push(row);
   }

@@ -4,7 +4,7 @@
  */
 import { type DateSystem, isoDateToSerial, serialToIsoDate } from "../formula/excel-dates";
 import { formatIsoDate, daysInMonth } from "../api/dates";
-import { textToNumber } from "./coerce";
+import { leaveLocaleDates, textToNumber } from "./coerce";
 import { type Arg, type FunctionSpec, type WorksheetEnv, asArray, cellsOf, num, spec, str } from "./worksheet-spec";
 import type { Value } from "./value-array";
 import { type CellValue, cellError, isCellError } from "./values";
@@ -114,6 +114,7 @@ export function holidays(value: Arg, system: DateSystem): Set<number> | CellValu
     if (isCellError(cell)) return cell;
     if (typeof cell === "number") days.add(Math.floor(cell));
     else if (typeof cell === "string") {
+      leaveLocaleDates(cell);
       const serial = textToNumber(cell, system);
       if (serial === undefined) return cellError("#VALUE!", `not a date: ${cell}`);
       days.add(Math.floor(serial));
@@ -123,6 +124,7 @@ export function holidays(value: Arg, system: DateSystem): Set<number> | CellValu
 }
 
 function datevalue(args: readonly Arg[], env: WorksheetEnv): Value {
+  leaveLocaleDates(str(args[0]));
   const serial = textToNumber(str(args[0]), env.dateSystem);
   return serial === undefined || serial < 1 ? cellError("#VALUE!", `not a date: ${JSON.stringify(str(args[0]))}`) : Math.floor(serial);
 }

@@ -107,9 +107,12 @@ function datedif(args: readonly Arg[], env: { dateSystem: DateSystem }): CellVal
   }
 }
 
+/** A serial at its nearest whole second: DAYS360 reads 46000.999999 (a tenth of a second before midnight) as the next day (measured). */
+const toTheSecond = (serial: number): number => Math.round(serial * 86_400) / 86_400;
+
 function days360(args: readonly Arg[], env: { dateSystem: DateSystem }): CellValue {
-  const start = dayOf(num(args[0]), env.dateSystem);
-  const end = dayOf(num(args[1]), env.dateSystem);
+  const start = dayOf(toTheSecond(num(args[0])), env.dateSystem);
+  const end = dayOf(toTheSecond(num(args[1])), env.dateSystem);
   if (isCellError(start)) return start;
   if (isCellError(end)) return end;
   if (args[2] === true) return thirty360(start, Math.min(start.day, 30), end, Math.min(end.day, 30));

@@ -14,6 +14,22 @@ export const numError = (message: string): CellError => cellError("#NUM!", messa
 export const atStart = (value: Arg): number => (num(value) !== 0 ? 1 : 0);
 
 /**
+ * `base^exponent` as Excel's finance functions compute it: a whole exponent by squaring and multiplying from the
+ * lowest bit up (its rounding gives Excel's saved digits where the correctly rounded power differs from the 13th,
+ * e.g. FV(0.1/12,36,-10) is 417.8182109025921, not ...929), any other by the plain power.
+ */
+export function excelPower(base: number, exponent: number): number {
+  if (!Number.isInteger(exponent) || Math.abs(exponent) > 2 ** 31) return base ** exponent;
+  let result = 1;
+  let square = base;
+  for (let bits = Math.abs(exponent); bits > 0; bits = Math.floor(bits / 2)) {
+    if (bits % 2 === 1) result *= square;
+    square *= square;
+  }
+  return exponent < 0 ? 1 / result : result;
+}
+
+/**
  * `(1+rate)^periods` and that less 1, through log1p and expm1 as Excel's results show (its PMT, FV, IPMT and PPMT
  * agree with these to the last digit where the plain power differs from the 13th); a rate of -100% or less by power.
  */
@@ -29,27 +45,29 @@ function compounded(rate: number, periods: number): { growth: number; gain: numb
 /** FV; `viaLogs` for IPMT's balance, where Excel's results follow log1p/expm1 (its FV cell follows the plain power). */
 function futureValue(rate: number, periods: number, payment: number, present: number, type: number, viaLogs = false): number {
   if (rate === 0) return -(present + payment * periods);
-  const plain = (1 + rate) ** periods;
+  const plain = excelPower(1 + rate, periods);
   const { growth, gain } = viaLogs ? compounded(rate, periods) : { growth: plain, gain: plain - 1 };
-  return -(present * growth + (payment * (1 + rate * type) * gain) / rate);
+  // the two orders of the last step are Excel's digits for FV and for IPMT's balance respectively (measured)
+  return viaLogs ? -(present * growth + (payment * (1 + rate * type) * gain) / rate) : -(present * growth + payment * (1 + rate * type) * (gain / rate));
 }
 
 function payment(rate: number, periods: number, present: number, future: number, type: number, viaLogs = false): CellValue {
   if (periods === 0) return numError("PMT needs a number of periods other than 0");
   if (rate <= -1) return numError("a rate of -100% or less");
   if (rate === 0) return -(present + future) / periods;
-  const plain = (1 + rate) ** periods;
+  const plain = excelPower(1 + rate, periods);
   const { growth, gain } = viaLogs ? compounded(rate, periods) : { growth: plain, gain: plain - 1 };
   return -(((future + present * growth) * rate) / ((1 + rate * type) * gain));
 }
 
 function presentValue(rate: number, periods: number, payment: number, future: number, type: number): CellValue {
   if (rate === -1) return cellError("#DIV/0!", "a rate of -100% divides by 0");
-  if (rate < -1) return numError("a rate below -100%");
   if (rate === 0) return -(future + payment * periods);
-  const growth = (1 + rate) ** periods;
+  // a rate below -100% compounds a negative base, which has a value over whole periods (Excel: PV(-3,5,100,12,1) is -68.375)
+  const growth = excelPower(1 + rate, periods);
   if (growth === 0) return cellError("#DIV/0!");
-  return -(future + (payment * (1 + rate * type) * (growth - 1)) / rate) / growth;
+  const value = (-payment * (1 + rate * type) * ((growth - 1) / rate) - future) / growth;
+  return Number.isFinite(value) ? value : numError("no real present value at a rate below -100% over part of a period");
 }
 
 function periods(rate: number, payment: number, present: number, future: number, type: number): CellValue {
@@ -110,14 +128,14 @@ function mirr(args: readonly Arg[]): CellValue {
 }
 
 /** XNPV/XIRR's values and whole-day dates: as many of each, every one a number, no date before the first. */
-export function datedFlows(values: Arg, dates: Arg): { flows: number[]; days: number[] } | CellError {
+export function datedFlows(values: Arg, dates: Arg, notNumber: "#VALUE!" | "#NUM!" = "#VALUE!"): { flows: number[]; days: number[] } | CellError {
   const flowCells = cellsOf(asArray(values));
   const dateCells = cellsOf(asArray(dates));
   const bad = [...flowCells, ...dateCells].find(isCellError);
   if (bad) return bad;
   if (flowCells.length !== dateCells.length) return numError("the values and dates differ in count");
   if ([...flowCells, ...dateCells].some((cell) => cell === null)) return numError("a value or a date is blank");
-  if ([...flowCells, ...dateCells].some((cell) => typeof cell !== "number")) return cellError("#VALUE!", "every value and date must be a number");
+  if ([...flowCells, ...dateCells].some((cell) => typeof cell !== "number")) return cellError(notNumber, "every value and date must be a number");
   const flows = flowCells as number[];
   const days = (dateCells as number[]).map(Math.floor);
   const first = days[0] ?? 0;
@@ -129,7 +147,8 @@ const xDiscounted = (r: number, flows: readonly number[], days: readonly number[
 
 function xnpv(args: readonly Arg[]): CellValue {
   const r = num(args[0]);
-  const dated = datedFlows(args[1], args[2]);
+  // Excel's XNPV answers #NUM! for text or TRUE among its values, where XIRR answers #VALUE! (measured)
+  const dated = datedFlows(args[1], args[2], "#NUM!");
   if (isCellError(dated)) return dated;
   // Excel's XNPV takes no negative rate (measured: -0.3 and -0.4 are #NUM!)
   if (r < 0) return numError("XNPV needs a rate of 0 or more");

@@ -183,9 +183,13 @@ function sameKind(a: CellValue, b: CellValue): boolean {
 
 function lookup(vertical: boolean): FunctionSpec {
   return spec(
-    "srnb",
+    "svnb",
     (args) => {
-      const grid = toGrid(asArray(args[1]));
+      const table = args[1];
+      if (isCellError(table)) return table;
+      // typed text is no table: Excel's VLOOKUP(x, "Nothing", 1) is #VALUE!, where a typed 3 or TRUE is a one-cell table (measured)
+      if (typeof table === "string") return cellError("#VALUE!", "the table is text, not a range or an array");
+      const grid = toGrid(asArray(table));
       const index = Math.trunc(num(args[2]));
       const approximate = args[3] === undefined ? true : args[3] === true;
       const keys = vertical ? grid.map((row) => row[0] ?? null) : (grid[0] ?? []);
@@ -243,9 +247,13 @@ const lookupVector = spec(
 );
 
 const index = spec(
-  "rnn",
+  "rnnn",
   (args) => {
-    const grid = toGrid(asArray(args[0]));
+    // area_num picks one range of a union, which the engine never builds: the only area is the first
+    if (args[3] !== undefined && Math.trunc(num(args[3])) < 1) return cellError("#VALUE!", "INDEX's area number is below 1");
+    if (args[3] !== undefined && Math.trunc(num(args[3])) > 1) return cellError("#REF!", "INDEX's reference has one area");
+    const source = asArray(args[0]);
+    const grid = toGrid(source);
     const oneRow = grid.length === 1;
     let row = Math.trunc(num(args[1]));
     let col = args[2] === undefined ? (oneRow ? row : 1) : Math.trunc(num(args[2]));
@@ -253,9 +261,11 @@ const index = spec(
     if (args[2] === undefined && !oneRow && (grid[0]?.length ?? 0) > 1) col = 0;
     if (row < 0 || col < 0) return cellError("#VALUE!", "INDEX of a negative row or column");
     if (row > grid.length || col > (grid[0]?.length ?? 0)) return cellError("#REF!", "INDEX is outside the array");
-    if (row === 0 && col === 0) return arrayOf(grid);
-    if (row === 0) return arrayOf(grid.map((line) => [line[col - 1] ?? null]));
-    if (col === 0) return arrayOf([grid[row - 1] ?? []]);
+    // a whole row or column of a range stays that range's part, so a plain formula's `@` meets it in its own row or column
+    const area = source.range;
+    if (row === 0 && col === 0) return arrayOf(grid, area);
+    if (row === 0) return arrayOf(grid.map((line) => [line[col - 1] ?? null]), area && { ...area, left: area.left + col - 1, right: area.left + col - 1 });
+    if (col === 0) return arrayOf([grid[row - 1] ?? []], area && { ...area, top: area.top + row - 1, bottom: area.top + row - 1 });
     return grid[row - 1]?.[col - 1] ?? null;
   },
   2,

