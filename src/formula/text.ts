@@ -12,3 +12,17 @@ export function scalarText(value: Scalar): string {
   if (typeof value === "boolean") return value ? "TRUE" : "FALSE";
   return value;
 }
+
+/** An error cell's text ("#N/A") as the hosts hand an error over: the engine's `{ code }`, a book's `{ error }`; else undefined. */
+export function errorTextOf(value: object): string | undefined {
+  const { code, error } = value as { code?: unknown; error?: unknown };
+  if (typeof code === "string") return code;
+  return typeof error === "string" ? error : undefined;
+}
+
+/** A value read back from a sheet as text: text as itself, a number or boolean as JavaScript writes it, an error as its text, else "". */
+export function cellText(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  return typeof value === "object" && value !== null ? (errorTextOf(value) ?? "") : "";
+}

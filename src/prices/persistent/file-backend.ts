@@ -103,7 +103,7 @@ export class FileCacheBackend implements CacheBackend {
       const header = readHeader(await headerLine(file));
       // Another version's entries are never read; a file whose header is not ours is left alone.
       if (header?.version !== partition.version || header.baseUrl !== partition.baseUrl || header.subject !== partition.subject) return [];
-      const text = await readWhole(file, size, log === undefined ? undefined : (done) => log(`workbook: reading the persistent cache ${path}: ${megabytes(done)} of ${megabytes(size)}`));
+      const text = await readWhole(file, size, log === undefined ? undefined : (done) => { log(`workbook: reading the persistent cache ${path}: ${megabytes(done)} of ${megabytes(size)}`); });
       const lines = text.split("\n");
       lines.shift();
       // The last line is the empty one after the final newline; any other empty or damaged line the cache leaves out.
