@@ -145,39 +145,32 @@ export function shapeParser(options: ParseOptions = {}): (formula: string) => Ex
 
 /** The tree as a shape when its references are exactly the open tokens, in order and each once; else null. */
 function shapeOf(tree: Expression, slotValues: readonly string[]): Shape | null {
-  const references: Expression[] = [];
-  let shareable = true;
-  const walk = (node: Expression): void => {
+  const references: ReferenceExpression[] = [];
+  // Whether the subtree can be shared (no field access, nothing unsupported); collects the references on the way.
+  const walk = (node: Expression): boolean => {
     switch (node.kind) {
       case "reference":
         references.push(node);
-        break;
+        return true;
       case "call":
-        node.args.forEach(walk);
-        break;
+        return node.args.every(walk);
       case "unary":
-        walk(node.operand);
-        break;
+        return walk(node.operand);
       case "binary":
-        walk(node.left);
-        walk(node.right);
-        break;
+        return walk(node.left) && walk(node.right);
       case "let":
-        for (const binding of node.bindings) walk(binding.value);
-        walk(node.body);
-        break;
+        return node.bindings.every((binding) => walk(binding.value)) && walk(node.body);
       case "field":
       case "unsupported":
-        shareable = false;
-        break;
+        return false;
       default:
-        break;
+        return true;
     }
   };
-  walk(tree);
+  const shareable = walk(tree);
   const distinct = new Set(slotValues).size === slotValues.length;
-  const matches = references.length === slotValues.length && references.every((reference, index) => reference.kind === "reference" && reference.text === slotValues[index]);
-  return shareable && distinct && matches ? { tree, slots: references as ReferenceExpression[] } : null;
+  const matches = references.length === slotValues.length && references.every((reference, index) => reference.text === slotValues[index]);
+  return shareable && distinct && matches ? { tree, slots: references } : null;
 }
 
 /** A copy of `node` with the references `replace` names swapped; every other node is shared (trees are never changed). */

@@ -13,19 +13,24 @@ export function scalarText(value: Scalar): string {
   return value;
 }
 
+/** An error cell's text ("#N/A") as the hosts hand an error over: the engine's `{ code }`, a book's `{ error }`; else undefined. */
+export function errorTextOf(value: object): string | undefined {
+  const { code, error } = value as { code?: unknown; error?: unknown };
+  if (typeof code === "string") return code;
+  return typeof error === "string" ? error : undefined;
+}
+
 /**
- * Any cell value as its text: blank as "", a scalar as Excel writes it, an error as its code (`#N/A`) whether it
- * comes as the host's `{ kind: "error", code }`, a book's `{ error }` or Office's `{ basicValue }`; any other object as "".
+ * Any cell value as its text, the one way to turn a cell into text: blank as "", a scalar as Excel writes it, an error
+ * as its code (`#N/A`) whether it comes as the host's `{ kind: "error", code }`, a book's `{ error }` or Office's
+ * `{ basicValue }`; any other object as "" (never "[object Object]").
  */
 export function cellValueText(value: unknown): string {
   if (value === null || value === undefined) return "";
   if (typeof value === "number" || typeof value === "boolean" || typeof value === "string") return scalarText(value);
   if (typeof value !== "object") return typeof value === "bigint" ? value.toString() : "";
-  const fields = value as Record<string, unknown>;
-  for (const key of ["code", "error"]) {
-    const code = fields[key];
-    if (typeof code === "string") return code;
-  }
-  const basic = fields["basicValue"];
+  const code = errorTextOf(value);
+  if (code !== undefined) return code;
+  const basic = (value as Record<string, unknown>)["basicValue"];
   return typeof basic === "number" || typeof basic === "boolean" || typeof basic === "string" ? scalarText(basic) : "";
 }

@@ -129,10 +129,10 @@ export class CustomCalls {
         cancelDeadline();
         resolve(grid);
       };
-      const cancelDeadline = this.deadlines.add(() => finish([[cellError("#BUSY!", `no result after ${this.timeoutMs} ms`)]]));
+      const cancelDeadline = this.deadlines.add(() => { finish([[cellError("#BUSY!", `no result after ${this.timeoutMs} ms`)]]); });
       const failed = (thrown: unknown): void => {
         if (thrown !== null && typeof thrown === "object" && !("code" in thrown)) {
-          this.log?.(`${formula.address}: ${metadata.name} threw ${String(thrown)}`);
+          this.log?.(`${formula.address}: ${metadata.name} threw ${thrownText(thrown)}`);
         }
         finish([[thrownToCellValue(thrown)]]);
       };
@@ -140,7 +140,7 @@ export class CustomCalls {
       const invocation: Record<string, unknown> = { functionName: metadata.name, isInValuePreview: false };
       if (options.requiresAddress) invocation.address = `${SHEET_NAME}!${address}`;
       if (options.requiresParameterAddresses) invocation.parameterAddresses = [...call.parameterAddresses];
-      if (options.stream) invocation.setResult = (value: unknown) => finish(toResultGrid(metadata, value));
+      if (options.stream) invocation.setResult = (value: unknown) => { finish(toResultGrid(metadata, value)); };
       if (options.stream || options.cancelable) {
         formula.cancels.push(() => {
           const handler = invocation.onCanceled;
@@ -153,7 +153,7 @@ export class CustomCalls {
           if (isThenable(returned)) returned.then(undefined, failed);
           return;
         }
-        Promise.resolve(returned).then((value) => finish(toResultGrid(metadata, value)), failed);
+        Promise.resolve(returned).then((value) => { finish(toResultGrid(metadata, value)); }, failed);
       } catch (thrown) {
         failed(thrown);
       }
@@ -176,4 +176,14 @@ export class CustomCalls {
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
+}
+
+/** A thrown object as a log shows it: an Error as "Name: message", any other object as its JSON when it has one. */
+function thrownText(thrown: object): string {
+  if (thrown instanceof Error) return String(thrown);
+  try {
+    return JSON.stringify(thrown);
+  } catch {
+    return "an object with no JSON form";
+  }
 }

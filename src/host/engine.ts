@@ -56,7 +56,7 @@ export class WorkbookEngine {
     this.recalculation = new Recalculation(
       () => this.graph,
       (formula) => this.run(formula),
-      (pending) => this.failCycles(pending),
+      (pending) => { this.failCycles(pending); },
     );
   }
 
@@ -399,8 +399,8 @@ export class WorkbookEngine {
     const sheet = run === "saved" ? this.sheetAsSaved().sheet : this.sheet;
     return {
       at: { row: formula.row, col: formula.col },
-      name: resolver.name,
-      structured: resolver.structured,
+      name: (name) => resolver.name(name),
+      structured: (text) => resolver.structured(text),
       reference: (reference) => this.readReference(reference, reader),
       aggregatesIn: (reference) => (this.isOwnSheet(reference) && !reference.spill ? this.graph.formulas.filter((cell) => rangeContains(reference.range, cell.row, cell.col) && callsAggregate(cell.expression, this.namespace)) : undefined),
       cells: (reference) => (this.isOwnSheet(reference) && !reference.spill ? cellsOf(sheet, reference.range) : cellError("#REF!", `${reference.text}: fields are read on the formula's own sheet`)),

@@ -3,8 +3,8 @@ export function loadScript(url: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const script = document.createElement("script");
     script.src = url;
-    script.onload = () => resolve();
-    script.onerror = () => reject(new Error(`could not load ${url}`));
+    script.onload = () => { resolve(); };
+    script.onerror = () => { reject(new Error(`could not load ${url}`)); };
     document.head.appendChild(script);
   });
 }

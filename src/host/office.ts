@@ -39,17 +39,25 @@ export function createOfficeRuntimeShim(): { storage: Record<string, (...args: n
   const items = new Map<string, string>();
   return {
     storage: {
-      getItem: async (key: string) => items.get(key) ?? null,
-      setItem: async (key: string, value: string) => void items.set(key, value),
-      removeItem: async (key: string) => void items.delete(key),
-      getItems: async (keys: string[]) => Object.fromEntries(keys.map((key) => [key, items.get(key) ?? null])),
-      setItems: async (entries: Record<string, string>) => {
+      getItem: (key: string) => Promise.resolve(items.get(key) ?? null),
+      setItem: (key: string, value: string) => {
+        items.set(key, value);
+        return Promise.resolve();
+      },
+      removeItem: (key: string) => {
+        items.delete(key);
+        return Promise.resolve();
+      },
+      getItems: (keys: string[]) => Promise.resolve(Object.fromEntries(keys.map((key) => [key, items.get(key) ?? null]))),
+      setItems: (entries: Record<string, string>) => {
         for (const [key, value] of Object.entries(entries)) items.set(key, value);
+        return Promise.resolve();
       },
-      removeItems: async (keys: string[]) => {
+      removeItems: (keys: string[]) => {
         for (const key of keys) items.delete(key);
+        return Promise.resolve();
       },
-      getKeys: async () => [...items.keys()],
+      getKeys: () => Promise.resolve([...items.keys()]),
     },
   };
 }

@@ -258,7 +258,7 @@ export function createHostApi(dependencies: HostDependencies): PricesHostApi {
       return { sheets: results, provenance, stats: stats() };
     },
     stats,
-    cancelAll: () => engine.cancelAll(),
+    cancelAll: () => { engine.cancelAll(); },
     session: () => session?.state(),
   };
   return api;

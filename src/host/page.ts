@@ -84,7 +84,7 @@ export async function startHostPage(options: PageOptions): Promise<PricesHostApi
     {
       globals: globalThis,
       loadBundle: () => loadScript(options.scriptUrl),
-      log: (message) => console.error(message),
+      log: (message) => { console.error(message); },
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     },
     metadata,

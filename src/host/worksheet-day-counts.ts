@@ -6,7 +6,7 @@
 import { daysInMonth } from "../api/dates";
 import type { DateSystem } from "../formula/excel-dates";
 import { calendarOf, dayOfWeek, holidays, serialOf } from "./worksheet-dates";
-import { type Arg, type FunctionSpec, num, spec } from "./worksheet-spec";
+import { type Arg, type FunctionSpec, num, spec, str } from "./worksheet-spec";
 import { type CellError, type CellValue, cellError, isCellError } from "./values";
 
 interface Day {
@@ -82,7 +82,7 @@ function datedif(args: readonly Arg[], env: { dateSystem: DateSystem }): CellVal
   if (isCellError(end)) return end;
   if (start.serial > end.serial) return cellError("#NUM!", "DATEDIF's start is after its end");
   const months = (end.year - start.year) * 12 + end.month - start.month - (end.day < start.day ? 1 : 0);
-  switch (String(args[2] ?? "").toUpperCase()) {
+  switch (str(args[2]).toUpperCase()) {
     case "D":
       return end.serial - start.serial;
     case "M":
@@ -150,7 +150,7 @@ function weekendOf(value: Arg): boolean[] | CellError {
   if (value === undefined || value === null) return [false, false, false, false, false, true, true];
   if (typeof value === "string") {
     if (!/^[01]{7}$/.test(value) || value === "1111111") return cellError("#VALUE!", 'a weekend mask is seven 0s and 1s from Monday, not all 1s, e.g. "0000011"');
-    return [...value].map((flag) => flag === "1");
+    return Array.from(value, (flag) => flag === "1");
   }
   const code = typeof value === "number" ? Math.trunc(value) : Number.NaN;
   const flags = new Array<boolean>(7).fill(false);

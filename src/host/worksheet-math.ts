@@ -62,11 +62,11 @@ export function modulo(a: number, b: number): CellValue {
   if (b === 0) return cellError("#DIV/0!");
   // Excel floors the exact quotient (5/1E-10 lies just under 5E10 for the double nearest 1E-10) and keeps the
   // remainder's low digits: MOD(5, 1E-10) is 9.99998E-11, not 0
-  let quotient = Math.floor(a / b);
+  const quotient = Math.floor(a / b);
   let result = a - b * quotient;
   if (Number.isSafeInteger(quotient)) {
     result = exactRemainder(a, b, quotient);
-    if (result !== 0 && Math.sign(result) !== Math.sign(b)) result = exactRemainder(a, b, (quotient -= 1));
+    if (result !== 0 && Math.sign(result) !== Math.sign(b)) result = exactRemainder(a, b, quotient - 1);
   }
   return significant(result) === significant(b) ? 0 : result;
 }

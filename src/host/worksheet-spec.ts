@@ -35,7 +35,7 @@ export interface FunctionSpec {
 
 /** `spec("tn", run, 1)`: LEFT(text, [count]); `spec("v", run, 1, true)`: SUM(number, ...). */
 export function spec(params: string, run: FunctionSpec["run"], min = params.length, rest = false): FunctionSpec {
-  return { params: [...params] as ParamLetter[], min, rest, run };
+  return { params: Array.from(params) as ParamLetter[], min, rest, run };
 }
 
 export function asArray(value: Arg): ArrayValue {

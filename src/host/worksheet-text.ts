@@ -30,7 +30,7 @@ const text = spec("st", (args, env) => {
   // text that is not a number goes through the format's text section
   const input = isCellError(number) ? str(value) : number;
   if (localeSeparators(pattern)) throw new LeftForExcelSignal(`TEXT's format ${JSON.stringify(pattern)} uses a locale's separators ("." grouping, "," decimals): its text depends on the Excel that computes it`);
-  let date = false;
+  let date: boolean;
   try {
     date = isDateFormat(pattern);
   } catch {
@@ -207,7 +207,7 @@ export const TEXT_FUNCTIONS: Readonly<Record<string, FunctionSpec>> = {
     if (value === "") return cellError("#VALUE!", "VALUE of empty text");
     return typeof value === "boolean" ? cellError("#VALUE!", "VALUE reads text or a number") : toNumber(value, env.dateSystem);
   }),
-  T: spec("e", (args) => (typeof args[0] === "string" || isCellError(args[0]) ? (args[0] ?? "") : "")),
+  T: spec("e", (args) => (typeof args[0] === "string" || isCellError(args[0]) ? args[0] : "")),
   CHAR: spec("n", (args) => {
     const code = Math.trunc(num(args[0]));
     if (code < 1 || code > 255) return cellError("#VALUE!", "CHAR takes 1 to 255");

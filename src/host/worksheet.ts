@@ -98,14 +98,11 @@ function liftOver(args: readonly Arg[], letters: readonly ParamLetter[], once: (
   for (let r = 0; r < height; r += 1) {
     const row: CellValue[] = [];
     for (let c = 0; c < width; c += 1) {
-      let outside = false;
       const cells = args.map((arg, index) => {
         const grid = grids[index];
-        if (!grid) return arg;
-        const cell = grid[grid.length === 1 ? 0 : r]?.[(grid[0]?.length ?? 1) === 1 ? 0 : c];
-        if (cell === undefined) outside = true;
-        return cell;
+        return grid ? grid[grid.length === 1 ? 0 : r]?.[(grid[0]?.length ?? 1) === 1 ? 0 : c] : arg;
       });
+      const outside = grids.some((grid, index) => grid !== undefined && cells[index] === undefined);
       const result = outside ? cellError("#N/A") : once(cells);
       row.push(isArray(result) ? (result.rows[0]?.[0] ?? null) : result);
     }

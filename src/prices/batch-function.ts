@@ -61,7 +61,7 @@ export function createBatchFunction(parts: BatchParts): (closed: Ask[]) => void 
     const plannedWith = limits;
     for (const request of requests) {
       // The catch-all of the batch contract: whatever escapes `send` fails the keys still waiting.
-      send(request, plannedWith).catch((error: unknown) => keys.failAll(request.items, error));
+      send(request, plannedWith).catch((error: unknown) => { keys.failAll(request.items, error); });
     }
   }
 
@@ -86,7 +86,7 @@ export function createBatchFunction(parts: BatchParts): (closed: Ask[]) => void 
       item.requestId = log.id;
       if (item.deadline < until) until = item.deadline;
     });
-    let results: (unknown | Error)[];
+    let results: unknown[];
     try {
       const body = await transport.getJson(request.endpoint, request.params, log, until);
       const answer = request.answer(body, { method: log.method, url: target.url });

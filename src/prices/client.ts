@@ -54,7 +54,7 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
   const inFlight = new InFlight(lineage);
   // The loader and the batch function each need the other: the window closes into `batch` once it is built.
   let batch: (closed: Ask[]) => void = () => undefined;
-  const loader = createLoader({ cache, inFlight, lineage, counters, governor, now, budgetMs, scheduler: options.scheduler ?? timerScheduler(2), dispatch: (closed) => batch(closed) });
+  const loader = createLoader({ cache, inFlight, lineage, counters, governor, now, budgetMs, scheduler: options.scheduler ?? timerScheduler(2), dispatch: (closed) => { batch(closed); } });
   batch = createBatchFunction({
     baseUrl: options.baseUrl,
     maxQueryLength,

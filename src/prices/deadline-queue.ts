@@ -32,7 +32,7 @@ export class DeadlineQueue {
     if (this.timer !== undefined) return;
     const head = this.waiting.values().next();
     if (head.done === true) return;
-    this.timer = setTimeout(() => this.fire(), Math.max(0, head.value.at - this.now()));
+    this.timer = setTimeout(() => { this.fire(); }, Math.max(0, head.value.at - this.now()));
   }
 
   private fire(): void {
@@ -53,7 +53,7 @@ export class DeadlineQueue {
  */
 export function settleWithin<T>(queue: DeadlineQueue, task: () => Promise<T>, late: () => Error): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const done = queue.add(() => reject(late()));
+    const done = queue.add(() => { reject(late()); });
     try {
       task().then(
         (value) => {

@@ -57,7 +57,7 @@ export function createHistoryAsks(loader: Loader, now: () => number): HistoryAsk
       return loader.ask<InstrumentRecord>(normInstrumentKey(symbol, undefined), false, deadline).then(learnCalendar);
     });
     // A failed lookup leaves the history sized by calendar days.
-    void Promise.allSettled(lookups).then(() => dispatch(waits.filter((item) => item.waiting)));
+    void Promise.allSettled(lookups).then(() => { dispatch(waits.filter((item) => item.waiting)); });
     const waiting = new Set<Ask>(waits);
     return asked.filter((item) => !waiting.has(item));
   }
@@ -96,7 +96,7 @@ export function createHistoryAsks(loader: Loader, now: () => number): HistoryAsk
         if (joined instanceof Error) loader.settleError(item, joined, at);
         else loader.settleValue(item, joined, at, todayIso(new Date(at)));
       })
-      .catch((error: unknown) => loader.failAll([item], error));
+      .catch((error: unknown) => { loader.failAll([item], error); });
   }
 
   return {

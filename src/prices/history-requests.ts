@@ -75,7 +75,7 @@ function answerHistory(
   items: readonly Keyed<NormHistoryKey>[],
   unionSize: number,
   target: ConversionTarget | undefined,
-): { results: (unknown | Error)[]; records: number } {
+): { results: unknown[]; records: number } {
   const envelope = readEnvelope(body, request, "calendar");
   const calculationType = items[0]?.key.calculationType ?? "None";
   checkCalculationType(envelope, calculationType, request);

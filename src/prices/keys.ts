@@ -153,9 +153,14 @@ function conversionPart(currency: string | undefined, unit: string | undefined):
   return currency === undefined && unit === undefined ? "" : "|" + (currency ?? "") + "/" + (unit ?? "");
 }
 
+/** A price key's date as a JavaScript caller may leave it out (absent, null or blank: the latest), else the day. */
+function normAskedDate(value: unknown): string | undefined {
+  return value === undefined || value === null || value === "" ? undefined : normDate(value);
+}
+
 export function normPriceKey(key: PriceKey): NormPriceKey {
-  const symbol = normSymbol(key?.symbol);
-  const date = key.date === undefined || key.date === null || key.date === "" ? undefined : normDate(key.date);
+  const symbol = normSymbol(key.symbol);
+  const date = normAskedDate(key.date);
   const calculationType = normCalculationType(key.calculationType);
   const fields = normPriceFields(key.fields);
   const currency = normTarget(key.currency, "currency");
@@ -171,7 +176,7 @@ export function normPriceKey(key: PriceKey): NormPriceKey {
 }
 
 export function normHistoryKey(key: HistoryKey): NormHistoryKey {
-  const symbol = normSymbol(key?.symbol);
+  const symbol = normSymbol(key.symbol);
   const fromDate = normDate(key.fromDate, "fromDate");
   const toDate = normDate(key.toDate, "toDate");
   if (fromDate > toDate) throw new InvalidKeyError("fromDate", `fromDate ${fromDate} is after toDate ${toDate}`);

@@ -32,7 +32,7 @@ export function speededClock(setting: FastClockSetting, realNow: () => number = 
     now,
     wakeAt(instant, wake) {
       const timer = setTimeout(wake, Math.min(MAX_TIMER_MS, Math.max(0, Math.ceil((instant - now()) / setting.speed))));
-      return () => clearTimeout(timer);
+      return () => { clearTimeout(timer); };
     },
   };
 }

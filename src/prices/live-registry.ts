@@ -114,7 +114,7 @@ export class LiveRegistry {
     for (const entry of entries) entry.cells.add(cell);
     this.track(this.learn(entries));
     this.announce();
-    return { cancel: () => this.leave(cell) };
+    return { cancel: () => { this.leave(cell); } };
   }
 
   /** Pauses for a reason ("setting", "hidden", "offline") or resumes it; with no reason left, catches up in one poll. */
@@ -228,7 +228,7 @@ export class LiveRegistry {
     this.cancelWake?.();
     this.cancelWake = undefined;
     this.wakeAt = earliest;
-    if (Number.isFinite(earliest)) this.cancelWake = this.clock.wakeAt(earliest, () => this.wake());
+    if (Number.isFinite(earliest)) this.cancelWake = this.clock.wakeAt(earliest, () => { this.wake(); });
   }
 
   private wake(): void {

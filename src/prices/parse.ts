@@ -88,12 +88,14 @@ class Reader {
       case "array": {
         if (!Array.isArray(value)) return this.fail(path, value === undefined ? "is missing" : "is not an array");
         const items = schema.items ?? {};
+        const list: readonly unknown[] = value;
         let changed = false;
-        const result = value.map((item: unknown, index) => {
-          const read = this.walk(items, item, `${path}[${index}]`);
+        const result: unknown[] = [];
+        for (const item of list) {
+          const read = this.walk(items, item, `${path}[${result.length}]`);
           changed ||= read !== item;
-          return read;
-        });
+          result.push(read);
+        }
         return changed ? result : value;
       }
       case "string":
@@ -224,7 +226,7 @@ function renamePeriod(record: PriceRecord): PriceRecord {
   return evaluationPeriod === undefined || rest.assessmentPeriod !== undefined ? rest : { ...rest, assessmentPeriod: evaluationPeriod };
 }
 
-function copyField<Name extends keyof PriceRecord>(target: PriceRecord, source: PriceRecord, name: Name): void {
+function copyField<Name extends keyof PriceRecord>(target: PriceRecord, source: Pick<PriceRecord, Name>, name: Name): void {
   if (source[name] !== undefined) target[name] = source[name];
 }
 
@@ -250,10 +252,10 @@ export function readInstrument(envelope: Envelope, value: unknown, index: number
 }
 
 export function projectInstrument(record: InstrumentRecord, fields: readonly InstrumentFieldName[]): InstrumentRecord {
-  const projected = { ...record };
   const wanted = new Set<string>(fields.map((name) => INSTRUMENT_OPTIONAL_FIELDS[name]));
-  for (const output of Object.values(INSTRUMENT_OPTIONAL_FIELDS)) if (!wanted.has(output)) delete projected[output];
-  return projected;
+  const unwanted = new Set<string>(Object.values(INSTRUMENT_OPTIONAL_FIELDS).filter((output) => !wanted.has(output)));
+  // only optional fields are left out, so what remains is still an instrument record
+  return Object.fromEntries(Object.entries(record).filter(([name]) => !unwanted.has(name))) as InstrumentRecord;
 }
 
 /** Reference groups by type, each parsed in full. */

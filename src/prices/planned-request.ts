@@ -29,7 +29,7 @@ export interface PlannedRequest<T extends Keyed = Keyed> {
   /** True when an instrument's own calendar sized it (history-estimate.ts): a refusal may mean the service counts otherwise. */
   sizedByCalendar?: boolean;
   /** One value or Error per key, in order. `records` counts what the body held. */
-  answer(body: unknown, request: RequestRef): { results: (unknown | Error)[]; records: number };
+  answer(body: unknown, request: RequestRef): { results: unknown[]; records: number };
   /** How a failure of the whole request reads for its keys, when it says more than the failure (a refused conversion). */
   refine?(error: unknown): unknown;
 }
@@ -41,12 +41,12 @@ export interface PlanSettings {
   calendarOf?: (symbol: string) => InstrumentCalendar | undefined;
 }
 
-/** The batch contract's length check: one result per key, or the whole batch fails. */
-export function checkBatch(results: unknown, keys: number): (unknown | Error)[] {
+/** The batch contract's length check: one result (a value or an Error) per key, or the whole batch fails. */
+export function checkBatch(results: unknown, keys: number): unknown[] {
   if (!Array.isArray(results) || results.length !== keys) {
     throw new PricesError(`The batch answered ${Array.isArray(results) ? results.length : "no"} results for ${keys} keys`);
   }
-  return results as (unknown | Error)[];
+  return results as unknown[];
 }
 
 /** An item whose key is of one kind (the guard narrows the item, not only its key). */
@@ -69,7 +69,7 @@ export function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 export function unionFields<F extends string>(items: readonly Keyed<NormKey & { fields: readonly F[] }>[]): F[] {
   const union = new Set<F>();
   const add = (field: F): void => void union.add(field);
-  items.forEach(({ key }) => key.fields.forEach(add));
+  items.forEach(({ key }) => { key.fields.forEach(add); });
   return [...union].sort();
 }
 

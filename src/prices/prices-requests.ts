@@ -185,7 +185,7 @@ function answerPrices(
   unionSize: number,
   calculationType: CalculationType,
   target: ConversionTarget | undefined,
-): { results: (unknown | Error)[]; records: number } {
+): { results: unknown[]; records: number } {
   const envelope = readEnvelope(body, request);
   checkCalculationType(envelope, calculationType, request);
   const block = blockReader(envelope);

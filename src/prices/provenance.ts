@@ -6,6 +6,7 @@
  * reads back each formula and the range its result covered. Never a token: the client's lineage holds none.
  */
 import { dateOfTimestamp } from "../api/dates";
+import { cellValueText } from "../formula/text";
 import type { KeyLineage, LineageKey, PriceKey } from "./types";
 import type { InstrumentRecord, PriceRecord } from "../api/schemas";
 
@@ -105,7 +106,7 @@ export function frozenFormulas(table: readonly (readonly unknown[])[]): FrozenFo
   const seen = new Set<string>();
   const found: FrozenFormula[] = [];
   for (const row of rows) {
-    const entry = { sheet: String(row[sheet] ?? ""), resultRange: String(row[range] ?? ""), formula: String(row[formula] ?? "") };
+    const entry = { sheet: cellValueText(row[sheet]), resultRange: cellValueText(row[range]), formula: cellValueText(row[formula]) };
     const key = `${entry.sheet}!${entry.resultRange}`;
     if (entry.formula.startsWith("=") && entry.resultRange !== "" && !seen.has(key)) {
       seen.add(key);

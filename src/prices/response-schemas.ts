@@ -31,8 +31,8 @@ const CLOSED: readonly ReadPiece[] = ["PriceBlock", "Instrument", "References"];
 /** The schema with `additionalProperties: false` on every object in it. */
 function closed(schema: TSchema): TSchema {
   // TypeBox's objects and arrays carry these keywords; other kinds leave them undefined.
-  const properties: TProperties | undefined = schema.properties;
-  const items: TSchema | undefined = schema.items;
+  const properties = schema.properties as TProperties | undefined;
+  const items = schema.items as TSchema | undefined;
   if (schema.type === "object" && properties) {
     const closedProperties: TProperties = {};
     for (const [name, property] of Object.entries(properties)) closedProperties[name] = closed(property);

@@ -7,11 +7,11 @@ export async function withTimeout<T>(ms: number, task: (signal: AbortSignal) => 
   const signal = outer ? AbortSignal.any([timer, outer]) : timer;
   let stop: (() => void) | undefined;
   const aborted = new Promise<never>((_, reject) => {
-    const fail = (): void => reject(timer.aborted ? onTimeout() : abortReason(signal));
+    const fail = (): void => { reject(timer.aborted ? onTimeout() : abortReason(signal)); };
     if (signal.aborted) fail();
     else {
       signal.addEventListener("abort", fail, { once: true });
-      stop = () => signal.removeEventListener("abort", fail);
+      stop = () => { signal.removeEventListener("abort", fail); };
     }
   });
   aborted.catch(() => undefined);

@@ -70,7 +70,7 @@ export interface Timer {
 
 export const realTimer: Timer = {
   set: (callback, delayMs) => setTimeout(callback, Math.min(delayMs, 2_147_483_647)),
-  clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+  clear: (handle) => { clearTimeout(handle as ReturnType<typeof setTimeout>); },
 };
 
 export interface RenewalFailure {
@@ -272,7 +272,7 @@ export function createTokenSession(options: TokenSessionOptions): TokenSession {
     },
     install,
     renew: () => refresh().then(() => true, () => false),
-    end: (reason) => end(reason),
+    end: (reason) => { end(reason); },
     state: () => stateOf(ended, held, failure, now()),
     get requests() {
       return requests;

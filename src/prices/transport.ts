@@ -231,7 +231,7 @@ function readProblem(text: string): Problem | undefined {
     if (Array.isArray(record.errors)) {
       problem.errors = record.errors
         .filter((item): item is Record<string, unknown> => typeof item === "object" && item !== null)
-        .map((item) => ({ parameter: String(item.parameter ?? ""), message: String(item.message ?? "") }));
+        .map((item) => ({ parameter: typeof item.parameter === "string" ? item.parameter : "", message: typeof item.message === "string" ? item.message : "" }));
     }
     return problem;
   } catch {

@@ -20,7 +20,7 @@ export class BatchWindow<T> {
     if (this.scheduled) return;
     this.scheduled = true;
     try {
-      this.scheduler(() => this.close());
+      this.scheduler(() => { this.close(); });
     } catch (error) {
       this.scheduled = false;
       const asked = this.asked;

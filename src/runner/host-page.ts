@@ -45,7 +45,7 @@ function newestModification(dir: string): number {
 
 /** Builds with the project's webpack config when dist/ lacks the host or functions, or is older than src/. */
 export function ensureBuilt(log: (message: string) => void): void {
-  withBuildLock(() => buildIfStale(log));
+  withBuildLock(() => { buildIfStale(log); });
 }
 
 /** Test files run in parallel workers; one webpack run at a time writes dist/. */
@@ -126,7 +126,7 @@ export async function servePages(root: string, mounts: Readonly<Record<string, s
   });
   await new Promise<void>((done, fail) => {
     server.once("error", fail);
-    server.listen(0, "127.0.0.1", () => done());
+    server.listen(0, "127.0.0.1", () => { done(); });
   });
   const port = (server.address() as AddressInfo).port;
   return {
@@ -134,7 +134,7 @@ export async function servePages(root: string, mounts: Readonly<Record<string, s
     close: () =>
       new Promise<void>((done) => {
         server.closeAllConnections();
-        server.close(() => done());
+        server.close(() => { done(); });
       }),
   };
 }
@@ -200,8 +200,8 @@ export async function openHostPage(url: string, log: (message: string) => void, 
       ignoreHTTPSErrors: true,
     });
     const page = context.pages()[0] ?? (await context.newPage());
-    page.on("console", (message) => log(`page ${message.type()}: ${message.text()}`));
-    page.on("pageerror", (error) => log(`page error: ${error.message}`));
+    page.on("console", (message) => { log(`page ${message.type()}: ${message.text()}`); });
+    page.on("pageerror", (error) => { log(`page error: ${error.message}`); });
     await page.goto(url);
     const failure = await page.evaluate(async () => {
       try {

@@ -45,6 +45,11 @@ export function fetchRefusal(url: URL): string | undefined {
 }
 
 /** The timers the bundle starts, tracked so `close()` can clear every one of them. */
+/** A timer's callback from the bundle: any function, called with the arguments the bundle gave. */
+function isCallable(value: unknown): value is (...args: unknown[]) => unknown {
+  return typeof value === "function";
+}
+
 function trackedTimers(): { globals: Record<string, unknown>; live: () => number; clearAll: () => void } {
   const timers = new Set<NodeJS.Timeout>();
   const clear = (timer: unknown): void => {
@@ -55,7 +60,7 @@ function trackedTimers(): { globals: Record<string, unknown>; live: () => number
   return {
     globals: {
       setTimeout: (callback: unknown, ms?: number, ...args: unknown[]) => {
-        if (typeof callback !== "function") throw new TypeError("setTimeout needs a function (no code in strings)");
+        if (!isCallable(callback)) throw new TypeError("setTimeout needs a function (no code in strings)");
         const timer: NodeJS.Timeout = setTimeout(() => {
           timers.delete(timer);
           callback(...args);
@@ -64,8 +69,10 @@ function trackedTimers(): { globals: Record<string, unknown>; live: () => number
         return timer;
       },
       setInterval: (callback: unknown, ms?: number, ...args: unknown[]) => {
-        if (typeof callback !== "function") throw new TypeError("setInterval needs a function (no code in strings)");
-        const timer = setInterval(() => callback(...args), ms);
+        if (!isCallable(callback)) throw new TypeError("setInterval needs a function (no code in strings)");
+        const timer = setInterval(() => {
+          callback(...args);
+        }, ms);
         timers.add(timer);
         return timer;
       },
@@ -82,7 +89,7 @@ function trackedTimers(): { globals: Record<string, unknown>; live: () => number
 
 /** `console` in the context: every line to the runner's log, as the page's console reached it. */
 function contextConsole(log: (message: string) => void): Record<string, (...args: unknown[]) => void> {
-  const line = (kind: string) => (...args: unknown[]) => log(`functions ${kind}: ${format(...args)}`);
+  const line = (kind: string) => (...args: unknown[]) => { log(`functions ${kind}: ${format(...args)}`); };
   return { log: line("log"), info: line("info"), warn: line("warning"), error: line("error"), debug: line("debug") };
 }
 
@@ -144,7 +151,10 @@ export async function openNodeHost(options: NodeHostOptions): Promise<NodeHost> 
     const api = await startHost(
       {
         globals: sandbox as HostGlobals,
-        loadBundle: async () => void new Script(readFileSync(functionsPath, "utf8"), { filename: functionsPath }).runInContext(context),
+        loadBundle: () => {
+          new Script(readFileSync(functionsPath, "utf8"), { filename: functionsPath }).runInContext(context);
+          return Promise.resolve();
+        },
         log: options.log,
         ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
       },

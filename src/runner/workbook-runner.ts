@@ -233,12 +233,12 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
     const dateSystem = workbook?.dateSystem ?? options.dateSystem;
     log(`workbook: starting ${options.service.kind === "sandbox" ? "the runner's own sandbox and " : ""}${host.name}`);
     // the sandbox builds its data in steps, so a line can say it is still at it
-    const starting = setInterval(() => log("workbook: still starting the service"), 1000);
-    const { apiUrl, token, trust } = await serviceToken(options, host.origin, resources).finally(() => clearInterval(starting));
+    const starting = setInterval(() => { log("workbook: still starting the service"); }, 1000);
+    const { apiUrl, token, trust } = await serviceToken(options, host.origin, resources).finally(() => { clearInterval(starting); });
     log(`workbook: service ready, opening ${host.name}`);
     // the page loads once this process is free to serve it (after the read): say so rather than fall silent
-    const waiting = setInterval(() => log(`workbook: waiting for ${host.name} to load the functions`), 1500);
-    await host.ready(trust).finally(() => clearInterval(waiting));
+    const waiting = setInterval(() => { log(`workbook: waiting for ${host.name} to load the functions`); }, 1500);
+    await host.ready(trust).finally(() => { clearInterval(waiting); });
     // --today (the runner's own sandbox is frozen at it), else another service's own day: which prices are final, and TODAY() in formulas
     const today = options.service.today ?? (options.service.kind === "sandbox" ? undefined : await serviceDay(apiUrl, trust));
     if (today !== undefined && options.service.kind !== "sandbox" && options.service.today === undefined) log(`workbook: today is ${today} at the service`);

@@ -74,7 +74,7 @@ export async function freePort(host: string): Promise<number> {
     probe.listen({ port: 0, host: host === "localhost" ? "127.0.0.1" : host }, () => {
       const address = probe.address();
       const port = typeof address === "object" && address !== null ? address.port : 0;
-      probe.close(() => resolve(port));
+      probe.close(() => { resolve(port); });
     });
   });
 }
@@ -157,7 +157,7 @@ export async function startSandbox(partial: Partial<SandboxOptions> = {}, hooks:
       vendor: options.vendor,
       seed: options.seed ?? DEFAULT_SEED,
       https: { key: certificates.key, cert: certificates.cert },
-      now: clock.now,
+      now: () => clock.now(),
     };
     if (corrections) appOptions.corrections = corrections;
     if (options.faults !== undefined) appOptions.faults = options.faults;

@@ -7,6 +7,7 @@
  * to its new one, and the other changed cells of its row to the same day.
  */
 import { formatCellAddress, parseRangeAddress } from "../formula/a1";
+import { errorTextOf } from "../formula/text";
 import type { ProvenanceRow } from "../prices/provenance";
 import type { SessionState } from "./page-session";
 import type { ChangeReason, KeyChange } from "./change-log";
@@ -34,13 +35,8 @@ export function sameCellValue(a: unknown, b: unknown): boolean {
 
 function printed(value: unknown): string {
   if (value === null || value === undefined) return "";
-  if (typeof value === "object") {
-    const { code, error } = value as { code?: unknown; error?: unknown };
-    if (typeof code === "string") return code;
-    if (typeof error === "string") return error;
-    return JSON.stringify(value);
-  }
-  return String(value);
+  if (typeof value === "object") return errorTextOf(value) ?? JSON.stringify(value);
+  return typeof value === "string" || typeof value === "number" || typeof value === "boolean" || typeof value === "bigint" ? String(value) : typeof value;
 }
 
 function matchingChange(row: ProvenanceRow, changes: readonly KeyChange[]): KeyChange | undefined {

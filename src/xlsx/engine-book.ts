@@ -33,8 +33,7 @@ export function onlyTheCone(
       continue;
     }
     const cells = sheets.get(formula.sheet) ?? {};
-    if (formula.source.saved === undefined) delete cells[formula.address];
-    else cells[formula.address] = formula.source.saved;
+    putSaved(cells, formula.address, formula.source.saved);
     for (const address of formula.array === undefined ? [] : cellsOf(formula.array.area)) {
       const literal = spilled.get(formula.sheet)?.get(address);
       if (address !== formula.address && literal !== undefined) cells[address] = literal;
@@ -125,4 +124,11 @@ export function* cellsOf(range: RangeRef): Generator<string> {
   for (let row = range.top; row <= range.bottom; row += 1) {
     for (let col = range.left; col <= range.right; col += 1) yield formatCellAddress({ row, col });
   }
+}
+
+/** Gives a cell back the value Excel saved for it, or leaves it empty when Excel saved none. */
+export function putSaved(cells: BookCells, address: string, saved: SavedLiteral | undefined): void {
+  // a book's cells cross to the page as a plain object, so a cell is dropped from one (a Map would be copied there, 500,000 cells of it)
+  if (saved === undefined) Reflect.deleteProperty(cells, address);
+  else cells[address] = saved;
 }

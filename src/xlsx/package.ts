@@ -354,11 +354,11 @@ export async function writePackage(
         const file = new ZipDeflate(name, { level: 6 });
         file.mtime = ENTRY_TIME;
         zip.add(file);
-        push = (offset, final) => file.push(data.subarray(offset, offset + SLICE), final);
+        push = (offset, final) => { file.push(data.subarray(offset, offset + SLICE), final); };
       } else {
         const file = new StoredCopy(name, kept);
         zip.add(file);
-        push = (offset, final) => file.push(kept.data.subarray(offset, offset + SLICE), final);
+        push = (offset, final) => { file.push(kept.data.subarray(offset, offset + SLICE), final); };
       }
       // a copied entry goes in slices of its compressed bytes, counted as its share of the whole
       const length = kept === undefined ? data.length : kept.data.length;

@@ -78,7 +78,7 @@ export function sheetEdits(formulas: ReadonlyMap<string, FormulaSource>, result:
     const failed = fails(address, source);
     if (failed) notFrozen.set(address, { formula: source.text, why: `its result is an error, ${String(printValue(value(address)))}: the formula is kept` });
     const holdsGroup = freezes(address, source) && !failed && source.shared?.first === true && keptGroups.has(source.shared.index);
-    if (holdsGroup) notFrozen.set(address, { formula: source.text, why: `it holds the text of a shared formula (si ${source.shared?.index ?? ""}) whose other cells stay formulas` });
+    if (holdsGroup) notFrozen.set(address, { formula: source.text, why: `it holds the text of a shared formula (si ${source.shared.index}) whose other cells stay formulas` });
     const isFrozen = freezes(address, source) && !failed && !holdsGroup;
     // a formula outside the price cone was not evaluated: its cell stays as saved
     if (evaluated !== undefined && !evaluated.has(address)) continue;
@@ -230,7 +230,7 @@ export function refreshedPackage(loaded: LoadedWorkbook, result: WorkbookResult,
     const xml = pkg.text(part);
     const known = loaded.formulaCells.get(sheet.name);
     const rewritten = known === undefined ? undefined : rewriteKnownCells(xml, edits, known, restyle);
-    changed.set(part, rewritten ?? rewriteSheet(xml, part, edits, (cells) => progress(`workbook: writing '${sheet.name}', ${cells} cells so far`), restyle));
+    changed.set(part, rewritten ?? rewriteSheet(xml, part, edits, (cells) => { progress(`workbook: writing '${sheet.name}', ${cells} cells so far`); }, restyle));
   }
   if (formatted > 0 && styles?.styles.changed === true) changed.set(styles.part, styles.styles.text());
   const added = new Map<string, string>();

@@ -24,7 +24,7 @@ import { WorkbookFileError, WorkbookPackage } from "./package";
 import { type KnownCells, type SheetCell, scanSheet } from "./sheet-part";
 import { type WorkbookInfo, readWorkbookInfo } from "./workbook-part";
 import { XmlPartError, prefixOf } from "./xml";
-import { cellsOf, onlyCellsRead, onlyTheCone, savedBook } from "./engine-book";
+import { cellsOf, onlyCellsRead, onlyTheCone, putSaved, savedBook } from "./engine-book";
 
 export { PROVENANCE_SHEET, WorkbookFileError, cellsOf };
 
@@ -146,13 +146,14 @@ function readSheet(
     const saved = literalOf(cell, loaded.info);
     if (saved !== undefined) cells[cell.address] = saved;
   };
-  let hiddenRows = false;
+  // a count, not a flag: TypeScript would take a flag set only in the callbacks below as always false
+  let hiddenRows = 0;
   scanSheet(xml, part, {
     sheetDataOpen: (qualifiedName) => {
       prefix = prefixOf(qualifiedName);
     },
     rowOpen: (row) => {
-      if (/^(1|true)$/i.test(row.attributes.hidden ?? "")) hiddenRows = true;
+      if (/^(1|true)$/i.test(row.attributes.hidden ?? "")) hiddenRows += 1;
     },
     cell: (cell) => {
       count += 1;
@@ -181,11 +182,15 @@ function readSheet(
         const first = text !== "";
         if (first) shared.first(index, cell.address, text);
         const moved = first ? text : shared.at(index, cell.address);
-        if (moved === undefined) return keep(cell, "", "a shared formula whose first cell is missing");
+        if (moved === undefined) {
+          keep(cell, "", "a shared formula whose first cell is missing");
+          return;
+        }
         text = moved;
         sharedGroup = { index, first };
       } else if (kind === "dataTable") {
-        return keep(cell, `TABLE(${f.attributes.r1 ?? ""},${f.attributes.r2 ?? ""})`, "a what-if data table, which only Excel computes");
+        keep(cell, `TABLE(${f.attributes.r1 ?? ""},${f.attributes.r2 ?? ""})`, "a what-if data table, which only Excel computes");
+        return;
       }
       const formula = formulaText(text);
       let expression: Expression;
@@ -193,7 +198,8 @@ function readSheet(
         expression = parse(formula);
       } catch (error) {
         if (!(error instanceof FormulaSyntaxError)) throw error;
-        return keep(cell, text, error.message);
+        keep(cell, text, error.message);
+        return;
       }
       // What the engine can only leave for Excel (an external link, a whole column outside SUM and its kind) is kept
       // here with its dependents and its saved spill, names and tables read as the engine reads them: never a guess.
@@ -202,7 +208,8 @@ function readSheet(
       if (why !== undefined) {
         const keptArea = kind === "array" && f.attributes.ref !== undefined ? parseRangeAddress(f.attributes.ref) : undefined;
         if (keptArea) keptSpills.push(keptArea);
-        return keep(cell, text, why);
+        keep(cell, text, why);
+        return;
       }
       const area = kind === "array" && f.attributes.ref !== undefined ? parseRangeAddress(f.attributes.ref) : undefined;
       if (area && (area.bottom > area.top || area.right > area.left)) spills.push(area);
@@ -223,13 +230,12 @@ function readSheet(
     },
   });
   // SUBTOTAL and AGGREGATE skip hidden and filtered-out rows, which the engine does not know
-  if (hiddenRows) {
+  if (hiddenRows > 0) {
     for (const [address, source] of formulas) {
       if (!SKIPS_HIDDEN_ROWS.test(source.text)) continue;
       formulas.delete(address);
       formulaCells.delete(address);
-      if (source.saved === undefined) delete cells[address];
-      else cells[address] = source.saved;
+      putSaved(cells, address, source.saved);
       loaded.kept.push({ sheet: name, cell: address, formula: source.text, why: "SUBTOTAL or AGGREGATE on a sheet with hidden rows, which only Excel knows" });
     }
   }
@@ -280,8 +286,7 @@ function leaveDependents(book: {
             : areas.map(leftIn).find((cell) => cell !== undefined);
         if (reason === undefined) continue;
         sources.delete(address);
-        if (source.saved === undefined) delete cells[address];
-        else cells[address] = source.saved;
+        putSaved(cells, address, source.saved);
         const position = parseCellAddress(address) ?? { row: 0, col: 0 };
         // its saved spill stays in the file too, and what reads it is left as well
         leave(sheet, source.array?.area ?? { top: position.row, left: position.col, bottom: position.row, right: position.col });
@@ -331,7 +336,7 @@ export function readWorkbookFile(
     if (sheet.part === undefined || sheet.name === PROVENANCE_SHEET) continue;
     const part = sheet.part;
     try {
-      const read = readSheet({ info, kept, scope, sheetNames, reach }, sheet.name, pkg.text(part), part, (cells) => progress(`workbook: reading '${sheet.name}', ${cellCount + cells} cells so far`));
+      const read = readSheet({ info, kept, scope, sheetNames, reach }, sheet.name, pkg.text(part), part, (cells) => { progress(`workbook: reading '${sheet.name}', ${cellCount + cells} cells so far`); });
       cellCount += read.count;
       sheets.set(sheet.name, read.cells);
       formulas.set(sheet.name, read.formulas);
@@ -347,7 +352,7 @@ export function readWorkbookFile(
   leaveDependents({ sheets, formulas, kept, reach });
   const cone = options.formulas === "every formula" ? formulas : onlyTheCone(sheets, formulas, spilled, reach);
   // this walks every cell once more (500,000 in the bench's large book): progress as it goes, not a silence
-  const needed = onlyCellsRead(sheets, cone, reach, (cells) => progress(`workbook: finding the cells formulas read, ${cells} of ${cellCount}`));
+  const needed = onlyCellsRead(sheets, cone, reach, (cells) => { progress(`workbook: finding the cells formulas read, ${cells} of ${cellCount}`); });
   const notExcel = whyNotExcelValues(pkg, info.part);
   const books = needed.map(({ name, book }) => ({
     name,

@@ -112,6 +112,12 @@ describe("WorkbookEngine with the fixture bundle", () => {
     expect(host.logged.join("\n")).toContain("plain failure");
   });
 
+  it("logs an object a function throws as its JSON, not as [object Object]", async () => {
+    const host = fixtureHost();
+    expect(await host.evaluate({ A1: "=PRICES.THROWOBJECT()" })).toEqual({ A1: "#VALUE!" });
+    expect(host.logged.join("\n")).toContain('THROWOBJECT threw {"reason":"no Error at all"}');
+  });
+
   it("answers #VALUE! when a matrix result has rows of different lengths", async () => {
     const host = fixtureHost();
     expect(await host.evaluate({ A1: "=PRICES.BADSHAPE()" })).toEqual({ A1: "#VALUE!: BADSHAPE returned rows of different lengths" });

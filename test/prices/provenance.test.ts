@@ -37,6 +37,14 @@ describe("the provenance table", () => {
     expect(frozenFormulas([["Sheet", "Formula"], ["Model", "=PRICES.MID(A1)"]])).toEqual([]);
   });
 
+  it("reads an error cell in the table as its error text and a number as its digits, never [object Object]", () => {
+    const table = [["Sheet", "Formula", "Result range"], [{ error: "#REF!" }, "=PRICES.MID(A1)", "A1"], [2024, "=PRICES.MID(A2)", "A2"]];
+    expect(frozenFormulas(table)).toEqual([
+      { sheet: "#REF!", resultRange: "A1", formula: "=PRICES.MID(A1)" },
+      { sheet: "2024", resultRange: "A2", formula: "=PRICES.MID(A2)" },
+    ]);
+  });
+
   it("describes a price from the client's record and lineage: the assessment's day, carried when before the date asked", async () => {
     const client = {
       price: async () => ({ date: "2024-03-04", assessmentDate: "2024-03-01T16:30:00.000+00:00", revision: 2, low: 1, mid: 2, high: 3 }),

@@ -108,7 +108,7 @@ export class FileCacheBackend implements CacheBackend {
       const header = readHeader(await headerLine(file));
       // Another version's entries are never read; a file whose header is not ours is left alone.
       if (header?.version !== partition.version || header.baseUrl !== partition.baseUrl || header.subject !== partition.subject) return none;
-      const bytes = await readWhole(file, size, log === undefined ? undefined : (done) => log(`workbook: reading the persistent cache ${path}: ${megabytes(done)} of ${megabytes(size)}`));
+      const bytes = await readWhole(file, size, log === undefined ? undefined : (done) => { log(`workbook: reading the persistent cache ${path}: ${megabytes(done)} of ${megabytes(size)}`); });
       const bodyAt = bytes.indexOf(NEWLINE) + 1;
       if (bodyAt === 0) return none;
       const body = bytes.subarray(bodyAt);

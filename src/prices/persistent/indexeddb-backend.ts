@@ -63,7 +63,7 @@ export class IndexedDbCacheBackend implements CacheBackend {
             reject(error instanceof Error ? error : new Error(String(error)));
           }
         };
-        held.onerror = () => reject(held.error ?? new Error("the cache store could not be read"));
+        held.onerror = () => { reject(held.error ?? new Error("the cache store could not be read")); };
       }),
     );
   }

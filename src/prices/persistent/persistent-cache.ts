@@ -111,13 +111,9 @@ export class PersistentCache implements CacheStorage {
   /** Opens the partition: what it holds is loaded (oldest use first), final entries served, the rest kept as last known. */
   static async open(options: PersistentCacheOptions): Promise<PersistentCache> {
     const cache = new PersistentCache(options);
-    let loaded: LoadedLines = { lines: [], intact: false };
-    try {
-      loaded = await options.backend.load(options.partition);
-    } catch {
-      // An unreadable store is an empty one; the session still works from the service.
-    }
-    cache.restore(loaded);
+    // An unreadable store is an empty one; the session still works from the service.
+    const empty: LoadedLines = { lines: [], intact: false };
+    cache.restore(await Promise.resolve().then(() => options.backend.load(options.partition)).catch(() => empty));
     return cache;
   }
 

@@ -63,7 +63,7 @@ export async function withDirectoryLock<T>(
         await rm(lock, { recursive: true, force: true });
         continue;
       }
-      if (Date.now() > deadline) throw new Error(`Timed out waiting for the lock ${lock}`);
+      if (Date.now() > deadline) throw new Error(`Timed out waiting for the lock ${lock}`, { cause: error });
       await sleep(25 + Math.random() * 50);
     }
   }

@@ -104,12 +104,13 @@ export function createProvider(settings: ProviderSettings): Provider {
     responseTypes: ["code"],
     // MSAL shows the signed-in account from the ID token, so profile claims go there too.
     conformIdTokenClaims: false,
-    async findAccount(_ctx: unknown, id: string) {
+    // oidc-provider awaits each callback below, so those with nothing to wait for answer plainly.
+    findAccount(_ctx: unknown, id: string) {
       const user = accounts.users.find((u) => u.username === id);
       return (
         user && {
           accountId: user.username,
-          claims: async () => ({ sub: user.username, name: user.displayName, preferred_username: user.username }),
+          claims: () => ({ sub: user.username, name: user.displayName, preferred_username: user.username }),
         }
       );
     },
@@ -118,9 +119,9 @@ export function createProvider(settings: ProviderSettings): Provider {
       clientCredentials: { enabled: true },
       resourceIndicators: {
         enabled: true,
-        defaultResource: async () => apiUrl,
-        useGrantedResource: async () => true,
-        async getResourceServerInfo(_ctx: unknown, indicator: string) {
+        defaultResource: () => apiUrl,
+        useGrantedResource: () => true,
+        getResourceServerInfo(_ctx: unknown, indicator: string) {
           if (indicator !== apiUrl) throw new errors.InvalidTarget(`the only resource is ${apiUrl}`);
           return resourceServer;
         },
@@ -129,20 +130,20 @@ export function createProvider(settings: ProviderSettings): Provider {
         enabled: true,
         // OIDC RP-Initiated Logout lets the OP skip its question when the RP proves who is signing out: a
         // verified id_token_hint for this session's user. Without one (or for another user) it still asks.
-        async logoutSource(ctx: OidcContext, form: string) {
+        logoutSource(ctx: OidcContext, form: string) {
           const hinted = ctx.oidc.entities.IdTokenHint?.payload.sub;
           const confirmed = typeof hinted === "string" && hinted === ctx.oidc.session?.accountId;
           ctx.set(confirmed ? SUBMIT_PAGE_HEADERS : PAGE_HEADERS);
           ctx.body = confirmed ? logoutConfirmedPage(form) : logoutPage(form);
         },
-        async postLogoutSuccessSource(ctx: OidcContext) {
+        postLogoutSuccessSource(ctx: OidcContext) {
           ctx.set(PAGE_HEADERS);
           ctx.body = messagePage("Signed out", "You are signed out of the Physical Prices sandbox.");
         },
       },
     },
     interactions: {
-      url: async (_ctx: unknown, interaction: { uid: string }) => `${issuerPath}${INTERACTION_PATH}/${interaction.uid}`,
+      url: (_ctx: unknown, interaction: { uid: string }) => `${issuerPath}${INTERACTION_PATH}/${interaction.uid}`,
     },
     // First-party client: consent is granted without asking, for the API scope and the OIDC scopes asked for.
     async loadExistingGrant(ctx: OidcContext): Promise<Grant | undefined> {
@@ -160,9 +161,9 @@ export function createProvider(settings: ProviderSettings): Provider {
     },
     // The add-in always gets a refresh token, whether or not it asked for offline_access
     // (MSAL drops offline_access when it sends prompt=login or select_account).
-    issueRefreshToken: async (_ctx: unknown, client: OidcClient) => client.grantTypeAllowed("refresh_token"),
+    issueRefreshToken: (_ctx: unknown, client: OidcClient) => client.grantTypeAllowed("refresh_token"),
     clientBasedCORS: (_ctx: unknown, origin: string) => settings.corsOrigins.has(origin),
-    async renderError(ctx: OidcContext, out: { error?: string; error_description?: string }) {
+    renderError(ctx: OidcContext, out: { error?: string; error_description?: string }) {
       ctx.set(PAGE_HEADERS);
       ctx.body = messagePage(
         "Sign-in failed",
@@ -178,7 +179,8 @@ export function createProvider(settings: ProviderSettings): Provider {
       IdToken: tokenTtl,
       AuthorizationCode: AUTHORIZATION_CODE_TTL,
       // A rotated refresh token keeps the remaining lifetime of the one it replaces.
-      RefreshToken: (ctx: OidcContext | undefined) =>
+      // oidc-provider may call this outside a request, with no context or one without `oidc`
+      RefreshToken: (ctx: Partial<Pick<OidcContext, "oidc">> | undefined) =>
         ctx?.oidc?.entities.RotatedRefreshToken?.remainingTTL ?? REFRESH_TOKEN_TTL,
       Interaction: INTERACTION_TTL,
       Session: SESSION_TTL,

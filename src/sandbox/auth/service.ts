@@ -291,22 +291,23 @@ class SandboxTokenService implements TokenService {
   }
 
   async register(app: FastifyInstance): Promise<void> {
-    const leaveBody = (_request: FastifyRequest, _payload: IncomingMessage, done: (err: null) => void) => done(null);
+    const leaveBody = (_request: FastifyRequest, _payload: IncomingMessage, done: (err: null) => void) => { done(null); };
 
     // Everything oidc-provider serves: it reads request bodies itself.
-    await app.register(async (scope) => {
+    await app.register((scope, _options, done) => {
       scope.removeAllContentTypeParsers();
       scope.addContentTypeParser("*", leaveBody);
       scope.all(`${AUTH_PREFIX}/*`, (request, reply) => this.#forward(request, reply));
+      done();
     });
 
     // The token endpoint (for the service-key grant) and the sign-in pages read forms here.
-    await app.register(async (scope) => {
+    await app.register((scope, _options, done) => {
       scope.removeAllContentTypeParsers();
       scope.addContentTypeParser(
         "application/x-www-form-urlencoded",
         { parseAs: "buffer", bodyLimit: BODY_LIMIT },
-        (_request, body, done) => done(null, body),
+        (_request, body, done) => { done(null, body); },
       );
       scope.addContentTypeParser("*", leaveBody);
 
@@ -353,6 +354,7 @@ class SandboxTokenService implements TokenService {
           return (await this.#start()).providerModule.grantFirstPartyAccess(grant, details.params.scope, this);
         },
       });
+      done();
     });
   }
 }

@@ -137,7 +137,9 @@ export class SlidingWindowLimiter {
 
   /** Records a request; returns undefined when allowed, else the seconds to wait. */
   take(key: string): number | undefined {
-    return this.wait(key) ?? this.record(key);
+    const wait = this.wait(key);
+    if (wait === undefined) this.record(key);
+    return wait;
   }
 
   /** The seconds to wait before `key` may make a request, or undefined when it may now. */
@@ -148,8 +150,8 @@ export class SlidingWindowLimiter {
     return Math.max(1, Math.ceil((oldest + this.#windowMs - this.now()) / 1000));
   }
 
-  /** Counts a request of `key`; always undefined (so that `take` reads as one expression). */
-  record(key: string): undefined {
+  /** Counts a request of `key`. */
+  record(key: string): void {
     const times = this.#recent(key);
     times.push(this.now());
     this.#times.delete(key);
@@ -158,7 +160,6 @@ export class SlidingWindowLimiter {
       const oldest = this.#times.keys().next().value;
       if (oldest !== undefined) this.#times.delete(oldest);
     }
-    return undefined;
   }
 
   /** Keys held (for tests and benchmarks). */

@@ -4,6 +4,7 @@
  */
 import { fromEpochDay, parseIsoDate, toEpochDay } from "../../api";
 import type { FxRates } from "./fx-rates";
+import { jsonOrUndefined } from "./json";
 import { DataError } from "./data-error";
 
 export const FX_FILE = "fx-rates.json";
@@ -23,8 +24,8 @@ function fail(where: string, problem: string): never {
 }
 
 function show(value: unknown): string {
-  const text = JSON.stringify(value);
-  if (text === undefined) return String(value);
+  const text = jsonOrUndefined(value);
+  if (text === undefined) return typeof value;
   return text.length > 40 ? `${text.slice(0, 37)}...` : text;
 }
 

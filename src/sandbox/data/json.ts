@@ -191,7 +191,7 @@ export class JsonWriter {
 
   /** Any value through `JSON.stringify` (forecasts, small lists). */
   value(value: unknown): this {
-    return this.raw(JSON.stringify(value) ?? "null");
+    return this.raw(jsonOrUndefined(value) ?? "null");
   }
 
   /** The text written so far: a view of the writer's own buffer, or an exact copy out of the shared one. */
@@ -230,6 +230,11 @@ export class JsonWriter {
 }
 
 /** A number as `JSON.stringify` writes it; the integer path of `JsonWriter.number` as a string. */
+/** `JSON.stringify` as it behaves: undefined for undefined, a function or a symbol (its lib type says always a string). */
+export function jsonOrUndefined(value: unknown): string | undefined {
+  return JSON.stringify(value);
+}
+
 export function jsonNumber(value: number): string {
   return new JsonWriter(32).number(value).text();
 }

@@ -82,7 +82,9 @@ interface PartHeaders {
 /** Reads a part's headers (latin1 text, folded lines joined); only Content-Disposition matters here. */
 function partHeaders(text: string): PartHeaders {
   const lines = text.split("\r\n").reduce<string[]>((joined, line) => {
-    if (/^[ \t]/.test(line) && joined.length > 0) joined[joined.length - 1] += ` ${line.trim()}`;
+    const last = joined.length - 1;
+    const previous = joined[last];
+    if (/^[ \t]/.test(line) && previous !== undefined) joined[last] = `${previous} ${line.trim()}`;
     else joined.push(line);
     return joined;
   }, []);

@@ -82,7 +82,7 @@ export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions)
   const callers = new WeakMap<FastifyRequest, ApiCaller>();
   const truncated = new WeakSet<FastifyRequest>();
 
-  app.setErrorHandler((error: Error, request, reply) => options.answerError(error, request, reply));
+  app.setErrorHandler((error: Error, request, reply) => { options.answerError(error, request, reply); });
   refuseNonPreflightOptions(app);
 
   await app.register(cors, {
@@ -172,7 +172,7 @@ export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions)
       if (slot === "caller") throw overBudget(answerBudget.limits.perCaller);
       throw new ProblemError(503, "The sandbox is sending as many large answers as it holds at once; retry shortly", undefined, { "retry-after": "1" });
     }
-    reply.raw.once("close", () => slot.release());
+    reply.raw.once("close", () => { slot.release(); });
     return body;
   };
   const prices = (type: CalculationType | undefined) => async (request: FastifyRequest, reply: FastifyReply) => {
@@ -203,14 +203,14 @@ export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions)
     exposeHeadRoute: false,
     url: "/Instruments",
     schema: schemaOf(InstrumentsResponseSchema, "Instruments the caller may view"),
-    handler: async (request) => instrumentsQuery(catalogue, callerOf(request), parseInstrumentsRequest(paramsOf(request), limits)),
+    handler: (request) => instrumentsQuery(catalogue, callerOf(request), parseInstrumentsRequest(paramsOf(request), limits)),
   });
   app.route({
     method: methods,
     exposeHeadRoute: false,
     url: "/References",
     schema: schemaOf(ReferencesResponseSchema, "Reference lists"),
-    handler: async (request) => {
+    handler: (request) => {
       callerOf(request);
       return referencesQuery(catalogue, parseReferencesRequest(paramsOf(request), limits));
     },
@@ -220,9 +220,11 @@ export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions)
 /** @fastify/cors answers an OPTIONS that is no preflight with a text/plain 400; this answers it as a problem first. */
 function refuseNonPreflightOptions(app: FastifyInstance): void {
   app.addHook("onRequest", (request, _reply, done) => {
-    if (request.method !== "OPTIONS") return done();
-    const missing = (["Origin", "Access-Control-Request-Method"] as const).filter((name) => !request.headers[name.toLowerCase()]);
-    if (missing.length === 0) return done();
+    const missing = request.method === "OPTIONS" ? (["Origin", "Access-Control-Request-Method"] as const).filter((name) => !request.headers[name.toLowerCase()]) : [];
+    if (missing.length === 0) {
+      done();
+      return;
+    }
     done(new ProblemError(400, "OPTIONS is served only as a CORS preflight, with Origin and Access-Control-Request-Method; use GET or POST", missing.map((parameter) => ({
       parameter,
       message: "is required in a CORS preflight",

@@ -59,7 +59,7 @@ class ConvertedSeries implements AssessmentSeries {
     }
     // eslint-disable-next-line @typescript-eslint/unbound-method -- called with its series bound (write.call(base, ...)) below
     const write = base.writeAssessmentDate;
-    if (write !== undefined) this.writeAssessmentDate = (index, out) => write.call(base, index, out);
+    if (write !== undefined) this.writeAssessmentDate = (index, out) => { write.call(base, index, out); };
   }
 
   assessmentDate(index: number): string {

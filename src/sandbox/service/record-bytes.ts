@@ -180,7 +180,7 @@ export class RecordBytesCache {
       this.entries.set(series, entry);
       return entry;
     }
-    entry = new SeriesBytes(series, (bytes) => this.grow(bytes));
+    entry = new SeriesBytes(series, (bytes) => { this.grow(bytes); });
     this.entries.set(series, entry);
     this.grow(entry.size);
     return entry;
