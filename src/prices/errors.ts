@@ -21,21 +21,9 @@ export class PricesError extends Error {
   }
 }
 
-const STATUS_TEXTS: Record<number, string> = {
-  400: "Bad Request",
-  401: "Unauthorized",
-  403: "Forbidden",
-  404: "Not Found",
-  408: "Request Timeout",
-  429: "Too Many Requests",
-  500: "Internal Server Error",
-  502: "Bad Gateway",
-  503: "Service Unavailable",
-  504: "Gateway Timeout",
-};
-
 export interface HTTPErrorOptions {
   status: number;
+  /** The response's reason phrase (`Response.statusText`); empty over HTTP/2. */
   statusText?: string;
   method: string;
   url: string;
@@ -59,7 +47,8 @@ export class HTTPError extends PricesError {
   readonly retryAfterMs: number | undefined;
   readonly request: RequestDescription;
   constructor(options: HTTPErrorOptions) {
-    const text = options.statusText || STATUS_TEXTS[options.status] || "";
+    // the title is HTTP's own: the reason phrase as the platform read it, else (HTTP/2 has none) the service's problem title
+    const text = options.statusText || options.problem?.title || "";
     const detail = options.problem?.detail ? ` (${options.problem.detail})` : "";
     const retry = options.retryAfterMs !== undefined ? `; retry after ${Math.ceil(options.retryAfterMs / 1000)} s` : "";
     super(

@@ -4,7 +4,6 @@
  * write the change report. The page's half is src/sessions/page-session.ts.
  */
 import { writeFile } from "node:fs/promises";
-import { Agent } from "undici";
 import { dispatcherFetch } from "../prices/dispatcher-fetch";
 import type { Trust } from "./trust";
 import type { HostStats } from "../host/page-api";
@@ -150,7 +149,7 @@ async function openEntitledPartition(
 /** Node's `fetch`, trusting the service's CA when one is given (the sandbox's own). */
 function trustingFetch(trust: Trust | undefined): (input: string, init?: { headers?: Record<string, string> }) => Promise<Response> {
   if (trust === undefined) return (input, init) => fetch(input, init);
-  return dispatcherFetch(new Agent({ connect: { secureContext: trust.secureContext } }));
+  return async (input, init) => dispatcherFetch(await trust.dispatcher())(input, init);
 }
 
 const emptyState: SessionState = { text: undefined, changes: [], planned: undefined };

@@ -153,8 +153,8 @@ export async function fetchClientToken(options: {
   const body = new URLSearchParams({ grant_type: "client_credentials", scope: options.scope, resource: options.apiUrl });
   const trust = options.trust ?? trustWith(options.ca === undefined ? [] : [options.ca]);
   // loaded when a token is asked for, not with the runner (a quarter of its modules' load)
-  const { Agent, fetch: undiciFetch } = await import("undici");
-  const dispatcher = new Agent({ connect: { secureContext: trust.secureContext } });
+  const { fetch: undiciFetch } = await import("undici");
+  const dispatcher = await trust.dispatcher();
   const basic = Buffer.from(`${encodeURIComponent(options.clientId)}:${encodeURIComponent(options.clientSecret)}`).toString("base64");
   try {
     const response = await undiciFetch(options.tokenUrl, {
@@ -169,7 +169,8 @@ export async function fetchClientToken(options: {
     }
     return json.access_token;
   } finally {
-    await dispatcher.close();
+    // a trust of the run's own is closed with the run
+    if (options.trust === undefined) await trust.close();
   }
 }
 

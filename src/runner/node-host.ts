@@ -11,7 +11,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { format } from "node:util";
 import { Script, createContext, runInContext } from "node:vm";
-import { Agent, Headers, Request, Response, fetch as undiciFetch } from "undici";
+import { Headers, Request, Response, fetch as undiciFetch } from "undici";
 import type { PricesHostApi } from "../host/page-api";
 import { type HostGlobals, startHost } from "../host/page";
 import type { Trust } from "./trust";
@@ -95,7 +95,7 @@ function contextConsole(log: (message: string) => void): Record<string, (...args
 
 /** Loads the bundle into a fresh context and starts the host's API over it. */
 export async function openNodeHost(options: NodeHostOptions): Promise<NodeHost> {
-  const dispatcher = new Agent({ connect: { secureContext: options.trust.secureContext } });
+  const dispatcher = await options.trust.dispatcher();
   const closing = new AbortController();
   const timers = trackedTimers();
   /** The request itself, in this realm: the page's refusals, the run's certificates, aborted when the host closes. */
@@ -142,10 +142,11 @@ export async function openNodeHost(options: NodeHostOptions): Promise<NodeHost> 
   const dist = options.dist;
   const functionsPath = join(dist, options.functionsFile ?? "functions.js");
   const metadata: unknown = JSON.parse(readFileSync(join(dist, options.metadataFile ?? "functions.json"), "utf8"));
-  const close = async (): Promise<void> => {
+  // the connections are the run's (its trust closes them); the host's own requests end with its signal
+  const close = (): Promise<void> => {
     closing.abort(new Error("the host is closed"));
     timers.clearAll();
-    await dispatcher.destroy();
+    return Promise.resolve();
   };
   try {
     const api = await startHost(

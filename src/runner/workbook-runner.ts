@@ -183,6 +183,7 @@ async function serviceToken(options: RunnerOptions, pagesOrigin: string | undefi
     });
     resources.add(() => sandbox.close());
     const trust = trustWith([sandbox.ca]);
+    resources.add(() => trust.close());
     const token = await fetchClientToken({
       tokenUrl: `${sandbox.issuer}/token`,
       clientId: "sandbox-full",
@@ -194,6 +195,7 @@ async function serviceToken(options: RunnerOptions, pagesOrigin: string | undefi
     return { apiUrl: sandbox.apiUrl, token, trust };
   }
   const trust = trustWith(options.caPath === undefined ? [] : [readFileSync(options.caPath, "utf8")]);
+  resources.add(() => trust.close());
   if (options.service.kind === "client") {
     // Another vendor's service names its scope `<vendor>.physicalprices.api`; PRICES_SCOPE overrides the sandbox's.
     const scope = process.env.PRICES_SCOPE ?? scopeFor("sandbox");

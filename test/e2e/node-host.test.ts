@@ -71,6 +71,7 @@ beforeAll(async () => {
 afterAll(async () => {
   silent?.closeAllConnections();
   await new Promise<void>((done) => (silent ? silent.close(() => done()) : done()));
+  await sandboxTrust?.close();
   await sandbox?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
@@ -105,8 +106,13 @@ describe("the runner's Node host", () => {
 
   it("verifies the service's certificate: the sandbox's https is refused unless its CA is trusted beside the system's", async () => {
     const url = `${sandbox.apiUrl}/Prices?Symbols=MB-AL-0001`;
-    expect(await probe({ A1: `=PRICES.FETCHED("${url}")` }, trustWith())).toEqual({ A1: "TypeError: Failed to fetch" });
-    expect(await probe({ A1: `=PRICES.FETCHED("${url}")` }, trustWith([sandbox.ca]))).toEqual({ A1: "answered 401" });
+    const [systemOnly, withSandbox] = [trustWith(), trustWith([sandbox.ca])];
+    try {
+      expect(await probe({ A1: `=PRICES.FETCHED("${url}")` }, systemOnly)).toEqual({ A1: "TypeError: Failed to fetch" });
+      expect(await probe({ A1: `=PRICES.FETCHED("${url}")` }, withSandbox)).toEqual({ A1: "answered 401" });
+    } finally {
+      await Promise.all([systemOnly.close(), withSandbox.close()]);
+    }
   });
 
   it("prices a cell with the real bundle over real HTTPS with a real token, and no global of the context holds the token", async () => {

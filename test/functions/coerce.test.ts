@@ -112,7 +112,7 @@ describe("error mapping", () => {
     expect(describeFailure(new TimeoutError({ method: "GET", url: "https://x/Prices", timeoutMs: 5 })).message).toBe(
       "service unreachable: Request failed (timed out after 5 ms): GET /Prices",
     );
-    expect(describeFailure(new HTTPError({ status: 503, method: "GET", url: "https://x/Prices" }))).toEqual({
+    expect(describeFailure(new HTTPError({ status: 503, statusText: "Service Unavailable", method: "GET", url: "https://x/Prices" }))).toEqual({
       code: "#N/A",
       message: "service unreachable: Request failed with status 503 Service Unavailable: GET /Prices",
     });

@@ -3,6 +3,7 @@
  * /Instruments and /References from a tiny deterministic model, and records every call it receives.
  * Tests can put scripted answers in front of it (`script`) to play faults.
  */
+import { STATUS_CODES } from "node:http";
 import { fromEpochDay, toEpochDay } from "../../src/api/dates";
 
 export const TODAY = "2024-06-28";
@@ -192,9 +193,9 @@ export function json(body: unknown, status = 200, headers: Record<string, string
   return new Response(JSON.stringify(body), { status, headers: { "content-type": status >= 400 ? "application/problem+json" : "application/json", ...headers } });
 }
 
-/** A problem response as the service would send it. */
+/** A problem response as the service would send it over HTTP/2: no reason phrase, the status's title in the body. */
 export function problem(status: number, headers: Record<string, string> = {}): Response {
-  return json({ type: "about:blank", title: `status ${status}`, status, detail: `failure ${status}` }, status, headers);
+  return json({ type: "about:blank", title: STATUS_CODES[status] ?? "Error", status, detail: `failure ${status}` }, status, headers);
 }
 
 /** Lets every queued promise callback run (several rounds, for chains of awaits). */

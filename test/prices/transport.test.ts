@@ -28,6 +28,21 @@ describe("retry policy", () => {
     expect(service.calls).toHaveLength(3);
   });
 
+  it("titles a failure with the reason phrase the response carried, before the problem's title", async () => {
+    const { client, manual, service } = setup();
+    const body = JSON.stringify({ type: "about:blank", title: "Bad Request Parameters", status: 400, detail: "bad" });
+    service.script.push(new Response(body, { status: 400, statusText: "Bad Request", headers: { "content-type": "application/problem+json" } }));
+    const [result] = await flushAll(manual, [client.price(key)]);
+    expect((reasonOf(result) as HTTPError).message).toBe("Request failed with status 400 Bad Request: GET /Prices (bad)");
+  });
+
+  it("gives no title when neither a reason phrase (HTTP/2) nor a problem body came", async () => {
+    const { client, manual, service } = setup();
+    service.script.push(new Response("<html>gateway</html>", { status: 404, headers: { "content-type": "text/html" } }));
+    const [result] = await flushAll(manual, [client.price(key)]);
+    expect((reasonOf(result) as HTTPError).message).toBe("Request failed with status 404: GET /Prices");
+  });
+
   it.each([400, 404])("does not retry a %i", async (status) => {
     const { client, manual, service } = setup();
     service.script.push(problem(status));
