@@ -276,6 +276,8 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
     log(`workbook: evaluated in ${((Date.now() - evaluating) / 1000).toFixed(1)} s, ${result.stats.requests} service requests`);
     const { plan, changes } = await session.finish(host, result, savedValues(workbook));
     if (plan) return { plan, stats: result.stats };
+    // the host, its bundle and the service are done with: stopped before the write, whose buffers are the run's peak
+    await resources.closeAll();
     log(`workbook: writing ${options.out}`);
     const copy = refreshedPackage(workbook, result, { freeze }, progress);
     await writePackage(copy.entries, options.out, progress, workbook.pkg);
