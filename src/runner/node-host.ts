@@ -10,7 +10,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { format } from "node:util";
-import { Script, createContext, runInContext } from "node:vm";
+import { Script, constants, createContext, runInContext } from "node:vm";
 import { Headers, Request, Response, fetch as undiciFetch } from "undici";
 import type { PricesHostApi } from "../host/page-api";
 import { type HostGlobals, startHost } from "../host/page";
@@ -107,7 +107,7 @@ export async function openNodeHost(options: NodeHostOptions): Promise<NodeHost> 
     const request = { ...(init as object), signal, dispatcher };
     return undiciFetch(input instanceof Request ? input : url.href, request);
   };
-  const sandbox: Record<string, unknown> = {
+  const pageGlobals: Record<string, unknown> = {
     ...timers.globals,
     console: contextConsole(options.log),
     URL,
@@ -124,7 +124,12 @@ export async function openNodeHost(options: NodeHostOptions): Promise<NodeHost> 
     queueMicrotask,
     structuredClone,
   };
-  const context = createContext(sandbox, { name: "functions", codeGeneration: { strings: false, wasm: false } });
+  // An ordinary global object, not a contextified one: every global the bundle reads (Map, Promise, its own names)
+  // went through the contextified object's interceptors, 46x slower in a loop of global reads, most of why the 20,050-cell
+  // model evaluated in 10.9 s here against Chromium's 3.4 s.
+  const context = createContext(constants.DONT_CONTEXTIFY, { name: "functions", codeGeneration: { strings: false, wasm: false } });
+  const sandbox = context as Record<string, unknown>;
+  Object.assign(sandbox, pageGlobals);
   // The page's names for its global object, and a fetch whose failures are the context's own TypeError (the client
   // tells a network failure by `instanceof Error`, which an error of the runner's realm would not pass there).
   const pageFetch = runInContext(

@@ -26,6 +26,7 @@ import { type KeptFormula, WorkbookFileError, readWorkbookFile } from "../xlsx/w
 import type { PlanRunResult } from "./cache-session";
 import { type RunnerOptions, USAGE, UsageError, isWorkbookPath, parseArguments } from "./arguments";
 import { ensureBuilt, fetchClientToken } from "./host-page";
+import { duringModuleLoads } from "./module-progress";
 import { openRunnerHost } from "./runner-host";
 import { serviceDay } from "./service-day";
 import { type Trust, trustWith } from "./trust";
@@ -204,6 +205,22 @@ async function serviceToken(options: RunnerOptions, pagesOrigin: string | undefi
   return { apiUrl: options.service.apiUrl, token: options.service.token, trust };
 }
 
+/**
+ * Runs `work`, saying `line` at most once a second meanwhile: from a timer while the event loop is free, and from inside
+ * each module it loads, whose synchronous stretches (oidc-provider, fastify's ajv) no timer can interrupt.
+ */
+async function saying<T>(log: (message: string) => void, line: string, work: () => Promise<T>): Promise<T> {
+  const say = throttled(log);
+  const timer = setInterval(() => say(line), 250);
+  const loads = duringModuleLoads(() => say(line));
+  try {
+    return await work();
+  } finally {
+    loads.stop();
+    clearInterval(timer);
+  }
+}
+
 /** Zip size from which the runner says it is reading before it unzips (deterministic: by size, never by time). */
 const READ_NOTICE_BYTES = 512 * 1024;
 
@@ -235,12 +252,10 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
     const dateSystem = workbook?.dateSystem ?? options.dateSystem;
     log(`workbook: starting ${options.service.kind === "sandbox" ? "the runner's own sandbox and " : ""}${host.name}`);
     // the sandbox builds its data in steps, so a line can say it is still at it
-    const starting = setInterval(() => { log("workbook: still starting the service"); }, 1000);
-    const { apiUrl, token, trust } = await serviceToken(options, host.origin, resources).finally(() => { clearInterval(starting); });
+    const { apiUrl, token, trust } = await saying(log, "workbook: still starting the service", () => serviceToken(options, host.origin, resources));
     log(`workbook: service ready, opening ${host.name}`);
     // the page loads once this process is free to serve it (after the read): say so rather than fall silent
-    const waiting = setInterval(() => { log(`workbook: waiting for ${host.name} to load the functions`); }, 1500);
-    await host.ready(trust).finally(() => { clearInterval(waiting); });
+    await saying(log, `workbook: waiting for ${host.name} to load the functions`, () => host.ready(trust));
     // --today (the runner's own sandbox is frozen at it), else another service's own day: which prices are final, and TODAY() in formulas
     const today = options.service.today ?? (options.service.kind === "sandbox" ? undefined : await serviceDay(apiUrl, trust));
     if (today !== undefined && options.service.kind !== "sandbox" && options.service.today === undefined) log(`workbook: today is ${today} at the service`);
@@ -263,6 +278,8 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
     log(`workbook: evaluated in ${((Date.now() - evaluating) / 1000).toFixed(1)} s, ${result.stats.requests} service requests`);
     const { plan, changes } = await session.finish(host, result, savedValues(workbook));
     if (plan) return { plan, stats: result.stats };
+    // the host, its bundle and the service are done with: stopped before the write, whose buffers are the run's peak
+    await resources.closeAll();
     log(`workbook: writing ${options.out}`);
     const copy = refreshedPackage(workbook, result, { freeze }, progress);
     await writePackage(copy.entries, options.out, progress, workbook.pkg);
