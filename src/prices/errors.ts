@@ -16,9 +16,6 @@ export interface RequestDescription {
 
 export class PricesError extends Error {
   override name = "PricesError";
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-  }
 }
 
 export interface HTTPErrorOptions {

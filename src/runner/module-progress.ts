@@ -19,5 +19,5 @@ export function duringModuleLoads(step: () => void): { stop(): void } {
   } catch {
     return { stop: () => undefined };
   }
-  return { stop: () => hooks.deregister() };
+  return { stop: () => { hooks.deregister(); } };
 }

@@ -211,8 +211,8 @@ async function serviceToken(options: RunnerOptions, pagesOrigin: string | undefi
  */
 async function saying<T>(log: (message: string) => void, line: string, work: () => Promise<T>): Promise<T> {
   const say = throttled(log);
-  const timer = setInterval(() => say(line), 250);
-  const loads = duringModuleLoads(() => say(line));
+  const timer = setInterval(() => { say(line); }, 250);
+  const loads = duringModuleLoads(() => { say(line); });
   try {
     return await work();
   } finally {

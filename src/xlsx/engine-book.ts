@@ -128,7 +128,8 @@ export function* cellsOf(range: RangeRef): Generator<string> {
 
 /** Gives a cell back the value Excel saved for it, or leaves it empty when Excel saved none. */
 export function putSaved(cells: BookCells, address: string, saved: SavedLiteral | undefined): void {
-  // a book's cells cross to the page as a plain object, so a cell is dropped from one (a Map would be copied there, 500,000 cells of it)
-  if (saved === undefined) Reflect.deleteProperty(cells, address);
-  else cells[address] = saved;
+  if (saved === undefined) {
+    // eslint-disable-next-line @typescript-eslint/no-dynamic-delete -- a book's cells cross to the page as a plain object (a Map would be copied there, 500,000 cells of it)
+    delete cells[address];
+  } else cells[address] = saved;
 }

@@ -298,7 +298,9 @@ async function deflated(data: Uint8Array, progress: (bytes: number) => void): Pr
   });
   for (let offset = 0; offset < data.length; offset += SLICE) {
     const slice = data.subarray(offset, offset + SLICE);
-    await new Promise<void>((resolve, reject) => stream.write(slice, (error) => (error ? reject(error) : resolve())));
+    await new Promise<void>((resolve, reject) => {
+      stream.write(slice, (error) => { if (error) reject(error); else resolve(); });
+    });
     progress(slice.length);
   }
   stream.end();
