@@ -59,3 +59,16 @@ export function setUpTabs(tablist: HTMLElement, onSelect: (panelId: string) => v
   });
   return select;
 }
+
+/** `render` at most once per microtask however often the returned function is called: a recalculation reports many cells at once. */
+export function oncePerMicrotask(render: () => void): () => void {
+  let queued = false;
+  return () => {
+    if (queued) return;
+    queued = true;
+    queueMicrotask(() => {
+      queued = false;
+      render();
+    });
+  };
+}

@@ -9,7 +9,7 @@ import { todayIso } from "../../api/dates";
 import { cellsOfChanges } from "../change-cells";
 import { describePlan, describeThreshold, needsConfirmation, planKeys } from "../../sessions/refresh-plan";
 import { planThreshold } from "../../sessions/pane-persistence";
-import { h, replace } from "../dom";
+import { h, oncePerMicrotask, replace } from "../dom";
 import type { PaneContext } from "../pane-context";
 import { addPanelTab } from "../tabs";
 
@@ -146,16 +146,7 @@ export function cachePanel(context: PaneContext): void {
   context.events.on("tab", (panel) => {
     if (panel === "panel-cache") render();
   });
-  let queued = false;
-  // A recalculation reports many cells at once: one redraw for all of them.
-  context.events.on("counters", () => {
-    if (queued) return;
-    queued = true;
-    queueMicrotask(() => {
-      queued = false;
-      render();
-    });
-  });
+  context.events.on("counters", oncePerMicrotask(render));
   context.events.on("auth", () => { queueMicrotask(render); });
   render();
 }

@@ -1,5 +1,5 @@
 /** The client's counters and the last errors, redrawn once per burst of changes. */
-import { byId, h, replace } from "../dom";
+import { byId, h, oncePerMicrotask, replace } from "../dom";
 import type { PaneContext } from "../pane-context";
 
 export function countersPanel(context: PaneContext): void {
@@ -23,16 +23,7 @@ export function countersPanel(context: PaneContext): void {
     );
   }
 
-  let queued = false;
-  /** Many cells may fail at once (a recalculation): one redraw of the counters for all of them. */
-  context.events.on("counters", () => {
-    if (queued) return;
-    queued = true;
-    queueMicrotask(() => {
-      queued = false;
-      renderCounters();
-    });
-  });
+  context.events.on("counters", oncePerMicrotask(renderCounters));
   context.events.on("tab", (panel) => {
     if (panel === "panel-cell") renderCounters();
   });
