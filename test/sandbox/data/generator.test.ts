@@ -3,6 +3,7 @@ import { REFERENCE_TYPES, todayIso } from "../../../src/api";
 import { COMMODITIES, CURRENCIES, type ProductDef } from "../../../src/sandbox/data/catalogue";
 import { DEFAULT_SEED, generateDataSet, generateDataSetInSteps } from "../../../src/sandbox/data/generator";
 import type { DataSet, InstrumentData } from "../../../src/sandbox/data/model";
+import { JsonWriter } from "../../../src/sandbox/data/json";
 import { pointAt } from "../../../src/sandbox/data/series";
 
 const TODAY = "2025-06-30";
@@ -265,6 +266,10 @@ describe("generateDataSet: forward curves and forecasts", () => {
         expect(curve.map((p) => p.forwardCode)).toEqual(Array.from({ length: n }, (_, j) => `M${j + 1}`));
         expect(curve.map((p) => p.forwardMonth)).toEqual(Array.from({ length: n }, (_, j) => MONTHS[(month + j + 1) % 12]));
         for (const p of curve) expect(p.low <= p.mid && p.mid <= p.high).toBe(true);
+        // the answers' JSON, written without building the points, says what the points say
+        const out = new JsonWriter(4096);
+        expect(series.writeForwardCurves?.(k, out)).toBe(true);
+        expect(JSON.parse(out.text())).toEqual(curve);
       }
     }
   });
