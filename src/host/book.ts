@@ -3,13 +3,14 @@
  * checked before anything runs. Text that is not a formula at all refuses the book; a formula the engine cannot
  * evaluate (LET once did) does not: it is left for Excel and shows why.
  */
-import { type CellPosition, formatCellAddress, isA1Reference, parseCellAddress } from "../formula/a1";
+import { type CellPosition, formatCellAddress, isA1Reference, parseCellAddress, parseRangeAddress } from "../formula/a1";
 import { type Expression, FormulaSyntaxError } from "../formula/parse";
 import { hostFormulaParser } from "./formula";
 import { asLegacyFormula } from "./implicit-intersection";
 import { type CellValue, cellError, isErrorText } from "./values";
 import type { DefinedName } from "./book-names";
 import { type SavedValues, readSaved } from "./book-saved";
+import type { FixedArea } from "./fixed-array-area";
 
 export interface LiteralCell extends CellPosition {
   /** An error literal (`{ "error": "#N/A" }`) is an error value in the cell, as Excel keeps one typed or saved. */
@@ -25,6 +26,8 @@ export interface FormulaCellSource extends CellPosition {
    * implicit intersection wherever Excel displays `@`, and never spilled (its expression already says so).
    */
   readonly legacy?: boolean;
+  /** A legacy array formula's area (`{=...}`; `t="array"` without `cm` in a file): its result fills exactly these cells (fixed-array-area.ts). */
+  readonly area?: FixedArea;
 }
 
 export interface ParsedBook {
@@ -78,6 +81,24 @@ function readLegacy(json: object, problems: string[]): Set<string> {
   return new Set(positions.map((position) => formatCellAddress(position as CellPosition)));
 }
 
+/** `"arrays": { "C2": "C2:C5" }`: the legacy array formulas (Ctrl+Shift+Enter) and the area each fills, from its cell. */
+function readArrays(json: object, problems: string[]): Map<string, FixedArea> {
+  const arrays = (json as { arrays?: unknown }).arrays;
+  if (arrays === undefined) return new Map();
+  const out = new Map<string, FixedArea>();
+  if (typeof arrays !== "object" || arrays === null || Array.isArray(arrays)) {
+    problems.push('"arrays" must be an object of formula cell -> its area, such as { "C2": "C2:C5" }');
+    return out;
+  }
+  for (const [address, text] of Object.entries(arrays)) {
+    const at = address.includes("$") ? undefined : parseCellAddress(address);
+    const area = typeof text === "string" && !text.includes("$") ? parseRangeAddress(text) : undefined;
+    if (at === undefined || area?.top !== at.row || area.left !== at.col) problems.push(`"arrays": ${JSON.stringify(address)} needs an area that starts at it, such as "C2:C5", got ${JSON.stringify(text)}`);
+    else out.set(formatCellAddress(at), { rows: area.bottom - area.top + 1, cols: area.right - area.left + 1 });
+  }
+  return out;
+}
+
 /**
  * Text starting with `=` is a formula, with `'` a literal text without the quote; JSON numbers and booleans are
  * literals; null and "" are empty cells. Text that looks like a number stays text (JSON already says which it is).
@@ -93,6 +114,7 @@ export function readBook(json: unknown, onCell?: () => void): ParsedBook {
   const seen = new Set<string>();
   const parse = hostFormulaParser();
   const legacy = readLegacy(json, problems);
+  const arrays = readArrays(json, problems);
   for (const [key, content] of Object.entries(cells)) {
     onCell?.();
     const position = parseCellAddress(key);
@@ -116,7 +138,10 @@ export function readBook(json: unknown, onCell?: () => void): ParsedBook {
       if (content.startsWith("=")) {
         try {
           const expression = parse(content);
-          formulas.push(legacy.delete(address) ? { ...position, address, text: content, expression: asLegacyFormula(expression), legacy: true } : { ...position, address, text: content, expression });
+          const area = arrays.get(address);
+          arrays.delete(address);
+          if (legacy.delete(address)) formulas.push({ ...position, address, text: content, expression: asLegacyFormula(expression), legacy: true });
+          else formulas.push({ ...position, address, text: content, expression, ...(area === undefined ? {} : { area }) });
         } catch (error) {
           if (!(error instanceof FormulaSyntaxError)) throw error;
           problems.push(`${address}: ${error.message}`);
@@ -132,6 +157,7 @@ export function readBook(json: unknown, onCell?: () => void): ParsedBook {
     }
   }
   for (const address of legacy) problems.push(`"legacy" lists ${address}, which holds no formula`);
+  for (const address of arrays.keys()) problems.push(`"arrays" lists ${address}, which holds no formula`);
   const names = readNames(json, problems);
   const saved = readSaved(json, problems);
   if (problems.length > 0) throw new BookError(problems);

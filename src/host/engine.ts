@@ -20,6 +20,7 @@ import { BookScope } from "./book-scope";
 import { type CustomCallRecord, CustomCalls } from "./custom-calls";
 import { DependencyGraph, type FormulaCell, type Resolver, cellRange, isAnchorOnly } from "./dependency-graph";
 import { formulaCellOf } from "./formula-cells";
+import { fitToArea } from "./fixed-array-area";
 import { NotReadySignal, readOwnSheet } from "./own-sheet-reads";
 import type { ResultCell } from "./rich-cells";
 import type { EngineOptions, SpillPlacement } from "./engine-options";
@@ -256,7 +257,7 @@ export class WorkbookEngine {
     await Promise.all(
       this.graph.formulas.map(async (formula) => {
         this.options.onStep?.();
-        formula.proof = await prove(formula, saved, this.namespace, () => evaluateFormula(formula.expression, this.context(formula, "saved"), this.namespace));
+        formula.proof = await prove(formula, saved, this.namespace, () => this.evaluateCells(formula, "saved"));
       }),
     );
   }
@@ -332,7 +333,7 @@ export class WorkbookEngine {
     if (formula.left !== undefined) grid = [[leftError(formula.left)]];
     else {
       try {
-        grid = await evaluateFormula(formula.expression, this.context(formula, generation), this.namespace);
+        grid = await this.evaluateCells(formula, generation);
       } catch (error) {
         if (error instanceof NotReadySignal) {
           if (generation !== formula.generation) return;
@@ -366,6 +367,12 @@ export class WorkbookEngine {
       if (reader === formula || reader.state !== "done" || reader.evaluations > this.maxRecalculations) continue;
       if (this.graph.reads(reader, after) || (before !== undefined && this.graph.reads(reader, before))) reader.state = "pending";
     }
+  }
+
+  /** The cells a formula's run shows: a legacy array formula's fill exactly its area. */
+  private async evaluateCells(formula: FormulaCell, run: number | "saved"): Promise<ResultGrid> {
+    const grid = await evaluateFormula(formula.expression, this.context(formula, run), this.namespace);
+    return formula.area === undefined ? grid : fitToArea(grid, formula.area);
   }
 
   private isOwnSheet(reference: ReferenceExpression): boolean {
@@ -422,7 +429,8 @@ export class WorkbookEngine {
           return this.calls.call(formula, resolved, name, inputs, whole, (grid) => {
             if (!whole || run !== formula.generation || formula.state !== "done") return;
             // a legacy formula shows the stream's first cell, as it showed its first value
-            this.placeAndInvalidate(formula, result.first ? [[grid[0]?.[0] ?? null]] : grid);
+            const shown = result.first ? [[grid[0]?.[0] ?? null]] : grid;
+            this.placeAndInvalidate(formula, formula.area === undefined ? shown : fitToArea(shown, formula.area));
             this.recalculateReaders(formula);
             this.options.onChange?.(formula.address);
           });

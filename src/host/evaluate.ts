@@ -147,9 +147,7 @@ async function call(name: string, args: readonly Expression[], context: Evaluati
   const scalarArg = async (index: number, fallback: CellValue): Promise<CellValue> => {
     const arg = args[index];
     if (arg === undefined || arg.kind === "missing") return fallback;
-    const value = await recurse(arg);
-    if (!isArray(value)) return value;
-    return value.rows.length === 1 && value.rows[0]?.length === 1 ? (value.rows[0][0] ?? null) : cellError("#VALUE!", "expected one value, got an array");
+    return oneValue(await recurse(arg));
   };
   switch (name) {
     case "IF": {
@@ -195,26 +193,16 @@ async function call(name: string, args: readonly Expression[], context: Evaluati
     case "SINGLE":
       return intersect(await recurse(args[0] ?? { kind: "missing" }), context.at);
     case "ANCHORARRAY": {
-      const reference = referenceOf(args[0], context, scope);
+      // its cell may be OFFSET's (`ANCHORARRAY(OFFSET(A1,1,1))`), a reference made as it runs
+      const inner = args[0];
+      const reference = inner?.kind === "call" && canonicalName(inner.name, "") === "OFFSET" ? await offsetOf(inner.args, context, scope, recurse) : referenceOf(inner, context, scope);
+      if (isCellError(reference)) return reference;
       if (!reference || reference.range.top !== reference.range.bottom || reference.range.left !== reference.range.right) return cellError("#VALUE!", "ANCHORARRAY takes one cell");
       return context.reference({ ...reference, text: `${reference.text}#`, spill: true });
     }
     case "OFFSET": {
-      const reference = referenceOf(args[0], context, scope);
-      if (!reference || reference.spill) throw new LeftForExcelSignal("OFFSET of something other than a plain reference");
-      const numbers: number[] = [];
-      for (const [index, fallback] of [[1, 0], [2, 0], [3, reference.range.bottom - reference.range.top + 1], [4, reference.range.right - reference.range.left + 1]] as const) {
-        const number = toNumber(await scalarArg(index, fallback), context.dateSystem);
-        if (isCellError(number)) return number;
-        numbers.push(Math.trunc(number));
-      }
-      const [rows = 0, cols = 0, height = 1, width = 1] = numbers;
-      if (height < 1 || width < 1) return cellError("#REF!", "OFFSET of no cells");
-      const top = reference.range.top + rows;
-      const left = reference.range.left + cols;
-      const range: RangeRef = { top, left, bottom: top + height - 1, right: left + width - 1 };
-      if (top < 0 || left < 0 || range.bottom >= MAX_ROWS || range.right >= MAX_COLUMNS) return cellError("#REF!", "OFFSET goes outside the sheet");
-      return context.reference({ kind: "reference", text: formatRangeAddress(range), range, ...(reference.sheet === undefined ? {} : { sheet: reference.sheet }) });
+      const reference = await offsetOf(args, context, scope, recurse);
+      return isCellError(reference) ? reference : context.reference(reference);
     }
     case "INDIRECT":
       return indirect(await scalarArg(0, null), await scalarArg(1, true), context);
@@ -227,6 +215,32 @@ async function call(name: string, args: readonly Expression[], context: Evaluati
       return callWorksheetFunction(name, values.map((value) => value ?? null), { dateSystem: context.dateSystem, at: context.at });
     }
   }
+}
+
+/** An argument taken as one value: a 1×1 array is its cell, a larger one #VALUE!. */
+function oneValue(value: Value): CellValue {
+  if (!isArray(value)) return value;
+  return value.rows.length === 1 && value.rows[0]?.length === 1 ? (value.rows[0][0] ?? null) : cellError("#VALUE!", "expected one value, got an array");
+}
+
+/** The reference OFFSET(reference, rows, cols, [height], [width]) makes. */
+async function offsetOf(args: readonly Expression[], context: EvaluationContext, scope: Scope, recurse: (inner: Expression) => Promise<Value>): Promise<ReferenceExpression | CellError> {
+  const reference = referenceOf(args[0], context, scope);
+  if (!reference || reference.spill) throw new LeftForExcelSignal("OFFSET of something other than a plain reference");
+  const numbers: number[] = [];
+  for (const [index, fallback] of [[1, 0], [2, 0], [3, reference.range.bottom - reference.range.top + 1], [4, reference.range.right - reference.range.left + 1]] as const) {
+    const arg = args[index];
+    const number = toNumber(arg === undefined || arg.kind === "missing" ? fallback : oneValue(await recurse(arg)), context.dateSystem);
+    if (isCellError(number)) return number;
+    numbers.push(Math.trunc(number));
+  }
+  const [rows = 0, cols = 0, height = 1, width = 1] = numbers;
+  if (height < 1 || width < 1) return cellError("#REF!", "OFFSET of no cells");
+  const top = reference.range.top + rows;
+  const left = reference.range.left + cols;
+  const range: RangeRef = { top, left, bottom: top + height - 1, right: left + width - 1 };
+  if (top < 0 || left < 0 || range.bottom >= MAX_ROWS || range.right >= MAX_COLUMNS) return cellError("#REF!", "OFFSET goes outside the sheet");
+  return { kind: "reference", text: formatRangeAddress(range), range, ...(reference.sheet === undefined ? {} : { sheet: reference.sheet }) };
 }
 
 /** SUBTOTAL(number, ref, ...) and AGGREGATE(number, options, ref, ... | array, k) over the references' values, nested ones skipped. */

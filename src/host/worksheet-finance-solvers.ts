@@ -102,7 +102,7 @@ function irr(args: readonly Arg[]): CellValue {
 }
 
 function xirr(args: readonly Arg[]): CellValue {
-  const dated = datedFlows(args[0], args[1]);
+  const dated = datedFlows(args[0], args[1], "XIRR");
   if (isCellError(dated)) return dated;
   const { flows, days } = dated;
   if (!hasBothSigns(flows)) return numError("XIRR needs a positive and a negative cash flow");

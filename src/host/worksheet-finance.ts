@@ -128,14 +128,16 @@ function mirr(args: readonly Arg[]): CellValue {
 }
 
 /** XNPV/XIRR's values and whole-day dates: as many of each, every one a number, no date before the first. */
-export function datedFlows(values: Arg, dates: Arg, notNumber: "#VALUE!" | "#NUM!" = "#VALUE!"): { flows: number[]; days: number[] } | CellError {
-  const flowCells = cellsOf(asArray(values));
+export function datedFlows(values: Arg, dates: Arg, of: "XIRR" | "XNPV"): { flows: number[]; days: number[] } | CellError {
+  // Excel's XIRR counts a blank value as 0 where XNPV answers #NUM! (FINANCIAL__XIRR.xlsx R20 and Q20)
+  const flowCells = cellsOf(asArray(values)).map((cell) => (cell === null && of === "XIRR" ? 0 : cell));
   const dateCells = cellsOf(asArray(dates));
   const bad = [...flowCells, ...dateCells].find(isCellError);
   if (bad) return bad;
   if (flowCells.length !== dateCells.length) return numError("the values and dates differ in count");
   if ([...flowCells, ...dateCells].some((cell) => cell === null)) return numError("a value or a date is blank");
-  if ([...flowCells, ...dateCells].some((cell) => typeof cell !== "number")) return cellError(notNumber, "every value and date must be a number");
+  // Excel's XNPV answers #NUM! for text or TRUE among its values, where XIRR answers #VALUE! (measured)
+  if ([...flowCells, ...dateCells].some((cell) => typeof cell !== "number")) return cellError(of === "XIRR" ? "#VALUE!" : "#NUM!", "every value and date must be a number");
   const flows = flowCells as number[];
   const days = (dateCells as number[]).map(Math.floor);
   const first = days[0] ?? 0;
@@ -147,8 +149,7 @@ const xDiscounted = (r: number, flows: readonly number[], days: readonly number[
 
 function xnpv(args: readonly Arg[]): CellValue {
   const r = num(args[0]);
-  // Excel's XNPV answers #NUM! for text or TRUE among its values, where XIRR answers #VALUE! (measured)
-  const dated = datedFlows(args[1], args[2], "#NUM!");
+  const dated = datedFlows(args[1], args[2], "XNPV");
   if (isCellError(dated)) return dated;
   // Excel's XNPV takes no negative rate (measured: -0.3 and -0.4 are #NUM!)
   if (r < 0) return numError("XNPV needs a rate of 0 or more");

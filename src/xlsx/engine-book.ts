@@ -2,7 +2,7 @@
  * What the engine is given of a read workbook: the price cone's formulas (every other formula becomes its saved
  * value), their saved values for the proof, and only the cells they read or a spill may cover, with the legacy list.
  */
-import { type RangeRef, formatCellAddress, parseCellAddress } from "../formula/a1";
+import { type RangeRef, formatCellAddress, formatRangeAddress, parseCellAddress } from "../formula/a1";
 import type { SheetInput } from "../host/page-api";
 import type { SavedCell, SavedGrid } from "../host/book-saved";
 import { CellsRead, type ConeFormula, type SheetArea, priceCone } from "./cells-read";
@@ -76,7 +76,7 @@ export function onlyCellsRead(
     for (const source of sources.values()) read.add(reach.get(source));
   }
   return [...sheets].map(([name, cells]) => {
-    const legacy = legacyFormulas(formulas.get(name));
+    const legacy = { ...legacyFormulas(formulas.get(name)), ...legacyArrays(formulas.get(name)) };
     if (read.everything) return { name, book: { cells, ...legacy } };
     const shadowed = spillShadow(formulas.get(name)?.keys() ?? []);
     const kept: BookCells = {};
@@ -98,6 +98,12 @@ export function onlyCellsRead(
 function legacyFormulas(sources: ReadonlyMap<string, FormulaSource> | undefined): { legacy?: string[] } {
   const legacy = [...(sources ?? [])].filter(([, source]) => source.array === undefined).map(([address]) => address);
   return legacy.length === 0 ? {} : { legacy };
+}
+
+/** The book's `"arrays"`: legacy array formulas (`t="array"` without `cm`) and the area each fills exactly. */
+function legacyArrays(sources: ReadonlyMap<string, FormulaSource> | undefined): { arrays?: Record<string, string> } {
+  const arrays = [...(sources ?? [])].flatMap(([address, source]) => (source.array !== undefined && !source.array.dynamic ? [[address, formatRangeAddress(source.array.area)] as const] : []));
+  return arrays.length === 0 ? {} : { arrays: Object.fromEntries(arrays) };
 }
 
 /**

@@ -64,4 +64,17 @@ describe("XIRR", () => {
     expect(cells.C1).toBeCloseTo(-0.9977533546974883, 9);
     expect([code(cells.C2), code(cells.F1)]).toEqual(["#VALUE!", "#NUM!"]);
   });
+
+  it("counts a blank value as 0 where XNPV answers #NUM!, and a blank date stays #NUM!", async () => {
+    // FINANCIAL__XIRR.xlsx rows 20 and 21: D and E blank give Excel's answer for D and E 0
+    const cells = await fixtureHost().evaluate({
+      A1: -20, A2: 5, A3: 5, A6: 5, D1: -20, D2: 5, D3: 5, D4: 0, D5: 0, D6: 5,
+      B1: 45292, B2: 45323, B3: 45353, B4: 45386, B5: 45782, B6: 46179,
+      C1: "=XIRR(A1:A6,B1:B6)", C2: "=XNPV(1,A1:A6,B1:B6)", C3: "=XIRR(A1:A6,B2:B7)", E1: "=XIRR(D1:D6,B1:B6)",
+    });
+    expect(cells.C1).toBe(cells.E1);
+    // Excel stops its iteration short of the root: the two agree to 7 digits
+    expect(cells.C1).toBeCloseTo(-0.2371315099298954, 7);
+    expect([code(cells.C2), code(cells.C3)]).toEqual(["#NUM!", "#NUM!"]);
+  });
 });
