@@ -1,35 +1,15 @@
 /**
  * The PRICES.* custom functions. Every @customfunction lives in this file because the metadata
- * generator reads only it; each one is a thin wrapper over the pure modules beside it. Errors
- * become CustomFunctions.Error here and nowhere else.
+ * generator reads only it; each one is a thin wrapper over the pure modules beside it (the hook and
+ * the cells' context they share are made in addin-setup.ts).
  */
-import { todayIso } from "../api/dates";
-import { createPricesClient } from "../prices";
-import type { ErrorCodeText } from "./errors";
+import { context, liveRegistry } from "./addin-setup";
 import { forInvocation } from "./context";
-import { createAddinHook } from "./hook";
 import * as tables from "./history-functions";
 import * as metadata from "./metadata-functions";
 import * as prices from "./price-functions";
 import * as liveFunctions from "./live";
-import { followPageState } from "./live-page";
 import * as cards from "./instrument-card";
-import { officeDataTypeSupport } from "./data-types";
-import { requestFullRecalculation } from "./recalc";
-import { followWhenOfficeReady } from "./workbook-date-system";
-
-function makeExcelError(code: ErrorCodeText, message: string): unknown {
-  const excelCode = code === "#VALUE!" ? CustomFunctions.ErrorCode.invalidValue : CustomFunctions.ErrorCode.notAvailable;
-  return new CustomFunctions.Error(excelCode, message);
-}
-
-const hook = createAddinHook({ createClient: createPricesClient, recalculate: requestFullRecalculation, dataTypeSupport: () => officeDataTypeSupport() });
-globalThis.PricesAddin = hook.addin;
-const context = hook.context(makeExcelError, () => todayIso());
-// In Excel's shared runtime, serials follow the workbook's date system (1900 or 1904).
-followWhenOfficeReady(hook.addin);
-// A hidden or offline page asks nothing for live cells, and catches up in one request when it comes back.
-followPageState(hook.addin);
 
 /**
  * A price field.
@@ -297,7 +277,7 @@ export function price(
  */
 // Optional by the JSDoc brackets: a streaming function's invocation comes last, so TypeScript cannot mark them `?` (omitted ones arrive as null).
 export function live(symbols: unknown[][], field: PriceField, currency: string, unit: string, invocation: CustomFunctions.StreamingInvocation<unknown[][]>): void {
-  liveFunctions.live(context, hook.liveRegistry, symbols, field, currency, unit, invocation);
+  liveFunctions.live(context, liveRegistry, symbols, field, currency, unit, invocation);
 }
 
 /**
