@@ -73,11 +73,12 @@ export class FileCacheBackend implements CacheBackend {
       // What another writer saved since this session loaded: merged, not replaced.
       const theirs = await this.read(partition, undefined);
       const merged = mergeLines(lines, theirs.lines, options.dropped ?? new Set(), options.maxBytes ?? this.options.maxBytes ?? DEFAULT_PERSISTENT_MAX_BYTES);
-      const body = merged.length === 0 ? "" : merged.join("\n") + "\n";
-      const header: Header = { version: partition.version, baseUrl: partition.baseUrl, subject: partition.subject, lines: linesDigest(Buffer.from(body, "utf8")) };
+      // encoded once: the digest is over the bytes written
+      const body = Buffer.from(merged.length === 0 ? "" : merged.join("\n") + "\n", "utf8");
+      const header: Header = { version: partition.version, baseUrl: partition.baseUrl, subject: partition.subject, lines: linesDigest(body) };
       const temporary = `${target}.${randomUUID()}.tmp`;
       try {
-        await writeFile(temporary, `${JSON.stringify(header)}\n${body}`, { mode: 0o600 });
+        await writeFile(temporary, [`${JSON.stringify(header)}\n`, body], { mode: 0o600 });
         await rename(temporary, target);
       } finally {
         await rm(temporary, { force: true });

@@ -140,28 +140,24 @@ export class GeneratedSeries implements AssessmentSeries {
     return 1 + this.parts.forwardCarry * ahead + noise;
   }
 
-  /** Where assessment `index`'s curve starts: its month, bounds and hash prefix (the points and their JSON share it). */
-  private curveOf(index: number): { month: number; low: number; high: number; prefix: number } {
-    return { month: monthIndexOf(this.days[index] ?? 0), low: this.low[index] ?? 0, high: this.high[index] ?? 0, prefix: hashFirstThree(this.parts.key, SALT_FORWARD, index) };
-  }
-
-  /** The low and high of month `ahead` on a curve, into one reused pair: the one rule for the points and their JSON. */
-  private forwardBounds(curve: { low: number; high: number; prefix: number }, ahead: number): Float64Array {
-    const factor = this.forwardFactor(curve.prefix, ahead);
-    this.bounds[0] = roundTo(curve.low * factor, this.parts.decimals);
-    this.bounds[1] = roundTo(curve.high * factor, this.parts.decimals);
+  /** The low and high of month `ahead` on assessment `index`'s curve, into one reused pair: the one rule for the points and their JSON. */
+  private forwardBounds(index: number, prefix: number, ahead: number): Float64Array {
+    const factor = this.forwardFactor(prefix, ahead);
+    this.bounds[0] = roundTo((this.low[index] ?? 0) * factor, this.parts.decimals);
+    this.bounds[1] = roundTo((this.high[index] ?? 0) * factor, this.parts.decimals);
     return this.bounds;
   }
 
   forwardCurves(index: number): ForwardCurvePoint[] | undefined {
     if (this.parts.forwardMonths === 0) return undefined;
-    const start = this.curveOf(index);
+    const month = monthIndexOf(this.days[index] ?? 0);
+    const prefix = hashFirstThree(this.parts.key, SALT_FORWARD, index);
     const curve: ForwardCurvePoint[] = [];
     for (let ahead = 1; ahead <= this.parts.forwardMonths; ahead++) {
-      const [curveLow = 0, curveHigh = 0] = this.forwardBounds(start, ahead);
+      const [curveLow = 0, curveHigh = 0] = this.forwardBounds(index, prefix, ahead);
       curve.push({
         forwardCode: FORWARD_CODES[ahead] as string,
-        forwardMonth: MONTH_CODES[(start.month + ahead) % 12] ?? "JAN",
+        forwardMonth: MONTH_CODES[(month + ahead) % 12] ?? "JAN",
         low: curveLow,
         mid: midOf(curveLow, curveHigh),
         high: curveHigh,
@@ -173,15 +169,16 @@ export class GeneratedSeries implements AssessmentSeries {
   /** Writes `forwardCurves(index)` as JSON without building the points; false (nothing written) when it has none. */
   writeForwardCurves(index: number, out: JsonWriter): boolean {
     if (this.parts.forwardMonths === 0) return false;
-    const start = this.curveOf(index);
+    const month = monthIndexOf(this.days[index] ?? 0);
+    const prefix = hashFirstThree(this.parts.key, SALT_FORWARD, index);
     out.raw("[");
     for (let ahead = 1; ahead <= this.parts.forwardMonths; ahead++) {
-      const bounds = this.forwardBounds(start, ahead);
+      const bounds = this.forwardBounds(index, prefix, ahead);
       const curveLow = bounds[0] ?? 0;
       const curveHigh = bounds[1] ?? 0;
       if (ahead > 1) out.raw(",");
       out
-        .raw((FORWARD_HEADS[ahead] as string[])[start.month] as string)
+        .raw((FORWARD_HEADS[ahead] as string[])[month] as string)
         .number(curveLow)
         .raw(',"mid":')
         .number(midOf(curveLow, curveHigh))
