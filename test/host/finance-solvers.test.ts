@@ -1,8 +1,14 @@
 /**
  * RATE, IRR and XIRR's searches against Excel's saved values (test/host/excel-corpus: FINANCIAL__IRR, __RATE and
- * __XIRR): the root Excel finds where a first Newton step overshoots -100%, the guess, and Excel's error cases.
+ * __XIRR): the point where Excel's search stops short of the root, the root Excel finds where a first Newton step
+ * overshoots -100%, the guess, and Excel's error cases.
  */
 import { fixtureHost } from "./harness";
+
+/** A number as Excel compares it, to 15 significant digits. */
+function fifteen(value: unknown): unknown {
+  return typeof value === "number" ? Number(value.toPrecision(15)) : value;
+}
 
 /** The error code of a printed error, else the value. */
 function code(value: unknown): unknown {
@@ -10,6 +16,17 @@ function code(value: unknown): unknown {
 }
 
 describe("IRR", () => {
+  it("stops where Excel's secant search on the discount factor stops, short of the root, digit for digit", async () => {
+    const cells = await fixtureHost().evaluate({
+      A1: -20, A2: 5, A3: 5, A4: 5, A5: 5, A6: 5, B1: "=IRR(A1:A6)", B2: "=IRR(A1:A6,17)",
+      C1: -20, C2: 5, C3: 5, C4: 7, D1: "=IRR(C1:C4)",
+      E1: -50, E2: 30, E3: 20, E4: 30, E5: 20, E6: 30, F1: "=IRR(E1:E6)",
+      G1: 2, G2: -3, H1: "=IRR(G1:G2)",
+    });
+    // FINANCIAL__IRR.xlsx L2, N2, L20, L41 and Two Values!C5: each 1E-13 to 4E-12 from the root (0.0793082611605286...)
+    expect([cells.B1, cells.B2, cells.D1, cells.F1, cells.H1].map(fifteen)).toEqual([0.07930826116039724, 0.07930826116414913, -0.0730084383401457, 0.4402784772273478, 0.4999999999999998].map(fifteen));
+  });
+
   it("finds the root Excel finds where the first Newton step from 10% lands below -100%", async () => {
     const cells = await fixtureHost().evaluate({
       A1: -70, A2: 12, A3: 15, B1: "=IRR(A1:A3)", B2: "=IRR(A1:A3,1)",
@@ -17,7 +34,7 @@ describe("IRR", () => {
       E1: -2, E2: 1, F1: "=IRR(E1:E2)",
       G1: -400, G2: 1, G3: 1, G4: 1, G5: 1, G6: 1, H1: "=IRR(G1:G6)",
     });
-    // Excel's saved values; Excel stops its iteration a few digits short of the root the engine returns
+    // Excel's saved values (-400 and five 1s by the Newton fallback: the secant path cycles there)
     expect(cells.B1).toBeCloseTo(-0.44350694133432755, 11);
     expect(cells.B2).toBeCloseTo(-0.4435069413349362, 11);
     expect(cells.D1).toBeCloseTo(-0.8, 13);
@@ -28,9 +45,10 @@ describe("IRR", () => {
   it("starts from the guess: of two roots, the one near it", async () => {
     // -100 + 230/(1+r) - 132/(1+r)^2 is 0 at 10% and at 20%
     const cells = await fixtureHost().evaluate({ A1: -100, A2: 230, A3: -132, B1: "=IRR(A1:A3,0.05)", B2: "=IRR(A1:A3,0.25)", B3: "=IRR(A1:A3)" });
-    expect(cells.B1).toBeCloseTo(0.1, 12);
-    expect(cells.B2).toBeCloseTo(0.2, 12);
-    expect(cells.B3).toBeCloseTo(0.1, 12);
+    // the search stops short of the root, as Excel's does (2E-12 from 20% here)
+    expect(cells.B1).toBeCloseTo(0.1, 10);
+    expect(cells.B2).toBeCloseTo(0.2, 10);
+    expect(cells.B3).toBeCloseTo(0.1, 10);
   });
 
   it("answers Excel's errors: #NUM! without a sign change, #VALUE! for a guess of -100% or less", async () => {
@@ -44,6 +62,12 @@ describe("IRR", () => {
 });
 
 describe("RATE", () => {
+  it("stops where Excel's secant search stops, digit for digit", async () => {
+    const cells = await fixtureHost().evaluate({ A1: "=RATE(48,-200,8000)", A2: "=RATE(12,-200,8000,0,1)", A3: "=RATE(2,-200,8000)", A4: "=RATE(12,-550,8000,100)" });
+    // FINANCIAL__RATE.xlsx G2, F3, G16 and F9: Newton's method goes on to the root (F3 is -0.16783376119992413)
+    expect([cells.A1, cells.A2, cells.A3, cells.A4].map(fifteen)).toEqual([0.007701472488201368, -0.1678337611998994, -0.8288927807430028, -0.030979134708357597].map(fifteen));
+  });
+
   it("settles where Excel does, and gives #NUM! where Excel's search runs to -100%", async () => {
     const cells = await fixtureHost().evaluate({ A1: "=RATE(300,-200,8000)", A2: "=RATE(300,-200,8000,0,1)", A3: "=RATE(10,-1200,2000,0,1)", A4: "=RATE(10,-1200,2000)", A5: "=RATE(2,-200,8000,0,1)" });
     expect(cells.A1).toBeCloseTo(0.024984769422422157, 10);
