@@ -1,0 +1,161 @@
+/**
+ * Which search path gives Excel's own IRR and RATE digits: every IRR and RATE cell of the Excel-written corpus
+ * (test/host/excel-corpus, its inputs from the values Excel saved) solved by each candidate path, and the number of
+ * Excel's values each gives to 15 digits (Excel's comparison, src/host/proof.ts), with the ones it misses of those the
+ * first candidate (Newton's method) gives. docs/formula-engine.md ("The iterative solvers") reports the result.
+ *   npx tsx scripts/solver-candidates.ts
+ */
+import { join } from "node:path";
+import { columnIndex, formatCellAddress, parseCellAddress } from "../src/formula/a1";
+import { sameValue } from "../src/host/proof";
+import { excelPower } from "../src/host/worksheet-finance";
+import { WorkbookPackage } from "../src/xlsx/package";
+import { readWorkbookFile } from "../src/xlsx/workbook-file";
+import { CORPUS } from "../test/host/excel-corpus";
+
+interface SolverCell {
+  readonly at: string;
+  readonly excel: number;
+  /** IRR: the cash flows and the guess; RATE: nper, pmt, pv, fv, type and guess. */
+  readonly inputs: readonly number[];
+  readonly guess: number;
+}
+
+const read = (file: string) => readWorkbookFile(join(CORPUS, file), () => undefined, WorkbookPackage.read(join(CORPUS, file)), { formulas: "every formula" });
+const sourcesOf = (file: string) => read(file).formulas;
+
+/** The values Excel saved in each sheet: constants and formulas' cached values by address. */
+function savedValues(file: string): Map<string, Map<string, unknown>> {
+  const workbook = read(file);
+  const sheets = new Map<string, Map<string, unknown>>();
+  for (const { name, book } of workbook.sheets) {
+    const values = new Map<string, unknown>(Object.entries((book as unknown as { cells: Record<string, unknown> }).cells));
+    for (const [address, source] of workbook.formulas.get(name) ?? []) values.set(address, source.saved);
+    sheets.set(name, values);
+  }
+  return sheets;
+}
+
+/** The values of a reference (`A2:F2` or `B7`), row by row, as Excel saved them. */
+function referenced(values: Map<string, unknown>, reference: string): unknown[] {
+  const [first = "", last = first] = reference.split(":");
+  const [from, to] = [parseCellAddress(first), parseCellAddress(last)];
+  const cells: unknown[] = [];
+  if (from === undefined || to === undefined) return cells;
+  for (let row = from.row; row <= to.row; row += 1) {
+    for (let col = from.col; col <= to.col; col += 1) cells.push(values.get(formatCellAddress({ row, col })));
+  }
+  return cells;
+}
+
+const asNumber = (value: unknown): number => (typeof value === "number" ? value : value === true ? 1 : 0);
+
+/** Every IRR or RATE cell whose saved value is a number, with its inputs. */
+function solverCells(file: string, name: "IRR" | "RATE"): SolverCell[] {
+  const cells: SolverCell[] = [];
+  for (const [sheet, values] of savedValues(file)) {
+    for (const [address, source] of sourcesOf(file).get(sheet) ?? []) {
+      const call = new RegExp(`^${name}\\(([^()]*)\\)$`).exec(source.text);
+      if (call?.[1] === undefined || typeof source.saved !== "number") continue;
+      const args = call[1].split(",").map((arg) => arg.trim());
+      if (args.some((arg) => !/^[A-Z]+\d+(:[A-Z]+\d+)?$/.test(arg) || columnIndex(arg.replace(/\d.*$/, "")) < 0)) continue;
+      const at = `${sheet}!${address}`;
+      if (name === "IRR") {
+        const flows = referenced(values, args[0] ?? "").filter((value): value is number => typeof value === "number");
+        const guess = args[1] === undefined ? 0.1 : asNumber(referenced(values, args[1])[0]);
+        if (typeof referenced(values, args[1] ?? "A1")[0] !== "string") cells.push({ at, excel: source.saved, inputs: flows, guess });
+      } else {
+        const inputs = args.map((arg) => asNumber(referenced(values, arg)[0]));
+        cells.push({ at, excel: source.saved, inputs, guess: inputs[5] ?? 0.1 });
+      }
+    }
+  }
+  return cells;
+}
+
+type Step = (x0: number, f0: number, x1: number, f1: number) => number;
+const weighted: Step = (x0, f0, x1, f1) => (x0 * f1 - x1 * f0) / (f1 - f0);
+const corrected: Step = (x0, f0, x1, f1) => x1 - ((x1 - x0) * f1) / (f1 - f0);
+
+/** The secant method, 40 steps at most, from `x0` and `x1`; NaN when it does not settle. */
+function secant(value: (x: number) => number, x0: number, x1: number, step: Step, settled: (previous: number, next: number, at: number) => boolean, f0 = value(x0)): number {
+  let [a, fa, b, fb] = [x0, f0, x1, value(x1)];
+  for (let attempt = 0; attempt < 40 && fb !== fa; attempt += 1) {
+    const c = step(a, fa, b, fb);
+    const fc = value(c);
+    if (settled(b, c, fc)) return c;
+    [a, fa, b, fb] = [b, fb, c, fc];
+  }
+  return NaN;
+}
+
+/** Newton's method stopping on a step under 1E-7 (the engine's path before), with a step to -100% taken halfway. */
+function newton(value: (x: number) => number, slope: (x: number) => number, guess: number, tries: number): number {
+  let x = guess;
+  for (let attempt = 0; attempt < tries; attempt += 1) {
+    let next = x - value(x) / slope(x);
+    if (next <= -1) next = (x - 1) / 2;
+    if (Math.abs(next - x) < 1e-7) return next;
+    x = next;
+  }
+  return NaN;
+}
+
+const npvPower = (flows: readonly number[], rate: number): number => flows.reduce((total, flow, i) => total + flow / (1 + rate) ** i, 0);
+const npvSlope = (flows: readonly number[], rate: number): number => flows.reduce((total, flow, i) => total - (i * flow) / (1 + rate) ** (i + 1), 0);
+const npvHorner = (flows: readonly number[], rate: number): number => flows.reduceRight((total, flow) => total * (1 / (1 + rate)) + flow, 0);
+const polynomial = (flows: readonly number[], factor: number): number => flows.reduceRight((total, flow) => total * factor + flow, 0);
+
+type Candidate = (cell: SolverCell) => number;
+
+function irrCandidates(): Map<string, Candidate> {
+  const candidates = new Map<string, Candidate>([["Newton on the rate, step under 1E-7 (the engine's path before)", ({ inputs, guess }) => newton((r) => npvPower(inputs, r), (r) => npvSlope(inputs, r), guess, 20)]]);
+  for (const offset of [1e-5, 1e-3]) {
+    candidates.set(`secant on the rate, second point ${offset} toward the root, step under 1E-7`, ({ inputs, guess }) => secant((r) => npvPower(inputs, r), guess, npvPower(inputs, guess) > 0 ? guess + offset : guess - offset, corrected, (a, b) => Math.abs(b - a) < 1e-7));
+    for (const [form, npvAtFactor] of [["NPV at 1/d-1 by Horner", (flows: readonly number[], d: number) => npvHorner(flows, 1 / d - 1)], ["polynomial in d", polynomial]] as const) {
+      for (const [arrangement, step] of [["weighted", weighted], ["corrected", corrected]] as const) {
+        candidates.set(`secant on d=1/(1+r), ${form}, ${arrangement} step, second point d${offset > 0 ? "±" : ""}${offset}, d step under 1E-7`, ({ inputs, guess }) => {
+          const start = 1 / (1 + guess);
+          const atStart = npvHorner(inputs, guess);
+          return 1 / secant((d) => npvAtFactor(inputs, d), start, atStart > 0 ? start + offset : start - offset, step, (a, b) => Math.abs(b - a) < 1e-7, atStart) - 1;
+        });
+      }
+    }
+  }
+  return candidates;
+}
+
+function rateCandidates(): Map<string, Candidate> {
+  const identity = (power: (base: number, exponent: number) => number, [n = 0, pmt = 0, pv = 0, fv = 0, type = 0]: readonly number[]) => (r: number) => {
+    if (r === 0) return pv + pmt * n + fv;
+    const growth = power(1 + r, n);
+    return pv * growth + pmt * (1 + r * (type === 0 ? 0 : 1)) * ((growth - 1) / r) + fv;
+  };
+  const slope = (inputs: readonly number[]) => (r: number) => (identity((b, e) => b ** e, inputs)(r + 1e-7) - identity((b, e) => b ** e, inputs)(r - 1e-7)) / 2e-7;
+  const candidates = new Map<string, Candidate>([["Newton on the rate, central-difference slope, step under 1E-7", ({ inputs, guess }) => newton(identity((b, e) => b ** e, inputs), slope(inputs), guess, 50)]]);
+  for (const [powerName, power] of [["plain power", (b: number, e: number) => b ** e], ["power by squaring", excelPower]] as const) {
+    for (const [second, beside] of [["0.001 below when positive", (g: number, y: number) => (y > 0 ? g - 0.001 : g + 0.001)], ["half or double (VBA's Rate)", (g: number, y: number) => (y > 0 ? g / 2 : g * 2)]] as const) {
+      for (const [arrangement, step] of [["corrected", corrected], ["weighted", weighted]] as const) {
+        candidates.set(`secant on the rate, ${powerName}, second point ${second}, ${arrangement} step, |identity| under 1E-7`, ({ inputs, guess }) => {
+          const value = identity(power, inputs);
+          return secant(value, guess, beside(guess, value(guess)), step, (_a, _b, at) => Math.abs(at) < 1e-7);
+        });
+      }
+    }
+  }
+  return candidates;
+}
+
+function report(title: string, cells: readonly SolverCell[], candidates: Map<string, Candidate>): void {
+  const [baseline] = [...candidates.values()];
+  const before = new Set(cells.filter((cell) => baseline !== undefined && sameValue(baseline(cell), cell.excel)).map((cell) => cell.at));
+  process.stdout.write(`${title}: ${cells.length} cells\n`);
+  for (const [name, candidate] of candidates) {
+    const agree = cells.filter((cell) => sameValue(candidate(cell), cell.excel));
+    const lost = [...before].filter((at) => !agree.some((cell) => cell.at === at));
+    process.stdout.write(`  ${String(agree.length).padStart(3)}  ${name}${lost.length > 0 ? ` (misses, of Newton's: ${lost.join(", ")})` : ""}\n`);
+  }
+}
+
+report("IRR", solverCells("FINANCIAL__IRR.xlsx", "IRR"), irrCandidates());
+report("RATE", solverCells("FINANCIAL__RATE.xlsx", "RATE"), rateCandidates());
