@@ -5,16 +5,13 @@
  * target and whether it is met), then a line of the read's details, and rewrites the "Reopen" section of
  * docs/benchmarks.md. Targets: the reopen asks only keys inside the correction window, at most 5 % of the cold open's
  * records, counting the entitlement request (each session asks the service's `/Instruments` before a cached value is
- * served, as the pane and the runner do); reading the cache takes under 100 ms per 10,000 cells. Each day's session runs
- * in a fresh process (`--session`), as a reopen the next day does, and each day's sandbox in another (`--serve`), as a
- * service does: neither the cold session's heap nor the sandbox's work is in the process whose read is measured.
+ * served, as the pane and the runner do); reading the cache takes under 100 ms per 10,000 cells. The sandbox runs in
+ * this process.
  */
-import { fork } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { parseArgs } from "node:util";
 import { Agent } from "undici";
 import { dispatcherFetch } from "../src/prices/dispatcher-fetch";
 import { addDays, fromEpochDay, isoWeekday, toEpochDay } from "../src/api/dates";
@@ -22,10 +19,6 @@ import { clientCredentialsTokenProvider, createPricesClient, type PriceKey } fro
 import { FileCacheBackend } from "../src/prices/persistent/file-backend";
 import { DEFAULT_CORRECTION_WINDOW_DAYS, isFinal, openPersistentCache, subjectOfToken } from "../src/prices/persistent";
 import { rawLines, reportCase, targetTable, writeSection, type TargetRow } from "./bench-section";
-import { type SandboxReady, serveSandbox, startSandboxChild } from "./bench-sandbox-child";
-
-/** `--serve --today DAY` runs a day's sandbox child; `--session` a day's session child (it is sent a `SessionJob`). */
-const { values: args } = parseArgs({ options: { serve: { type: "boolean", default: false }, today: { type: "string" }, session: { type: "boolean", default: false } } });
 
 const DAY_ONE = "2025-06-30";
 const DAY_TWO = addDays(DAY_ONE, 1);
@@ -54,14 +47,9 @@ interface Opened {
   listed: number;
 }
 
-interface SessionJob {
-  today: string;
-  cacheDir: string;
-  keys: PriceKey[];
-  sandbox: SandboxReady;
-}
-
-async function openModel({ today, cacheDir, keys, sandbox }: SessionJob): Promise<Opened> {
+async function openModel(today: string, cacheDir: string, keys: readonly PriceKey[]): Promise<Opened> {
+  const { startSandbox } = await import("../src/sandbox/server");
+  const sandbox = await startSandbox({ port: 0, quiet: true, today, rateLimit: 0 });
   const agent = new Agent({ connect: { ca: sandbox.ca } });
   const fetch = dispatcherFetch(agent);
   try {
@@ -92,31 +80,7 @@ async function openModel({ today, cacheDir, keys, sandbox }: SessionJob): Promis
     return { requests: stats.requestsSent, records: stats.recordsRequested, wallMs, readMs, readCpuMs, readAllMs, readAllCpuMs, entries, errors: answers.filter((answer) => answer.status === "rejected").length, listed: listed.length };
   } finally {
     await agent.close();
-  }
-}
-
-/** The session child's side: open the model it is sent, answer what it measured. */
-async function runSession(): Promise<void> {
-  const job = await new Promise<SessionJob>((resolve) => process.once("message", (message) => { resolve(message as SessionJob); }));
-  const opened = await openModel(job);
-  // Disconnected once sent: the channel would keep the child alive.
-  process.send?.(opened, () => { process.disconnect(); });
-}
-
-/** One day: its sandbox in one child, its session in a fresh other (a reopen is the next day's new process). */
-async function openDay(today: string, cacheDir: string, keys: PriceKey[]): Promise<Opened> {
-  const { child: sandbox, ready } = await startSandboxChild(__filename, ["--today", today]);
-  try {
-    const session = fork(__filename, ["--session"], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
-    const job: SessionJob = { today, cacheDir, keys, sandbox: ready };
-    session.send(job);
-    return await new Promise<Opened>((resolve, reject) => {
-      session.once("message", (message) => { resolve(message as Opened); });
-      session.once("exit", (code) => { reject(new Error(`the session of ${today} exited with ${code}`)); });
-    });
-  } finally {
-    sandbox.send("stop");
-    await new Promise((resolve) => sandbox.once("exit", resolve));
+    await sandbox.close();
   }
 }
 
@@ -127,9 +91,9 @@ async function main(): Promise<void> {
     const instruments = generateDataSet({ today: DAY_ONE }).instruments.filter((item) => item.record.status === "Active" && item.record.launchDate < "2024-01-01").slice(0, SYMBOLS);
     const dates = weekdaysUpTo(DAY_ONE, DATES);
     const keys = instruments.flatMap((item) => dates.map((date) => ({ symbol: item.record.symbol, date })));
-    const cold = await openDay(DAY_ONE, cacheDir, keys);
+    const cold = await openModel(DAY_ONE, cacheDir, keys);
     const fileBytes = readdirSync(cacheDir).reduce((sum, name) => sum + statSync(join(cacheDir, name)).size, 0);
-    const warm = await openDay(DAY_TWO, cacheDir, keys);
+    const warm = await openModel(DAY_TWO, cacheDir, keys);
     // Keys that can have changed: those not final when the cold open fetched them.
     const changeable = keys.filter((key) => !isFinal(`p|${key.symbol}|${key.date}|None|`, DAY_ONE, DEFAULT_CORRECTION_WINDOW_DAYS)).length;
     const per10k = (ms: number): number => Math.round(((ms * 10_000) / Math.max(1, warm.entries)) * 10) / 10;
@@ -189,7 +153,7 @@ async function main(): Promise<void> {
     await writeSection(
       "Reopen",
       [
-        `\`npm run bench:reopen\` (scripts/bench-reopen.ts): ${SYMBOLS} instruments x the last ${DATES} weekdays (${keys.length.toLocaleString("en-US")} cells) opened on ${DAY_ONE} with an empty persistent cache (file backend), then reopened on ${DAY_TWO} against the sandbox of that day; each day's session runs in a fresh process, as a reopen the next day does, and each day's sandbox in another (before, both days and both sandboxes shared one process, whose heap and garbage collector the read then shared too). Each session first asks the service which instruments it may see (one \`/Instruments\` request, as the pane and the runner do: nothing loaded is served before it); the reopen then asks again exactly the keys fetched inside the correction window (${changeable}); every other record is final and comes from the cache. "Read" is what a reopen pays before its cells have their values: opening the partition (reading the file, each line's key and day fetched, deciding which are final) and parsing all ${warm.entries.toLocaleString("en-US")} values once, as the cells first read them; "opening only" leaves the values out. The machine's load average at the end of the run is in the second raw line (the 2 cores are shared; a loaded machine slows the read several times).`,
+        `\`npm run bench:reopen\` (scripts/bench-reopen.ts): ${SYMBOLS} instruments x the last ${DATES} weekdays (${keys.length.toLocaleString("en-US")} cells) opened on ${DAY_ONE} with an empty persistent cache (file backend), then reopened on ${DAY_TWO} against the sandbox of that day, in this process. Each session first asks the service which instruments it may see (one \`/Instruments\` request, as the pane and the runner do: nothing loaded is served before it); the reopen then asks again exactly the keys fetched inside the correction window (${changeable}); every other record is final and comes from the cache. "Read" is what a reopen pays before its cells have their values: opening the partition (reading the file, each line's key and day fetched, deciding which are final) and parsing all ${warm.entries.toLocaleString("en-US")} values once, as the cells first read them; "opening only" leaves the values out. The machine's load average at the end of the run is in the second raw line (the 2 cores are shared; a loaded machine slows the read several times).`,
         "",
         targetTable(rows),
         "",
@@ -204,8 +168,7 @@ async function main(): Promise<void> {
   }
 }
 
-const role = args.serve ? serveSandbox(args.today) : args.session ? runSession() : main();
-void role.catch((error: unknown) => {
+void main().catch((error: unknown) => {
   process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exitCode = 1;
 });

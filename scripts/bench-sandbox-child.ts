@@ -15,10 +15,10 @@ export interface SandboxReady {
   symbols: string[];
 }
 
-/** The child's side: start the sandbox (of `today`, else the machine's day), tell the parent where it is, stop when the parent says so. */
-export async function serveSandbox(today?: string): Promise<void> {
+/** The child's side: start the sandbox, tell the parent where it is, stop when the parent says so. */
+export async function serveSandbox(): Promise<void> {
   const { startSandbox } = await import("../src/sandbox/server");
-  const sandbox = await startSandbox({ port: 0, quiet: true, rateLimit: 0, ...(today === undefined ? {} : { today }) });
+  const sandbox = await startSandbox({ port: 0, quiet: true, rateLimit: 0 });
   const ready: SandboxReady = { apiUrl: sandbox.apiUrl, issuer: sandbox.issuer, ca: sandbox.ca, today: sandbox.data.today, symbols: sandbox.data.instruments.map((item) => item.record.symbol) };
   process.send?.(ready);
   process.on("message", () => {
@@ -26,9 +26,9 @@ export async function serveSandbox(today?: string): Promise<void> {
   });
 }
 
-/** The parent's side: fork `script` with `--serve` (and `extra` arguments) and wait until its sandbox listens. */
-export function startSandboxChild(script: string, extra: readonly string[] = []): Promise<{ child: ChildProcess; ready: SandboxReady }> {
-  const child = fork(script, ["--serve", ...extra], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+/** The parent's side: fork `script` with `--serve` and wait until its sandbox listens. */
+export function startSandboxChild(script: string): Promise<{ child: ChildProcess; ready: SandboxReady }> {
+  const child = fork(script, ["--serve"], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
   return new Promise((resolve, reject) => {
     child.once("message", (message) => resolve({ child, ready: message as SandboxReady }));
     child.once("exit", (code) => reject(new Error(`sandbox exited with ${code}`)));
