@@ -11,9 +11,9 @@ import { isHTTPError, isNetworkError } from "../errors";
 import { DEFAULT_CORRECTION_WINDOW_DAYS, finalSince } from "./finality";
 import type { CacheBackend, LoadedLines, SaveOptions } from "./cache-backend";
 import type { Partition } from "./partition";
-import { storedValueReads } from "./stored-checks";
-import { KINDS, digestHolds, idSymbol, readHead, storedLine, utf8Length } from "./stored-line";
-import { storedValue, storedValueText } from "./stored-value";
+import { readEntry } from "./stored-entry";
+import { idSymbol, readHead, storedLine, utf8Length } from "./stored-line";
+import { storedValueText } from "./stored-value";
 
 export type { CacheBackend, LoadedLines, SaveOptions } from "./cache-backend";
 
@@ -170,7 +170,7 @@ export class PersistentCache implements CacheStorage {
    */
   private entryOf(id: string, slot: Slot): StoredEntry | undefined {
     if (slot.entry !== undefined) return slot.entry;
-    const entry = slot.line === undefined ? undefined : readEntry(id, slot);
+    const entry = slot.line === undefined ? undefined : readEntry(id, slot.line, slot, slot.served ? NEVER : 0);
     if (entry === undefined) {
       if (slot.line !== undefined) {
         this.rejectedCount += 1;
@@ -444,24 +444,4 @@ function historyFamily(id: string): string {
   const parts = id.split("|");
   parts[3] = "";
   return parts.join("|");
-}
-
-/** The entry of a line whose head was read at opening; undefined when the line was edited, or its value does not parse or read. */
-function readEntry(id: string, slot: Slot): StoredEntry | undefined {
-  const line = slot.line ?? "";
-  if (slot.intact !== true && !digestHolds(line, slot)) return undefined;
-  const kind = KINDS[id.slice(0, 1)] ?? "price";
-  let value: unknown;
-  try {
-    value = storedValue(kind, line.slice(slot.valueAt));
-  } catch {
-    return undefined;
-  }
-  if (!storedValueReads(kind, value)) return undefined;
-  const entry: StoredEntry = { kind, value, storedAt: slot.storedAt, expiresAt: slot.served ? NEVER : 0, bytes: 0 };
-  if (kind !== "instruments" && kind !== "reference") {
-    const end = id.indexOf("|", 2);
-    entry.symbol = end < 0 ? id.slice(2) : id.slice(2, end);
-  }
-  return entry;
 }
