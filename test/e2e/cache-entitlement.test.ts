@@ -3,7 +3,7 @@
  * listed the instrument for the caller; and every value read back passes the response checks. Against the real
  * sandbox, through the runner's `--cache`: a forged token (the full-access client's payload, a broken signature) gets
  * no cached value; an entitlement withdrawn since the cache was filled gets none of the withdrawn instruments (and
- * they leave the file); a line edited to `"mid":"abc"` is asked again, not shown.
+ * they leave the file); a line whose mid is edited to `"abc"` is asked again, not shown.
  */
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -113,10 +113,10 @@ it("asks again a cached line edited to a mid that is not a number, or to another
   const [notNumber, otherNumber] = [lineOf(metals[0]), lineOf(metals[1])];
   expect(notNumber).toBeGreaterThan(0);
   expect(otherNumber).toBeGreaterThan(0);
-  lines[notNumber] = (lines[notNumber] ?? "").replace(/"mid":[^,}]+/, '"mid":"abc"');
-  lines[otherNumber] = (lines[otherNumber] ?? "").replace(/"mid":[^,}]+/, '"mid":999.99');
-  expect(lines[notNumber]).toContain('"mid":"abc"');
-  expect(lines[otherNumber]).toContain('"mid":999.99');
+  lines[notNumber] = withMid(lines[notNumber] ?? "", "abc");
+  lines[otherNumber] = withMid(lines[otherNumber] ?? "", 999.99);
+  expect(lines[notNumber]).toContain('"abc"');
+  expect(lines[otherNumber]).toContain(",999.99,");
   writeFileSync(path, lines.join("\n"));
   const again = await run("edit-again", { kind: "sandbox", today: TODAY }, cache, metals);
   expect(again.cells).toEqual(filled.cells);
@@ -126,9 +126,19 @@ it("asks again a cached line edited to a mid that is not a number, or to another
   expect(again.log.join("\n")).toMatch(/persistent cache: 2 cached values failed the response checks; dropped and asked again/);
   // The answers asked again replace the edited lines.
   const saved = readFileSync(path, "utf8");
-  expect(saved).not.toContain('"mid":"abc"');
-  expect(saved).not.toContain('"mid":999.99');
+  const midOf = (symbol: string | undefined): unknown => (JSON.parse(saved.split("\n").find((line) => line.includes(`|${symbol ?? ""}|`))?.split("\t")[4] ?? "[]") as unknown[])[4];
+  expect(typeof midOf(metals[0])).toBe("number");
+  expect(midOf(metals[1])).not.toBe(999.99);
 });
+
+/** A stored price line with its mid edited: the fifth field of the flat record (stored-value.ts), the line's digest left as it was. */
+function withMid(line: string, mid: unknown): string {
+  const valueAt = line.lastIndexOf("\t") + 1;
+  const flat = JSON.parse(line.slice(valueAt)) as unknown[];
+  expect(Array.isArray(flat)).toBe(true);
+  flat[4] = mid;
+  return line.slice(0, valueAt) + JSON.stringify(flat);
+}
 
 it("refuses a 150 MB cache file with one line and refreshes from the service", async () => {
   const { ADDIN_VERSION, partitionFor } = await import("../../src/prices/persistent");

@@ -26,7 +26,7 @@ it("refuses a 150 MB partition file with one line naming the file and the 50 MB 
   writeFileSync(path, `${header}\n${line}\n`);
   const logged: string[] = [];
   const backend = new FileCacheBackend(dir, { log: (message) => void logged.push(message) });
-  await expect(backend.load(partition)).resolves.toEqual({ lines: [line], intact: false });
+  await expect(backend.load(partition)).resolves.toEqual({ lines: [line], intact: false, ascii: true });
   expect(logged).toEqual([]);
 
   truncateSync(path, 150 * 1024 * 1024);

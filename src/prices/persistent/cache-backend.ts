@@ -15,6 +15,8 @@ export interface LoadedLines {
    * checked again when its value is first read (its value still passes the response checks).
    */
   readonly intact: boolean;
+  /** Every line is ASCII, so its UTF-8 size is its length (the file backend's, checked once over the whole file). */
+  readonly ascii?: boolean;
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 
 /** Bumped with every add-in release and whenever the stored form changes: an entry of another version is never read. */
-export const CACHE_FORMAT = 4;
+export const CACHE_FORMAT = 5;
 
 export interface Partition {
   /** Hex SHA-256 of base URL and subject: the name of the file or database. */

@@ -11,8 +11,9 @@ import { isHTTPError, isNetworkError } from "../errors";
 import { DEFAULT_CORRECTION_WINDOW_DAYS, finalSince } from "./finality";
 import type { CacheBackend, LoadedLines, SaveOptions } from "./cache-backend";
 import type { Partition } from "./partition";
-import { storedValueReads } from "./stored-checks";
-import { KINDS, digestHolds, idSymbol, readHead, storedLine, utf8Length } from "./stored-line";
+import { readEntry } from "./stored-entry";
+import { idSymbol, readHead, storedLine, utf8Length } from "./stored-line";
+import { storedValueText } from "./stored-value";
 
 export type { CacheBackend, LoadedLines, SaveOptions } from "./cache-backend";
 
@@ -44,6 +45,10 @@ export interface PersistentCacheOptions {
    */
   readonly unconfirmed?: boolean;
 }
+
+/** The first character of a price's and of a history's key id. */
+const P = "p".charCodeAt(0);
+const H = "h".charCodeAt(0);
 
 /** Far enough never to expire, small enough for JSON. */
 const NEVER = 8.64e15;
@@ -122,9 +127,10 @@ export class PersistentCache implements CacheStorage {
   }
 
   /** Reads only each line's head (key, day fetched): a value is parsed when first read (`entryOf`), as most are never read. */
-  private restore({ lines, intact }: LoadedLines): void {
-    // Keys of one date and type share their day of finality: computed once per distinct id head (profiled: a third of the read).
-    const finality = new Map<string, string | undefined>();
+  private restore({ lines, intact, ascii }: LoadedLines): void {
+    // Keys of one date and type share their day of finality: computed once per distinct id tail (profiled: a third of the read).
+    const finality = { p: new Map<string, string | null>(), h: new Map<string, string | null>() };
+    const served = !this.unconfirmed;
     for (const line of lines) {
       const head = readHead(line);
       if (!head) {
@@ -133,15 +139,27 @@ export class PersistentCache implements CacheStorage {
         continue;
       }
       const { id, day, storedAt, digestAt, valueAt } = head;
-      // The id without its symbol: every instrument's key of one date, type and conversion shares it.
-      const shared = id.slice(0, 2) + id.slice(id.indexOf("|", 2));
-      let since = finality.get(shared);
-      if (since === undefined && !finality.has(shared)) {
-        since = finalSince(id, this.windowDays);
-        finality.set(shared, since);
+      const first = id.charCodeAt(0);
+      const known = first === P ? finality.p : first === H ? finality.h : undefined;
+      let since: string | null = null;
+      if (known !== undefined) {
+        // The id after its symbol: every instrument's key of one date, type and conversion shares it (a slice, not a copy).
+        const shared = id.slice(id.indexOf("|", 2));
+        const seen = known.get(shared);
+        since = seen === undefined ? (finalSince(id, this.windowDays) ?? null) : seen;
+        if (seen === undefined) known.set(shared, since);
       }
-      const final = since !== undefined && since <= day;
-      this.put(id, { entry: undefined, line, size: utf8Length(line) + 1, storedAt, digestAt, valueAt, day, served: final && !this.unconfirmed, restored: true, final, intact });
+      const final = since !== null && since <= day;
+      // A line of an ASCII store is its own UTF-8.
+      const size = (ascii === true ? line.length : utf8Length(line)) + 1;
+      // Into the map without `put`: the cache opens empty, and a probe per line for a key already there was a tenth of
+      // opening (profiled). A key twice (a damaged file) keeps its later line; the totals are counted after.
+      this.slots.set(id, { entry: undefined, line, size, storedAt, digestAt, valueAt, day, served: final && served, restored: true, final, intact });
+      if (first === H) this.histories.set(historyFamily(id), id);
+    }
+    for (const slot of this.slots.values()) {
+      this.total += slot.size;
+      if (slot.served) this.servedCount += 1;
     }
     this.evict();
   }
@@ -152,7 +170,7 @@ export class PersistentCache implements CacheStorage {
    */
   private entryOf(id: string, slot: Slot): StoredEntry | undefined {
     if (slot.entry !== undefined) return slot.entry;
-    const entry = slot.line === undefined ? undefined : readEntry(id, slot);
+    const entry = slot.line === undefined ? undefined : readEntry(id, slot.line, slot, slot.served ? NEVER : 0);
     if (entry === undefined) {
       if (slot.line !== undefined) {
         this.rejectedCount += 1;
@@ -241,9 +259,10 @@ export class PersistentCache implements CacheStorage {
     }
     const final = this.finalWhenFetched(key, day);
     const kept: StoredEntry = final ? { ...entry, expiresAt: NEVER } : entry;
-    const line = storedLine(key, day, kept.storedAt, JSON.stringify(kept.value));
+    const line = storedLine(key, day, kept.storedAt, storedValueText(kept.kind, kept.value));
     const head = readHead(line);
-    const size = utf8Length(line) + 1;
+    // storedLine writes ASCII only: its length is its UTF-8 size.
+    const size = line.length + 1;
     if (previous?.restored && !previous.served) this.askedAgain.add(key);
     const replaced = this.replacedBy(key, previous);
     if (replaced) this.options.observer?.replaced(key, replaced.entry, kept, replaced.day);
@@ -425,24 +444,4 @@ function historyFamily(id: string): string {
   const parts = id.split("|");
   parts[3] = "";
   return parts.join("|");
-}
-
-/** The entry of a line whose head was read at opening; undefined when the line was edited, or its value does not parse or read. */
-function readEntry(id: string, slot: Slot): StoredEntry | undefined {
-  const line = slot.line ?? "";
-  if (slot.intact !== true && !digestHolds(line, slot)) return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(line.slice(slot.valueAt));
-  } catch {
-    return undefined;
-  }
-  const kind = KINDS[id.slice(0, 1)] ?? "price";
-  if (!storedValueReads(kind, value)) return undefined;
-  const entry: StoredEntry = { kind, value, storedAt: slot.storedAt, expiresAt: slot.served ? NEVER : 0, bytes: 0 };
-  if (kind !== "instruments" && kind !== "reference") {
-    const end = id.indexOf("|", 2);
-    entry.symbol = end < 0 ? id.slice(2) : id.slice(2, end);
-  }
-  return entry;
 }
