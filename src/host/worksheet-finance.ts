@@ -139,8 +139,9 @@ function mirr(args: readonly Arg[]): CellValue {
   if (costs === 0 || n < 2 || !Number.isFinite(costs)) return cellError("#DIV/0!", "MIRR needs a negative cash flow and two periods");
   // Excel's digits: the gains discounted to the first period, then compounded to the last (measured on the corpus)
   const present = flows.reduce((total, flow, index) => (flow > 0 ? total + flow / (1 + reinvest) ** index : total), 0);
-  const ratio = (present * (1 + reinvest) ** (n - 1)) / -costs;
-  const result = (reinvest > -1 ? ratio : gains / -costs) ** (1 / (n - 1)) - 1;
+  const ratio = reinvest > -1 ? (present * (1 + reinvest) ** (n - 1)) / -costs : gains / -costs;
+  // the (n-1)th root as exp(log(ratio) * (1/(n-1))): Excel's last digit on 10 more of the corpus's 195 than the power
+  const result = (ratio > 0 ? Math.exp(Math.log(ratio) * (1 / (n - 1))) : ratio ** (1 / (n - 1))) - 1;
   return Number.isFinite(result) ? result : numError("MIRR has no real answer for these flows");
 }
 
