@@ -47,7 +47,9 @@ function payment(rate: number, periods: number, present: number, future: number,
   if (rate === 0) return -(present + future) / periods;
   const plain = excelPower(1 + rate, periods);
   const { growth, gain } = viaLogs ? compounded(rate, periods) : { growth: plain, gain: plain - 1 };
-  return -(((future + present * growth) * rate) / ((1 + rate * type) * gain));
+  // present and future value's shares apart, each times the rate over (1+r)^n-1: Excel's last digit on 3 more of
+  // the corpus's PMT cells than the single quotient, and NPER of them in FINANCIAL__PMT.xlsx row 27 (measured)
+  return -((present * rate * growth) / gain + (future * rate) / gain) / (1 + rate * type);
 }
 
 function presentValue(rate: number, periods: number, payment: number, future: number, type: number): CellValue {
