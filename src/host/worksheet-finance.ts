@@ -79,8 +79,8 @@ function periodError(rate: number, period: number, count: number): CellError | u
 /**
  * The interest part of payment `period`: the rate on the balance left after the payments before it, that balance as
  * present value less the share (1+r)^j-1 over (1+r)^n-1 of present plus future value (no difference of two large
- * numbers, so the balance keeps the digits Excel's do: IPMT(0.8,10,36,18000) is -14399.998164265444); payments at
- * the start owe one period's interest less.
+ * numbers, so the balance keeps the digits Excel's do: IPMT(0.8,10,36,18000) is -14399.998164265444); for payments
+ * at the start, the same discounted one period (over 1+rate).
  */
 function interestPayment(rate: number, period: number, count: number, present: number, future: number, type: number): CellValue {
   const invalid = periodError(rate, period, count);
@@ -96,8 +96,8 @@ function interestPayment(rate: number, period: number, count: number, present: n
 /**
  * The principal part of payment `period`: the first payment's principal, -(pv+fv)*r/((1+r)^n-1), grown by the rate
  * each period (its own closed form, not the level payment less the interest: that difference of two near-equal
- * numbers loses the digits Excel keeps, PPMT(0.3,5,36,8000) is -0.542073667720037); at the start, the first payment
- * is all principal and the others one period's growth less.
+ * numbers loses the digits Excel keeps, PPMT(0.3,5,36,8000) is -0.542073667720037); for payments at the start, the
+ * first payment is all principal and the others the same discounted one period (over 1+rate).
  */
 function principalPayment(rate: number, period: number, count: number, present: number, future: number, type: number): CellValue {
   const invalid = periodError(rate, period, count);
