@@ -29,26 +29,16 @@ export function excelPower(base: number, exponent: number): number {
   return exponent < 0 ? 1 / result : result;
 }
 
-/**
- * `(1+rate)^periods` and that less 1, through log1p and expm1 as Excel's results show (its PMT, FV, IPMT and PPMT
- * agree with these to the last digit where the plain power differs from the 13th); a rate of -100% or less by power.
- */
+/** `(1+rate)^periods` and that less 1 through log1p and expm1 (a rate above -100%): PPMT's first payment at the start, as Excel's digits show. */
 function compounded(rate: number, periods: number): { growth: number; gain: number } {
-  if (rate <= -1) {
-    const growth = (1 + rate) ** periods;
-    return { growth, gain: growth - 1 };
-  }
   const log = periods * Math.log1p(rate);
   return { growth: Math.exp(log), gain: Math.expm1(log) };
 }
 
-/** FV; `viaLogs` for IPMT's balance, where Excel's results follow log1p/expm1 (its FV cell follows the plain power). */
-function futureValue(rate: number, periods: number, payment: number, present: number, type: number, viaLogs = false): number {
+function futureValue(rate: number, periods: number, payment: number, present: number, type: number): number {
   if (rate === 0) return -(present + payment * periods);
-  const plain = excelPower(1 + rate, periods);
-  const { growth, gain } = viaLogs ? compounded(rate, periods) : { growth: plain, gain: plain - 1 };
-  // the two orders of the last step are Excel's digits for FV and for IPMT's balance respectively (measured)
-  return viaLogs ? -(present * growth + (payment * (1 + rate * type) * gain) / rate) : -(present * growth + payment * (1 + rate * type) * (gain / rate));
+  const growth = excelPower(1 + rate, periods);
+  return -(present * growth + payment * (1 + rate * type) * ((growth - 1) / rate));
 }
 
 function payment(rate: number, periods: number, present: number, future: number, type: number, viaLogs = false): CellValue {
@@ -57,7 +47,9 @@ function payment(rate: number, periods: number, present: number, future: number,
   if (rate === 0) return -(present + future) / periods;
   const plain = excelPower(1 + rate, periods);
   const { growth, gain } = viaLogs ? compounded(rate, periods) : { growth: plain, gain: plain - 1 };
-  return -(((future + present * growth) * rate) / ((1 + rate * type) * gain));
+  // present and future value's shares apart, each times the rate over (1+r)^n-1: Excel's last digit on 3 more of
+  // the corpus's PMT cells than the single quotient, and NPER of them in FINANCIAL__PMT.xlsx row 27 (measured)
+  return -((present * rate * growth) / gain + (future * rate) / gain) / (1 + rate * type);
 }
 
 function presentValue(rate: number, periods: number, payment: number, future: number, type: number): CellValue {
@@ -78,16 +70,43 @@ function periods(rate: number, payment: number, present: number, future: number,
   return Math.log(ratio) / Math.log(1 + rate);
 }
 
-/** The interest part of payment `period` (1-based), as Excel splits a level payment. */
-function interestPayment(rate: number, period: number, count: number, present: number, future: number, type: number): CellValue {
-  // Excel takes a fractional period up to (not including) one past the last: IPMT(0.1, 3.9, 3, ...) has a value
+/** Why IPMT/PPMT have no value for a period (1-based; Excel takes a fractional one up to, not including, one past the last), or undefined. */
+function periodError(rate: number, period: number, count: number): CellError | undefined {
   if (period < 1 || period >= count + 1) return numError("the period must lie between 1 and the number of periods");
-  const level = payment(rate, count, present, future, type, true);
-  if (isCellError(level) || typeof level !== "number") return level;
-  let interest: number;
-  if (period === 1) interest = type === 1 ? 0 : -present;
-  else interest = type === 1 ? futureValue(rate, period - 2, level, present, 1, true) - level : futureValue(rate, period - 1, level, present, 0, true);
-  return interest * rate;
+  return rate <= -1 ? numError("a rate of -100% or less") : undefined;
+}
+
+/**
+ * The interest part of payment `period`: the rate on the balance left after the payments before it, that balance as
+ * present value less the share (1+r)^j-1 over (1+r)^n-1 of present plus future value (no difference of two large
+ * numbers, so the balance keeps the digits Excel's do: IPMT(0.8,10,36,18000) is -14399.998164265444); for payments
+ * at the start, the same discounted one period (over 1+rate).
+ */
+function interestPayment(rate: number, period: number, count: number, present: number, future: number, type: number): CellValue {
+  const invalid = periodError(rate, period, count);
+  if (invalid) return invalid;
+  if (rate === 0) return 0;
+  if (period === 1) return type === 1 ? 0 : -present * rate;
+  const log = Math.log1p(rate);
+  const balance = present - (present + future) * (Math.expm1((period - 1) * log) / Math.expm1(count * log));
+  const interest = (-rate * balance) / (type === 1 ? 1 + rate : 1);
+  return Number.isFinite(interest) ? interest : numError("the interest overflows");
+}
+
+/**
+ * The principal part of payment `period`: the first payment's principal, -(pv+fv)*r/((1+r)^n-1), grown by the rate
+ * each period (its own closed form, not the level payment less the interest: that difference of two near-equal
+ * numbers loses the digits Excel keeps, PPMT(0.3,5,36,8000) is -0.542073667720037); for payments at the start, the
+ * first payment is all principal and the others the same discounted one period (over 1+rate).
+ */
+function principalPayment(rate: number, period: number, count: number, present: number, future: number, type: number): CellValue {
+  const invalid = periodError(rate, period, count);
+  if (invalid) return invalid;
+  if (rate === 0) return -(present + future) / count;
+  if (type === 1 && period === 1) return payment(rate, count, present, future, 1, true);
+  const log = Math.log1p(rate);
+  const principal = (-(present + future) * (rate / Math.expm1(count * log)) * Math.exp((period - 1) * log)) / (type === 1 ? 1 + rate : 1);
+  return Number.isFinite(principal) ? principal : numError("the principal overflows");
 }
 
 /** The number cells of a cash-flow range (text, TRUE/FALSE and blanks skipped), or its first error. */
@@ -122,8 +141,9 @@ function mirr(args: readonly Arg[]): CellValue {
   if (costs === 0 || n < 2 || !Number.isFinite(costs)) return cellError("#DIV/0!", "MIRR needs a negative cash flow and two periods");
   // Excel's digits: the gains discounted to the first period, then compounded to the last (measured on the corpus)
   const present = flows.reduce((total, flow, index) => (flow > 0 ? total + flow / (1 + reinvest) ** index : total), 0);
-  const ratio = (present * (1 + reinvest) ** (n - 1)) / -costs;
-  const result = (reinvest > -1 ? ratio : gains / -costs) ** (1 / (n - 1)) - 1;
+  const ratio = reinvest > -1 ? (present * (1 + reinvest) ** (n - 1)) / -costs : gains / -costs;
+  // the (n-1)th root as exp(log(ratio) * (1/(n-1))): Excel's last digit on 10 more of the corpus's 195 than the power
+  const result = (ratio > 0 ? Math.exp(Math.log(ratio) * (1 / (n - 1))) : ratio ** (1 / (n - 1))) - 1;
   return Number.isFinite(result) ? result : numError("MIRR has no real answer for these flows");
 }
 
@@ -170,16 +190,7 @@ export const FINANCE: Readonly<Record<string, FunctionSpec>> = {
   PV: spec("nnnnn", (args) => presentValue(num(args[0]), num(args[1]), num(args[2]), num(args[3]), atStart(args[4])), 3),
   NPER: spec("nnnnn", (args) => periods(num(args[0]), num(args[1]), num(args[2]), num(args[3]), atStart(args[4])), 3),
   IPMT: spec("nnnnnn", (args) => interestPayment(num(args[0]), num(args[1]), num(args[2]), num(args[3]), num(args[4]), atStart(args[5])), 4),
-  PPMT: spec(
-    "nnnnnn",
-    (args) => {
-      const [r, period, count, present, future, type] = [num(args[0]), num(args[1]), num(args[2]), num(args[3]), num(args[4]), atStart(args[5])];
-      const interest = interestPayment(r, period, count, present, future, type);
-      const level = payment(r, count, present, future, type, true);
-      return typeof interest === "number" && typeof level === "number" ? level - interest : isCellError(interest) ? interest : level;
-    },
-    4,
-  ),
+  PPMT: spec("nnnnnn", (args) => principalPayment(num(args[0]), num(args[1]), num(args[2]), num(args[3]), num(args[4]), atStart(args[5])), 4),
   NPV: spec("nv", npv, 2, true),
   MIRR: spec("rnn", mirr),
   XNPV: spec("nrr", xnpv),
