@@ -15,6 +15,7 @@ const ROOT = join(__dirname, "..");
 /** Where the bundle goes (PRICES_WORKBOOK_BUILD_DIR: another folder, for the tests of this file). */
 const BUILD_DIR = process.env.PRICES_WORKBOOK_BUILD_DIR || join(ROOT, "node_modules", ".cache", "prices-workbook");
 const BUNDLE = join(BUILD_DIR, "workbook.js");
+const WORKER = join(BUILD_DIR, "sandbox-worker.js");
 /** The bundle's sources as esbuild listed them, and when the build that read them started. */
 const INPUTS = join(BUILD_DIR, "inputs.json");
 /** Besides the sources: this file (the build's options) and what chooses the packages and the compiler's settings. */
@@ -22,7 +23,7 @@ const ALWAYS = [__filename, join(ROOT, "package-lock.json"), join(ROOT, "tsconfi
 
 /** Whether the bundle is missing, or older than one of its inputs (an input gone counts as newer). */
 function stale() {
-  if (!existsSync(BUNDLE) || !existsSync(INPUTS)) return true;
+  if (![BUNDLE, WORKER, INPUTS].every((path) => existsSync(path))) return true;
   /** @type {{ builtAt: number, inputs: string[] }} */
   const recorded = JSON.parse(readFileSync(INPUTS, "utf8"));
   return recorded.inputs.some((input) => (statSync(input, { throwIfNoEntry: false })?.mtimeMs ?? Infinity) >= recorded.builtAt);
@@ -51,11 +52,12 @@ function withLock(action) {
 
 function build() {
   const builtAt = Date.now();
-  const temporary = `${BUNDLE}.${process.pid}.tmp`;
+  const temporary = `${BUILD_DIR}/.${process.pid}.tmp`;
   const result = require("esbuild").buildSync({
     absWorkingDir: ROOT,
-    entryPoints: ["scripts/workbook.ts"],
-    outfile: temporary,
+    // the runner, and its own sandbox's worker thread (src/runner/sandbox-thread.ts looks for it beside the runner)
+    entryPoints: { workbook: "scripts/workbook.ts", "sandbox-worker": "src/runner/sandbox-worker.ts" },
+    outdir: temporary,
     bundle: true,
     platform: "node",
     format: "cjs",
@@ -67,7 +69,10 @@ function build() {
     logLevel: "silent",
   });
   const inputs = [...Object.keys(result.metafile.inputs).map((input) => join(ROOT, input)), ...ALWAYS];
-  renameSync(temporary, BUNDLE);
+  // the worker first: a runner never finds itself beside an older worker
+  renameSync(join(temporary, "sandbox-worker.js"), join(BUILD_DIR, "sandbox-worker.js"));
+  renameSync(join(temporary, "workbook.js"), BUNDLE);
+  rmSync(temporary, { recursive: true, force: true });
   writeFileSync(INPUTS, `${JSON.stringify({ builtAt, inputs })}\n`);
   // an input saved during the build is newer than builtAt, so the next run builds again
   utimesSync(BUNDLE, builtAt / 1000, builtAt / 1000);
