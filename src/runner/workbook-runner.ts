@@ -208,6 +208,12 @@ async function saying<T>(log: (message: string) => void, line: string, work: () 
   }
 }
 
+function megabytes(pkg: WorkbookPackage): string {
+  let bytes = 0;
+  for (const entry of pkg.entries.values()) bytes += entry.length;
+  return (bytes / 1024 / 1024).toFixed(1);
+}
+
 /** Zip size from which the runner says it is reading before it unzips (deterministic: by size, never by time). */
 const READ_NOTICE_BYTES = 512 * 1024;
 
@@ -221,8 +227,10 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
   const book = isFile ? undefined : loadBookFile(options.bookPath);
   // a file that is no workbook at all (not a zip, encrypted, .xls, truncated) is refused before anything starts
   const pkg = isFile ? badBook(() => WorkbookPackage.read(options.bookPath)) : undefined;
-  // the input is good: the first line, before the sheets are read (beside two busy loops the first came after 17.8 s)
+  // the input is good: the first line, before the sheets are read (beside two busy loops the first came after 17.8 s);
+  // a large one said so before its unzip, which then takes seconds of its own on a busy machine
   if (pkg && !large) log(`workbook: reading ${options.bookPath}`);
+  if (pkg && large) log(`workbook: unzipped ${options.bookPath} (${megabytes(pkg)} MB in ${pkg.entries.size} parts), reading its sheets`);
   try {
     ensureBuilt(log);
     // the functions' host (src/runner/runner-host.ts): a Node context, or Chromium launching while the workbook is read
