@@ -13,7 +13,6 @@ import { columnName } from "../src/formula/a1";
 import { writeSection } from "./bench-section";
 import { watchTree } from "./process-tree-memory";
 import { ensureBuilt } from "../src/runner/host-page";
-import { runWorkbook } from "../src/runner/workbook-runner";
 
 const SYMBOLS = 200;
 const DATES = 50;
@@ -99,32 +98,10 @@ export function writeLargeBook(path: string, symbols: readonly string[], dates: 
 /** Which half of the run a progress line ends: the marks a case's figures are read from. */
 const MARKS = { read: /^workbook: read /, evaluating: /^workbook: evaluating /, evaluated: /^workbook: evaluated /, writing: /^workbook: writing /, wrote: /^workbook: wrote / };
 
-/** One case in this process (the child's side): the runner with stderr as the command has it, then one JSON line of timings. */
-async function runChild(model: string, out: string, today: string): Promise<void> {
-  const marks: { message: string; at: number }[] = [];
-  const started = performance.now();
-  const host = process.env.PRICES_RUNNER_HOST === "chromium" ? { host: "chromium" as const } : {};
-  const result = await runWorkbook({ bookPath: model, out, service: { kind: "sandbox", today }, ...host }, (message) => {
-    marks.push({ message, at: performance.now() });
-    process.stderr.write(`${message}\n`);
-  });
-  const at = (pattern: RegExp): number => marks.find((mark) => pattern.test(mark.message))?.at ?? Number.NaN;
-  const ms = (value: number): number => Math.round(value);
-  process.stdout.write(
-    `${JSON.stringify({
-      wallMs: ms(performance.now() - started),
-      readMs: ms(at(MARKS.read) - started),
-      startMs: ms(at(MARKS.evaluating) - at(MARKS.read)),
-      evaluateMs: ms(at(MARKS.evaluated) - at(MARKS.evaluating)),
-      writeMs: ms(at(MARKS.wrote) - at(MARKS.writing)),
-      untilWrittenMs: ms(at(MARKS.wrote) - started),
-      runnerPeakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
-      requests: result.stats.requests,
-      requestsByPath: result.stats.requestsByPath,
-    })}\n`,
-  );
-}
+/** `npm run workbook`'s launcher (the runner bundled, rebuilt when stale): each case runs it as that command does. */
+const LAUNCHER = join(__dirname, "run-workbook.cjs");
 
+/** The phases of one case, from the times its stderr lines reached this process (the child's start included). */
 interface ChildLine {
   readonly wallMs: number;
   readonly readMs: number;
@@ -132,9 +109,27 @@ interface ChildLine {
   readonly evaluateMs: number;
   readonly writeMs: number;
   readonly untilWrittenMs: number;
-  readonly runnerPeakRssMb: number;
+  /** From the process's start to its first stderr line. */
+  readonly firstLineMs: number;
   readonly requests: number;
   readonly requestsByPath: Record<string, number>;
+}
+
+function phases(marks: readonly { line: string; at: number }[], started: number, ended: number, stdout: string): ChildLine {
+  const at = (pattern: RegExp): number => marks.find((mark) => pattern.test(mark.line))?.at ?? Number.NaN;
+  const ms = (value: number): number => Math.round(value);
+  const printed = JSON.parse(stdout.trim().split("\n").pop() ?? "{}") as { stats?: { requests?: number; requestsByPath?: Record<string, number> } };
+  return {
+    wallMs: ms(ended - started),
+    readMs: ms(at(MARKS.read) - started),
+    startMs: ms(at(MARKS.evaluating) - at(MARKS.read)),
+    evaluateMs: ms(at(MARKS.evaluated) - at(MARKS.evaluating)),
+    writeMs: ms(at(MARKS.wrote) - at(MARKS.writing)),
+    untilWrittenMs: ms(at(MARKS.wrote) - started),
+    firstLineMs: ms((marks[0]?.at ?? Number.NaN) - started),
+    requests: printed.stats?.requests ?? 0,
+    requestsByPath: printed.stats?.requestsByPath ?? {},
+  };
 }
 
 interface CaseLine extends ChildLine {
@@ -159,13 +154,13 @@ interface CaseLine extends ChildLine {
 const load = (): string => loadavg().map((value) => value.toFixed(1)).join(" ");
 
 /**
- * One case in a child process (`node --import tsx`, as `npm run workbook` runs): the whole tree's memory sampled from
- * /proc, and the gaps between the lines of its stderr timed as they arrive here.
+ * One case in a child process, the command `npm run workbook` runs (`node scripts/run-workbook.cjs`): the whole tree's
+ * memory sampled from /proc, and its stderr's lines timed as they arrive here, the phases and the gaps between them.
  */
 async function runCase(name: string, model: string, out: string, today: string, host: string, busyLoops: number): Promise<CaseLine> {
   const loadStart = load();
   const started = performance.now();
-  const child = spawn(process.execPath, ["--import", "tsx", __filename, "--child", model, out, today], {
+  const child = spawn(process.execPath, [LAUNCHER, model, "--out", out, "--today", today], {
     cwd: join(__dirname, ".."),
     env: { ...process.env, ...(host === "default" ? {} : { PRICES_RUNNER_HOST: host }) },
     stdio: ["ignore", "pipe", "pipe"],
@@ -175,8 +170,10 @@ async function runCase(name: string, model: string, out: string, today: string, 
   let gap = 0;
   let silenceBefore = "";
   const tail: string[] = [];
+  const marks: { line: string; at: number }[] = [];
   const note = (line: string): void => {
     const now = performance.now();
+    marks.push({ line, at: now });
     if (now - last > gap) {
       gap = now - last;
       silenceBefore = line;
@@ -198,10 +195,11 @@ async function runCase(name: string, model: string, out: string, today: string, 
     stdout += chunk;
   });
   const code = await new Promise<number | null>((done) => child.on("close", done));
+  const ended = performance.now();
   note("(exit)");
   const peak = memory.stop();
   if (code !== 0) throw new Error(`${name} failed (exit ${String(code)}):\n${tail.join("\n")}`);
-  const line = JSON.parse(stdout.trim().split("\n").pop() ?? "{}") as ChildLine;
+  const line = phases(marks, started, ended, stdout);
   return {
     case: name,
     host,
@@ -236,20 +234,13 @@ function row(line: CaseLine, what: string): string {
   const where = line.busyLoops > 0 ? `beside ${line.busyLoops} busy loops` : "quiet";
   const phases = `read ${seconds(line.readMs)} s, start of the service and host ${seconds(line.startMs)} s, evaluation ${seconds(line.evaluateMs)} s, write ${seconds(line.writeMs)} s`;
   const memory = `CPU ${line.treeCpuS.toFixed(1)} s over the tree; whole tree peak ${line.treePeakPssMb} MB PSS (${line.treePeakRssMb} MB RSS summed, ${line.processes} processes; largest ${line.largestProcess} ${line.largestProcessRssMb} MB RSS)`;
-  return `| ${what}, ${line.host} host, ${where} (load ${line.loadStart} / ${line.loadEnd}) | ${seconds(line.wallMs)} s end to end (${phases}); ${memory}; longest stderr silence ${seconds(line.longestSilenceMs)} s (before "${line.silenceBefore}"); ${line.requests} service requests |`;
+  return `| ${what}, ${line.host} host, ${where} (load ${line.loadStart} / ${line.loadEnd}) | ${seconds(line.wallMs)} s end to end (${phases}); ${memory}; first stderr line after ${seconds(line.firstLineMs)} s; longest stderr silence ${seconds(line.longestSilenceMs)} s (before "${line.silenceBefore}"); ${line.requests} service requests |`;
 }
 
 async function main(): Promise<void> {
-  // `--child MODEL OUT TODAY` is one case in a child of its own; `--host node|chromium|node,chromium` picks the
-  // runner's hosts (default: the runner's own default); `--busy N` the busy loops of the second run (default 2, 0 skips it).
-  const { values, positionals } = parseArgs({
-    options: { child: { type: "boolean", default: false }, host: { type: "string", default: "default" }, busy: { type: "string", default: "2" } },
-    allowPositionals: true,
-  });
-  if (values.child) {
-    const [model, out, today] = positionals;
-    return runChild(model ?? "", out ?? "", today ?? "");
-  }
+  // `--host node|chromium|node,chromium` picks the runner's hosts (default: the runner's own default); `--busy N` the
+  // busy loops of the second run (default 2, 0 skips it).
+  const { values } = parseArgs({ options: { host: { type: "string", default: "default" }, busy: { type: "string", default: "2" } } });
   const hosts = values.host.split(",");
   const busy = Number(values.busy);
   const startLoad = load();
@@ -265,6 +256,8 @@ async function main(): Promise<void> {
     writeLargeBook(large, symbols.slice(0, 100), dates);
     // a stale dist/ is rebuilt before the clock starts: the figure is the runner's work, not webpack's
     ensureBuilt((message) => process.stderr.write(`${message}\n`));
+    // and so is the runner's bundle (the launcher builds it when stale, on its first run)
+    (require(LAUNCHER) as { builtRunner(): string }).builtRunner();
     const lines: CaseLine[] = [];
     const runBoth = async (loops: number): Promise<void> => {
       for (const [name, book] of [["xlsx-20000", model], ["xlsx-100000-rows", large]] as const) {
@@ -287,7 +280,7 @@ async function main(): Promise<void> {
     const modelWhat = `${cells.toLocaleString("en")}-cell model: ${SYMBOLS} symbols x ${DATES} weekly dates of \`=_xldudf_PRICES_MID($A2,B$1)\` and ${SYMBOLS * (DATES - 1)} \`=C2/B2-1\` (target: 2 s)`;
     const largeWhat = `${LARGE_ROWS.toLocaleString("en")} rows x 5 columns, ${LARGE_PRICES.toLocaleString("en")} \`=_xldudf_PRICES_MID(A2,B2)\` (target: whole tree under 600 MB, a line every 2 s)`;
     const section = [
-      `Written by \`npm run bench:xlsx\` (scripts/bench-xlsx.ts) on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, load average ${startLoad} at the start and ${load()} at the end (each row gives its own). Each case is the runner's whole path as \`npm run workbook -- model.xlsx --out refreshed.xlsx\` takes it, in a child process of its own (\`node --import tsx\`): its own sandbox (in the runner's process), the functions bundle's host, the package read with fflate and saxes and written back with only the refreshed cells changed; dist/ is built before the clock starts. Memory is the runner and every process it started (Chromium's, when the host is Chromium), sampled from /proc every 100 ms: PSS (/proc/PID/smaps_rollup; pages the processes share count once) summed, with summed RSS beside it; CPU is the user and system time of the same processes (/proc/PID/stat), the figure a loaded machine changes least. The stderr silence is timed here, where the child's stderr arrives, from its start to its exit (Node's and tsx's start included). The busy loops are \`node -e 'for(;;){}'\`, one per core of the 2.`,
+      `Written by \`npm run bench:xlsx\` (scripts/bench-xlsx.ts) on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, load average ${startLoad} at the start and ${load()} at the end (each row gives its own). Each case is the runner's whole path as \`npm run workbook -- model.xlsx --out refreshed.xlsx\` takes it, in a child process of its own, the command \`npm run workbook\` runs (\`node scripts/run-workbook.cjs\`: the runner bundled by esbuild, built before the clock starts): its own sandbox (in the runner's process), the functions bundle's host, the package read with fflate and saxes and written back with only the refreshed cells changed; dist/ is built before the clock starts. Memory is the runner and every process it started (Chromium's, when the host is Chromium), sampled from /proc every 100 ms: PSS (/proc/PID/smaps_rollup; pages the processes share count once) summed, with summed RSS beside it; CPU is the user and system time of the same processes (/proc/PID/stat), the figure a loaded machine changes least. The stderr silence is timed here, where the child's stderr arrives, from its start to its exit (Node's start included), and so are the phases (the read from the process's start). The busy loops are \`node -e 'for(;;){}'\`, one per core of the 2.`,
       "",
       "| case | figure |",
       "| --- | --- |",

@@ -7,14 +7,15 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
-import { extname, join, normalize, resolve, sep } from "node:path";
+import { dirname, extname, join, normalize, sep } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import type { EvaluationResult, SheetInput, WorkbookResult } from "../host/page-api";
 import type { DefinedName, TableDefinition } from "../host/book-names";
 import { ensureCertificates } from "../sandbox/auth/certs";
 import { type Trust, trustWith } from "./trust";
 
-export const ROOT = resolve(__dirname, "..", "..");
+/** The project's folder: the first above this module with a package.json (from src/runner/, or from the built runner in node_modules/.cache/). */
+export const ROOT = projectRoot(__dirname);
 export const DIST = join(ROOT, "dist");
 const CHROMIUM = "/usr/bin/chromium";
 const CHROMIUM_FLAGS = [
@@ -29,6 +30,13 @@ const CHROMIUM_FLAGS = [
   "--js-flags=--max-semi-space-size=64",
 ];
 const BUILD_OUTPUTS = ["host.html", "host.js", "functions.js", "functions.json"];
+
+function projectRoot(from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, "package.json"))) return dir;
+    if (dirname(dir) === dir) throw new Error(`no package.json above ${from}`);
+  }
+}
 
 /** The sandbox, the .xlsx side and the runner run in Node and are never bundled: their edits do not make dist/ stale. */
 const NOT_BUNDLED = [join(ROOT, "src", "sandbox"), join(ROOT, "src", "xlsx"), join(ROOT, "src", "runner")];

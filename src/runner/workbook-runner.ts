@@ -28,6 +28,7 @@ import { type RunnerOptions, USAGE, UsageError, isWorkbookPath, parseArguments }
 import { ensureBuilt, fetchClientToken } from "./host-page";
 import { duringModuleLoads } from "./module-progress";
 import { openRunnerHost } from "./runner-host";
+import { type SandboxThread, startSandboxThread } from "./sandbox-thread";
 import { serviceDay } from "./service-day";
 import { type Trust, trustWith } from "./trust";
 
@@ -161,48 +162,34 @@ function writeReport(path: string, report: RunReport): void {
   }
 }
 
-/** The service, a token for it, and what the run's requests trust: the system's CAs with the sandbox's or `--ca`. */
-async function serviceToken(options: RunnerOptions, pagesOrigin: string | undefined, resources: Resources): Promise<{ apiUrl: string; token: string; trust: Trust }> {
-  if (options.service.kind === "sandbox") {
-    // The sandbox's modules (its token service, oidc-provider, its routes) load in pieces with a turn of the event loop
-    // between them: loaded at once they are one synchronous second of CPU (14 s without a line beside two busy loops at load 15).
-    const turn = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
-    await import("../sandbox/auth");
-    await turn();
-    // oidc-provider, which the token service otherwise loads in the middle of the sandbox's start
-    await import("../sandbox/auth/provider");
-    await turn();
-    await import("../sandbox/app");
-    await turn();
-    const { startSandbox } = await import("../sandbox/server");
-    const sandbox = await startSandbox({
-      port: 0,
-      quiet: true,
-      corsOrigins: pagesOrigin === undefined ? [] : [pagesOrigin],
-      ...(options.service.today === undefined ? {} : { today: options.service.today }),
-      ...options.service.sandbox,
-    });
-    resources.add(() => sandbox.close());
-    const trust = trustWith([sandbox.ca]);
-    resources.add(() => trust.close());
+/** What the run's requests trust: the system's CAs with the runner's own sandbox's (known before it listens) or `--ca`. */
+async function runTrust(options: RunnerOptions, sandbox: SandboxThread | undefined, resources: Resources): Promise<Trust> {
+  const trust = trustWith(sandbox ? [await sandbox.ca] : options.caPath === undefined ? [] : [readFileSync(options.caPath, "utf8")]);
+  resources.add(() => trust.close());
+  return trust;
+}
+
+/** The service and a token for it: the runner's own sandbox once it listens, or the service `--api` names. */
+async function serviceToken(options: RunnerOptions, sandbox: SandboxThread | undefined, trust: Trust): Promise<{ apiUrl: string; token: string }> {
+  if (sandbox) {
+    const { apiUrl, issuer } = await sandbox.ready;
     const token = await fetchClientToken({
-      tokenUrl: `${sandbox.issuer}/token`,
+      tokenUrl: `${issuer}/token`,
       clientId: "sandbox-full",
       clientSecret: "sandbox-full-secret",
-      apiUrl: sandbox.apiUrl,
+      apiUrl,
       scope: scopeFor("sandbox"),
       trust,
     });
-    return { apiUrl: sandbox.apiUrl, token, trust };
+    return { apiUrl, token };
   }
-  const trust = trustWith(options.caPath === undefined ? [] : [readFileSync(options.caPath, "utf8")]);
-  resources.add(() => trust.close());
   if (options.service.kind === "client") {
     // Another vendor's service names its scope `<vendor>.physicalprices.api`; PRICES_SCOPE overrides the sandbox's.
     const scope = process.env.PRICES_SCOPE ?? scopeFor("sandbox");
-    return { apiUrl: options.service.apiUrl, token: await fetchClientToken({ ...options.service, scope, trust }), trust };
+    return { apiUrl: options.service.apiUrl, token: await fetchClientToken({ ...options.service, scope, trust }) };
   }
-  return { apiUrl: options.service.apiUrl, token: options.service.token, trust };
+  if (options.service.kind === "sandbox") throw new Error("the runner's own sandbox was not started");
+  return { apiUrl: options.service.apiUrl, token: options.service.token };
 }
 
 /**
@@ -221,6 +208,12 @@ async function saying<T>(log: (message: string) => void, line: string, work: () 
   }
 }
 
+function megabytes(pkg: WorkbookPackage): string {
+  let bytes = 0;
+  for (const entry of pkg.entries.values()) bytes += entry.length;
+  return (bytes / 1024 / 1024).toFixed(1);
+}
+
 /** Zip size from which the runner says it is reading before it unzips (deterministic: by size, never by time). */
 const READ_NOTICE_BYTES = 512 * 1024;
 
@@ -229,15 +222,23 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
   const isFile = options.out !== undefined && isWorkbookPath(options.bookPath);
   // A first line before a large package is unzipped (a 2.6 MB zip holds a 19.5-million-character sheet); a small one is
   // read before a line is due, so bad input keeps its one line.
-  if (isFile && (statSync(options.bookPath, { throwIfNoEntry: false })?.size ?? 0) >= READ_NOTICE_BYTES) log(`workbook: reading ${options.bookPath}`);
+  const large = isFile && (statSync(options.bookPath, { throwIfNoEntry: false })?.size ?? 0) >= READ_NOTICE_BYTES;
+  if (large) log(`workbook: reading ${options.bookPath}`);
   const book = isFile ? undefined : loadBookFile(options.bookPath);
   // a file that is no workbook at all (not a zip, encrypted, .xls, truncated) is refused before anything starts
   const pkg = isFile ? badBook(() => WorkbookPackage.read(options.bookPath)) : undefined;
+  // the input is good: the first line, before the sheets are read (beside two busy loops the first came after 17.8 s);
+  // a large one said so before its unzip, which then takes seconds of its own on a busy machine
+  if (pkg && !large) log(`workbook: reading ${options.bookPath}`);
+  if (pkg && large) log(`workbook: unzipped ${options.bookPath} (${megabytes(pkg)} MB in ${pkg.entries.size} parts), reading its sheets`);
   try {
     ensureBuilt(log);
     // the functions' host (src/runner/runner-host.ts): a Node context, or Chromium launching while the workbook is read
     const host = await openRunnerHost(options, log);
     resources.add(() => host.close());
+    // the runner's own sandbox starts on a thread of its own, on the other core, while this one reads the sheets
+    const sandbox = options.service.kind === "sandbox" ? startSandboxThread({ corsOrigins: host.origin === undefined ? [] : [host.origin], ...(options.service.today === undefined ? {} : { today: options.service.today }), ...options.service.sandbox }) : undefined;
+    if (sandbox) resources.add(() => sandbox.close());
     const workbook = pkg ? badBook(() => readWorkbookFile(options.bookPath, progress, pkg)) : undefined;
     // a book --freeze cannot write (its structure protected) is refused before the service is asked
     const refusal = workbook && options.freeze ? freezeRefusal(workbook) : undefined;
@@ -250,12 +251,12 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
       }
     }
     const dateSystem = workbook?.dateSystem ?? options.dateSystem;
-    log(`workbook: starting ${options.service.kind === "sandbox" ? "the runner's own sandbox and " : ""}${host.name}`);
-    // the sandbox builds its data in steps, so a line can say it is still at it
-    const { apiUrl, token, trust } = await saying(log, "workbook: still starting the service", () => serviceToken(options, host.origin, resources));
-    log(`workbook: service ready, opening ${host.name}`);
+    const trust = await runTrust(options, sandbox, resources);
+    log(`workbook: opening ${host.name}${sandbox ? " while the runner's own sandbox starts" : ""}`);
     // the page loads once this process is free to serve it (after the read): say so rather than fall silent
     await saying(log, `workbook: waiting for ${host.name} to load the functions`, () => host.ready(trust));
+    const { apiUrl, token } = await saying(log, "workbook: still starting the service", () => serviceToken(options, sandbox, trust));
+    log("workbook: service ready");
     // --today (the runner's own sandbox is frozen at it), else another service's own day: which prices are final, and TODAY() in formulas
     const today = options.service.today ?? (options.service.kind === "sandbox" ? undefined : await serviceDay(apiUrl, trust));
     if (today !== undefined && options.service.kind !== "sandbox" && options.service.today === undefined) log(`workbook: today is ${today} at the service`);

@@ -1,0 +1,93 @@
+// @ts-check
+/**
+ * `npm run workbook`: the runner (scripts/workbook.ts and what it imports) bundled once with esbuild into
+ * node_modules/.cache/prices-workbook/ and run by plain Node, rebuilt first whenever one of its sources is newer than
+ * the bundle (or gone). Under tsx every module of ours is compiled and every import resolved through its hooks: the
+ * process's start to its first line took 0.7-1.3 s of CPU (usage error) against 0.2-0.3 s bundled, 17.8 s of silence
+ * beside two busy loops (docs/benchmarks.md, "Workbook files"). Packages stay outside the bundle, loaded from
+ * node_modules as they are. `npx tsx scripts/workbook.ts` runs the same code from source.
+ */
+const { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } = require("node:fs");
+const { enableCompileCache } = require("node:module");
+const { join } = require("node:path");
+
+const ROOT = join(__dirname, "..");
+/** Where the bundle goes (PRICES_WORKBOOK_BUILD_DIR: another folder, for the tests of this file). */
+const BUILD_DIR = process.env.PRICES_WORKBOOK_BUILD_DIR || join(ROOT, "node_modules", ".cache", "prices-workbook");
+const BUNDLE = join(BUILD_DIR, "workbook.js");
+const WORKER = join(BUILD_DIR, "sandbox-worker.js");
+/** The bundle's sources as esbuild listed them, and when the build that read them started. */
+const INPUTS = join(BUILD_DIR, "inputs.json");
+/** Besides the sources: this file (the build's options) and what chooses the packages and the compiler's settings. */
+const ALWAYS = [__filename, join(ROOT, "package-lock.json"), join(ROOT, "tsconfig.json")];
+
+/** Whether the bundle is missing, or older than one of its inputs (an input gone counts as newer). */
+function stale() {
+  if (![BUNDLE, WORKER, INPUTS].every((path) => existsSync(path))) return true;
+  /** @type {{ builtAt: number, inputs: string[] }} */
+  const recorded = JSON.parse(readFileSync(INPUTS, "utf8"));
+  return recorded.inputs.some((input) => (statSync(input, { throwIfNoEntry: false })?.mtimeMs ?? Infinity) >= recorded.builtAt);
+}
+
+/** One build at a time (the tests run in parallel workers): a directory made atomically, as the dist/ build's lock. */
+function withLock(action) {
+  mkdirSync(BUILD_DIR, { recursive: true });
+  const lock = `${BUNDLE}.lock`;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`another build holds ${lock}; remove it if no build is running`);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+    }
+  }
+  try {
+    action();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+function build() {
+  const builtAt = Date.now();
+  const temporary = `${BUILD_DIR}/.${process.pid}.tmp`;
+  const result = require("esbuild").buildSync({
+    absWorkingDir: ROOT,
+    // the runner, and its own sandbox's worker thread (src/runner/sandbox-thread.ts looks for it beside the runner)
+    entryPoints: { workbook: "scripts/workbook.ts", "sandbox-worker": "src/runner/sandbox-worker.ts" },
+    outdir: temporary,
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    target: "node24",
+    packages: "external",
+    // a module's `require.main === module` (the sandbox's and the relay's command lines) would be the bundle's own
+    define: { "require.main": "undefined" },
+    metafile: true,
+    logLevel: "silent",
+  });
+  const inputs = [...Object.keys(result.metafile.inputs).map((input) => join(ROOT, input)), ...ALWAYS];
+  // the worker first: a runner never finds itself beside an older worker
+  renameSync(join(temporary, "sandbox-worker.js"), join(BUILD_DIR, "sandbox-worker.js"));
+  renameSync(join(temporary, "workbook.js"), BUNDLE);
+  rmSync(temporary, { recursive: true, force: true });
+  writeFileSync(INPUTS, `${JSON.stringify({ builtAt, inputs })}\n`);
+  // an input saved during the build is newer than builtAt, so the next run builds again
+  utimesSync(BUNDLE, builtAt / 1000, builtAt / 1000);
+}
+
+/** The bundle's path, built first when stale. */
+function builtRunner() {
+  if (stale()) withLock(() => { if (stale()) build(); });
+  return BUNDLE;
+}
+
+module.exports = { builtRunner, BUNDLE };
+
+if (require.main === module) {
+  // V8's compiled code for the bundle, kept between runs (Node's own cache folder): its compile is paid once
+  enableCompileCache?.();
+  require(builtRunner());
+}

@@ -1,0 +1,93 @@
+/**
+ * The runner's own sandbox, started on a worker thread (src/runner/sandbox-worker.ts) before the book is read: its
+ * start (oidc-provider and fastify loaded, a year of prices generated, about 2 s of CPU for the 20,050-cell model) runs
+ * on the second core while this thread reads the package, instead of after the read on this one.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { Worker } from "node:worker_threads";
+
+/** What the runner asks of its sandbox (the rest is fixed: any free port, quiet). */
+export interface SandboxThreadOptions {
+  readonly today?: string;
+  readonly corsOrigins: readonly string[];
+  readonly correctionRate?: number;
+  readonly withdrawn?: Readonly<Record<string, readonly string[]>>;
+}
+
+/** What the worker says, in order: its CA, then that it listens (or why it failed), and last that it closed. */
+export type SandboxThreadMessage =
+  | { readonly kind: "ca"; readonly ca: string }
+  | { readonly kind: "ready"; readonly apiUrl: string; readonly issuer: string }
+  | { readonly kind: "failed"; readonly message: string }
+  | { readonly kind: "closed" };
+
+export interface SandboxThread {
+  /** The sandbox's CA (PEM), known before it listens. */
+  readonly ca: Promise<string>;
+  readonly ready: Promise<{ readonly apiUrl: string; readonly issuer: string }>;
+  /** Stops the sandbox and ends the thread (also while it is starting). */
+  close(): Promise<void>;
+}
+
+/**
+ * The worker's file: beside the built runner, its bundled sandbox-worker.js (scripts/run-workbook.cjs builds both); from
+ * source, the .ts file with tsx's loader (under Jest, or `tsx scripts/workbook.ts`, whose loader a worker would inherit).
+ */
+function workerFile(): { file: string; execArgv?: string[] } {
+  const built = join(__dirname, "sandbox-worker.js");
+  if (existsSync(built)) return { file: built };
+  return { file: join(__dirname, "sandbox-worker.ts"), execArgv: ["--import", pathToFileURL(require.resolve("tsx")).href] };
+}
+
+export function startSandboxThread(options: SandboxThreadOptions): SandboxThread {
+  const { file, execArgv } = workerFile();
+  const worker = new Worker(file, { workerData: options, ...(execArgv === undefined ? {} : { execArgv }) });
+  let gotCa: (ca: string) => void = () => undefined;
+  let gotReady: (ready: { apiUrl: string; issuer: string }) => void = () => undefined;
+  let failed: (error: Error) => void = () => undefined;
+  const ca = new Promise<string>((resolve, reject) => {
+    gotCa = resolve;
+    failed = reject;
+  });
+  const ready = new Promise<{ apiUrl: string; issuer: string }>((resolve, reject) => {
+    gotReady = resolve;
+    const earlier = failed;
+    failed = (error) => {
+      earlier(error);
+      reject(error);
+    };
+  });
+  // a caller that never awaits one of them (a run refused after the start) leaves no unhandled rejection
+  ca.catch(() => undefined);
+  ready.catch(() => undefined);
+  let started = false;
+  let closed: () => void = () => undefined;
+  const stopped = new Promise<void>((resolve) => {
+    closed = resolve;
+    worker.once("exit", () => { resolve(); });
+  });
+  worker.on("message", (message: SandboxThreadMessage) => {
+    if (message.kind === "ca") gotCa(message.ca);
+    else if (message.kind === "ready") {
+      started = true;
+      gotReady({ apiUrl: message.apiUrl, issuer: message.issuer });
+    } else if (message.kind === "failed") failed(new Error(`the runner's own sandbox did not start: ${message.message}`));
+    else closed();
+  });
+  worker.on("error", (error: Error) => { failed(new Error(`the runner's own sandbox did not start: ${error.message}`)); });
+  worker.once("exit", () => { failed(new Error("the runner's own sandbox stopped")); });
+  return {
+    ca,
+    ready,
+    async close() {
+      // a listening sandbox closes its server (its connections included) first; one still starting is just ended
+      if (started) {
+        worker.postMessage("close");
+        await stopped;
+      }
+      await worker.terminate();
+    },
+  };
+}
