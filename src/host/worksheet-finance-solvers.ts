@@ -2,9 +2,10 @@
  * Excel's iterative finance functions: RATE (the annuity identity's root), IRR (NPV's root) and XIRR (XNPV's root),
  * from Excel's guess of 10% or the one given. Excel stops its search a few digits short of the root, so its saved
  * value is the point its own path reaches: IRR and RATE follow that path here (the secant method, measured on the
- * corpus of Excel-written files, test/host/excel-corpus and scripts/solver-candidates.ts); XIRR is Newton's method
- * (Excel's XIRR path is not found: the root agrees with Excel's value to 7 to 10 digits). A guess of -100% or less
- * is #VALUE!, and #NUM! where no sign change exists or the search settles on no root.
+ * corpus of Excel-written files, test/host/excel-corpus and scripts/solver-candidates.ts). Excel's XIRR path is not
+ * found (its values lie 7 to 10 digits from the root), so XIRR finds the root by Newton's method only to tell a
+ * number from #NUM!, and leaves a number for Excel. A guess of -100% or less is #VALUE!, and #NUM! where no sign
+ * change exists or the search settles on no root.
  */
 import { type Arg, type FunctionSpec, num, spec } from "./worksheet-spec";
 import { atStart, cashFlows, datedFlows, excelPower, numError } from "./worksheet-finance";
