@@ -1,8 +1,9 @@
 /**
- * Which search path gives Excel's own IRR and RATE digits: every IRR and RATE cell of the Excel-written corpus
- * (test/host/excel-corpus, its inputs from the values Excel saved) solved by each candidate path, and the number of
- * Excel's values each gives to 15 digits (Excel's comparison, src/host/proof.ts), with the ones it misses of those the
- * first candidate (Newton's method) gives. docs/formula-engine.md ("The iterative solvers") reports the result.
+ * Which search path gives Excel's own IRR, RATE and XIRR digits: every IRR, RATE and XIRR cell of the Excel-written
+ * corpus (test/host/excel-corpus, its inputs from the values Excel saved) solved by each candidate path, and the number
+ * of Excel's values each gives to 15 digits (Excel's comparison, src/host/proof.ts), with the ones it misses of those
+ * the first candidate (Newton's method) gives; for XIRR, whether any iterate of a path does (so every stop rule is
+ * tried at once) and the most digits one reaches. docs/formula-engine.md ("The iterative solvers") reports the result.
  *   npx tsx scripts/solver-candidates.ts
  */
 import { join } from "node:path";
@@ -157,5 +158,81 @@ function report(title: string, cells: readonly SolverCell[], candidates: Map<str
   }
 }
 
+/** Every numeric XIRR cell of FINANCIAL__XIRR.xlsx: its flows (a blank 0, as Excel's XIRR counts it) and years from the first date. */
+function xirrCells(): { at: string; excel: number; flows: number[]; years: number[] }[] {
+  const file = "FINANCIAL__XIRR.xlsx";
+  const cells: { at: string; excel: number; flows: number[]; years: number[] }[] = [];
+  for (const [sheet, values] of savedValues(file)) {
+    for (const [address, source] of sourcesOf(file).get(sheet) ?? []) {
+      const [flows = "", dates = ""] = /^XIRR\(([A-Z]+\d+:[A-Z]+\d+),([A-Z]+\d+:[A-Z]+\d+)\)$/.exec(source.text)?.slice(1) ?? [];
+      if (flows === "" || typeof source.saved !== "number") continue;
+      const days = referenced(values, dates).map((day) => Math.floor(asNumber(day)));
+      cells.push({ at: `${sheet}!${address}`, excel: source.saved, flows: referenced(values, flows).map(asNumber), years: days.map((day) => (day - (days[0] ?? 0)) / 365) });
+    }
+  }
+  return cells;
+}
+
+/** Excel's 15-digit agreement: how many leading significant digits two numbers share. */
+const sharedDigits = (a: number, b: number): number => [...Array(15).keys()].map((index) => 15 - index).find((digits) => a.toPrecision(digits) === b.toPrecision(digits)) ?? 0;
+
+/**
+ * XIRR's candidate paths from the guess 0.1, every iterate kept: Newton's method and the secant method (second point
+ * 0.001 or 1E-5 beside the guess, either side) on the rate r, on 1+r and on d = 1/(1+r), XNPV's powers as Math.pow,
+ * exp(log1p(r)*t) or d^t. Stop rules on d or on the rate at 1E-6 to 1E-10 each return one of these iterates.
+ */
+function xirrPaths(flows: readonly number[], years: readonly number[]): Map<string, number[]> {
+  const powers = new Map<string, (rate: number, t: number) => number>([["Math.pow", (rate, t) => (1 + rate) ** -t], ["exp(log1p(r)*t)", (rate, t) => Math.exp(-Math.log1p(rate) * t)], ["d^t", (rate, t) => (1 / (1 + rate)) ** t]]);
+  const variables = new Map<string, [(rate: number) => number, (x: number) => number]>([["r", [(rate) => rate, (x) => x]], ["1+r", [(rate) => 1 + rate, (x) => x - 1]], ["d", [(rate) => 1 / (1 + rate), (x) => 1 / x - 1]]]);
+  const paths = new Map<string, number[]>();
+  for (const [powerName, power] of powers) {
+    const xnpv = (rate: number): number => flows.reduce((total, flow, index) => total + flow * power(rate, years[index] ?? 0), 0);
+    const slope = (rate: number): number => flows.reduce((total, flow, index) => total - ((years[index] ?? 0) * flow * power(rate, years[index] ?? 0)) / (1 + rate), 0);
+    for (const [variable, [to, from]] of variables) {
+      // d(XNPV)/dx by the chain rule: dr/dx is 1 for r and 1+r, -1/d^2 for d
+      const chain = (x: number): number => (variable === "d" ? -1 / (x * x) : 1);
+      // a step to -100% or below goes halfway there instead, as the engine's Newton does
+      const clamp = (x: number, next: number): number => (from(next) <= -1 || !(next > 0 || variable === "r") ? to((from(x) - 1) / 2) : next);
+      const iterates: number[] = [];
+      let x = to(0.1);
+      for (let step = 0; step < 100 && Number.isFinite(x); step += 1) {
+        const next = clamp(x, x - xnpv(from(x)) / (slope(from(x)) * chain(x)));
+        iterates.push(from(next));
+        if (Math.abs(next - x) < 1e-15 * Math.abs(x)) break;
+        x = next;
+      }
+      paths.set(`Newton on ${variable}, ${powerName}`, iterates);
+      for (const offset of [1e-3, -1e-3, 1e-5, -1e-5]) {
+        const value = (at: number): number => xnpv(from(at));
+        const secantIterates: number[] = [];
+        let [a, fa, b] = [to(0.1), value(to(0.1)), to(0.1) + offset];
+        let fb = value(b);
+        for (let step = 0; step < 100 && fb !== fa && Number.isFinite(fb); step += 1) {
+          const c = clamp(b, corrected(a, fa, b, fb));
+          secantIterates.push(from(c), from(weighted(a, fa, b, fb)));
+          [a, fa, b, fb] = [b, fb, c, value(c)];
+        }
+        paths.set(`secant on ${variable}, ${powerName}, second point ${String(offset)} beside`, secantIterates);
+      }
+    }
+  }
+  return paths;
+}
+
+function reportXirr(): void {
+  const cells = xirrCells();
+  const tally = new Map<string, { agree: number; digits: number[] }>();
+  for (const cell of cells) {
+    for (const [name, iterates] of xirrPaths(cell.flows, cell.years)) {
+      const entry = tally.get(name) ?? { agree: 0, digits: [] };
+      const best = Math.max(0, ...iterates.filter(Number.isFinite).map((iterate) => (sameValue(iterate, cell.excel) ? 15 : sharedDigits(iterate, cell.excel))));
+      tally.set(name, { agree: entry.agree + (best === 15 ? 1 : 0), digits: [...entry.digits, best] });
+    }
+  }
+  process.stdout.write(`XIRR: ${cells.length} cells (any iterate counted; the most digits any iterate shares with Excel's value, by cell)\n`);
+  for (const [name, { agree, digits }] of tally) process.stdout.write(`  ${String(agree).padStart(3)}  ${name} (${digits.join(" ")})\n`);
+}
+
 report("IRR", solverCells("FINANCIAL__IRR.xlsx", "IRR"), irrCandidates());
 report("RATE", solverCells("FINANCIAL__RATE.xlsx", "RATE"), rateCandidates());
+reportXirr();

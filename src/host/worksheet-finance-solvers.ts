@@ -2,13 +2,15 @@
  * Excel's iterative finance functions: RATE (the annuity identity's root), IRR (NPV's root) and XIRR (XNPV's root),
  * from Excel's guess of 10% or the one given. Excel stops its search a few digits short of the root, so its saved
  * value is the point its own path reaches: IRR and RATE follow that path here (the secant method, measured on the
- * corpus of Excel-written files, test/host/excel-corpus and scripts/solver-candidates.ts); XIRR is Newton's method
- * (Excel's XIRR path is not found: the root agrees with Excel's value to 7 to 10 digits). A guess of -100% or less
- * is #VALUE!, and #NUM! where no sign change exists or the search settles on no root.
+ * corpus of Excel-written files, test/host/excel-corpus and scripts/solver-candidates.ts). Excel's XIRR path is not
+ * found (its values lie 7 to 10 digits from the root), so XIRR finds the root by Newton's method only to tell a
+ * number from #NUM!, and leaves a number for Excel. A guess of -100% or less is #VALUE!, and #NUM! where no sign
+ * change exists or the search settles on no root.
  */
 import { type Arg, type FunctionSpec, num, spec } from "./worksheet-spec";
 import { atStart, cashFlows, datedFlows, excelPower, numError } from "./worksheet-finance";
 import { type CellValue, cellError, isCellError } from "./values";
+import { LeftForExcelSignal } from "./left-for-excel";
 
 /** A rate's equation: its value, its slope, and the size of its terms (to tell a root from a place where all vanish). */
 interface Equation {
@@ -167,6 +169,10 @@ function irr(args: readonly Arg[]): CellValue {
   return newton(equation, guess, 20, 1e-7) ?? numError("IRR did not settle within 20 tries");
 }
 
+/** Why a numeric XIRR is Excel's to give (scripts/solver-candidates.ts: no path tried reaches its digits). */
+export const XIRR_STOPS_SHORT = "Excel stops XIRR's search short of the root, 7 to 10 digits from it, by a rule the engine does not reproduce (the engine's root agrees with Excel's value to 7 digits at least)";
+
+/** XIRR's errors (#NUM!, #VALUE!), which are Excel's; a numeric result is left for Excel, whose search stops short of the root. */
 function xirr(args: readonly Arg[]): CellValue {
   const dated = datedFlows(args[0], args[1], "XIRR");
   if (isCellError(dated)) return dated;
@@ -175,7 +181,8 @@ function xirr(args: readonly Arg[]): CellValue {
   const guess = guessOf(args[2]);
   if (typeof guess !== "number") return guess;
   const found = newton(discounting(flows, days.map((day) => day / 365)), guess, 100, 1e-8);
-  return found ?? numError("XIRR did not settle within 100 tries");
+  if (found === undefined) return numError("XIRR did not settle within 100 tries");
+  throw new LeftForExcelSignal(XIRR_STOPS_SHORT);
 }
 
 /** The solvers' entries of Excel's worksheet functions, spread into the others beside FINANCE. */

@@ -6,6 +6,7 @@
  */
 import { type Arg, type FunctionSpec, type WorksheetEnv, asArray, cellsOf, num, spec } from "./worksheet-spec";
 import { numbersOf } from "./worksheet-statistics";
+import { promisedSum } from "./sum-cancellation";
 import { type CellError, type CellValue, cellError, isCellError } from "./values";
 
 export const numError = (message: string): CellError => cellError("#NUM!", message);
@@ -119,7 +120,7 @@ export function cashFlows(value: Arg): number[] | CellError {
   return flows;
 }
 
-const discounted = (r: number, flows: readonly number[]): number => flows.reduce((total, flow, index) => total + flow / (1 + r) ** (index + 1), 0);
+const discounted = (r: number, flows: readonly number[]): number => promisedSum(flows.map((flow, index) => flow / (1 + r) ** (index + 1)), "NPV");
 
 function npv(args: readonly Arg[], env: WorksheetEnv): CellValue {
   const r = num(args[0]);
@@ -165,7 +166,7 @@ export function datedFlows(values: Arg, dates: Arg, of: "XIRR" | "XNPV"): { flow
   return { flows, days: days.map((day) => day - first) };
 }
 
-const xDiscounted = (r: number, flows: readonly number[], days: readonly number[]): number => flows.reduce((total, flow, index) => total + flow / (1 + r) ** ((days[index] ?? 0) / 365), 0);
+const xDiscounted = (r: number, flows: readonly number[], days: readonly number[]): number => promisedSum(flows.map((flow, index) => flow / (1 + r) ** ((days[index] ?? 0) / 365)), "XNPV");
 
 function xnpv(args: readonly Arg[]): CellValue {
   const r = num(args[0]);
