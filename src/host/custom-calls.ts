@@ -169,9 +169,8 @@ export class CustomCalls {
         }
         finish([[thrownToCellValue(thrown)]]);
       };
-      const address = formatCellAddress({ row: formula.row + call.row, col: formula.col + call.col });
       const invocation: Record<string, unknown> = { functionName: metadata.name, isInValuePreview: false };
-      if (options.requiresAddress) invocation.address = `${SHEET_NAME}!${address}`;
+      if (options.requiresAddress) invocation.address = `${SHEET_NAME}!${formatCellAddress({ row: formula.row + call.row, col: formula.col + call.col })}`;
       if (options.requiresParameterAddresses) invocation.parameterAddresses = [...call.parameterAddresses];
       if (options.stream) invocation.setResult = (value: unknown) => { finish(toResultGrid(metadata, value)); };
       if (options.stream || options.cancelable) {
