@@ -12,6 +12,13 @@ import type { FunctionMetadata } from "./metadata";
 import { type ResultGrid, thrownToCellValue, toResultGrid } from "./results";
 import type { CustomFunction, CustomFunctionsRuntime } from "./runtime";
 import { type CellError, type CellValue, cellError, isCellError } from "./values";
+import type { FormulaCell } from "./dependency-graph";
+import type { Run } from "./formula-context";
+import { resultOf } from "./implicit-intersection";
+import { UnprovenSignal } from "./proof";
+
+/** A custom function's call as a formula's evaluation makes it: its argument inputs in, its result grid out. */
+export type CustomRunner = (inputs: readonly ArgumentInput[]) => Promise<ResultGrid>;
 
 /** One custom function call a formula made: the function (functions.json name), its JavaScript arguments, and where its result went inside the call's own result. */
 export interface CustomCallRecord {
@@ -80,6 +87,32 @@ export class CustomCalls {
   }
 
   /**
+   * What a custom call `name` in one run of `formula` does (undefined when the name is not the namespace's): `run` is
+   * the run's generation, or the proof's evaluation over the saved book, which calls nothing (its old value is not
+   * saved on its own). `streamed` hears a stream's later result when the call is the whole formula.
+   */
+  runner(name: string, formula: FormulaCell, run: Run, onStep: (() => void) | undefined, streamed: (grid: ResultGrid) => void): CustomRunner | undefined {
+    if (!name.startsWith(`${this.namespace}.`)) return undefined;
+    return async (inputs) => {
+      if (run === "saved") throw new UnprovenSignal(`calls ${name}, whose old value the file does not hold on its own`);
+      // the calls run in one stretch of continuations after every formula has started (arguments that were ready
+      // at once too), so an edit made meanwhile replaces a run before it calls anything: each is a step
+      await Promise.resolve();
+      onStep?.();
+      const resolved = this.resolve(name);
+      if (isCellError(resolved)) return [[resolved]];
+      // An edit replaced this run while its arguments were evaluated: its result would be dropped, so call nothing.
+      if (run !== formula.generation) return [[cellError("#BUSY!")]];
+      // A call that is the whole formula updates its cells with a stream's later values; a nested one keeps its first.
+      const result = resultOf(formula.expression).expression;
+      const whole = result.kind === "call" && canonicalName(result.name, this.namespace) === name;
+      return this.call(formula, resolved, name, inputs, whole, (grid) => {
+        if (whole && run === formula.generation && formula.state === "done") streamed(grid);
+      });
+    };
+  }
+
+  /**
    * Calls a resolved function with a formula's argument inputs (lifted over a range when Excel would); `later` hears
    * the whole result again when a stream delivers a later value.
    */
@@ -136,9 +169,8 @@ export class CustomCalls {
         }
         finish([[thrownToCellValue(thrown)]]);
       };
-      const address = formatCellAddress({ row: formula.row + call.row, col: formula.col + call.col });
       const invocation: Record<string, unknown> = { functionName: metadata.name, isInValuePreview: false };
-      if (options.requiresAddress) invocation.address = `${SHEET_NAME}!${address}`;
+      if (options.requiresAddress) invocation.address = `${SHEET_NAME}!${formatCellAddress({ row: formula.row + call.row, col: formula.col + call.col })}`;
       if (options.requiresParameterAddresses) invocation.parameterAddresses = [...call.parameterAddresses];
       if (options.stream) invocation.setResult = (value: unknown) => { finish(toResultGrid(metadata, value)); };
       if (options.stream || options.cancelable) {

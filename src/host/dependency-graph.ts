@@ -205,9 +205,11 @@ export function overlaps(a: RangeRef, b: RangeRef): boolean {
 
 /** A result that only ever covered its own anchor changes no other cell (its readers depend on it directly). */
 export function isAnchorOnly(after: RangeRef, before: RangeRef | undefined, formula: FormulaCell): boolean {
-  const single = (range: RangeRef | undefined): boolean =>
-    range === undefined || (range.top === formula.row && range.bottom === formula.row && range.left === formula.col && range.right === formula.col);
-  return single(after) && single(before);
+  return coversOnly(after, formula) && (before === undefined || coversOnly(before, formula));
+}
+
+function coversOnly(range: RangeRef, cell: { readonly row: number; readonly col: number }): boolean {
+  return range.top === cell.row && range.bottom === cell.row && range.left === cell.col && range.right === cell.col;
 }
 
 /** Tarjan's strongly connected components over the given nodes. */

@@ -4,33 +4,32 @@
  * book's saved values when it has them; `update` applies an edited book and re-runs only what it touches. The graph,
  * the scheduling, the custom calls and the proof: dependency-graph.ts, recalculation.ts, custom-calls.ts, proof.ts.
  */
-import { type CellPosition, type RangeRef, formatRangeAddress, rangeContains, sheetPrefix } from "../formula/a1";
+import { type RangeRef, formatRangeAddress, sheetPrefix } from "../formula/a1";
 import type { ReferenceExpression } from "../formula/parse";
 import { isoDateToSerial } from "../formula/excel-dates";
 import { todayIso } from "../api/dates";
 import { SHEET_NAME, cellKey, positionOfKey } from "./addresses";
 import type { FormulaCellSource, LiteralCell, ParsedBook } from "./book";
 import type { SavedValues } from "./book-saved";
-import { canonicalName } from "../formula/functions";
-import { callsAggregate } from "./worksheet-subtotal";
 import { resultOf } from "./implicit-intersection";
-import { LeftForExcelSignal, evaluateFormula, type EvaluationContext } from "./evaluate";
+import { LeftForExcelSignal, evaluateFormula } from "./evaluate";
 import type { LeftForExcel } from "./book-names";
 import { BookScope } from "./book-scope";
 import { type CustomCallRecord, CustomCalls } from "./custom-calls";
-import { DependencyGraph, type FormulaCell, type Resolver, cellRange, isAnchorOnly } from "./dependency-graph";
-import { formulaCellOf } from "./formula-cells";
+import { type Eventually, andThen, isPending } from "./eventually";
+import { DependencyGraph, type FormulaCell, cellRange, isAnchorOnly } from "./dependency-graph";
+import { type FormulaCellFacts, formulaCellOf } from "./formula-cells";
 import { fitToArea } from "./fixed-array-area";
 import { NotReadySignal, readOwnSheet } from "./own-sheet-reads";
 import type { ResultCell } from "./rich-cells";
 import type { EngineOptions, SpillPlacement } from "./engine-options";
-import { type ProofSummary, SavedSheet, UnprovenSignal, prove, proofSummary } from "./proof";
-import { cellsOf } from "./sheet-reads";
+import { type ProofSummary, SavedSheet, prove, proofSummary } from "./proof";
+import { FormulaContext, type Run, type SheetReads } from "./formula-context";
 import { Recalculation } from "./recalculation";
 import type { ResultGrid } from "./results";
 import { Sheet } from "./sheet";
 import type { ArrayValue } from "./value-array";
-import { type CellError, type CellValue, type PrintedValue, cellError, isCellError, sameLiteral } from "./values";
+import { type CellError, type CellValue, type PrintedValue, cellError, sameLiteral } from "./values";
 
 export type { CustomCallRecord, EngineOptions, ProofSummary, SpillPlacement };
 
@@ -39,6 +38,10 @@ export class WorkbookEngine {
   private graph = new DependencyGraph(this.sheet);
   private readonly literals = new Map<number, CellValue>();
   private readonly calls: CustomCalls;
+  /** What every formula's run reads of this engine (formula-context.ts). */
+  private readonly reads: SheetReads;
+  /** What building a formula cell reads of this engine (formula-cells.ts). */
+  private readonly facts: FormulaCellFacts;
   private readonly recalculation: Recalculation;
   private readonly namespace: string;
   private readonly maxRecalculations: number;
@@ -54,6 +57,20 @@ export class WorkbookEngine {
     this.namespace = (options.namespace ?? "PRICES").toUpperCase();
     this.calls = new CustomCalls(options.runtime, options.metadata, this.namespace, options.timeoutMs ?? 120_000, options.log);
     this.maxRecalculations = options.maxRecalculations ?? 3;
+    const sheetName = options.sheetName ?? SHEET_NAME;
+    this.reads = {
+      namespace: this.namespace,
+      name: (name) => this.scope.name(name, sheetName),
+      structured: (text, at) => this.scope.structured(text, sheetName, at),
+      formulas: () => this.graph.formulas,
+      dateSystem: () => options.dateSystem?.() ?? "1900",
+      today: (system) => (options.today ? options.today() : isoDateToSerial(todayIso(), system)),
+      isOwnSheet: (reference) => this.isOwnSheet(reference),
+      read: (reference, reader) => this.readReference(reference, reader),
+      sheet: (run) => (run === "saved" ? this.sheetAsSaved().sheet : this.sheet),
+      custom: (name, formula, run) => this.calls.runner(name, formula, run, options.onStep, (grid) => { this.streamed(formula, grid); }),
+    };
+    this.facts = { ...this.reads, isVolatile: (called) => this.calls.isVolatile(called) };
     this.recalculation = new Recalculation(
       () => this.graph,
       (formula) => this.run(formula),
@@ -224,14 +241,7 @@ export class WorkbookEngine {
   }
 
   private addFormula(source: FormulaCellSource): void {
-    this.graph.add(
-      formulaCellOf(source, {
-        namespace: this.namespace,
-        resolver: this.resolverAt(source),
-        isOwnSheet: (reference) => this.isOwnSheet(reference),
-        isVolatile: (called) => this.calls.isVolatile(called),
-      }),
-    );
+    this.graph.add(formulaCellOf(source, this.facts));
   }
 
   /** Drops a formula (a late result of it is ignored); returns the area its result covered. */
@@ -243,23 +253,16 @@ export class WorkbookEngine {
     return this.graph.remove(formula);
   }
 
-  /** How names and structured references read for a formula at `at`. */
-  private resolverAt(at: CellPosition): Resolver {
-    const sheet = this.options.sheetName ?? SHEET_NAME;
-    return {
-      name: (name) => this.scope.name(name, sheet),
-      structured: (text) => this.scope.structured(text, sheet, at),
-    };
-  }
-
   /** Proves every formula against the saved book before any runs; one that gives another value is left for Excel with why. */
-  private async proveAll(saved: SavedValues): Promise<void> {
-    await Promise.all(
-      this.graph.formulas.map(async (formula) => {
-        this.options.onStep?.();
-        formula.proof = await prove(formula, saved, this.namespace, () => this.evaluateCells(formula, "saved"));
-      }),
-    );
+  private proveAll(saved: SavedValues): Eventually<void> {
+    const waiting: Promise<void>[] = [];
+    for (const formula of this.graph.formulas) {
+      this.options.onStep?.();
+      const proof = prove(formula, saved, this.namespace, () => this.evaluateCells(formula, "saved"));
+      if (isPending(proof)) waiting.push(proof.then((state) => { formula.proof = state; }));
+      else formula.proof = proof;
+    }
+    return waiting.length === 0 ? undefined : Promise.all(waiting).then(() => undefined);
   }
 
   /** The sheet as the file saved it (built once per book). */
@@ -318,7 +321,8 @@ export class WorkbookEngine {
     }
   }
 
-  private async run(formula: FormulaCell): Promise<void> {
+  /** One formula's run: done at once when nothing in it waits for a custom call, else a promise settled once it is placed. */
+  private run(formula: FormulaCell): Eventually<void> {
     this.options.onStep?.();
     formula.generation += 1;
     formula.evaluations += 1;
@@ -329,24 +333,43 @@ export class WorkbookEngine {
     formula.waitsOn = undefined;
     // a formula whose saved value the engine does not reproduce keeps Excel's
     formula.left = formula.unsupported ?? (formula.proof?.kind === "disproved" ? formula.proof.why : undefined);
-    let grid: ResultGrid;
-    if (formula.left !== undefined) grid = [[leftError(formula.left)]];
-    else {
-      try {
-        grid = await this.evaluateCells(formula, generation);
-      } catch (error) {
-        if (error instanceof NotReadySignal) {
-          if (generation !== formula.generation) return;
-          formula.waitsOn = error.formula;
-          formula.state = "pending";
-          return;
-        }
-        if (!(error instanceof LeftForExcelSignal)) throw error;
-        if (generation !== formula.generation) return;
-        formula.left = error.why;
-        grid = [[leftError(error.why)]];
-      }
+    if (formula.left !== undefined) {
+      this.finish(formula, generation, [[leftError(formula.left)]]);
+      return;
     }
+    let grid: Eventually<ResultGrid>;
+    try {
+      grid = this.evaluateCells(formula, generation);
+    } catch (error) {
+      this.failed(formula, generation, error);
+      return;
+    }
+    if (!isPending(grid)) {
+      this.finish(formula, generation, grid);
+      return;
+    }
+    return grid.then(
+      (ready) => { this.finish(formula, generation, ready); },
+      (error: unknown) => { this.failed(formula, generation, error); },
+    );
+  }
+
+  /** A run that stopped: it waits for a formula a reference built as it ran found missing, or it is left for Excel with why. */
+  private failed(formula: FormulaCell, generation: number, error: unknown): void {
+    if (error instanceof NotReadySignal) {
+      if (generation !== formula.generation) return;
+      formula.waitsOn = error.formula;
+      formula.state = "pending";
+      return;
+    }
+    if (!(error instanceof LeftForExcelSignal)) throw error;
+    if (generation !== formula.generation) return;
+    formula.left = error.why;
+    this.finish(formula, generation, [[leftError(error.why)]]);
+  }
+
+  /** A run's result placed, unless a later run replaced it. */
+  private finish(formula: FormulaCell, generation: number, grid: ResultGrid): void {
     if (generation !== formula.generation) return;
     // results of one answer land together, 10,000 in one stretch: each placement is a step too
     this.options.onStep?.();
@@ -370,9 +393,10 @@ export class WorkbookEngine {
   }
 
   /** The cells a formula's run shows: a legacy array formula's fill exactly its area. */
-  private async evaluateCells(formula: FormulaCell, run: number | "saved"): Promise<ResultGrid> {
-    const grid = await evaluateFormula(formula.expression, this.context(formula, run), this.namespace);
-    return formula.area === undefined ? grid : fitToArea(grid, formula.area);
+  private evaluateCells(formula: FormulaCell, run: Run): Eventually<ResultGrid> {
+    const grid = evaluateFormula(formula.expression, new FormulaContext(this.reads, formula, run), this.namespace);
+    const { area } = formula;
+    return area === undefined ? grid : andThen(grid, (cells) => fitToArea(cells, area));
   }
 
   private isOwnSheet(reference: ReferenceExpression): boolean {
@@ -398,45 +422,12 @@ export class WorkbookEngine {
     return this.sheetAsSaved().read(reference, prefix);
   }
 
-  /** How a formula's run reads the book: at `generation` of a run, or as the file saved it for the proof (no custom call then). */
-  private context(formula: FormulaCell, run: number | "saved"): EvaluationContext {
-    const dateSystem = this.options.dateSystem?.() ?? "1900";
-    const resolver = this.resolverAt(formula);
-    const reader = run === "saved" ? "saved" : formula;
-    const sheet = run === "saved" ? this.sheetAsSaved().sheet : this.sheet;
-    return {
-      at: { row: formula.row, col: formula.col },
-      name: (name) => resolver.name(name),
-      structured: (text) => resolver.structured(text),
-      reference: (reference) => this.readReference(reference, reader),
-      aggregatesIn: (reference) => (this.isOwnSheet(reference) && !reference.spill ? this.graph.formulas.filter((cell) => rangeContains(reference.range, cell.row, cell.col) && callsAggregate(cell.expression, this.namespace)) : undefined),
-      cells: (reference) => (this.isOwnSheet(reference) && !reference.spill ? cellsOf(sheet, reference.range) : cellError("#REF!", `${reference.text}: fields are read on the formula's own sheet`)),
-      dateSystem,
-      today: this.options.today ?? (() => isoDateToSerial(todayIso(), dateSystem)),
-      custom: (name) => {
-        if (!name.startsWith(`${this.namespace}.`)) return undefined;
-        return async (inputs) => {
-          if (run === "saved") throw new UnprovenSignal(`calls ${name}, whose old value the file does not hold on its own`);
-          // the calls run in one stretch of continuations after every formula has started: each is a step
-          this.options.onStep?.();
-          const resolved = this.calls.resolve(name);
-          if (isCellError(resolved)) return [[resolved]];
-          // An edit replaced this run while its arguments were evaluated: its result would be dropped, so call nothing.
-          if (run !== formula.generation) return [[cellError("#BUSY!")]];
-          // A call that is the whole formula updates its cells with a stream's later values; a nested one keeps its first.
-          const result = resultOf(formula.expression);
-          const whole = result.expression.kind === "call" && canonicalName(result.expression.name, this.namespace) === name;
-          return this.calls.call(formula, resolved, name, inputs, whole, (grid) => {
-            if (!whole || run !== formula.generation || formula.state !== "done") return;
-            // a legacy formula shows the stream's first cell, as it showed its first value
-            const shown = result.first ? [[grid[0]?.[0] ?? null]] : grid;
-            this.placeAndInvalidate(formula, formula.area === undefined ? shown : fitToArea(shown, formula.area));
-            this.recalculateReaders(formula);
-            this.options.onChange?.(formula.address);
-          });
-        };
-      },
-    };
+  /** A stream's later value for a formula that is just its call: its cells again (a legacy formula's first), and what reads them. */
+  private streamed(formula: FormulaCell, grid: ResultGrid): void {
+    const shown = resultOf(formula.expression).first ? [[grid[0]?.[0] ?? null]] : grid;
+    this.placeAndInvalidate(formula, formula.area === undefined ? shown : fitToArea(shown, formula.area));
+    this.recalculateReaders(formula);
+    this.options.onChange?.(formula.address);
   }
 }
 

@@ -2,24 +2,49 @@
  * A formula as the engine's graph holds it, built from its source: the cells it waits for, the other sheets and the
  * functions it reads, whether it is volatile or reads references built as it runs, and why it is left for Excel.
  */
-import type { ReferenceExpression } from "../formula/parse";
+import type { CellPosition } from "../formula/a1";
+import type { Expression, ReferenceExpression } from "../formula/parse";
 import { canonicalName } from "../formula/functions";
 import type { FormulaCellSource } from "./book";
 import { type FormulaCell, type Resolver, cellRange, partsOf } from "./dependency-graph";
 import { DYNAMIC_REFERENCE_FUNCTIONS } from "./evaluate";
-import { whyLeftForExcel } from "./why-left-for-excel";
+import { type StaticContext, whyLeftForExcel } from "./why-left-for-excel";
 
-/** What building a formula cell asks of the engine. */
+/** What building a formula cell asks of the engine (made once per engine). */
 export interface FormulaCellFacts {
   readonly namespace: string;
-  readonly resolver: Resolver;
+  /** What a defined name stands for on the sheet. */
+  name(name: string): Expression | undefined;
+  /** The area a structured reference covers for a formula at `at`, or why it cannot be read. */
+  structured(text: string, at: CellPosition): ReferenceExpression | string;
   isOwnSheet(reference: ReferenceExpression): boolean;
   isVolatile(called: readonly string[]): boolean;
 }
 
+/** Names and structured references as one formula reads them: an object per formula, not closures (tsx names each closure it makes). */
+class FormulaResolver implements Resolver, StaticContext {
+  readonly namespace: string;
+
+  constructor(
+    private readonly facts: FormulaCellFacts,
+    private readonly at: CellPosition,
+  ) {
+    this.namespace = facts.namespace;
+  }
+
+  name(name: string): Expression | undefined {
+    return this.facts.name(name);
+  }
+
+  structured(text: string): ReferenceExpression | string {
+    return this.facts.structured(text, this.at);
+  }
+}
+
 /** A new formula cell, pending, with no run yet. */
 export function formulaCellOf(source: FormulaCellSource, facts: FormulaCellFacts): FormulaCell {
-  const { namespace, resolver } = facts;
+  const { namespace } = facts;
+  const resolver = new FormulaResolver(facts, source);
   // one walk of the tree gives its references and the functions it calls
   const parts = partsOf(source.expression, resolver);
   const read = parts.filter((part): part is ReferenceExpression => part.kind === "reference");
@@ -39,7 +64,7 @@ export function formulaCellOf(source: FormulaCellSource, facts: FormulaCellFacts
     generation: 0,
     cancels: [],
     calls: [],
-    unsupported: whyLeftForExcel(source.expression, { namespace, name: (name) => resolver.name(name), structured: (text) => resolver.structured(text) }),
+    unsupported: whyLeftForExcel(source.expression, resolver),
     dynamic: read.some((reference) => reference.whole !== undefined) || called.some((name) => DYNAMIC_REFERENCE_FUNCTIONS.has(name)),
     left: undefined,
     dynamicReads: [],

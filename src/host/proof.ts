@@ -19,6 +19,7 @@ import { readSheet } from "./sheet-reads";
 import type { ArrayValue } from "./value-array";
 import { type CellError, type CellValue, isCellError } from "./values";
 import { resultOf } from "./implicit-intersection";
+import { type Eventually, isPending } from "./eventually";
 
 /** Functions whose value on the day the file was saved is not known from the file. */
 const OF_THE_MOMENT = new Set(["TODAY", "NOW", "RAND", "RANDBETWEEN", "RANDARRAY"]);
@@ -43,7 +44,7 @@ export interface ProvenFormula {
  * What the saved book proves about `formula`: `evaluateSaved` evaluates it with every reference at its saved value
  * (throwing UnprovenSignal for a custom call, or any other signal when it cannot be evaluated at all).
  */
-export async function prove(formula: ProvenFormula, saved: SavedValues, namespace: string, evaluateSaved: () => Promise<ResultGrid>): Promise<ProofState | undefined> {
+export function prove(formula: ProvenFormula, saved: SavedValues, namespace: string, evaluateSaved: () => Eventually<ResultGrid>): Eventually<ProofState | undefined> {
   if (formula.unsupported !== undefined) return undefined;
   // a legacy formula's `@PRICES.HISTORY(...)` shows the call's first cell: still the service's value alone
   const { expression } = resultOf(formula.expression);
@@ -56,16 +57,24 @@ export async function prove(formula: ProvenFormula, saved: SavedValues, namespac
   if (saved.unproven !== undefined) return { kind: "unproven", why: saved.unproven };
   const expected = saved.cells.get(formula.address);
   if (expected === undefined) return { kind: "unproven", why: "the file holds no saved value for it" };
-  let grid: ResultGrid;
+  let grid: Eventually<ResultGrid>;
   try {
-    grid = await evaluateSaved();
+    grid = evaluateSaved();
   } catch (error) {
-    if (error instanceof UnprovenSignal) return { kind: "unproven", why: error.why };
-    // left for Excel or waiting on something the run itself will say: the run decides
-    return undefined;
+    return unprovable(error);
   }
-  const difference = differenceFrom(grid, expected, formula.address);
-  return difference === undefined ? { kind: "proven" } : { kind: "disproved", why: difference };
+  const judge = (cells: ResultGrid): ProofState => {
+    const difference = differenceFrom(cells, expected, formula.address);
+    return difference === undefined ? { kind: "proven" } : { kind: "disproved", why: difference };
+  };
+  return isPending(grid) ? grid.then(judge, unprovable) : judge(grid);
+}
+
+/** What an evaluation over the saved book that stopped says: a custom call's old value not saved, or nothing (the run decides). */
+function unprovable(error: unknown): ProofState | undefined {
+  if (error instanceof UnprovenSignal) return { kind: "unproven", why: error.why };
+  // left for Excel or waiting on something the run itself will say: the run decides
+  return undefined;
 }
 
 /** Where the engine's result differs from the saved one, in words, or undefined when Excel would call them equal. */

@@ -4,6 +4,7 @@
  * start once nothing else can, and what is left waiting on itself is a cycle.
  */
 import type { DependencyGraph, FormulaCell } from "./dependency-graph";
+import { type Eventually, isPending } from "./eventually";
 
 export class Recalculation {
   /** The loop that starts pending formulas; one at a time, woken when an edit adds work. */
@@ -12,7 +13,8 @@ export class Recalculation {
 
   constructor(
     private readonly graph: () => DependencyGraph,
-    private readonly run: (formula: FormulaCell) => Promise<void>,
+    /** A formula's run: done at once, or a promise when it waits for a custom call. */
+    private readonly run: (formula: FormulaCell) => Eventually<void>,
     private readonly failCycles: (pending: readonly FormulaCell[]) => void,
   ) {}
 
@@ -41,20 +43,27 @@ export class Recalculation {
 
   private async loop(): Promise<void> {
     const running = new Set<Promise<void>>();
-    const start = (formula: FormulaCell): void => {
+    /** Whether a run finished at once (its result is placed: what reads it may be ready now). */
+    const start = (formula: FormulaCell): boolean => {
       formula.state = "running";
+      const outcome = this.run(formula);
+      if (!isPending(outcome)) return true;
       // a finished run wakes the loop (one wake for all that finish together, not a race over every run)
-      const run: Promise<void> = this.run(formula).finally(() => {
+      const run: Promise<void> = outcome.finally(() => {
         running.delete(run);
         this.wake?.();
       });
       running.add(run);
+      return false;
     };
     for (;;) {
       const graph = this.graph();
       const pending = graph.formulas.filter((formula) => formula.state === "pending");
       if (pending.length === 0 && running.size === 0) return;
-      for (const formula of pending) if (graph.isReady(formula)) start(formula);
+      let placed = false;
+      // a formula an earlier run of this scan finished is ready at its turn: a chain of plain formulas runs in one scan
+      for (const formula of pending) if (formula.state === "pending" && graph.isReady(formula) && start(formula)) placed = true;
+      if (placed) continue;
       if (running.size === 0) {
         const free = pending.filter((formula) => !graph.hasDirectDependency(formula));
         const next = free.find((formula) => !formula.dynamic);
