@@ -127,7 +127,7 @@ async function openEntitledPartition(
   const today = service.today === undefined ? {} : { today: service.today };
   if (entitlement.kind === "unreachable") {
     log(`workbook: persistent cache ${dir}: ${loaded.lines.length} entries, unconfirmed (the service could not be asked about this session's entitlement: ${entitlement.reason}); none is served`);
-    return { partition, backend, snapshot: { partition, text: loaded.lines.join("\n"), intact: loaded.intact, unconfirmed: true, ...today }, withdrawn: [] };
+    return { partition, backend, snapshot: { partition, text: loaded.lines.join("\n"), intact: loaded.intact, ascii: loaded.ascii === true, unconfirmed: true, ...today }, withdrawn: [] };
   }
   // A value of an instrument the service no longer lists is never served, and leaves the partition when it is saved.
   const lines: string[] = [];
@@ -143,7 +143,7 @@ async function openEntitledPartition(
   // Handing a large partition to the page takes a while: said, so that the runner is not silent (344,000 entries: 3-20 s).
   const handing = text.length > BIG_BYTES ? `; handing ${(text.length / 1024 / 1024).toFixed(1)} MB to the host page` : "";
   log(`workbook: persistent cache ${dir}: ${lines.length} entries for this service and subject${dropped > 0 ? ` (${dropped} dropped: instruments the service no longer lists for this caller)` : ""}${handing}`);
-  return { partition, backend, snapshot: { partition, text, intact: loaded.intact, ...today }, withdrawn };
+  return { partition, backend, snapshot: { partition, text, intact: loaded.intact, ascii: loaded.ascii === true, ...today }, withdrawn };
 }
 
 /** Node's `fetch`, trusting the service's CA when one is given (the sandbox's own). */

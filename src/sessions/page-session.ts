@@ -19,6 +19,8 @@ export interface CacheSnapshot {
   readonly maxBytes?: number;
   /** The file's digest over every line held when Node read it (filtering by entitlement drops lines, never edits one). */
   readonly intact?: boolean;
+  /** Every line is ASCII (the file backend checked the bytes once), so a line's size is its length. */
+  readonly ascii?: boolean;
   /** The service could not confirm this session's entitlement (unreachable): nothing loaded is served (entitlement.ts). */
   readonly unconfirmed?: boolean;
 }
@@ -51,7 +53,7 @@ export async function openPageSession(baseUrl: string, snapshot: CacheSnapshot |
     const today = snapshot.today;
     cache = await PersistentCache.open({
       partition: snapshot.partition,
-      backend: { load: () => Promise.resolve({ lines, intact: snapshot.intact === true }), save: () => Promise.resolve(), clear: () => Promise.resolve() },
+      backend: { load: () => Promise.resolve({ lines, intact: snapshot.intact === true, ascii: snapshot.ascii === true }), save: () => Promise.resolve(), clear: () => Promise.resolve() },
       scheduleFlush: () => undefined,
       observer: changes,
       ...(today === undefined ? {} : { today: () => today }),
