@@ -11,7 +11,7 @@ import { memo } from "./memo";
 export type FunctionsClient = Pick<PricesClient, "price" | "history" | "instrument" | "instruments" | "references">;
 
 export interface FunctionsContext {
-  /** The configured client; throws NotAvailableError("sign in from the Prices pane") before sign-in. */
+  /** The configured client (one that waits for it while a sign-in hands it over); throws NotAvailableError("sign in from the Prices pane") before sign-in. */
   client(): FunctionsClient;
   makeError: MakeError;
   /** Today's date, `YYYY-MM-DD`: the end of a history without `to`. */

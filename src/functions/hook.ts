@@ -1,7 +1,7 @@
 /**
  * `globalThis.PricesAddin`: how a page hands the functions their client. The task pane configures it
  * after sign-in (shared runtime), the headless host before it evaluates a book. Until then every
- * function answers #N/A "sign in from the Prices pane".
+ * function answers #N/A "sign in from the Prices pane", except while a sign-in hands its client over.
  */
 import { DEFAULT_REQUEST_BUDGET_MS } from "../prices/transport";
 import type { ClientStats, PricesClient, PricesClientOptions } from "../prices/types";
@@ -12,6 +12,7 @@ import { NO_DATA_TYPES, type DataTypeSupport, type ValueMode } from "./data-type
 import { LiveRegistry, type LiveClient, type LiveState } from "../prices/live-registry";
 import { fastClockSetting, realLiveClock, speededClock, type FastClockSetting, type LiveClock } from "../prices/live-clock";
 import type { LivePolicy } from "../prices/live-schedule";
+import { ClientHandover } from "./client-handover";
 
 /**
  * Live updates of PRICES.LIVE: off (the runner: a live cell is its first value), or on with an optional clock (a fast
@@ -56,6 +57,13 @@ export interface PricesAddin {
   configure(configuration: Configuration): Promise<void>;
   /** Back to "sign in from the Prices pane" (sign-out). */
   reset(options?: { recalculate?: boolean }): Promise<void>;
+  /**
+   * A user signed in and the page configures once ready (the pane opens their cache first): until that configure, or a
+   * reset, a call made with no client waits for it instead of answering "sign in".
+   */
+  awaitClient(): void;
+  /** True from `awaitClient()` to the next configure or reset. */
+  readonly awaitingClient: boolean;
   /** Called after every configure and reset; returns the unsubscribe function. */
   onConfigured(listener: ConfiguredListener): () => void;
   readonly configured: boolean;
@@ -115,6 +123,7 @@ export function createAddinHook(dependencies: AddinDependencies): AddinHook {
   const dataTypes = (): DataTypeSupport => declaredDataTypes ?? dependencies.dataTypeSupport?.() ?? NO_DATA_TYPES;
   const listeners = new Set<ConfiguredListener>();
   const live = liveHolder(() => client);
+  let handover: ClientHandover | undefined;
 
   const announce = async (recalculate: boolean | undefined): Promise<void> => {
     for (const listener of [...listeners]) {
@@ -142,13 +151,23 @@ export function createAddinHook(dependencies: AddinDependencies): AddinHook {
       if (configuration.valueMode !== undefined) valueMode = configuration.valueMode;
       if (configuration.dataTypes !== undefined) declaredDataTypes = configuration.dataTypes;
       live.renew(configuration.live);
+      handover?.complete(client);
+      handover = undefined;
       await announce(configuration.recalculate);
     },
     async reset(options) {
       client = undefined;
       deadlineMs = DEFAULT_DEADLINE_MS;
       live.renew(undefined);
+      handover?.cancel();
+      handover = undefined;
       await announce(options?.recalculate);
+    },
+    awaitClient() {
+      handover ??= new ClientHandover();
+    },
+    get awaitingClient() {
+      return handover !== undefined;
     },
     onConfigured(listener) {
       listeners.add(listener);
@@ -197,8 +216,9 @@ export function createAddinHook(dependencies: AddinDependencies): AddinHook {
     context(makeError, today) {
       return {
         client() {
-          if (client === undefined) throw new NotAvailableError(SIGN_IN_MESSAGE);
-          return client;
+          if (client !== undefined) return client;
+          if (handover !== undefined) return handover.client();
+          throw new NotAvailableError(SIGN_IN_MESSAGE);
         },
         makeError,
         today,

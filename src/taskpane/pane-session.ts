@@ -84,14 +84,17 @@ export function createPaneSession(options: SessionOptions): PaneSession {
     const addin = options.addin();
     if (state.status === "signed-in") {
       // every sign-in (and each renewal) hands the functions the same client, once the user's persistent cache is open; only a sign-in recalculates
-      // the service's list of what this session may see confirms the cached values first (pane-persistence.ts)
+      // the service's list of what this session may see confirms the cached values first (pane-persistence.ts);
+      // a cell typed meanwhile waits for the client (the header already says "Signed in"), never answers "sign in"
+      if (addin && addin.client !== client) addin.awaitClient();
       void persistence.signedIn(settings.environment.baseUrl, state.account, () => client.instruments(undefined, { fresh: true })).catch(() => undefined).finally(() => {
-        if (addin && addin.client !== client) void addin.configure({ client, recalculate: true });
+        // signed out while the cache opened: the reset below already answered the waiting cells
+        if (addin && addin.client !== client && store.state().status === "signed-in") void addin.configure({ client, recalculate: true });
       });
     } else {
       client.invalidate();
       void persistence.signedOut().catch(() => undefined);
-      if (addin?.configured) void addin.reset({ recalculate: true });
+      if (addin?.configured || addin?.awaitingClient) void addin.reset({ recalculate: true });
     }
     options.onAuth(state);
   }

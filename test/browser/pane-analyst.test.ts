@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { BrowserContext, Page } from "playwright-core";
+import type { BrowserContext, Page, Route } from "playwright-core";
 import { fromEpochDay } from "../../src/api/dates";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/server";
 import { servePages, type PageServer } from "../../src/runner/host-page";
@@ -39,6 +39,10 @@ const NOW = Date.parse(`${DAY}T09:00:00Z`) - londonOffset(DAY) * 60_000;
 
 const settle = (): Promise<void> => page.evaluate(() => (window as unknown as { __excel: { settle(): Promise<void> } }).__excel.settle());
 const cellValue = (address: string): Promise<unknown> => page.evaluate((a) => (window as unknown as { __excel: { value(a: string): unknown } }).__excel.value(a), address);
+/** Waits for the pane to hand the functions its client (it opens the user's cache after "Signed in" shows first); the stub tracks the recalculation it asks for from then on. */
+const handedOver = async (): Promise<void> => {
+  await page.waitForFunction(() => (window as unknown as { PricesAddin: { configured: boolean } }).PricesAddin.configured);
+};
 const selectCell = (address: string): Promise<void> => page.evaluate((a) => (window as unknown as { __excel: { select(a: string): void } }).__excel.select(a), address);
 
 /** Writes a formula into a cell of the stub workbook, as a user typing it would. */
@@ -97,6 +101,46 @@ afterAll(async () => {
   if (distDir) fs.rmSync(distDir, { recursive: true, force: true });
 });
 
+describe("a formula typed as the pane says Signed in", () => {
+  /**
+   * Holds the pane's request for the whole instrument list (the entitlement its sign-in confirms the user's cache with,
+   * before it hands the functions their client) until released.
+   */
+  async function holdInstrumentList(): Promise<{ release(): Promise<number> }> {
+    const held: Route[] = [];
+    let released = false;
+    const matches = (url: URL): boolean => url.pathname.endsWith("/Instruments") && !url.searchParams.has("symbols");
+    await page.route(matches, (route) => (released ? route.continue() : void held.push(route)));
+    return {
+      async release() {
+        released = true;
+        for (const route of held) await route.continue();
+        await page.unroute(matches);
+        return held.length;
+      },
+    };
+  }
+  const evaluations = (): Promise<number> => page.evaluate(() => (window as unknown as { __excel: { state: { evaluations: number } } }).__excel.state.evaluations);
+
+  it("waits for the functions' client, and is never told to sign in, while the sign-in still opens the user's cache", async () => {
+    const list = await holdInstrumentList();
+    await signInAs("trial");
+    const before = await evaluations();
+    const symbol = sandbox.data.instruments.find((i) => /^MB-/.test(i.record.symbol) && i.record.status === "Active" && i.series.length > 0)?.record.symbol;
+    if (symbol === undefined) throw new Error("the sandbox has no active metal with prices");
+    const typed = typeFormula("A1", `=PRICES.MID("${symbol}")`);
+    // the cell is being calculated while the entitlement is still held: the client cannot have been handed over yet
+    await page.waitForFunction((n) => (window as unknown as { __excel: { state: { evaluations: number } } }).__excel.state.evaluations > n, before);
+    expect(await list.release()).toBeGreaterThan(0);
+    await typed;
+    const value = await cellValue("A1");
+    // signed out before the verdict, so the next test starts as it expects either way
+    await page.locator("#sign-out").click();
+    await containsText(page.locator("#auth-status"), "Signed out of the add-in and of the token service", 120_000);
+    expect(Array.isArray(value) ? typeof (value as unknown[][])[0]?.[0] : value).toBe("number");
+  });
+});
+
 describe("switching accounts", () => {
   const analystOnly = (): string => {
     const trial = sandbox.data.instruments.filter((i) => i.record.commodityId !== "" && !/^MB-/.test(i.record.symbol) && i.series.length > 0);
@@ -121,8 +165,11 @@ describe("switching accounts", () => {
     // the token service asks again: the login form, and no "continue as analyst" (its session ended)
     const second = await signInAs("trial");
     expect(second).not.toContain("Continue as");
+    await handedOver();
     await settle();
+    // the trial's own answer, not the sign-out's
     expect(String(await cellValue("A1"))).toMatch(/^#N\/A/);
+    expect(String(await cellValue("A1"))).not.toMatch(/sign in from the Prices pane/);
     await hasText(page.locator("#result-count"), /of \d+ instruments/, 120_000);
   });
 

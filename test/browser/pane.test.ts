@@ -238,7 +238,9 @@ describe("task pane in Chromium", () => {
     expect(issuedTokens.size).toBeGreaterThanOrEqual(2);
     // the sign-in window logged no 404 (its icon was one, in every sign-in)
     expect(notFound).toEqual([]);
-    // the functions now share the pane's client and the earlier #N/A cell recalculated to a number
+    // the functions now share the pane's client and the earlier #N/A cell recalculated to a number: the pane hands the
+    // client over once the user's cache is open (after "Signed in" shows), and asks Excel to recalculate as it does
+    await page.waitForFunction(() => (window as unknown as { PricesAddin: { configured: boolean } }).PricesAddin.configured);
     await settle();
     expect(typeof (await cellValue("A1"))).toBe("object");
     const a1 = (await cellValue("A1")) as unknown[][];
