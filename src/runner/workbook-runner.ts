@@ -23,6 +23,7 @@ import { writePackage } from "../xlsx/package";
 import { freezeRefusal, refreshedPackage } from "../xlsx/refreshed-copy";
 import { WorkbookPackage } from "../xlsx/package";
 import { type KeptFormula, WorkbookFileError, readWorkbookFile } from "../xlsx/workbook-file";
+import { readWorkbookInfo } from "../xlsx/workbook-part";
 import type { PlanRunResult } from "./cache-session";
 import { type RunnerOptions, USAGE, UsageError, isWorkbookPath, parseArguments } from "./arguments";
 import { ensureBuilt, fetchClientToken } from "./host-page";
@@ -229,6 +230,9 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
   const pkg = isFile ? badBook(() => WorkbookPackage.read(options.bookPath)) : undefined;
   // the input is good: the first line, before the sheets are read (beside two busy loops the first came after 17.8 s);
   // a large one said so before its unzip, which then takes seconds of its own on a busy machine
+  // a book --freeze cannot write (its structure protected) is refused before its first line: bad input gets one line
+  const refusal = pkg && options.freeze ? badBook(() => freezeRefusal({ info: readWorkbookInfo(pkg), pkg })) : undefined;
+  if (refusal !== undefined) throw new BadBookError(refusal);
   if (pkg && !large) log(`workbook: reading ${options.bookPath}`);
   if (pkg && large) log(`workbook: unzipped ${options.bookPath} (${megabytes(pkg)} MB in ${pkg.entries.size} parts), reading its sheets`);
   try {
@@ -240,9 +244,6 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
     const sandbox = options.service.kind === "sandbox" ? startSandboxThread({ corsOrigins: host.origin === undefined ? [] : [host.origin], ...(options.service.today === undefined ? {} : { today: options.service.today }), ...options.service.sandbox }) : undefined;
     if (sandbox) resources.add(() => sandbox.close());
     const workbook = pkg ? badBook(() => readWorkbookFile(options.bookPath, progress, pkg)) : undefined;
-    // a book --freeze cannot write (its structure protected) is refused before the service is asked
-    const refusal = workbook && options.freeze ? freezeRefusal(workbook) : undefined;
-    if (refusal !== undefined) throw new BadBookError(refusal);
     if (workbook) {
       const formulas = [...workbook.formulas.values()].reduce((sum, sheet) => sum + sheet.size, 0);
       log(`workbook: read ${options.bookPath}: ${workbook.sheets.length} sheets, ${workbook.cellCount} cells, ${formulas} formulas, ${workbook.cone.formulas} of them in the price cone`);
