@@ -3,13 +3,14 @@
  * formulas instead of every cell of a 100,000-row book (the rest stays in the file as it is). Names and tables are read
  * as the engine reads them; a formula whose cells only evaluation can tell (INDIRECT, OFFSET) makes the answer "all".
  */
-import { MAX_ROWS, type RangeRef, formatCellAddress, parseCellAddress, rangeContains } from "../formula/a1";
+import { MAX_COLUMNS, MAX_ROWS, type RangeRef, rangeContains } from "../formula/a1";
 import { canonicalName } from "../formula/functions";
 import type { Expression, ReferenceExpression } from "../formula/parse";
 
 /** The cells of one sheet the formulas read: single cells and small areas by address, large areas as areas. */
 export interface SheetReach {
-  readonly cells: Set<string>;
+  /** By `cellKey`. */
+  readonly cells: Set<number>;
   readonly areas: RangeRef[];
 }
 
@@ -98,22 +99,22 @@ export class CellsRead {
   }
 
   private area(sheet: string, area: RangeRef): void {
-    const reach = this.reach.get(sheet) ?? { cells: new Set<string>(), areas: [] };
+    const reach = this.reach.get(sheet) ?? { cells: new Set<number>(), areas: [] };
     this.reach.set(sheet, reach);
     if ((area.bottom - area.top + 1) * (area.right - area.left + 1) > LISTED_AREA) {
       reach.areas.push(area);
       return;
     }
     for (let row = area.top; row <= area.bottom; row += 1) {
-      for (let col = area.left; col <= area.right; col += 1) reach.cells.add(formatCellAddress({ row, col }));
+      for (let col = area.left; col <= area.right; col += 1) reach.cells.add(cellKey(row, col));
     }
   }
 
-  /** Whether a formula reads the cell (`row`, `col` 0-based, `address` its A1 form) of `sheet`. */
-  reads(sheet: string, address: string, row: number, col: number): boolean {
+  /** Whether a formula reads the cell (`row`, `col` 0-based) of `sheet`. */
+  reads(sheet: string, row: number, col: number): boolean {
     if (this.everything) return true;
     const reach = this.reach.get(sheet);
-    return reach !== undefined && (reach.cells.has(address) || reach.areas.some((area) => rangeContains(area, row, col)));
+    return reach !== undefined && (reach.cells.has(cellKey(row, col)) || reach.areas.some((area) => rangeContains(area, row, col)));
   }
 }
 
@@ -131,23 +132,40 @@ export interface ConeFormula {
   readonly reach: readonly SheetArea[] | undefined;
 }
 
+/** A cell of a sheet as one number (row-major, as `addressesOf` walks an area): a Map key with no string built. */
+function cellKey(row: number, col: number): number {
+  return row * MAX_COLUMNS + col;
+}
+
+interface CellReaders {
+  readonly row: number;
+  readonly col: number;
+  readonly readers: ConeFormula[];
+}
+
 /** Finds the formulas whose cells an area covers (anchors and saved array areas), and the formulas that read an area. */
 class ConeIndex {
-  private readonly anchors = new Map<string, Map<string, ConeFormula>>();
+  private readonly anchors = new Map<string, Map<number, ConeFormula>>();
   private readonly arrays: ConeFormula[] = [];
   /** Readers of small areas by the cells they read; readers of large areas and of what only evaluation can tell apart. */
-  private readonly readersByCell = new Map<string, Map<string, { readonly row: number; readonly col: number; readonly readers: ConeFormula[] }>>();
+  private readonly readersByCell = new Map<string, Map<number, CellReaders>>();
   private readonly largeReads: { readonly formula: ConeFormula; readonly sheet: string; readonly area: RangeRef }[] = [];
   readonly unknownReach: ConeFormula[] = [];
 
   constructor(formulas: readonly ConeFormula[]) {
     for (const formula of formulas) {
-      mapOf(this.anchors, formula.sheet).set(formula.address, formula);
+      mapOf(this.anchors, formula.sheet).set(cellKey(formula.row, formula.col), formula);
       if (formula.array) this.arrays.push(formula);
       if (formula.reach === undefined) this.unknownReach.push(formula);
       for (const { sheet, area } of formula.reach ?? []) {
-        if (size(area) > LISTED_AREA) this.largeReads.push({ formula, sheet, area });
-        else for (const address of addressesOf(area)) readersAt(mapOf(this.readersByCell, sheet), address).readers.push(formula);
+        if (size(area) > LISTED_AREA) {
+          this.largeReads.push({ formula, sheet, area });
+          continue;
+        }
+        const byCell = mapOf(this.readersByCell, sheet);
+        for (let row = area.top; row <= area.bottom; row += 1) {
+          for (let col = area.left; col <= area.right; col += 1) readersAt(byCell, row, col).push(formula);
+        }
       }
     }
   }
@@ -156,23 +174,34 @@ class ConeIndex {
   covering(sheet: string, area: RangeRef): ConeFormula[] {
     const anchors = this.anchors.get(sheet);
     if (!anchors) return [];
-    const found =
-      size(area) > LISTED_AREA
-        ? [...anchors.values()].filter((formula) => rangeContains(area, formula.row, formula.col))
-        : [...addressesOf(area)].flatMap((address) => anchors.get(address) ?? []);
-    return [...found, ...this.arrays.filter((formula) => formula.sheet === sheet && formula.array !== undefined && overlap(formula.array.area, area))];
+    const found: ConeFormula[] = [];
+    if (size(area) > LISTED_AREA) {
+      for (const formula of anchors.values()) if (rangeContains(area, formula.row, formula.col)) found.push(formula);
+    } else {
+      for (let row = area.top; row <= area.bottom; row += 1) {
+        for (let col = area.left; col <= area.right; col += 1) {
+          const formula = anchors.get(cellKey(row, col));
+          if (formula !== undefined) found.push(formula);
+        }
+      }
+    }
+    for (const formula of this.arrays) if (formula.sheet === sheet && formula.array !== undefined && overlap(formula.array.area, area)) found.push(formula);
+    return found;
   }
 
   /** The formulas that read any cell of `area` of `sheet`. */
   readers(sheet: string, area: RangeRef): ConeFormula[] {
     const byCell = this.readersByCell.get(sheet);
-    const small =
-      byCell === undefined
-        ? []
-        : size(area) > LISTED_AREA
-          ? [...byCell.values()].filter((cell) => rangeContains(area, cell.row, cell.col)).flatMap((cell) => cell.readers)
-          : [...addressesOf(area)].flatMap((address) => byCell.get(address)?.readers ?? []);
-    return [...small, ...this.largeReads.filter((read) => read.sheet === sheet && overlap(read.area, area)).map((read) => read.formula)];
+    const found: ConeFormula[] = [];
+    if (byCell !== undefined && size(area) > LISTED_AREA) {
+      for (const cell of byCell.values()) if (rangeContains(area, cell.row, cell.col)) for (const reader of cell.readers) found.push(reader);
+    } else if (byCell !== undefined) {
+      for (let row = area.top; row <= area.bottom; row += 1) {
+        for (let col = area.left; col <= area.right; col += 1) for (const reader of byCell.get(cellKey(row, col))?.readers ?? []) found.push(reader);
+      }
+    }
+    for (const read of this.largeReads) if (read.sheet === sheet && overlap(read.area, area)) found.push(read.formula);
+    return found;
   }
 }
 
@@ -224,24 +253,17 @@ function overlap(a: RangeRef, b: RangeRef): boolean {
   return a.top <= b.bottom && b.top <= a.bottom && a.left <= b.right && b.left <= a.right;
 }
 
-
-function* addressesOf(area: RangeRef): Generator<string> {
-  for (let row = area.top; row <= area.bottom; row += 1) {
-    for (let col = area.left; col <= area.right; col += 1) yield formatCellAddress({ row, col });
-  }
-}
-
-function mapOf<V>(maps: Map<string, Map<string, V>>, key: string): Map<string, V> {
-  const found = maps.get(key) ?? new Map<string, V>();
+function mapOf<K, V>(maps: Map<string, Map<K, V>>, key: string): Map<K, V> {
+  const found = maps.get(key) ?? new Map<K, V>();
   maps.set(key, found);
   return found;
 }
 
-function readersAt(map: Map<string, { readonly row: number; readonly col: number; readonly readers: ConeFormula[] }>, address: string): { readonly readers: ConeFormula[] } {
-  const known = map.get(address);
-  if (known) return known;
-  const position = parseCellAddress(address) ?? { row: 0, col: 0 };
-  const made = { ...position, readers: [] };
-  map.set(address, made);
-  return made;
+function readersAt(map: Map<number, CellReaders>, row: number, col: number): ConeFormula[] {
+  const key = cellKey(row, col);
+  const known = map.get(key);
+  if (known) return known.readers;
+  const made = { row, col, readers: [] };
+  map.set(key, made);
+  return made.readers;
 }

@@ -64,6 +64,16 @@ interface CellBuilding {
 
 const CELL_REFERENCE = /^([A-Za-z]{1,3})(\d+)$/;
 
+/** The cell as read: its parts set one by one (spreads would make three objects for each of a sheet's cells). */
+function cellRead(cell: CellBuilding, closeStart: number, end: number): SheetCell {
+  const { row, col, qualifiedName, attributes, start, openEnd, formula, value, inline } = cell;
+  const read: { -readonly [K in keyof SheetCell]: SheetCell[K] } = { row, col, address: formatCellAddress({ row, col }), qualifiedName, attributes, span: { start, openEnd, closeStart, end } };
+  if (formula) read.formula = formula;
+  if (value) read.value = value;
+  if (inline) read.inline = inline;
+  return read;
+}
+
 /** Reads the sheet's cells in order (rows and cells without `r` counted on from the one before, as Excel does). */
 export function scanSheet(xml: string, part: string, events: SheetEvents): void {
   let inSheetData = false;
@@ -124,9 +134,7 @@ export function scanSheet(xml: string, part: string, events: SheetEvents): void 
           collecting = undefined;
           childStart = undefined;
         } else if (name === "c" && collecting === undefined) {
-          const { row: r, col: c, qualifiedName, attributes, start, openEnd, formula, value, inline } = cell;
-          const span = { start, openEnd, closeStart, end };
-          events.cell?.({ row: r, col: c, address: formatCellAddress({ row: r, col: c }), qualifiedName, attributes, span, ...(formula && { formula }), ...(value && { value }), ...(inline && { inline }) });
+          if (events.cell) events.cell(cellRead(cell, closeStart, end));
           cell = undefined;
         }
         return;

@@ -159,8 +159,8 @@ function readSheet(
       count += 1;
       if (count % 5_000 === 0) onProgress(count);
       // Excel writes `<f ca="1"/>` in the other cells of a volatile dynamic array: a cached copy, not a formula
-      const inSpill = spills.some((area) => rangeContains(area, cell.row, cell.col));
-      const copied = inSpill || keptSpills.some((area) => rangeContains(area, cell.row, cell.col));
+      const inSpill = anyContains(spills, cell.row, cell.col);
+      const copied = inSpill || anyContains(keptSpills, cell.row, cell.col);
       const f = cell.formula !== undefined && cell.formula.text === "" && cell.formula.attributes.t === undefined && copied ? undefined : cell.formula;
       if (f === undefined) {
         // What a saved array formula left in its other cells is a cached copy of its result, not an entry.
@@ -240,6 +240,12 @@ function readSheet(
     }
   }
   return { cells, formulas, spilled, saved, count, known: { prefix, cells: formulaCells } };
+}
+
+/** Whether one of `areas` holds the cell: a loop, not a closure made for each of a sheet's cells. */
+function anyContains(areas: readonly RangeRef[], row: number, col: number): boolean {
+  for (const area of areas) if (rangeContains(area, row, col)) return true;
+  return false;
 }
 
 /** A call of a function whose value depends on which rows are hidden. */
