@@ -22,8 +22,7 @@ import { printValue, type PrintedValue } from "../host/values";
 import { writePackage } from "../xlsx/package";
 import { freezeRefusal, refreshedPackage } from "../xlsx/refreshed-copy";
 import { WorkbookPackage } from "../xlsx/package";
-import { type KeptFormula, WorkbookFileError, readWorkbookFile } from "../xlsx/workbook-file";
-import { readWorkbookInfo } from "../xlsx/workbook-part";
+import { type KeptFormula, WorkbookFileError, readBookInfo, readWorkbookFile } from "../xlsx/workbook-file";
 import type { PlanRunResult } from "./cache-session";
 import { type RunnerOptions, USAGE, UsageError, isWorkbookPath, parseArguments } from "./arguments";
 import { ensureBuilt, fetchClientToken } from "./host-page";
@@ -230,8 +229,10 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
   const pkg = isFile ? badBook(() => WorkbookPackage.read(options.bookPath)) : undefined;
   // the input is good: the first line, before the sheets are read (beside two busy loops the first came after 17.8 s);
   // a large one said so before its unzip, which then takes seconds of its own on a busy machine
-  // a book --freeze cannot write (its structure protected) is refused before its first line: bad input gets one line
-  const refusal = pkg && options.freeze ? badBook(() => freezeRefusal({ info: readWorkbookInfo(pkg), pkg })) : undefined;
+  // its workbook part is part of that check (a damaged one, or a book --freeze cannot write, its structure protected):
+  // refused before the first line, so bad input gets one line
+  const info = pkg ? badBook(() => readBookInfo(options.bookPath, pkg)) : undefined;
+  const refusal = pkg && info && options.freeze ? freezeRefusal({ info, pkg }) : undefined;
   if (refusal !== undefined) throw new BadBookError(refusal);
   if (pkg && !large) log(`workbook: reading ${options.bookPath}`);
   if (pkg && large) log(`workbook: unzipped ${options.bookPath} (${megabytes(pkg)} MB in ${pkg.entries.size} parts), reading its sheets`);
@@ -243,7 +244,7 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
     // the runner's own sandbox starts on a thread of its own, on the other core, while this one reads the sheets
     const sandbox = options.service.kind === "sandbox" ? startSandboxThread({ corsOrigins: host.origin === undefined ? [] : [host.origin], ...(options.service.today === undefined ? {} : { today: options.service.today }), ...options.service.sandbox }) : undefined;
     if (sandbox) resources.add(() => sandbox.close());
-    const workbook = pkg ? badBook(() => readWorkbookFile(options.bookPath, progress, pkg)) : undefined;
+    const workbook = pkg ? badBook(() => readWorkbookFile(options.bookPath, progress, pkg, info === undefined ? {} : { info })) : undefined;
     if (workbook) {
       const formulas = [...workbook.formulas.values()].reduce((sum, sheet) => sum + sheet.size, 0);
       log(`workbook: read ${options.bookPath}: ${workbook.sheets.length} sheets, ${workbook.cellCount} cells, ${formulas} formulas, ${workbook.cone.formulas} of them in the price cone`);

@@ -311,6 +311,17 @@ function damaged(path: string, error: unknown): never {
 /** Which formulas the engine gets: the price cone (the runner), or every formula (the corpus measures the engine itself). */
 export interface ReadOptions {
   readonly formulas?: "price cone" | "every formula";
+  /** The workbook part, when the caller read it already (`readBookInfo`, the runner's check of its input). */
+  readonly info?: WorkbookInfo;
+}
+
+/** The workbook part's sheets, names and protection; a part that is not well-formed names the file as a damaged workbook. */
+export function readBookInfo(path: string, pkg: WorkbookPackage): WorkbookInfo {
+  try {
+    return readWorkbookInfo(pkg);
+  } catch (error) {
+    return damaged(path, error);
+  }
 }
 
 /** Reads the package (unless given, already read) and every worksheet; `progress` hears how far it got every few thousand cells. */
@@ -320,12 +331,7 @@ export function readWorkbookFile(
   pkg: WorkbookPackage = WorkbookPackage.read(path),
   options: ReadOptions = {},
 ): LoadedWorkbook {
-  let info: WorkbookInfo;
-  try {
-    info = readWorkbookInfo(pkg);
-  } catch (error) {
-    return damaged(path, error);
-  }
+  const info = options.info ?? readBookInfo(path, pkg);
   const kept: KeptFormula[] = [];
   const read = info.sheets.filter((sheet) => sheet.part !== undefined && sheet.name !== PROVENANCE_SHEET);
   const sheetNames = new Map(read.map((sheet) => [sheet.name.toLowerCase(), sheet.name]));

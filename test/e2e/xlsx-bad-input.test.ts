@@ -20,11 +20,15 @@ const R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
 const rels = (entries: string): string => `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${entries}</Relationships>`;
 
 /** A one-sheet workbook package, its parts as given (`level` 0 stores them uncompressed, so a byte can be changed in place). */
-function workbookZip(level: 0 | 6 = 6, sheet = `<worksheet xmlns="${MAIN}"><sheetData><row r="1"><c r="A1"><v>1234</v></c></row></sheetData></worksheet>`): Uint8Array {
+function workbookZip(
+  level: 0 | 6 = 6,
+  sheet = `<worksheet xmlns="${MAIN}"><sheetData><row r="1"><c r="A1"><v>1234</v></c></row></sheetData></worksheet>`,
+  book = `<workbook xmlns="${MAIN}" xmlns:r="${R}"><sheets><sheet name="Model" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+): Uint8Array {
   const parts = {
     "[Content_Types].xml": `<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/></Types>`,
     "_rels/.rels": rels(`<Relationship Id="rId1" Type="${R}/officeDocument" Target="xl/workbook.xml"/>`),
-    "xl/workbook.xml": `<workbook xmlns="${MAIN}" xmlns:r="${R}"><sheets><sheet name="Model" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+    "xl/workbook.xml": book,
     "xl/_rels/workbook.xml.rels": rels(`<Relationship Id="rId1" Type="${R}/worksheet" Target="worksheets/sheet1.xml"/>`),
     "xl/worksheets/sheet1.xml": sheet,
   };
@@ -82,13 +86,13 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Runs the runner on `input` (copied into a folder of its own) and checks what every refusal must hold; returns its one line. */
-function refused(name: string, content: Uint8Array | string | undefined, out: string): string {
+function refused(name: string, content: Uint8Array | string | undefined, out: string, options: readonly string[] = []): string {
   const folder = mkdtempSync(join(dir, "case-"));
   const input = join(folder, name);
   if (typeof content === "string") copyFileSync(content, input);
   else if (content !== undefined) writeFileSync(input, content);
   const before = existsSync(input) ? digest(input) : undefined;
-  const result = runner([input, "--out", join(folder, out)]);
+  const result = runner([input, "--out", join(folder, out), ...options]);
   expect(result.status).toBe(2);
   expect(result.stdout).toBe("");
   const lines = result.stderr.trim().split("\n");
@@ -110,6 +114,12 @@ describe("the runner refuses a file it cannot refresh, saying what it is", () =>
     ["an OpenDocument spreadsheet renamed .xlsx", "sheet.xlsx", ods(), /^workbook: \S+sheet\.xlsx is an OpenDocument spreadsheet \(\.ods\)/],
   ])("%s", (_, name, content, message) => {
     expect(refused(name, typeof content === "string" ? strToU8(content) : content, "copy.xlsx")).toMatch(message);
+  });
+
+  // the workbook part is read with the input's check, before the first line: one line, with --freeze too (exit 2, not 1)
+  it.each([[[]], [["--freeze"]]])("a workbook part that is not well-formed, options %j", (options: string[]) => {
+    const broken = workbookZip(6, undefined, `<workbook xmlns="${MAIN}" xmlns:r="${R}"><sheets><sheet name="Model" sheetId="1" r:id="rId1"/></sheets>`);
+    expect(refused("broken.xlsx", broken, "copy.xlsx", options)).toMatch(/^workbook: \S+broken\.xlsx is a damaged workbook: /);
   });
 
   it("an encrypted workbook (a password to open), as Excel writes it", () => {
