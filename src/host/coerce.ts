@@ -160,6 +160,11 @@ export function significant(value: number): number {
   return value === 0 || !Number.isFinite(value) ? value : Number(value.toPrecision(15));
 }
 
+/** Excel's comparison of two numbers (the proof's, src/host/proof.ts): equal at 15 significant digits, or within 1E-15 of each other relatively. */
+export function sameNumber(a: number, b: number): boolean {
+  return significant(a) === significant(b) || Math.abs(a - b) <= 1e-15 * Math.max(Math.abs(a), Math.abs(b));
+}
+
 /** Excel's order: numbers < text (without case) < FALSE < TRUE; a blank compares as 0, "" or FALSE. */
 /** Whether an order from `compare` satisfies a comparison operator (`=`, `<>`, `<`, `>`, `<=`, `>=`). */
 export function compareWith(operator: string, order: number): boolean {

@@ -10,7 +10,7 @@ import { canonicalName } from "../formula/functions";
 import { cellKey, positionOfKey } from "./addresses";
 import type { LeftForExcel } from "./book-names";
 import { type SavedCell, type SavedGrid, type SavedValues, savedCellValue } from "./book-saved";
-import { significant } from "./coerce";
+import { sameNumber, significant } from "./coerce";
 import type { FormulaCell, ProofState } from "./dependency-graph";
 import type { ResultGrid } from "./results";
 import { plainOf } from "./rich-cells";
@@ -124,10 +124,6 @@ export function sameValue(actual: CellValue, saved: SavedCell): boolean {
   if (typeof saved === "object") return isCellError(value) && value.code === saved.error;
   if (typeof saved === "number") return typeof value === "number" && sameNumber(value, saved);
   return value === saved;
-}
-
-function sameNumber(a: number, b: number): boolean {
-  return significant(a) === significant(b) || Math.abs(a - b) <= 1e-15 * Math.max(Math.abs(a), Math.abs(b));
 }
 
 export function describeValue(value: CellValue): string {

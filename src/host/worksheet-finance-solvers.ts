@@ -2,7 +2,8 @@
  * Excel's iterative finance functions: RATE (the annuity identity's root), IRR (NPV's root) and XIRR (XNPV's root),
  * from Excel's guess of 10% or the one given. Excel stops its search a few digits short of the root, so its saved
  * value is the point its own path reaches: IRR and RATE follow that path here (the secant method, measured on the
- * corpus of Excel-written files, test/host/excel-corpus and scripts/solver-candidates.ts). Excel's XIRR path is not
+ * corpus of Excel-written files, test/host/excel-corpus and scripts/solver-candidates.ts), and where the same search
+ * on a more exact evaluation lands elsewhere at the 15th digit, the value is left for Excel. Excel's XIRR path is not
  * found (its values lie 7 to 10 digits from the root), so XIRR finds the root by Newton's method only to tell a
  * number from #NUM!, and leaves a number for Excel. A guess of -100% or less is #VALUE!, and #NUM! where no sign
  * change exists or the search settles on no root.
@@ -11,6 +12,7 @@ import { type Arg, type FunctionSpec, num, spec } from "./worksheet-spec";
 import { atStart, cashFlows, datedFlows, excelPower, numError } from "./worksheet-finance";
 import { type CellValue, cellError, isCellError } from "./values";
 import { LeftForExcelSignal } from "./left-for-excel";
+import { sameNumber } from "./coerce";
 
 /** A rate's equation: its value, its slope, and the size of its terms (to tell a root from a place where all vanish). */
 interface Equation {
@@ -102,13 +104,33 @@ function annuity(count: number, pay: number, present: number, future: number, ty
  * annuity identity with the power by squaring, from the guess and 0.001 below it (above when the identity is not
  * positive there), until the identity is within 1E-7 of 0. Where it does not settle on a root, Newton's method may.
  */
-function rateBySecant(count: number, pay: number, present: number, future: number, type: number, guess: number): number | undefined {
+function rateBySecant(count: number, pay: number, present: number, future: number, type: number, guess: number, power: Growth = plainGrowth): number | undefined {
   const identity = (r: number): number => {
     if (r === 0) return present + pay * count + future;
-    const growth = excelPower(1 + r, count);
-    return present * growth + pay * (1 + r * type) * ((growth - 1) / r) + future;
+    const { growth, gain } = power(r, count);
+    return present * growth + pay * (1 + r * type) * (gain / r) + future;
   };
   return secant(identity, { start: guess, beside: (atGuess) => (atGuess > 0 ? guess - 0.001 : guess + 0.001), step: corrected, settled: (_previous, _next, value) => Math.abs(value) < 1e-7 });
+}
+
+/** `(1+r)^n` and that less 1: by squaring as Excel's digits show, or through log1p and expm1, the more exact. */
+type Growth = (rate: number, count: number) => { growth: number; gain: number };
+const plainGrowth: Growth = (rate, count) => {
+  const growth = excelPower(1 + rate, count);
+  return { growth, gain: growth - 1 };
+};
+const exactGrowth: Growth = (rate, count) => {
+  const log = count * Math.log1p(rate);
+  return { growth: Math.exp(log), gain: Math.expm1(log) };
+};
+
+/**
+ * Excel's path reaches its iterate through values whose rounding is Excel's: where the same search over a more exact
+ * evaluation lands elsewhere at 15 digits, those digits are the rounding's, which the engine cannot promise.
+ */
+function sameOnAFaithfulPath(name: string, found: number, faithful: number | undefined): number {
+  if (faithful !== undefined && sameNumber(faithful, found)) return found;
+  throw new LeftForExcelSignal(`${name}'s search lands on ${String(found)}, and on ${faithful === undefined ? "no root" : String(faithful)} when its terms are computed more exactly: the rounding of Excel's own arithmetic decides its 15th digit`);
 }
 
 function rate(args: readonly Arg[]): CellValue {
@@ -116,7 +138,7 @@ function rate(args: readonly Arg[]): CellValue {
   if (count <= 0) return numError("RATE needs a positive number of periods");
   const equation = annuity(count, pay, present, future, type);
   const found = rateBySecant(count, pay, present, future, type, guess);
-  if (found !== undefined && isRoot(equation, found)) return found;
+  if (found !== undefined && isRoot(equation, found)) return sameOnAFaithfulPath("RATE", found, rateBySecant(count, pay, present, future, type, guess, exactGrowth));
   return newton(equation, guess, 50, 1e-7) ?? numError("RATE did not settle");
 }
 
@@ -147,14 +169,44 @@ function guessOf(value: Arg): CellValue {
  * the NPV at each d taken at the rate 1/d - 1 through its discount factor by Horner's rule, until d moves by less
  * than 1E-7. Where it does not settle on a root (it cycles on -400 and five 1s), Newton's method on the rate may.
  */
-function irrBySecant(flows: readonly number[], guess: number): number | undefined {
-  const npvAtRate = (rate: number): number => {
-    const discount = 1 / (1 + rate);
-    return flows.reduceRight((total, flow) => total * discount + flow, 0);
-  };
+function irrBySecant(flows: readonly number[], guess: number, npv: Npv = hornerNpv): number | undefined {
+  const npvAtRate = (rate: number): number => npv(flows, 1 / (1 + rate));
   const start = 1 / (1 + guess);
   const found = secant((factor) => npvAtRate(1 / factor - 1), { start, valueAtStart: npvAtRate(guess), beside: (atGuess) => (atGuess > 0 ? start + 0.001 : start - 0.001), step: weighted, settled: (previous, next) => Math.abs(next - previous) < 1e-7 });
   return found === undefined ? undefined : 1 / found - 1;
+}
+
+/** NPV from the first flow as a polynomial in the discount factor. */
+type Npv = (flows: readonly number[], discount: number) => number;
+const hornerNpv: Npv = (flows, discount) => flows.reduceRight((total, flow) => total * discount + flow, 0);
+
+/**
+ * Horner's rule with each step's rounding errors carried along (the compensated Horner scheme, Graillat, Langlois and
+ * Louvet 2005: as exact as twice the working precision), from the products' and sums' error-free transformations.
+ */
+const compensatedNpv: Npv = (flows, discount) => {
+  let [total, carried] = [0, 0];
+  for (let index = flows.length - 1; index >= 0; index -= 1) {
+    const flow = flows[index] ?? 0;
+    const product = total * discount;
+    const sum = product + flow;
+    const back = sum - product;
+    const sumError = product - (sum - back) + (flow - back);
+    [total, carried] = [sum, carried * discount + (exactProductError(total, discount, product) + sumError)];
+  }
+  return total + carried;
+};
+
+/** a*b - product exactly, by Dekker's splitting (JavaScript has no fused multiply-add). */
+function exactProductError(a: number, b: number, product: number): number {
+  const split = (value: number): [number, number] => {
+    const scaled = 134217729 * value;
+    const high = scaled - (scaled - value);
+    return [high, value - high];
+  };
+  const [aHigh, aLow] = split(a);
+  const [bHigh, bLow] = split(b);
+  return aHigh * bHigh - product + aHigh * bLow + aLow * bHigh + aLow * bLow;
 }
 
 function irr(args: readonly Arg[]): CellValue {
@@ -165,7 +217,7 @@ function irr(args: readonly Arg[]): CellValue {
   if (typeof guess !== "number") return guess;
   const equation = discounting(flows, []);
   const found = irrBySecant(flows, guess);
-  if (found !== undefined && isRoot(equation, found)) return found;
+  if (found !== undefined && isRoot(equation, found)) return sameOnAFaithfulPath("IRR", found, irrBySecant(flows, guess, compensatedNpv));
   return newton(equation, guess, 20, 1e-7) ?? numError("IRR did not settle within 20 tries");
 }
 

@@ -7,6 +7,7 @@
 import { type Arg, type FunctionSpec, type WorksheetEnv, asArray, cellsOf, num, spec } from "./worksheet-spec";
 import { numbersOf } from "./worksheet-statistics";
 import { promisedSum } from "./sum-cancellation";
+import { type Nudged, promisedAgainstInputs } from "./input-sensitivity";
 import { type CellError, type CellValue, cellError, isCellError } from "./values";
 
 export const numError = (message: string): CellError => cellError("#NUM!", message);
@@ -177,19 +178,36 @@ function xnpv(args: readonly Arg[]): CellValue {
   return xDiscounted(r, dated.flows, dated.days);
 }
 
-export const FINANCE: Readonly<Record<string, FunctionSpec>> = {
-  PMT: spec("nnnnn", (args) => payment(num(args[0]), num(args[1]), num(args[2]), num(args[3]), atStart(args[4])), 3),
-  FV: spec(
+/**
+ * A closed form of the annuity identity over its four numbers (rate, periods and two amounts; `type` is a flag) whose
+ * numeric result is kept only where one unit in the last place of each number leaves it the same at 15 digits
+ * (src/host/input-sensitivity.ts); otherwise it is left for Excel.
+ */
+function annuityForm(name: string, amounts: Nudged, compute: (numbers: readonly number[], type: number) => CellValue): FunctionSpec {
+  return spec(
     "nnnnn",
     (args) => {
-      const value = futureValue(num(args[0]), num(args[1]), num(args[2]), num(args[3]), atStart(args[4]));
-      // (1 + -100%) to a negative power divides by 0
-      return !Number.isFinite(value) && num(args[0]) === -1 ? cellError("#DIV/0!") : value;
+      const numbers = [num(args[0]), num(args[1]), num(args[2]), num(args[3])];
+      const type = atStart(args[4]);
+      const value = compute(numbers, type);
+      return typeof value === "number" ? promisedAgainstInputs(name, numbers, amounts, value, (nudged) => compute(nudged, type)) : value;
     },
     3,
-  ),
-  PV: spec("nnnnn", (args) => presentValue(num(args[0]), num(args[1]), num(args[2]), num(args[3]), atStart(args[4])), 3),
-  NPER: spec("nnnnn", (args) => periods(num(args[0]), num(args[1]), num(args[2]), num(args[3]), atStart(args[4])), 3),
+  );
+}
+
+const [r, n, a, b] = [0, 1, 2, 3] as const;
+const at = (numbers: readonly number[], index: number): number => numbers[index] ?? 0;
+
+export const FINANCE: Readonly<Record<string, FunctionSpec>> = {
+  PMT: annuityForm("PMT", new Map([[a, "its pv"], [b, "its fv"]]), (x, type) => payment(at(x, r), at(x, n), at(x, a), at(x, b), type)),
+  FV: annuityForm("FV", new Map([[a, "its pmt"], [b, "its pv"]]), (x, type) => {
+    const value = futureValue(at(x, r), at(x, n), at(x, a), at(x, b), type);
+    // (1 + -100%) to a negative power divides by 0
+    return !Number.isFinite(value) && at(x, r) === -1 ? cellError("#DIV/0!") : value;
+  }),
+  PV: annuityForm("PV", new Map([[a, "its pmt"], [b, "its fv"]]), (x, type) => presentValue(at(x, r), at(x, n), at(x, a), at(x, b), type)),
+  NPER: annuityForm("NPER", new Map([[n, "its pmt"], [a, "its pv"], [b, "its fv"]]), (x, type) => periods(at(x, r), at(x, n), at(x, a), at(x, b), type)),
   IPMT: spec("nnnnnn", (args) => interestPayment(num(args[0]), num(args[1]), num(args[2]), num(args[3]), num(args[4]), atStart(args[5])), 4),
   PPMT: spec("nnnnnn", (args) => principalPayment(num(args[0]), num(args[1]), num(args[2]), num(args[3]), num(args[4]), atStart(args[5])), 4),
   NPV: spec("nv", npv, 2, true),

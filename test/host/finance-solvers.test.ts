@@ -49,7 +49,8 @@ describe("IRR", () => {
     // the search stops short of the root, as Excel's does (2E-12 from 20% here)
     expect(cells.B1).toBeCloseTo(0.1, 10);
     expect(cells.B2).toBeCloseTo(0.2, 10);
-    expect(cells.B3).toBeCloseTo(0.1, 10);
+    // from 10% its last digit is the rounding's: a more exact path lands on the other side of 0.1
+    expect(String(cells.B3)).toMatch(/^#N\/A: left for Excel: IRR's search lands on 0\.0999999999999\d+, and on 0\.1000000000000\d+ when its terms are computed more exactly/);
   });
 
   it("answers Excel's errors: #NUM! without a sign change, #VALUE! for a guess of -100% or less", async () => {
@@ -65,8 +66,10 @@ describe("IRR", () => {
 describe("RATE", () => {
   it("stops where Excel's secant search stops, digit for digit", async () => {
     const cells = await fixtureHost().evaluate({ A1: "=RATE(48,-200,8000)", A2: "=RATE(12,-200,8000,0,1)", A3: "=RATE(2,-200,8000)", A4: "=RATE(12,-550,8000,100)" });
-    // FINANCIAL__RATE.xlsx G2, F3, G16 and F9: Newton's method goes on to the root (F3 is -0.16783376119992413)
-    expect([cells.A1, cells.A2, cells.A3, cells.A4].map(fifteen)).toEqual([0.007701472488201368, -0.1678337611998994, -0.8288927807430028, -0.030979134708357597].map(fifteen));
+    // FINANCIAL__RATE.xlsx F3 and G16: Newton's method goes on to the root (F3 is -0.16783376119992413)
+    expect([cells.A2, cells.A3].map(fifteen)).toEqual([-0.1678337611998994, -0.8288927807430028].map(fifteen));
+    // G2 and F9 agree with Excel, but a more exact path lands elsewhere at the 15th digit: left for Excel
+    expect([cells.A1, cells.A4].map((cell) => String(cell).replace(/ lands on .*/, ""))).toEqual(["#N/A: left for Excel: RATE's search", "#N/A: left for Excel: RATE's search"]);
   });
 
   it("settles where Excel does, and gives #NUM! where Excel's search runs to -100%", async () => {
