@@ -19,7 +19,7 @@ import { type CustomCallRecord, CustomCalls } from "./custom-calls";
 import { type Eventually, andThen, isPending } from "./eventually";
 import { DependencyGraph, type FormulaCell, cellRange, isAnchorOnly } from "./dependency-graph";
 import { type FormulaCellFacts, formulaCellOf } from "./formula-cells";
-import { fitToArea } from "./fixed-array-area";
+import { type FixedArea, fitToArea } from "./fixed-array-area";
 import { NotReadySignal, readOwnSheet } from "./own-sheet-reads";
 import type { ResultCell } from "./rich-cells";
 import type { EngineOptions, SpillPlacement } from "./engine-options";
@@ -133,7 +133,7 @@ export class WorkbookEngine {
       const oldFormula = this.graph.at(position.row, position.col);
       const newLiteral = literals.get(key);
       const newFormula = formulas.get(key);
-      if (oldFormula && newFormula && oldFormula.text === newFormula.text) continue;
+      if (oldFormula && newFormula && sameSource(oldFormula, newFormula)) continue;
       if (oldLiteral !== undefined && newLiteral && sameLiteral(oldLiteral, newLiteral.value)) continue;
       if (!oldFormula && oldLiteral === undefined && !newFormula && !newLiteral) continue;
       touched.push(cellRange(position.row, position.col));
@@ -434,4 +434,9 @@ export class WorkbookEngine {
 /** What a cell left for Excel shows where there is no cached value (a JSON book): an error naming why. */
 function leftError(why: string): CellError {
   return cellError("#N/A", `left for Excel: ${why}`);
+}
+
+/** The same formula as before: its text, and for a legacy array formula the same area (re-entering it over more cells is an edit). */
+function sameSource(before: { readonly text: string; readonly area?: FixedArea }, after: FormulaCellSource): boolean {
+  return before.text === after.text && before.area?.rows === after.area?.rows && before.area?.cols === after.area?.cols;
 }

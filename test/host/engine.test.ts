@@ -237,6 +237,17 @@ describe("WorkbookEngine.update (an edit re-runs only what it touches)", () => {
     expect(host.engine.spillArea(2, 0)).toEqual({ top: 2, left: 0, bottom: 3, right: 1 });
   });
 
+  it("refills a legacy array formula re-entered over another area with the same text", async () => {
+    const host = fixtureHost();
+    const cells = { A1: 2, C1: "=A1*10" };
+    await host.engine.update(readBook({ cells, arrays: { C1: "C1:C2" } }));
+    expect(host.engine.cells()).toEqual({ A1: 2, C1: 20, C2: 20 });
+    await host.engine.update(readBook({ cells, arrays: { C1: "C1:C3" } }));
+    expect(host.engine.cells()).toEqual({ A1: 2, C1: 20, C2: 20, C3: 20 });
+    await host.engine.update(readBook({ cells, arrays: { C1: "C1:C1" } }));
+    expect(host.engine.cells()).toEqual({ A1: 2, C1: 20 });
+  });
+
   it("frees the cells of a deleted formula and re-runs its readers", async () => {
     const host = fixtureHost();
     await host.update(book);
