@@ -122,9 +122,13 @@ export class CustomCalls {
     for (const call of marshalled.calls) {
       if (!isCellError(call.args)) formula.calls.push({ name: resolved.metadata.name, args: call.args, row: call.row, col: call.col, whole });
     }
+    // one call, not lifted over a range (a model's =PRICES.MID($A2,B$1)): its outcome is the formula's, with no grid to assemble
+    if (!marshalled.lifted) {
+      const [only] = marshalled.calls;
+      return only === undefined ? [[cellError("#BUSY!")]] : this.invoke(formula, resolved, only, later);
+    }
     const outcomes: ResultGrid[] = [];
     const assemble = (): ResultGrid => {
-      if (!marshalled.lifted) return outcomes[0] ?? [[cellError("#BUSY!")]];
       const grid: ResultGrid = Array.from({ length: marshalled.rows }, () => new Array<CellValue>(marshalled.cols).fill(null));
       marshalled.calls.forEach((call, index) => {
         const outcome = outcomes[index];
