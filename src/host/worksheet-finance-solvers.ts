@@ -167,7 +167,8 @@ function guessOf(value: Arg): CellValue {
  * saves is some double less 1, which first pointed to a search on the discount factor): the secant method on the
  * discount factor d = 1/(1+rate), from the guess's and one 0.001 beside it (above when the NPV is positive there),
  * the NPV at each d taken at the rate 1/d - 1 through its discount factor by Horner's rule, until d moves by less
- * than 1E-7. Where it does not settle on a root (it cycles on -400 and five 1s), Newton's method on the rate may.
+ * than 1E-7. Where it does not settle on a root (it cycles on -400 and five 1s), Newton's method on the rate tells a
+ * number from #NUM!, and a number is left for Excel.
  */
 function irrBySecant(flows: readonly number[], guess: number, npv: Npv = hornerNpv): number | undefined {
   const npvAtRate = (rate: number): number => npv(flows, 1 / (1 + rate));
@@ -218,8 +219,13 @@ function irr(args: readonly Arg[]): CellValue {
   const equation = discounting(flows, []);
   const found = irrBySecant(flows, guess);
   if (found !== undefined && isRoot(equation, found)) return sameOnAFaithfulPath("IRR", found, irrBySecant(flows, guess, compensatedNpv));
-  return newton(equation, guess, 20, 1e-7) ?? numError("IRR did not settle within 20 tries");
+  // Newton's root is the root, not the point Excel's own search stops at, which gives Excel's last digits
+  if (newton(equation, guess, 20, 1e-7) === undefined) return numError("IRR did not settle within 20 tries");
+  throw new LeftForExcelSignal(IRR_OFF_PATH);
 }
+
+/** Why an IRR whose secant search does not settle (where Newton's method finds the root) is Excel's to give. */
+export const IRR_OFF_PATH = "the engine's secant search, Excel's, does not settle on these flows; Newton's method finds the root, but not the point where Excel's search stops, which decides its last digits";
 
 /** Why a numeric XIRR is Excel's to give (scripts/solver-candidates.ts: no path tried reaches its digits). */
 export const XIRR_STOPS_SHORT = "Excel stops XIRR's search short of the root, 7 to 10 digits from it, by a rule the engine does not reproduce (the engine's root agrees with Excel's value to 7 digits at least)";

@@ -3,7 +3,7 @@
  * __XIRR): the point where Excel's search stops short of the root, the root Excel finds where a first Newton step
  * overshoots -100%, the guess, and Excel's error cases; a numeric XIRR left for Excel, its errors kept.
  */
-import { XIRR_STOPS_SHORT } from "../../src/host/worksheet-finance-solvers";
+import { IRR_OFF_PATH, XIRR_STOPS_SHORT } from "../../src/host/worksheet-finance-solvers";
 import { fixtureHost } from "./harness";
 
 /** A number as Excel compares it, to 15 significant digits. */
@@ -33,14 +33,23 @@ describe("IRR", () => {
       A1: -70, A2: 12, A3: 15, B1: "=IRR(A1:A3)", B2: "=IRR(A1:A3,1)",
       C1: -5, C2: 1, D1: "=IRR(C1:C2)",
       E1: -2, E2: 1, F1: "=IRR(E1:E2)",
-      G1: -400, G2: 1, G3: 1, G4: 1, G5: 1, G6: 1, H1: "=IRR(G1:G6)",
     });
-    // Excel's saved values (-400 and five 1s by the Newton fallback: the secant path cycles there)
+    // Excel's saved values
     expect(cells.B1).toBeCloseTo(-0.44350694133432755, 11);
     expect(cells.B2).toBeCloseTo(-0.4435069413349362, 11);
     expect(cells.D1).toBeCloseTo(-0.8, 13);
     expect(cells.F1).toBeCloseTo(-0.5, 14);
-    expect(cells.H1).toBeCloseTo(-0.6737366751808405, 12);
+  });
+
+  it("leaves for Excel a number its secant search does not settle on, and computes one it settles on", async () => {
+    const cells = await fixtureHost().evaluate({
+      G1: -400, G2: 1, G3: 1, G4: 1, G5: 1, G6: 1, H1: "=IRR(G1:G6)",
+      I1: -400, I2: 100, I3: 100, I4: 100, I5: 100, I6: 100, J1: "=IRR(I1:I6)",
+    });
+    // -400 and five 1s: the secant cycles, Newton's root (-0.67373667518086) is 13 digits from Excel's -0.6737366751808405
+    expect(cells.H1).toBe(`#N/A: left for Excel: ${IRR_OFF_PATH}`);
+    // five 100s: the secant settles, on Excel's path
+    expect(typeof cells.J1).toBe("number");
   });
 
   it("starts from the guess: of two roots, the one near it", async () => {
