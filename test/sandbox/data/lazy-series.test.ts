@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { toEpochDay } from "../../../src/api";
 import { endOfDay } from "../../../src/sandbox/data/clock";
 import { buildForecast } from "../../../src/sandbox/data/generated-forecast";
-import { DEFAULT_SEED, generateDataSet, generateDataSetInSteps } from "../../../src/sandbox/data/generator";
+import { buildInBackground, DEFAULT_SEED, generateDataSet, generateDataSetInSteps } from "../../../src/sandbox/data/generator";
 import { planInstruments } from "../../../src/sandbox/data/instrument-plans";
 import type { AssessmentSeries, ForecastData } from "../../../src/sandbox/data/model";
 import { buildSeries, commodityFactor } from "../../../src/sandbox/data/price-walk";
@@ -19,6 +19,9 @@ function digest(series: AssessmentSeries, forecasts: readonly ForecastData[]): s
   return hash.digest("hex");
 }
 
+/** Every instrument's assessments, counted when the eager build makes them. */
+let eagerAssessments = 0;
+
 /** The data set built at once, every series before the next, as the generator did before it built them on first read. */
 function eagerDigests(): Map<string, string> {
   const todayDay = toEpochDay(TODAY);
@@ -29,6 +32,7 @@ function eagerDigests(): Map<string, string> {
     const endDay = plan.discontinueDay !== undefined && plan.discontinueDay < todayDay ? plan.discontinueDay : todayDay;
     const series = buildSeries(plan, endDay, todayDay, now, commodityFactor(DEFAULT_SEED, plan.combo.commodity, todayDay));
     if (series.length === 0) continue;
+    eagerAssessments += series.length;
     digests.set(plan.record.symbol, digest(series, plan.hasForecast ? [buildForecast(plan, series, now)] : []));
   }
   return digests;
@@ -54,5 +58,16 @@ describe("generateDataSet: series built when first read", () => {
     expect(instrument.forecasts).toBe(instrument.forecasts);
     const whole = (digests: Iterable<string>): string => createHash("sha256").update([...digests].join("\n")).digest("hex");
     expect(whole(data.instruments.map((i) => digest(i.series, i.forecasts)))).toBe(whole([...eager.keys()].sort().map((symbol) => eager.get(symbol) ?? "")));
+  });
+
+  it("builds every instrument in the background, one asked for meanwhile included, to the same values", async () => {
+    const data = await generateDataSetInSteps({ seed: DEFAULT_SEED, today: TODAY });
+    const background = buildInBackground(data);
+    const last = data.instruments.at(-1);
+    if (last === undefined) throw new Error("no instruments");
+    const asked = digest(last.series, last.forecasts);
+    expect(await background.done).toBe(eagerAssessments);
+    expect(asked).toBe(eager.get(last.record.symbol));
+    expect(new Map(data.instruments.map((i) => [i.record.symbol, digest(i.series, i.forecasts)]))).toEqual(eager);
   });
 });
