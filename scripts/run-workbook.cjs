@@ -72,8 +72,10 @@ function build() {
   // the worker first: a runner never finds itself beside an older worker
   renameSync(join(temporary, "sandbox-worker.js"), join(BUILD_DIR, "sandbox-worker.js"));
   renameSync(join(temporary, "workbook.js"), BUNDLE);
+  // a new file renamed over the old, never written in place: a node_modules of hard links (worktrees) shares the old one
+  writeFileSync(join(temporary, "inputs.json"), `${JSON.stringify({ builtAt, inputs })}\n`);
+  renameSync(join(temporary, "inputs.json"), INPUTS);
   rmSync(temporary, { recursive: true, force: true });
-  writeFileSync(INPUTS, `${JSON.stringify({ builtAt, inputs })}\n`);
   // an input saved during the build is newer than builtAt, so the next run builds again
   utimesSync(BUNDLE, builtAt / 1000, builtAt / 1000);
 }

@@ -12,7 +12,7 @@ import { parseInstant, publicationClock, type PublicationClock } from "./data/cl
 import { liveClock, LiveCorrections, type LiveClock } from "./data/live";
 import { addDays } from "../api";
 import { exportDataSet, loadDataSet } from "./data/files";
-import { DEFAULT_SEED, generateDataSetInSteps } from "./data/generator";
+import { buildInBackground, DEFAULT_SEED, generateDataSetInSteps } from "./data/generator";
 import type { DataSet } from "./data/model";
 
 export type { SandboxOptions } from "./cli";
@@ -172,8 +172,11 @@ export async function startSandbox(partial: Partial<SandboxOptions> = {}, hooks:
       await app.close().catch(() => undefined);
       throw error;
     }
-    // The provider (oidc-provider is large) loads while the server already listens; requests meanwhile wait for it.
-    const warming = Promise.resolve(tokenService.prepare?.()).catch(() => undefined);
+    // The provider (oidc-provider is large, ~0.3 s) loads while the server already listens, after its caller has been
+    // told so (a turn of the event loop later); requests meanwhile wait for it.
+    const warming = new Promise<void>((resolve) => setImmediate(resolve)).then(() => tokenService.prepare?.()).catch(() => undefined);
+    // the series too are built while it listens: those asked for first, the rest in between requests
+    const building = buildInBackground(data);
     return {
       apiUrl,
       issuer: tokenService.issuer,
@@ -184,6 +187,7 @@ export async function startSandbox(partial: Partial<SandboxOptions> = {}, hooks:
       data,
       ...(corrections && "set" in clock ? { live: sandboxLive(data, clock, corrections) } : {}),
       close: async () => {
+        building.stop();
         await warming;
         await app.close();
       },
