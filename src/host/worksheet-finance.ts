@@ -196,18 +196,19 @@ function annuityForm(name: string, amounts: Nudged, compute: (numbers: readonly 
   );
 }
 
-const [r, n, a, b] = [0, 1, 2, 3] as const;
+/** Where an annuity form's four numbers sit, in the function's order: the rate first (then periods and two amounts, or for NPER a payment and two amounts). */
+const [RATE_AT, SECOND_AT, THIRD_AT, FOURTH_AT] = [0, 1, 2, 3] as const;
 const at = (numbers: readonly number[], index: number): number => numbers[index] ?? 0;
 
 export const FINANCE: Readonly<Record<string, FunctionSpec>> = {
-  PMT: annuityForm("PMT", new Map([[a, "its pv"], [b, "its fv"]]), (x, type) => payment(at(x, r), at(x, n), at(x, a), at(x, b), type)),
-  FV: annuityForm("FV", new Map([[a, "its pmt"], [b, "its pv"]]), (x, type) => {
-    const value = futureValue(at(x, r), at(x, n), at(x, a), at(x, b), type);
+  PMT: annuityForm("PMT", new Map([[THIRD_AT, "its pv"], [FOURTH_AT, "its fv"]]), (x, type) => payment(at(x, RATE_AT), at(x, SECOND_AT), at(x, THIRD_AT), at(x, FOURTH_AT), type)),
+  FV: annuityForm("FV", new Map([[THIRD_AT, "its pmt"], [FOURTH_AT, "its pv"]]), (x, type) => {
+    const value = futureValue(at(x, RATE_AT), at(x, SECOND_AT), at(x, THIRD_AT), at(x, FOURTH_AT), type);
     // (1 + -100%) to a negative power divides by 0
-    return !Number.isFinite(value) && at(x, r) === -1 ? cellError("#DIV/0!") : value;
+    return !Number.isFinite(value) && at(x, RATE_AT) === -1 ? cellError("#DIV/0!") : value;
   }),
-  PV: annuityForm("PV", new Map([[a, "its pmt"], [b, "its fv"]]), (x, type) => presentValue(at(x, r), at(x, n), at(x, a), at(x, b), type)),
-  NPER: annuityForm("NPER", new Map([[n, "its pmt"], [a, "its pv"], [b, "its fv"]]), (x, type) => periods(at(x, r), at(x, n), at(x, a), at(x, b), type)),
+  PV: annuityForm("PV", new Map([[THIRD_AT, "its pmt"], [FOURTH_AT, "its fv"]]), (x, type) => presentValue(at(x, RATE_AT), at(x, SECOND_AT), at(x, THIRD_AT), at(x, FOURTH_AT), type)),
+  NPER: annuityForm("NPER", new Map([[SECOND_AT, "its pmt"], [THIRD_AT, "its pv"], [FOURTH_AT, "its fv"]]), (x, type) => periods(at(x, RATE_AT), at(x, SECOND_AT), at(x, THIRD_AT), at(x, FOURTH_AT), type)),
   IPMT: spec("nnnnnn", (args) => interestPayment(num(args[0]), num(args[1]), num(args[2]), num(args[3]), num(args[4]), atStart(args[5])), 4),
   PPMT: spec("nnnnnn", (args) => principalPayment(num(args[0]), num(args[1]), num(args[2]), num(args[3]), num(args[4]), atStart(args[5])), 4),
   NPV: spec("nv", npv, 2, true),
