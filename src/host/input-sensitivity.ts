@@ -2,9 +2,10 @@
  * Where a closed form's 15th digit rests on the last bit of its inputs. An input computed by another formula may
  * differ from Excel's by a unit in its last place (PMT at a rate of -90 % paid at the start lies 4 units from Excel's
  * under every arrangement tried, scripts/closed-form-candidates.ts), and a formula whose terms cancel (PV of that
- * payment over 3 periods: terms near 300 that leave 0.12, over 0.1^3) amplifies it past Excel's 15-digit comparison. Where one unit in the last
- * place of any one input moves the result that far, the engine cannot promise Excel's digits, and the formula is left
- * for Excel with why; a well-conditioned result survives the nudge unchanged at 15 digits and is computed as before.
+ * payment over 3 periods: terms near 300 that leave 0.12, over 0.1^3) amplifies it past Excel's 15-digit comparison.
+ * Where one unit in the last place of any one input moves the result that far, the engine cannot promise Excel's
+ * digits, and the formula is left for Excel with why; a well-conditioned result survives the nudge unchanged at 15
+ * digits and is computed as before.
  */
 import { LeftForExcelSignal } from "./left-for-excel";
 import { sameNumber } from "./coerce";

@@ -9,7 +9,8 @@
  * change exists or the search settles on no root.
  */
 import { type Arg, type FunctionSpec, num, spec } from "./worksheet-spec";
-import { atStart, cashFlows, datedFlows, excelPower, numError } from "./worksheet-finance";
+import { atStart, cashFlows, compounded, datedFlows, excelPower, numError } from "./worksheet-finance";
+import { exactProductError } from "./exact-product";
 import { type CellValue, cellError, isCellError } from "./values";
 import { LeftForExcelSignal } from "./left-for-excel";
 import { sameNumber } from "./coerce";
@@ -113,15 +114,11 @@ function rateBySecant(count: number, pay: number, present: number, future: numbe
   return secant(identity, { start: guess, beside: (atGuess) => (atGuess > 0 ? guess - 0.001 : guess + 0.001), step: corrected, settled: (_previous, _next, value) => Math.abs(value) < 1e-7 });
 }
 
-/** `(1+r)^n` and that less 1: by squaring as Excel's digits show, or through log1p and expm1, the more exact. */
+/** `(1+r)^n` and that less 1: by squaring as Excel's digits show, or through log1p and expm1 (`compounded`), the more exact. */
 type Growth = (rate: number, count: number) => { growth: number; gain: number };
 const plainGrowth: Growth = (rate, count) => {
   const growth = excelPower(1 + rate, count);
   return { growth, gain: growth - 1 };
-};
-const exactGrowth: Growth = (rate, count) => {
-  const log = count * Math.log1p(rate);
-  return { growth: Math.exp(log), gain: Math.expm1(log) };
 };
 
 /**
@@ -138,7 +135,7 @@ function rate(args: readonly Arg[]): CellValue {
   if (count <= 0) return numError("RATE needs a positive number of periods");
   const equation = annuity(count, pay, present, future, type);
   const found = rateBySecant(count, pay, present, future, type, guess);
-  if (found !== undefined && isRoot(equation, found)) return sameOnAFaithfulPath("RATE", found, rateBySecant(count, pay, present, future, type, guess, exactGrowth));
+  if (found !== undefined && isRoot(equation, found)) return sameOnAFaithfulPath("RATE", found, rateBySecant(count, pay, present, future, type, guess, compounded));
   return newton(equation, guess, 50, 1e-7) ?? numError("RATE did not settle");
 }
 
@@ -197,18 +194,6 @@ const compensatedNpv: Npv = (flows, discount) => {
   }
   return total + carried;
 };
-
-/** a*b - product exactly, by Dekker's splitting (JavaScript has no fused multiply-add). */
-function exactProductError(a: number, b: number, product: number): number {
-  const split = (value: number): [number, number] => {
-    const scaled = 134217729 * value;
-    const high = scaled - (scaled - value);
-    return [high, value - high];
-  };
-  const [aHigh, aLow] = split(a);
-  const [bHigh, bLow] = split(b);
-  return aHigh * bHigh - product + aHigh * bLow + aLow * bHigh + aLow * bLow;
-}
 
 function irr(args: readonly Arg[]): CellValue {
   const flows = cashFlows(args[0]);

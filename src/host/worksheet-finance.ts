@@ -31,8 +31,11 @@ export function excelPower(base: number, exponent: number): number {
   return exponent < 0 ? 1 / result : result;
 }
 
-/** `(1+rate)^periods` and that less 1 through log1p and expm1 (a rate above -100%): PPMT's first payment at the start, as Excel's digits show. */
-function compounded(rate: number, periods: number): { growth: number; gain: number } {
+/**
+ * `(1+rate)^periods` and that less 1 through log1p and expm1 (a rate above -100%): PPMT's first payment at the start, as
+ * Excel's digits show, and RATE's more exact path (worksheet-finance-solvers.ts).
+ */
+export function compounded(rate: number, periods: number): { growth: number; gain: number } {
   const log = periods * Math.log1p(rate);
   return { growth: Math.exp(log), gain: Math.expm1(log) };
 }

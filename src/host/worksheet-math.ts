@@ -8,6 +8,7 @@ import { excelCos, excelSin, excelTan } from "./worksheet-trig";
 import { type Arg, type FunctionSpec, type WorksheetEnv, asArray, cellsOf, num, scalarOf, spec } from "./worksheet-spec";
 import { type Value, arrayOf, isArray, toGrid } from "./value-array";
 import { type CellError, type CellValue, cellError, isCellError } from "./values";
+import { exactProductError } from "./exact-product";
 
 const numError = (message?: string): CellError => cellError("#NUM!", message);
 
@@ -46,16 +47,8 @@ export function power(base: number, exponent: number): CellValue {
 
 /** `a - b*q` without rounding the product (Dekker's split), as Excel's extended-precision MOD keeps it. */
 function exactRemainder(a: number, b: number, q: number): number {
-  const split = (x: number): [number, number] => {
-    const c = 134217729 * x;
-    const high = c - (c - x);
-    return [high, x - high];
-  };
   const product = b * q;
-  const [bh, bl] = split(b);
-  const [qh, ql] = split(q);
-  const error = bh * qh - product + bh * ql + bl * qh + bl * ql;
-  return a - product - error;
+  return a - product - exactProductError(b, q, product);
 }
 
 export function modulo(a: number, b: number): CellValue {
