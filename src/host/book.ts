@@ -30,6 +30,12 @@ export interface FormulaCellSource extends CellPosition {
   readonly area?: FixedArea;
 }
 
+/** A formula's text and the tree its reader parsed from exactly that text. */
+export interface ParsedFormula {
+  readonly text: string;
+  readonly expression: Expression;
+}
+
 export interface ParsedBook {
   readonly literals: readonly LiteralCell[];
   readonly formulas: readonly FormulaCellSource[];
@@ -103,8 +109,11 @@ function readArrays(json: object, problems: string[]): Map<string, FixedArea> {
  * Text starting with `=` is a formula, with `'` a literal text without the quote; JSON numbers and booleans are
  * literals; null and "" are empty cells. Text that looks like a number stays text (JSON already says which it is).
  */
-/** `onCell` is called at each cell read, so a caller can report progress from inside a long book. */
-export function readBook(json: unknown, onCell?: () => void): ParsedBook {
+/**
+ * `onCell` is called at each cell read, so a caller can report progress from inside a long book. `parsed` holds trees
+ * a reader in this process parsed already (a workbook file's formulas): one is taken only for the very text it parsed.
+ */
+export function readBook(json: unknown, onCell?: () => void, parsed?: ReadonlyMap<string, ParsedFormula>): ParsedBook {
   if (typeof json !== "object" || json === null || Array.isArray(json)) throw new BookError(["a book is a JSON object with a cells object"]);
   const cells = (json as { cells?: unknown }).cells;
   if (typeof cells !== "object" || cells === null || Array.isArray(cells)) throw new BookError(['"cells" must be an object of address -> content']);
@@ -137,7 +146,8 @@ export function readBook(json: unknown, onCell?: () => void): ParsedBook {
     } else if (typeof content === "string") {
       if (content.startsWith("=")) {
         try {
-          const expression = parse(content);
+          const known = parsed?.get(address);
+          const expression = known?.text === content ? known.expression : parse(content);
           const area = arrays.get(address);
           arrays.delete(address);
           if (legacy.delete(address)) formulas.push({ ...position, address, text: content, expression: asLegacyFormula(expression), legacy: true });

@@ -285,7 +285,7 @@ export async function evaluateWorkbookInPage(
       const { sheets: pageSheets, names, tables } = JSON.parse(input) as { sheets: SheetInput[]; names: DefinedName[]; tables: TableDefinition[] };
       return JSON.stringify(await host.evaluateWorkbook(pageSheets, { provenance: withProvenance, names, tables }));
     },
-    { input: JSON.stringify({ sheets, names: definitions.names, tables: definitions.tables }), apiUrl, token, provenance, today: today ?? null, dateSystem, extra },
+    { input: JSON.stringify({ sheets: sheets.map(({ name, book }) => ({ name, book })), names: definitions.names, tables: definitions.tables }), apiUrl, token, provenance, today: today ?? null, dateSystem, extra },
   );
   return JSON.parse(json) as WorkbookResult;
 }

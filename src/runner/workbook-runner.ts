@@ -277,7 +277,12 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
     const evaluating = Date.now();
     log(`workbook: evaluating ${workbook.sheets.length} sheet${workbook.sheets.length === 1 ? "" : "s"} in ${host.name}`);
     const definitions = { names: workbook.names, tables: workbook.tables };
-    const result = await host.evaluateWorkbook(workbook.sheets, definitions, apiUrl, token, freeze ? true : session.needsProvenance ? "keys" : false, today, dateSystem, { ...session.configuration, ...dataTypes });
+    // the read's own trees go with each sheet: the engine does not parse the cone's formulas a second time
+    const withTrees = workbook.sheets.map((sheet) => {
+      const parsed = workbook.parsed.get(sheet.name);
+      return parsed === undefined ? sheet : { ...sheet, parsed };
+    });
+    const result = await host.evaluateWorkbook(withTrees, definitions, apiUrl, token, freeze ? true : session.needsProvenance ? "keys" : false, today, dateSystem, { ...session.configuration, ...dataTypes });
     log(`workbook: evaluated in ${((Date.now() - evaluating) / 1000).toFixed(1)} s, ${result.stats.requests} service requests`);
     const { plan, changes } = await session.finish(host, result, savedValues(workbook));
     if (plan) return { plan, stats: result.stats };

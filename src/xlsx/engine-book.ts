@@ -4,6 +4,8 @@
  */
 import { type RangeRef, formatCellAddress, formatRangeAddress, parseCellAddress } from "../formula/a1";
 import type { SheetInput } from "../host/page-api";
+import type { ParsedFormula } from "../host/book";
+import type { Expression } from "../formula/parse";
 import type { SavedCell, SavedGrid } from "../host/book-saved";
 import { CellsRead, type ConeFormula, type SheetArea, priceCone } from "./cells-read";
 import type { BookCells, FormulaSource, SavedLiteral } from "./workbook-file";
@@ -97,6 +99,18 @@ export function onlyCellsRead(
     }
     return { name, book: { cells: kept, ...legacy } };
   });
+}
+
+/** Each cone formula's tree as the read parsed it, with the very text the engine's book holds for it (book.ts takes it instead of parsing again). */
+export function parsedFormulas(book: unknown, sources: ReadonlyMap<string, FormulaSource> | undefined, trees: ReadonlyMap<string, Expression> | undefined): Map<string, ParsedFormula> {
+  const cells = (book as { cells?: Partial<BookCells> }).cells ?? {};
+  const parsed = new Map<string, ParsedFormula>();
+  for (const address of sources?.keys() ?? []) {
+    const text = cells[address];
+    const expression = trees?.get(address);
+    if (typeof text === "string" && expression !== undefined) parsed.set(address, { text, expression });
+  }
+  return parsed;
 }
 
 /** The book's `"legacy"` list: formulas stored without dynamic-array metadata (plain or shared), which Excel 365 never spills. */

@@ -18,13 +18,14 @@ import { type StaticContext, whyLeftForExcel } from "../host/why-left-for-excel"
 import type { DefinedName, LeftForExcel, TableDefinition } from "../host/book-names";
 import { PROVENANCE_SHEET } from "../prices/provenance";
 import type { SavedCell } from "../host/book-saved";
+import type { ParsedFormula } from "../host/book";
 import { type NameReader, type SheetArea, referencesOf } from "./cells-read";
 import { savedCellOf, whyNotExcelValues } from "./saved-values";
 import { WorkbookFileError, WorkbookPackage } from "./package";
 import { type KnownCells, type SheetCell, scanSheet } from "./sheet-part";
 import { type WorkbookInfo, readWorkbookInfo } from "./workbook-part";
 import { XmlPartError, prefixOf } from "./xml";
-import { cellsOf, onlyCellsRead, onlyTheCone, putSaved, savedBook } from "./engine-book";
+import { cellsOf, onlyCellsRead, onlyTheCone, parsedFormulas, putSaved, savedBook } from "./engine-book";
 
 export { PROVENANCE_SHEET, WorkbookFileError, cellsOf };
 
@@ -69,6 +70,8 @@ export interface LoadedWorkbook {
   readonly tables: readonly TableDefinition[];
   /** How many formulas are in the price cone (evaluated, or left for Excel by the engine), of how many the sheets hold. */
   readonly cone: { readonly formulas: number; readonly of: number };
+  /** The cone's formulas as this read parsed them, by sheet, then address: an engine in this process takes them instead of parsing again. */
+  readonly parsed: ReadonlyMap<string, ReadonlyMap<string, ParsedFormula>>;
 }
 
 /** How the file writes a formula, read back as Excel shows it: the `[2]!` a lost add-in link leaves before `_xldudf_` dropped. */
@@ -118,8 +121,10 @@ function readSheet(
   xml: string,
   part: string,
   onProgress: (cells: number) => void,
-): { cells: BookCells; formulas: Map<string, FormulaSource>; spilled: Map<string, SavedLiteral>; saved: Map<string, SavedCell>; count: number; known: KnownCells } {
+): { cells: BookCells; formulas: Map<string, FormulaSource>; trees: Map<string, Expression>; spilled: Map<string, SavedLiteral>; saved: Map<string, SavedCell>; count: number; known: KnownCells } {
   const cells: BookCells = {};
+  /** Each formula's tree, by address: handed to the engine with the cone (its 20,000 formulas are not parsed twice). */
+  const trees = new Map<string, Expression>();
   /** Each formula's and each saved spill cell's cached value, errors as errors (the proof's oracle). */
   const saved = new Map<string, SavedCell>();
   const formulas = new Map<string, FormulaSource>();
@@ -225,6 +230,7 @@ function readSheet(
         ...(sharedGroup === undefined ? {} : { shared: sharedGroup }),
       };
       formulas.set(cell.address, source);
+      trees.set(cell.address, expression);
       formulaCells.set(cell.address, cell);
       loaded.reach.set(source, referencesOf(name, expression, loaded.sheetNames, scope));
     },
@@ -239,7 +245,7 @@ function readSheet(
       loaded.kept.push({ sheet: name, cell: address, formula: source.text, why: "SUBTOTAL or AGGREGATE on a sheet with hidden rows, which only Excel knows" });
     }
   }
-  return { cells, formulas, spilled, saved, count, known: { prefix, cells: formulaCells } };
+  return { cells, formulas, trees, spilled, saved, count, known: { prefix, cells: formulaCells } };
 }
 
 /** Whether one of `areas` holds the cell: a loop, not a closure made for each of a sheet's cells. */
@@ -343,6 +349,7 @@ export function readWorkbookFile(
   const formulas = new Map<string, Map<string, FormulaSource>>();
   const spilled = new Map<string, Map<string, SavedLiteral>>();
   const saved = new Map<string, Map<string, SavedCell>>();
+  const trees = new Map<string, Map<string, Expression>>();
   let cellCount = 0;
   for (const sheet of info.sheets) {
     if (sheet.part === undefined || sheet.name === PROVENANCE_SHEET) continue;
@@ -354,6 +361,7 @@ export function readWorkbookFile(
       formulas.set(sheet.name, read.formulas);
       spilled.set(sheet.name, read.spilled);
       saved.set(sheet.name, read.saved);
+      trees.set(sheet.name, read.trees);
       parts.set(sheet.name, part);
       formulaCells.set(sheet.name, read.known);
     } catch (error) {
@@ -372,5 +380,6 @@ export function readWorkbookFile(
   }));
   const coneSize = [...cone.values()].reduce((sum, sheet) => sum + sheet.size, 0);
   const formulaCount = [...formulas.values()].reduce((sum, sheet) => sum + sheet.size, 0);
-  return { pkg, info, sheets: books, parts, formulaCells, formulas, spilled, cellCount, kept, dateSystem: info.dateSystem, names: info.names, tables: info.tables, cone: { formulas: coneSize, of: formulaCount } };
+  const parsed = new Map(needed.map(({ name, book }) => [name, parsedFormulas(book, cone.get(name), trees.get(name))]));
+  return { pkg, info, sheets: books, parts, formulaCells, formulas, spilled, cellCount, kept, dateSystem: info.dateSystem, names: info.names, tables: info.tables, cone: { formulas: coneSize, of: formulaCount }, parsed };
 }
