@@ -30,7 +30,7 @@ import { duringModuleLoads } from "./module-progress";
 import { openRunnerHost } from "./runner-host";
 import { type SandboxThread, startSandboxThread } from "./sandbox-thread";
 import { serviceDay } from "./service-day";
-import { type Trust, trustWith } from "./trust";
+import { type Trust, trustOnly, trustWith } from "./trust";
 
 /** What the runner prints for a workbook file: the copy written, every sheet's cells as for a JSON book, what it froze and left for Excel. */
 export interface XlsxRunResult {
@@ -162,9 +162,9 @@ function writeReport(path: string, report: RunReport): void {
   }
 }
 
-/** What the run's requests trust: the system's CAs with the runner's own sandbox's (known before it listens) or `--ca`. */
+/** What the run's requests trust: its own sandbox's CA (known before it listens) alone, or the system's CAs with `--ca`. */
 async function runTrust(options: RunnerOptions, sandbox: SandboxThread | undefined, resources: Resources): Promise<Trust> {
-  const trust = trustWith(sandbox ? [await sandbox.ca] : options.caPath === undefined ? [] : [readFileSync(options.caPath, "utf8")]);
+  const trust = sandbox ? trustOnly(await sandbox.ca) : trustWith(options.caPath === undefined ? [] : [readFileSync(options.caPath, "utf8")]);
   resources.add(() => trust.close());
   return trust;
 }

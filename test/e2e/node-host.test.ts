@@ -11,7 +11,7 @@ import { join } from "node:path";
 import type { RunningSandbox } from "../../src/sandbox/server";
 import { DIST, ensureBuilt } from "../../src/runner/host-page";
 import { type NodeHost, openNodeHost } from "../../src/runner/node-host";
-import { type Trust, trustWith } from "../../src/runner/trust";
+import { type Trust, trustOnly, trustWith } from "../../src/runner/trust";
 import { sandboxGet, sandboxToken } from "../support/service";
 import { prices, TODAY } from "./support";
 
@@ -106,12 +106,14 @@ describe("the runner's Node host", () => {
 
   it("verifies the service's certificate: the sandbox's https is refused unless its CA is trusted beside the system's", async () => {
     const url = `${sandbox.apiUrl}/Prices?Symbols=MB-AL-0001`;
-    const [systemOnly, withSandbox] = [trustWith(), trustWith([sandbox.ca])];
+    const [systemOnly, withSandbox, sandboxOnly] = [trustWith(), trustWith([sandbox.ca]), trustOnly(sandbox.ca)];
     try {
       expect(await probe({ A1: `=PRICES.FETCHED("${url}")` }, systemOnly)).toEqual({ A1: "TypeError: Failed to fetch" });
       expect(await probe({ A1: `=PRICES.FETCHED("${url}")` }, withSandbox)).toEqual({ A1: "answered 401" });
+      // the runner's own sandbox run: that CA alone
+      expect(await probe({ A1: `=PRICES.FETCHED("${url}")` }, sandboxOnly)).toEqual({ A1: "answered 401" });
     } finally {
-      await Promise.all([systemOnly.close(), withSandbox.close()]);
+      await Promise.all([systemOnly.close(), withSandbox.close(), sandboxOnly.close()]);
     }
   });
 
