@@ -7,6 +7,7 @@
 import { parse as parseTokens, tokenize, type AstExpression } from "@borgar/fx";
 import { readReference, type RangeRef } from "./a1";
 import { fieldAccessOf } from "./field-access";
+import { type QuickShape, type Template, filled, quickShape, templatesOf } from "./quick-shape";
 
 /** A constant as a formula writes it. */
 export type Scalar = number | string | boolean;
@@ -86,10 +87,15 @@ type Token = ReturnType<typeof tokenize>[number];
 
 /** The tokens of `=expression` (without the `=`); throws FormulaSyntaxError for text that is not a formula. */
 function formulaTokens(formula: string): Token[] {
+  return tokenize(formulaBody(formula));
+}
+
+/** The text after `=`, which the tokenizer reads; throws FormulaSyntaxError for text that is not a formula. */
+function formulaBody(formula: string): string {
   const text = formula.trim();
   if (!text.startsWith("=")) throw new FormulaSyntaxError(formula, "a formula starts with =");
   if (text.slice(1).trim() === "") throw new FormulaSyntaxError(formula, "the formula is empty");
-  return tokenize(text.slice(1));
+  return text.slice(1);
 }
 
 function parseTree(formula: string, tokens: Token[]): AstExpression {
@@ -118,8 +124,22 @@ export function shapeParser(options: ParseOptions = {}): (formula: string) => Ex
   const wholeLines = options.wholeRowsAndColumns ?? true;
   /** By shape key; null for a shape that cannot be shared (its references are not plain leaves of the tree). */
   const shapes = new Map<string, Shape | null>();
+  /** By the key read off the text (quick-shape.ts): the shape, and each of its reference tokens as slots and text. */
+  const quick = new Map<string, { shape: Shape; templates: Template[] } | null>();
+  /** The tree of a formula whose text-read key was seen: no tokenizer (19,800 of the bench model's 19,800 formulas). */
+  const known = (formula: string, body: string, read: QuickShape): Expression | undefined => {
+    const seen = quick.get(read.key);
+    if (!seen) return undefined;
+    const references = seen.templates.map((template) => narrowReference(filled(template, read, body), "range", formula, wholeLines));
+    if (!references.every((reference): reference is ReferenceExpression => reference.kind === "reference")) return undefined;
+    return withReferences(seen.shape.tree, new Map(seen.shape.slots.map((slot, index) => [slot, references[index] ?? slot])));
+  };
   return (formula) => {
-    const tokens = formulaTokens(formula);
+    const body = formulaBody(formula);
+    const read = quickShape(body);
+    const fast = read === undefined ? undefined : known(formula, body, read);
+    if (fast) return fast;
+    const tokens = tokenize(body);
     const slotTokens: Token[] = [];
     let key = "";
     for (const token of tokens) {
@@ -139,8 +159,24 @@ export function shapeParser(options: ParseOptions = {}): (formula: string) => Ex
     }
     const tree = narrow(parseTree(formula, tokens), formula, wholeLines);
     if (shape === undefined) shapes.set(key, shapeOf(tree, slotTokens.map((token) => token.value)));
+    if (read !== undefined && !quick.has(read.key)) quick.set(read.key, quickEntry(shapes.get(key), read, body, tokens));
     return tree;
   };
+}
+
+/** What the text-read key stands for: the token shape, with where its reference tokens lie in terms of the slots. */
+function quickEntry(shape: Shape | null | undefined, read: QuickShape, body: string, tokens: readonly Token[]): { shape: Shape; templates: Template[] } | null {
+  if (!shape) return null;
+  const spans: (readonly [number, number])[] = [];
+  let at = 0;
+  for (const token of tokens) {
+    if (SLOT_KINDS[token.type] !== undefined) spans.push([at, at + token.value.length]);
+    at += token.value.length;
+  }
+  // the tokens must be the body's every character, in order, for the positions to hold
+  if (at !== body.length) return null;
+  const templates = templatesOf(read, body, spans);
+  return templates === undefined ? null : { shape, templates };
 }
 
 /** The tree as a shape when its references are exactly the open tokens, in order and each once; else null. */

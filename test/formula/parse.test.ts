@@ -1,4 +1,5 @@
 import { FormulaSyntaxError, type ParseOptions, parseExpression, parseFormula, shapeParser } from "../../src/formula/parse";
+import { quickShape } from "../../src/formula/quick-shape";
 import { corpus } from "../host/engine-corpus";
 
 describe("parseFormula", () => {
@@ -177,6 +178,15 @@ describe("shapeParser", () => {
     ["=A2.Mid", "=A3.Mid"],
     ["=SUM(A1:B2 B1:C3)", "=SUM(A2:B3 B2:C4)"],
     ["=LET(x,A1,x*2)", "=LET(x,B2,x*2)"],
+    // one key read off the text (quick-shape.ts): its references in functions' names, quotes, numbers and spaces
+    ["=LOG10(A1)+A1", "=LOG10(B2)+C3"],
+    ['="A1"&A1', '="A1"&B2'],
+    ["=1E5+A1*$B$2", "=1E5+C7*$D$9"],
+    ["=SUM(A1, B1) + A1 ", "=SUM(C1, D1) + XFD1048576 "],
+    ["=Sheet2!A1:B2+'My ''s'!C3", "=Sheet2!XFD1:A1048576+'My ''s'!D4"],
+    ["=A1 B1", "=C3 D4"],
+    ["=A1:B1", "=A1:XFE1"],
+    ["=SUM(A1:B3)-A0", "=SUM(A1:B3)-B1048577"],
   ])("reads %s then %s as parseExpression does", (first, second) => {
     for (const options of [{}, { wholeRowsAndColumns: false }]) {
       const parse = shapeParser(options);
@@ -192,5 +202,19 @@ describe("shapeParser", () => {
     // the same formulas a row further down: same shapes, other references
     const shifted = formulas.map((formula) => formula.replace(/(\$?[A-Z]{1,2}\$?)(\d+)(?![\d(])/g, (_, column: string, row: string) => `${column}${Number(row) + 1}`));
     for (const formula of [...formulas, ...shifted, ...formulas]) expect(shaped(parse, formula)).toEqual(plain(formula));
+  });
+});
+
+describe("quickShape", () => {
+  it("opens a cell reference only where the tokenizer can read nothing else", () => {
+    expect(quickShape("C3/B3-1")?.key).toBe(quickShape("C4/B4-1")?.key);
+    expect(quickShape("_xldudf_PRICES_MID($A2,B$1)")?.key).toBe(quickShape("_xldudf_PRICES_MID($A3,XFD$1)")?.key);
+    for (const [one, other] of [["LOG10(5)", "LOG11(5)"], ['"A1"&1', '"A2"&1'], ["1E5", "1E6"], ["A1.B", "A2.B"], ["A1#", "A2#"], ["Q1!A1", "Q2!A1"], ["XFE1+1", "XFF1+1"], ["A1 (1)", "A2 (1)"]]) {
+      expect(quickShape(one ?? "")?.key).not.toBe(quickShape(other ?? "")?.key);
+    }
+  });
+
+  it("vouches for no shape with brackets, braces or an unclosed quote", () => {
+    for (const body of ["Table1[Qty]", "{1,2}+A1", '"open&A1', "SUM([1]Rates!B2)"]) expect(quickShape(body)).toBeUndefined();
   });
 });
