@@ -3,7 +3,7 @@
  * evaluated in that page with a token for the service.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync } from "node:fs";
 import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -13,6 +13,7 @@ import type { EvaluationResult, SheetInput, WorkbookResult } from "../host/page-
 import type { DefinedName, TableDefinition } from "../host/book-names";
 import { ensureCertificates } from "../sandbox/auth/certs";
 import { type Trust, trustWith } from "./trust";
+import { withBuildLock } from "./build-lock";
 
 /** The project's folder: the first above this module with a package.json (from src/runner/, or from the built runner in node_modules/.cache/). */
 export const ROOT = projectRoot(__dirname);
@@ -53,27 +54,7 @@ function newestModification(dir: string): number {
 
 /** Builds with the project's webpack config when dist/ lacks the host or functions, or is older than src/. */
 export function ensureBuilt(log: (message: string) => void): void {
-  withBuildLock(() => { buildIfStale(log); });
-}
-
-/** Test files run in parallel workers; one webpack run at a time writes dist/. */
-function withBuildLock(action: () => void): void {
-  const lock = join(tmpdir(), `prices-workbook-build-${Buffer.from(ROOT).toString("hex").slice(-16)}.lock`);
-  const deadline = Date.now() + 300_000;
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      if (Date.now() > deadline) throw new Error(`another build holds ${lock}; remove it if no build is running`);
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
-    }
-  }
-  try {
-    action();
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
+  withBuildLock(join(tmpdir(), `prices-workbook-build-${Buffer.from(ROOT).toString("hex").slice(-16)}.lock`), () => { buildIfStale(log); });
 }
 
 function buildIfStale(log: (message: string) => void): void {

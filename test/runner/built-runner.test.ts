@@ -83,6 +83,15 @@ describe("the runner npm run workbook runs", () => {
     expect(readFileSync(join(build, "inputs.json"), "utf8")).toContain("src/runner/workbook-runner.ts");
   });
 
+  it("builds at once where a stopped build left its lock (its process gone), instead of waiting for it", () => {
+    const lock = join(build, "workbook.js.lock");
+    mkdirSync(lock, { recursive: true });
+    const stopped = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" });
+    writeFileSync(join(lock, "pid"), stopped.stdout);
+    expect(run([LAUNCHER], { PRICES_WORKBOOK_BUILD_DIR: build })).toMatchObject({ status: 2, stderr: expect.stringContaining("workbook: give one BOOK.json") as unknown });
+    expect(readFileSync(join(build, "inputs.json"), "utf8")).toContain("src/runner/workbook-runner.ts");
+  });
+
   it("runs a bundle newer than its sources, and rebuilds one older than a source, or one whose source is gone", () => {
     const env = { PRICES_WORKBOOK_BUILD_DIR: build };
     // the first run builds; no book: the usage error, exit 2
