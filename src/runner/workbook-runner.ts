@@ -257,7 +257,11 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
     log(`workbook: opening ${host.name}${sandbox ? " while the runner's own sandbox starts" : ""}`);
     // the page loads once this process is free to serve it (after the read): say so rather than fall silent
     await saying(log, `workbook: waiting for ${host.name} to load the functions`, () => host.ready(trust));
-    const { apiUrl, token } = await saying(log, "workbook: still starting the service", () => serviceToken(options, sandbox, trust));
+    const serving = saying(log, "workbook: still starting the service", () => serviceToken(options, sandbox, trust));
+    // the session's modules (the client's cache, jose: ~0.1 s) load while the sandbox starts, once the token is asked for
+    const sessionModule = import("./cache-session");
+    sessionModule.catch(() => undefined);
+    const { apiUrl, token } = await serving;
     log("workbook: service ready");
     // --today (the runner's own sandbox is frozen at it), else another service's own day: which prices are final, and TODAY() in formulas
     const today = options.service.today ?? (options.service.kind === "sandbox" ? undefined : await serviceDay(apiUrl, trust));
@@ -266,7 +270,7 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
     // would be written as its text only, so PRICES.ENTITY answers that text (no card, no price request for it).
     const dataTypes = { dataTypes: { entities: false, numbers: true }, valueMode: options.valueMode ?? "plain" };
     // loaded once the read is done: its modules (the client's cache) would add to the silence before the first line
-    const { openRunnerSession, savedValues } = await import("./cache-session");
+    const { openRunnerSession, savedValues } = await sessionModule;
     const session = await openRunnerSession(options, { apiUrl, token, trust, ...(today === undefined ? {} : { today }), ...(options.service.kind === "sandbox" ? { environment: "the runner's own sandbox" } : {}) }, log);
     if (!workbook || options.out === undefined) {
       const evaluated = await host.evaluate(book, apiUrl, token, today, dateSystem, { ...session.configuration, ...dataTypes });
