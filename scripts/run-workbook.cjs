@@ -5,7 +5,7 @@
  * the bundle (or gone). Under tsx every module of ours is compiled and every import resolved through its hooks: the
  * process's start to its first line took 0.7-1.3 s of CPU (usage error) against 0.2-0.3 s bundled, 17.8 s of silence
  * beside two busy loops (docs/benchmarks.md, "Workbook files"). Packages stay outside the bundle, loaded from
- * node_modules as they are, but for TypeBox and undici (BUNDLED). `npx tsx scripts/workbook.ts` runs the same code from source.
+ * node_modules as they are, but for TypeBox, undici and oidc-provider (BUNDLED). `npx tsx scripts/workbook.ts` runs the same code from source.
  */
 const { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } = require("node:fs");
 const { enableCompileCache } = require("node:module");
@@ -108,9 +108,10 @@ function externalPackages() {
 
 /**
  * The packages bundled into the runner (their many small modules are its start's cost): undici's 109 modules took
- * ~0.15 s of resolving and loading on the main thread after the read (the functions' host), bundled ~0.06 s.
+ * ~0.15 s of resolving and loading on the main thread after the read (the functions' host), bundled ~0.06 s;
+ * oidc-provider's (koa and the rest, ESM) ~0.41 s of the sandbox worker's start, bundled ~0.24 s.
  */
-const BUNDLED = ["@sinclair/typebox", "undici"];
+const BUNDLED = ["@sinclair/typebox", "undici", "oidc-provider"];
 
 function build() {
   const builtAt = Date.now();
@@ -124,7 +125,7 @@ function build() {
     platform: "node",
     format: "cjs",
     target: "node24",
-    // packages stay outside the bundle, loaded from node_modules as they are, but for TypeBox and undici (BUNDLED):
+    // packages stay outside the bundle, loaded from node_modules as they are, but for those BUNDLED:
     // TypeBox's ~300 small modules cost the runner ~0.3 s of resolving and compiling on the main thread, after the read
     // (the functions' host needs it), and the sandbox's worker as much
     external: externalPackages(),
