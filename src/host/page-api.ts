@@ -135,7 +135,12 @@ function progressOf(engines: readonly WorkbookEngine[]): string {
     done += sheet.done;
     formulas += sheet.formulas;
   }
-  return `${done.toLocaleString("en")} of ${formulas.toLocaleString("en")} formulas done`;
+  return `${grouped(done)} of ${grouped(formulas)} formulas done`;
+}
+
+/** `19,800`: thousands grouped by hand, since the first toLocaleString loads ICU's data (25 ms of the evaluation's main thread). */
+function grouped(count: number): string {
+  return String(count).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }
 
 export function createHostApi(dependencies: HostDependencies): PricesHostApi {
