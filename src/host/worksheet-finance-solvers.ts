@@ -203,11 +203,18 @@ function irr(args: readonly Arg[]): CellValue {
   if (typeof guess !== "number") return guess;
   const equation = discounting(flows, []);
   const found = irrBySecant(flows, guess);
-  if (found !== undefined && isRoot(equation, found)) return sameOnAFaithfulPath("IRR", found, irrBySecant(flows, guess, compensatedNpv));
+  if (found !== undefined && isRoot(equation, found)) {
+    // a root within rounding of 0 has no digits of its own: which side of 1 the last discount factor rounds to is all there is
+    if (Math.abs(found) <= 4 * Number.EPSILON) throw new LeftForExcelSignal(IRR_AT_ZERO);
+    return sameOnAFaithfulPath("IRR", found, irrBySecant(flows, guess, compensatedNpv));
+  }
   // Newton's root is the root, not the point Excel's own search stops at, which gives Excel's last digits
   if (newton(equation, guess, 20, 1e-7) === undefined) return numError("IRR did not settle within 20 tries");
   throw new LeftForExcelSignal(IRR_OFF_PATH);
 }
+
+/** Why an IRR of 0 (flows that sum to 0) is Excel's to give: Excel saved IRR(-4,4) as 2.2E-16, one unit in the last place of 1 from it. */
+export const IRR_AT_ZERO = "the root is 0 (the flows sum to 0), and Excel's search ends on 0 or one unit in the last place of 1 beside it (IRR(-4,4) is 2.2E-16 in Excel): a value within rounding of 0 has no digits the engine can promise";
 
 /** Why an IRR whose secant search does not settle (where Newton's method finds the root) is Excel's to give. */
 export const IRR_OFF_PATH = "the engine's secant search, Excel's, does not settle on these flows; Newton's method finds the root, but not the point where Excel's search stops, which decides its last digits";

@@ -7,6 +7,7 @@
 import { sameNumber } from "../../src/host/coerce";
 import { promisedAgainstInputs } from "../../src/host/input-sensitivity";
 import { LeftForExcelSignal } from "../../src/host/left-for-excel";
+import { IRR_AT_ZERO } from "../../src/host/worksheet-finance-solvers";
 import { fixtureHost } from "./harness";
 
 const LEFT = "#N/A: left for Excel: ";
@@ -50,5 +51,11 @@ describe("searches whose 15th digit is the rounding's", () => {
     expect(String(cells.E1).startsWith(LEFT)).toBe(true);
     // Excel saved 0.07930826116039724 (L2), equal as Excel compares
     expect(typeof cells.D1 === "number" && sameNumber(cells.D1, 0.07930826116039724)).toBe(true);
+  });
+
+  it("leaves an IRR of 0 for Excel (IRR(-4,4): Excel saved 2.2E-16, FINANCIAL__IRR.xlsx Two Values!C4) and computes IRR(-4,5)", async () => {
+    const cells = await fixtureHost().evaluate({ A1: -4, A2: 4, B1: "=IRR(A1:A2)", C1: -4, C2: 5, D1: "=IRR(C1:C2)" });
+    expect(cells.B1).toBe(`${LEFT}${IRR_AT_ZERO}`);
+    expect(typeof cells.D1 === "number" && sameNumber(cells.D1, 0.25)).toBe(true);
   });
 });
