@@ -10,6 +10,7 @@
  */
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
+import { LeftForExcelSignal } from "../src/host/left-for-excel";
 import { sameValue } from "../src/host/proof";
 import { arrayOf } from "../src/host/value-array";
 import { FINANCE, excelPower } from "../src/host/worksheet-finance";
@@ -109,8 +110,14 @@ const ENV = { dateSystem: "1900", at: { row: 0, col: 0 } } as const;
 function engine(fn: Fn, args: readonly (number | number[])[]): Result {
   const spec = FINANCE[fn];
   if (spec === undefined) return "error";
-  const value = spec.run(fn === "MIRR" ? [arrayOf([args[0] as number[]]), args[1] as number, args[2] as number] : (args as number[]), ENV as never);
-  return typeof value === "number" ? value : "error";
+  try {
+    const value = spec.run(fn === "MIRR" ? [arrayOf([args[0] as number[]]), args[1] as number, args[2] as number] : (args as number[]), ENV as never);
+    return typeof value === "number" ? value : "error";
+  } catch (error) {
+    // a value the engine leaves for Excel (input-sensitivity.ts) is not Excel's: counted as not agreeing
+    if (error instanceof LeftForExcelSignal) return "error";
+    throw error;
+  }
 }
 
 function evaluate(cells: readonly Cell[], candidate: Candidate, mode: "saved" | "chain"): Map<string, Result> {
@@ -352,6 +359,23 @@ function mirrCandidates(): Record<string, Candidate> {
             }
           }
         }
+      }
+    }
+  }
+  // Microsoft's documented form: NPV(rrate, gains) * (1+rrate)^n over NPV(frate, costs) * (1+frate), each NPV from period 1
+  for (const [powerName, power] of Object.entries(powers)) {
+    for (const [compoundName, compound] of Object.entries({ "**": (r: number, k: number) => (1 + r) ** k, squaring: (r: number, k: number) => excelPower(1 + r, k), same: power })) {
+      for (const [rootName, root] of Object.entries(MIRR_ROOTS)) {
+        candidates[`Microsoft's NPV form, ${powerName} powers, compounded by ${compoundName}, root ${rootName}`] = {
+          MIRR: (flows, f, r) => {
+            const n = flows.length;
+            const cost = flows.reduce((t, x, i) => (x < 0 ? t + x / power(f, i + 1) : t), 0) * (1 + f);
+            if (cost === 0 || n < 2 || !Number.isFinite(cost)) return "error";
+            const gain = flows.reduce((t, x, i) => (x > 0 ? t + x / power(r, i + 1) : t), 0) * compound(r, n);
+            const value = root(gain / -cost, n - 1) - 1;
+            return Number.isFinite(value) ? value : "error";
+          },
+        };
       }
     }
   }
