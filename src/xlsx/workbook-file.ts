@@ -42,6 +42,8 @@ export interface FormulaSource {
   readonly saved?: SavedLiteral;
 }
 
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
 /** A value as a cell of the book holds it; an error cell (`t="e"`) is the book's error literal. */
 export type SavedLiteral = NonNullable<SavedCell>;
 
@@ -222,13 +224,11 @@ function readSheet(
       const literal = literalOf(cell, loaded.info);
       const savedCell = savedCellOf(literal);
       if (savedCell !== undefined) saved.set(cell.address, savedCell);
-      const source: FormulaSource = {
-        text,
-        callsPrices: callsNamespace(expression, "PRICES"),
-        ...(literal === undefined ? {} : { saved: literal }),
-        ...(area === undefined ? {} : { array: { area, dynamic: cell.attributes.cm !== undefined } }),
-        ...(sharedGroup === undefined ? {} : { shared: sharedGroup }),
-      };
+      // fields set, not spread: three spreads per formula were a tenth of the read of a 20,000-formula sheet
+      const source: Mutable<FormulaSource> = { text, callsPrices: callsNamespace(expression, "PRICES") };
+      if (literal !== undefined) source.saved = literal;
+      if (area !== undefined) source.array = { area, dynamic: cell.attributes.cm !== undefined };
+      if (sharedGroup !== undefined) source.shared = sharedGroup;
       formulas.set(cell.address, source);
       trees.set(cell.address, expression);
       formulaCells.set(cell.address, cell);
