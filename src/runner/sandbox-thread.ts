@@ -1,7 +1,8 @@
 /**
  * The runner's own sandbox, started on a worker thread (src/runner/sandbox-worker.ts) before the book is read: its
  * start (fastify loaded: it listens ~0.65 s after the process starts; then oidc-provider loaded and the prices
- * generated, about 1.5 s of CPU in all) runs on the second core while this thread reads the package.
+ * generated, about 1.5 s of CPU in all) runs on the second core while this thread reads the package. Asked with a
+ * `client`, it also asks its token service for the runner's token there, and says it with its readiness.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -14,19 +15,31 @@ export interface SandboxThreadOptions {
   readonly corsOrigins: readonly string[];
   readonly correctionRate?: number;
   readonly withdrawn?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * The client the runner signs in as: the worker asks its own token service for the runner's token (client
+   * credentials, over HTTPS as any client asks) as soon as it listens, on its own core, while the runner still reads.
+   */
+  readonly client?: { readonly id: string; readonly secret: string; readonly scope: string };
+}
+
+/** Where the sandbox listens, and the runner's token when one was asked for and given. */
+export interface SandboxReady {
+  readonly apiUrl: string;
+  readonly issuer: string;
+  readonly token?: string;
 }
 
 /** What the worker says, in order: its CA, then that it listens (or why it failed), and last that it closed. */
 export type SandboxThreadMessage =
   | { readonly kind: "ca"; readonly ca: string }
-  | { readonly kind: "ready"; readonly apiUrl: string; readonly issuer: string }
+  | ({ readonly kind: "ready" } & SandboxReady)
   | { readonly kind: "failed"; readonly message: string }
   | { readonly kind: "closed" };
 
 export interface SandboxThread {
   /** The sandbox's CA (PEM), known before it listens. */
   readonly ca: Promise<string>;
-  readonly ready: Promise<{ readonly apiUrl: string; readonly issuer: string }>;
+  readonly ready: Promise<SandboxReady>;
   /** Stops the sandbox and ends the thread (also while it is starting). */
   close(): Promise<void>;
 }
@@ -45,13 +58,13 @@ export function startSandboxThread(options: SandboxThreadOptions): SandboxThread
   const { file, execArgv } = workerFile();
   const worker = new Worker(file, { workerData: options, ...(execArgv === undefined ? {} : { execArgv }) });
   let gotCa: (ca: string) => void = () => undefined;
-  let gotReady: (ready: { apiUrl: string; issuer: string }) => void = () => undefined;
+  let gotReady: (ready: SandboxReady) => void = () => undefined;
   let failed: (error: Error) => void = () => undefined;
   const ca = new Promise<string>((resolve, reject) => {
     gotCa = resolve;
     failed = reject;
   });
-  const ready = new Promise<{ apiUrl: string; issuer: string }>((resolve, reject) => {
+  const ready = new Promise<SandboxReady>((resolve, reject) => {
     gotReady = resolve;
     const earlier = failed;
     failed = (error) => {
@@ -72,7 +85,8 @@ export function startSandboxThread(options: SandboxThreadOptions): SandboxThread
     if (message.kind === "ca") gotCa(message.ca);
     else if (message.kind === "ready") {
       started = true;
-      gotReady({ apiUrl: message.apiUrl, issuer: message.issuer });
+      const { kind: _kind, ...where } = message;
+      gotReady(where);
     } else if (message.kind === "failed") failed(new Error(`the runner's own sandbox did not start: ${message.message}`));
     else closed();
   });

@@ -20,7 +20,8 @@ async function start(options: SandboxThreadOptions): Promise<void> {
   enableCompileCache();
   // the CA first (kept per machine in .certs), so the runner's requests can trust it before the service listens
   const { ensureCertificates } = await import("../sandbox/auth/certs");
-  post({ kind: "ca", ca: (await ensureCertificates()).ca });
+  const { ca } = await ensureCertificates();
+  post({ kind: "ca", ca });
   const { startSandbox } = await import("../sandbox/server");
   const sandbox = await startSandbox({ ...options, corsOrigins: [...options.corsOrigins], port: 0, quiet: true });
   port.on("message", (message: unknown) => {
@@ -30,7 +31,34 @@ async function start(options: SandboxThreadOptions): Promise<void> {
       port.close();
     });
   });
-  post({ kind: "ready", apiUrl: sandbox.apiUrl, issuer: sandbox.issuer });
+  // the runner's token, asked for here on this core: the runner's thread, still reading the book, finds it ready
+  const token = options.client === undefined ? undefined : await clientToken(sandbox.issuer, sandbox.apiUrl, ca, options.client).catch(() => undefined);
+  post({ kind: "ready", apiUrl: sandbox.apiUrl, issuer: sandbox.issuer, ...(token === undefined ? {} : { token }) });
+}
+
+/**
+ * A client-credentials token from the sandbox's own token service, over HTTPS that trusts its CA, as any client asks
+ * for one; undefined on any failure (the runner then asks itself, and says why if it fails too).
+ */
+async function clientToken(issuer: string, apiUrl: string, ca: string, client: NonNullable<SandboxThreadOptions["client"]>): Promise<string> {
+  const { request } = await import("node:https");
+  const body = new URLSearchParams({ grant_type: "client_credentials", scope: client.scope, resource: apiUrl }).toString();
+  const basic = Buffer.from(`${encodeURIComponent(client.id)}:${encodeURIComponent(client.secret)}`).toString("base64");
+  return new Promise<string>((resolve, reject) => {
+    const asked = request(`${issuer}/token`, { method: "POST", ca, headers: { "content-type": "application/x-www-form-urlencoded", "content-length": Buffer.byteLength(body), authorization: `Basic ${basic}` } }, (response) => {
+      let text = "";
+      response.setEncoding("utf8");
+      response.on("data", (chunk: string) => (text += chunk));
+      response.on("end", () => {
+        const token = (JSON.parse(text || "{}") as { access_token?: unknown }).access_token;
+        if (response.statusCode === 200 && typeof token === "string") resolve(token);
+        else reject(new Error(`token request failed with status ${String(response.statusCode)}`));
+      });
+      response.on("error", reject);
+    });
+    asked.on("error", reject);
+    asked.end(body);
+  });
 }
 
 start(workerData as SandboxThreadOptions).catch((error: unknown) => {

@@ -162,6 +162,9 @@ function writeReport(path: string, report: RunReport): void {
   }
 }
 
+/** The sandbox's own client the runner signs in as on its own sandbox (the sandbox's documented full-entitlement client). */
+const RUNNER_CLIENT = { id: "sandbox-full", secret: "sandbox-full-secret", scope: scopeFor("sandbox") };
+
 /** What the run's requests trust: its own sandbox's CA (known before it listens) alone, or the system's CAs with `--ca`. */
 async function runTrust(options: RunnerOptions, sandbox: SandboxThread | undefined, resources: Resources): Promise<Trust> {
   const trust = sandbox ? trustOnly(await sandbox.ca) : trustWith(options.caPath === undefined ? [] : [readFileSync(options.caPath, "utf8")]);
@@ -172,15 +175,9 @@ async function runTrust(options: RunnerOptions, sandbox: SandboxThread | undefin
 /** The service and a token for it: the runner's own sandbox once it listens, or the service `--api` names. */
 async function serviceToken(options: RunnerOptions, sandbox: SandboxThread | undefined, trust: Trust): Promise<{ apiUrl: string; token: string }> {
   if (sandbox) {
-    const { apiUrl, issuer } = await sandbox.ready;
-    const token = await fetchClientToken({
-      tokenUrl: `${issuer}/token`,
-      clientId: "sandbox-full",
-      clientSecret: "sandbox-full-secret",
-      apiUrl,
-      scope: scopeFor("sandbox"),
-      trust,
-    });
+    const { apiUrl, issuer, token: given } = await sandbox.ready;
+    // asked for by the sandbox's thread as soon as it listened (RUNNER_CLIENT); asked for here if that failed
+    const token = given ?? (await fetchClientToken({ tokenUrl: `${issuer}/token`, clientId: RUNNER_CLIENT.id, clientSecret: RUNNER_CLIENT.secret, apiUrl, scope: RUNNER_CLIENT.scope, trust }));
     return { apiUrl, token };
   }
   if (options.service.kind === "client") {
@@ -242,7 +239,7 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
     const host = await openRunnerHost(options, log);
     resources.add(() => host.close());
     // the runner's own sandbox starts on a thread of its own, on the other core, while this one reads the sheets
-    const sandbox = options.service.kind === "sandbox" ? startSandboxThread({ corsOrigins: host.origin === undefined ? [] : [host.origin], ...(options.service.today === undefined ? {} : { today: options.service.today }), ...options.service.sandbox }) : undefined;
+    const sandbox = options.service.kind === "sandbox" ? startSandboxThread({ corsOrigins: host.origin === undefined ? [] : [host.origin], ...(options.service.today === undefined ? {} : { today: options.service.today }), ...options.service.sandbox, client: RUNNER_CLIENT }) : undefined;
     if (sandbox) resources.add(() => sandbox.close());
     const workbook = pkg ? badBook(() => readWorkbookFile(options.bookPath, progress, pkg, info === undefined ? {} : { info })) : undefined;
     if (workbook) {

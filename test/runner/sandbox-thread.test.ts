@@ -2,6 +2,7 @@
 import { startSandboxThread } from "../../src/runner/sandbox-thread";
 import { trustWith } from "../../src/runner/trust";
 import { dispatcherFetch } from "../../src/prices/dispatcher-fetch";
+import { scopeFor } from "../../src/api/vocabulary";
 
 jest.setTimeout(120_000);
 
@@ -21,6 +22,24 @@ it("says its CA, listens with it, and stops when closed", async () => {
   } finally {
     await trust.close();
     await sandbox.close();
+  }
+});
+
+it("gives the runner's token with its readiness when asked for one: a real token its service takes, none when not asked", async () => {
+  const sandbox = startSandboxThread({ corsOrigins: [], today: "2025-06-30", client: { id: "sandbox-full", secret: "sandbox-full-secret", scope: scopeFor("sandbox") } });
+  const unasked = startSandboxThread({ corsOrigins: [], today: "2025-06-30" });
+  const trust = trustWith([await sandbox.ca]);
+  try {
+    const { apiUrl, token } = await sandbox.ready;
+    expect(typeof token).toBe("string");
+    const fetch = dispatcherFetch(await trust.dispatcher());
+    const response = await fetch(`${apiUrl}/References?Types=Currency`, { headers: { authorization: `Bearer ${token ?? ""}` } });
+    expect(response.status).toBe(200);
+    await response.body?.cancel();
+    expect((await unasked.ready).token).toBeUndefined();
+  } finally {
+    await trust.close();
+    await Promise.all([sandbox.close(), unasked.close()]);
   }
 });
 
