@@ -82,6 +82,17 @@ const fieldsAsked = memo((field: PriceField): string[] => requestedPriceFields([
 const BLANK_DATE: unique symbol = Symbol("blank date");
 type DateItem = string | undefined | typeof BLANK_DATE;
 
+const NOT_ONE: unique symbol = Symbol("not one cell");
+
+/** The cell of a value toMatrix reads as one cell (a scalar, [[x]] as Excel passes one, or [x]), else NOT_ONE. */
+function onlyCell(value: unknown): unknown {
+  if (!Array.isArray(value)) return value;
+  if (value.length !== 1) return NOT_ONE;
+  const row: unknown = value[0];
+  if (!Array.isArray(row)) return row;
+  return row.length === 1 ? row[0] : NOT_ONE;
+}
+
 /** The layout of one symbol and one date. */
 function singleLayout(symbol: Item<string | undefined>, date: Item<DateItem>): CrossLayout<string | undefined, DateItem> {
   return { rows: 1, cols: 1, at: () => [symbol, date] };
@@ -97,22 +108,24 @@ export async function priceGrid(context: FunctionsContext, symbols: unknown, dat
   const given = dates !== null && dates !== undefined;
   const readDate = (cell: unknown): DateItem => (given && isBlank(cell) ? BLANK_DATE : dateOf(cell, "date", system));
   // One symbol and one date (a model's =PRICES.MID($A2,B$1), 10,000 at once): no matrices, layout or grid of promises.
-  const one = !Array.isArray(symbols) && !Array.isArray(dates);
+  const symbol = onlyCell(symbols);
+  const date = onlyCell(dates);
+  const one = symbol !== NOT_ONE && date !== NOT_ONE;
   const layout: CrossLayout<string | undefined, DateItem> = one
-    ? singleLayout(readItem(symbols, symbolOf), readItem(dates, readDate))
+    ? singleLayout(readItem(symbol, symbolOf), readItem(date, readDate))
     : crossLayout(readItems(toMatrix(symbols, "symbols"), symbolOf), readItems(toMatrix(dates, "dates"), readDate));
   const client = context.client();
   // Omitted currency and unit (the usual call) wait for nothing: the instrument's own.
   const target = (currency === null || currency === undefined) && (unit === null || unit === undefined) ? undefined : await conversionTarget(client, currency, unit);
   const cells = priceCells(context, client, { ...request, target }, layout.cols, layout.rows);
   if (one && !cells.rich) {
-    const [symbol, date] = layout.at(0, 0);
-    if (date.ok && date.value === BLANK_DATE) return [[""]];
+    const [symbolItem, dateItem] = layout.at(0, 0);
+    if (dateItem.ok && dateItem.value === BLANK_DATE) return [[""]];
     // eslint-disable-next-line @typescript-eslint/only-throw-error -- a CellFailure is the cell's answer, caught by its class in context.ts
-    if (!symbol.ok) throw new CellFailure(symbol.failure);
+    if (!symbolItem.ok) throw new CellFailure(symbolItem.failure);
     // eslint-disable-next-line @typescript-eslint/only-throw-error -- as above
-    if (!date.ok) throw new CellFailure(date.failure);
-    return [[await cells.compute(symbol.value, date.value, 0, 0)]];
+    if (!dateItem.ok) throw new CellFailure(dateItem.failure);
+    return [[await cells.compute(symbolItem.value, dateItem.value, 0, 0)]];
   }
   const single = layout.rows === 1 && layout.cols === 1;
   const grid = await fillGrid(
