@@ -15,12 +15,12 @@ import {
   type Choice,
   type DateFormat,
 } from "./coerce";
-import { run, type FunctionsContext } from "./context";
+import { run, type FunctionsClient, type FunctionsContext } from "./context";
 import { conversionTarget, withTarget } from "./conversion-args";
 import { ArgumentError } from "./errors";
 import { priceFieldOf, priceFieldValue, requestedPriceFields, type PriceField } from "./fields";
-import { richPriceMaker, wantsRichPrices } from "./rich-prices";
-import { crossLayout, fillGrid, finish, readItems, type Grid } from "./shape";
+import { richPriceMaker, wantsRichPrices, type RichPriceMaker } from "./rich-prices";
+import { CellFailure, crossLayout, fillGrid, finish, readItem, readItems, type CrossLayout, type Grid, type Item } from "./shape";
 import { memo } from "./memo";
 
 export const CALCULATION_CHOICES: readonly Choice<CalculationType>[] = [
@@ -80,6 +80,23 @@ const fieldsAsked = memo((field: PriceField): string[] => requestedPriceFields([
 
 /** A referenced blank date cell, alone or inside a range: its result cell stays blank (only an omitted date or "latest" means latest). */
 const BLANK_DATE: unique symbol = Symbol("blank date");
+type DateItem = string | undefined | typeof BLANK_DATE;
+
+const NOT_ONE: unique symbol = Symbol("not one cell");
+
+/** The cell of a value toMatrix reads as one cell (a scalar, [[x]] as Excel passes one, or [x]), else NOT_ONE. */
+function onlyCell(value: unknown): unknown {
+  if (!Array.isArray(value)) return value;
+  if (value.length !== 1) return NOT_ONE;
+  const row: unknown = value[0];
+  if (!Array.isArray(row)) return row;
+  return row.length === 1 ? row[0] : NOT_ONE;
+}
+
+/** The layout of one symbol and one date. */
+function singleLayout(symbol: Item<string | undefined>, date: Item<DateItem>): CrossLayout<string | undefined, DateItem> {
+  return { rows: 1, cols: 1, at: () => [symbol, date] };
+}
 
 /**
  * Symbols down, dates across (or the shape of whichever is a range); each cell settles on its own. `currency`
@@ -87,33 +104,59 @@ const BLANK_DATE: unique symbol = Symbol("blank date");
  */
 export async function priceGrid(context: FunctionsContext, symbols: unknown, dates: unknown, request: PriceRequest, currency?: unknown, unit?: unknown): Promise<Grid> {
   const system = context.dateSystem;
-  const symbolItems = readItems(toMatrix(symbols, "symbols"), (cell) => symbolOf(cell));
-  const dateMatrix = toMatrix(dates, "dates");
   // An omitted argument arrives as null; a referenced empty cell as a blank inside an array (one rule for one cell and a range).
   const given = dates !== null && dates !== undefined;
-  const dateItems = readItems(dateMatrix, (cell) => (given && isBlank(cell) ? BLANK_DATE : dateOf(cell, "date", system)));
-  const layout = crossLayout(symbolItems, dateItems);
-  const single = layout.rows === 1 && layout.cols === 1;
+  const readDate = (cell: unknown): DateItem => (given && isBlank(cell) ? BLANK_DATE : dateOf(cell, "date", system));
+  // One symbol and one date (a model's =PRICES.MID($A2,B$1), 10,000 at once): no matrices, layout or grid of promises.
+  const symbol = onlyCell(symbols);
+  const date = onlyCell(dates);
+  const one = symbol !== NOT_ONE && date !== NOT_ONE;
+  const layout: CrossLayout<string | undefined, DateItem> = one
+    ? singleLayout(readItem(symbol, symbolOf), readItem(date, readDate))
+    : crossLayout(readItems(toMatrix(symbols, "symbols"), symbolOf), readItems(toMatrix(dates, "dates"), readDate));
   const client = context.client();
   // Omitted currency and unit (the usual call) wait for nothing: the instrument's own.
   const target = (currency === null || currency === undefined) && (unit === null || unit === undefined) ? undefined : await conversionTarget(client, currency, unit);
-  const keyOf = priceKeys({ ...request, target });
-  const rich = wantsRichPrices(context, request.field, request.values) ? richPriceMaker(client, request.field, target, context, layout.cols, layout.rows) : undefined;
+  const cells = priceCells(context, client, { ...request, target }, layout.cols, layout.rows);
+  if (one && !cells.rich) {
+    const [symbolItem, dateItem] = layout.at(0, 0);
+    if (dateItem.ok && dateItem.value === BLANK_DATE) return [[""]];
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- a CellFailure is the cell's answer, caught by its class in context.ts
+    if (!symbolItem.ok) throw new CellFailure(symbolItem.failure);
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- as above
+    if (!dateItem.ok) throw new CellFailure(dateItem.failure);
+    return [[await cells.compute(symbolItem.value, dateItem.value, 0, 0)]];
+  }
+  const single = layout.rows === 1 && layout.cols === 1;
   const grid = await fillGrid(
     layout,
-    async (symbol, date, row, col) => {
-      if (symbol === undefined) throw new ArgumentError("symbol is required: give an instrument symbol such as 'MB-AL-0004'");
-      if (date === BLANK_DATE) return "";
-      const key = keyOf(symbol, date);
-      rich?.prepare(symbol);
-      const record = await client.price(key);
-      rich?.note(row, col, key, record);
-      return fieldValue(request.field, priceFieldValue(record, request.field, request.dateFormat, symbol, system), context.dataTypes);
-    },
+    cells.compute,
     // A blank symbol cell inside a range stays blank; alone, it is a missing argument. So does a blank date in a range.
     (symbol, date) => (!single && symbol.ok && symbol.value === undefined) || (date.ok && date.value === BLANK_DATE),
   );
-  return finish(rich ? await rich.apply(grid) : grid, context.makeError);
+  return finish(cells.rich ? await cells.rich.apply(grid) : grid, context.makeError);
+}
+
+interface PriceCells {
+  readonly compute: (symbol: string | undefined, date: DateItem, row: number, col: number) => Promise<unknown>;
+  readonly rich: RichPriceMaker | undefined;
+}
+
+/** What each cell of a price grid asks and how its value is made, with the rich-price maker when the cell carries its record. */
+function priceCells(context: FunctionsContext, client: FunctionsClient, request: PriceRequest, cols: number, rows: number): PriceCells {
+  const system = context.dateSystem;
+  const keyOf = priceKeys(request);
+  const rich = wantsRichPrices(context, request.field, request.values) ? richPriceMaker(client, request.field, request.target, context, cols, rows) : undefined;
+  const compute = async (symbol: string | undefined, date: DateItem, row: number, col: number): Promise<unknown> => {
+    if (symbol === undefined) throw new ArgumentError("symbol is required: give an instrument symbol such as 'MB-AL-0004'");
+    if (date === BLANK_DATE) return "";
+    const key = keyOf(symbol, date);
+    rich?.prepare(symbol);
+    const record = await client.price(key);
+    rich?.note(row, col, key, record);
+    return fieldValue(request.field, priceFieldValue(record, request.field, request.dateFormat, symbol, system), context.dataTypes);
+  };
+  return { compute, rich };
 }
 
 export function fixedField(context: FunctionsContext, field: PriceField, symbols: unknown, dates: unknown, currency?: unknown, unit?: unknown): Promise<Grid> {

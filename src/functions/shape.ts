@@ -16,15 +16,16 @@ export type Grid = unknown[][];
 export type Item<T> = { ok: true; value: T } | { ok: false; failure: Failure };
 
 export function readItems<T>(matrix: Matrix, read: (cell: unknown) => T): Item<T>[][] {
-  return matrix.map((row) =>
-    row.map((cell): Item<T> => {
-      try {
-        return { ok: true, value: read(cell) };
-      } catch (error) {
-        return { ok: false, failure: describeFailure(error) };
-      }
-    }),
-  );
+  return matrix.map((row) => row.map((cell) => readItem(cell, read)));
+}
+
+/** One cell read as an item: its value, or why it is unusable. */
+export function readItem<T>(cell: unknown, read: (cell: unknown) => T): Item<T> {
+  try {
+    return { ok: true, value: read(cell) };
+  } catch (error) {
+    return { ok: false, failure: describeFailure(error) };
+  }
 }
 
 export interface CrossLayout<A, B> {

@@ -50,6 +50,7 @@ const VOLATILE_FUNCTIONS = new Set(["TODAY", "NOW", "RAND", "RANDBETWEEN", "OFFS
 export class CustomCalls {
   private readonly functions = new Map<string, FunctionMetadata>();
   private readonly deadlines: DeadlineQueue;
+  private readonly resolved = new Map<string, Resolved & { readonly id: string }>();
 
   constructor(
     private readonly runtime: CustomFunctionsRuntime,
@@ -77,13 +78,23 @@ export class CustomCalls {
   }
 
   resolve(name: string): Resolved | CellError {
+    // 10,000 calls of one name resolve once; a later association of another implementation is still seen
+    const known = this.resolved.get(name);
+    if (known !== undefined && this.runtime.implementations.get(known.id) === known.implementation) return known;
+    const found = this.lookUp(name);
+    if (!isCellError(found)) this.resolved.set(name, found);
+    return found;
+  }
+
+  private lookUp(name: string): (Resolved & { readonly id: string }) | CellError {
     const upper = name.toUpperCase();
     const prefix = `${this.namespace}.`;
     const metadata = upper.startsWith(prefix) ? this.functions.get(upper.slice(prefix.length)) : undefined;
     if (!metadata) return cellError("#NAME?", `unknown function ${name}`);
-    const implementation = this.runtime.implementations.get(metadata.id.toUpperCase());
+    const id = metadata.id.toUpperCase();
+    const implementation = this.runtime.implementations.get(id);
     if (!implementation) return cellError("#NAME?", `${name} is in functions.json but functions.js did not associate ${metadata.id}`);
-    return { metadata, implementation };
+    return { metadata, implementation, id };
   }
 
   /**

@@ -42,29 +42,31 @@ export class Recalculation {
   }
 
   private async loop(): Promise<void> {
-    const running = new Set<Promise<void>>();
+    /** Runs started and not finished: a count and one shared handler, not a set entry and a closure per run (10,000 PRICES calls). */
+    let running = 0;
+    // a finished run wakes the loop (one wake for all that finish together, not a race over every run)
+    const finished = (): void => {
+      running -= 1;
+      this.wake?.();
+    };
     /** Whether a run finished at once (its result is placed: what reads it may be ready now). */
     const start = (formula: FormulaCell): boolean => {
       formula.state = "running";
       const outcome = this.run(formula);
       if (!isPending(outcome)) return true;
-      // a finished run wakes the loop (one wake for all that finish together, not a race over every run)
-      const run: Promise<void> = outcome.finally(() => {
-        running.delete(run);
-        this.wake?.();
-      });
-      running.add(run);
+      running += 1;
+      outcome.then(finished, finished);
       return false;
     };
     for (;;) {
       const graph = this.graph();
       const pending = graph.formulas.filter((formula) => formula.state === "pending");
-      if (pending.length === 0 && running.size === 0) return;
+      if (pending.length === 0 && running === 0) return;
       let placed = false;
       // a formula an earlier run of this scan finished is ready at its turn: a chain of plain formulas runs in one scan
       for (const formula of pending) if (formula.state === "pending" && graph.isReady(formula) && start(formula)) placed = true;
       if (placed) continue;
-      if (running.size === 0) {
+      if (running === 0) {
         const free = pending.filter((formula) => !graph.hasDirectDependency(formula));
         const next = free.find((formula) => !formula.dynamic);
         // references built as formulas run are read once nothing else can run, all together so their PRICES calls batch

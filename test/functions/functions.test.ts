@@ -127,6 +127,18 @@ describe("LOW, MID, HIGH", () => {
     expect(grid[2]).toEqual(["", "", ""]);
   });
 
+  it("reads one symbol and one date alike as plain values, [[x]] as Excel passes them, and [x]", async () => {
+    const { calls } = await use();
+    const expected = [[expectedMid(AL, "2024-01-04")]];
+    expect(await F.mid(AL as never, "2024-01-04" as never)).toEqual(expected);
+    expect(await F.mid([[AL]], [["2024-01-04"]])).toEqual(expected);
+    expect(await F.mid([AL] as never, ["2024-01-04"] as never)).toEqual(expected);
+    expect(await F.mid([[AL]], [[null]])).toEqual([[""]]);
+    expect(await rejection(F.mid([[AL]], "2024-13-01" as never))).toEqual(new FakeFunctionError("#VALUE!", "date must be a date or YYYY-MM-DD, got '2024-13-01'"));
+    expect(await rejection(F.mid(42 as never))).toEqual(new FakeFunctionError("#VALUE!", "symbol must be an instrument symbol such as 'MB-AL-0004', got 42"));
+    expect(calls.map((call) => call.args[0])).toEqual([0, 1, 2].map(() => ({ symbol: AL, date: "2024-01-04" })));
+  });
+
   it("throws the error of a single cell with its message", async () => {
     await use();
     expect(await rejection(F.mid([["PA-FE-0001"]]))).toEqual(new FakeFunctionError("#N/A", "unknown or not permitted symbol 'PA-FE-0001'"));
