@@ -7,7 +7,7 @@ import { formatCellAddress } from "../formula/a1";
 import { canonicalName } from "../formula/functions";
 import { DeadlineQueue } from "../prices/deadline-queue";
 import { SHEET_NAME } from "./addresses";
-import { type ArgumentInput, type PreparedCall, marshalArguments } from "./marshal";
+import { type ArgumentInput, type Marshalled, type PreparedCall, marshalArguments } from "./marshal";
 import type { FunctionMetadata } from "./metadata";
 import { type ResultGrid, thrownToCellValue, toResultGrid } from "./results";
 import type { CustomFunction, CustomFunctionsRuntime } from "./runtime";
@@ -38,6 +38,8 @@ export interface CallingFormula {
   calls: CustomCallRecord[];
   cancels: (() => void)[];
 }
+
+type LiftedCalls = Extract<Marshalled, { kind: "calls" }>;
 
 interface Resolved {
   readonly metadata: FunctionMetadata;
@@ -104,21 +106,23 @@ export class CustomCalls {
    */
   runner(name: string, formula: FormulaCell, run: Run, onStep: (() => void) | undefined, streamed: (grid: ResultGrid) => void): CustomRunner | undefined {
     if (!name.startsWith(`${this.namespace}.`)) return undefined;
-    return async (inputs) => {
-      if (run === "saved") throw new UnprovenSignal(`calls ${name}, whose old value the file does not hold on its own`);
+    // then-callbacks, not an async function: no suspended frame held per pending call (10,000 on a model)
+    return (inputs) => {
+      if (run === "saved") return Promise.reject(new UnprovenSignal(`calls ${name}, whose old value the file does not hold on its own`));
       // the calls run in one stretch of continuations after every formula has started (arguments that were ready
       // at once too), so an edit made meanwhile replaces a run before it calls anything: each is a step
-      await Promise.resolve();
-      onStep?.();
-      const resolved = this.resolve(name);
-      if (isCellError(resolved)) return [[resolved]];
-      // An edit replaced this run while its arguments were evaluated: its result would be dropped, so call nothing.
-      if (run !== formula.generation) return [[cellError("#BUSY!")]];
-      // A call that is the whole formula updates its cells with a stream's later values; a nested one keeps its first.
-      const result = resultOf(formula.expression).expression;
-      const whole = result.kind === "call" && canonicalName(result.name, this.namespace) === name;
-      return this.call(formula, resolved, name, inputs, whole, (grid) => {
-        if (whole && run === formula.generation && formula.state === "done") streamed(grid);
+      return Promise.resolve().then(() => {
+        onStep?.();
+        const resolved = this.resolve(name);
+        if (isCellError(resolved)) return [[resolved]];
+        // An edit replaced this run while its arguments were evaluated: its result would be dropped, so call nothing.
+        if (run !== formula.generation) return [[cellError("#BUSY!")]];
+        // A call that is the whole formula updates its cells with a stream's later values; a nested one keeps its first.
+        const result = resultOf(formula.expression).expression;
+        const whole = result.kind === "call" && canonicalName(result.name, this.namespace) === name;
+        return this.call(formula, resolved, name, inputs, whole, (grid) => {
+          if (whole && run === formula.generation && formula.state === "done") streamed(grid);
+        });
       });
     };
   }
@@ -127,17 +131,23 @@ export class CustomCalls {
    * Calls a resolved function with a formula's argument inputs (lifted over a range when Excel would); `later` hears
    * the whole result again when a stream delivers a later value.
    */
-  async call(formula: CallingFormula, resolved: Resolved, displayName: string, inputs: readonly ArgumentInput[], whole: boolean, later: (grid: ResultGrid) => void): Promise<ResultGrid> {
+  call(formula: CallingFormula, resolved: Resolved, displayName: string, inputs: readonly ArgumentInput[], whole: boolean, later: (grid: ResultGrid) => void): Promise<ResultGrid> {
     const marshalled = marshalArguments(resolved.metadata, inputs, displayName);
-    if (marshalled.kind === "error") return [[marshalled.error]];
+    if (marshalled.kind === "error") return Promise.resolve([[marshalled.error]]);
     for (const call of marshalled.calls) {
       if (!isCellError(call.args)) formula.calls.push({ name: resolved.metadata.name, args: call.args, row: call.row, col: call.col, whole });
     }
-    // one call, not lifted over a range (a model's =PRICES.MID($A2,B$1)): its outcome is the formula's, with no grid to assemble
+    // one call, not lifted over a range (a model's =PRICES.MID($A2,B$1)): its outcome is the formula's, with no grid
+    // to assemble and no async frame of its own
     if (!marshalled.lifted) {
       const [only] = marshalled.calls;
-      return only === undefined ? [[cellError("#BUSY!")]] : this.invoke(formula, resolved, only, later);
+      return only === undefined ? Promise.resolve([[cellError("#BUSY!")]]) : this.invoke(formula, resolved, only, later);
     }
+    return this.lifted(formula, resolved, marshalled, later);
+  }
+
+  /** A call lifted over a range: one invocation per cell, assembled into the formula's grid (again on a stream's later value). */
+  private async lifted(formula: CallingFormula, resolved: Resolved, marshalled: LiftedCalls, later: (grid: ResultGrid) => void): Promise<ResultGrid> {
     const outcomes: ResultGrid[] = [];
     const assemble = (): ResultGrid => {
       const grid: ResultGrid = Array.from({ length: marshalled.rows }, () => new Array<CellValue>(marshalled.cols).fill(null));
