@@ -117,7 +117,11 @@ function quickScanSheet(xml: string, part: string, events: SheetEvents): boolean
 
 /** Reads the sheet's cells in order (rows and cells without `r` counted on from the one before, as Excel does). */
 export function scanSheet(xml: string, part: string, events: SheetEvents): void {
-  if (quickScanSheet(xml, part, events)) return;
+  if (!quickScanSheet(xml, part, events)) saxesScanSheet(xml, part, events);
+}
+
+/** scanSheet with saxes throughout (any part; the reference the quick read is tested against). */
+export function saxesScanSheet(xml: string, part: string, events: SheetEvents): void {
   let inSheetData = false;
   let sheetData: { qualifiedName: string; attributes: Readonly<Record<string, string>>; start: number; openEnd: number } | undefined;
   let row = -1;
