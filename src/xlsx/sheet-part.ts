@@ -8,7 +8,8 @@ import { columnIndex, formatCellAddress } from "../formula/a1";
 import type { CellValue } from "../host/values";
 import { isCellError } from "../host/values";
 import { escapeText } from "./escape";
-import { type ElementSpan, decodeXstring, encodeXstring, prefixOf, scanXml, startTag } from "./xml";
+import { findSheetData, quickSheetData } from "./sheet-scan";
+import { type ElementSpan, decodeXstring, encodeXstring, prefixOf, scanXml, scanXmlAround, startTag } from "./xml";
 
 export interface SheetFormula {
   readonly qualifiedName: string;
@@ -74,8 +75,53 @@ function cellRead(cell: CellBuilding, closeStart: number, end: number): SheetCel
   return read;
 }
 
+/**
+ * The quick read (sheet-scan.ts) when sheetData is plain: its content read by hand, the rest by saxes around it (one
+ * document, as strict: the content checked is whole elements with plain text, so the part is well-formed if and only
+ * if it is without them); false, with nothing handed to `events`, when the part needs saxes throughout.
+ */
+function quickScanSheet(xml: string, part: string, events: SheetEvents): boolean {
+  const tag = findSheetData(xml);
+  if (tag === undefined) return false;
+  const content = quickSheetData(xml, tag, undefined);
+  if (content === undefined) return false;
+  // set by the callbacks below (an object, so the checks after them are not narrowed to the initial values)
+  const found = { seen: false, opened: false, closed: false };
+  try {
+    scanXmlAround(xml, part, tag.openEnd, content.closeStart, {
+      open: ({ name, start, openEnd }) => {
+        // the first sheetData saxes sees must be the one found (not one in a comment before it)
+        if (name !== "sheetData") return;
+        // a second sheetData is read by saxes throughout, as before
+        found.opened = !found.seen && start === tag.start && openEnd === tag.openEnd;
+        found.seen = true;
+      },
+      close: ({ name, closeStart, end }) => {
+        if (name === "sheetData" && found.opened && !found.closed) found.closed = closeStart === content.closeStart && end === content.end;
+      },
+    });
+  } catch {
+    // saxes's reading of the whole part names the fault where it lies
+    return false;
+  }
+  if (!found.opened || !found.closed) return false;
+  events.sheetDataOpen?.(tag.qualifiedName);
+  quickSheetData(xml, tag, {
+    rowOpen: (row) => events.rowOpen?.(row),
+    cell: (cell) => events.cell?.(cell),
+    rowClose: (row, span) => events.rowClose?.(row, span),
+  });
+  events.sheetDataClose?.({ qualifiedName: tag.qualifiedName, attributes: tag.attributes, start: tag.start, openEnd: tag.openEnd, closeStart: content.closeStart, end: content.end });
+  return true;
+}
+
 /** Reads the sheet's cells in order (rows and cells without `r` counted on from the one before, as Excel does). */
 export function scanSheet(xml: string, part: string, events: SheetEvents): void {
+  if (!quickScanSheet(xml, part, events)) saxesScanSheet(xml, part, events);
+}
+
+/** scanSheet with saxes throughout (any part; the reference the quick read is tested against). */
+export function saxesScanSheet(xml: string, part: string, events: SheetEvents): void {
   let inSheetData = false;
   let sheetData: { qualifiedName: string; attributes: Readonly<Record<string, string>>; start: number; openEnd: number } | undefined;
   let row = -1;

@@ -50,22 +50,32 @@ export interface TagEvents {
 
 /** Reads `xml` start to end, calling `events` with every element's position; a malformed part throws XmlPartError naming `part`. */
 export function scanXml(xml: string, part: string, events: TagEvents): void {
+  scanXmlAround(xml, part, xml.length, xml.length, events);
+}
+
+/**
+ * scanXml of `xml` without `xml.slice(gapStart, gapEnd)` (content another reader checked: sheet-scan.ts), positions as
+ * in `xml`; what is read must be well-formed without it.
+ */
+export function scanXmlAround(xml: string, part: string, gapStart: number, gapEnd: number, events: TagEvents): void {
   const parser = new SaxesParser({ xmlns: false, position: true });
+  const shift = gapEnd - gapStart;
+  const at = (position: number): number => (position > gapStart ? position + shift : position);
   let failure: Error | undefined;
   const starts: number[] = [];
   parser.on("error", (error) => {
     failure ??= error;
   });
   parser.on("opentagstart", () => {
-    starts.push(xml.lastIndexOf("<", parser.position - 1));
+    starts.push(xml.lastIndexOf("<", at(parser.position) - 1));
   });
   parser.on("opentag", (tag: SaxesTagPlain) => {
     const start = starts[starts.length - 1] ?? 0;
-    events.open?.({ qualifiedName: tag.name, name: localName(tag.name), attributes: tag.attributes, start, openEnd: parser.position, selfClosing: tag.isSelfClosing });
+    events.open?.({ qualifiedName: tag.name, name: localName(tag.name), attributes: tag.attributes, start, openEnd: at(parser.position), selfClosing: tag.isSelfClosing });
   });
   parser.on("closetag", (tag: SaxesTagPlain) => {
     starts.pop();
-    const end = parser.position;
+    const end = at(parser.position);
     events.close?.({ name: localName(tag.name), closeStart: tag.isSelfClosing ? end : xml.lastIndexOf("</", end - 1), end });
   });
   if (events.text) {
@@ -73,7 +83,9 @@ export function scanXml(xml: string, part: string, events: TagEvents): void {
     parser.on("text", onText);
     parser.on("cdata", onText);
   }
-  parser.write(xml).close();
+  if (gapStart === xml.length) parser.write(xml);
+  else parser.write(xml.slice(0, gapStart)).write(xml.slice(gapEnd));
+  parser.close();
   if (failure) throw new XmlPartError(`${part} is not well-formed XML: ${failure.message}`);
 }
 
