@@ -232,7 +232,9 @@ function valueElement(prefix: string, type: string | undefined, content: string)
 }
 
 /** `attributes` with `name` set (in its place, or after r and s when new) or removed (undefined). */
-function withAttribute(attributes: Readonly<Record<string, string>>, name: string, value: string | undefined): Record<string, string> {
+function withAttribute(attributes: Readonly<Record<string, string>>, name: string, value: string | undefined): Readonly<Record<string, string>> {
+  // most rewritten cells keep their attributes as they are (a number stays a number): no copy for them
+  if (value === undefined ? !Object.hasOwn(attributes, name) : attributes[name] === value) return attributes;
   const result: Record<string, string> = {};
   let placed = value === undefined || name in attributes;
   for (const [key, current] of Object.entries(attributes)) {
