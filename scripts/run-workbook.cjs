@@ -30,73 +30,14 @@ function stale() {
 }
 
 /**
- * One build at a time (the tests run in parallel workers): a directory made atomically, holding its maker's process id,
- * as the dist/ build's lock (src/runner/build-lock.ts, whose twin this is: this file runs before anything is built). A
- * lock whose maker is gone (a build stopped with Ctrl+C) is taken over at once, not waited on for two minutes.
+ * One build at a time (the tests run in parallel workers): the dist/ build's lock, src/runner/build-lock.ts (a lock a
+ * stopped build left is taken over at once), loaded here by Node's own type stripping since nothing is built yet.
  */
 function withLock(action) {
   mkdirSync(BUILD_DIR, { recursive: true });
-  const lock = `${BUNDLE}.lock`;
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      writeFileSync(join(lock, "pid"), String(process.pid));
-      break;
-    } catch (error) {
-      if (/** @type {NodeJS.ErrnoException} */ (error).code !== "EEXIST") throw error;
-      const holder = holderOf(lock);
-      if (holder === "gone") {
-        takeOver(lock);
-        continue;
-      }
-      if (Date.now() > deadline) throw new Error(`another build (${holder === "unnamed" ? "starting" : `process ${holder}`}) holds ${lock}; remove it if no build is running`);
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
-    }
-  }
-  try {
-    action();
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
-}
-
-/** The lock's live holder's id, "gone" when that process has ended, "unnamed" while the lock is being made (10 s at most). */
-function holderOf(lock) {
-  let text;
-  try {
-    text = readFileSync(join(lock, "pid"), "utf8");
-  } catch {
-    const made = statSync(lock, { throwIfNoEntry: false })?.mtimeMs;
-    return made !== undefined && Date.now() - made > 10_000 ? "gone" : "unnamed";
-  }
-  const pid = Number(text);
-  if (!Number.isInteger(pid) || pid <= 0) return "gone";
-  try {
-    process.kill(pid, 0);
-    return pid;
-  } catch (error) {
-    return /** @type {NodeJS.ErrnoException} */ (error).code === "ESRCH" ? "gone" : pid;
-  }
-}
-
-/** Moves a dead holder's lock aside and removes it; a live lock moved by a late waiter is put back. */
-function takeOver(lock) {
-  const aside = `${lock}.${process.pid}.stale`;
-  try {
-    renameSync(lock, aside);
-  } catch {
-    return;
-  }
-  if (holderOf(aside) !== "gone") {
-    try {
-      renameSync(aside, lock);
-      return;
-    } catch {
-      // a third made the lock meanwhile
-    }
-  }
-  rmSync(aside, { recursive: true, force: true });
+  /** @type {typeof import("../src/runner/build-lock")} */
+  const { withBuildLock } = require("../src/runner/build-lock.ts");
+  withBuildLock(`${BUNDLE}.lock`, action, 120_000);
 }
 
 /** Every package the project names (dependencies and devDependencies), each with its subpaths, but those bundled. */

@@ -1,8 +1,8 @@
 /**
  * One build at a time (the tests run in parallel workers, and a user may start two runs): a directory made atomically,
  * holding its maker's process id. A lock whose maker is gone (a build stopped with Ctrl+C or killed) is taken over at
- * once instead of being waited on until the deadline. scripts/run-workbook.cjs holds the same lock for the runner's
- * bundle, in plain JavaScript (it runs before anything is built).
+ * once instead of being waited on until the deadline. scripts/run-workbook.cjs holds it for the runner's bundle too,
+ * loading this file through Node's type stripping (it runs before anything is built): erasable TypeScript only here.
  */
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
