@@ -14,6 +14,7 @@ import type { DefinedName, TableDefinition } from "../host/book-names";
 import { ensureCertificates } from "../sandbox/auth/certs";
 import { type Trust, trustWith } from "./trust";
 import { withBuildLock } from "./build-lock";
+import { type ClientCredentials, accessTokenOf, tokenRequest } from "./client-credentials";
 
 /** The project's folder: the first above this module with a package.json (from src/runner/, or from the built runner in node_modules/.cache/). */
 export const ROOT = projectRoot(__dirname);
@@ -129,34 +130,22 @@ export async function servePages(root: string, mounts: Readonly<Record<string, s
 }
 
 /** A client-credentials token for the API (audience = the API URL). */
-export async function fetchClientToken(options: {
-  tokenUrl: string;
-  clientId: string;
-  clientSecret: string;
-  apiUrl: string;
-  scope: string;
-  /** A private CA trusted beside the system's (the sandbox's, or `--ca`); `trust` gives the run's own instead. */
-  ca?: string;
-  trust?: Trust;
-}): Promise<string> {
-  const body = new URLSearchParams({ grant_type: "client_credentials", scope: options.scope, resource: options.apiUrl });
+export async function fetchClientToken(
+  options: ClientCredentials & {
+    tokenUrl: string;
+    /** A private CA trusted beside the system's (the sandbox's, or `--ca`); `trust` gives the run's own instead. */
+    ca?: string;
+    trust?: Trust;
+  },
+): Promise<string> {
   const trust = options.trust ?? trustWith(options.ca === undefined ? [] : [options.ca]);
   // loaded when a token is asked for, not with the runner (a quarter of its modules' load)
   const { fetch: undiciFetch } = await import("undici");
   const dispatcher = await trust.dispatcher();
-  const basic = Buffer.from(`${encodeURIComponent(options.clientId)}:${encodeURIComponent(options.clientSecret)}`).toString("base64");
+  const { body, headers } = tokenRequest(options);
   try {
-    const response = await undiciFetch(options.tokenUrl, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${basic}` },
-      body: body.toString(),
-      dispatcher,
-    });
-    const json = (await response.json().catch(() => ({}))) as { access_token?: unknown; error?: unknown };
-    if (!response.ok || typeof json.access_token !== "string") {
-      throw new Error(`token request failed with status ${response.status}${typeof json.error === "string" ? `: ${json.error}` : ""}`);
-    }
-    return json.access_token;
+    const response = await undiciFetch(options.tokenUrl, { method: "POST", headers, body, dispatcher });
+    return accessTokenOf(response.status, await response.json().catch(() => ({})));
   } finally {
     // a trust of the run's own is closed with the run
     if (options.trust === undefined) await trust.close();

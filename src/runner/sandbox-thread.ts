@@ -8,6 +8,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
+import type { ClientCredentials } from "./client-credentials";
 
 /** What the runner asks of its sandbox (the rest is fixed: any free port, quiet). */
 export interface SandboxThreadOptions {
@@ -19,7 +20,7 @@ export interface SandboxThreadOptions {
    * The client the runner signs in as: the worker asks its own token service for the runner's token (client
    * credentials, over HTTPS as any client asks) as soon as it listens, on its own core, while the runner still reads.
    */
-  readonly client?: { readonly id: string; readonly secret: string; readonly scope: string };
+  readonly client?: Omit<ClientCredentials, "apiUrl">;
 }
 
 /** Where the sandbox listens, and the runner's token when one was asked for and given. */

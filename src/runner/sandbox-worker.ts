@@ -5,6 +5,7 @@
 import { enableCompileCache } from "node:module";
 import { type MessagePort, parentPort, workerData } from "node:worker_threads";
 import type { SandboxThreadMessage, SandboxThreadOptions } from "./sandbox-thread";
+import { type ClientCredentials, accessTokenOf, tokenRequest } from "./client-credentials";
 
 function workerPort(): MessagePort {
   if (parentPort === null) throw new Error("src/runner/sandbox-worker.ts runs as a worker thread");
@@ -32,27 +33,28 @@ async function start(options: SandboxThreadOptions): Promise<void> {
     });
   });
   // the runner's token, asked for here on this core: the runner's thread, still reading the book, finds it ready
-  const token = options.client === undefined ? undefined : await clientToken(sandbox.issuer, sandbox.apiUrl, ca, options.client).catch(() => undefined);
+  const token = options.client === undefined ? undefined : await clientToken(sandbox.issuer, { ...options.client, apiUrl: sandbox.apiUrl }, ca).catch(() => undefined);
   post({ kind: "ready", apiUrl: sandbox.apiUrl, issuer: sandbox.issuer, ...(token === undefined ? {} : { token }) });
 }
 
 /**
  * A client-credentials token from the sandbox's own token service, over HTTPS that trusts its CA, as any client asks
- * for one; undefined on any failure (the runner then asks itself, and says why if it fails too).
+ * for one (client-credentials.ts); a failure rejects, and the runner then asks itself, saying why if it fails too.
  */
-async function clientToken(issuer: string, apiUrl: string, ca: string, client: NonNullable<SandboxThreadOptions["client"]>): Promise<string> {
+async function clientToken(issuer: string, credentials: ClientCredentials, ca: string): Promise<string> {
   const { request } = await import("node:https");
-  const body = new URLSearchParams({ grant_type: "client_credentials", scope: client.scope, resource: apiUrl }).toString();
-  const basic = Buffer.from(`${encodeURIComponent(client.id)}:${encodeURIComponent(client.secret)}`).toString("base64");
+  const { body, headers } = tokenRequest(credentials);
   return new Promise<string>((resolve, reject) => {
-    const asked = request(`${issuer}/token`, { method: "POST", ca, headers: { "content-type": "application/x-www-form-urlencoded", "content-length": Buffer.byteLength(body), authorization: `Basic ${basic}` } }, (response) => {
+    const asked = request(`${issuer}/token`, { method: "POST", ca, headers: { ...headers, "content-length": Buffer.byteLength(body) } }, (response) => {
       let text = "";
       response.setEncoding("utf8");
       response.on("data", (chunk: string) => (text += chunk));
       response.on("end", () => {
-        const token = (JSON.parse(text || "{}") as { access_token?: unknown }).access_token;
-        if (response.statusCode === 200 && typeof token === "string") resolve(token);
-        else reject(new Error(`token request failed with status ${String(response.statusCode)}`));
+        try {
+          resolve(accessTokenOf(response.statusCode ?? 0, JSON.parse(text || "{}")));
+        } catch (error) {
+          reject(error instanceof Error ? error : new Error(String(error)));
+        }
       });
       response.on("error", reject);
     });

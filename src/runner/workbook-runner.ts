@@ -163,7 +163,7 @@ function writeReport(path: string, report: RunReport): void {
 }
 
 /** The sandbox's own client the runner signs in as on its own sandbox (the sandbox's documented full-entitlement client). */
-const RUNNER_CLIENT = { id: "sandbox-full", secret: "sandbox-full-secret", scope: scopeFor("sandbox") };
+const RUNNER_CLIENT = { clientId: "sandbox-full", clientSecret: "sandbox-full-secret", scope: scopeFor("sandbox") };
 
 /** What the run's requests trust: its own sandbox's CA (known before it listens) alone, or the system's CAs with `--ca`. */
 async function runTrust(options: RunnerOptions, sandbox: SandboxThread | undefined, resources: Resources): Promise<Trust> {
@@ -177,7 +177,7 @@ async function serviceToken(options: RunnerOptions, sandbox: SandboxThread | und
   if (sandbox) {
     const { apiUrl, issuer, token: given } = await sandbox.ready;
     // asked for by the sandbox's thread as soon as it listened (RUNNER_CLIENT); asked for here if that failed
-    const token = given ?? (await fetchClientToken({ tokenUrl: `${issuer}/token`, clientId: RUNNER_CLIENT.id, clientSecret: RUNNER_CLIENT.secret, apiUrl, scope: RUNNER_CLIENT.scope, trust }));
+    const token = given ?? (await fetchClientToken({ ...RUNNER_CLIENT, tokenUrl: `${issuer}/token`, apiUrl, trust }));
     return { apiUrl, token };
   }
   if (options.service.kind === "client") {

@@ -101,9 +101,11 @@ export function onlyCellsRead(
   });
 }
 
-/** Each cone formula's tree as the read parsed it, with the very text the engine's book holds for it (book.ts takes it instead of parsing again). */
-export function parsedFormulas(book: unknown, sources: ReadonlyMap<string, FormulaSource> | undefined, trees: ReadonlyMap<string, Expression> | undefined): Map<string, ParsedFormula> {
-  const cells = (book as { cells?: Partial<BookCells> }).cells ?? {};
+/**
+ * Each cone formula's tree as the read parsed it, with the very text the sheet's cells (and so the engine's book, which
+ * keeps every formula's) hold for it: book.ts takes it instead of parsing again.
+ */
+export function parsedFormulas(cells: Readonly<Partial<BookCells>>, sources: ReadonlyMap<string, FormulaSource> | undefined, trees: ReadonlyMap<string, Expression> | undefined): Map<string, ParsedFormula> {
   const parsed = new Map<string, ParsedFormula>();
   for (const address of sources?.keys() ?? []) {
     const text = cells[address];

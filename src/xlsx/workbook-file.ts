@@ -380,6 +380,6 @@ export function readWorkbookFile(
   }));
   const coneSize = [...cone.values()].reduce((sum, sheet) => sum + sheet.size, 0);
   const formulaCount = [...formulas.values()].reduce((sum, sheet) => sum + sheet.size, 0);
-  const parsed = new Map(needed.map(({ name, book }) => [name, parsedFormulas(book, cone.get(name), trees.get(name))]));
+  const parsed = new Map([...sheets].map(([name, cells]) => [name, parsedFormulas(cells, cone.get(name), trees.get(name))]));
   return { pkg, info, sheets: books, parts, formulaCells, formulas, spilled, cellCount, kept, dateSystem: info.dateSystem, names: info.names, tables: info.tables, cone: { formulas: coneSize, of: formulaCount }, parsed };
 }

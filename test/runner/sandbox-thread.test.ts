@@ -26,7 +26,7 @@ it("says its CA, listens with it, and stops when closed", async () => {
 });
 
 it("gives the runner's token with its readiness when asked for one: a real token its service takes, none when not asked", async () => {
-  const sandbox = startSandboxThread({ corsOrigins: [], today: "2025-06-30", client: { id: "sandbox-full", secret: "sandbox-full-secret", scope: scopeFor("sandbox") } });
+  const sandbox = startSandboxThread({ corsOrigins: [], today: "2025-06-30", client: { clientId: "sandbox-full", clientSecret: "sandbox-full-secret", scope: scopeFor("sandbox") } });
   const unasked = startSandboxThread({ corsOrigins: [], today: "2025-06-30" });
   const trust = trustWith([await sandbox.ca]);
   try {
