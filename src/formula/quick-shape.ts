@@ -6,6 +6,7 @@
  * formulas with one key tokenize alike, and differ only in those references (parse.ts `shapeParser` keeps, per key,
  * how each reference token of the first is made of slots and text, and checks that it is).
  */
+import { parseCellAddress } from "./a1";
 
 /** Where each open slot lies in the formula's body (the text after `=`). */
 export interface QuickShape {
@@ -19,21 +20,8 @@ export type Template = readonly (string | number)[];
 const SLOT = "\u0001";
 /** Characters of a name, a number or a reference: a run of them is one word. */
 const WORD = /[A-Za-z0-9_$\\.?]/;
-/** A cell reference, `$` anchors allowed: column letters then a row. */
-const CELL = /^\$?([A-Za-z]{1,3})\$?([0-9]{1,7})$/;
 const BEFORE = new Set(["(", "=", "+", "-", "*", "/", "^", "&", "<", ">", ",", ";", ":", "!", " "]);
 const AFTER = new Set(["+", "-", "*", "/", "^", "&", "=", "<", ">", ",", ";", ")", ":", "%"]);
-const LAST_COLUMN = 16_384;
-const LAST_ROW = 1_048_576;
-
-function isCell(word: string): boolean {
-  const match = CELL.exec(word);
-  if (!match) return false;
-  let column = 0;
-  for (const letter of (match[1] ?? "").toUpperCase()) column = column * 26 + letter.charCodeAt(0) - 64;
-  const row = Number(match[2]);
-  return column <= LAST_COLUMN && row >= 1 && row <= LAST_ROW;
-}
 
 /** Whether the word ending at `end` is followed by what only follows a reference (a space, unless a call's `(` comes next). */
 function closesReference(body: string, end: number): boolean {
@@ -76,7 +64,7 @@ export function quickShape(body: string): QuickShape | undefined {
       let end = at + 1;
       while (end < body.length && WORD.test(body.charAt(end))) end += 1;
       const word = body.slice(at, end);
-      if (isCell(word) && (at === 0 || BEFORE.has(body.charAt(at - 1))) && closesReference(body, end)) {
+      if (parseCellAddress(word) !== undefined && (at === 0 || BEFORE.has(body.charAt(at - 1))) && closesReference(body, end)) {
         key += SLOT;
         slots.push([at, end]);
       } else {

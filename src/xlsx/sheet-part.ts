@@ -8,7 +8,7 @@ import { columnIndex, formatCellAddress } from "../formula/a1";
 import type { CellValue } from "../host/values";
 import { isCellError } from "../host/values";
 import { escapeText } from "./escape";
-import { findSheetData, quickSheetData } from "./sheet-scan";
+import { CELL_REFERENCE, findSheetData, quickSheetData } from "./sheet-scan";
 import { type ElementSpan, decodeXstring, encodeXstring, prefixOf, scanXml, scanXmlAround, startTag } from "./xml";
 
 export interface SheetFormula {
@@ -62,8 +62,6 @@ interface CellBuilding {
   value?: { text: string; span: ElementSpan };
   inline?: { text: string; span: ElementSpan };
 }
-
-const CELL_REFERENCE = /^([A-Za-z]{1,3})(\d+)$/;
 
 /** The cell as read: its parts set one by one (spreads would make three objects for each of a sheet's cells). */
 function cellRead(cell: CellBuilding, closeStart: number, end: number): SheetCell {

@@ -46,7 +46,8 @@ const UNPLAIN_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\r\ud800-\udfff\uff
 const UNKNOWN_ENTITY = /&(?!(?:amp|lt|gt|quot|apos);)/;
 const ENTITY = /&(amp|lt|gt|quot|apos);/g;
 const ENTITIES: Readonly<Record<string, string>> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
-const CELL_REFERENCE = /^([A-Za-z]{1,3})(\d+)$/;
+/** A cell's `r` as a sheet writes it (`B7`): its column letters and row, read alike by both scanners of sheet-part.ts. */
+export const CELL_REFERENCE = /^([A-Za-z]{1,3})(\d+)$/;
 const SHEET_DATA = /<((?:[A-Za-z_][\w.-]*:)?)sheetData(?=[ \t\r\n/>])/g;
 
 /** A start tag's attributes and end from `at` (just after its name), or undefined when not plain. */
