@@ -95,11 +95,13 @@ export interface PricesHostApi {
   cells(): Record<string, PrintedValue>;
   /**
    * Evaluates every sheet of a workbook: sheets that read no other sheet at once (their PRICES calls batch together),
-   * a sheet that reads others (`Inputs!A2`) after them. Progress goes to the log every few seconds.
+   * a sheet that reads others (`Inputs!A2`) after them. Progress goes to the log every few seconds. `beforeEvaluation`
+   * runs once every sheet is loaded, before the first formula is evaluated: a caller configures the service there, its
+   * sign-in meanwhile overlapping the loads.
    */
   evaluateWorkbook(
     sheets: readonly SheetInput[],
-    options?: { provenance?: boolean | "keys"; names?: readonly DefinedName[]; tables?: readonly TableDefinition[] },
+    options?: { provenance?: boolean | "keys"; names?: readonly DefinedName[]; tables?: readonly TableDefinition[]; beforeEvaluation?: () => Promise<void> },
   ): Promise<WorkbookResult>;
   stats(): HostStats;
   cancelAll(): void;
@@ -227,6 +229,7 @@ export function createHostApi(dependencies: HostDependencies): PricesHostApi {
         byName.set(sheet.name.toLowerCase(), sheetEngine);
         engines.push(sheetEngine);
       }
+      await options.beforeEvaluation?.();
       // A sheet starts once the sheets it reads are done; sheets that read no other sheet run together (their PRICES calls batch).
       const finished = new Map<WorkbookEngine, Promise<void>>();
       const visiting = new Set<WorkbookEngine>();

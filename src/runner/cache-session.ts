@@ -45,8 +45,6 @@ export interface PlanRunResult {
 export interface RunnerSession {
   /** Spread into the page's `PricesHost.configure`. */
   readonly configuration: { persistentCache?: CacheSnapshot; planOnly?: boolean };
-  /** The refresh must describe its cells (provenance) for the change report. */
-  readonly needsProvenance: boolean;
   /** After the refresh: saves the cache, writes the change report; returns the plan or the changes' one line. */
   finish(host: { session(): Promise<SessionState | undefined> }, result: RunnerResultParts, saved: SavedValue | undefined): Promise<{ plan?: RefreshPlan; changes?: string }>;
 }
@@ -68,7 +66,6 @@ export async function openRunnerSession(
   const configuration = { ...(snapshot ? { persistentCache: snapshot } : {}), ...(options.plan ? { planOnly: true } : {}) };
   return {
     configuration,
-    needsProvenance: options.changes !== undefined,
     async finish(host, result, saved) {
       const state = await host.session();
       if (options.plan) {

@@ -17,19 +17,29 @@ export interface RunnerHost {
   /** Resolves once the functions are loaded, their requests trusting `trust` (Chromium keeps launching in its own processes meanwhile). */
   ready(trust: Trust): Promise<void>;
   evaluate(book: unknown, apiUrl: string, token: string, today?: string, dateSystem?: "1900" | "1904", extra?: Record<string, unknown>): Promise<EvaluationResult>;
+  /**
+   * Evaluates the sheets against the service `service` resolves to: the Node context loads them first, so its wait
+   * for the service (the runner's own sandbox starting, the sign-in) overlaps the loads; Chromium waits, then loads.
+   */
   evaluateWorkbook(
     sheets: readonly SheetInput[],
     definitions: WorkbookDefinitions,
-    apiUrl: string,
-    token: string,
     provenance: boolean | "keys",
-    today?: string,
-    dateSystem?: "1900" | "1904",
-    extra?: Record<string, unknown>,
+    dateSystem: "1900" | "1904" | undefined,
+    service: () => Promise<RunnerService>,
   ): Promise<WorkbookResult>;
   /** The page session's state (the persistent cache's lines, the changes, the planned requests). */
   session(): Promise<SessionState | undefined>;
   close(): Promise<void>;
+}
+
+/** The service a workbook is evaluated against, once it is ready. */
+export interface RunnerService {
+  readonly apiUrl: string;
+  readonly token: string;
+  readonly today?: string;
+  /** The functions' other options (the persistent cache, data types, plan only). */
+  readonly extra: Record<string, unknown>;
 }
 
 function configuration(apiUrl: string, token: string, today: string | undefined, dateSystem: "1900" | "1904", extra: Record<string, unknown>): HostConfiguration {
@@ -58,10 +68,13 @@ function nodeRunnerHost(log: (message: string) => void): RunnerHost {
       await api.configure(configuration(apiUrl, token, today, dateSystem, extra));
       return api.evaluate(book);
     },
-    async evaluateWorkbook(sheets, definitions, apiUrl, token, provenance, today, dateSystem = "1900", extra = {}) {
+    async evaluateWorkbook(sheets, definitions, provenance, dateSystem = "1900", service) {
       const { api } = await host();
-      await api.configure(configuration(apiUrl, token, today, dateSystem, extra));
-      return api.evaluateWorkbook(sheets, { provenance, names: definitions.names, tables: definitions.tables });
+      const beforeEvaluation = async (): Promise<void> => {
+        const { apiUrl, token, today, extra } = await service();
+        await api.configure(configuration(apiUrl, token, today, dateSystem, extra));
+      };
+      return api.evaluateWorkbook(sheets, { provenance, names: definitions.names, tables: definitions.tables, beforeEvaluation });
     },
     session: async () => (await host()).api.session(),
     async close() {
@@ -86,8 +99,10 @@ async function chromiumRunnerHost(options: RunnerOptions, log: (message: string)
       await opening;
     },
     evaluate: async (book, apiUrl, token, today, dateSystem = "1900", extra = {}) => evaluateInPage(await page(), book, apiUrl, token, today, dateSystem, extra),
-    evaluateWorkbook: async (sheets, definitions, apiUrl, token, provenance, today, dateSystem = "1900", extra = {}) =>
-      evaluateWorkbookInPage(await page(), sheets, definitions, apiUrl, token, provenance, today, dateSystem, extra),
+    evaluateWorkbook: async (sheets, definitions, provenance, dateSystem = "1900", service) => {
+      const { apiUrl, token, today, extra } = await service();
+      return evaluateWorkbookInPage(await page(), sheets, definitions, apiUrl, token, provenance, today, dateSystem, extra);
+    },
     session: async () => (await page()).evaluate(() => window.PricesHost?.session()),
     async close() {
       await (await opening.catch(() => undefined))?.close();

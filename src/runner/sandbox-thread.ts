@@ -49,15 +49,17 @@ export interface SandboxThread {
  * The worker's file: beside the built runner, its bundled sandbox-worker.js (scripts/run-workbook.cjs builds both); from
  * source, the .ts file with tsx's loader (under Jest, or `tsx scripts/workbook.ts`, whose loader a worker would inherit).
  */
-function workerFile(): { file: string; execArgv?: string[] } {
+function workerFile(): { file: string; eval?: true; execArgv?: string[] } {
   const built = join(__dirname, "sandbox-worker.js");
-  if (existsSync(built)) return { file: built };
+  // the bundle is loaded with V8's compile cache already on: a worker's loader is its own, and the bundle's 2 MB were
+  // compiled anew on every start (~60 ms of the thread's way to listening) when it turned the cache on itself
+  if (existsSync(built)) return { file: `require("node:module").enableCompileCache?.(); require(${JSON.stringify(built)});`, eval: true };
   return { file: join(__dirname, "sandbox-worker.ts"), execArgv: ["--import", pathToFileURL(require.resolve("tsx")).href] };
 }
 
 export function startSandboxThread(options: SandboxThreadOptions): SandboxThread {
-  const { file, execArgv } = workerFile();
-  const worker = new Worker(file, { workerData: options, ...(execArgv === undefined ? {} : { execArgv }) });
+  const { file, execArgv, eval: code } = workerFile();
+  const worker = new Worker(file, { workerData: options, ...(code === undefined ? {} : { eval: code }), ...(execArgv === undefined ? {} : { execArgv }) });
   let gotCa: (ca: string) => void = () => undefined;
   let gotReady: (ready: SandboxReady) => void = () => undefined;
   let failed: (error: Error) => void = () => undefined;

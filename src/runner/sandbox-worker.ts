@@ -2,7 +2,6 @@
  * The runner's own sandbox on a thread of its own (started by src/runner/sandbox-thread.ts): its modules, data and
  * listening socket stay off the runner's thread, which reads the book meanwhile on the other core.
  */
-import { enableCompileCache } from "node:module";
 import { type MessagePort, parentPort, workerData } from "node:worker_threads";
 import type { SandboxThreadMessage, SandboxThreadOptions } from "./sandbox-thread";
 import { type ClientCredentials, accessTokenOf, tokenRequest } from "./client-credentials";
@@ -16,15 +15,12 @@ const port = workerPort();
 const post = (message: SandboxThreadMessage): void => { port.postMessage(message); };
 
 async function start(options: SandboxThreadOptions): Promise<void> {
-  // V8's compiled code for fastify, oidc-provider and the rest, kept between runs: a worker has its own loader, so
-  // the runner's enableCompileCache (scripts/run-workbook.cjs) does not reach the modules it loads
-  enableCompileCache();
   // the CA first (kept per machine in .certs), so the runner's requests can trust it before the service listens
   const { ensureCertificates } = await import("../sandbox/auth/certs");
   const { ca } = await ensureCertificates();
   post({ kind: "ca", ca });
   const { startSandbox } = await import("../sandbox/server");
-  const sandbox = await startSandbox({ ...options, corsOrigins: [...options.corsOrigins], port: 0, quiet: true });
+  const sandbox = await startSandbox({ ...options, corsOrigins: [...options.corsOrigins], port: 0, quiet: true }, { buildWhenAsked: true });
   port.on("message", (message: unknown) => {
     if (message !== "close") return;
     void sandbox.close().finally(() => {
@@ -35,6 +31,9 @@ async function start(options: SandboxThreadOptions): Promise<void> {
   // the runner's token, asked for here on this core: the runner's thread, still reading the book, finds it ready
   const token = options.client === undefined ? undefined : await clientToken(sandbox.issuer, { ...options.client, apiUrl: sandbox.apiUrl }, ca).catch(() => undefined);
   post({ kind: "ready", apiUrl: sandbox.apiUrl, issuer: sandbox.issuer, ...(token === undefined ? {} : { token }) });
+  // the rest of the series once the runner has its token: the token's way (oidc-provider's load, two TLS handshakes)
+  // is the start's longest, and steps of building in between its turns only delayed it
+  void sandbox.buildInBackground();
 }
 
 /**

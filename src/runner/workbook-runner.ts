@@ -211,6 +211,25 @@ function megabytes(pkg: WorkbookPackage): string {
   return (bytes / 1024 / 1024).toFixed(1);
 }
 
+/**
+ * The service once it is ready, the run's token and today there, and the session (the persistent cache's partition,
+ * opened with that token): the runner's own sandbox once it listens, or the service `--api` names.
+ */
+async function serviceAndSession(options: RunnerOptions, sandbox: SandboxThread | undefined, trust: Trust, log: (message: string) => void) {
+  const serving = saying(log, "workbook: still starting the service", () => serviceToken(options, sandbox, trust));
+  // the session's modules (the client's cache, jose: ~0.1 s) load while the sandbox starts, once the token is asked for
+  const sessionModule = import("./cache-session");
+  sessionModule.catch(() => undefined);
+  const { apiUrl, token } = await serving;
+  log("workbook: service ready");
+  // --today (the runner's own sandbox is frozen at it), else another service's own day: which prices are final, and TODAY() in formulas
+  const today = options.service.today ?? (options.service.kind === "sandbox" ? undefined : await serviceDay(apiUrl, trust));
+  if (today !== undefined && options.service.kind !== "sandbox" && options.service.today === undefined) log(`workbook: today is ${today} at the service`);
+  const { openRunnerSession, savedValues } = await sessionModule;
+  const session = await openRunnerSession(options, { apiUrl, token, trust, ...(today === undefined ? {} : { today }), ...(options.service.kind === "sandbox" ? { environment: "the runner's own sandbox" } : {}) }, log);
+  return { apiUrl, token, today, session, savedValues };
+}
+
 /** Zip size from which the runner says it is reading before it unzips (deterministic: by size, never by time). */
 const READ_NOTICE_BYTES = 512 * 1024;
 
@@ -254,22 +273,15 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
     log(`workbook: opening ${host.name}${sandbox ? " while the runner's own sandbox starts" : ""}`);
     // the page loads once this process is free to serve it (after the read): say so rather than fall silent
     await saying(log, `workbook: waiting for ${host.name} to load the functions`, () => host.ready(trust));
-    const serving = saying(log, "workbook: still starting the service", () => serviceToken(options, sandbox, trust));
-    // the session's modules (the client's cache, jose: ~0.1 s) load while the sandbox starts, once the token is asked for
-    const sessionModule = import("./cache-session");
-    sessionModule.catch(() => undefined);
-    const { apiUrl, token } = await serving;
-    log("workbook: service ready");
-    // --today (the runner's own sandbox is frozen at it), else another service's own day: which prices are final, and TODAY() in formulas
-    const today = options.service.today ?? (options.service.kind === "sandbox" ? undefined : await serviceDay(apiUrl, trust));
-    if (today !== undefined && options.service.kind !== "sandbox" && options.service.today === undefined) log(`workbook: today is ${today} at the service`);
+    // the service, its token and the session, asked for now and awaited only where the evaluation needs them: the
+    // Node context loads the sheets meanwhile (the runner's own sandbox still starting on the other core)
+    const service = serviceAndSession(options, sandbox, trust, log);
+    service.catch(() => undefined);
     // A file keeps a rich price as its number with its number format, so the runner declares formatted numbers; an entity
     // would be written as its text only, so PRICES.ENTITY answers that text (no card, no price request for it).
     const dataTypes = { dataTypes: { entities: false, numbers: true }, valueMode: options.valueMode ?? "plain" };
-    // loaded once the read is done: its modules (the client's cache) would add to the silence before the first line
-    const { openRunnerSession, savedValues } = await sessionModule;
-    const session = await openRunnerSession(options, { apiUrl, token, trust, ...(today === undefined ? {} : { today }), ...(options.service.kind === "sandbox" ? { environment: "the runner's own sandbox" } : {}) }, log);
     if (!workbook || options.out === undefined) {
+      const { apiUrl, token, today, session } = await service;
       const evaluated = await host.evaluate(book, apiUrl, token, today, dateSystem, { ...session.configuration, ...dataTypes });
       const { plan } = await session.finish(host, { provenance: [], sheets: [], stats: evaluated.stats }, undefined);
       return plan ? { plan, stats: evaluated.stats } : evaluated;
@@ -283,8 +295,14 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
       const parsed = workbook.parsed.get(sheet.name);
       return parsed === undefined ? sheet : { ...sheet, parsed };
     });
-    const result = await host.evaluateWorkbook(withTrees, definitions, apiUrl, token, freeze ? true : session.needsProvenance ? "keys" : false, today, dateSystem, { ...session.configuration, ...dataTypes });
+    // decided before the session opens: frozen cells name their prices; the change report (--changes) needs the keys
+    const provenance = freeze ? true : options.changes !== undefined ? "keys" : false;
+    const result = await host.evaluateWorkbook(withTrees, definitions, provenance, dateSystem, async () => {
+      const { apiUrl, token, today, session } = await service;
+      return { apiUrl, token, ...(today === undefined ? {} : { today }), extra: { ...session.configuration, ...dataTypes } };
+    });
     log(`workbook: evaluated in ${((Date.now() - evaluating) / 1000).toFixed(1)} s, ${result.stats.requests} service requests`);
+    const { session, savedValues } = await service;
     const { plan, changes } = await session.finish(host, result, savedValues(workbook));
     if (plan) return { plan, stats: result.stats };
     // the host, its bundle and the service are done with: stopped before the write, whose buffers are the run's peak

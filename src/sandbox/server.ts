@@ -12,7 +12,7 @@ import { parseInstant, publicationClock, type PublicationClock } from "./data/cl
 import { liveClock, LiveCorrections, type LiveClock } from "./data/live";
 import { addDays } from "../api";
 import { exportDataSet, loadDataSet } from "./data/files";
-import { buildInBackground, DEFAULT_SEED, generateDataSetInSteps } from "./data/generator";
+import { type BackgroundBuild, buildInBackground, DEFAULT_SEED, generateDataSetInSteps } from "./data/generator";
 import type { DataSet } from "./data/model";
 
 export type { SandboxOptions } from "./cli";
@@ -31,6 +31,12 @@ export interface RunningSandbox {
   data: DataSet;
   /** Live mode (`live` option, `--clock-speed`): the clock, corrections, the next publication. */
   live?: SandboxLive;
+  /**
+   * Starts building the series nobody has asked for yet, in between requests (at once unless `buildWhenAsked`), and
+   * resolves with the assessments built once all are (never, when the sandbox closes first); a second call gives the
+   * same promise. The series a request reads are built when it reads them either way.
+   */
+  buildInBackground(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -110,6 +116,11 @@ export async function onFreePort<T>(
 export interface StartHooks {
   /** Finds the port to try when `port` is 0 (default: `freePort`). */
   probePort?: (host: string) => Promise<number>;
+  /**
+   * The series nobody asked for are built only once `buildInBackground()` is called: the runner's thread asks for its
+   * token first (oidc-provider's load and the TLS handshakes), with no building in between.
+   */
+  buildWhenAsked?: boolean;
 }
 
 export async function loadOrGenerate(options: Pick<SandboxOptions, "dataDir" | "seed" | "today" | "now" | "correctionRate" | "live">, clock: PublicationClock = publicationClock(options)): Promise<DataSet> {
@@ -176,7 +187,13 @@ export async function startSandbox(partial: Partial<SandboxOptions> = {}, hooks:
     // told so (a turn of the event loop later); requests meanwhile wait for it.
     const warming = new Promise<void>((resolve) => setImmediate(resolve)).then(() => tokenService.prepare?.()).catch(() => undefined);
     // the series too are built while it listens: those asked for first, the rest in between requests
-    const building = buildInBackground(data);
+    let building: BackgroundBuild | undefined;
+    let closed = false;
+    const buildRest = (): Promise<number> => {
+      if (building === undefined && !closed) building = buildInBackground(data);
+      return building?.done ?? new Promise<number>(() => undefined);
+    };
+    if (hooks.buildWhenAsked !== true) void buildRest();
     return {
       apiUrl,
       issuer: tokenService.issuer,
@@ -186,8 +203,10 @@ export async function startSandbox(partial: Partial<SandboxOptions> = {}, hooks:
       ca: certificates.ca,
       data,
       ...(corrections && "set" in clock ? { live: sandboxLive(data, clock, corrections) } : {}),
+      buildInBackground: buildRest,
       close: async () => {
-        building.stop();
+        closed = true;
+        building?.stop();
         await warming;
         await app.close();
       },

@@ -72,3 +72,39 @@ describe("evaluateWorkbook across sheets", () => {
     expect(result.sheets.find((sheet) => sheet.name === "Model")?.leftForExcel).toEqual([]);
   });
 });
+
+describe("evaluateWorkbook's beforeEvaluation (the runner configures the service there)", () => {
+  /** The fixture bundle's own count of calls of SLOW started so far. */
+  const slowStarted = (): number => (globalThis as unknown as { FixtureFunctions: { maxInFlight: number } }).FixtureFunctions.maxInFlight;
+
+  it("runs once, after every sheet is loaded and before any formula is evaluated", async () => {
+    const api = fixtureApi();
+    const seen: number[] = [];
+    const result = await api.evaluateWorkbook(
+      [
+        { name: "Model", book: { cells: { A1: "=PRICES.SLOW(1)", A2: "=Inputs!A1+1" } } },
+        { name: "Inputs", book: { cells: { A1: "=PRICES.ADD(2, 3)" } } },
+      ],
+      { beforeEvaluation: () => { seen.push(slowStarted()); return Promise.resolve(); } },
+    );
+    expect(seen).toEqual([0]);
+    const model = result.sheets.find((sheet) => sheet.name === "Model")?.values ?? {};
+    expect([model.A1, model.A2]).toEqual(["done after 1", 6]);
+  });
+
+  it("is not run when a sheet cannot be loaded, and its failure ends the evaluation before any call", async () => {
+    const api = fixtureApi();
+    let runs = 0;
+    await expect(api.evaluateWorkbook(
+      [
+        { name: "Model", book: { cells: { A1: "=PRICES.SLOW(1)" } } },
+        { name: "Broken", book: { cells: { A1: "=SUM(" } } },
+      ],
+      { beforeEvaluation: () => { runs += 1; return Promise.resolve(); } },
+    )).rejects.toThrow(/A1/);
+    expect(runs).toBe(0);
+    await expect(api.evaluateWorkbook([{ name: "Model", book: { cells: { A1: "=PRICES.SLOW(1)" } } }], { beforeEvaluation: () => Promise.reject(new Error("the service did not start")) }))
+      .rejects.toThrow("the service did not start");
+    expect(slowStarted()).toBe(0);
+  });
+});

@@ -4,7 +4,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { createServer, type Server } from "node:net";
 import { createInterface } from "node:readline";
-import { PORT_ATTEMPTS, freePort, onFreePort } from "../../src/sandbox/server";
+import { PORT_ATTEMPTS, type RunningSandbox, freePort, onFreePort } from "../../src/sandbox/server";
 import { caFetch, clientCredentialsToken, startTestSandbox } from "../helpers/sandbox";
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -74,6 +74,28 @@ describe("startTestSandbox", () => {
       expect(body.instruments.every((i) => i.symbol.startsWith("MB-"))).toBe(true);
     } finally {
       await sandbox.close();
+    }
+  }, 180_000);
+});
+
+describe("the series nobody asked for", () => {
+  /** Every assessment of the data set, counted by reading each instrument's series. */
+  const assessments = (sandbox: RunningSandbox): number => sandbox.data.instruments.reduce((sum, instrument) => sum + instrument.series.length, 0);
+
+  it("are built in the background from the start, or once asked with buildWhenAsked, the same promise each time", async () => {
+    const eager = await startTestSandbox();
+    const asked = await startTestSandbox({}, { buildWhenAsked: true });
+    try {
+      const building = eager.buildInBackground();
+      expect(eager.buildInBackground()).toBe(building);
+      const total = await building;
+      expect(total).toBeGreaterThan(0);
+      expect(total).toBe(assessments(eager));
+      const later = asked.buildInBackground();
+      expect(asked.buildInBackground()).toBe(later);
+      expect(await later).toBe(total);
+    } finally {
+      await Promise.all([eager.close(), asked.close()]);
     }
   }, 180_000);
 });
