@@ -182,25 +182,14 @@ export class CustomCalls {
     });
     const outcome = pending as PendingCall;
     this.deadlines.schedule(outcome);
-    const invocation: Record<string, unknown> = { functionName: metadata.name, isInValuePreview: false };
-    if (options.requiresAddress) invocation.address = `${SHEET_NAME}!${formatCellAddress({ row: formula.row + call.row, col: formula.col + call.col })}`;
-    if (options.requiresParameterAddresses) invocation.parameterAddresses = [...call.parameterAddresses];
-    if (options.stream) invocation.setResult = (value: unknown) => { outcome.returned(value); };
-    if (options.stream || options.cancelable) {
-      formula.cancels.push(() => {
-        const handler = invocation.onCanceled;
-        if (typeof handler === "function") (handler as () => void)();
-      });
-    }
+    const invocation = invocationFor(formula, metadata, call, outcome);
     try {
       const returned = implementation(...args, invocation);
       if (options.stream) {
         if (isThenable(returned)) returned.then(undefined, (thrown: unknown) => { outcome.failed(thrown); });
         return answered;
       }
-      // a promise (of the bundle's realm) is followed as it is: Promise.resolve would wrap it in one more, per call
-      const followed = isNativePromise(returned) ? returned : Promise.resolve(returned);
-      followed.then((value) => { outcome.returned(value); }, (thrown: unknown) => { outcome.failed(thrown); });
+      follow(returned, outcome);
     } catch (thrown) {
       outcome.failed(thrown);
     }
@@ -263,6 +252,31 @@ class PendingCall implements Deadline {
     this.deadlines.cancel(this);
     this.resolve(grid);
   }
+}
+
+/** The invocation object a call gets (Excel's `CustomFunctions.Invocation`), its setResult and onCanceled wired to the call. */
+function invocationFor(formula: CallingFormula, metadata: FunctionMetadata, call: PreparedCall, outcome: PendingCall): Record<string, unknown> {
+  const options = metadata.options;
+  const invocation: Record<string, unknown> = { functionName: metadata.name, isInValuePreview: false };
+  if (options.requiresAddress) invocation.address = `${SHEET_NAME}!${formatCellAddress({ row: formula.row + call.row, col: formula.col + call.col })}`;
+  if (options.requiresParameterAddresses) invocation.parameterAddresses = [...call.parameterAddresses];
+  if (options.stream) invocation.setResult = (value: unknown) => { outcome.returned(value); };
+  if (options.stream || options.cancelable) {
+    formula.cancels.push(() => {
+      const handler = invocation.onCanceled;
+      if (typeof handler === "function") (handler as () => void)();
+    });
+  }
+  return invocation;
+}
+
+/**
+ * A function's return value to its call: a promise (of the bundle's realm) followed as it is, as Promise.resolve would
+ * wrap it in one more per call; the handlers' one context holds the call alone (not the formula or the invocation).
+ */
+function follow(returned: unknown, outcome: PendingCall): void {
+  const followed = isNativePromise(returned) ? returned : Promise.resolve(returned);
+  followed.then((value) => { outcome.returned(value); }, (thrown: unknown) => { outcome.failed(thrown); });
 }
 
 /** A native promise of any realm (the bundle's context has its own Promise): it calls one of its handlers, once. */

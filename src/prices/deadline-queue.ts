@@ -115,10 +115,11 @@ class Settling<T> implements Deadline {
     private readonly resolve: (value: T) => void,
     private readonly reject: (error: unknown) => void,
     private readonly late: () => Error,
+    private readonly failure: (error: unknown) => unknown,
   ) {}
 
   expired(): void {
-    this.reject(this.late());
+    this.reject(this.failure(this.late()));
   }
 
   fulfilled(value: T): void {
@@ -128,21 +129,30 @@ class Settling<T> implements Deadline {
 
   failed(error: unknown): void {
     this.queue.cancel(this);
-    this.reject(error);
+    this.reject(this.failure(error));
   }
 }
 
+const asItIs = (error: unknown): unknown => error;
+
 /**
  * `task`'s result, or `late()` once `queue`'s time has passed, whichever comes first: withTimeout for a task that needs
- * no signal, at the cost of one queue entry (no timer, abort signal or race per call).
+ * no signal, at the cost of one queue entry (no timer, abort signal or race per call). `failure` makes the error a
+ * failure (the task's or the late one) rejects with: one function for every call, not a catch (an async frame) per call.
  */
-export function settleWithin<T>(queue: DeadlineQueue, task: () => Promise<T>, late: () => Error): Promise<T> {
+export function settleWithin<T>(queue: DeadlineQueue, task: () => Promise<T>, late: () => Error, failure: (error: unknown) => unknown = asItIs): Promise<T> {
   let settling: Settling<T> | undefined;
   const settled = new Promise<T>((resolve, reject) => {
-    settling = new Settling(queue, resolve, reject, late);
+    settling = new Settling(queue, resolve, reject, late, failure);
   });
   const entry = settling as Settling<T>;
   queue.schedule(entry);
+  follow(task, entry);
+  return settled;
+}
+
+/** The task's outcome to its entry: the handlers' one context holds the entry alone (kept while the task waits). */
+function follow<T>(task: () => Promise<T>, entry: Settling<T>): void {
   try {
     task().then(
       (value) => { entry.fulfilled(value); },
@@ -151,5 +161,4 @@ export function settleWithin<T>(queue: DeadlineQueue, task: () => Promise<T>, la
   } catch (error) {
     entry.failed(error);
   }
-  return settled;
 }
