@@ -138,8 +138,10 @@ function onePrice(context: FunctionsContext, symbols: unknown, dates: unknown, r
     if (asked === undefined) throw new ArgumentError("symbol is required: give an instrument symbol such as 'MB-AL-0004'");
     const day = dateItem.value;
     if (day === BLANK_DATE) return Promise.resolve([[""]]); // answered above: this tells the type
+    // what the answer's mapping needs, read now: the call's context is not kept while the key waits
     const { field, dateFormat } = request;
-    return client.price(priceKeys(request)(asked, day)).then((record) => [[fieldValue(field, priceFieldValue(record, field, dateFormat, asked, context.dateSystem), context.dataTypes)]]);
+    const { dateSystem, dataTypes } = context;
+    return client.price(priceKeys(request)(asked, day)).then((record) => [[fieldValue(field, priceFieldValue(record, field, dateFormat, asked, dateSystem), dataTypes)]]);
   } catch (error) {
     return rejected(error);
   }
