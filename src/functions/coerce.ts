@@ -108,14 +108,23 @@ export function dateOf(value: unknown, name = "date", system: DateSystem = "1900
     return iso;
   }
   if (typeof value === "string") {
+    // a model's header row gives its 50 dates to 10,000 calls: each text read once
+    const known = ISO_OF_TEXT.get(value);
+    if (known !== undefined) return known;
     const text = value.trim();
     if (text.toLowerCase() === "latest") return undefined;
     const iso = parseIsoDate(text);
     if (iso === undefined) throw wrong();
+    if (ISO_OF_TEXT.size >= MAX_KNOWN_DATE_TEXTS) ISO_OF_TEXT.clear();
+    ISO_OF_TEXT.set(value, iso);
     return iso;
   }
   throw wrong();
 }
+
+/** Date texts already read, and their `YYYY-MM-DD` (only good ones: a bad one throws its message each time). */
+const ISO_OF_TEXT = new Map<string, string>();
+const MAX_KNOWN_DATE_TEXTS = 4096;
 
 export function requiredDate(value: unknown, name: string, system: DateSystem = "1900"): string {
   const single = scalar(value, name);

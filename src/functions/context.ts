@@ -124,14 +124,27 @@ export const DEFAULT_DEADLINE_MS = 120_000;
  * Runs one function call: the result, or the call's error thrown as the caller's error value.
  * Settles within `deadlineMs` whatever the client does.
  */
-export async function run<T>(context: FunctionsContext, body: () => Promise<T>): Promise<T> {
-  try {
-    return await settleWithin(deadlineQueue(context.deadlineMs), body, () => new NotAvailableError(`no answer from the service within ${Math.round(context.deadlineMs / 1000)} s; recalculate to try again`));
-  } catch (error) {
-    const failure = error instanceof CellFailure ? error.failure : describeFailure(error);
-    throw context.makeError(failure.code, failure.message);
-  }
+export function run<T>(context: FunctionsContext, body: () => Promise<T>): Promise<T> {
+  return settleWithin(deadlineQueue(context.deadlineMs), body, lateAfter(context.deadlineMs), failureAs(context.makeError));
 }
 
 /** One queue per deadline length (calls of one length expire in the order they started): one timer for every call. */
 const deadlineQueue = memo((ms: number) => new DeadlineQueue(ms));
+
+/** The error of a call with no answer by its deadline (one function per length, not a closure per call). */
+const lateAfter = memo((ms: number) => () => new NotAvailableError(`no answer from the service within ${Math.round(ms / 1000)} s; recalculate to try again`));
+
+/** A call's failure as the caller's error value, one function per error maker (a session has one). */
+const failureMakers = new WeakMap<MakeError, (error: unknown) => unknown>();
+
+function failureAs(makeError: MakeError): (error: unknown) => unknown {
+  let make = failureMakers.get(makeError);
+  if (make === undefined) {
+    make = (error) => {
+      const failure = error instanceof CellFailure ? error.failure : describeFailure(error);
+      return makeError(failure.code, failure.message);
+    };
+    failureMakers.set(makeError, make);
+  }
+  return make;
+}

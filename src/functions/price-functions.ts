@@ -102,11 +102,59 @@ function singleLayout(symbol: Item<string | undefined>, date: Item<DateItem>): C
  * Symbols down, dates across (or the shape of whichever is a range); each cell settles on its own. `currency`
  * and `unit` are the functions' trailing arguments, checked after symbols and dates.
  */
-export async function priceGrid(context: FunctionsContext, symbols: unknown, dates: unknown, request: PriceRequest, currency?: unknown, unit?: unknown): Promise<Grid> {
+export function priceGrid(context: FunctionsContext, symbols: unknown, dates: unknown, request: PriceRequest, currency?: unknown, unit?: unknown): Promise<Grid> {
+  const symbol = onlyCell(symbols);
+  const date = onlyCell(dates);
+  // Omitted currency and unit (the usual call): the instrument's own.
+  const own = (currency === null || currency === undefined) && (unit === null || unit === undefined);
+  return own && symbol !== NOT_ONE && date !== NOT_ONE ? onePrice(context, symbols, dates, request, symbol, date) : anyGrid(context, symbols, dates, request, currency, unit);
+}
+
+/** How a date cell is read: an omitted argument arrives as null; a referenced empty cell as a blank inside an array (one rule for one cell and a range). */
+function dateReader(context: FunctionsContext, dates: unknown): (cell: unknown) => DateItem {
   const system = context.dateSystem;
-  // An omitted argument arrives as null; a referenced empty cell as a blank inside an array (one rule for one cell and a range).
   const given = dates !== null && dates !== undefined;
-  const readDate = (cell: unknown): DateItem => (given && isBlank(cell) ? BLANK_DATE : dateOf(cell, "date", system));
+  return (cell) => (given && isBlank(cell) ? BLANK_DATE : dateOf(cell, "date", system));
+}
+
+/**
+ * One symbol, one date, the instrument's own currency and unit, a plain value (the model's 10,000 =PRICES.MID($A2,B$1)):
+ * the key's answer mapped to the cell, nothing but that mapping kept while it waits (no layout, grid or async frame).
+ * Checked in anyGrid's order: the symbol and date read, the client (signed in), a blank date cell, the symbol, the date.
+ */
+function onePrice(context: FunctionsContext, symbols: unknown, dates: unknown, request: PriceRequest, symbol: unknown, date: unknown): Promise<Grid> {
+  try {
+    const symbolItem = readItem(symbol, symbolOf);
+    const dateItem = readItem(date, dateReader(context, dates));
+    const client = context.client();
+    // a rich value is a grid's work (its record kept with the cell)
+    if (wantsRichPrices(context, request.field, request.values)) return anyGrid(context, symbols, dates, request);
+    if (dateItem.ok && dateItem.value === BLANK_DATE) return Promise.resolve([[""]]);
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- a CellFailure is the cell's answer, caught by its class in context.ts
+    if (!symbolItem.ok) throw new CellFailure(symbolItem.failure);
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- as above
+    if (!dateItem.ok) throw new CellFailure(dateItem.failure);
+    const asked = symbolItem.value;
+    if (asked === undefined) throw new ArgumentError("symbol is required: give an instrument symbol such as 'MB-AL-0004'");
+    const day = dateItem.value;
+    if (day === BLANK_DATE) return Promise.resolve([[""]]); // answered above: this tells the type
+    // what the answer's mapping needs, read now: the call's context is not kept while the key waits
+    const { field, dateFormat } = request;
+    const { dateSystem, dataTypes } = context;
+    return client.price(priceKeys(request)(asked, day)).then((record) => [[fieldValue(field, priceFieldValue(record, field, dateFormat, asked, dateSystem), dataTypes)]]);
+  } catch (error) {
+    return rejected(error);
+  }
+}
+
+/** A thrown value as a rejection, as an async function gives it (a CellFailure too: context.ts tells it by its class). */
+function rejected(thrown: unknown): Promise<never> {
+  return Promise.reject(thrown);
+}
+
+/** Any other grid: ranges of symbols or dates, a conversion, rich values. */
+async function anyGrid(context: FunctionsContext, symbols: unknown, dates: unknown, request: PriceRequest, currency?: unknown, unit?: unknown): Promise<Grid> {
+  const readDate = dateReader(context, dates);
   // One symbol and one date (a model's =PRICES.MID($A2,B$1), 10,000 at once): no matrices, layout or grid of promises.
   const symbol = onlyCell(symbols);
   const date = onlyCell(dates);

@@ -5,7 +5,7 @@
  */
 import { formatCellAddress } from "../formula/a1";
 import { canonicalName } from "../formula/functions";
-import { DeadlineQueue } from "../prices/deadline-queue";
+import { type Deadline, DeadlineQueue } from "../prices/deadline-queue";
 import { SHEET_NAME } from "./addresses";
 import { type ArgumentInput, type Marshalled, type PreparedCall, marshalArguments } from "./marshal";
 import type { FunctionMetadata } from "./metadata";
@@ -176,45 +176,24 @@ export class CustomCalls {
     const args = call.args;
     const { metadata, implementation } = resolved;
     const options = metadata.options;
-    return new Promise<ResultGrid>((resolve) => {
-      let settled = false;
-      const finish = (grid: ResultGrid): void => {
-        if (settled) {
-          later(grid);
-          return;
-        }
-        settled = true;
-        cancelDeadline();
-        resolve(grid);
-      };
-      const cancelDeadline = this.deadlines.add(() => { finish([[cellError("#BUSY!", `no result after ${this.timeoutMs} ms`)]]); });
-      const failed = (thrown: unknown): void => {
-        if (thrown !== null && typeof thrown === "object" && !("code" in thrown)) {
-          this.log?.(`${formula.address}: ${metadata.name} threw ${thrownText(thrown)}`);
-        }
-        finish([[thrownToCellValue(thrown)]]);
-      };
-      const invocation: Record<string, unknown> = { functionName: metadata.name, isInValuePreview: false };
-      if (options.requiresAddress) invocation.address = `${SHEET_NAME}!${formatCellAddress({ row: formula.row + call.row, col: formula.col + call.col })}`;
-      if (options.requiresParameterAddresses) invocation.parameterAddresses = [...call.parameterAddresses];
-      if (options.stream) invocation.setResult = (value: unknown) => { finish(toResultGrid(metadata, value)); };
-      if (options.stream || options.cancelable) {
-        formula.cancels.push(() => {
-          const handler = invocation.onCanceled;
-          if (typeof handler === "function") (handler as () => void)();
-        });
-      }
-      try {
-        const returned = implementation(...args, invocation);
-        if (options.stream) {
-          if (isThenable(returned)) returned.then(undefined, failed);
-          return;
-        }
-        Promise.resolve(returned).then((value) => { finish(toResultGrid(metadata, value)); }, failed);
-      } catch (thrown) {
-        failed(thrown);
-      }
+    let pending: PendingCall | undefined;
+    const answered = new Promise<ResultGrid>((resolve) => {
+      pending = new PendingCall(this.deadlines, this.timeoutMs, metadata, resolve, later, formula.address, this.log);
     });
+    const outcome = pending as PendingCall;
+    this.deadlines.schedule(outcome);
+    const invocation = invocationFor(formula, metadata, call, outcome);
+    try {
+      const returned = implementation(...args, invocation);
+      if (options.stream) {
+        if (isThenable(returned)) returned.then(undefined, (thrown: unknown) => { outcome.failed(thrown); });
+        return answered;
+      }
+      follow(returned, outcome);
+    } catch (thrown) {
+      outcome.failed(thrown);
+    }
+    return answered;
   }
 
   /** Calls every cancel handler a formula's calls registered (a new book, a recalculation, closing). */
@@ -229,6 +208,80 @@ export class CustomCalls {
       }
     }
   }
+}
+
+/**
+ * A call waiting for its first result, and its own #BUSY! deadline in the queue: one object per call for what were
+ * four closures and a queue record (10,000 waiting at once on a model). A result after the first goes to `later`.
+ */
+class PendingCall implements Deadline {
+  due: number | undefined = undefined;
+  private settled = false;
+
+  constructor(
+    private readonly deadlines: DeadlineQueue,
+    private readonly timeoutMs: number,
+    private readonly metadata: FunctionMetadata,
+    private readonly resolve: (grid: ResultGrid) => void,
+    private readonly later: (grid: ResultGrid) => void,
+    private readonly address: string,
+    private readonly log: ((message: string) => void) | undefined,
+  ) {}
+
+  expired(): void {
+    this.finish([[cellError("#BUSY!", `no result after ${this.timeoutMs} ms`)]]);
+  }
+
+  returned(value: unknown): void {
+    this.finish(toResultGrid(this.metadata, value));
+  }
+
+  failed(thrown: unknown): void {
+    if (thrown !== null && typeof thrown === "object" && !("code" in thrown)) {
+      this.log?.(`${this.address}: ${this.metadata.name} threw ${thrownText(thrown)}`);
+    }
+    this.finish([[thrownToCellValue(thrown)]]);
+  }
+
+  private finish(grid: ResultGrid): void {
+    if (this.settled) {
+      this.later(grid);
+      return;
+    }
+    this.settled = true;
+    this.deadlines.cancel(this);
+    this.resolve(grid);
+  }
+}
+
+/** The invocation object a call gets (Excel's `CustomFunctions.Invocation`), its setResult and onCanceled wired to the call. */
+function invocationFor(formula: CallingFormula, metadata: FunctionMetadata, call: PreparedCall, outcome: PendingCall): Record<string, unknown> {
+  const options = metadata.options;
+  const invocation: Record<string, unknown> = { functionName: metadata.name, isInValuePreview: false };
+  if (options.requiresAddress) invocation.address = `${SHEET_NAME}!${formatCellAddress({ row: formula.row + call.row, col: formula.col + call.col })}`;
+  if (options.requiresParameterAddresses) invocation.parameterAddresses = [...call.parameterAddresses];
+  if (options.stream) invocation.setResult = (value: unknown) => { outcome.returned(value); };
+  if (options.stream || options.cancelable) {
+    formula.cancels.push(() => {
+      const handler = invocation.onCanceled;
+      if (typeof handler === "function") (handler as () => void)();
+    });
+  }
+  return invocation;
+}
+
+/**
+ * A function's return value to its call: a promise (of the bundle's realm) followed as it is, as Promise.resolve would
+ * wrap it in one more per call; the handlers' one context holds the call alone (not the formula or the invocation).
+ */
+function follow(returned: unknown, outcome: PendingCall): void {
+  const followed = isNativePromise(returned) ? returned : Promise.resolve(returned);
+  followed.then((value) => { outcome.returned(value); }, (thrown: unknown) => { outcome.failed(thrown); });
+}
+
+/** A native promise of any realm (the bundle's context has its own Promise): it calls one of its handlers, once. */
+function isNativePromise(value: unknown): value is Promise<unknown> {
+  return Object.prototype.toString.call(value) === "[object Promise]";
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {

@@ -82,9 +82,36 @@ interface Slot {
   readonly input: ArgumentInput;
 }
 
-function parameterFor(metadata: FunctionMetadata, index: number): ParameterMetadata | undefined {
-  const parameters = metadata.parameters;
-  const firstRepeating = parameters.findIndex((parameter) => parameter.repeating);
+/** What a function's parameters say about its arguments, worked out once per function (not once per call: 10,000 on a model). */
+interface ParameterShape {
+  readonly parameters: readonly ParameterMetadata[];
+  /** Index of the first repeating parameter, or -1. */
+  readonly firstRepeating: number;
+  /** Required parameters, and the index of the last of them (-1 for none). */
+  readonly required: number;
+  readonly lastRequired: number;
+}
+
+const shapes = new WeakMap<FunctionMetadata, ParameterShape>();
+
+function shapeOf(metadata: FunctionMetadata): ParameterShape {
+  let shape = shapes.get(metadata);
+  if (shape === undefined) {
+    const parameters = metadata.parameters;
+    const isRequired = (parameter: ParameterMetadata): boolean => !parameter.optional && !parameter.repeating;
+    shape = {
+      parameters,
+      firstRepeating: parameters.findIndex((parameter) => parameter.repeating),
+      required: parameters.filter(isRequired).length,
+      lastRequired: parameters.reduce((last, parameter, index) => (isRequired(parameter) ? index : last), -1),
+    };
+    shapes.set(metadata, shape);
+  }
+  return shape;
+}
+
+function parameterFor(shape: ParameterShape, index: number): ParameterMetadata | undefined {
+  const { parameters, firstRepeating } = shape;
   if (firstRepeating < 0 || index < firstRepeating) return parameters[index];
   const group = parameters.length - firstRepeating;
   return parameters[firstRepeating + ((index - firstRepeating) % group)];
@@ -123,18 +150,18 @@ function slotValue(slot: Slot, acceptErrors: boolean, row: number, col: number):
 
 /** Arguments for each call a formula makes, or the error it results in without calling. */
 export function marshalArguments(metadata: FunctionMetadata, inputs: readonly ArgumentInput[], displayName: string): Marshalled {
-  const parameters = metadata.parameters;
-  const repeating = parameters.some((parameter) => parameter.repeating);
-  if (!repeating && inputs.length > parameters.length) {
+  const shape = shapeOf(metadata);
+  const parameters = shape.parameters;
+  if (shape.firstRepeating < 0 && inputs.length > parameters.length) {
     return { kind: "error", error: cellError("#VALUE!", `${displayName} takes at most ${parameters.length} arguments, got ${inputs.length}`) };
   }
-  const required = parameters.filter((parameter) => !parameter.optional && !parameter.repeating).length;
-  const lastRequired = parameters.reduce((last, parameter, index) => (!parameter.optional && !parameter.repeating ? index : last), -1);
-  if (inputs.length <= lastRequired) {
+  if (inputs.length <= shape.lastRequired) {
+    const required = shape.required;
     return { kind: "error", error: cellError("#VALUE!", `${displayName} needs at least ${required} argument${required === 1 ? "" : "s"}, got ${inputs.length}`) };
   }
-  const slots: Slot[] = inputs.map((input, index) => ({ parameter: parameterFor(metadata, index) as ParameterMetadata, input }));
+  const slots: Slot[] = inputs.map((input, index) => ({ parameter: parameterFor(shape, index) as ParameterMetadata, input }));
   const acceptErrors = metadata.options.allowErrorForDataTypeAny;
+  if (!slots.some(isLifted)) return oneCall(shape, metadata, slots, acceptErrors);
 
   const liftedSlots = slots.filter(isLifted);
   let rows = 1;
@@ -144,7 +171,6 @@ export function marshalArguments(metadata: FunctionMetadata, inputs: readonly Ar
     rows = Math.max(rows, slot.input.rows.length);
     cols = Math.max(cols, slot.input.rows[0]?.length ?? 0);
   }
-  const lifted = liftedSlots.length > 0;
 
   // A matrix or unlifted argument that holds an error stops the whole formula, as in Excel.
   let shared: unknown[];
@@ -161,7 +187,7 @@ export function marshalArguments(metadata: FunctionMetadata, inputs: readonly Ar
       let args: unknown[] | CellError;
       try {
         const values = slots.map((slot, index) => (isLifted(slot) ? slotValue(slot, acceptErrors, row, col) : shared[index]));
-        args = packArguments(parameters, values);
+        args = packArguments(shape, values);
       } catch (error) {
         if (!(error instanceof ArgumentError)) throw error;
         args = error.error;
@@ -171,16 +197,33 @@ export function marshalArguments(metadata: FunctionMetadata, inputs: readonly Ar
       calls.push({ row, col, args, parameterAddresses: addresses });
     }
   }
-  return { kind: "calls", rows, cols, lifted, calls };
+  return { kind: "calls", rows, cols, lifted: true, calls };
+}
+
+/** The one call of a formula whose arguments lift nothing (a model's =PRICES.MID($A2,B$1)): no grid of calls to lay out. */
+function oneCall(shape: ParameterShape, metadata: FunctionMetadata, slots: readonly Slot[], acceptErrors: boolean): Marshalled {
+  let args: unknown[];
+  try {
+    args = packArguments(shape, slots.map((slot) => slotValue(slot, acceptErrors, 0, 0)));
+  } catch (error) {
+    // an argument's error stops the formula, as in Excel
+    if (error instanceof ArgumentError) return { kind: "error", error: error.error };
+    throw error;
+  }
+  const addresses = metadata.options.requiresParameterAddresses ? slots.map((slot) => addressOf(slot.input)) : NO_ADDRESSES;
+  return { kind: "calls", rows: 1, cols: 1, lifted: false, calls: [{ row: 0, col: 0, args, parameterAddresses: addresses }] };
 }
 
 /** Positional arguments: every declared parameter present (null when omitted), repeating ones gathered into arrays. */
-function packArguments(parameters: readonly ParameterMetadata[], values: readonly unknown[]): unknown[] {
-  const firstRepeating = parameters.findIndex((parameter) => parameter.repeating);
-  const plainCount = firstRepeating < 0 ? parameters.length : firstRepeating;
+function packArguments(shape: ParameterShape, values: unknown[]): unknown[] {
+  const { parameters, firstRepeating } = shape;
+  if (firstRepeating < 0) {
+    // the values' own array, padded with null for the omitted parameters (no second array per call)
+    for (let index = values.length; index < parameters.length; index += 1) values.push(null);
+    return values;
+  }
   const args: unknown[] = [];
-  for (let index = 0; index < plainCount; index += 1) args.push(index < values.length ? values[index] : null);
-  if (firstRepeating < 0) return args;
+  for (let index = 0; index < firstRepeating; index += 1) args.push(index < values.length ? values[index] : null);
   const group = parameters.length - firstRepeating;
   const gathered: unknown[][] = Array.from({ length: group }, () => []);
   values.slice(firstRepeating).forEach((value, index) => gathered[index % group]?.push(value));

@@ -3,9 +3,33 @@
  * a queue in that order and a timer for its head stand in for a timer per call (the 20,050-cell model's 10,000
  * PRICES calls: one timer, not 10,000 set and cleared). The engine's #BUSY! deadline and each function call's own.
  */
+
+/** What waits in the queue: told `expired()` once its time is up, unless cancelled first. */
+export interface Deadline {
+  /** Set by the queue: when the time is up (epoch ms), or undefined while not queued. */
+  due: number | undefined;
+  expired(): void;
+}
+
+/** A deadline that calls a function: the form of `add`, for callers that keep no object of their own. */
+class ExpiringCall implements Deadline {
+  due: number | undefined = undefined;
+  constructor(private readonly expire: () => void) {}
+
+  expired(): void {
+    this.expire();
+  }
+}
+
+/** Array slots a cancelled or expired deadline may keep before the queue is compacted. */
+const COMPACT_AFTER = 1024;
+
 export class DeadlineQueue {
-  private readonly waiting = new Map<number, { readonly at: number; readonly expire: () => void }>();
-  private next = 0;
+  /** In the order queued (so in the order due); cancelled ones stay until the head passes them. */
+  private entries: Deadline[] = [];
+  private head = 0;
+  /** Queued and neither cancelled nor expired. */
+  private live = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
@@ -15,59 +39,126 @@ export class DeadlineQueue {
 
   /** Calls `expire` after the queue's time unless the returned function is called first. */
   add(expire: () => void): () => void {
-    const id = this.next;
-    this.next += 1;
-    this.waiting.set(id, { at: this.now() + this.ms, expire });
-    this.arm();
-    return () => {
-      this.waiting.delete(id);
-      if (this.waiting.size === 0 && this.timer !== undefined) {
-        clearTimeout(this.timer);
-        this.timer = undefined;
-      }
-    };
+    const entry = new ExpiringCall(expire);
+    this.schedule(entry);
+    return () => { this.cancel(entry); };
   }
 
+  /**
+   * Queues `entry`: its `expired()` is called after the queue's time unless `cancel(entry)` comes first. An object the
+   * caller keeps anyway (a pending call) serves as its own entry: no closure or record per call.
+   */
+  schedule(entry: Deadline): void {
+    entry.due = this.now() + this.ms;
+    // cancelled ones wait for the head to pass them: dropped here when they outnumber the live ones (a long session)
+    if (this.entries.length >= COMPACT_AFTER && this.entries.length - this.head > 2 * this.live + COMPACT_AFTER) {
+      this.entries = this.entries.slice(this.head).filter((queued) => queued.due !== undefined);
+      this.head = 0;
+    }
+    this.entries.push(entry);
+    this.live += 1;
+    this.arm();
+  }
+
+  /** Takes `entry` out of the queue; nothing when it was not queued (cancelled already, or expired). */
+  cancel(entry: Deadline): void {
+    if (entry.due === undefined) return;
+    entry.due = undefined;
+    this.live -= 1;
+    if (this.live > 0) return;
+    this.entries = [];
+    this.head = 0;
+    if (this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+  }
+
+  /** A timer for the first deadline still queued, unless one is set. */
   private arm(): void {
     if (this.timer !== undefined) return;
-    const head = this.waiting.values().next();
-    if (head.done === true) return;
-    this.timer = setTimeout(() => { this.fire(); }, Math.max(0, head.value.at - this.now()));
+    const entries = this.entries;
+    while (this.head < entries.length && entries[this.head]?.due === undefined) this.head += 1;
+    const due = entries[this.head]?.due;
+    if (due === undefined) return;
+    this.timer = setTimeout(() => { this.fire(); }, Math.max(0, due - this.now()));
   }
 
   private fire(): void {
     this.timer = undefined;
     const now = this.now();
-    for (const [id, entry] of this.waiting) {
-      if (entry.at > now) break;
-      this.waiting.delete(id);
-      entry.expire();
+    // this.entries read afresh each turn: an expiry may cancel the last deadline (a new, empty array) or queue another
+    while (this.head < this.entries.length) {
+      const entry = this.entries[this.head] as Deadline;
+      const due = entry.due;
+      if (due !== undefined && due > now) break;
+      this.head += 1;
+      if (due === undefined) continue;
+      entry.due = undefined;
+      this.live -= 1;
+      entry.expired();
+    }
+    if (this.head >= COMPACT_AFTER && this.head * 2 >= this.entries.length) {
+      this.entries = this.entries.slice(this.head);
+      this.head = 0;
     }
     this.arm();
   }
 }
 
+/** One settleWithin: the deadline entry itself, holding the outer promise's settlers (no closure per call). */
+class Settling<T> implements Deadline {
+  due: number | undefined = undefined;
+
+  constructor(
+    private readonly queue: DeadlineQueue,
+    private readonly resolve: (value: T) => void,
+    private readonly reject: (error: unknown) => void,
+    private readonly late: () => Error,
+    private readonly failure: (error: unknown) => unknown,
+  ) {}
+
+  expired(): void {
+    this.reject(this.failure(this.late()));
+  }
+
+  fulfilled(value: T): void {
+    this.queue.cancel(this);
+    this.resolve(value);
+  }
+
+  failed(error: unknown): void {
+    this.queue.cancel(this);
+    this.reject(this.failure(error));
+  }
+}
+
+const asItIs = (error: unknown): unknown => error;
+
 /**
  * `task`'s result, or `late()` once `queue`'s time has passed, whichever comes first: withTimeout for a task that needs
- * no signal, at the cost of one queue entry (no timer, abort signal or race per call).
+ * no signal, at the cost of one queue entry (no timer, abort signal or race per call). `failure` makes the error a
+ * failure (the task's or the late one) rejects with: one function for every call, not a catch (an async frame) per call.
  */
-export function settleWithin<T>(queue: DeadlineQueue, task: () => Promise<T>, late: () => Error): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const done = queue.add(() => { reject(late()); });
-    try {
-      task().then(
-        (value) => {
-          done();
-          resolve(value);
-        },
-        (error: unknown) => {
-          done();
-          reject(error);
-        },
-      );
-    } catch (error) {
-      done();
-      reject(error);
-    }
+export function settleWithin<T>(queue: DeadlineQueue, task: () => Promise<T>, late: () => Error, failure: (error: unknown) => unknown = asItIs): Promise<T> {
+  let settling: Settling<T> | undefined;
+  const settled = new Promise<T>((resolve, reject) => {
+    settling = new Settling(queue, resolve, reject, late, failure);
   });
+  const entry = settling as Settling<T>;
+  queue.schedule(entry);
+  follow(task, entry);
+  return settled;
+}
+
+/** The task's outcome to its entry: the handlers' one context holds the entry alone (kept while the task waits). */
+function follow<T>(task: () => Promise<T>, entry: Settling<T>): void {
+  try {
+    task().then(
+      (value) => { entry.fulfilled(value); },
+      (error: unknown) => { entry.failed(error); },
+    );
+  } catch (error) {
+    entry.failed(error);
+  }
 }

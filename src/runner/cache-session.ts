@@ -10,7 +10,6 @@ import type { HostStats } from "../host/page-api";
 import type { ProvenanceRow } from "../prices/provenance";
 import { FileCacheBackend } from "../prices/persistent/file-backend";
 import { ADDIN_VERSION } from "../prices/persistent";
-import { entitledSymbols, verifiedSubject } from "../prices/persistent/entitlement";
 import { type Partition, partitionFor, subjectOfToken } from "../prices/persistent/partition";
 import { idSymbol, readHead } from "../prices/persistent/stored-line";
 import type { CacheSnapshot, SessionState } from "../sessions/page-session";
@@ -106,6 +105,8 @@ async function openEntitledPartition(
     return undefined;
   }
   const fetcher = trustingFetch(service.trust);
+  // loaded only by a run with --cache: its token library (jose) is 60-85 ms of the main thread before an evaluation
+  const { entitledSymbols, verifiedSubject } = await import("../prices/persistent/entitlement");
   const signature = await verifiedSubject(service.token, service.apiUrl, fetcher);
   if (signature.kind === "invalid") {
     log(`workbook: --cache: ${signature.reason}; running without the persistent cache`);

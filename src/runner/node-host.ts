@@ -10,11 +10,12 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { format } from "node:util";
-import { Script, constants, createContext, runInContext } from "node:vm";
+import { constants, createContext, runInContext } from "node:vm";
 import { Headers, Request, Response, fetch as undiciFetch } from "undici";
 import type { PricesHostApi } from "../host/page-api";
 import { type HostGlobals, startHost } from "../host/page";
 import type { Trust } from "./trust";
+import { runWithCodeCache } from "./bundle-code-cache";
 
 export interface NodeHostOptions {
   /** Folder holding functions.js and functions.json (dist/, or test fixtures). */
@@ -158,7 +159,7 @@ export async function openNodeHost(options: NodeHostOptions): Promise<NodeHost> 
       {
         globals: sandbox as HostGlobals,
         loadBundle: () => {
-          new Script(readFileSync(functionsPath, "utf8"), { filename: functionsPath }).runInContext(context);
+          runWithCodeCache(functionsPath, context);
           return Promise.resolve();
         },
         log: options.log,

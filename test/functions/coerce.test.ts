@@ -40,6 +40,17 @@ describe("dates in", () => {
     expect(messageOf(() => dateOf(60))).toBe("date must be a date or YYYY-MM-DD, got 60");
     expect(messageOf(() => requiredDate("latest", "from"))).toBe("from must be a date or YYYY-MM-DD, got 'latest'");
   });
+
+  it("reads a text it has read before the same, and refuses a bad one every time (a model gives 50 dates to 10,000 calls)", () => {
+    for (let turn = 0; turn < 3; turn += 1) {
+      expect(dateOf(" 2024-3-2 ")).toBe("2024-03-02");
+      expect(dateOf("2024-03-02")).toBe("2024-03-02");
+      expect(dateOf("latest")).toBeUndefined();
+      expect(messageOf(() => dateOf("2024-02-30", "to"))).toBe("to must be a date or YYYY-MM-DD, got '2024-02-30'");
+    }
+    // thousands of texts, past what is kept: each still read right
+    for (let day = 0; day < 5000; day += 1) expect(dateOf(`${2000 + Math.floor(day / 365)}-1-${1 + (day % 28)}`)).toBe(`${2000 + Math.floor(day / 365)}-01-${String(1 + (day % 28)).padStart(2, "0")}`);
+  });
 });
 
 describe("ranges", () => {

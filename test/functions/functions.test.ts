@@ -151,6 +151,15 @@ describe("LOW, MID, HIGH", () => {
     expect((await rejection(F.mid([[AL]], [[true]]))).message).toBe("date must be a date or YYYY-MM-DD, got TRUE");
   });
 
+  it("checks one cell in a grid's order, asking nothing: a referenced blank date first, then the symbol, then the date", async () => {
+    const { calls } = await use();
+    expect(await F.mid([[42]], [[null]])).toEqual([[""]]);
+    expect((await rejection(F.mid([[42]], [["2024-13-01"]]))).message).toBe("symbol must be an instrument symbol such as 'MB-AL-0004', got 42");
+    expect((await rejection(F.mid([[null]], [["2024-01-04"]]))).message).toBe("symbol is required: give an instrument symbol such as 'MB-AL-0004'");
+    expect((await rejection(F.mid([[null]], [["2024-13-01"]]))).message).toBe("date must be a date or YYYY-MM-DD, got '2024-13-01'");
+    expect(calls).toEqual([]);
+  });
+
   it("answers #N/A with the cause when the service cannot be reached", async () => {
     await use({ fate: () => "reject" });
     const error = await rejection(F.mid([[AL]]));

@@ -1,5 +1,5 @@
 import { jest } from "@jest/globals";
-import { DeadlineQueue, settleWithin } from "../../src/prices/deadline-queue";
+import { type Deadline, DeadlineQueue, settleWithin } from "../../src/prices/deadline-queue";
 
 describe("DeadlineQueue", () => {
   beforeEach(() => jest.useFakeTimers());
@@ -30,6 +30,69 @@ describe("DeadlineQueue", () => {
     const cancels = [queue.add(() => undefined), queue.add(() => undefined)];
     expect(jest.getTimerCount()).toBe(1);
     for (const cancel of cancels) cancel();
+    expect(jest.getTimerCount()).toBe(0);
+  });
+});
+
+describe("DeadlineQueue with entries of the caller's own", () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  function entry(name: string, expired: string[]): Deadline {
+    return { due: undefined, expired: () => void expired.push(name) };
+  }
+
+  it("expires a scheduled entry once, never a cancelled one, and takes a second cancel or a cancel after expiry as nothing", () => {
+    const queue = new DeadlineQueue(1000);
+    const expired: string[] = [];
+    const [a, b, c] = [entry("a", expired), entry("b", expired), entry("c", expired)];
+    queue.schedule(a);
+    queue.schedule(b);
+    queue.schedule(c);
+    queue.cancel(b);
+    queue.cancel(b);
+    jest.advanceTimersByTime(1000);
+    expect(expired).toEqual(["a", "c"]);
+    queue.cancel(a);
+    expect(a.due).toBeUndefined();
+    expect(jest.getTimerCount()).toBe(0);
+  });
+
+  it("keeps the order and the times of thousands of entries while cancelled ones are dropped", () => {
+    const queue = new DeadlineQueue(1000);
+    const expired: string[] = [];
+    const kept: string[] = [];
+    for (let round = 0; round < 3; round += 1) {
+      for (let index = 0; index < 3000; index += 1) {
+        const name = `${round}-${index}`;
+        const own = entry(name, expired);
+        queue.schedule(own);
+        if (index % 7 === 0) kept.push(name);
+        else queue.cancel(own);
+      }
+      jest.advanceTimersByTime(100);
+    }
+    // now 300 ms on: the first round is due at 1000 ms, the others 100 and 200 ms later
+    jest.advanceTimersByTime(699);
+    expect(expired).toEqual([]);
+    jest.advanceTimersByTime(1);
+    expect(expired).toEqual(kept.filter((name) => name.startsWith("0-")));
+    jest.advanceTimersByTime(200);
+    expect(expired).toEqual(kept);
+    expect(jest.getTimerCount()).toBe(0);
+  });
+
+  it("lets an expiry cancel the last waiting entry or schedule a new one", () => {
+    const queue = new DeadlineQueue(1000);
+    const expired: string[] = [];
+    const last = entry("last", expired);
+    const later = entry("later", expired);
+    queue.schedule({ due: undefined, expired: () => { expired.push("first"); queue.cancel(last); queue.schedule(later); } });
+    queue.schedule(last);
+    jest.advanceTimersByTime(1000);
+    expect(expired).toEqual(["first"]);
+    jest.advanceTimersByTime(1000);
+    expect(expired).toEqual(["first", "later"]);
     expect(jest.getTimerCount()).toBe(0);
   });
 });
