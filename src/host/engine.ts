@@ -182,7 +182,7 @@ export class WorkbookEngine {
 
   /** Cancels every cancelable or streaming invocation still live (a new book, a recalculation, closing). */
   cancelAll(): void {
-    for (const formula of this.graph.formulas) this.calls.cancel(formula);
+    for (const formula of this.graph.formulas) this.cancelCalls(formula);
   }
 
   /** The custom calls of each formula's latest run, by anchor address. */
@@ -235,6 +235,11 @@ export class WorkbookEngine {
     return names;
   }
 
+  /** A formula's live calls canceled; one without any (all but the streaming and cancelable) costs no call and no new list. */
+  private cancelCalls(formula: FormulaCell): void {
+    if (formula.cancels.length > 0) this.calls.cancel(formula);
+  }
+
   private setLiteral(literal: LiteralCell): void {
     this.literals.set(cellKey(literal.row, literal.col), literal.value);
     this.sheet.setLiteral(literal.row, literal.col, literal.value);
@@ -246,7 +251,7 @@ export class WorkbookEngine {
 
   /** Drops a formula (a late result of it is ignored); returns the area its result covered. */
   private removeFormula(formula: FormulaCell): RangeRef | undefined {
-    this.calls.cancel(formula);
+    this.cancelCalls(formula);
     formula.generation += 1;
     formula.state = "done";
     this.leftFormulas.delete(formula);
@@ -298,7 +303,7 @@ export class WorkbookEngine {
 
   /** Forgets a formula's result so it runs again; what it covered is touched in turn. */
   private markPending(formula: FormulaCell, queue: RangeRef[]): void {
-    this.calls.cancel(formula);
+    this.cancelCalls(formula);
     formula.generation += 1;
     formula.state = "pending";
     formula.waitsOn = undefined;
@@ -327,7 +332,7 @@ export class WorkbookEngine {
     formula.generation += 1;
     formula.evaluations += 1;
     const generation = formula.generation;
-    this.calls.cancel(formula);
+    this.cancelCalls(formula);
     formula.calls = [];
     formula.dynamicReads = [];
     formula.waitsOn = undefined;
