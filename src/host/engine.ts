@@ -175,6 +175,17 @@ export class WorkbookEngine {
     return out;
   }
 
+  /** `spills()` as addresses (`B2`, `B2:D5`): each anchor's own address, and its area's formatted only where it spills. */
+  spillAddresses(): { readonly anchor: string; readonly area: string }[] {
+    const out: { anchor: string; area: string }[] = [];
+    for (const formula of this.graph.formulas) {
+      const area = this.sheet.areaOf(formula.row, formula.col);
+      if (!area) continue;
+      out.push({ anchor: formula.address, area: isAnchorOnly(area, undefined, formula) ? formula.address : formatRangeAddress(area) });
+    }
+    return out;
+  }
+
   /** True while some formula still waits for its result. */
   get evaluating(): boolean {
     return this.recalculation.running;
