@@ -160,6 +160,8 @@ export function readBook(json: unknown, onCell?: () => void, parsed?: ReadonlyMa
   const byKey = cells as Readonly<Record<string, unknown>>;
   /** Made at the first key written otherwise than a reader writes it (`b3`): only then can two keys name one cell. */
   let seen: Set<string> | undefined;
+  /** The formulas `legacy` lists (each cell is read once, so a count tells whether every one listed holds a formula). */
+  let legacyFormulas = 0;
   for (let index = 0; index < keys.length; index += 1) {
     onCell?.();
     const key = keys[index] as string;
@@ -196,8 +198,10 @@ export function readBook(json: unknown, onCell?: () => void, parsed?: ReadonlyMa
           const expression = known?.text === content ? known.expression : parse(content);
           const area = arrays.get(address);
           if (area !== undefined) arrays.delete(address);
-          if (legacy.delete(address)) formulas.push({ row, col, address, text: content, expression: asLegacyFormula(expression), legacy: true });
-          else if (area === undefined) formulas.push({ row, col, address, text: content, expression });
+          if (legacy.has(address)) {
+            legacyFormulas += 1;
+            formulas.push({ row, col, address, text: content, expression: asLegacyFormula(expression), legacy: true });
+          } else if (area === undefined) formulas.push({ row, col, address, text: content, expression });
           else formulas.push({ row, col, address, text: content, expression, area });
         } catch (error) {
           if (!(error instanceof FormulaSyntaxError)) throw error;
@@ -213,7 +217,11 @@ export function readBook(json: unknown, onCell?: () => void, parsed?: ReadonlyMa
       problems.push(`${address}: a cell holds text, a number, a boolean, an error such as { "error": "#N/A" } or null, got ${Array.isArray(content) ? "an array" : typeof content}`);
     }
   }
-  for (const address of legacy) problems.push(`"legacy" lists ${address}, which holds no formula`);
+  // a check rather than a delete per formula (10,000 deletes shrink and rehash the set again and again)
+  if (legacyFormulas < legacy.size) {
+    const held = new Set(formulas.map((formula) => formula.address));
+    for (const address of legacy) if (!held.has(address)) problems.push(`"legacy" lists ${address}, which holds no formula`);
+  }
   for (const address of arrays.keys()) problems.push(`"arrays" lists ${address}, which holds no formula`);
   const names = readNames(json, problems);
   const saved = readSaved(json, problems);

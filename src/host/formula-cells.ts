@@ -41,6 +41,11 @@ class FormulaResolver implements Resolver, StaticContext {
   }
 }
 
+/** One empty list for every formula that reads no other sheet or calls nothing (read only). */
+const NONE: readonly never[] = Object.freeze([]);
+/** No LET names bound, no defined name being resolved: one empty set for every formula's walk. */
+const NO_NAMES: ReadonlySet<string> = new Set();
+
 /** A new formula cell, pending, with no run yet. */
 export function formulaCellOf(source: FormulaCellSource, facts: FormulaCellFacts): FormulaCell {
   const { namespace } = facts;
@@ -73,15 +78,15 @@ export function formulaCellOf(source: FormulaCellSource, facts: FormulaCellFacts
     legacy: source.legacy,
     area: source.area,
     references,
-    otherSheets,
-    called,
+    otherSheets: otherSheets.length === 0 ? NONE : otherSheets,
+    called: called.length === 0 ? NONE : called,
     volatile: facts.isVolatile(called),
     state: "pending",
     evaluations: 0,
     generation: 0,
     cancels: [],
     calls: [],
-    unsupported: whyLeftForExcel(source.expression, resolver),
+    unsupported: whyLeftForExcel(source.expression, resolver, NO_NAMES, NO_NAMES),
     dynamic,
     left: undefined,
     dynamicReads: [],

@@ -56,4 +56,9 @@ describe("readBook's keys", () => {
     ]);
     expect(problemsOf({ cells: { A1: "=1" }, legacy: ["A1", "$B$2"] })).toEqual(['"legacy" must be a list of cell addresses such as "B4"']);
   });
+
+  it("names each cell \"legacy\" lists that holds no formula, in its order, whatever other formulas the book holds", () => {
+    expect(problemsOf({ cells: { A1: 1, B1: "=2", C1: "=3" }, legacy: ["B1", "A1", "D1"] })).toEqual(['"legacy" lists A1, which holds no formula', '"legacy" lists D1, which holds no formula']);
+    expect(problemsOf({ cells: { A1: "=F(" }, legacy: ["a1"] })).toEqual([expect.stringMatching(/^A1: /) as unknown, '"legacy" lists A1, which holds no formula']);
+  });
 });
