@@ -52,10 +52,17 @@ export function prove(formula: ProvenFormula, saved: SavedValues, namespace: str
   // a legacy formula's `@PRICES.HISTORY(...)` shows the call's first cell: still the service's value alone
   const { expression } = resultOf(formula.expression);
   const prefix = `${namespace}.`;
-  const custom = formula.called.filter((name) => name.startsWith(prefix));
+  // the custom calls counted, the first kept: no list per formula
+  let custom: string | undefined;
+  let customs = 0;
+  for (const name of formula.called) {
+    if (!name.startsWith(prefix)) continue;
+    custom ??= name;
+    customs += 1;
+  }
   // its old value is the price the service gave then: the engine has nothing to reproduce
-  if (expression.kind === "call" && custom.length === 1 && canonicalName(expression.name, namespace).startsWith(prefix)) return PRICE;
-  if (custom.length > 0) return { kind: "unproven", why: `calls ${custom[0] ?? ""} inside a larger formula: its old price was never saved on its own` };
+  if (expression.kind === "call" && customs === 1 && canonicalName(expression.name, namespace).startsWith(prefix)) return PRICE;
+  if (custom !== undefined) return { kind: "unproven", why: `calls ${custom} inside a larger formula: its old price was never saved on its own` };
   const moment = formula.called.find((name) => OF_THE_MOMENT.has(name));
   if (moment !== undefined) return { kind: "unproven", why: `calls ${moment}(), whose value when the file was saved is not known` };
   if (saved.unproven !== undefined) return { kind: "unproven", why: saved.unproven };
