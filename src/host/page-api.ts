@@ -203,8 +203,10 @@ export function createHostApi(dependencies: HostDependencies): PricesHostApi {
       // a line at least every second, from inside the long synchronous stretches too (a 20,000-formula sheet's load,
       // the start of its 10,000 PRICES calls): every cell read and formula loaded, proven or started asks for one
       const line = throttled((message) => dependencies.log?.(message));
+      const progressLine = (): string => `workbook: evaluating, ${progressOf(engines)} after ${Math.round((Date.now() - started) / 1000)} s`;
+      // one closure for the line, not one per step (every cell read, formula loaded, proven, run and placed is a step)
       const step = (): void => {
-        line(() => `workbook: evaluating, ${progressOf(engines)} after ${Math.round((Date.now() - started) / 1000)} s`);
+        line(progressLine);
       };
       for (const sheet of sheets) {
         const sheetEngine: WorkbookEngine = new WorkbookEngine({
