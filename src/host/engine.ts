@@ -175,15 +175,9 @@ export class WorkbookEngine {
     return out;
   }
 
-  /** `spills()` as addresses (`B2`, `B2:D5`): each anchor's own address, and its area's formatted only where it spills. */
+  /** `spills()` as addresses (`B2`, `B2:D5`) for the page's result. */
   spillAddresses(): { readonly anchor: string; readonly area: string }[] {
-    const out: { anchor: string; area: string }[] = [];
-    for (const formula of this.graph.formulas) {
-      const area = this.sheet.areaOf(formula.row, formula.col);
-      if (!area) continue;
-      out.push({ anchor: formula.address, area: isAnchorOnly(area, undefined, formula) ? formula.address : formatRangeAddress(area) });
-    }
-    return out;
+    return this.sheet.spillAddresses(this.graph.formulas);
   }
 
   /** True while some formula still waits for its result. */
@@ -193,7 +187,8 @@ export class WorkbookEngine {
 
   /** Cancels every cancelable or streaming invocation still live (a new book, a recalculation, closing). */
   cancelAll(): void {
-    for (const formula of this.graph.formulas) this.cancelCalls(formula);
+    // only a formula with a live cancelable or streaming call: cancel makes a new empty list for each it is asked of
+    for (const formula of this.graph.formulas) if (formula.cancels.length > 0) this.calls.cancel(formula);
   }
 
   /** The custom calls of each formula's latest run, by anchor address. */
@@ -246,11 +241,6 @@ export class WorkbookEngine {
     return names;
   }
 
-  /** A formula's live calls canceled; one without any (all but the streaming and cancelable) costs no call and no new list. */
-  private cancelCalls(formula: FormulaCell): void {
-    if (formula.cancels.length > 0) this.calls.cancel(formula);
-  }
-
   private setLiteral(literal: LiteralCell): void {
     this.literals.set(cellKey(literal.row, literal.col), literal.value);
     this.sheet.setLiteral(literal.row, literal.col, literal.value);
@@ -262,7 +252,7 @@ export class WorkbookEngine {
 
   /** Drops a formula (a late result of it is ignored); returns the area its result covered. */
   private removeFormula(formula: FormulaCell): RangeRef | undefined {
-    this.cancelCalls(formula);
+    this.calls.cancel(formula);
     formula.generation += 1;
     formula.state = "done";
     this.leftFormulas.delete(formula);
@@ -314,7 +304,7 @@ export class WorkbookEngine {
 
   /** Forgets a formula's result so it runs again; what it covered is touched in turn. */
   private markPending(formula: FormulaCell, queue: RangeRef[]): void {
-    this.cancelCalls(formula);
+    this.calls.cancel(formula);
     formula.generation += 1;
     formula.state = "pending";
     formula.waitsOn = undefined;
@@ -343,7 +333,7 @@ export class WorkbookEngine {
     formula.generation += 1;
     formula.evaluations += 1;
     const generation = formula.generation;
-    this.cancelCalls(formula);
+    if (formula.cancels.length > 0) this.calls.cancel(formula);
     formula.calls = [];
     formula.dynamicReads = [];
     formula.waitsOn = undefined;

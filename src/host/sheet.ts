@@ -155,6 +155,18 @@ export class Sheet {
     return areaOf(spill);
   }
 
+  /** Each anchor with a result, by its address and its result's: the area formatted only where it spills past the anchor. */
+  spillAddresses(anchors: readonly { readonly row: number; readonly col: number; readonly address: string }[]): { readonly anchor: string; readonly area: string }[] {
+    const out: { anchor: string; area: string }[] = [];
+    for (const { row, col, address } of anchors) {
+      const spill = this.results.get(cellKey(row, col));
+      if (!spill) continue;
+      const single = spill.grid.length === 1 && (spill.grid[0]?.length ?? 1) === 1;
+      out.push({ anchor: address, area: single ? address : formatRangeAddress(areaOf(spill)) });
+    }
+    return out;
+  }
+
   /** Every non-empty cell (an anchor even when blank) with its A1 address and what its formula left, in row-major order. */
   cellsInOrder(): { readonly address: string; readonly cell: ResultCell }[] {
     // the keys in a typed array, sorted as numbers without a comparator (20,050 cells: no set, no spread of three lists)
