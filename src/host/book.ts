@@ -3,7 +3,7 @@
  * checked before anything runs. Text that is not a formula at all refuses the book; a formula the engine cannot
  * evaluate (LET once did) does not: it is left for Excel and shows why.
  */
-import { type CellPosition, formatCellAddress, isA1Reference, parseCellAddress, parseRangeAddress } from "../formula/a1";
+import { type CellPosition, MAX_COLUMNS, MAX_ROWS, formatCellAddress, isA1Reference, parseCellAddress, parseRangeAddress } from "../formula/a1";
 import { type Expression, FormulaSyntaxError } from "../formula/parse";
 import { hostFormulaParser } from "./formula";
 import { asLegacyFormula } from "./implicit-intersection";
@@ -79,12 +79,45 @@ function readLegacy(json: object, problems: string[]): Set<string> {
   const legacy = (json as { legacy?: unknown }).legacy;
   if (legacy === undefined) return new Set();
   const addresses = Array.isArray(legacy) ? legacy : [];
-  const positions = addresses.map((address) => (typeof address === "string" && !address.includes("$") ? parseCellAddress(address) : undefined));
-  if (!Array.isArray(legacy) || positions.some((position) => position === undefined)) {
-    problems.push('"legacy" must be a list of cell addresses such as "B4"');
-    return new Set();
+  const out = new Set<string>();
+  for (const address of addresses) {
+    const canonical = typeof address === "string" ? canonicalAddress(address) : undefined;
+    if (canonical === undefined) {
+      problems.push('"legacy" must be a list of cell addresses such as "B4"');
+      return new Set();
+    }
+    out.add(canonical);
   }
-  return new Set(positions.map((position) => formatCellAddress(position as CellPosition)));
+  if (!Array.isArray(legacy)) problems.push('"legacy" must be a list of cell addresses such as "B4"');
+  return out;
+}
+
+/** `B3` as a reader writes it (capitals, no `$`, no leading zero, inside the sheet): its position read without a regex; else undefined. */
+export function canonicalCell(key: string): CellPosition | undefined {
+  const length = key.length;
+  let at = 0;
+  let col = 0;
+  for (; at < length && at < 3; at += 1) {
+    const code = key.charCodeAt(at);
+    if (code < 65 || code > 90) break;
+    col = col * 26 + code - 64;
+  }
+  // a digit 1-9 first, then at most 7 digits in all
+  if (at === 0 || length - at > 7 || !(key.charCodeAt(at) >= 49 && key.charCodeAt(at) <= 57)) return undefined;
+  let row = 0;
+  for (; at < length; at += 1) {
+    const code = key.charCodeAt(at);
+    if (code < 48 || code > 57) return undefined;
+    row = row * 10 + code - 48;
+  }
+  return row > MAX_ROWS || col > MAX_COLUMNS ? undefined : { row: row - 1, col: col - 1 };
+}
+
+/** A cell's address as the engine writes it (`b03` -> `B3`), or undefined for what is no cell or has a `$`. */
+function canonicalAddress(text: string): string | undefined {
+  if (canonicalCell(text) !== undefined) return text;
+  const position = text.includes("$") ? undefined : parseCellAddress(text);
+  return position === undefined ? undefined : formatCellAddress(position);
 }
 
 /** `"arrays": { "C2": "C2:C5" }`: the legacy array formulas (Ctrl+Shift+Enter) and the area each fills, from its cell. */
@@ -120,53 +153,75 @@ export function readBook(json: unknown, onCell?: () => void, parsed?: ReadonlyMa
   const problems: string[] = [];
   const literals: LiteralCell[] = [];
   const formulas: FormulaCellSource[] = [];
-  const seen = new Set<string>();
   const parse = hostFormulaParser();
   const legacy = readLegacy(json, problems);
   const arrays = readArrays(json, problems);
-  for (const [key, content] of Object.entries(cells)) {
+  const keys = Object.keys(cells);
+  const byKey = cells as Readonly<Record<string, unknown>>;
+  /** Made at the first key written otherwise than a reader writes it (`b3`): only then can two keys name one cell. */
+  let seen: Set<string> | undefined;
+  /** The formulas `legacy` lists (each cell is read once, so a count tells whether every one listed holds a formula). */
+  let legacyFormulas = 0;
+  for (let index = 0; index < keys.length; index += 1) {
     onCell?.();
-    const position = parseCellAddress(key);
-    if (!position || key.includes("$")) {
-      problems.push(`${JSON.stringify(key)} is not a cell address such as B3`);
-      continue;
+    const key = keys[index] as string;
+    let position = canonicalCell(key);
+    let address = key;
+    if (position === undefined) {
+      position = key.includes("$") ? undefined : parseCellAddress(key);
+      if (!position) {
+        problems.push(`${JSON.stringify(key)} is not a cell address such as B3`);
+        continue;
+      }
+      address = formatCellAddress(position);
+      seen ??= new Set(keys.slice(0, index).filter((earlier) => canonicalCell(earlier) !== undefined));
     }
-    const address = formatCellAddress(position);
-    if (seen.has(address)) {
-      problems.push(`${address} is given twice`);
-      continue;
+    if (seen !== undefined) {
+      if (seen.has(address)) {
+        problems.push(`${address} is given twice`);
+        continue;
+      }
+      seen.add(address);
     }
-    seen.add(address);
+    const { row, col } = position;
+    const content = byKey[key];
     if (content === null || content === "") continue;
     if (typeof content === "number") {
-      if (Number.isFinite(content)) literals.push({ ...position, value: content });
+      if (Number.isFinite(content)) literals.push({ row, col, value: content });
       else problems.push(`${address}: numbers must be finite`);
     } else if (typeof content === "boolean") {
-      literals.push({ ...position, value: content });
+      literals.push({ row, col, value: content });
     } else if (typeof content === "string") {
       if (content.startsWith("=")) {
         try {
           const known = parsed?.get(address);
           const expression = known?.text === content ? known.expression : parse(content);
           const area = arrays.get(address);
-          arrays.delete(address);
-          if (legacy.delete(address)) formulas.push({ ...position, address, text: content, expression: asLegacyFormula(expression), legacy: true });
-          else formulas.push({ ...position, address, text: content, expression, ...(area === undefined ? {} : { area }) });
+          if (area !== undefined) arrays.delete(address);
+          if (legacy.has(address)) {
+            legacyFormulas += 1;
+            formulas.push({ row, col, address, text: content, expression: asLegacyFormula(expression), legacy: true });
+          } else if (area === undefined) formulas.push({ row, col, address, text: content, expression });
+          else formulas.push({ row, col, address, text: content, expression, area });
         } catch (error) {
           if (!(error instanceof FormulaSyntaxError)) throw error;
           problems.push(`${address}: ${error.message}`);
         }
       } else {
-        literals.push({ ...position, value: content.startsWith("'") ? content.slice(1) : content });
+        literals.push({ row, col, value: content.startsWith("'") ? content.slice(1) : content });
       }
     } else if (isErrorLiteral(content)) {
-      if (isErrorText(content.error)) literals.push({ ...position, value: cellError(content.error) });
+      if (isErrorText(content.error)) literals.push({ row, col, value: cellError(content.error) });
       else problems.push(`${address}: ${JSON.stringify(content.error)} is not an Excel error such as "#N/A"`);
     } else {
       problems.push(`${address}: a cell holds text, a number, a boolean, an error such as { "error": "#N/A" } or null, got ${Array.isArray(content) ? "an array" : typeof content}`);
     }
   }
-  for (const address of legacy) problems.push(`"legacy" lists ${address}, which holds no formula`);
+  // a check rather than a delete per formula (10,000 deletes shrink and rehash the set again and again)
+  if (legacyFormulas < legacy.size) {
+    const held = new Set(formulas.map((formula) => formula.address));
+    for (const address of legacy) if (!held.has(address)) problems.push(`"legacy" lists ${address}, which holds no formula`);
+  }
   for (const address of arrays.keys()) problems.push(`"arrays" lists ${address}, which holds no formula`);
   const names = readNames(json, problems);
   const saved = readSaved(json, problems);

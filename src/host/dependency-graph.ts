@@ -148,10 +148,13 @@ export class DependencyGraph {
   }
 }
 
+/** No LET names bound (read only: a LET makes its own set). */
+const NO_NAMES: ReadonlySet<string> = new Set();
+
 /** The expressions an expression is made of, names and structured references replaced by what they stand for (LET's own names kept). */
 export function partsOf(expression: Expression, resolver: Resolver): Expression[] {
   const parts: Expression[] = [];
-  collectParts(expression, resolver, new Set(), 0, parts);
+  collectParts(expression, resolver, NO_NAMES, 0, parts);
   return parts;
 }
 
@@ -182,7 +185,7 @@ function collectParts(expression: Expression, resolver: Resolver, bound: Readonl
     }
     case "name": {
       const defined = bound.has(expression.name.toUpperCase()) || depth > 16 ? undefined : resolver.name(expression.name);
-      if (defined) collectParts(defined, resolver, new Set(), depth + 1, parts);
+      if (defined) collectParts(defined, resolver, NO_NAMES, depth + 1, parts);
       return;
     }
     case "table": {

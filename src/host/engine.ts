@@ -175,6 +175,11 @@ export class WorkbookEngine {
     return out;
   }
 
+  /** `spills()` as addresses (`B2`, `B2:D5`) for the page's result. */
+  spillAddresses(): { readonly anchor: string; readonly area: string }[] {
+    return this.sheet.spillAddresses(this.graph.formulas);
+  }
+
   /** True while some formula still waits for its result. */
   get evaluating(): boolean {
     return this.recalculation.running;
@@ -182,7 +187,8 @@ export class WorkbookEngine {
 
   /** Cancels every cancelable or streaming invocation still live (a new book, a recalculation, closing). */
   cancelAll(): void {
-    for (const formula of this.graph.formulas) this.calls.cancel(formula);
+    // only a formula with a live cancelable or streaming call: cancel makes a new empty list for each it is asked of
+    for (const formula of this.graph.formulas) if (formula.cancels.length > 0) this.calls.cancel(formula);
   }
 
   /** The custom calls of each formula's latest run, by anchor address. */
@@ -327,7 +333,7 @@ export class WorkbookEngine {
     formula.generation += 1;
     formula.evaluations += 1;
     const generation = formula.generation;
-    this.calls.cancel(formula);
+    if (formula.cancels.length > 0) this.calls.cancel(formula);
     formula.calls = [];
     formula.dynamicReads = [];
     formula.waitsOn = undefined;

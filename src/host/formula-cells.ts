@@ -2,7 +2,7 @@
  * A formula as the engine's graph holds it, built from its source: the cells it waits for, the other sheets and the
  * functions it reads, whether it is volatile or reads references built as it runs, and why it is left for Excel.
  */
-import type { CellPosition } from "../formula/a1";
+import type { CellPosition, RangeRef } from "../formula/a1";
 import type { Expression, ReferenceExpression } from "../formula/parse";
 import { canonicalName } from "../formula/functions";
 import type { FormulaCellSource } from "./book";
@@ -41,31 +41,53 @@ class FormulaResolver implements Resolver, StaticContext {
   }
 }
 
+/** One empty list for every formula that reads no other sheet or calls nothing (read only). */
+const NONE: readonly never[] = Object.freeze([]);
+/** No LET names bound, no defined name being resolved: one empty set for every formula's walk. */
+const NO_NAMES: ReadonlySet<string> = new Set();
+
 /** A new formula cell, pending, with no run yet. */
 export function formulaCellOf(source: FormulaCellSource, facts: FormulaCellFacts): FormulaCell {
   const { namespace } = facts;
   const resolver = new FormulaResolver(facts, source);
+  // what it waits for on this sheet (another sheet's values are final before this one starts); whole rows and
+  // columns are read like OFFSET's references, once nothing else can run, rather than walked cell by cell
+  const references: RangeRef[] = [];
+  const otherSheets: string[] = [];
+  const called: string[] = [];
+  let dynamic = false;
   // one walk of the tree gives its references and the functions it calls
-  const parts = partsOf(source.expression, resolver);
-  const read = parts.filter((part): part is ReferenceExpression => part.kind === "reference");
-  const called = parts.flatMap((part) => (part.kind === "call" ? [canonicalName(part.name, namespace)] : []));
+  for (const part of partsOf(source.expression, resolver)) {
+    if (part.kind === "reference") {
+      if (part.whole !== undefined) dynamic = true;
+      if (!facts.isOwnSheet(part)) otherSheets.push((part.sheet ?? "").toLowerCase());
+      else if (part.whole === undefined) references.push(part.spill ? cellRange(part.range.top, part.range.left) : part.range);
+    } else if (part.kind === "call") {
+      const name = canonicalName(part.name, namespace);
+      called.push(name);
+      if (DYNAMIC_REFERENCE_FUNCTIONS.has(name)) dynamic = true;
+    }
+  }
+  // every field written in one order, without a spread of the source: one hidden class for all of a sheet's formulas
   return {
-    ...source,
-    // what it waits for on this sheet (another sheet's values are final before this one starts); whole rows and
-    // columns are read like OFFSET's references, once nothing else can run, rather than walked cell by cell
-    references: read
-      .filter((reference) => facts.isOwnSheet(reference) && reference.whole === undefined)
-      .map((reference) => (reference.spill ? cellRange(reference.range.top, reference.range.left) : reference.range)),
-    otherSheets: read.filter((reference) => !facts.isOwnSheet(reference)).map((reference) => (reference.sheet ?? "").toLowerCase()),
-    called,
+    row: source.row,
+    col: source.col,
+    address: source.address,
+    text: source.text,
+    expression: source.expression,
+    legacy: source.legacy,
+    area: source.area,
+    references,
+    otherSheets: otherSheets.length === 0 ? NONE : otherSheets,
+    called: called.length === 0 ? NONE : called,
     volatile: facts.isVolatile(called),
     state: "pending",
     evaluations: 0,
     generation: 0,
     cancels: [],
     calls: [],
-    unsupported: whyLeftForExcel(source.expression, resolver),
-    dynamic: read.some((reference) => reference.whole !== undefined) || called.some((name) => DYNAMIC_REFERENCE_FUNCTIONS.has(name)),
+    unsupported: whyLeftForExcel(source.expression, resolver, NO_NAMES, NO_NAMES),
+    dynamic,
     left: undefined,
     dynamicReads: [],
     waitsOn: undefined,

@@ -75,14 +75,20 @@ function inContext(expression: Expression, context: Context, namespace: string):
     case "table":
       return context === "value" ? at(expression) : expression;
     case "call": {
-      const call: Expression = { ...expression, args: expression.args.map((arg, index) => inContext(arg, argumentContext(expression.name, index, namespace), namespace)) };
+      const args = expression.args.map((arg, index) => inContext(arg, argumentContext(expression.name, index, namespace), namespace));
+      // a node whose parts come back as they were is kept, not copied (a PRICES call's arguments stay as written)
+      const call: Expression = args.every((arg, index) => arg === expression.args[index]) ? expression : { ...expression, args };
       return context === "value" ? at(call) : call;
     }
-    case "unary":
-      if (expression.operator === "@") return { ...expression, operand: inContext(expression.operand, "reference", namespace) };
-      return { ...expression, operand: inContext(expression.operand, "value", namespace) };
-    case "binary":
-      return { ...expression, left: inContext(expression.left, "value", namespace), right: inContext(expression.right, "value", namespace) };
+    case "unary": {
+      const operand = inContext(expression.operand, expression.operator === "@" ? "reference" : "value", namespace);
+      return operand === expression.operand ? expression : { ...expression, operand };
+    }
+    case "binary": {
+      const left = inContext(expression.left, "value", namespace);
+      const right = inContext(expression.right, "value", namespace);
+      return left === expression.left && right === expression.right ? expression : { ...expression, left, right };
+    }
     case "let":
       return {
         ...expression,

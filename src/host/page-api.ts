@@ -1,6 +1,5 @@
 /** The page API (`window.PricesHost`): load a book, evaluate it, read the grid and the request statistics. */
 import { todayIso } from "../api/dates";
-import { formatRangeAddress } from "../formula/a1";
 import { type DateSystem, isoDateToSerial } from "../formula/excel-dates";
 import { type ParsedFormula, readBook } from "./book";
 import { throttled } from "./progress";
@@ -13,7 +12,7 @@ import { type CacheSnapshot, type PageSession, type SessionState, openPageSessio
 import type { CellValue, PrintedValue } from "./values";
 import type { DefinedName, LeftForExcel, TableDefinition } from "./book-names";
 import { BookScope } from "./book-scope";
-import { dataTypeCells, plainOf, type DataTypeCell, type ResultCell } from "./rich-cells";
+import { dataTypeCells, isRichCell, plainOf, type DataTypeCell, type ResultCell } from "./rich-cells";
 
 export interface TokenProviderLike {
   getToken(options?: { forceRefresh?: boolean }): Promise<string>;
@@ -206,8 +205,10 @@ export function createHostApi(dependencies: HostDependencies): PricesHostApi {
       // a line at least every second, from inside the long synchronous stretches too (a 20,000-formula sheet's load,
       // the start of its 10,000 PRICES calls): every cell read and formula loaded, proven or started asks for one
       const line = throttled((message) => dependencies.log?.(message));
+      const progressLine = (): string => `workbook: evaluating, ${progressOf(engines)} after ${Math.round((Date.now() - started) / 1000)} s`;
+      // one closure for the line, not one per step (every cell read, formula loaded, proven, run and placed is a step)
       const step = (): void => {
-        line(() => `workbook: evaluating, ${progressOf(engines)} after ${Math.round((Date.now() - started) / 1000)} s`);
+        line(progressLine);
       };
       for (const sheet of sheets) {
         const sheetEngine: WorkbookEngine = new WorkbookEngine({
@@ -256,13 +257,14 @@ export function createHostApi(dependencies: HostDependencies): PricesHostApi {
       const results = engines.map((sheetEngine, index): SheetResult => {
         const values: Record<string, CellValue> = {};
         const cells = sheetEngine.cellsInOrder();
-        const byAddress = new Map<string, ResultCell>();
+        /** The cells holding a data type: few or none of a sheet's 20,000. */
+        const rich = new Map<string, ResultCell>();
         for (const { address, cell } of cells) {
           values[address] = plainOf(cell);
-          byAddress.set(address, cell);
+          if (isRichCell(cell)) rich.set(address, cell);
         }
-        const dataTypes = dataTypeCells([...byAddress.keys()], (address) => byAddress.get(address) ?? null);
-        const spills = sheetEngine.spills().map((spill) => ({ anchor: formatRangeAddress({ top: spill.anchor.row, left: spill.anchor.col, bottom: spill.anchor.row, right: spill.anchor.col }), area: formatRangeAddress(spill.area) }));
+        const dataTypes = dataTypeCells([...rich.keys()], (address) => rich.get(address) ?? null);
+        const spills = sheetEngine.spillAddresses();
         return { name: sheets[index]?.name ?? "", values, spills, dataTypes, leftForExcel: sheetEngine.leftForExcel(), proof: sheetEngine.proofs(), evaluated: spills.map((spill) => spill.anchor) };
       });
       const provenance = options.provenance

@@ -24,6 +24,9 @@ import { type Eventually, isPending } from "./eventually";
 /** Functions whose value on the day the file was saved is not known from the file. */
 const OF_THE_MOMENT = new Set(["TODAY", "NOW", "RAND", "RANDBETWEEN", "RANDARRAY"]);
 
+/** A formula that is just a PRICES call: one state for all 10,000 of a model's. */
+const PRICE: ProofState = { kind: "price" };
+
 /** A proof evaluation asked for a custom function's value, which the saved book holds only for a formula that is just the call. */
 export class UnprovenSignal extends Error {
   override readonly name = "UnprovenSignal";
@@ -48,10 +51,18 @@ export function prove(formula: ProvenFormula, saved: SavedValues, namespace: str
   if (formula.unsupported !== undefined) return undefined;
   // a legacy formula's `@PRICES.HISTORY(...)` shows the call's first cell: still the service's value alone
   const { expression } = resultOf(formula.expression);
-  const custom = formula.called.filter((name) => name.startsWith(`${namespace}.`));
+  const prefix = `${namespace}.`;
+  // the custom calls counted, the first kept: no list per formula
+  let custom: string | undefined;
+  let customs = 0;
+  for (const name of formula.called) {
+    if (!name.startsWith(prefix)) continue;
+    custom ??= name;
+    customs += 1;
+  }
   // its old value is the price the service gave then: the engine has nothing to reproduce
-  if (expression.kind === "call" && canonicalName(expression.name, namespace).startsWith(`${namespace}.`) && custom.length === 1) return { kind: "price" };
-  if (custom.length > 0) return { kind: "unproven", why: `calls ${custom[0] ?? ""} inside a larger formula: its old price was never saved on its own` };
+  if (expression.kind === "call" && customs === 1 && canonicalName(expression.name, namespace).startsWith(prefix)) return PRICE;
+  if (custom !== undefined) return { kind: "unproven", why: `calls ${custom} inside a larger formula: its old price was never saved on its own` };
   const moment = formula.called.find((name) => OF_THE_MOMENT.has(name));
   if (moment !== undefined) return { kind: "unproven", why: `calls ${moment}(), whose value when the file was saved is not known` };
   if (saved.unproven !== undefined) return { kind: "unproven", why: saved.unproven };
@@ -156,15 +167,24 @@ export interface ProofSummary {
 
 /** What the proof said of each formula evaluated and not left for Excel; a book without saved values proves nothing. */
 export function proofSummary(formulas: readonly FormulaCell[]): ProofSummary {
-  const evaluated = formulas.filter((formula) => formula.left === undefined);
-  const kind = (name: string): string[] => evaluated.filter((formula) => formula.proof?.kind === name).map((formula) => formula.address);
-  return {
-    proven: kind("proven"),
-    prices: kind("price"),
-    unproven: evaluated
-      .filter((formula) => formula.proof === undefined || formula.proof.kind === "unproven")
-      .map((formula) => ({ cell: formula.address, formula: formula.text.replace(/^\s*=/, ""), why: formula.proof?.kind === "unproven" ? formula.proof.why : "the book holds no saved values" })),
-  };
+  const proven: string[] = [];
+  const prices: string[] = [];
+  const unproven: LeftForExcel[] = [];
+  for (const formula of formulas) {
+    if (formula.left !== undefined) continue;
+    const { proof } = formula;
+    if (proof?.kind === "proven") proven.push(formula.address);
+    else if (proof?.kind === "price") prices.push(formula.address);
+    else if (proof === undefined || proof.kind === "unproven") {
+      unproven.push({ cell: formula.address, formula: withoutEquals(formula.text), why: proof === undefined ? "the book holds no saved values" : proof.why });
+    }
+  }
+  return { proven, prices, unproven };
+}
+
+/** A formula's text as a report shows it, without its `=` (a slice where it is the first character, as the reader writes it). */
+function withoutEquals(text: string): string {
+  return text.startsWith("=") ? text.slice(1) : text.replace(/^\s*=/, "");
 }
 
 /** The sheet as the file saved it: its literals, and each formula's saved result placed at its anchor. */

@@ -1,5 +1,5 @@
 /** The sheet: literal cells, formula anchors and the cells their results spill into. */
-import { MAX_COLUMNS, MAX_ROWS, type RangeRef, formatCellAddress, formatRangeAddress } from "../formula/a1";
+import { MAX_COLUMNS, MAX_ROWS, type RangeRef, columnName, formatCellAddress, formatRangeAddress } from "../formula/a1";
 import { cellKey, positionOfKey } from "./addresses";
 import type { ResultGrid } from "./results";
 import { plainOf, type ResultCell } from "./rich-cells";
@@ -155,15 +155,44 @@ export class Sheet {
     return areaOf(spill);
   }
 
+  /** Each anchor with a result, by its address and its result's: the area formatted only where it spills past the anchor. */
+  spillAddresses(anchors: readonly { readonly row: number; readonly col: number; readonly address: string }[]): { readonly anchor: string; readonly area: string }[] {
+    const out: { anchor: string; area: string }[] = [];
+    for (const { row, col, address } of anchors) {
+      const spill = this.results.get(cellKey(row, col));
+      if (!spill) continue;
+      const single = spill.grid.length === 1 && (spill.grid[0]?.length ?? 1) === 1;
+      out.push({ anchor: address, area: single ? address : formatRangeAddress(areaOf(spill)) });
+    }
+    return out;
+  }
+
   /** Every non-empty cell (an anchor even when blank) with its A1 address and what its formula left, in row-major order. */
   cellsInOrder(): { readonly address: string; readonly cell: ResultCell }[] {
-    const keys = new Set<number>([...this.literals.keys(), ...this.anchors, ...this.owners.keys()]);
+    // the keys in a typed array, sorted as numbers without a comparator (20,050 cells: no set, no spread of three lists)
+    const keys = new Float64Array(this.literals.size + this.anchors.size + this.owners.size);
+    let count = 0;
+    for (const key of this.literals.keys()) keys[count++] = key;
+    for (const key of this.anchors) keys[count++] = key;
+    for (const key of this.owners.keys()) keys[count++] = key;
+    keys.sort();
+    /** Each column's letters, made once. */
+    const columns = new Map<number, string>();
     const out: { address: string; cell: ResultCell }[] = [];
-    for (const key of [...keys].sort((a, b) => a - b)) {
-      const position = positionOfKey(key);
-      const cell = this.resultCell(position.row, position.col);
+    let previous = -1;
+    for (const key of keys) {
+      if (key === previous) continue;
+      previous = key;
+      const row = Math.floor(key / MAX_COLUMNS);
+      const col = key % MAX_COLUMNS;
+      const cell = this.resultCell(row, col);
       if (plainOf(cell) === null && !this.anchors.has(key)) continue;
-      out.push({ address: formatCellAddress(position), cell });
+      let letters = columns.get(col);
+      if (letters === undefined) {
+        letters = columnName(col);
+        columns.set(col, letters);
+      }
+      out.push({ address: `${letters}${row + 1}`, cell });
     }
     return out;
   }

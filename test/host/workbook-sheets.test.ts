@@ -30,6 +30,18 @@ describe("evaluateWorkbook across sheets", () => {
     expect([model.A1, model.A2, model.A3]).toEqual([30, 6, 11]);
   });
 
+  it("gives a sheet's cells in row-major order, spilled cells included, each anchor with its area, and what the proof said", async () => {
+    const api = fixtureApi();
+    const cells = { AA3: 7, D2: "=A2+1", C1: "={1;2}", A2: 5, B1: "=A2*2", A1: "=PRICES.ADD(1,1)", b3: "'text" };
+    const result = await api.evaluateWorkbook([{ name: "Model", book: { cells, saved: { B1: 10, C1: [[1], [2]], A1: 2 } } }]);
+    const sheet = result.sheets[0];
+    expect(Object.entries(sheet?.values ?? {})).toEqual([["A1", 2], ["B1", 10], ["C1", 1], ["A2", 5], ["C2", 2], ["D2", 6], ["B3", "text"], ["AA3", 7]]);
+    expect(sheet?.spills).toEqual([{ anchor: "A1", area: "A1" }, { anchor: "B1", area: "B1" }, { anchor: "C1", area: "C1:C2" }, { anchor: "D2", area: "D2" }]);
+    expect(sheet?.evaluated).toEqual(["A1", "B1", "C1", "D2"]);
+    expect(sheet?.proof).toEqual({ proven: ["B1", "C1"], prices: ["A1"], unproven: [{ cell: "D2", formula: "A2+1", why: "the file holds no saved value for it" }] });
+    expect(sheet?.dataTypes).toEqual({});
+  });
+
   it("leaves a reference back along a cycle of sheets, and one to a sheet that is not there, for Excel (dependents too)", async () => {
     const api = fixtureApi();
     const result = await api.evaluateWorkbook([
