@@ -271,25 +271,20 @@ function rewriteCell(xml: string, cell: SheetCell, edit: CellEdit, prefix: strin
 /** The cell's content with its value replaced by `valueXml` (and for a freeze its formula gone, or an array formula's `ref` renewed). */
 function cellBody(xml: string, cell: SheetCell, edit: CellEdit, valueXml: string): string {
   const { span, formula } = cell;
-  const formulaKept = formula === undefined || (edit.kind === "result" && (edit.ref === undefined || formula.attributes.t !== "array" || edit.ref === formula.attributes.ref));
-  if (formulaKept && (cell.value === undefined || cell.inline === undefined)) {
-    // most cells: the formula as it is, the new value where the old one was (else after the formula), in three pieces
-    const old = cell.value?.span ?? cell.inline?.span;
-    const at = old?.start ?? (formula ? formula.span.end : span.openEnd);
-    return xml.slice(span.openEnd, at) + valueXml + xml.slice(old?.end ?? at, span.closeStart);
-  }
-  const frozen = edit.kind === "freeze";
-  const inner: { start: number; end: number; replacement: string }[] = [];
   const old = cell.value?.span ?? cell.inline?.span;
+  // The value goes where the old one was, else after the formula (the schema's order: f, v, is, extLst).
+  const at = old?.start ?? (formula ? formula.span.end : span.openEnd);
+  const formulaKept = formula === undefined || (edit.kind === "result" && (edit.ref === undefined || formula.attributes.t !== "array" || edit.ref === formula.attributes.ref));
+  // most cells (the formula as it is, one old value): three slices, no pieces sorted and joined
+  if (formulaKept && (cell.value === undefined || cell.inline === undefined)) return xml.slice(span.openEnd, at) + valueXml + xml.slice(old?.end ?? at, span.closeStart);
+  const inner: { start: number; end: number; replacement: string }[] = [];
   if (cell.value) inner.push({ start: cell.value.span.start, end: cell.value.span.end, replacement: "" });
   if (cell.inline) inner.push({ start: cell.inline.span.start, end: cell.inline.span.end, replacement: "" });
-  if (formula && frozen) inner.push({ start: formula.span.start, end: formula.span.end, replacement: "" });
+  if (formula && edit.kind === "freeze") inner.push({ start: formula.span.start, end: formula.span.end, replacement: "" });
   else if (formula && edit.kind === "result" && edit.ref !== undefined && formula.attributes.t === "array" && edit.ref !== formula.attributes.ref) {
     // a dynamic array's new area; a plain formula is never made an array formula (Excel 365 never spills one)
     inner.push({ start: formula.span.start, end: formula.span.openEnd, replacement: startTag(formula.qualifiedName, withAttribute(formula.attributes, "ref", edit.ref), formula.span.openEnd === formula.span.end) });
   }
-  // The value goes where the old one was, else after the formula (the schema's order: f, v, is, extLst).
-  const at = old?.start ?? (formula ? formula.span.end : span.openEnd);
   inner.push({ start: at, end: at, replacement: valueXml });
   inner.sort((a, b) => a.start - b.start);
   const pieces: string[] = [];
