@@ -18,7 +18,7 @@ import { scopeFor } from "../api/vocabulary";
 import type { EvaluationResult, WorkbookResult } from "../host/page-api";
 import { BookError, readBook } from "../host/book";
 import { throttled } from "../host/progress";
-import { printValue, type PrintedValue } from "../host/values";
+import { type CellValue, printValue, type PrintedValue } from "../host/values";
 import { writePackage } from "../xlsx/package";
 import { freezeRefusal, refreshedPackage } from "../xlsx/refreshed-copy";
 import { WorkbookPackage } from "../xlsx/package";
@@ -120,11 +120,19 @@ export function loadBookFile(path: string): unknown {
 /** Everything the runner started, stopped in reverse order even when one of them fails. */
 export class Resources {
   private readonly closers: (() => Promise<void>)[] = [];
+  private closing: Promise<void> | undefined;
   add(close: () => Promise<void>): void {
     this.closers.push(close);
   }
-  async closeAll(): Promise<void> {
-    for (const close of this.closers.splice(0).reverse()) await close().catch(() => undefined);
+  /** Settles once everything added so far is stopped, a closing already under way included (a second call waits for it). */
+  closeAll(): Promise<void> {
+    const closers = this.closers.splice(0).reverse();
+    const stop = async (): Promise<void> => {
+      for (const close of closers) await close().catch(() => undefined);
+    };
+    // the first closer starts now, not a microtask later (the write's synchronous stretch would hold it back)
+    this.closing = this.closing === undefined ? stop() : this.closing.then(stop);
+    return this.closing;
   }
 }
 
@@ -135,13 +143,26 @@ function listLeftForExcel(left: readonly KeptFormula[], report: string | undefin
   if (left.length > LISTED) log(`workbook:   … and ${left.length - LISTED} more${report === undefined ? " (--report FILE lists them all)" : ` (all in ${report})`}`);
 }
 
-/** The cone's counts from what the engine said of each sheet, and every unproven formula with why. */
-function coneOf(workbook: { readonly cone: { readonly formulas: number; readonly of: number } }, result: WorkbookResult): { counts: ConeCounts; unproven: KeptFormula[] } {
-  const unproven = result.sheets.flatMap((sheet) => (sheet.proof?.unproven ?? []).map((entry) => ({ sheet: sheet.name, ...entry })));
+/**
+ * The cone's counts from what the engine said of each sheet, and its unproven formulas with why, the first `limit` of
+ * them (stderr names 50; only a report lists all 9,800 of the model's, each a new object).
+ */
+function coneOf(workbook: { readonly cone: { readonly formulas: number; readonly of: number } }, result: WorkbookResult): { counts: ConeCounts; unproven: (limit: number) => KeptFormula[] } {
+  const unproven = result.sheets.reduce((sum, sheet) => sum + (sheet.proof?.unproven.length ?? 0), 0);
   const prices = result.sheets.reduce((sum, sheet) => sum + (sheet.proof?.prices.length ?? 0), 0);
   const proven = result.sheets.reduce((sum, sheet) => sum + (sheet.proof?.proven.length ?? 0), 0);
   const left = result.sheets.reduce((sum, sheet) => sum + (sheet.leftForExcel?.length ?? 0), 0);
-  return { counts: { ...workbook.cone, evaluated: prices + proven + unproven.length, prices, proven, unproven: unproven.length, left }, unproven };
+  const listed = (limit: number): KeptFormula[] => {
+    const entries: KeptFormula[] = [];
+    for (const sheet of result.sheets) {
+      for (const entry of sheet.proof?.unproven ?? []) {
+        if (entries.length >= limit) return entries;
+        entries.push({ sheet: sheet.name, ...entry });
+      }
+    }
+    return entries;
+  };
+  return { counts: { ...workbook.cone, evaluated: prices + proven + unproven, prices, proven, unproven, left }, unproven: listed };
 }
 
 function logCone(cone: ConeCounts, unproven: readonly KeptFormula[], report: string | undefined, log: (message: string) => void): void {
@@ -149,7 +170,14 @@ function logCone(cone: ConeCounts, unproven: readonly KeptFormula[], report: str
     `workbook: price cone: ${cone.formulas} of ${cone.of} formulas; ${cone.evaluated} evaluated (${cone.prices} prices, ${cone.proven} proven against Excel's saved values, ${cone.unproven} unproven), ${cone.left} left for Excel`,
   );
   for (const entry of unproven.slice(0, LISTED)) log(`workbook:   unproven ${entry.sheet}!${entry.cell} =${entry.formula}: ${entry.why}`);
-  if (unproven.length > LISTED) log(`workbook:   … and ${unproven.length - LISTED} more unproven${report === undefined ? " (--report FILE lists them all)" : ` (all in ${report})`}`);
+  if (cone.unproven > LISTED) log(`workbook:   … and ${cone.unproven - LISTED} more unproven${report === undefined ? " (--report FILE lists them all)" : ` (all in ${report})`}`);
+}
+
+/** A sheet's values as the runner prints them, one key at a time (no pair array per cell: the model has 20,050). */
+function printedValues(values: Readonly<Record<string, CellValue>>): Record<string, PrintedValue> {
+  const printed: Record<string, PrintedValue> = {};
+  for (const address in values) printed[address] = printValue(values[address] ?? null);
+  return printed;
 }
 
 function writeReport(path: string, report: RunReport): void {
@@ -305,8 +333,9 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
     const { session, savedValues } = await service;
     const { plan, changes } = await session.finish(host, result, savedValues(workbook));
     if (plan) return { plan, stats: result.stats };
-    // the host, its bundle and the service are done with: stopped before the write, whose buffers are the run's peak
-    await resources.closeAll();
+    // the host, its bundle and the service are done with: they stop while the copy is written (their threads and
+    // sockets wind down during its deflate and check, ~0.1-0.2 s of waiting otherwise); `finally` waits for them
+    void resources.closeAll();
     log(`workbook: writing ${options.out}`);
     const copy = refreshedPackage(workbook, result, { freeze }, progress);
     await writePackage(copy.entries, options.out, progress, workbook.pkg);
@@ -319,14 +348,12 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
     if (copy.unformatted > 0) log(`workbook: ${copy.unformatted} rich value${copy.unformatted === 1 ? "" : "s"} written as plain numbers without their number format: ${options.bookPath} has no styles part to hold it`);
     listLeftForExcel(copy.leftForExcel, options.report, log);
     const cone = coneOf(workbook, result);
-    logCone(cone.counts, cone.unproven, options.report, log);
+    logCone(cone.counts, cone.unproven(LISTED), options.report, log);
     if (options.report !== undefined) {
-      writeReport(options.report, { book: options.bookPath, out: options.out, frozen: copy.frozen, richValues: copy.formatted, leftForExcel: copy.leftForExcel, cone: cone.counts, unproven: cone.unproven, ...(freeze ? { notFrozen: copy.notFrozen } : {}) });
+      writeReport(options.report, { book: options.bookPath, out: options.out, frozen: copy.frozen, richValues: copy.formatted, leftForExcel: copy.leftForExcel, cone: cone.counts, unproven: cone.unproven(Infinity), ...(freeze ? { notFrozen: copy.notFrozen } : {}) });
       log(`workbook: report in ${options.report}`);
     }
-    const sheets = Object.fromEntries(
-      result.sheets.map((sheet) => [sheet.name, Object.fromEntries(Object.entries(sheet.values).map(([address, value]) => [address, printValue(value)]))]),
-    );
+    const sheets = Object.fromEntries(result.sheets.map((sheet) => [sheet.name, printedValues(sheet.values)]));
     return { out: options.out, sheets, frozen: copy.frozen, leftForExcel: copy.leftForExcel.length, cone: cone.counts, richValues: copy.formatted, stats: result.stats, ...(changes === undefined ? {} : { changes }) };
   } finally {
     await resources.closeAll();

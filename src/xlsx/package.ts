@@ -4,7 +4,7 @@
  */
 import { closeSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { basename, dirname, join, posix } from "node:path";
-import { crc32, createDeflateRaw } from "node:zlib";
+import { crc32, createDeflateRaw, inflateRaw } from "node:zlib";
 import { type AsyncFlateStreamHandler, Zip, type ZipInputFile, unzipSync } from "fflate";
 import { WellFormedCheck, XmlPartError, children, parseXml, type XmlElement } from "./xml";
 
@@ -313,33 +313,70 @@ async function deflated(data: Uint8Array, progress: (bytes: number) => void): Pr
 const XML_PART = /\.(xml|rels)$/i;
 
 /**
- * Reads the zip just written at `temporary` back and parses each of `parts` (the entries written anew) with a strict
- * XML parser, a slice at a time with the event loop free between slices (progress lines), before the copy is renamed
- * into place: a part Excel would have to repair is never delivered.
+ * Parses `bytes`, a part written anew, with a strict XML parser a slice at a time, the event loop free between slices
+ * (progress lines, and zlib's deflate of the same part on its thread pool meanwhile): a part Excel would have to repair
+ * is never delivered.
  */
-async function checkWritten(temporary: string, output: string, parts: readonly string[], progress: (message: string) => void): Promise<void> {
-  const wanted = new Set(parts.filter((part) => XML_PART.test(part)));
-  if (wanted.size === 0) return;
-  const written = unzipSync(readFileSync(temporary), { filter: (file) => wanted.has(file.name) });
-  const total = [...wanted].reduce((sum, part) => sum + (written[part]?.length ?? 0), 0);
-  let done = 0;
-  for (const part of wanted) {
-    const bytes = written[part];
-    try {
-      if (bytes === undefined) throw new XmlPartError(`${part} is missing from the zip`);
-      const check = new WellFormedCheck(part);
-      for (let offset = 0; offset < bytes.length; offset += SLICE) {
-        check.write(bytes.subarray(offset, offset + SLICE));
-        done += Math.min(SLICE, bytes.length - offset);
-        progress(`workbook: checking ${output}, ${Math.round((100 * done) / Math.max(total, 1))} % parsed back`);
-        await new Promise<void>((resolve) => setImmediate(resolve));
-      }
-      check.close();
-    } catch (error) {
-      if (!(error instanceof XmlPartError)) throw error;
-      throw new WorkbookFileError(`cannot write ${output}: ${error.message}, so nothing was written (the input is untouched)`);
+async function checkPart(part: string, bytes: Uint8Array, output: string, progress: (message: string) => void): Promise<void> {
+  try {
+    const check = new WellFormedCheck(part);
+    for (let offset = 0; offset < bytes.length; offset += SLICE) {
+      check.write(bytes.subarray(offset, offset + SLICE));
+      progress(`workbook: checking ${output}, ${part} ${Math.round((100 * Math.min(bytes.length, offset + SLICE)) / Math.max(bytes.length, 1))} % parsed`);
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
+    check.close();
+  } catch (error) {
+    if (!(error instanceof XmlPartError)) throw error;
+    throw new WorkbookFileError(`cannot write ${output}: ${error.message}, so nothing was written (the input is untouched)`);
   }
+}
+
+/**
+ * Reads the zip just written at `temporary` back and finds in it each of `parts` (the entries written anew, their
+ * content as checked): its directory's CRC-32, its compressed bytes inflated by zlib off this thread, byte for byte
+ * what was parsed; the copy is renamed into place only then.
+ */
+export async function readBack(temporary: string, output: string, parts: ReadonlyMap<string, Uint8Array>): Promise<void> {
+  if (parts.size === 0) return;
+  const fail = (why: string): WorkbookFileError => new WorkbookFileError(`cannot write ${output}: ${why}, so nothing was written (the input is untouched)`);
+  const file = readFileSync(temporary);
+  let stored: ReadonlyMap<string, StoredEntry>;
+  try {
+    stored = storedEntries(temporary, new Uint8Array(file.buffer, file.byteOffset, file.length), parts);
+  } catch (error) {
+    if (!(error instanceof WorkbookFileError)) throw error;
+    throw fail(`the zip written does not read back (${error.message})`);
+  }
+  await Promise.all(
+    [...parts].map(async ([part, content]) => {
+      const entry = stored.get(part);
+      if (entry === undefined) throw fail(`${part} is missing from the zip`);
+      const read = entry.compression === 8 ? await inflating(entry.data) : entry.compression === 0 ? Buffer.from(entry.data) : undefined;
+      if (read === undefined || !read.equals(content)) throw fail(`${part} does not read back from the zip as it was written`);
+    }),
+  );
+}
+
+/** Raw deflate data inflated by zlib on its thread pool. */
+function inflating(data: Uint8Array): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    inflateRaw(data, (error, result) => {
+      if (error) reject(error);
+      else resolve(result);
+    });
+  });
+}
+
+/** `data` deflated (zlib, off this thread) while this thread parses it when it is an XML part; the check's failure first. */
+async function deflatedAndChecked(name: string, data: Uint8Array, output: string, report: (bytes: number) => void, progress: (message: string) => void): Promise<StoredEntry> {
+  const deflating = deflated(data, report);
+  // a failed check waits for the deflate to end (no stream left writing into a closed file), then is the one thrown
+  const checking = XML_PART.test(name) ? checkPart(name, data, output, progress) : Promise.resolve();
+  const [entry, check] = await Promise.allSettled([deflating, checking]);
+  if (check.status === "rejected") throw check.reason;
+  if (entry.status === "rejected") throw entry.reason;
+  return entry.value;
 }
 
 /** Excel's own timestamp for package entries: the copy is the same bytes for the same content. */
@@ -373,11 +410,15 @@ export async function writePackage(
       written += share;
       progress(`workbook: writing ${output}, ${Math.round((100 * written) / Math.max(total, 1))} %`);
     };
+    /** The entries written anew and parsed: found again in the file before the rename. */
+    const checked = new Map<string, Uint8Array>();
     for (const [name, data] of entries) {
       // a new entry is deflated by zlib off this thread, a slice at a time (fflate's deflate in JavaScript took 20 s of
-      // the 100,000-row book's write at load 12); an unchanged one is the input's own compressed bytes
+      // the 100,000-row book's write at load 12), while this thread parses it; an unchanged one is the input's own
+      // compressed bytes
       const kept = source !== undefined && source.entries.get(name) === data ? source.stored.get(name) : undefined;
-      const entry = kept ?? (await deflated(data, report));
+      const entry = kept ?? (await deflatedAndChecked(name, data, output, report, progress));
+      if (kept === undefined) checked.set(name, data);
       const file = new StoredCopy(name, entry);
       zip.add(file);
       // a copied entry goes in slices of its compressed bytes, counted as its share of the whole
@@ -393,12 +434,7 @@ export async function writePackage(
     if (failure !== undefined) throw failure;
     closeSync(fd);
     open = false;
-    await checkWritten(
-      temporary,
-      output,
-      [...entries].filter(([name, data]) => source?.entries.get(name) !== data).map(([name]) => name),
-      progress,
-    );
+    await readBack(temporary, output, checked);
     renameSync(temporary, output);
   } finally {
     if (open) closeSync(fd);

@@ -59,15 +59,18 @@ export function sheetEdits(formulas: ReadonlyMap<string, FormulaSource>, result:
   const value = (address: string): CellEdit["value"] => result.values[address] ?? null;
   const freezes = (address: string, source: FormulaSource): boolean => freeze && source.callsPrices && !left.has(address);
   const fails = (address: string, source: FormulaSource): boolean => freezes(address, source) && isCellError(value(address));
-  const keptGroups = sharedGroupsKept(formulas, (address, source) => freezes(address, source) && !fails(address, source));
+  // only a freeze keeps a shared group's text (holdsGroup below): no pass over the formulas without one
+  const keptGroups = freeze ? sharedGroupsKept(formulas, (address, source) => freezes(address, source) && !fails(address, source)) : new Set<string>();
   const edits = new Map<string, CellEdit>();
   const frozen = new Map<string, string>();
   const notFrozen = new Map<string, { formula: string; why: string }>();
   const frozenErrors = new Map<string, FrozenError>();
-  // a rich price is written as its number showing its unit and currency, as the cell showed it
-  const formatOf = (here: string, cellValue: CellEdit["value"]): { numberFormat?: string } => {
+  // a rich price is written as its number showing its unit and currency, as the cell showed it (one object per
+  // cell, no spread of a second: the model writes 19,800 of them)
+  const editOf = (kind: CellEdit["kind"], here: string, cellValue: CellEdit["value"], ref?: string): CellEdit => {
     const numberFormat = typeof cellValue === "number" ? result.dataTypes[here]?.numberFormat : undefined;
-    return numberFormat === undefined ? {} : { numberFormat };
+    if (ref !== undefined && kind === "result") return numberFormat === undefined ? { kind, value: cellValue, ref } : { kind, value: cellValue, ref, numberFormat };
+    return numberFormat === undefined ? { kind, value: cellValue } : { kind, value: cellValue, numberFormat };
   };
   for (const [address, source] of formulas) {
     if (left.has(address)) {
@@ -82,7 +85,14 @@ export function sheetEdits(formulas: ReadonlyMap<string, FormulaSource>, result:
     const isFrozen = freezes(address, source) && !failed && !holdsGroup;
     // a formula outside the price cone was not evaluated: its cell stays as saved
     if (evaluated !== undefined && !evaluated.has(address)) continue;
-    const fresh = area(address, spills.get(address));
+    const spill = spills.get(address);
+    if (spill === address && source.array === undefined) {
+      // one value in its own cell, as most formulas give (its one-cell area is its own address: nothing to parse)
+      if (isFrozen) frozen.set(address, source.text);
+      edits.set(address, editOf(isFrozen ? "freeze" : "result", address, value(address)));
+      continue;
+    }
+    const fresh = area(address, spill);
     if (fresh === undefined) continue;
     // A legacy array formula keeps its fixed area: its cells beyond the result show #N/A, as in Excel.
     const covered = source.array !== undefined && !source.array.dynamic ? source.array.area : fresh;
@@ -90,18 +100,15 @@ export function sheetEdits(formulas: ReadonlyMap<string, FormulaSource>, result:
     if (isFrozen) frozen.set(address, source.text);
     if (ref === undefined && source.array === undefined) {
       // one value in its own cell, as most formulas give
-      const cellValue = value(address);
-      edits.set(address, { kind: isFrozen ? "freeze" : "result", value: cellValue, ...formatOf(address, cellValue) });
+      edits.set(address, editOf(isFrozen ? "freeze" : "result", address, value(address)));
       continue;
     }
     for (const here of cellsOf(covered)) {
       const position = parseCellAddress(here);
       const inResult = position !== undefined && rangeContains(fresh, position.row, position.col);
       const cellValue = inResult ? value(here) : { kind: "error" as const, code: "#N/A" as const };
-      const formatted = formatOf(here, cellValue);
       if (isFrozen && isCellError(cellValue)) frozenErrors.set(here, { formula: source.text, area: ref ?? address, error: String(printValue(cellValue)) });
-      if (isFrozen) edits.set(here, { kind: "freeze", value: cellValue, ...formatted });
-      else edits.set(here, here === address && ref !== undefined ? { kind: "result", value: cellValue, ref, ...formatted } : { kind: "result", value: cellValue, ...formatted });
+      edits.set(here, editOf(isFrozen ? "freeze" : "result", here, cellValue, here === address ? ref : undefined));
     }
     // What the saved spill covered beyond the fresh one is empty now.
     if (source.array?.dynamic) {

@@ -263,19 +263,29 @@ function rewriteCell(xml: string, cell: SheetCell, edit: CellEdit, prefix: strin
   if (frozen) attributes = withAttribute(attributes, "cm", undefined);
   const { span } = cell;
   if (span.openEnd === span.end) return content.xml === "" ? startTag(cell.qualifiedName, attributes, true) : `${startTag(cell.qualifiedName, attributes)}${content.xml}</${cell.qualifiedName}>`;
-  const inner: { start: number; end: number; replacement: string }[] = [];
+  const body = cellBody(xml, cell, edit, content.xml);
+  if (body === "") return startTag(cell.qualifiedName, attributes, true);
+  return `${startTag(cell.qualifiedName, attributes)}${body}</${cell.qualifiedName}>`;
+}
+
+/** The cell's content with its value replaced by `valueXml` (and for a freeze its formula gone, or an array formula's `ref` renewed). */
+function cellBody(xml: string, cell: SheetCell, edit: CellEdit, valueXml: string): string {
+  const { span, formula } = cell;
   const old = cell.value?.span ?? cell.inline?.span;
+  // The value goes where the old one was, else after the formula (the schema's order: f, v, is, extLst).
+  const at = old?.start ?? (formula ? formula.span.end : span.openEnd);
+  const formulaKept = formula === undefined || (edit.kind === "result" && (edit.ref === undefined || formula.attributes.t !== "array" || edit.ref === formula.attributes.ref));
+  // most cells (the formula as it is, one old value): three slices, no pieces sorted and joined
+  if (formulaKept && (cell.value === undefined || cell.inline === undefined)) return xml.slice(span.openEnd, at) + valueXml + xml.slice(old?.end ?? at, span.closeStart);
+  const inner: { start: number; end: number; replacement: string }[] = [];
   if (cell.value) inner.push({ start: cell.value.span.start, end: cell.value.span.end, replacement: "" });
   if (cell.inline) inner.push({ start: cell.inline.span.start, end: cell.inline.span.end, replacement: "" });
-  const formula = cell.formula;
-  if (formula && frozen) inner.push({ start: formula.span.start, end: formula.span.end, replacement: "" });
+  if (formula && edit.kind === "freeze") inner.push({ start: formula.span.start, end: formula.span.end, replacement: "" });
   else if (formula && edit.kind === "result" && edit.ref !== undefined && formula.attributes.t === "array" && edit.ref !== formula.attributes.ref) {
     // a dynamic array's new area; a plain formula is never made an array formula (Excel 365 never spills one)
     inner.push({ start: formula.span.start, end: formula.span.openEnd, replacement: startTag(formula.qualifiedName, withAttribute(formula.attributes, "ref", edit.ref), formula.span.openEnd === formula.span.end) });
   }
-  // The value goes where the old one was, else after the formula (the schema's order: f, v, is, extLst).
-  const at = old?.start ?? (formula ? formula.span.end : span.openEnd);
-  inner.push({ start: at, end: at, replacement: content.xml });
+  inner.push({ start: at, end: at, replacement: valueXml });
   inner.sort((a, b) => a.start - b.start);
   const pieces: string[] = [];
   let cursor = span.openEnd;
@@ -284,9 +294,7 @@ function rewriteCell(xml: string, cell: SheetCell, edit: CellEdit, prefix: strin
     cursor = Math.max(cursor, piece.end);
   }
   pieces.push(xml.slice(cursor, span.closeStart));
-  const body = pieces.join("");
-  if (body === "") return startTag(cell.qualifiedName, attributes, true);
-  return `${startTag(cell.qualifiedName, attributes)}${body}</${cell.qualifiedName}>`;
+  return pieces.join("");
 }
 
 function newCell(row: number, col: number, edit: CellEdit, prefix: string, restyle: Restyle | undefined): string {

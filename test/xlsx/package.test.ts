@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { strToU8, unzipSync, zipSync } from "fflate";
-import { type StoredEntry, WorkbookFileError, WorkbookPackage, writePackage } from "../../src/xlsx/package";
+import { type StoredEntry, WorkbookFileError, WorkbookPackage, readBack, writePackage } from "../../src/xlsx/package";
 
 const TYPES = '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>';
 const ROOT_RELS =
@@ -103,6 +103,43 @@ describe("writePackage's parse-back", () => {
     const pkg = WorkbookPackage.read(path);
     await writePackage(pkg.entries, join(dir, "out.xlsx"), undefined, pkg);
     expect(existsSync(join(dir, "out.xlsx"))).toBe(true);
+  });
+});
+
+describe("readBack: the parts written anew, found again in the file before its rename", () => {
+  const sheet = strToU8("<worksheet><sheetData/></worksheet>");
+  const failure = (path: string, parts: ReadonlyMap<string, Uint8Array>): Promise<unknown> =>
+    readBack(path, "out.xlsx", parts).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+
+  it("passes a zip holding each part as it was checked, deflated or stored", async () => {
+    const path = join(dir, "written.tmp");
+    writeFileSync(path, zipSync({ "xl/worksheets/sheet1.xml": [sheet, { level: 6 }], "xl/workbook.xml": [strToU8(WORKBOOK), { level: 0 }] }));
+    expect(await failure(path, new Map([["xl/worksheets/sheet1.xml", sheet], ["xl/workbook.xml", strToU8(WORKBOOK)]]))).toBeUndefined();
+  });
+
+  it.each([
+    ["another content than the one checked", (path: string) => { writeFileSync(path, zipSync({ "xl/worksheets/sheet1.xml": strToU8("<worksheet><sheetData></sheetData></worksheet>") })); }, /xl\/worksheets\/sheet1\.xml (does not read back|.*CRC-32)/],
+    ["no such entry", (path: string) => { writeFileSync(path, zipSync({ "xl/workbook.xml": strToU8(WORKBOOK) })); }, /xl\/worksheets\/sheet1\.xml is missing from the zip/],
+    [
+      "its compressed bytes damaged",
+      (path: string) => {
+        const bytes = Buffer.from(zipSync({ "xl/worksheets/sheet1.xml": [sheet, { level: 0 }] }));
+        bytes[bytes.indexOf("sheetData")] = "S".charCodeAt(0);
+        writeFileSync(path, bytes);
+      },
+      /xl\/worksheets\/sheet1\.xml/,
+    ],
+  ])("refuses a part with %s, naming it", async (_, write, why) => {
+    const path = join(dir, "written.tmp");
+    write(path);
+    const error = await failure(path, new Map([["xl/worksheets/sheet1.xml", sheet]]));
+    expect(error).toBeInstanceOf(WorkbookFileError);
+    expect((error as Error).message).toMatch(/^cannot write out\.xlsx: /);
+    expect((error as Error).message).toMatch(why);
+    expect((error as Error).message).toMatch(/nothing was written \(the input is untouched\)$/);
   });
 });
 
