@@ -5,7 +5,7 @@
  * forbids...) answers undefined, and the caller reads the whole part with saxes, which decodes or refuses it as before.
  * The rest of the part (before `<sheetData>` and after `</sheetData>`) is still read by saxes: sheet-part.ts.
  */
-import { columnIndex, formatCellAddress } from "../formula/a1";
+import { formatCellAddress } from "../formula/a1";
 import { type ElementSpan, decodeXstring } from "./xml";
 
 /** What sheet-part.ts's scanSheet hands its caller, as this reader finds it. */
@@ -148,6 +148,38 @@ function plainText(xml: string, at: number): { text: string; end: number } | und
   return undefined;
 }
 
+/**
+ * `r` read as CELL_REFERENCE reads it (1-3 letters, then digits), by its characters, into `into` (0-based); whether
+ * `r` is already the address formatCellAddress writes for it (upper case, no leading zero), or undefined when `r` is
+ * no cell reference.
+ */
+function readCellReference(r: string, into: { row: number; col: number }): boolean | undefined {
+  let col = 0;
+  let upper = true;
+  let at = 0;
+  for (; at < r.length && at < 4; at += 1) {
+    const code = r.charCodeAt(at);
+    if (code >= 65 && code <= 90) col = col * 26 + code - 64;
+    else if (code >= 97 && code <= 122) {
+      col = col * 26 + code - 96;
+      upper = false;
+    } else break;
+  }
+  if (at === 0 || at > 3 || at === r.length) return undefined;
+  const digits = at;
+  let row = 0;
+  for (; at < r.length; at += 1) {
+    const code = r.charCodeAt(at);
+    if (code < 48 || code > 57) return undefined;
+    row = row * 10 + code - 48;
+  }
+  const short = r.length - digits <= 15;
+  into.col = col - 1;
+  // past 15 digits a sum of digits may round otherwise than Number() reads them
+  into.row = (short ? row : Number(r.slice(digits))) - 1;
+  return upper && short && r.charCodeAt(digits) !== 48;
+}
+
 /** The first `<sheetData ...>` start tag as text finds it (saxes confirms it is one: sheet-part.ts), or undefined. */
 export function findSheetData(xml: string): SheetDataTag | undefined {
   SHEET_DATA.lastIndex = 0;
@@ -190,6 +222,8 @@ export function quickSheetData(xml: string, tag: SheetDataTag, events: QuickShee
   const valueName = `${prefix}v`;
   let at = tag.openEnd;
   let row = -1;
+  /** Where the cell being read lies (one object for the whole scan). */
+  const position = { row: 0, col: 0 };
   for (;;) {
     at = skipSpace(xml, at);
     const sheetDataEnd = closeTag(xml, at, tag.qualifiedName);
@@ -218,10 +252,11 @@ export function quickSheetData(xml: string, tag: SheetDataTag, events: QuickShee
       const start = at;
       const cellTag = startTagRest(xml, at + 1 + cellName.length);
       if (cellTag === undefined) return undefined;
-      const match = CELL_REFERENCE.exec(cellTag.attributes.r ?? "");
-      if (match) {
-        col = columnIndex(match[1] ?? "A");
-        row = Number(match[2]) - 1;
+      const reference = cellTag.attributes.r;
+      const canonical = reference === undefined ? undefined : readCellReference(reference, position);
+      if (canonical !== undefined) {
+        col = position.col;
+        row = position.row;
       } else col += 1;
       at = cellTag.openEnd;
       let formula: Child | undefined;
@@ -246,7 +281,7 @@ export function quickSheetData(xml: string, tag: SheetDataTag, events: QuickShee
         }
       }
       if (events) {
-        const cell: QuickCell = { row, col, address: formatCellAddress({ row, col }), qualifiedName: cellName, attributes: cellTag.attributes, span: { start, openEnd: cellTag.openEnd, closeStart, end: at } };
+        const cell: QuickCell = { row, col, address: canonical === true && reference !== undefined ? reference : formatCellAddress({ row, col }), qualifiedName: cellName, attributes: cellTag.attributes, span: { start, openEnd: cellTag.openEnd, closeStart, end: at } };
         if (formula) cell.formula = formula;
         // a string is an ST_Xstring (`_x0007_` for CHAR(7)); a number, an index or an error code never holds `_x`
         if (value) cell.value = { text: cellTag.attributes.t === "str" ? decodeXstring(value.text) : value.text, span: value.span };
@@ -271,7 +306,7 @@ export interface RecordedSheetData {
  */
 export function recordSheetData(xml: string, tag: SheetDataTag): RecordedSheetData | undefined {
   const cells: QuickCell[] = [];
-  const rows: { opened: RowOpened; from: number; to: number; close: ElementSpan }[] = [];
+  const rows: { opened: RowOpened; from: number; to: number; closed: number; close: ElementSpan }[] = [];
   let opened: RowOpened | undefined;
   let from = 0;
   const content = quickSheetData(xml, tag, {
@@ -280,18 +315,19 @@ export function recordSheetData(xml: string, tag: SheetDataTag): RecordedSheetDa
       from = cells.length;
     },
     cell: (cell) => cells.push(cell),
-    rowClose: (_, close) => {
-      if (opened !== undefined) rows.push({ opened, from, to: cells.length, close });
+    // a row closes with the row of its last cell, which may be another than it opened with
+    rowClose: (closed, close) => {
+      if (opened !== undefined) rows.push({ opened, from, to: cells.length, closed, close });
     },
   });
   if (content === undefined) return undefined;
   return {
     ...content,
     replay: (events) => {
-      for (const { opened: row, from: first, to, close } of rows) {
+      for (const { opened: row, from: first, to, closed, close } of rows) {
         events.rowOpen(row);
         for (let index = first; index < to; index += 1) events.cell(cells[index] as QuickCell);
-        events.rowClose(row.row, close);
+        events.rowClose(closed, close);
       }
     },
   };
