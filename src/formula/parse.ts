@@ -130,7 +130,7 @@ export function shapeParser(options: ParseOptions = {}): (formula: string) => Ex
   const known = (formula: string, body: string, read: QuickShape): Expression | undefined => {
     const seen = quick.get(read.key);
     if (!seen) return undefined;
-    const references = seen.templates.map((template) => narrowReference(filled(template, read, body), "range", formula, wholeLines));
+    const references = seen.templates.map((template) => cellReference(template, read, body) ?? narrowReference(filled(template, read, body), "range", formula, wholeLines));
     if (!references.every((reference): reference is ReferenceExpression => reference.kind === "reference")) return undefined;
     return withReferences(seen.shape.tree, new Map(seen.shape.slots.map((slot, index) => [slot, references[index] ?? slot])));
   };
@@ -162,6 +162,20 @@ export function shapeParser(options: ParseOptions = {}): (formula: string) => Ex
     if (read !== undefined && !quick.has(read.key)) quick.set(read.key, quickEntry(shapes.get(key), read, body, tokens));
     return tree;
   };
+}
+
+/**
+ * The reference a template makes when it is one slot alone (`$A2`): the cell quickShape read there, as narrowReference
+ * reads it (no sheet, no whole lines, inside the sheet), without reading its text again; undefined for any other template.
+ */
+function cellReference(template: Template, read: QuickShape, body: string): ReferenceExpression | undefined {
+  if (template.length !== 1) return undefined;
+  const slot = template[0];
+  if (typeof slot !== "number") return undefined;
+  const span = read.slots[slot];
+  const cell = read.cells[slot];
+  if (span === undefined || cell === undefined) return undefined;
+  return { kind: "reference", text: body.slice(span[0], span[1]), range: { top: cell.row, left: cell.col, bottom: cell.row, right: cell.col } };
 }
 
 /** What the text-read key stands for: the token shape, with where its reference tokens lie in terms of the slots. */

@@ -6,12 +6,14 @@
  * formulas with one key tokenize alike, and differ only in those references (parse.ts `shapeParser` keeps, per key,
  * how each reference token of the first is made of slots and text, and checks that it is).
  */
-import { parseCellAddress } from "./a1";
+import { type CellPosition, parseCellAddress } from "./a1";
 
 /** Where each open slot lies in the formula's body (the text after `=`). */
 export interface QuickShape {
   readonly key: string;
   readonly slots: readonly (readonly [start: number, end: number])[];
+  /** The cell each slot names, by slot: a reference made of one slot needs no reading again. */
+  readonly cells: readonly CellPosition[];
 }
 
 /** What a reference token is made of: text kept as is, and slot numbers. */
@@ -64,6 +66,7 @@ export function quickShape(body: string): QuickShape | undefined {
   /** Where the text not yet added to the key starts. */
   let copied = 0;
   const slots: (readonly [number, number])[] = [];
+  const cells: CellPosition[] = [];
   let at = 0;
   while (at < body.length) {
     const code = body.charCodeAt(at);
@@ -78,23 +81,19 @@ export function quickShape(body: string): QuickShape | undefined {
       while (end < body.length && isWordChar(body.charCodeAt(end))) end += 1;
       // a cell reference ends with a digit: a function's or a name's word is no slot, and needs no parse
       const last = body.charCodeAt(end - 1);
-      if (
-        last >= 48 &&
-        last <= 57 &&
-        (at === 0 || BEFORE.has(body.charCodeAt(at - 1))) &&
-        closesReference(body, end) &&
-        parseCellAddress(body.slice(at, end)) !== undefined
-      ) {
+      const cell = last >= 48 && last <= 57 && (at === 0 || BEFORE.has(body.charCodeAt(at - 1))) && closesReference(body, end) ? parseCellAddress(body.slice(at, end)) : undefined;
+      if (cell !== undefined) {
         key += body.slice(copied, at) + SLOT;
         copied = end;
         slots.push([at, end]);
+        cells.push(cell);
       }
       at = end;
     } else {
       at += 1;
     }
   }
-  return { key: copied === 0 ? body : key + body.slice(copied), slots };
+  return { key: copied === 0 ? body : key + body.slice(copied), slots, cells };
 }
 
 /**
