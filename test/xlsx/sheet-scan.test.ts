@@ -49,6 +49,7 @@ const NOT_PLAIN: Record<string, string> = {
   "attribute with a line feed": sheet(`<row r="1"><c r="A1" t="str"><f t="array" ref="A1">"a"</f><v>a</v></c><c r="B1" s="1\n"><v>1</v></c></row>`),
   "an attribute value with an entity": sheet(`<row r="1"><c r="A1" t="s&amp;"><v>1</v></c></row>`),
   "an attribute value with a character outside the BMP": sheet(`<row r="1"><c r="A1" t="\u{1F600}"><v>1</v></c></row>`),
+  "an attribute named __proto__": sheet(`<row r="1"><c r="A1" __proto__="x" toString="y"><v>1</v></c></row>`),
   "a prefix other than sheetData's": `<worksheet xmlns="${MAIN}" xmlns:x="${MAIN}"><sheetData><x:row r="1"><x:c r="A1"><x:v>1</x:v></x:c></x:row></sheetData></worksheet>`,
 };
 
