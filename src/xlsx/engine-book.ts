@@ -124,14 +124,22 @@ export function parsedFormulas(cells: Readonly<Partial<BookCells>>, sources: Rea
 
 /** The book's `"legacy"` list: formulas stored without dynamic-array metadata (plain or shared), which Excel 365 never spills. */
 function legacyFormulas(sources: ReadonlyMap<string, FormulaSource> | undefined): { legacy?: string[] } {
-  const legacy = [...(sources ?? [])].filter(([, source]) => source.array === undefined).map(([address]) => address);
+  // a loop, not entries spread, filtered and mapped: three arrays of 20,000 in the bench's model
+  const legacy: string[] = [];
+  for (const [address, source] of sources ?? []) if (source.array === undefined) legacy.push(address);
   return legacy.length === 0 ? {} : { legacy };
 }
 
 /** The book's `"arrays"`: legacy array formulas (`t="array"` without `cm`) and the area each fills exactly. */
 function legacyArrays(sources: ReadonlyMap<string, FormulaSource> | undefined): { arrays?: Record<string, string> } {
-  const arrays = [...(sources ?? [])].flatMap(([address, source]) => (source.array !== undefined && !source.array.dynamic ? [[address, formatRangeAddress(source.array.area)] as const] : []));
-  return arrays.length === 0 ? {} : { arrays: Object.fromEntries(arrays) };
+  const arrays: Record<string, string> = {};
+  let any = false;
+  for (const [address, source] of sources ?? []) {
+    if (source.array === undefined || source.array.dynamic) continue;
+    arrays[address] = formatRangeAddress(source.array.area);
+    any = true;
+  }
+  return any ? { arrays } : {};
 }
 
 /**

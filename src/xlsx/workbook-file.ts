@@ -78,7 +78,8 @@ export interface LoadedWorkbook {
 
 /** How the file writes a formula, read back as Excel shows it: the `[2]!` a lost add-in link leaves before `_xldudf_` dropped. */
 export function formulaText(fileText: string): string {
-  return `=${fileText.replace(/\[\d+\]!(?=_xldudf_)/gi, "")}`;
+  // no regular expression run over the formulas that hold no `]!` (every formula of most books)
+  return `=${fileText.includes("]!") ? fileText.replace(/\[\d+\]!(?=_xldudf_)/gi, "") : fileText}`;
 }
 
 /** A cell's cached content as the book format holds it (text that would read as a formula or a quote gets a quote). */
