@@ -175,7 +175,7 @@ function cellReference(template: Template, read: QuickShape, body: string): Refe
   const span = read.slots[slot];
   const cell = read.cells[slot];
   if (span === undefined || cell === undefined) return undefined;
-  return { kind: "reference", text: body.slice(span[0], span[1]), range: { top: cell.row, left: cell.col, bottom: cell.row, right: cell.col } };
+  return referenceNode(body.slice(span[0], span[1]), { top: cell.row, left: cell.col, bottom: cell.row, right: cell.col }, undefined, undefined);
 }
 
 /** What the text-read key stands for: the token shape, with where its reference tokens lie in terms of the slots. */
@@ -354,12 +354,17 @@ function narrowReference(written: string, kind: string, formula: string, wholeLi
   const bang = written.lastIndexOf("!");
   const sheetText = bang < 0 ? undefined : written.slice(0, bang);
   const sheet = sheetText === undefined ? undefined : (/^'(.*)'$/.exec(sheetText)?.[1]?.replace(/''/g, "'") ?? sheetText);
+  return referenceNode(written, read.range, sheet, read.whole);
+}
+
+/** A reference node, made one way for every reader of a reference (one object shape for the engine's code to meet). */
+function referenceNode(text: string, range: RangeRef, sheet: string | undefined, whole: "columns" | "rows" | undefined): ReferenceExpression {
   return {
     kind: "reference",
-    text: written,
-    range: read.range,
+    text,
+    range,
     ...(sheet === undefined ? {} : { sheet }),
-    ...(read.whole === undefined ? {} : { whole: read.whole }),
+    ...(whole === undefined ? {} : { whole }),
   };
 }
 
