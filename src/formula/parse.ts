@@ -130,9 +130,9 @@ export function shapeParser(options: ParseOptions = {}): (formula: string) => Ex
   const known = (formula: string, body: string, read: QuickShape): Expression | undefined => {
     const seen = quick.get(read.key);
     if (!seen) return undefined;
-    const references = seen.templates.map((template) => narrowReference(filled(template, read, body), "range", formula, wholeLines));
+    const references = seen.templates.map((template) => cellReference(template, read, body) ?? narrowReference(filled(template, read, body), "range", formula, wholeLines));
     if (!references.every((reference): reference is ReferenceExpression => reference.kind === "reference")) return undefined;
-    return withReferences(seen.shape.tree, new Map(seen.shape.slots.map((slot, index) => [slot, references[index] ?? slot])));
+    return withReferences(seen.shape.tree, seen.shape.slots, references);
   };
   return (formula) => {
     const body = formulaBody(formula);
@@ -154,7 +154,7 @@ export function shapeParser(options: ParseOptions = {}): (formula: string) => Ex
     if (shape) {
       const references = slotTokens.map((token) => narrowReference(token.value, SLOT_KINDS[token.type] ?? "range", formula, wholeLines));
       if (references.every((reference): reference is ReferenceExpression => reference.kind === "reference")) {
-        return withReferences(shape.tree, new Map(shape.slots.map((slot, index) => [slot, references[index] ?? slot])));
+        return withReferences(shape.tree, shape.slots, references);
       }
     }
     const tree = narrow(parseTree(formula, tokens), formula, wholeLines);
@@ -162,6 +162,20 @@ export function shapeParser(options: ParseOptions = {}): (formula: string) => Ex
     if (read !== undefined && !quick.has(read.key)) quick.set(read.key, quickEntry(shapes.get(key), read, body, tokens));
     return tree;
   };
+}
+
+/**
+ * The reference a template makes when it is one slot alone (`$A2`): the cell quickShape read there, as narrowReference
+ * reads it (no sheet, no whole lines, inside the sheet), without reading its text again; undefined for any other template.
+ */
+function cellReference(template: Template, read: QuickShape, body: string): ReferenceExpression | undefined {
+  if (template.length !== 1) return undefined;
+  const slot = template[0];
+  if (typeof slot !== "number") return undefined;
+  const span = read.slots[slot];
+  const cell = read.cells[slot];
+  if (span === undefined || cell === undefined) return undefined;
+  return referenceNode(body.slice(span[0], span[1]), { top: cell.row, left: cell.col, bottom: cell.row, right: cell.col }, undefined, undefined);
 }
 
 /** What the text-read key stands for: the token shape, with where its reference tokens lie in terms of the slots. */
@@ -209,22 +223,27 @@ function shapeOf(tree: Expression, slotValues: readonly string[]): Shape | null 
   return shareable && distinct && matches ? { tree, slots: references } : null;
 }
 
-/** A copy of `node` with the references `replace` names swapped; every other node is shared (trees are never changed). */
-function withReferences(node: Expression, replace: ReadonlyMap<Expression, ReferenceExpression>): Expression {
+/**
+ * A copy of `node` with each of the shape's `slots` swapped for the reference at its index in `replace`; every other
+ * node is shared (trees are never changed). Two lists, not a Map made for each of 20,000 formulas.
+ */
+function withReferences(node: Expression, slots: readonly Expression[], replace: readonly ReferenceExpression[]): Expression {
   switch (node.kind) {
-    case "reference":
-      return replace.get(node) ?? node;
+    case "reference": {
+      const index = slots.indexOf(node);
+      return index < 0 ? node : (replace[index] ?? node);
+    }
     case "call":
-      return { ...node, args: node.args.map((arg) => withReferences(arg, replace)) };
+      return { ...node, args: node.args.map((arg) => withReferences(arg, slots, replace)) };
     case "unary":
-      return { ...node, operand: withReferences(node.operand, replace) };
+      return { ...node, operand: withReferences(node.operand, slots, replace) };
     case "binary":
-      return { ...node, left: withReferences(node.left, replace), right: withReferences(node.right, replace) };
+      return { ...node, left: withReferences(node.left, slots, replace), right: withReferences(node.right, slots, replace) };
     case "let":
       return {
         ...node,
-        bindings: node.bindings.map((binding) => ({ name: binding.name, value: withReferences(binding.value, replace) })),
-        body: withReferences(node.body, replace),
+        bindings: node.bindings.map((binding) => ({ name: binding.name, value: withReferences(binding.value, slots, replace) })),
+        body: withReferences(node.body, slots, replace),
       };
     default:
       return node;
@@ -335,12 +354,17 @@ function narrowReference(written: string, kind: string, formula: string, wholeLi
   const bang = written.lastIndexOf("!");
   const sheetText = bang < 0 ? undefined : written.slice(0, bang);
   const sheet = sheetText === undefined ? undefined : (/^'(.*)'$/.exec(sheetText)?.[1]?.replace(/''/g, "'") ?? sheetText);
+  return referenceNode(written, read.range, sheet, read.whole);
+}
+
+/** A reference node, made one way for every reader of a reference (one object shape for the engine's code to meet). */
+function referenceNode(text: string, range: RangeRef, sheet: string | undefined, whole: "columns" | "rows" | undefined): ReferenceExpression {
   return {
     kind: "reference",
-    text: written,
-    range: read.range,
+    text,
+    range,
     ...(sheet === undefined ? {} : { sheet }),
-    ...(read.whole === undefined ? {} : { whole: read.whole }),
+    ...(whole === undefined ? {} : { whole }),
   };
 }
 

@@ -6,77 +6,94 @@
  * formulas with one key tokenize alike, and differ only in those references (parse.ts `shapeParser` keeps, per key,
  * how each reference token of the first is made of slots and text, and checks that it is).
  */
-import { parseCellAddress } from "./a1";
+import { type CellPosition, parseCellAddress } from "./a1";
 
 /** Where each open slot lies in the formula's body (the text after `=`). */
 export interface QuickShape {
   readonly key: string;
   readonly slots: readonly (readonly [start: number, end: number])[];
+  /** The cell each slot names, by slot: a reference made of one slot needs no reading again. */
+  readonly cells: readonly CellPosition[];
 }
 
 /** What a reference token is made of: text kept as is, and slot numbers. */
 export type Template = readonly (string | number)[];
 
 const SLOT = "\u0001";
-/** Characters of a name, a number or a reference: a run of them is one word. */
-const WORD = /[A-Za-z0-9_$\\.?]/;
-const BEFORE = new Set(["(", "=", "+", "-", "*", "/", "^", "&", "<", ">", ",", ";", ":", "!", " "]);
-const AFTER = new Set(["+", "-", "*", "/", "^", "&", "=", "<", ">", ",", ";", ")", ":", "%"]);
+/** Characters that come before a reference (`(`, `=`, an operator, `,`, `;`, `:`, `!`, a space), by char code. */
+const BEFORE = codes("(=+-*/^&<>,;:! ");
+/** Characters that end a reference (an operator, `,`, `;`, `)`, `:`, `%`), by char code. */
+const AFTER = codes("+-*/^&=<>,;):%");
+
+function codes(chars: string): Set<number> {
+  return new Set(Array.from({ length: chars.length }, (_, index) => chars.charCodeAt(index)));
+}
+
+/** A character of a name, a number or a reference (`[A-Za-z0-9_$\\.?]`): a run of them is one word. */
+function isWordChar(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95 || code === 36 || code === 92 || code === 46 || code === 63;
+}
 
 /** Whether the word ending at `end` is followed by what only follows a reference (a space, unless a call's `(` comes next). */
 function closesReference(body: string, end: number): boolean {
   if (end === body.length) return true;
-  const next = body.charAt(end);
+  const next = body.charCodeAt(end);
   if (AFTER.has(next)) return true;
-  if (next !== " ") return false;
+  if (next !== 32) return false;
   let after = end;
-  while (body.charAt(after) === " ") after += 1;
-  return body.charAt(after) !== "(";
+  while (body.charCodeAt(after) === 32) after += 1;
+  return body.charCodeAt(after) !== 40;
 }
 
 /** The end of a quoted run starting at `start` (`"text"` or `'sheet'`, its quote doubled inside), or -1 when it never closes. */
 function quotedEnd(body: string, start: number): number {
-  const quote = body.charAt(start);
+  const quote = body.charCodeAt(start);
   for (let at = start + 1; at < body.length; at += 1) {
-    if (body.charAt(at) !== quote) continue;
-    if (body.charAt(at + 1) !== quote) return at + 1;
+    if (body.charCodeAt(at) !== quote) continue;
+    if (body.charCodeAt(at + 1) !== quote) return at + 1;
     at += 1;
   }
   return -1;
 }
 
-/** The shape of `body`; undefined where this reader does not vouch for one (brackets, braces, an unclosed quote). */
+/**
+ * The shape of `body`; undefined where this reader does not vouch for one (brackets, braces, an unclosed quote). The
+ * key is the body with each slot's text replaced by SLOT, so it is built from slices at the slots, not char by char.
+ */
 export function quickShape(body: string): QuickShape | undefined {
   if (body.includes(SLOT)) return undefined;
   let key = "";
+  /** Where the text not yet added to the key starts. */
+  let copied = 0;
   const slots: (readonly [number, number])[] = [];
+  const cells: CellPosition[] = [];
   let at = 0;
   while (at < body.length) {
-    const char = body.charAt(at);
-    if (char === '"' || char === "'") {
+    const code = body.charCodeAt(at);
+    if (code === 34 || code === 39) {
       const end = quotedEnd(body, at);
       if (end < 0) return undefined;
-      key += body.slice(at, end);
       at = end;
-    } else if (char === "[" || char === "{") {
+    } else if (code === 91 || code === 123) {
       return undefined;
-    } else if (WORD.test(char)) {
+    } else if (isWordChar(code)) {
       let end = at + 1;
-      while (end < body.length && WORD.test(body.charAt(end))) end += 1;
-      const word = body.slice(at, end);
-      if (parseCellAddress(word) !== undefined && (at === 0 || BEFORE.has(body.charAt(at - 1))) && closesReference(body, end)) {
-        key += SLOT;
+      while (end < body.length && isWordChar(body.charCodeAt(end))) end += 1;
+      // a cell reference ends with a digit: a function's or a name's word is no slot, and needs no parse
+      const last = body.charCodeAt(end - 1);
+      const cell = last >= 48 && last <= 57 && (at === 0 || BEFORE.has(body.charCodeAt(at - 1))) && closesReference(body, end) ? parseCellAddress(body.slice(at, end)) : undefined;
+      if (cell !== undefined) {
+        key += body.slice(copied, at) + SLOT;
+        copied = end;
         slots.push([at, end]);
-      } else {
-        key += word;
+        cells.push(cell);
       }
       at = end;
     } else {
-      key += char;
       at += 1;
     }
   }
-  return { key, slots };
+  return { key: copied === 0 ? body : key + body.slice(copied), slots, cells };
 }
 
 /**

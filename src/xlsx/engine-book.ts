@@ -7,8 +7,17 @@ import type { SheetInput } from "../host/page-api";
 import type { ParsedFormula } from "../host/book";
 import type { Expression } from "../formula/parse";
 import type { SavedCell, SavedGrid } from "../host/book-saved";
-import { CellsRead, type ConeFormula, type SheetArea, priceCone } from "./cells-read";
+import { CellsRead, type ConeFormula, priceCone } from "./cells-read";
 import type { BookCells, FormulaSource, SavedLiteral } from "./workbook-file";
+
+/**
+ * A formula as the read found it: where it lies, what it reads and its tree, one record per formula cell (the cone,
+ * the cells read and the engine's parsed formulas take it as it is, no address read again).
+ */
+export interface ReadFormula extends ConeFormula {
+  readonly source: FormulaSource;
+  readonly expression: Expression;
+}
 
 /**
  * Keeps only the price cone as formulas (cells-read.ts `priceCone`): every other formula becomes its saved value, and
@@ -18,15 +27,13 @@ export function onlyTheCone(
   sheets: Map<string, BookCells>,
   formulas: ReadonlyMap<string, ReadonlyMap<string, FormulaSource>>,
   spilled: ReadonlyMap<string, ReadonlyMap<string, SavedLiteral>>,
-  reach: ReadonlyMap<FormulaSource, SheetArea[] | undefined>,
+  read: ReadonlyMap<FormulaSource, ReadFormula>,
 ): Map<string, Map<string, FormulaSource>> {
-  const all: (ConeFormula & { readonly source: FormulaSource })[] = [];
-  for (const [sheet, sources] of formulas) {
-    for (const [address, source] of sources) {
-      const { row, col } = parseCellAddress(address) ?? { row: 0, col: 0 };
-      // one shape, no spreads: 20,000 of these in the bench's model
-      const formula = { sheet, address, row, col, callsPrices: source.callsPrices, reach: reach.get(source), source };
-      all.push(source.array === undefined ? formula : { ...formula, array: source.array });
+  const all: ReadFormula[] = [];
+  for (const sources of formulas.values()) {
+    for (const source of sources.values()) {
+      const formula = read.get(source);
+      if (formula !== undefined) all.push(formula);
     }
   }
   const inCone = priceCone(all);
@@ -71,18 +78,18 @@ export function savedBook(cone: ReadonlyMap<string, FormulaSource> | undefined, 
 export function onlyCellsRead(
   sheets: ReadonlyMap<string, BookCells>,
   formulas: ReadonlyMap<string, ReadonlyMap<string, FormulaSource>>,
-  reach: ReadonlyMap<FormulaSource, SheetArea[] | undefined>,
+  found: ReadonlyMap<FormulaSource, Pick<ConeFormula, "row" | "col" | "reach">>,
   onProgress: (cells: number) => void = () => undefined,
 ): SheetInput[] {
   let walked = 0;
   const read = new CellsRead();
   for (const sources of formulas.values()) {
-    for (const source of sources.values()) read.add(reach.get(source));
+    for (const source of sources.values()) read.add(found.get(source)?.reach);
   }
   return [...sheets].map(([name, cells]) => {
     const legacy = { ...legacyFormulas(formulas.get(name)), ...legacyArrays(formulas.get(name)) };
     if (read.everything) return { name, book: { cells, ...legacy } };
-    const shadowed = spillShadow(formulas.get(name)?.keys() ?? []);
+    const shadowed = spillShadow(formulas.get(name) ?? new Map<string, FormulaSource>(), found);
     const kept: BookCells = {};
     // keys, not entries: entries of a 500,000-cell sheet take 3 s of silence before the first line (keys 0.4 s, load 8)
     for (const address of Object.keys(cells)) {
@@ -105,11 +112,11 @@ export function onlyCellsRead(
  * Each cone formula's tree as the read parsed it, with the very text the sheet's cells (and so the engine's book, which
  * keeps every formula's) hold for it: book.ts takes it instead of parsing again.
  */
-export function parsedFormulas(cells: Readonly<Partial<BookCells>>, sources: ReadonlyMap<string, FormulaSource> | undefined, trees: ReadonlyMap<string, Expression> | undefined): Map<string, ParsedFormula> {
+export function parsedFormulas(cells: Readonly<Partial<BookCells>>, sources: ReadonlyMap<string, FormulaSource> | undefined, found: ReadonlyMap<FormulaSource, ReadFormula>): Map<string, ParsedFormula> {
   const parsed = new Map<string, ParsedFormula>();
-  for (const address of sources?.keys() ?? []) {
+  for (const [address, source] of sources ?? []) {
     const text = cells[address];
-    const expression = trees?.get(address);
+    const expression = found.get(source)?.expression;
     if (typeof text === "string" && expression !== undefined) parsed.set(address, { text, expression });
   }
   return parsed;
@@ -117,25 +124,33 @@ export function parsedFormulas(cells: Readonly<Partial<BookCells>>, sources: Rea
 
 /** The book's `"legacy"` list: formulas stored without dynamic-array metadata (plain or shared), which Excel 365 never spills. */
 function legacyFormulas(sources: ReadonlyMap<string, FormulaSource> | undefined): { legacy?: string[] } {
-  const legacy = [...(sources ?? [])].filter(([, source]) => source.array === undefined).map(([address]) => address);
+  // a loop, not entries spread, filtered and mapped: three arrays of 20,000 in the bench's model
+  const legacy: string[] = [];
+  for (const [address, source] of sources ?? []) if (source.array === undefined) legacy.push(address);
   return legacy.length === 0 ? {} : { legacy };
 }
 
 /** The book's `"arrays"`: legacy array formulas (`t="array"` without `cm`) and the area each fills exactly. */
 function legacyArrays(sources: ReadonlyMap<string, FormulaSource> | undefined): { arrays?: Record<string, string> } {
-  const arrays = [...(sources ?? [])].flatMap(([address, source]) => (source.array !== undefined && !source.array.dynamic ? [[address, formatRangeAddress(source.array.area)] as const] : []));
-  return arrays.length === 0 ? {} : { arrays: Object.fromEntries(arrays) };
+  const arrays: Record<string, string> = {};
+  let any = false;
+  for (const [address, source] of sources ?? []) {
+    if (source.array === undefined || source.array.dynamic) continue;
+    arrays[address] = formatRangeAddress(source.array.area);
+    any = true;
+  }
+  return any ? { arrays } : {};
 }
 
 /**
  * Whether a cell lies right of and below some formula, where a result may spill: the engine must know the entries
  * there, or a grown spill (a history a day longer) would cover one and the copy overwrite it (Excel shows #SPILL!).
  */
-function spillShadow(anchors: Iterable<string>): (row: number, col: number) => boolean {
+function spillShadow(anchors: ReadonlyMap<string, FormulaSource>, found: ReadonlyMap<FormulaSource, Pick<ConeFormula, "row" | "col">>): (row: number, col: number) => boolean {
   /** Per column, the top row of a formula in that column or any left of it. */
   const top: number[] = [];
-  for (const address of anchors) {
-    const position = parseCellAddress(address);
+  for (const [address, source] of anchors) {
+    const position = found.get(source) ?? parseCellAddress(address);
     if (position !== undefined) top[position.col] = Math.min(top[position.col] ?? Infinity, position.row);
   }
   let highest = Infinity;

@@ -1,12 +1,14 @@
 /**
- * The zip package of a workbook, with fflate (MIT, no dependencies): every entry read as it is, in its order, so the
- * copy written holds the same entries, unchanged but for the few parts the refresh edits. Relationships resolve here.
+ * The zip package of a workbook, with fflate (MIT, no dependencies; its deflated entries inflated by Node's zlib,
+ * zip-inflate.ts): every entry read as it is, in its order, so the copy written holds the same entries, unchanged but
+ * for the few parts the refresh edits. Relationships resolve here.
  */
 import { closeSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { basename, dirname, join, posix } from "node:path";
 import { crc32, createDeflateRaw, inflateRaw } from "node:zlib";
 import { type AsyncFlateStreamHandler, Zip, type ZipInputFile, unzipSync } from "fflate";
 import { WellFormedCheck, XmlPartError, children, parseXml, type XmlElement } from "./xml";
+import { unzipped } from "./zip-inflate";
 
 /** A file the runner cannot read as a workbook: exit code 2 with this one-line message. */
 export class WorkbookFileError extends Error {
@@ -58,7 +60,7 @@ export class WorkbookPackage {
     checkSignature(path, bytes);
     let entries: Record<string, Uint8Array>;
     try {
-      entries = unzipSync(bytes);
+      entries = unzipped(bytes);
     } catch (error) {
       throw new WorkbookFileError(`${path} is a damaged zip (truncated or corrupt): ${error instanceof Error ? error.message : String(error)}`);
     }

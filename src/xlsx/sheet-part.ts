@@ -8,7 +8,7 @@ import { columnIndex, formatCellAddress } from "../formula/a1";
 import type { CellValue } from "../host/values";
 import { isCellError } from "../host/values";
 import { escapeText } from "./escape";
-import { CELL_REFERENCE, findSheetData, quickSheetData } from "./sheet-scan";
+import { CELL_REFERENCE, findSheetData, recordSheetData } from "./sheet-scan";
 import { type ElementSpan, decodeXstring, encodeXstring, prefixOf, scanXml, scanXmlAround, startTag } from "./xml";
 
 export interface SheetFormula {
@@ -84,7 +84,8 @@ function quickScanSheet(xml: string, part: string, events: SheetEvents): boolean
   if (xml.length > QUICK_READ_LIMIT) return false;
   const tag = findSheetData(xml);
   if (tag === undefined) return false;
-  const content = quickSheetData(xml, tag, undefined);
+  // read once, kept, and handed on after saxes has checked the rest of the part
+  const content = recordSheetData(xml, tag);
   if (content === undefined) return false;
   // set by the callbacks below (an object, so the checks after them are not narrowed to the initial values)
   const found = { seen: false, opened: false, closed: false };
@@ -107,7 +108,7 @@ function quickScanSheet(xml: string, part: string, events: SheetEvents): boolean
   }
   if (!found.opened || !found.closed) return false;
   events.sheetDataOpen?.(tag.qualifiedName);
-  quickSheetData(xml, tag, {
+  content.replay({
     rowOpen: (row) => events.rowOpen?.(row),
     cell: (cell) => events.cell?.(cell),
     rowClose: (row, span) => events.rowClose?.(row, span),

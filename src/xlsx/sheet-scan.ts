@@ -5,7 +5,7 @@
  * forbids...) answers undefined, and the caller reads the whole part with saxes, which decodes or refuses it as before.
  * The rest of the part (before `<sheetData>` and after `</sheetData>`) is still read by saxes: sheet-part.ts.
  */
-import { columnIndex, formatCellAddress } from "../formula/a1";
+import { formatCellAddress } from "../formula/a1";
 import { type ElementSpan, decodeXstring } from "./xml";
 
 /** What sheet-part.ts's scanSheet hands its caller, as this reader finds it. */
@@ -34,15 +34,6 @@ export interface SheetDataTag {
   readonly openEnd: number;
 }
 
-const SPACE = /[ \t\r\n]*/y;
-// names as Excel writes them (ASCII); a value with a control character (tab, line feed: normalised by XML) or `&` is left to saxes
-// eslint-disable-next-line no-control-regex -- the control characters are what a plain value must not hold
-const ATTRIBUTE = /[ \t\r\n]+([A-Za-z_][\w.-]*(?::[A-Za-z_][\w.-]*)?)[ \t\r\n]*=[ \t\r\n]*(?:"([^"<&\u0000-\u001f\ud800-\udfff\ufffe\uffff]*)"|'([^'<&\u0000-\u001f\ud800-\udfff\ufffe\uffff]*)')/y;
-const TAG_END = /[ \t\r\n]*(\/?)>/y;
-const CLOSE_END = /[ \t\r\n]*>/y;
-/** Text saxes would decode otherwise than as written (a carriage return, a forbidden character, `]]>`): left to saxes. */
-// eslint-disable-next-line no-control-regex -- the control characters XML forbids are what this finds
-const UNPLAIN_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\r\ud800-\udfff\ufffe\uffff]|\]\]>/;
 const UNKNOWN_ENTITY = /&(?!(?:amp|lt|gt|quot|apos);)/;
 const ENTITY = /&(amp|lt|gt|quot|apos);/g;
 const ENTITIES: Readonly<Record<string, string>> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
@@ -50,36 +41,88 @@ const ENTITIES: Readonly<Record<string, string>> = { amp: "&", lt: "<", gt: ">",
 export const CELL_REFERENCE = /^([A-Za-z]{1,3})(\d+)$/;
 const SHEET_DATA = /<((?:[A-Za-z_][\w.-]*:)?)sheetData(?=[ \t\r\n/>])/g;
 
-/** A start tag's attributes and end from `at` (just after its name), or undefined when not plain. */
+/** Space as XML has it between attributes (space, tab, carriage return, line feed). */
+function isSpace(code: number): boolean {
+  return code === 32 || code === 10 || code === 9 || code === 13;
+}
+
+/** A name's first character as this reader takes it (ASCII letter or `_`). */
+function isNameStart(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || code === 95;
+}
+
+/** A name's other characters (`\w`, `.`, `-`). */
+function isNameChar(code: number): boolean {
+  return isNameStart(code) || (code >= 48 && code <= 57) || code === 46 || code === 45;
+}
+
+/** The end of a name (`[A-Za-z_][\w.-]*`, one `:prefix` allowed) from `at`, or -1. */
+function nameEnd(xml: string, at: number): number {
+  if (!isNameStart(xml.charCodeAt(at))) return -1;
+  let end = at + 1;
+  while (isNameChar(xml.charCodeAt(end))) end += 1;
+  if (xml.charCodeAt(end) !== 58) return end;
+  if (!isNameStart(xml.charCodeAt(end + 1))) return -1;
+  end += 2;
+  while (isNameChar(xml.charCodeAt(end))) end += 1;
+  return end;
+}
+
+/** Where a plain attribute value quoted by `quote` and starting at `at` closes, or -1 (`<`, `&`, a control character, a surrogate, U+FFFE/F: left to saxes). */
+function valueEnd(xml: string, at: number, quote: number): number {
+  for (let end = at; end < xml.length; end += 1) {
+    const code = xml.charCodeAt(end);
+    if (code === quote) return end;
+    if (code < 32 || code === 60 || code === 38 || (code >= 0xd800 && code <= 0xdfff) || code >= 0xfffe) return -1;
+  }
+  return -1;
+}
+
+/**
+ * A start tag's attributes and end from `at` (just after its name), or undefined when not plain: a character loop,
+ * no regular expression (the 20,050-cell model reads ~60,000 start tags).
+ */
 function startTagRest(xml: string, at: number): { attributes: Record<string, string>; openEnd: number; selfClosing: boolean } | undefined {
-  const attributes = Object.create(null) as Record<string, string>;
+  // a plain object, not Object.create(null)'s dictionary: ~60,000 of them, each kept with its cell (__proto__ is left to saxes)
+  const attributes: Record<string, string> = {};
   let cursor = at;
   for (;;) {
-    ATTRIBUTE.lastIndex = cursor;
-    const match = ATTRIBUTE.exec(xml);
-    if (match === null) break;
-    const name = match[1] ?? "";
-    if (name in attributes) return undefined;
-    attributes[name] = match[2] ?? match[3] ?? "";
-    cursor = ATTRIBUTE.lastIndex;
+    let next = cursor;
+    while (isSpace(xml.charCodeAt(next))) next += 1;
+    const code = xml.charCodeAt(next);
+    if (code === 62) return { attributes, openEnd: next + 1, selfClosing: false };
+    if (code === 47) return xml.charCodeAt(next + 1) === 62 ? { attributes, openEnd: next + 2, selfClosing: true } : undefined;
+    // an attribute follows space, its name, `=` and a quoted value (space allowed around `=`)
+    if (next === cursor) return undefined;
+    const end = nameEnd(xml, next);
+    if (end < 0) return undefined;
+    let equals = end;
+    while (isSpace(xml.charCodeAt(equals))) equals += 1;
+    if (xml.charCodeAt(equals) !== 61) return undefined;
+    let open = equals + 1;
+    while (isSpace(xml.charCodeAt(open))) open += 1;
+    const quote = xml.charCodeAt(open);
+    if (quote !== 34 && quote !== 39) return undefined;
+    const close = valueEnd(xml, open + 1, quote);
+    if (close < 0) return undefined;
+    const name = xml.slice(next, end);
+    if (Object.hasOwn(attributes, name) || name === "__proto__") return undefined;
+    attributes[name] = xml.slice(open + 1, close);
+    cursor = close + 1;
   }
-  TAG_END.lastIndex = cursor;
-  const end = TAG_END.exec(xml);
-  if (end === null) return undefined;
-  return { attributes, openEnd: TAG_END.lastIndex, selfClosing: end[1] === "/" };
 }
 
 function skipSpace(xml: string, at: number): number {
-  SPACE.lastIndex = at;
-  SPACE.exec(xml);
-  return SPACE.lastIndex;
+  let next = at;
+  while (isSpace(xml.charCodeAt(next))) next += 1;
+  return next;
 }
 
 /** `</name` then `>` at `at`: the end, or -1. */
 function closeTag(xml: string, at: number, qualifiedName: string): number {
-  if (!xml.startsWith(`</${qualifiedName}`, at)) return -1;
-  CLOSE_END.lastIndex = at + 2 + qualifiedName.length;
-  return CLOSE_END.exec(xml) === null ? -1 : CLOSE_END.lastIndex;
+  if (xml.charCodeAt(at) !== 60 || xml.charCodeAt(at + 1) !== 47 || !xml.startsWith(qualifiedName, at + 2)) return -1;
+  const end = skipSpace(xml, at + 2 + qualifiedName.length);
+  return xml.charCodeAt(end) === 62 ? end + 1 : -1;
 }
 
 /** An element's start `<name` at `at` (followed by space, `/` or `>`, which startTagRest checks). */
@@ -87,15 +130,55 @@ function opens(xml: string, at: number, qualifiedName: string): boolean {
   return xml.charCodeAt(at) === 60 && xml.startsWith(qualifiedName, at + 1);
 }
 
-/** The plain text from `at` to the next `<`, decoded, or undefined. */
+/** The plain text from `at` to the next `<`, decoded, or undefined: one pass over its characters. */
 function plainText(xml: string, at: number): { text: string; end: number } | undefined {
-  const end = xml.indexOf("<", at);
-  if (end < 0) return undefined;
-  const raw = xml.slice(at, end);
-  if (UNPLAIN_TEXT.test(raw)) return undefined;
-  if (!raw.includes("&")) return { text: raw, end };
-  if (UNKNOWN_ENTITY.test(raw)) return undefined;
-  return { text: raw.replace(ENTITY, (_, name: string) => ENTITIES[name] ?? ""), end };
+  let entities = false;
+  for (let end = at; end < xml.length; end += 1) {
+    const code = xml.charCodeAt(end);
+    if (code === 60) {
+      const raw = xml.slice(at, end);
+      if (!entities) return { text: raw, end };
+      if (UNKNOWN_ENTITY.test(raw)) return undefined;
+      return { text: raw.replace(ENTITY, (_, name: string) => ENTITIES[name] ?? ""), end };
+    }
+    if (code === 38) entities = true;
+    // what saxes would decode otherwise than as written (a carriage return, a character XML forbids, `]]>`)
+    else if (code < 32 ? code !== 9 && code !== 10 : (code >= 0xd800 && code <= 0xdfff) || code >= 0xfffe) return undefined;
+    else if (code === 62 && end >= at + 2 && xml.charCodeAt(end - 1) === 93 && xml.charCodeAt(end - 2) === 93) return undefined;
+  }
+  return undefined;
+}
+
+/**
+ * `r` read as CELL_REFERENCE reads it (1-3 letters, then digits), by its characters, into `into` (0-based); whether
+ * `r` is already the address formatCellAddress writes for it (upper case, no leading zero), or undefined when `r` is
+ * no cell reference.
+ */
+function readCellReference(r: string, into: { row: number; col: number }): boolean | undefined {
+  let col = 0;
+  let upper = true;
+  let at = 0;
+  for (; at < r.length && at < 4; at += 1) {
+    const code = r.charCodeAt(at);
+    if (code >= 65 && code <= 90) col = col * 26 + code - 64;
+    else if (code >= 97 && code <= 122) {
+      col = col * 26 + code - 96;
+      upper = false;
+    } else break;
+  }
+  if (at === 0 || at > 3 || at === r.length) return undefined;
+  const digits = at;
+  let row = 0;
+  for (; at < r.length; at += 1) {
+    const code = r.charCodeAt(at);
+    if (code < 48 || code > 57) return undefined;
+    row = row * 10 + code - 48;
+  }
+  const short = r.length - digits <= 15;
+  into.col = col - 1;
+  // past 15 digits a sum of digits may round otherwise than Number() reads them
+  into.row = (short ? row : Number(r.slice(digits))) - 1;
+  return upper && short && r.charCodeAt(digits) !== 48;
 }
 
 /** The first `<sheetData ...>` start tag as text finds it (saxes confirms it is one: sheet-part.ts), or undefined. */
@@ -140,6 +223,8 @@ export function quickSheetData(xml: string, tag: SheetDataTag, events: QuickShee
   const valueName = `${prefix}v`;
   let at = tag.openEnd;
   let row = -1;
+  /** Where the cell being read lies (one object for the whole scan). */
+  const position = { row: 0, col: 0 };
   for (;;) {
     at = skipSpace(xml, at);
     const sheetDataEnd = closeTag(xml, at, tag.qualifiedName);
@@ -168,10 +253,11 @@ export function quickSheetData(xml: string, tag: SheetDataTag, events: QuickShee
       const start = at;
       const cellTag = startTagRest(xml, at + 1 + cellName.length);
       if (cellTag === undefined) return undefined;
-      const match = CELL_REFERENCE.exec(cellTag.attributes.r ?? "");
-      if (match) {
-        col = columnIndex(match[1] ?? "A");
-        row = Number(match[2]) - 1;
+      const reference = cellTag.attributes.r;
+      const canonical = reference === undefined ? undefined : readCellReference(reference, position);
+      if (canonical !== undefined) {
+        col = position.col;
+        row = position.row;
       } else col += 1;
       at = cellTag.openEnd;
       let formula: Child | undefined;
@@ -196,7 +282,7 @@ export function quickSheetData(xml: string, tag: SheetDataTag, events: QuickShee
         }
       }
       if (events) {
-        const cell: QuickCell = { row, col, address: formatCellAddress({ row, col }), qualifiedName: cellName, attributes: cellTag.attributes, span: { start, openEnd: cellTag.openEnd, closeStart, end: at } };
+        const cell: QuickCell = { row, col, address: canonical === true && reference !== undefined ? reference : formatCellAddress({ row, col }), qualifiedName: cellName, attributes: cellTag.attributes, span: { start, openEnd: cellTag.openEnd, closeStart, end: at } };
         if (formula) cell.formula = formula;
         // a string is an ST_Xstring (`_x0007_` for CHAR(7)); a number, an index or an error code never holds `_x`
         if (value) cell.value = { text: cellTag.attributes.t === "str" ? decodeXstring(value.text) : value.text, span: value.span };
@@ -204,4 +290,46 @@ export function quickSheetData(xml: string, tag: SheetDataTag, events: QuickShee
       }
     }
   }
+}
+
+type RowOpened = Parameters<QuickSheetEvents["rowOpen"]>[0];
+
+/** sheetData read once and kept, to be handed on only once the caller knows the whole part is well-formed. */
+export interface RecordedSheetData {
+  readonly closeStart: number;
+  readonly end: number;
+  replay(events: QuickSheetEvents): void;
+}
+
+/**
+ * quickSheetData in one pass instead of two (a check, then a read): the cells kept as read, in their rows, and handed
+ * to `replay`'s events after; undefined, with nothing kept, when something is not plain.
+ */
+export function recordSheetData(xml: string, tag: SheetDataTag): RecordedSheetData | undefined {
+  const cells: QuickCell[] = [];
+  const rows: { opened: RowOpened; from: number; to: number; closed: number; close: ElementSpan }[] = [];
+  let opened: RowOpened | undefined;
+  let from = 0;
+  const content = quickSheetData(xml, tag, {
+    rowOpen: (row) => {
+      opened = row;
+      from = cells.length;
+    },
+    cell: (cell) => cells.push(cell),
+    // a row closes with the row of its last cell, which may be another than it opened with
+    rowClose: (closed, close) => {
+      if (opened !== undefined) rows.push({ opened, from, to: cells.length, closed, close });
+    },
+  });
+  if (content === undefined) return undefined;
+  return {
+    ...content,
+    replay: (events) => {
+      for (const { opened: row, from: first, to, closed, close } of rows) {
+        events.rowOpen(row);
+        for (let index = first; index < to; index += 1) events.cell(cells[index] as QuickCell);
+        events.rowClose(closed, close);
+      }
+    },
+  };
 }

@@ -25,7 +25,7 @@ import { WorkbookFileError, WorkbookPackage } from "./package";
 import { type KnownCells, type SheetCell, scanSheet } from "./sheet-part";
 import { type WorkbookInfo, readWorkbookInfo } from "./workbook-part";
 import { XmlPartError, prefixOf } from "./xml";
-import { cellsOf, onlyCellsRead, onlyTheCone, parsedFormulas, putSaved, savedBook } from "./engine-book";
+import { type ReadFormula, cellsOf, onlyCellsRead, onlyTheCone, parsedFormulas, putSaved, savedBook } from "./engine-book";
 
 export { PROVENANCE_SHEET, WorkbookFileError, cellsOf };
 
@@ -78,7 +78,8 @@ export interface LoadedWorkbook {
 
 /** How the file writes a formula, read back as Excel shows it: the `[2]!` a lost add-in link leaves before `_xldudf_` dropped. */
 export function formulaText(fileText: string): string {
-  return `=${fileText.replace(/\[\d+\]!(?=_xldudf_)/gi, "")}`;
+  // no regular expression run over the formulas that hold no `]!` (every formula of most books)
+  return `=${fileText.includes("]!") ? fileText.replace(/\[\d+\]!(?=_xldudf_)/gi, "") : fileText}`;
 }
 
 /** A cell's cached content as the book format holds it (text that would read as a formula or a quote gets a quote). */
@@ -118,15 +119,13 @@ class SharedFormulas {
 }
 
 function readSheet(
-  loaded: { info: WorkbookInfo; kept: KeptFormula[]; scope: BookScope; sheetNames: ReadonlyMap<string, string>; reach: Map<FormulaSource, SheetArea[] | undefined> },
+  loaded: { info: WorkbookInfo; kept: KeptFormula[]; scope: BookScope; sheetNames: ReadonlyMap<string, string>; found: Map<FormulaSource, ReadFormula> },
   name: string,
   xml: string,
   part: string,
   onProgress: (cells: number) => void,
-): { cells: BookCells; formulas: Map<string, FormulaSource>; trees: Map<string, Expression>; spilled: Map<string, SavedLiteral>; saved: Map<string, SavedCell>; count: number; known: KnownCells } {
+): { cells: BookCells; formulas: Map<string, FormulaSource>; spilled: Map<string, SavedLiteral>; saved: Map<string, SavedCell>; count: number; known: KnownCells } {
   const cells: BookCells = {};
-  /** Each formula's tree, by address: handed to the engine with the cone (its 20,000 formulas are not parsed twice). */
-  const trees = new Map<string, Expression>();
   /** Each formula's and each saved spill cell's cached value, errors as errors (the proof's oracle). */
   const saved = new Map<string, SavedCell>();
   const formulas = new Map<string, FormulaSource>();
@@ -230,9 +229,10 @@ function readSheet(
       if (area !== undefined) source.array = { area, dynamic: cell.attributes.cm !== undefined };
       if (sharedGroup !== undefined) source.shared = sharedGroup;
       formulas.set(cell.address, source);
-      trees.set(cell.address, expression);
       formulaCells.set(cell.address, cell);
-      loaded.reach.set(source, referencesOf(name, expression, loaded.sheetNames, scope));
+      // its tree is handed to the engine with the cone (its 20,000 formulas are not parsed twice)
+      const found = { sheet: name, address: cell.address, row: cell.row, col: cell.col, callsPrices: source.callsPrices, reach: referencesOf(name, expression, loaded.sheetNames, scope), source, expression };
+      loaded.found.set(source, source.array === undefined ? found : { ...found, array: source.array });
     },
   });
   // SUBTOTAL and AGGREGATE skip hidden and filtered-out rows, which the engine does not know
@@ -245,7 +245,7 @@ function readSheet(
       loaded.kept.push({ sheet: name, cell: address, formula: source.text, why: "SUBTOTAL or AGGREGATE on a sheet with hidden rows, which only Excel knows" });
     }
   }
-  return { cells, formulas, trees, spilled, saved, count, known: { prefix, cells: formulaCells } };
+  return { cells, formulas, spilled, saved, count, known: { prefix, cells: formulaCells } };
 }
 
 /** Whether one of `areas` holds the cell: a loop, not a closure made for each of a sheet's cells. */
@@ -268,7 +268,7 @@ function leaveDependents(book: {
   sheets: Map<string, BookCells>;
   formulas: Map<string, Map<string, FormulaSource>>;
   kept: KeptFormula[];
-  reach: ReadonlyMap<FormulaSource, SheetArea[] | undefined>;
+  found: ReadonlyMap<FormulaSource, ReadFormula>;
 }): void {
   if (book.kept.length === 0) return;
   const left = new Map<string, Map<string, CellPosition>>();
@@ -291,7 +291,7 @@ function leaveDependents(book: {
     for (const [sheet, sources] of book.formulas) {
       const cells = book.sheets.get(sheet) ?? {};
       for (const [address, source] of sources) {
-        const areas = book.reach.get(source);
+        const areas = book.found.get(source)?.reach;
         const reason =
           areas === undefined
             ? `reads cells only evaluation can tell, and ${book.kept[0]?.sheet ?? ""}!${book.kept[0]?.cell ?? ""} is left for Excel`
@@ -341,7 +341,7 @@ export function readWorkbookFile(
   const kept: KeptFormula[] = [];
   const read = info.sheets.filter((sheet) => sheet.part !== undefined && sheet.name !== PROVENANCE_SHEET);
   const sheetNames = new Map(read.map((sheet) => [sheet.name.toLowerCase(), sheet.name]));
-  const reach = new Map<FormulaSource, SheetArea[] | undefined>();
+  const found = new Map<FormulaSource, ReadFormula>();
   const scope = new BookScope(info.names, info.tables);
   const sheets = new Map<string, BookCells>();
   const parts = new Map<string, string>();
@@ -349,19 +349,17 @@ export function readWorkbookFile(
   const formulas = new Map<string, Map<string, FormulaSource>>();
   const spilled = new Map<string, Map<string, SavedLiteral>>();
   const saved = new Map<string, Map<string, SavedCell>>();
-  const trees = new Map<string, Map<string, Expression>>();
   let cellCount = 0;
   for (const sheet of info.sheets) {
     if (sheet.part === undefined || sheet.name === PROVENANCE_SHEET) continue;
     const part = sheet.part;
     try {
-      const read = readSheet({ info, kept, scope, sheetNames, reach }, sheet.name, pkg.text(part), part, (cells) => { progress(`workbook: reading '${sheet.name}', ${cellCount + cells} cells so far`); });
+      const read = readSheet({ info, kept, scope, sheetNames, found }, sheet.name, pkg.text(part), part, (cells) => { progress(`workbook: reading '${sheet.name}', ${cellCount + cells} cells so far`); });
       cellCount += read.count;
       sheets.set(sheet.name, read.cells);
       formulas.set(sheet.name, read.formulas);
       spilled.set(sheet.name, read.spilled);
       saved.set(sheet.name, read.saved);
-      trees.set(sheet.name, read.trees);
       parts.set(sheet.name, part);
       formulaCells.set(sheet.name, read.known);
     } catch (error) {
@@ -369,10 +367,10 @@ export function readWorkbookFile(
     }
   }
   if (sheets.size === 0) throw new WorkbookFileError(`${path} has no worksheet`);
-  leaveDependents({ sheets, formulas, kept, reach });
-  const cone = options.formulas === "every formula" ? formulas : onlyTheCone(sheets, formulas, spilled, reach);
+  leaveDependents({ sheets, formulas, kept, found });
+  const cone = options.formulas === "every formula" ? formulas : onlyTheCone(sheets, formulas, spilled, found);
   // this walks every cell once more (500,000 in the bench's large book): progress as it goes, not a silence
-  const needed = onlyCellsRead(sheets, cone, reach, (cells) => { progress(`workbook: finding the cells formulas read, ${cells} of ${cellCount}`); });
+  const needed = onlyCellsRead(sheets, cone, found, (cells) => { progress(`workbook: finding the cells formulas read, ${cells} of ${cellCount}`); });
   const notExcel = whyNotExcelValues(pkg, info.part);
   const books = needed.map(({ name, book }) => ({
     name,
@@ -380,6 +378,6 @@ export function readWorkbookFile(
   }));
   const coneSize = [...cone.values()].reduce((sum, sheet) => sum + sheet.size, 0);
   const formulaCount = [...formulas.values()].reduce((sum, sheet) => sum + sheet.size, 0);
-  const parsed = new Map([...sheets].map(([name, cells]) => [name, parsedFormulas(cells, cone.get(name), trees.get(name))]));
+  const parsed = new Map([...sheets].map(([name, cells]) => [name, parsedFormulas(cells, cone.get(name), found)]));
   return { pkg, info, sheets: books, parts, formulaCells, formulas, spilled, cellCount, kept, dateSystem: info.dateSystem, names: info.names, tables: info.tables, cone: { formulas: coneSize, of: formulaCount }, parsed };
 }

@@ -214,6 +214,12 @@ describe("quickShape", () => {
     }
   });
 
+  it("keys a formula as its text with each open reference replaced, and says where each lies", () => {
+    expect(quickShape('IF(A1>0,"A1",LOG10(B$2)) + $c$3%')).toEqual({ key: 'IF(\u0001>0,"A1",LOG10(\u0001)) + \u0001%', slots: [[3, 5], [19, 22], [27, 31]], cells: [{ row: 0, col: 0 }, { row: 1, col: 1 }, { row: 2, col: 2 }] });
+    expect(quickShape("SUM(A1:B2)*'Q1 ''x'''!C3")).toEqual({ key: "SUM(\u0001:\u0001)*'Q1 ''x'''!\u0001", slots: [[4, 6], [7, 9], [22, 24]], cells: [{ row: 0, col: 0 }, { row: 1, col: 1 }, { row: 2, col: 2 }] });
+    expect(quickShape("_xldudf_PRICES_MID(1,A0,A1048577,XFD1048576)")).toEqual({ key: "_xldudf_PRICES_MID(1,A0,A1048577,\u0001)", slots: [[33, 43]], cells: [{ row: 1_048_575, col: 16_383 }] });
+  });
+
   it("vouches for no shape with brackets, braces or an unclosed quote", () => {
     for (const body of ["Table1[Qty]", "{1,2}+A1", '"open&A1', "SUM([1]Rates!B2)"]) expect(quickShape(body)).toBeUndefined();
   });

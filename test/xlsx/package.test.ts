@@ -143,6 +143,33 @@ describe("readBack: the parts written anew, found again in the file before its r
   });
 });
 
+describe("WorkbookPackage.read's entries", () => {
+  it("are fflate's unzipSync's: the same names, in the same order, with the same bytes, deflated ones inflated by zlib", () => {
+    const large = strToU8(Array.from({ length: 20_000 }, (_, index) => `<c r="A${index}"><v>${(index * 7919) % 1000}</v></c>`).join(""));
+    const zip = zipSync({
+      "[Content_Types].xml": [strToU8(TYPES), { level: 9 }],
+      "_rels/.rels": [strToU8(ROOT_RELS), { level: 0 }],
+      "xl/workbook.xml": [strToU8(WORKBOOK), { level: 1 }],
+      "xl/worksheets/sheet1.xml": [large, { level: 6 }],
+      "xl/empty.xml": [new Uint8Array(0), { level: 6 }],
+      // a name that reads as a number comes first among an object's keys: fflate's order, kept
+      "7": [strToU8("seven"), { level: 6 }],
+      "xl/tëst.xml": [strToU8("<a/>"), { level: 6 }],
+    });
+    writeFileSync(join(dir, "mixed.xlsx"), zip);
+    const hex = (entries: Iterable<[string, Uint8Array]>) => [...entries].map(([name, bytes]) => [name, Buffer.from(bytes).toString("hex")]);
+    expect(hex(WorkbookPackage.read(join(dir, "mixed.xlsx")).entries)).toEqual(hex(Object.entries(unzipSync(zip))));
+  });
+
+  it("name a deflated entry that does not inflate a damaged zip", () => {
+    const zip = Buffer.from(zipSync({ "[Content_Types].xml": [strToU8(TYPES), { level: 9 }], "_rels/.rels": [strToU8(ROOT_RELS), { level: 9 }], "xl/workbook.xml": [strToU8(WORKBOOK), { level: 9 }] }));
+    // the first entry's first deflate block header: a reserved block type
+    zip[30 + zip.readUInt16LE(26) + zip.readUInt16LE(28)] = 0xff;
+    writeFileSync(join(dir, "block.xlsx"), zip);
+    expect(() => WorkbookPackage.read(join(dir, "block.xlsx"))).toThrow(/block\.xlsx is a damaged zip \(truncated or corrupt\): /);
+  });
+});
+
 describe("WorkbookPackage.read's CRC check", () => {
   it("refuses an entry whose content or local header disagrees with its CRC-32 (fflate reads either without a word)", () => {
     const good = Buffer.from(zipSync({ "[Content_Types].xml": [strToU8(TYPES), { level: 0 }], "_rels/.rels": [strToU8(ROOT_RELS), { level: 0 }], "xl/workbook.xml": [strToU8(WORKBOOK), { level: 0 }] }));

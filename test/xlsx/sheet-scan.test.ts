@@ -34,6 +34,8 @@ const PLAIN: Record<string, string> = {
   "single-quoted attributes and whitespace": sheet(`\n  <row r='2' spans = '1:2' >\n    <c r='B2' s='3'>\n      <f t='shared' ref='B2:B3' si='0'>A2*2</f>\n      <v>4</v>\n    </c>\n    <c r="C2"/>\n  </row>\n  <row r="3"/>\n`),
   "x: prefixes": sheet(`<x:row r="1"><x:c r="A1"><x:f>1+1</x:f><x:v>2</x:v></x:c><x:c><x:v>3</x:v></x:c></x:row>`, "x:"),
   "_x000D_ and _x005F_ in a text result": sheet(`<row r="1"><c r="A1" t="str"><f>CHAR(13)</f><v>a_x000D_b_x005F_x0041_</v></c></row>`),
+  "references in lower case, with leading zeros, or no reference at all": sheet(`<row r="1"><c r="b01"><v>1</v></c><c r="XFD0001"><v>2</v></c><c r="abcd1"><v>3</v></c><c r="A"><v>4</v></c><c r="1"><v>5</v></c><c r="C1x"><v>6</v></c><c r="AA123456789012345678"><v>7</v></c></row><row r="0012"><c r="Zz12"><v>8</v></c></row>`),
+  "attributes spaced and quoted every way, tabs and line feeds in text": sheet(`<row\tr="1"\n><c r = "A1"\tt\n=\n'str' ><f>"a\tb"</f><v>a\tb\nc]]</v ></c ><c r="B1" s='1' /></row >`),
   "self-closing f and v, cells without r": sheet(`<row><c><f/><v/></c><c t="e"><v>#N/A</v></c></row><row><c><v>]]</v></c></row>`),
 };
 
@@ -45,6 +47,9 @@ const NOT_PLAIN: Record<string, string> = {
   "inline string": sheet(`<row r="1"><c r="A1" t="inlineStr"><is><t>a</t><rPh><t>x</t></rPh></is></c></row>`),
   "carriage return": sheet(`<row r="1"><c r="A1" t="str"><f>"a"</f><v>a\r\nb</v></c></row>`),
   "attribute with a line feed": sheet(`<row r="1"><c r="A1" t="str"><f t="array" ref="A1">"a"</f><v>a</v></c><c r="B1" s="1\n"><v>1</v></c></row>`),
+  "an attribute value with an entity": sheet(`<row r="1"><c r="A1" t="s&amp;"><v>1</v></c></row>`),
+  "an attribute value with a character outside the BMP": sheet(`<row r="1"><c r="A1" t="\u{1F600}"><v>1</v></c></row>`),
+  "an attribute named __proto__": sheet(`<row r="1"><c r="A1" __proto__="x" toString="y"><v>1</v></c></row>`),
   "a prefix other than sheetData's": `<worksheet xmlns="${MAIN}" xmlns:x="${MAIN}"><sheetData><x:row r="1"><x:c r="A1"><x:v>1</x:v></x:c></x:row></sheetData></worksheet>`,
 };
 
@@ -78,6 +83,12 @@ describe("the quick sheetData reader", () => {
   it.each([
     ["a cell not closed", sheet(`<row r="1"><c r="A1"><v>1</v></row>`)],
     ["an end tag after sheetData that closes nothing", sheet(`<row r="1"><c r="A1"><v>1</v></c></row>`).replace("<pageMargins", "</cols><pageMargins")],
+    ["attributes with no space between", sheet(`<row r="1"><c r="A1"s="2"><v>1</v></c></row>`)],
+    ["a start tag's / apart from its >", sheet(`<row r="1"><c r="A1"/ ><v>1</v></row>`)],
+    ["an attribute with no value", sheet(`<row r="1"><c r="A1" s><v>1</v></c></row>`)],
+    ["an end tag with an attribute", sheet(`<row r="1"><c r="A1"><v>1</v></c x="1"></row>`)],
+    ["text with ]]>", sheet(`<row r="1"><c r="A1" t="str"><f>"a"</f><v>a]]&gt;b]]>c</v></c></row>`)],
+    ["a form feed in text", sheet(`<row r="1"><c r="A1" t="str"><f>"a"</f><v>a\fb</v></c></row>`)],
     ["a duplicate attribute", sheet(`<row r="1"><c r="A1" r="A2"><v>1</v></c></row>`)],
     ["an unknown entity", sheet(`<row r="1"><c r="A1" t="str"><f>"a"</f><v>&nbsp;</v></c></row>`)],
     ["text after the root", `${sheet(`<row r="1"><c r="A1"><v>1</v></c></row>`)}junk`],
