@@ -265,8 +265,7 @@ function rewriteCell(xml: string, cell: SheetCell, edit: CellEdit, prefix: strin
   const { span } = cell;
   if (span.openEnd === span.end) return content.xml === "" ? startTag(cell.qualifiedName, attributes, true) : `${startTag(cell.qualifiedName, attributes)}${content.xml}</${cell.qualifiedName}>`;
   const body = cellBody(xml, cell, edit, content.xml);
-  if (body === "") return startTag(cell.qualifiedName, attributes, true);
-  return `${startTag(cell.qualifiedName, attributes)}${body}</${cell.qualifiedName}>`;
+  return body === "" ? startTag(cell.qualifiedName, attributes, true) : `${startTag(cell.qualifiedName, attributes)}${body}</${cell.qualifiedName}>`;
 }
 
 /** The cell's content with its value replaced by `valueXml` (and for a freeze its formula gone, or an array formula's `ref` renewed). */
