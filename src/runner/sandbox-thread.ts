@@ -57,9 +57,46 @@ function workerFile(): { file: string; eval?: true; execArgv?: string[] } {
   return { file: join(__dirname, "sandbox-worker.ts"), execArgv: ["--import", pathToFileURL(require.resolve("tsx")).href] };
 }
 
-export function startSandboxThread(options: SandboxThreadOptions): SandboxThread {
+/** A prestarted thread's workerData: its options come in its first message. */
+export const PRESTARTED = "prestarted";
+
+/** The thread prestartSandboxThread started, until a run takes it (or it ends). */
+let prestarted: Worker | undefined;
+
+/**
+ * Starts the sandbox's thread before the runner's own modules load (scripts/workbook.ts, first thing): it loads its
+ * modules meanwhile, on the other core, and does nothing else until startSandboxThread gives it its options; a run
+ * that never does (`--api`, bad input) leaves it to end with the process, which it does not keep alive. The built
+ * runner only (from source, a thread's tsx loader would cost more than it saves).
+ */
+export function prestartSandboxThread(): void {
+  const { file, eval: code } = workerFile();
+  if (code === undefined || prestarted !== undefined) return;
+  const worker = new Worker(file, { workerData: PRESTARTED, eval: code });
+  worker.unref();
+  // a thread that failed before it was taken is not taken: startSandboxThread starts another, which says why
+  worker.on("error", () => undefined);
+  worker.once("exit", () => {
+    if (prestarted === worker) prestarted = undefined;
+  });
+  prestarted = worker;
+}
+
+/** The prestarted thread given `options`, or a new one started with them. */
+function sandboxWorker(options: SandboxThreadOptions): Worker {
+  const taken = prestarted;
+  prestarted = undefined;
+  if (taken !== undefined) {
+    taken.ref();
+    taken.postMessage({ options });
+    return taken;
+  }
   const { file, execArgv, eval: code } = workerFile();
-  const worker = new Worker(file, { workerData: options, ...(code === undefined ? {} : { eval: code }), ...(execArgv === undefined ? {} : { execArgv }) });
+  return new Worker(file, { workerData: options, ...(code === undefined ? {} : { eval: code }), ...(execArgv === undefined ? {} : { execArgv }) });
+}
+
+export function startSandboxThread(options: SandboxThreadOptions): SandboxThread {
+  const worker = sandboxWorker(options);
   let gotCa: (ca: string) => void = () => undefined;
   let gotReady: (ready: SandboxReady) => void = () => undefined;
   let failed: (error: Error) => void = () => undefined;

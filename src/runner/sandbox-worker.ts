@@ -3,7 +3,7 @@
  * listening socket stay off the runner's thread, which reads the book meanwhile on the other core.
  */
 import { type MessagePort, parentPort, workerData } from "node:worker_threads";
-import type { SandboxThreadMessage, SandboxThreadOptions } from "./sandbox-thread";
+import { PRESTARTED, type SandboxThreadMessage, type SandboxThreadOptions } from "./sandbox-thread";
 import { type ClientCredentials, accessTokenOf, tokenRequest } from "./client-credentials";
 
 function workerPort(): MessagePort {
@@ -14,12 +14,22 @@ function workerPort(): MessagePort {
 const port = workerPort();
 const post = (message: SandboxThreadMessage): void => { port.postMessage(message); };
 
+/**
+ * The sandbox's modules (fastify, its routes, the certificates' code: ~0.3 s), loaded at once: a thread started before
+ * the runner's own modules load (prestartSandboxThread) has them ready when its options come. Nothing else is done
+ * before then (no file read or written, nothing listening): a run that never asks for its sandbox just ends it.
+ */
+const certificatesModule = import("../sandbox/auth/certs");
+const serverModule = certificatesModule.then(() => import("../sandbox/server"));
+// awaited in start(), which says why when either failed
+serverModule.catch(() => undefined);
+
 async function start(options: SandboxThreadOptions): Promise<void> {
   // the CA first (kept per machine in .certs), so the runner's requests can trust it before the service listens
-  const { ensureCertificates } = await import("../sandbox/auth/certs");
+  const { ensureCertificates } = await certificatesModule;
   const { ca } = await ensureCertificates();
   post({ kind: "ca", ca });
-  const { startSandbox } = await import("../sandbox/server");
+  const { startSandbox } = await serverModule;
   const sandbox = await startSandbox({ ...options, corsOrigins: [...options.corsOrigins], port: 0, quiet: true }, { buildWhenAsked: true });
   port.on("message", (message: unknown) => {
     if (message !== "close") return;
@@ -62,7 +72,14 @@ async function clientToken(issuer: string, credentials: ClientCredentials, ca: s
   });
 }
 
-start(workerData as SandboxThreadOptions).catch((error: unknown) => {
-  post({ kind: "failed", message: error instanceof Error ? error.message : String(error) });
-  port.close();
-});
+function starting(options: SandboxThreadOptions): void {
+  start(options).catch((error: unknown) => {
+    post({ kind: "failed", message: error instanceof Error ? error.message : String(error) });
+    port.close();
+  });
+}
+
+// started with its options, or prestarted: then its first message brings them
+const given = workerData as SandboxThreadOptions | typeof PRESTARTED;
+if (given === PRESTARTED) port.once("message", (message: { readonly options: SandboxThreadOptions }) => { starting(message.options); });
+else starting(given);
