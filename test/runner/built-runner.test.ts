@@ -83,6 +83,20 @@ describe("the runner npm run workbook runs", () => {
     expect(readFileSync(join(build, "inputs.json"), "utf8")).toContain("src/runner/workbook-runner.ts");
   });
 
+  it("ends a run that never takes its prestarted sandbox thread: a usage error, another service", () => {
+    const book = join(dir, "model.xlsx");
+    writeFileSync(book, model());
+    const env = { PRICES_WORKBOOK_BUILD_DIR: build, PRICES_TOKEN: "not-a-token" };
+    // the thread started before the arguments were read must not keep the process alive (spawnSync's timeout: status null)
+    const usage = run([LAUNCHER, book, "--out", join(dir, "out.xlsx"), "--date-system", "1901"], env);
+    expect(usage.status).toBe(2);
+    // port 9 (discard): nothing listens there; the price says so, and the run ends
+    const elsewhere = run([LAUNCHER, book, "--out", join(dir, "out.xlsx"), "--api", "http://127.0.0.1:9/physical/v2"], env);
+    expect(elsewhere.status).toBe(0);
+    expect((JSON.parse(elsewhere.stdout) as { sheets: Record<string, Record<string, unknown>> }).sheets.Model?.C1).toMatch(/^#N\/A: service unreachable/);
+    expect(elsewhere.stderr).not.toMatch(/runner's own sandbox/);
+  });
+
   it("builds at once where a stopped build left its lock (its process gone), instead of waiting for it", () => {
     const lock = join(build, "workbook.js.lock");
     mkdirSync(lock, { recursive: true });
