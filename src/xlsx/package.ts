@@ -6,7 +6,7 @@
 import { closeSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { basename, dirname, join, posix } from "node:path";
 import { crc32, createDeflateRaw, inflateRaw } from "node:zlib";
-import { type AsyncFlateStreamHandler, Zip, type ZipInputFile, unzipSync } from "fflate";
+import { type AsyncFlateStreamHandler, Zip, type ZipInputFile } from "fflate";
 import { WellFormedCheck, XmlPartError, children, parseXml, type XmlElement } from "./xml";
 import { unzipped } from "./zip-inflate";
 
