@@ -129,15 +129,10 @@ function onePrice(context: FunctionsContext, symbols: unknown, dates: unknown, r
     const client = context.client();
     // a rich value is a grid's work (its record kept with the cell)
     if (wantsRichPrices(context, request.field, request.values)) return anyGrid(context, symbols, dates, request);
-    if (dateItem.ok && dateItem.value === BLANK_DATE) return Promise.resolve([[""]]);
-    // eslint-disable-next-line @typescript-eslint/only-throw-error -- a CellFailure is the cell's answer, caught by its class in context.ts
-    if (!symbolItem.ok) throw new CellFailure(symbolItem.failure);
-    // eslint-disable-next-line @typescript-eslint/only-throw-error -- as above
-    if (!dateItem.ok) throw new CellFailure(dateItem.failure);
-    const asked = symbolItem.value;
+    const cell = checkedCell(symbolItem, dateItem);
+    if (cell === undefined) return Promise.resolve([[""]]);
+    const [asked, day] = cell;
     if (asked === undefined) throw new ArgumentError("symbol is required: give an instrument symbol such as 'MB-AL-0004'");
-    const day = dateItem.value;
-    if (day === BLANK_DATE) return Promise.resolve([[""]]); // answered above: this tells the type
     // what the answer's mapping needs, read now: the call's context is not kept while the key waits
     const { field, dateFormat } = request;
     const { dateSystem, dataTypes } = context;
@@ -145,6 +140,19 @@ function onePrice(context: FunctionsContext, symbols: unknown, dates: unknown, r
   } catch (error) {
     return rejected(error);
   }
+}
+
+/**
+ * A one-cell call's symbol and date, checked in a grid's order: undefined for a blank date cell (its result stays
+ * blank), the symbol's or the date's failure thrown as the cell's answer.
+ */
+function checkedCell(symbol: Item<string | undefined>, date: Item<DateItem>): [string | undefined, string | undefined] | undefined {
+  if (date.ok && date.value === BLANK_DATE) return undefined;
+  // eslint-disable-next-line @typescript-eslint/only-throw-error -- a CellFailure is the cell's answer, caught by its class in context.ts
+  if (!symbol.ok) throw new CellFailure(symbol.failure);
+  // eslint-disable-next-line @typescript-eslint/only-throw-error -- as above
+  if (!date.ok) throw new CellFailure(date.failure);
+  return date.value === BLANK_DATE ? undefined : [symbol.value, date.value];
 }
 
 /** A thrown value as a rejection, as an async function gives it (a CellFailure too: context.ts tells it by its class). */
@@ -167,13 +175,8 @@ async function anyGrid(context: FunctionsContext, symbols: unknown, dates: unkno
   const target = (currency === null || currency === undefined) && (unit === null || unit === undefined) ? undefined : await conversionTarget(client, currency, unit);
   const cells = priceCells(context, client, { ...request, target }, layout.cols, layout.rows);
   if (one && !cells.rich) {
-    const [symbolItem, dateItem] = layout.at(0, 0);
-    if (dateItem.ok && dateItem.value === BLANK_DATE) return [[""]];
-    // eslint-disable-next-line @typescript-eslint/only-throw-error -- a CellFailure is the cell's answer, caught by its class in context.ts
-    if (!symbolItem.ok) throw new CellFailure(symbolItem.failure);
-    // eslint-disable-next-line @typescript-eslint/only-throw-error -- as above
-    if (!dateItem.ok) throw new CellFailure(dateItem.failure);
-    return [[await cells.compute(symbolItem.value, dateItem.value, 0, 0)]];
+    const cell = checkedCell(...layout.at(0, 0));
+    return cell === undefined ? [[""]] : [[await cells.compute(cell[0], cell[1], 0, 0)]];
   }
   const single = layout.rows === 1 && layout.cols === 1;
   const grid = await fillGrid(
