@@ -77,6 +77,39 @@ export function formatCellAddress(position: CellPosition): string {
   return `${columnName(position.col)}${position.row + 1}`;
 }
 
+/**
+ * `r` read as a cell reference by its characters (1-3 letters in either case, then digits; no `$`: a sheet part's cell
+ * `r` as `^([A-Za-z]{1,3})(\d+)$` reads it), into `into` (0-based); whether `r` is already the address formatCellAddress
+ * writes for it (upper case, no leading zero), or undefined when `r` is no cell reference. The sheet's bounds are the
+ * caller's to check.
+ */
+export function readCellReference(r: string, into: { row: number; col: number }): boolean | undefined {
+  let col = 0;
+  let upper = true;
+  let at = 0;
+  for (; at < r.length && at < 4; at += 1) {
+    const code = r.charCodeAt(at);
+    if (code >= 65 && code <= 90) col = col * 26 + code - 64;
+    else if (code >= 97 && code <= 122) {
+      col = col * 26 + code - 96;
+      upper = false;
+    } else break;
+  }
+  if (at === 0 || at > 3 || at === r.length) return undefined;
+  const digits = at;
+  let row = 0;
+  for (; at < r.length; at += 1) {
+    const code = r.charCodeAt(at);
+    if (code < 48 || code > 57) return undefined;
+    row = row * 10 + code - 48;
+  }
+  const short = r.length - digits <= 15;
+  into.col = col - 1;
+  // past 15 digits a sum of digits may round otherwise than Number() reads them
+  into.row = (short ? row : Number(r.slice(digits))) - 1;
+  return upper && short && r.charCodeAt(digits) !== 48;
+}
+
 /** `A1:B20` (corners in any order) or a single cell, as a normalised range. */
 export function parseRangeAddress(text: string): RangeRef | undefined {
   const parts = text.split(":");

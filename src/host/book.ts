@@ -3,7 +3,7 @@
  * checked before anything runs. Text that is not a formula at all refuses the book; a formula the engine cannot
  * evaluate (LET once did) does not: it is left for Excel and shows why.
  */
-import { type CellPosition, MAX_COLUMNS, MAX_ROWS, formatCellAddress, isA1Reference, parseCellAddress, parseRangeAddress } from "../formula/a1";
+import { type CellPosition, MAX_COLUMNS, MAX_ROWS, formatCellAddress, isA1Reference, parseCellAddress, parseRangeAddress, readCellReference } from "../formula/a1";
 import { type Expression, FormulaSyntaxError } from "../formula/parse";
 import { hostFormulaParser } from "./formula";
 import { asLegacyFormula } from "./implicit-intersection";
@@ -94,23 +94,8 @@ function readLegacy(json: object, problems: string[]): Set<string> {
 
 /** `B3` as a reader writes it (capitals, no `$`, no leading zero, inside the sheet): its position read without a regex; else undefined. */
 export function canonicalCell(key: string): CellPosition | undefined {
-  const length = key.length;
-  let at = 0;
-  let col = 0;
-  for (; at < length && at < 3; at += 1) {
-    const code = key.charCodeAt(at);
-    if (code < 65 || code > 90) break;
-    col = col * 26 + code - 64;
-  }
-  // a digit 1-9 first, then at most 7 digits in all
-  if (at === 0 || length - at > 7 || !(key.charCodeAt(at) >= 49 && key.charCodeAt(at) <= 57)) return undefined;
-  let row = 0;
-  for (; at < length; at += 1) {
-    const code = key.charCodeAt(at);
-    if (code < 48 || code > 57) return undefined;
-    row = row * 10 + code - 48;
-  }
-  return row > MAX_ROWS || col > MAX_COLUMNS ? undefined : { row: row - 1, col: col - 1 };
+  const position = { row: 0, col: 0 };
+  return readCellReference(key, position) === true && position.row < MAX_ROWS && position.col < MAX_COLUMNS ? position : undefined;
 }
 
 /** A cell's address as the engine writes it (`b03` -> `B3`), or undefined for what is no cell or has a `$`. */

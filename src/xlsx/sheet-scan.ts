@@ -5,7 +5,7 @@
  * forbids...) answers undefined, and the caller reads the whole part with saxes, which decodes or refuses it as before.
  * The rest of the part (before `<sheetData>` and after `</sheetData>`) is still read by saxes: sheet-part.ts.
  */
-import { formatCellAddress } from "../formula/a1";
+import { formatCellAddress, readCellReference } from "../formula/a1";
 import { type ElementSpan, decodeXstring } from "./xml";
 
 /** What sheet-part.ts's scanSheet hands its caller, as this reader finds it. */
@@ -147,38 +147,6 @@ function plainText(xml: string, at: number): { text: string; end: number } | und
     else if (code === 62 && end >= at + 2 && xml.charCodeAt(end - 1) === 93 && xml.charCodeAt(end - 2) === 93) return undefined;
   }
   return undefined;
-}
-
-/**
- * `r` read as CELL_REFERENCE reads it (1-3 letters, then digits), by its characters, into `into` (0-based); whether
- * `r` is already the address formatCellAddress writes for it (upper case, no leading zero), or undefined when `r` is
- * no cell reference.
- */
-function readCellReference(r: string, into: { row: number; col: number }): boolean | undefined {
-  let col = 0;
-  let upper = true;
-  let at = 0;
-  for (; at < r.length && at < 4; at += 1) {
-    const code = r.charCodeAt(at);
-    if (code >= 65 && code <= 90) col = col * 26 + code - 64;
-    else if (code >= 97 && code <= 122) {
-      col = col * 26 + code - 96;
-      upper = false;
-    } else break;
-  }
-  if (at === 0 || at > 3 || at === r.length) return undefined;
-  const digits = at;
-  let row = 0;
-  for (; at < r.length; at += 1) {
-    const code = r.charCodeAt(at);
-    if (code < 48 || code > 57) return undefined;
-    row = row * 10 + code - 48;
-  }
-  const short = r.length - digits <= 15;
-  into.col = col - 1;
-  // past 15 digits a sum of digits may round otherwise than Number() reads them
-  into.row = (short ? row : Number(r.slice(digits))) - 1;
-  return upper && short && r.charCodeAt(digits) !== 48;
 }
 
 /** The first `<sheetData ...>` start tag as text finds it (saxes confirms it is one: sheet-part.ts), or undefined. */
