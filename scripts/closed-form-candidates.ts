@@ -5,7 +5,8 @@
  * them ("chain": a cell another of these computes takes the candidate's value). Counts agreement at Excel's 15 digits
  * (src/host/proof.ts) and to the bit. The figures are docs/formula-engine.md's "Closed forms" paragraph.
  *
- * Run under Node 24 (`npm exec -- tsx scripts/closed-form-candidates.ts [PMT|FV|IPMT|MIRR]`): V8's `**` differs
+ * Run under Node 24 (`npm exec -- tsx scripts/closed-form-candidates.ts [PMT|FV|IPMT|MIRR|MIRR-ROUNDING [rows]]`; the last
+ * is MIRR rounded as a compiler may leave it, scripts/mirr-rounding-candidates.ts, not run by default): V8's `**` differs
  * between versions, and so do the engine's digits where it uses it.
  */
 import { readdirSync } from "node:fs";
@@ -17,6 +18,7 @@ import { FINANCE, excelPower } from "../src/host/worksheet-finance";
 import { WorkbookPackage } from "../src/xlsx/package";
 import { savedCellOf } from "../src/xlsx/saved-values";
 import { type BookCells, readWorkbookFile } from "../src/xlsx/workbook-file";
+import { mirrRoundingCandidates, rootOffsets } from "./mirr-rounding-candidates";
 
 const CORPUS = join(__dirname, "..", "test", "host", "excel-corpus");
 const FUNCTIONS = ["PMT", "FV", "PV", "NPER", "IPMT", "PPMT", "MIRR"] as const;
@@ -417,4 +419,9 @@ if (!only || only === "FV") report("FV", cells, fvCandidates(), ["FV"], 6);
 if (!only || only === "MIRR") {
   report("MIRR", cells, mirrCandidates(), ["MIRR"], 8);
   crossValidate(cells, mirrCandidates());
+}
+if (only === "MIRR-ROUNDING") report("MIRR rounded otherwise (fused multiply-add, x87's 64 bits, the correctly rounded root)", cells, mirrRoundingCandidates(), ["MIRR"], Number(process.argv[3] ?? 12));
+if (only === "MIRR-ROUNDING") {
+  const mirr = cells.filter((cell) => cell.fn === "MIRR").map(({ args: [flows, finance, reinvest], excel }) => ({ flows: [flows?.saved ?? []].flat(), finance: Number(finance?.saved ?? 0), reinvest: Number(reinvest?.saved ?? 0), excel }));
+  process.stdout.write(`  Excel's MIRR from the correctly rounded root of today's ratio, in units of its last place (from Excel's inputs): ${[...rootOffsets(mirr)].map(([offset, count]) => `${offset}: ${String(count)}`).join(", ")}\n`);
 }

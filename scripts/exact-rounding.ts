@@ -85,6 +85,31 @@ export function arithmetic(bits: number) {
   };
 }
 
+/** The largest integer whose `k`th power is at most `value` (Newton's method from above, in integers). */
+function integerRoot(value: bigint, k: number): bigint {
+  const power = BigInt(k);
+  let guess = 1n << BigInt(Math.ceil(bitLength(value) / k));
+  for (;;) {
+    const next = ((power - 1n) * guess + value / guess ** (power - 1n)) / power;
+    if (next >= guess) return guess;
+    guess = next;
+  }
+}
+
+/** The `k`th root of a positive double rounded once at `bits` (53: correctly rounded, the exact root rounded once). */
+export function rootAt(value: number, k: number, bits: number): Binary {
+  const { mantissa, exponent } = exactly(value);
+  if (mantissa <= 0n || !Number.isInteger(k) || k < 1) throw new RangeError(`no root: ${String(value)}, ${String(k)}`);
+  // scale by 2^(k*t) so the integer root has two bits more than kept, then a sticky bit for any remainder
+  const scale = Math.ceil(((bits + 2) * k - bitLength(mantissa) - exponent) / k);
+  const scaled = mantissa << BigInt(exponent + k * scale);
+  const floor = integerRoot(scaled, k);
+  const sticky = floor ** BigInt(k) === scaled ? 0n : 1n;
+  return rounded({ mantissa: (floor << 1n) | sticky, exponent: -scale - 1 }, bits);
+}
+
+export const correctRoot = (value: number, k: number): number => toDouble(rootAt(value, k, DOUBLE_BITS));
+
 if (process.argv[1]?.endsWith("exact-rounding.ts")) {
   const checks: [string, number, number][] = [
     ["0.1+0.2 at 53 bits", toDouble(arithmetic(DOUBLE_BITS).plus(exactly(0.1), exactly(0.2))), 0.1 + 0.2],
@@ -94,6 +119,9 @@ if (process.argv[1]?.endsWith("exact-rounding.ts")) {
     ["a tie rounds to even", toDouble(sum(exactly(1), exactly(2 ** -53))), 1],
     ["1/3 at 64 bits, stored", toDouble(quotient(exactly(1), exactly(3), EXTENDED_BITS)), 1 / 3],
     ["-7/2.5 at 53 bits", toDouble(quotient(exactly(-7), exactly(2.5), DOUBLE_BITS)), -7 / 2.5],
+    ["the square root of 0.9 is Math.sqrt's", correctRoot(0.9, 2), Math.sqrt(0.9)],
+    ["the cube root of 27 * 2^-300", correctRoot(27 * 2 ** -300, 3), 3 * 2 ** -100],
+    ["the 5th root of 3^5", correctRoot(243, 5), 3],
   ];
   for (const [name, got, expected] of checks) process.stdout.write(`${Object.is(got, expected) ? "ok  " : "FAIL"} ${name}: ${String(got)}\n`);
   for (let trial = 0; trial < 20000; trial += 1) {
@@ -102,4 +130,9 @@ if (process.argv[1]?.endsWith("exact-rounding.ts")) {
     if (ops.some(([got, expected]) => !Object.is(got, expected))) throw new Error(`disagrees with the double operations on ${String(a)}, ${String(b)}`);
   }
   process.stdout.write("ok   20,000 random sums, products and quotients at 53 bits equal the double operations\n");
+  for (let trial = 0; trial < 2000; trial += 1) {
+    const value = Math.random() * 10 ** (Math.random() * 20 - 10);
+    if (!Object.is(correctRoot(value, 2), Math.sqrt(value))) throw new Error(`the square root of ${String(value)} is not Math.sqrt's`);
+  }
+  process.stdout.write("ok   2,000 random square roots equal Math.sqrt's (correctly rounded by IEEE 754)\n");
 }

@@ -2,7 +2,8 @@
  * Which search path gives Excel's own IRR, RATE and XIRR digits: every IRR, RATE and XIRR cell of the Excel-written
  * corpus (test/host/excel-corpus, its inputs from the values Excel saved) solved by each candidate path, and the number
  * of Excel's values each gives to 15 digits (Excel's comparison, src/host/proof.ts), with the ones it misses of those
- * the first candidate (Newton's method) gives; for XIRR, whether any iterate of a path does (so every stop rule is
+ * the first candidate (Newton's method) gives, and today's IRR path with its roundings as a compiler may leave them
+ * (fused multiply-adds, x87's 64 bits: scripts/exact-rounding.ts); for XIRR, whether any iterate of a path does (so every stop rule is
  * tried at once) and the most digits one reaches. docs/formula-engine.md ("The iterative solvers") reports the result.
  *   npx tsx scripts/solver-candidates.ts
  */
@@ -13,6 +14,7 @@ import { excelPower } from "../src/host/worksheet-finance";
 import { WorkbookPackage } from "../src/xlsx/package";
 import { readWorkbookFile } from "../src/xlsx/workbook-file";
 import { CORPUS } from "../test/host/excel-corpus";
+import { type Binary, EXTENDED_BITS, arithmetic, fma } from "./exact-rounding";
 
 interface SolverCell {
   readonly at: string;
@@ -126,6 +128,69 @@ function irrCandidates(): Map<string, Candidate> {
   return candidates;
 }
 
+/**
+ * Today's IRR path (the secant on d, the NPV at 1/d-1 by Horner, the weighted step) with its roundings as a C compiler
+ * may leave them: a fused multiply-add where a product feeds a sum (MSVC under /arch:AVX2), or x87's 64 bits kept
+ * through an expression and rounded to a double where it is stored (scripts/exact-rounding.ts).
+ */
+function irrRoundingCandidates(): Map<string, Candidate> {
+  const x = arithmetic(EXTENDED_BITS);
+  const one = x.of(1);
+  // each step's value as x87 would hold it: a double, or 64 bits stored to a double, or 64 bits kept in its register
+  const rates = new Map<string, (d: number) => Binary>([["1/d-1 in doubles", (d) => x.of(1 / d - 1)], ["1/d-1 in 64 bits", (d) => x.store(x.minus(x.over(one, x.of(d)), one))], ["1/d-1 kept in 64 bits", (d) => x.minus(x.over(one, x.of(d)), one)]]);
+  const discounts = new Map<string, (rate: Binary) => Binary>([["1/(1+r) in doubles", (r) => x.of(1 / (1 + x.value(r)))], ["1/(1+r) in 64 bits", (r) => x.store(x.over(one, x.plus(one, r)))], ["1/(1+r) kept in 64 bits", (r) => x.over(one, x.plus(one, r))]]);
+  const horners = new Map<string, (flows: readonly number[], d: Binary) => number>([
+    ["Horner in doubles", (flows, d) => polynomial(flows, x.value(d))],
+    ["Horner by fma", (flows, d) => flows.reduceRight((total, flow) => fma(total, x.value(d), flow), 0)],
+    ["Horner in 64 bits", (flows, d) => x.value(flows.reduceRight((total, flow) => x.plus(x.times(total, d), x.of(flow)), x.of(0)))],
+    ["Horner in 64 bits stored each step", (flows, d) => flows.reduceRight((total, flow) => x.value(x.plus(x.times(x.of(total), d), x.of(flow))), 0)],
+  ]);
+  const steps = new Map<string, Step>([
+    ["weighted", weighted],
+    ["weighted, x0*f1 fused", (x0, f0, x1, f1) => fma(x0, f1, -(x1 * f0)) / (f1 - f0)],
+    ["weighted, x1*f0 fused", (x0, f0, x1, f1) => fma(-x1, f0, x0 * f1) / (f1 - f0)],
+    ["weighted in 64 bits", (x0, f0, x1, f1) => x.value(x.over(x.minus(x.times(x.of(x0), x.of(f1)), x.times(x.of(x1), x.of(f0))), x.minus(x.of(f1), x.of(f0))))],
+    ["corrected", corrected],
+    ["corrected in 64 bits", (x0, f0, x1, f1) => x.value(x.minus(x.of(x1), x.over(x.times(x.minus(x.of(x1), x.of(x0)), x.of(f1)), x.minus(x.of(f1), x.of(f0)))))],
+  ]);
+  const results = new Map<string, (d: number) => number>([["result 1/d-1 in doubles", (d) => 1 / d - 1], ["result 1/d-1 in 64 bits", (d) => x.value(x.minus(x.over(one, x.of(d)), one))]]);
+  const candidates = new Map<string, Candidate>();
+  for (const [hornerName, horner] of horners) {
+    for (const [discountName, discount] of discounts) {
+      for (const [rateName, rateOf] of rates) {
+        for (const [stepName, step] of steps) {
+          for (const [resultName, result] of results) {
+            candidates.set(`${hornerName}, ${discountName}, ${rateName}, ${stepName} step, ${resultName}`, ({ inputs, guess }) => {
+              const start = 1 / (1 + guess);
+              const atStart = horner(inputs, discount(x.of(guess)));
+              const found = secant((d) => horner(inputs, discount(rateOf(d))), start, atStart > 0 ? start + 1e-3 : start - 1e-3, step, (a, b) => Math.abs(b - a) < 1e-7, atStart);
+              return Number.isNaN(found) ? found : result(found);
+            });
+          }
+        }
+      }
+    }
+  }
+  // nothing stored: every iterate, NPV and step kept in 64 bits, only the result rounded to a double
+  candidates.set("everything kept in 64 bits, weighted step", ({ inputs, guess }) => {
+    const npvAt = (rate: Binary): Binary => {
+      const discount = x.over(one, x.plus(one, rate));
+      return inputs.reduceRight((total, flow) => x.plus(x.times(total, discount), x.of(flow)), x.of(0));
+    };
+    const start = x.over(one, x.plus(one, x.of(guess)));
+    let [d0, f0] = [start, npvAt(x.of(guess))];
+    let d1 = x.plus(start, x.of(x.value(f0) > 0 ? 1e-3 : -1e-3));
+    let f1 = npvAt(x.minus(x.over(one, d1), one));
+    for (let attempt = 0; attempt < 40 && x.value(x.minus(f1, f0)) !== 0; attempt += 1) {
+      const d2 = x.over(x.minus(x.times(d0, f1), x.times(d1, f0)), x.minus(f1, f0));
+      if (Math.abs(x.value(x.minus(d2, d1))) < 1e-7) return x.value(x.minus(x.over(one, d2), one));
+      [d0, f0, d1, f1] = [d1, f1, d2, npvAt(x.minus(x.over(one, d2), one))];
+    }
+    return NaN;
+  });
+  return candidates;
+}
+
 function rateCandidates(): Map<string, Candidate> {
   const identity = (power: (base: number, exponent: number) => number, [n = 0, pmt = 0, pv = 0, fv = 0, type = 0]: readonly number[]) => (r: number) => {
     if (r === 0) return pv + pmt * n + fv;
@@ -147,14 +212,18 @@ function rateCandidates(): Map<string, Candidate> {
   return candidates;
 }
 
-function report(title: string, cells: readonly SolverCell[], candidates: Map<string, Candidate>): void {
+/** Each candidate's count of Excel's values at 15 digits (and to the bit), with the ones it misses of those the first candidate gives. */
+function report(title: string, cells: readonly SolverCell[], candidates: Map<string, Candidate>, first = "Newton's"): void {
   const [baseline] = [...candidates.values()];
   const before = new Set(cells.filter((cell) => baseline !== undefined && sameValue(baseline(cell), cell.excel)).map((cell) => cell.at));
   process.stdout.write(`${title}: ${cells.length} cells\n`);
   for (const [name, candidate] of candidates) {
-    const agree = cells.filter((cell) => sameValue(candidate(cell), cell.excel));
+    const values = new Map(cells.map((cell) => [cell.at, candidate(cell)]));
+    const agree = cells.filter((cell) => sameValue(values.get(cell.at) ?? NaN, cell.excel));
+    const bits = cells.filter((cell) => values.get(cell.at) === cell.excel).length;
     const lost = [...before].filter((at) => !agree.some((cell) => cell.at === at));
-    process.stdout.write(`  ${String(agree.length).padStart(3)}  ${name}${lost.length > 0 ? ` (misses, of Newton's: ${lost.join(", ")})` : ""}\n`);
+    const won = agree.filter((cell) => !before.has(cell.at)).map((cell) => cell.at);
+    process.stdout.write(`  ${String(agree.length).padStart(3)} (${String(bits).padStart(2)} to the bit)  ${name}${won.length > 0 ? ` (gains ${won.join(", ")})` : ""}${lost.length > 0 ? ` (misses, of ${first}: ${lost.join(", ")})` : ""}\n`);
   }
 }
 
@@ -234,5 +303,6 @@ function reportXirr(): void {
 }
 
 report("IRR", solverCells("FINANCIAL__IRR.xlsx", "IRR"), irrCandidates());
+report("IRR, Excel's path rounded otherwise", solverCells("FINANCIAL__IRR.xlsx", "IRR"), irrRoundingCandidates(), "today's path");
 report("RATE", solverCells("FINANCIAL__RATE.xlsx", "RATE"), rateCandidates());
 reportXirr();
