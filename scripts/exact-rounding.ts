@@ -2,8 +2,8 @@
  * Binary arithmetic rounded once, at a precision of one's choosing, for the candidate scripts: a double is an integer
  * times a power of 2, so sums and products are exact in BigInt and only the rounding to nearest-even is a choice. It
  * gives what JavaScript lacks: a fused multiply-add (a*b+c rounded once to 53 bits, as MSVC may contract it under
- * /arch:AVX2) and x87's extended precision (64 bits, rounded to a double only where a value is stored).
- *   npx tsx scripts/exact-rounding.ts   (checks itself against known cases)
+ * /arch:AVX2), x87's extended precision (64 bits, rounded to a double only where a value is stored) and the
+ * correctly rounded kth root. test/scripts/exact-rounding.test.ts holds it to the double operations.
  */
 
 /** `mantissa * 2^exponent`, exactly. */
@@ -109,30 +109,3 @@ export function rootAt(value: number, k: number, bits: number): Binary {
 }
 
 export const correctRoot = (value: number, k: number): number => toDouble(rootAt(value, k, DOUBLE_BITS));
-
-if (process.argv[1]?.endsWith("exact-rounding.ts")) {
-  const checks: [string, number, number][] = [
-    ["0.1+0.2 at 53 bits", toDouble(arithmetic(DOUBLE_BITS).plus(exactly(0.1), exactly(0.2))), 0.1 + 0.2],
-    ["1/3 at 53 bits", toDouble(quotient(exactly(1), exactly(3), DOUBLE_BITS)), 1 / 3],
-    ["fma(0.1, 10, -1) is 0.1's error times 10", fma(0.1, 10, -1), 5.551115123125783e-17],
-    ["fma(1+2^-52, 1-2^-52, -1) is -2^-104", fma(1 + 2 ** -52, 1 - 2 ** -52, -1), -(2 ** -104)],
-    ["a tie rounds to even", toDouble(sum(exactly(1), exactly(2 ** -53))), 1],
-    ["1/3 at 64 bits, stored", toDouble(quotient(exactly(1), exactly(3), EXTENDED_BITS)), 1 / 3],
-    ["-7/2.5 at 53 bits", toDouble(quotient(exactly(-7), exactly(2.5), DOUBLE_BITS)), -7 / 2.5],
-    ["the square root of 0.9 is Math.sqrt's", correctRoot(0.9, 2), Math.sqrt(0.9)],
-    ["the cube root of 27 * 2^-300", correctRoot(27 * 2 ** -300, 3), 3 * 2 ** -100],
-    ["the 5th root of 3^5", correctRoot(243, 5), 3],
-  ];
-  for (const [name, got, expected] of checks) process.stdout.write(`${Object.is(got, expected) ? "ok  " : "FAIL"} ${name}: ${String(got)}\n`);
-  for (let trial = 0; trial < 20000; trial += 1) {
-    const [a, b] = [(Math.random() - 0.5) * 10 ** (Math.random() * 10), (Math.random() - 0.5) * 10 ** (Math.random() * 10)];
-    const ops: [number, number][] = [[toDouble(sum(exactly(a), exactly(b))), a + b], [toDouble(product(exactly(a), exactly(b))), a * b], [toDouble(quotient(exactly(a), exactly(b), DOUBLE_BITS)), a / b]];
-    if (ops.some(([got, expected]) => !Object.is(got, expected))) throw new Error(`disagrees with the double operations on ${String(a)}, ${String(b)}`);
-  }
-  process.stdout.write("ok   20,000 random sums, products and quotients at 53 bits equal the double operations\n");
-  for (let trial = 0; trial < 2000; trial += 1) {
-    const value = Math.random() * 10 ** (Math.random() * 20 - 10);
-    if (!Object.is(correctRoot(value, 2), Math.sqrt(value))) throw new Error(`the square root of ${String(value)} is not Math.sqrt's`);
-  }
-  process.stdout.write("ok   2,000 random square roots equal Math.sqrt's (correctly rounded by IEEE 754)\n");
-}
