@@ -5,7 +5,7 @@
  * the first candidate (Newton's method) gives, and today's IRR path with its roundings as a compiler may leave them
  * (fused multiply-adds, x87's 64 bits: scripts/exact-rounding.ts); for XIRR, whether any iterate of a path does (so every stop rule is
  * tried at once) and the most digits one reaches. docs/formula-engine.md ("The iterative solvers") reports the result.
- *   npx tsx scripts/solver-candidates.ts
+ *   npx tsx scripts/solver-candidates.ts [IRR-STORES]   (the second: only IRR in x87's 64 bits, every choice of stores)
  */
 import { join } from "node:path";
 import { columnIndex, formatCellAddress, parseCellAddress } from "../src/formula/a1";
@@ -191,6 +191,40 @@ function irrRoundingCandidates(): Map<string, Candidate> {
   return candidates;
 }
 
+/**
+ * Today's IRR path in x87's 64 bits with every choice of which intermediates are stored to a double (a flag each: the
+ * NPV's 1/d, rate, 1+r, discount, Horner's product and sum; the step's products or difference, numerator, denominator,
+ * quotient; the result's 1/d): 3,072 paths, the iterates and NPVs between steps stored as a loop keeps them.
+ */
+function irrStoreCandidates(): Map<string, Candidate> {
+  const x = arithmetic(EXTENDED_BITS);
+  const one = x.of(1);
+  const kept = (flag: boolean, value: Binary): Binary => (flag ? x.store(value) : value);
+  const candidates = new Map<string, Candidate>();
+  for (let flags = 0; flags < 2 ** 11; flags += 1) {
+    const bit = (index: number): boolean => ((flags >> index) & 1) === 1;
+    const npv = (flows: readonly number[], rate: Binary): number => {
+      const discount = kept(bit(2), x.over(one, kept(bit(1), x.plus(one, rate))));
+      return x.value(flows.reduceRight((total, flow) => kept(bit(4), x.plus(kept(bit(3), x.times(total, discount)), x.of(flow))), x.of(0)));
+    };
+    const rateAt = (d: number): Binary => kept(bit(6), x.minus(kept(bit(5), x.over(one, x.of(d))), one));
+    const steps: [string, Step][] = [
+      ["weighted", (x0, f0, x1, f1) => x.value(x.over(kept(bit(8), x.minus(kept(bit(7), x.times(x.of(x0), x.of(f1))), kept(bit(7), x.times(x.of(x1), x.of(f0))))), kept(bit(9), x.minus(x.of(f1), x.of(f0)))))],
+      ["corrected", (x0, f0, x1, f1) => x.value(x.minus(x.of(x1), kept(bit(10), x.over(kept(bit(8), x.times(kept(bit(7), x.minus(x.of(x1), x.of(x0))), x.of(f1))), kept(bit(9), x.minus(x.of(f1), x.of(f0)))))))],
+    ];
+    for (const [stepName, step] of steps) {
+      if (stepName === "weighted" && bit(10)) continue;
+      candidates.set(`${stepName}, stores ${flags.toString(2).padStart(11, "0")}`, ({ inputs, guess }) => {
+        const start = 1 / (1 + guess);
+        const atStart = npv(inputs, x.of(guess));
+        const found = secant((d) => npv(inputs, rateAt(d)), start, atStart > 0 ? start + 1e-3 : start - 1e-3, step, (a, b) => Math.abs(b - a) < 1e-7, atStart);
+        return Number.isNaN(found) ? found : x.value(x.minus(kept(bit(0), x.over(one, x.of(found))), one));
+      });
+    }
+  }
+  return candidates;
+}
+
 function rateCandidates(): Map<string, Candidate> {
   const identity = (power: (base: number, exponent: number) => number, [n = 0, pmt = 0, pv = 0, fv = 0, type = 0]: readonly number[]) => (r: number) => {
     if (r === 0) return pv + pmt * n + fv;
@@ -302,7 +336,12 @@ function reportXirr(): void {
   for (const [name, { agree, digits }] of tally) process.stdout.write(`  ${String(agree).padStart(3)}  ${name} (${digits.join(" ")})\n`);
 }
 
-report("IRR", solverCells("FINANCIAL__IRR.xlsx", "IRR"), irrCandidates());
-report("IRR, Excel's path rounded otherwise", solverCells("FINANCIAL__IRR.xlsx", "IRR"), irrRoundingCandidates(), "today's path");
-report("RATE", solverCells("FINANCIAL__RATE.xlsx", "RATE"), rateCandidates());
-reportXirr();
+if (process.argv[2] === "IRR-STORES") {
+  const [today] = irrRoundingCandidates().values();
+  report("IRR in x87's 64 bits, each choice of stores (today's path first)", solverCells("FINANCIAL__IRR.xlsx", "IRR"), new Map([["today's path", today ?? (() => NaN)], ...irrStoreCandidates()]), "today's path");
+} else {
+  report("IRR", solverCells("FINANCIAL__IRR.xlsx", "IRR"), irrCandidates());
+  report("IRR, Excel's path rounded otherwise", solverCells("FINANCIAL__IRR.xlsx", "IRR"), irrRoundingCandidates(), "today's path");
+  report("RATE", solverCells("FINANCIAL__RATE.xlsx", "RATE"), rateCandidates());
+  reportXirr();
+}
