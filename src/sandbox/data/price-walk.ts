@@ -11,6 +11,7 @@ import { instantOf } from "./times-of-day";
 
 // Math functions held locally: under jest's vm context every global lookup is slow, and these run millions of times.
 const { exp, sqrt, max, tanh } = Math;
+const { isNaN } = Number;
 
 /** Commodity price factors run daily from here. */
 const FACTOR_START = toEpochDay("2005-01-01");
@@ -50,7 +51,7 @@ export function buildSeries(plan: Plan, endDay: EpochDay, todayDay: EpochDay, no
   const idioStd = idioSigma / sqrt(2 * kappa);
   const scale = 10 ** decimals;
   const corrected = hashFirstTwo(key, SALT_CORRECTED);
-  const steps = walkSteps(kappa, idioStd);
+  const steps = new WalkSteps(kappa, idioStd);
   const walk = new Random(key).fork("walk");
   let x = walk.normal() * idioStd;
   for (let i = 0; i < n; i++) {
@@ -109,27 +110,32 @@ export function buildSeries(plan: Plan, endDay: EpochDay, todayDay: EpochDay, no
 
 /**
  * The walk's reversion over a gap of days between two assessments, `exp(-kappa * gap / 365)`, and the shock's size
- * with it, `idioStd * sqrt(1 - decay²)`: the same few gaps recur all along a series, each computed once.
+ * with it, `idioStd * sqrt(1 - decay²)`: the same few gaps recur all along a series, each computed once. A class, so
+ * that every series calls the same methods (closures per series made the optimized walk start over for each).
  */
-function walkSteps(kappa: number, idioStd: number): { decay(gap: number): number; size(gap: number): number } {
-  const decays = new Float64Array(MAX_CACHED_GAP + 1).fill(NaN);
-  const sizes = new Float64Array(MAX_CACHED_GAP + 1).fill(NaN);
-  const decayOf = (gap: number): number => exp((-kappa * gap) / 365);
-  return {
-    decay(gap) {
-      if (gap > MAX_CACHED_GAP) return decayOf(gap);
-      let decay = decays[gap] ?? NaN;
-      if (Number.isNaN(decay)) decays[gap] = decay = decayOf(gap);
-      return decay;
-    },
-    size(gap) {
-      const decay = this.decay(gap);
-      if (gap > MAX_CACHED_GAP) return idioStd * sqrt(1 - decay * decay);
-      let size = sizes[gap] ?? NaN;
-      if (Number.isNaN(size)) sizes[gap] = size = idioStd * sqrt(1 - decay * decay);
-      return size;
-    },
-  };
+class WalkSteps {
+  private readonly decays = new Float64Array(MAX_CACHED_GAP + 1).fill(NaN);
+  private readonly sizes = new Float64Array(MAX_CACHED_GAP + 1).fill(NaN);
+
+  constructor(
+    private readonly kappa: number,
+    private readonly idioStd: number,
+  ) {}
+
+  decay(gap: number): number {
+    if (gap > MAX_CACHED_GAP) return exp((-this.kappa * gap) / 365);
+    let decay = this.decays[gap] as number;
+    if (isNaN(decay)) this.decays[gap] = decay = exp((-this.kappa * gap) / 365);
+    return decay;
+  }
+
+  size(gap: number): number {
+    const decay = this.decay(gap);
+    if (gap > MAX_CACHED_GAP) return this.idioStd * sqrt(1 - decay * decay);
+    let size = this.sizes[gap] as number;
+    if (isNaN(size)) this.sizes[gap] = size = this.idioStd * sqrt(1 - decay * decay);
+    return size;
+  }
 }
 
 /** Gaps up to this many days (a monthly instrument's, a holiday's) are computed once per series. */
