@@ -4,7 +4,7 @@
  */
 import { parseIsoDate, toEpochDay, type InstrumentRecord } from "../../api";
 import { endOfDay, utcDateOf } from "./clock";
-import { generateFxRates } from "./fx-rates";
+import { type FxRates, generateFxRates } from "./fx-rates";
 import { buildForecast } from "./generated-forecast";
 import { planInstruments } from "./instrument-plans";
 import type { CommodityDef } from "./catalogue";
@@ -84,7 +84,16 @@ function* dataSetBuilder(options: GenerateOptions): Generator<void, DataSet> {
     instruments.push(lazyInstrument(record, build, (series) => (plan.hasForecast ? [buildForecast(plan, series, now)] : [])));
     if (instruments.length % INSTRUMENTS_PER_STEP === 0) yield;
   }
-  return { today, instruments, references: generatedReferences(), fxRates: generateFxRates(seed, today) };
+  // the FX rates (about 20 ms) are made when first read: a run that converts no price never needs them
+  let fxRates: FxRates | undefined;
+  return {
+    today,
+    instruments,
+    references: generatedReferences(),
+    get fxRates(): FxRates {
+      return (fxRates ??= generateFxRates(seed, today));
+    },
+  };
 }
 
 /**
