@@ -21,6 +21,11 @@ export interface SandboxThreadOptions {
    * credentials, over HTTPS as any client asks) as soon as it listens, on its own core, while the runner still reads.
    */
   readonly client?: Omit<ClientCredentials, "apiUrl">;
+  /**
+   * The strings the book holds (its shared strings): the instruments among them are the only series the sandbox builds
+   * ahead of the run's request (~200 of 320 for the model); any other one asked for is built when asked. Without them, all.
+   */
+  readonly symbols?: readonly string[];
 }
 
 /** Where the sandbox listens, and the runner's token when one was asked for and given. */
@@ -95,8 +100,20 @@ function sandboxWorker(options: SandboxThreadOptions): Worker {
   return new Worker(file, { workerData: options, ...(code === undefined ? {} : { eval: code }), ...(execArgv === undefined ? {} : { execArgv }) });
 }
 
+/** A book's strings worth handing to the thread: the short ones (a symbol is), none when there are too many to copy cheaply. */
+export function symbolHint(strings: readonly string[] | undefined): string[] | undefined {
+  if (strings === undefined || strings.length > MAX_HINTED_STRINGS) return undefined;
+  return strings.filter((text) => text.length <= MAX_SYMBOL_LENGTH);
+}
+
+/** Beyond this many strings in a book the sandbox builds every series ahead, as without a hint. */
+const MAX_HINTED_STRINGS = 20_000;
+const MAX_SYMBOL_LENGTH = 64;
+
 export function startSandboxThread(options: SandboxThreadOptions): SandboxThread {
-  const worker = sandboxWorker(options);
+  const symbols = symbolHint(options.symbols);
+  const { symbols: _all, ...rest } = options;
+  const worker = sandboxWorker(symbols === undefined ? rest : { ...rest, symbols });
   let gotCa: (ca: string) => void = () => undefined;
   let gotReady: (ready: SandboxReady) => void = () => undefined;
   let failed: (error: Error) => void = () => undefined;

@@ -30,7 +30,8 @@ async function start(options: SandboxThreadOptions): Promise<void> {
   const { ca } = await ensureCertificates();
   post({ kind: "ca", ca });
   const { startSandbox } = await serverModule;
-  const sandbox = await startSandbox({ ...options, corsOrigins: [...options.corsOrigins], port: 0, quiet: true }, { buildWhenAsked: true });
+  const { symbols, ...sandboxOptions } = options;
+  const sandbox = await startSandbox({ ...sandboxOptions, corsOrigins: [...options.corsOrigins], port: 0, quiet: true }, { buildWhenAsked: true });
   port.on("message", (message: unknown) => {
     if (message !== "close") return;
     void sandbox.close().finally(() => {
@@ -41,9 +42,9 @@ async function start(options: SandboxThreadOptions): Promise<void> {
   // the runner's token, asked for here on this core: the runner's thread, still reading the book, finds it ready
   const token = options.client === undefined ? undefined : await clientToken(sandbox.issuer, { ...options.client, apiUrl: sandbox.apiUrl }, ca).catch(() => undefined);
   post({ kind: "ready", apiUrl: sandbox.apiUrl, issuer: sandbox.issuer, ...(token === undefined ? {} : { token }) });
-  // the rest of the series once the runner has its token: the token's way (oidc-provider's load, two TLS handshakes)
-  // is the start's longest, and steps of building in between its turns only delayed it
-  void sandbox.buildInBackground();
+  // the series once the runner has its token: the token's way (oidc-provider's load, two TLS handshakes) is the start's
+  // longest, and steps of building in between its turns only delayed it; only the book's instruments when it named them
+  void sandbox.buildInBackground(symbols);
 }
 
 /**

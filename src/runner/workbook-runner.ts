@@ -286,7 +286,7 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
     const host = await openRunnerHost(options, log);
     resources.add(() => host.close());
     // the runner's own sandbox starts on a thread of its own, on the other core, while this one reads the sheets
-    const sandbox = options.service.kind === "sandbox" ? startSandboxThread({ corsOrigins: host.origin === undefined ? [] : [host.origin], ...(options.service.today === undefined ? {} : { today: options.service.today }), ...options.service.sandbox, client: RUNNER_CLIENT }) : undefined;
+    const sandbox = options.service.kind === "sandbox" ? startSandboxThread({ corsOrigins: host.origin === undefined ? [] : [host.origin], ...(options.service.today === undefined ? {} : { today: options.service.today }), ...options.service.sandbox, client: RUNNER_CLIENT, symbols: info?.sharedStrings }) : undefined;
     if (sandbox) resources.add(() => sandbox.close());
     const workbook = pkg ? badBook(() => readWorkbookFile(options.bookPath, progress, pkg, info === undefined ? {} : { info })) : undefined;
     if (workbook) {

@@ -34,9 +34,10 @@ export interface RunningSandbox {
   /**
    * Starts building the series nobody has asked for yet, in between requests (at once unless `buildWhenAsked`), and
    * resolves with the assessments built once all are (never, when the sandbox closes first); a second call gives the
-   * same promise. The series a request reads are built when it reads them either way.
+   * same promise. The series a request reads are built when it reads them either way. Given `symbols` (the runner's
+   * book names them), only those instruments are built: a private sandbox builds no series its one client never asks for.
    */
-  buildInBackground(): Promise<number>;
+  buildInBackground(symbols?: readonly string[]): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -189,8 +190,8 @@ export async function startSandbox(partial: Partial<SandboxOptions> = {}, hooks:
     // the series too are built while it listens: those asked for first, the rest in between requests
     let building: BackgroundBuild | undefined;
     let closed = false;
-    const buildRest = (): Promise<number> => {
-      if (building === undefined && !closed) building = buildInBackground(data);
+    const buildRest = (symbols?: readonly string[]): Promise<number> => {
+      if (building === undefined && !closed) building = buildInBackground(data, symbols === undefined ? undefined : new Set(symbols.map((symbol) => symbol.toUpperCase())));
       return building?.done ?? new Promise<number>(() => undefined);
     };
     if (hooks.buildWhenAsked !== true) void buildRest();

@@ -8,7 +8,7 @@ import type { JsonWriter } from "./json";
 import { midOf, roundTo } from "./mids";
 import type { AssessmentSeries } from "./model";
 import { hashFirstThree, hashInts, hashLast, unitOf } from "./random";
-import { instantOf, timeOfDay, timeOfDayTable } from "./times-of-day";
+import { instantOf, timeOfDay, timeOfDayTable, type TimesOfDay } from "./times-of-day";
 
 const { sqrt } = Math;
 
@@ -78,7 +78,7 @@ export class GeneratedSeries implements AssessmentSeries {
   readonly mid: Float64Array;
   readonly high: Float64Array;
   readonly revision: Uint16Array;
-  private readonly times: (string | undefined)[];
+  private readonly times: TimesOfDay;
 
   constructor(private readonly parts: GeneratedSeriesParts) {
     if (parts.forwardMonths > MAX_FORWARD_MONTHS) throw new Error(`forwardMonths: at most ${MAX_FORWARD_MONTHS}, got ${parts.forwardMonths}`);

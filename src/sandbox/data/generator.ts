@@ -4,7 +4,7 @@
  */
 import { parseIsoDate, toEpochDay, type InstrumentRecord } from "../../api";
 import { endOfDay, utcDateOf } from "./clock";
-import { generateFxRates } from "./fx-rates";
+import { type FxRates, generateFxRates } from "./fx-rates";
 import { buildForecast } from "./generated-forecast";
 import { planInstruments } from "./instrument-plans";
 import type { CommodityDef } from "./catalogue";
@@ -84,7 +84,16 @@ function* dataSetBuilder(options: GenerateOptions): Generator<void, DataSet> {
     instruments.push(lazyInstrument(record, build, (series) => (plan.hasForecast ? [buildForecast(plan, series, now)] : [])));
     if (instruments.length % INSTRUMENTS_PER_STEP === 0) yield;
   }
-  return { today, instruments, references: generatedReferences(), fxRates: generateFxRates(seed, today) };
+  // the FX rates (about 20 ms) are made when first read: a run that converts no price never needs them
+  let fxRates: FxRates | undefined;
+  return {
+    today,
+    instruments,
+    references: generatedReferences(),
+    get fxRates(): FxRates {
+      return (fxRates ??= generateFxRates(seed, today));
+    },
+  };
 }
 
 /**
@@ -115,9 +124,11 @@ export interface BackgroundBuild {
 
 /**
  * Reads every instrument's series and forecasts a few at a time, handing the event loop back between them (requests
- * first): a listening sandbox builds what nobody asked for yet while its caller is busy.
+ * first): a listening sandbox builds what nobody asked for yet while its caller is busy. Given `only` (upper-case
+ * symbols), only those instruments: the rest are still built when a request first reads them.
  */
-export function buildInBackground(data: DataSet): BackgroundBuild {
+export function buildInBackground(data: DataSet, only?: ReadonlySet<string>): BackgroundBuild {
+  const instruments = only === undefined ? data.instruments : data.instruments.filter((instrument) => only.has(instrument.record.symbol.toUpperCase()));
   let next = 0;
   let assessments = 0;
   let timer: NodeJS.Immediate | undefined;
@@ -126,12 +137,12 @@ export function buildInBackground(data: DataSet): BackgroundBuild {
     finished = resolve;
   });
   const step = (): void => {
-    for (const end = Math.min(next + BACKGROUND_PER_STEP, data.instruments.length); next < end; next++) {
-      const instrument = data.instruments[next];
+    for (const end = Math.min(next + BACKGROUND_PER_STEP, instruments.length); next < end; next++) {
+      const instrument = instruments[next];
       // the forecasts are made from the series: reading them builds both
       if (instrument !== undefined && instrument.forecasts.length >= 0) assessments += instrument.series.length;
     }
-    timer = next < data.instruments.length ? setImmediate(step) : undefined;
+    timer = next < instruments.length ? setImmediate(step) : undefined;
     if (timer === undefined) finished(assessments);
   };
   timer = setImmediate(step);

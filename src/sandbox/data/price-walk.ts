@@ -3,14 +3,15 @@ import { toEpochDay, type EpochDay } from "../../api";
 import type { CommodityDef } from "./catalogue";
 import { correctionDelayDays, GeneratedSeries, generatedPublication } from "./generated-series";
 import { describe, type Plan } from "./instrument-plans";
-import { midOf, roundTo } from "./mids";
-import { hashInts, Random, unitOf } from "./random";
+import { midOf, roundToScale } from "./mids";
+import { hashFirstTwo, hashLast, hashThird, Random, unitOf } from "./random";
 import { rationaleWriter } from "./rationale";
-import { isAssessmentDay } from "./schedule";
+import { assessmentDays } from "./schedule";
 import { instantOf } from "./times-of-day";
 
 // Math functions held locally: under jest's vm context every global lookup is slow, and these run millions of times.
-const { exp, sqrt, max } = Math;
+const { exp, sqrt, max, tanh } = Math;
+const { isNaN } = Number;
 
 /** Commodity price factors run daily from here. */
 const FACTOR_START = toEpochDay("2005-01-01");
@@ -38,10 +39,8 @@ export function commodityFactor(seed: number, commodity: CommodityDef, lastDay: 
 }
 
 export function buildSeries(plan: Plan, endDay: EpochDay, todayDay: EpochDay, now: number, factor: Float64Array, correctionRate = CORRECTION_RATE): GeneratedSeries {
-  const schedule = new Int32Array(max(0, endDay - plan.launchDay + 1));
-  let n = 0;
-  for (let d = plan.launchDay; d <= endDay; d++) if (isAssessmentDay(plan.frequency, plan.weeklyDay, d)) schedule[n++] = d;
-  const days = schedule.slice(0, n);
+  const days = assessmentDays(plan.frequency, plan.weeklyDay, plan.launchDay, endDay);
+  const n = days.length;
   const low = new Float64Array(n);
   const mid = new Float64Array(n);
   const high = new Float64Array(n);
@@ -50,6 +49,9 @@ export function buildSeries(plan: Plan, endDay: EpochDay, todayDay: EpochDay, no
   const isPrice = plan.combo.product.priceType === "Price";
   const spread = plan.combo.product.spread;
   const idioStd = idioSigma / sqrt(2 * kappa);
+  const scale = 10 ** decimals;
+  const corrected = hashFirstTwo(key, SALT_CORRECTED);
+  const steps = new WalkSteps(kappa, idioStd);
   const walk = new Random(key).fork("walk");
   let x = walk.normal() * idioStd;
   for (let i = 0; i < n; i++) {
@@ -58,13 +60,13 @@ export function buildSeries(plan: Plan, endDay: EpochDay, todayDay: EpochDay, no
     const width = walk.next();
     const skew = 0.8 + 0.4 * walk.next();
     if (i > 0) {
-      const decay = exp((-kappa * (day - (days[i - 1] ?? day))) / 365);
-      x = decay * x + idioStd * sqrt(1 - decay * decay) * shock;
+      const gap = day - (days[i - 1] ?? day);
+      x = steps.decay(gap) * x + steps.size(gap) * shock;
     }
     let center: number;
     let half: number;
     if (isPrice) {
-      center = level * exp(PRICE_LOG_BOUND * Math.tanh((beta * (factor[day - FACTOR_START] ?? 0) + x) / PRICE_LOG_BOUND));
+      center = level * exp(PRICE_LOG_BOUND * tanh((beta * (factor[day - FACTOR_START] ?? 0) + x) / PRICE_LOG_BOUND));
       half = center * spread * (0.6 + 0.8 * width);
     } else {
       center = premiumCenter(level, swing, x / idioStd);
@@ -74,15 +76,15 @@ export function buildSeries(plan: Plan, endDay: EpochDay, todayDay: EpochDay, no
     let hi = singleValue ? center : center + half * (2 - skew);
     let rev = 0;
     // A correction, published a few days later: made only once it has been published.
-    if (unitOf(hashInts(key, SALT_CORRECTED, i)) < correctionRate && day + correctionDelayDays(key, i) <= todayDay && correctionPublished(plan, i, day, now)) {
-      rev = unitOf(hashInts(key, SALT_SECOND_REVISION, i)) < 0.25 ? 2 : 1;
-      const size = unitOf(hashInts(key, SALT_CORRECTION_SIZE, i)) - 0.5;
+    if (unitOf(hashLast(hashThird(corrected, i), 0)) < correctionRate && day + correctionDelayDays(key, i) <= todayDay && correctionPublished(plan, i, day, now)) {
+      rev = unitOf(hashLast(hashThird(hashFirstTwo(key, SALT_SECOND_REVISION), i), 0)) < 0.25 ? 2 : 1;
+      const size = unitOf(hashLast(hashThird(hashFirstTwo(key, SALT_CORRECTION_SIZE), i), 0)) - 0.5;
       const shift = isPrice ? center * size * 0.02 : swing * size * 0.1;
       lo += shift;
       hi += shift;
     }
-    const roundedLow = roundTo(lo, decimals);
-    const roundedHigh = roundTo(hi, decimals);
+    const roundedLow = roundToScale(lo, scale);
+    const roundedHigh = roundToScale(hi, scale);
     low[i] = roundedLow;
     high[i] = roundedHigh;
     mid[i] = singleValue ? roundedLow : midOf(roundedLow, roundedHigh);
@@ -105,6 +107,39 @@ export function buildSeries(plan: Plan, endDay: EpochDay, todayDay: EpochDay, no
     rationale: rationaleWriter({ key, subject: subject.slice(0, -1), units, decimals }),
   });
 }
+
+/**
+ * The walk's reversion over a gap of days between two assessments, `exp(-kappa * gap / 365)`, and the shock's size
+ * with it, `idioStd * sqrt(1 - decay²)`: the same few gaps recur all along a series, each computed once. A class, so
+ * that every series calls the same methods (closures per series made the optimized walk start over for each).
+ */
+class WalkSteps {
+  private readonly decays = new Float64Array(MAX_CACHED_GAP + 1).fill(NaN);
+  private readonly sizes = new Float64Array(MAX_CACHED_GAP + 1).fill(NaN);
+
+  constructor(
+    private readonly kappa: number,
+    private readonly idioStd: number,
+  ) {}
+
+  decay(gap: number): number {
+    if (gap > MAX_CACHED_GAP) return exp((-this.kappa * gap) / 365);
+    let decay = this.decays[gap] as number;
+    if (isNaN(decay)) this.decays[gap] = decay = exp((-this.kappa * gap) / 365);
+    return decay;
+  }
+
+  size(gap: number): number {
+    const decay = this.decay(gap);
+    if (gap > MAX_CACHED_GAP) return this.idioStd * sqrt(1 - decay * decay);
+    let size = this.sizes[gap] as number;
+    if (isNaN(size)) this.sizes[gap] = size = this.idioStd * sqrt(1 - decay * decay);
+    return size;
+  }
+}
+
+/** Gaps up to this many days (a monthly instrument's, a holiday's) are computed once per series. */
+const MAX_CACHED_GAP = 64;
 
 function correctionPublished(plan: Plan, index: number, day: EpochDay, now: number): boolean {
   const at = generatedPublication(plan.key, index, day, true, plan.publishMinute);

@@ -35,13 +35,20 @@ export function hashInts(a: number, b = 0, c = 0, d = 0): number {
 
 /** hashInts in two steps, for loops over the last integer: `hashLast(hashFirstThree(a, b, c), d) === hashInts(a, b, c, d)`. */
 export function hashFirstThree(a: number, b: number, c: number): number {
-  let h = mix(0x9e3779b9 ^ mix(a + 0x6a09e667));
-  h = mix(h ^ mix(b + 0x6a09e667));
-  return mix(h ^ mix(c + 0x6a09e667));
+  return hashThird(hashFirstTwo(a, b), c);
 }
 
 export function hashLast(firstThree: number, d: number): number {
   return mix(firstThree ^ mix(d + 0x6a09e667));
+}
+
+/** hashFirstThree in two steps, for loops over the third integer: `hashThird(hashFirstTwo(a, b), c) === hashFirstThree(a, b, c)`. */
+export function hashFirstTwo(a: number, b: number): number {
+  return mix(mix(0x9e3779b9 ^ mix(a + 0x6a09e667)) ^ mix(b + 0x6a09e667));
+}
+
+export function hashThird(firstTwo: number, c: number): number {
+  return mix(firstTwo ^ mix(c + 0x6a09e667));
 }
 
 /** A number in [0, 1) from a 32-bit hash. */
@@ -52,7 +59,9 @@ export function unitOf(hash: number): number {
 /** A sequential generator (splitmix32) with the helpers the generator needs. */
 export class Random {
   private state: number;
-  private spareNormal: number | undefined;
+  /** Box-Muller's second value, valid while hasSpare: a number field of one kind, which the walk's inner loop keeps fast. */
+  private spareNormal = 0;
+  private hasSpare = false;
 
   constructor(seed: number) {
     this.state = seed | 0;
@@ -120,15 +129,15 @@ export class Random {
 
   /** Standard normal (Box-Muller, the second value kept for the next call). */
   normal(): number {
-    if (this.spareNormal !== undefined) {
-      const spare = this.spareNormal;
-      this.spareNormal = undefined;
-      return spare;
+    if (this.hasSpare) {
+      this.hasSpare = false;
+      return this.spareNormal;
     }
     const u = 1 - this.next();
     const v = this.next();
     const radius = sqrt(-2 * log(u));
     this.spareNormal = radius * sin(TWO_PI * v);
+    this.hasSpare = true;
     return radius * cos(TWO_PI * v);
   }
 }

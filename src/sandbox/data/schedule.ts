@@ -69,6 +69,32 @@ export function isAssessmentDay(frequency: Frequency, weeklyDay: number, day: Ep
   return scheduled && !isHoliday(day);
 }
 
+/**
+ * Every assessment day from `from` to `to` (both included), ascending: isAssessmentDay's days, found by stepping the
+ * weekday (a weekly instrument's by weeks) instead of testing every calendar day from scratch.
+ */
+export function assessmentDays(frequency: Frequency, weeklyDay: number, from: EpochDay, to: EpochDay): Int32Array {
+  const found = new Int32Array(Math.max(0, to - from + 1));
+  let n = 0;
+  if (frequency === "Weekly") {
+    for (let d = from + ((weeklyDay - weekdayOf(from) + 7) % 7); d <= to; d += 7) if (!isHoliday(d)) found[n++] = d;
+    return found.slice(0, n);
+  }
+  let weekday = weekdayOf(from);
+  for (let d = from; d <= to; d++) {
+    if (weekday < 5 && scheduledWeekday(frequency, weekday, d) && !isHoliday(d)) found[n++] = d;
+    weekday = weekday === 6 ? 0 : weekday + 1;
+  }
+  return found.slice(0, n);
+}
+
+/** Whether a Monday-to-Friday `day` (its `weekday`) is one of a daily, twice-weekly or monthly schedule's. */
+function scheduledWeekday(frequency: Frequency, weekday: number, day: EpochDay): boolean {
+  if (frequency === "Daily") return true;
+  if (frequency === "Twice weekly") return weekday === 1 || weekday === 3;
+  return frequency === "Monthly" && isLastWeekdayOfMonth(day, weekday);
+}
+
 /** The first assessment day on or after `day` (within a year, which every frequency meets). */
 export function firstAssessmentDayFrom(frequency: Frequency, weeklyDay: number, day: EpochDay): EpochDay {
   for (let d = day; d < day + 366; d++) if (isAssessmentDay(frequency, weeklyDay, d)) return d;

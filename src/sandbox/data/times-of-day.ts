@@ -17,24 +17,28 @@ function pad2(value: number): string {
   return value < 10 ? `0${value}` : `${value}`;
 }
 
-// `THH:MM:SS+01:00` for every second of the day, per UTC offset, written once when first needed.
-const timesOfDay = new Map<string, (string | undefined)[]>();
+/** An offset's `THH:MM:SS+01:00` texts by second of the day, each written once when first needed. */
+export type TimesOfDay = Map<number, string>;
 
-export function timeOfDayTable(utcOffset: string): (string | undefined)[] {
+// Per UTC offset: a map, not an array of every second of the day (86,400 slots allocated for the few hundred seconds
+// a desk publishes at).
+const timesOfDay = new Map<string, TimesOfDay>();
+
+export function timeOfDayTable(utcOffset: string): TimesOfDay {
   let table = timesOfDay.get(utcOffset);
   if (table === undefined) {
-    table = new Array<string | undefined>(86_400);
+    table = new Map<number, string>();
     timesOfDay.set(utcOffset, table);
   }
   return table;
 }
 
-export function timeOfDay(table: (string | undefined)[], minute: number, second: number, utcOffset: string): string {
+export function timeOfDay(table: TimesOfDay, minute: number, second: number, utcOffset: string): string {
   const at = minute * 60 + second;
-  let text = table[at];
+  let text = table.get(at);
   if (text === undefined) {
     text = `T${pad2(floor(minute / 60))}:${pad2(minute % 60)}:${pad2(second)}${utcOffset}`;
-    table[at] = text;
+    table.set(at, text);
   }
   return text;
 }

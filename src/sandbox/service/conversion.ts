@@ -94,7 +94,7 @@ class ConvertedSeries implements AssessmentSeries {
 
 /** The data set's conversions: reference lists, FX rates, unit factors, and the converted instruments kept. */
 export class Conversions {
-  private readonly rates: FxRates;
+  private readonly data: DataSet;
   private readonly currencies: ReadonlyMap<string, ReferenceItem>;
   private readonly units: ReadonlyMap<string, ReferenceItem>;
   /** By symbol and target: the converted view and the (published) instrument it was made from. */
@@ -102,10 +102,15 @@ export class Conversions {
   private keptAssessments = 0;
 
   constructor(data: DataSet) {
-    this.rates = data.fxRates ?? NO_RATES;
+    this.data = data;
     const group = (type: string) => new Map((data.references.find((g) => g.type === type)?.items ?? []).map((item) => [item.id.toUpperCase(), item]));
     this.currencies = group("Currency");
     this.units = group("UnitOfMeasure");
+  }
+
+  /** The data set's FX rates, read when a conversion first needs them: a generated set makes them only then. */
+  private get rates(): FxRates {
+    return this.data.fxRates ?? NO_RATES;
   }
 
   /** The request's targets as canonical ids; a 400 naming the parameter for an id that is no currency or unit at all. */
