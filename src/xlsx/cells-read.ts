@@ -60,7 +60,9 @@ function collectAreas(sheet: string, expression: Expression, reading: Reading, a
       return collectAreas(sheet, expression.target, reading, areas);
     case "call":
       if (DYNAMIC_FUNCTIONS.has(canonicalName(expression.name, ""))) return false;
-      return expression.args.every((arg) => collectAreas(sheet, arg, reading, areas));
+      // a loop, not `every` with a closure made for each call of 20,000 formulas
+      for (const arg of expression.args) if (!collectAreas(sheet, arg, reading, areas)) return false;
+      return true;
     case "unary":
       return collectAreas(sheet, expression.operand, reading, areas);
     case "binary":
@@ -137,18 +139,21 @@ function cellKey(row: number, col: number): number {
   return row * MAX_COLUMNS + col;
 }
 
-interface CellReaders {
-  readonly row: number;
-  readonly col: number;
-  readonly readers: ConeFormula[];
+/** A cell's row and column back from its `cellKey`. */
+function rowOf(key: number): number {
+  return Math.floor(key / MAX_COLUMNS);
+}
+
+function colOf(key: number): number {
+  return key % MAX_COLUMNS;
 }
 
 /** Finds the formulas whose cells an area covers (anchors and saved array areas), and the formulas that read an area. */
 class ConeIndex {
   private readonly anchors = new Map<string, Map<number, ConeFormula>>();
   private readonly arrays: ConeFormula[] = [];
-  /** Readers of small areas by the cells they read; readers of large areas and of what only evaluation can tell apart. */
-  private readonly readersByCell = new Map<string, Map<number, CellReaders>>();
+  /** Readers of small areas by the cells they read (a list per cell, no record: its row and column are in its key); readers of large areas and of what only evaluation can tell apart. */
+  private readonly readersByCell = new Map<string, Map<number, ConeFormula[]>>();
   private readonly largeReads: { readonly formula: ConeFormula; readonly sheet: string; readonly area: RangeRef }[] = [];
   readonly unknownReach: ConeFormula[] = [];
 
@@ -156,52 +161,59 @@ class ConeIndex {
     for (const formula of formulas) {
       mapOf(this.anchors, formula.sheet).set(cellKey(formula.row, formula.col), formula);
       if (formula.array) this.arrays.push(formula);
-      if (formula.reach === undefined) this.unknownReach.push(formula);
-      for (const { sheet, area } of formula.reach ?? []) {
+      if (formula.reach === undefined) {
+        this.unknownReach.push(formula);
+        continue;
+      }
+      for (const { sheet, area } of formula.reach) {
         if (size(area) > LISTED_AREA) {
           this.largeReads.push({ formula, sheet, area });
           continue;
         }
         const byCell = mapOf(this.readersByCell, sheet);
         for (let row = area.top; row <= area.bottom; row += 1) {
-          for (let col = area.left; col <= area.right; col += 1) readersAt(byCell, row, col).push(formula);
+          for (let col = area.left; col <= area.right; col += 1) {
+            const key = cellKey(row, col);
+            const readers = byCell.get(key);
+            if (readers === undefined) byCell.set(key, [formula]);
+            else readers.push(formula);
+          }
         }
       }
     }
   }
 
-  /** The formulas whose anchor or saved array lies in `area` of `sheet` (the formulas a reader of it needs). */
-  covering(sheet: string, area: RangeRef): ConeFormula[] {
+  /** Hands `visit` the formulas whose anchor or saved array lies in `area` of `sheet` (the formulas a reader of it needs). */
+  covering(sheet: string, area: RangeRef, visit: (formula: ConeFormula) => void): void {
     const anchors = this.anchors.get(sheet);
-    if (!anchors) return [];
-    const found: ConeFormula[] = [];
+    if (!anchors) return;
     if (size(area) > LISTED_AREA) {
-      for (const formula of anchors.values()) if (rangeContains(area, formula.row, formula.col)) found.push(formula);
+      for (const formula of anchors.values()) if (rangeContains(area, formula.row, formula.col)) visit(formula);
     } else {
       for (let row = area.top; row <= area.bottom; row += 1) {
         for (let col = area.left; col <= area.right; col += 1) {
           const formula = anchors.get(cellKey(row, col));
-          if (formula !== undefined) found.push(formula);
+          if (formula !== undefined) visit(formula);
         }
       }
     }
-    for (const formula of this.arrays) if (formula.sheet === sheet && formula.array !== undefined && overlap(formula.array.area, area)) found.push(formula);
-    return found;
+    for (const formula of this.arrays) if (formula.sheet === sheet && formula.array !== undefined && overlap(formula.array.area, area)) visit(formula);
   }
 
-  /** The formulas that read any cell of `area` of `sheet`. */
-  readers(sheet: string, area: RangeRef): ConeFormula[] {
+  /** Hands `visit` the formulas that read any cell of `area` of `sheet`. */
+  readers(sheet: string, area: RangeRef, visit: (formula: ConeFormula) => void): void {
     const byCell = this.readersByCell.get(sheet);
-    const found: ConeFormula[] = [];
     if (byCell !== undefined && size(area) > LISTED_AREA) {
-      for (const cell of byCell.values()) if (rangeContains(area, cell.row, cell.col)) for (const reader of cell.readers) found.push(reader);
+      for (const [key, readers] of byCell) if (rangeContains(area, rowOf(key), colOf(key))) for (const reader of readers) visit(reader);
     } else if (byCell !== undefined) {
       for (let row = area.top; row <= area.bottom; row += 1) {
-        for (let col = area.left; col <= area.right; col += 1) for (const reader of byCell.get(cellKey(row, col))?.readers ?? []) found.push(reader);
+        for (let col = area.left; col <= area.right; col += 1) {
+          const readers = byCell.get(cellKey(row, col));
+          if (readers !== undefined) for (const reader of readers) visit(reader);
+        }
       }
     }
-    for (const read of this.largeReads) if (read.sheet === sheet && overlap(read.area, area)) found.push(read.formula);
-    return found;
+    for (const read of this.largeReads) if (read.sheet === sheet && overlap(read.area, area)) visit(read.formula);
   }
 }
 
@@ -216,26 +228,24 @@ export function priceCone(formulas: readonly ConeFormula[]): Set<ConeFormula> {
   const seeds = formulas.filter((formula) => formula.callsPrices);
   const cone = new Set<ConeFormula>(seeds);
   const precedents = [...seeds];
+  const precede = (needed: ConeFormula): void => {
+    if (cone.has(needed)) return;
+    cone.add(needed);
+    precedents.push(needed);
+  };
   for (let next = precedents.pop(); next !== undefined; next = precedents.pop()) {
-    for (const { sheet, area } of next.reach ?? []) {
-      for (const needed of index.covering(sheet, area)) {
-        if (cone.has(needed)) continue;
-        cone.add(needed);
-        precedents.push(needed);
-      }
-    }
+    for (const { sheet, area } of next.reach ?? []) index.covering(sheet, area, precede);
   }
   const dependents = [...seeds, ...(seeds.length > 0 ? index.unknownReach : [])];
   const seen = new Set<ConeFormula>(dependents);
   for (const formula of dependents) cone.add(formula);
-  for (let next = dependents.pop(); next !== undefined; next = dependents.pop()) {
-    for (const reader of index.readers(next.sheet, resultArea(next))) {
-      if (seen.has(reader)) continue;
-      seen.add(reader);
-      cone.add(reader);
-      dependents.push(reader);
-    }
-  }
+  const depend = (reader: ConeFormula): void => {
+    if (seen.has(reader)) return;
+    seen.add(reader);
+    cone.add(reader);
+    dependents.push(reader);
+  };
+  for (let next = dependents.pop(); next !== undefined; next = dependents.pop()) index.readers(next.sheet, resultArea(next), depend);
   return cone;
 }
 
@@ -257,13 +267,4 @@ function mapOf<K, V>(maps: Map<string, Map<K, V>>, key: string): Map<K, V> {
   const found = maps.get(key) ?? new Map<K, V>();
   maps.set(key, found);
   return found;
-}
-
-function readersAt(map: Map<number, CellReaders>, row: number, col: number): ConeFormula[] {
-  const key = cellKey(row, col);
-  const known = map.get(key);
-  if (known) return known.readers;
-  const made = { row, col, readers: [] };
-  map.set(key, made);
-  return made.readers;
 }

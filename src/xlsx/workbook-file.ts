@@ -124,8 +124,8 @@ function readSheet(
   xml: string,
   part: string,
   onProgress: (cells: number) => void,
-): { cells: BookCells; formulas: Map<string, FormulaSource>; spilled: Map<string, SavedLiteral>; saved: Map<string, SavedCell>; count: number; known: KnownCells } {
-  const cells: BookCells = {};
+): { cells: ReadCells; formulas: Map<string, FormulaSource>; spilled: Map<string, SavedLiteral>; saved: Map<string, SavedCell>; count: number; known: KnownCells } {
+  const cells: ReadCells = new Map();
   /** Each formula's and each saved spill cell's cached value, errors as errors (the proof's oracle). */
   const saved = new Map<string, SavedCell>();
   const formulas = new Map<string, FormulaSource>();
@@ -150,7 +150,7 @@ function readSheet(
   const keep = (cell: SheetCell, formula: string, why: string): void => {
     loaded.kept.push({ sheet: name, cell: cell.address, formula, why });
     const saved = literalOf(cell, loaded.info);
-    if (saved !== undefined) cells[cell.address] = saved;
+    if (saved !== undefined) cells.set(cell.address, saved);
   };
   // a count, not a flag: TypeScript would take a flag set only in the callbacks below as always false
   let hiddenRows = 0;
@@ -177,7 +177,7 @@ function readSheet(
           if (savedCell !== undefined) saved.set(cell.address, savedCell);
           return;
         }
-        if (literal !== undefined) cells[cell.address] = literal;
+        if (literal !== undefined) cells.set(cell.address, literal);
         return;
       }
       const kind = f.attributes.t ?? "normal";
@@ -210,7 +210,7 @@ function readSheet(
       // What the engine can only leave for Excel (an external link, a whole column outside SUM and its kind) is kept
       // here with its dependents and its saved spill, names and tables read as the engine reads them: never a guess.
       at = cell;
-      const why = whyLeftForExcel(expression, scope);
+      const why = whyLeftForExcel(expression, scope, NO_NAMES, NO_NAMES);
       if (why !== undefined) {
         const keptArea = kind === "array" && f.attributes.ref !== undefined ? parseRangeAddress(f.attributes.ref) : undefined;
         if (keptArea) keptSpills.push(keptArea);
@@ -219,7 +219,7 @@ function readSheet(
       }
       const area = kind === "array" && f.attributes.ref !== undefined ? parseRangeAddress(f.attributes.ref) : undefined;
       if (area && (area.bottom > area.top || area.right > area.left)) spills.push(area);
-      cells[cell.address] = formula;
+      cells.set(cell.address, formula);
       const literal = literalOf(cell, loaded.info);
       const savedCell = savedCellOf(literal);
       if (savedCell !== undefined) saved.set(cell.address, savedCell);
@@ -248,6 +248,9 @@ function readSheet(
   return { cells, formulas, spilled, saved, count, known: { prefix, cells: formulaCells } };
 }
 
+/** No LET names bound, no defined names seen: whyLeftForExcel's defaults, without two Sets made for each formula. */
+const NO_NAMES: ReadonlySet<string> = new Set();
+
 /** Whether one of `areas` holds the cell: a loop, not a closure made for each of a sheet's cells. */
 function anyContains(areas: readonly RangeRef[], row: number, col: number): boolean {
   for (const area of areas) if (rangeContains(area, row, col)) return true;
@@ -260,12 +263,18 @@ const SKIPS_HIDDEN_ROWS = /\b(?:_xlfn\.)?(?:SUBTOTAL|AGGREGATE)\s*\(/i;
 export type BookCells = Record<string, SavedLiteral>;
 
 /**
+ * A sheet's cells as the read collects them, in the sheet's order: a Map, made the engine's plain object once at the
+ * end (engine-book.ts `onlyCellsRead`); 20,000 stores into a dictionary object, each key interned, were a tenth of the read.
+ */
+export type ReadCells = Map<string, SavedLiteral>;
+
+/**
  * Leaves for Excel every formula that reads a formula the runner keeps as saved, through any chain of formulas: it
  * would otherwise be evaluated from a saved value that is no longer current. It keeps its own saved value and is
  * listed. A formula whose reach only evaluation can tell counts as reading them.
  */
 function leaveDependents(book: {
-  sheets: Map<string, BookCells>;
+  sheets: Map<string, ReadCells>;
   formulas: Map<string, Map<string, FormulaSource>>;
   kept: KeptFormula[];
   found: ReadonlyMap<FormulaSource, ReadFormula>;
@@ -289,7 +298,7 @@ function leaveDependents(book: {
   for (let changed = true; changed; ) {
     changed = false;
     for (const [sheet, sources] of book.formulas) {
-      const cells = book.sheets.get(sheet) ?? {};
+      const cells = book.sheets.get(sheet) ?? new Map<string, SavedLiteral>();
       for (const [address, source] of sources) {
         const areas = book.found.get(source)?.reach;
         const reason =
@@ -343,7 +352,7 @@ export function readWorkbookFile(
   const sheetNames = new Map(read.map((sheet) => [sheet.name.toLowerCase(), sheet.name]));
   const found = new Map<FormulaSource, ReadFormula>();
   const scope = new BookScope(info.names, info.tables);
-  const sheets = new Map<string, BookCells>();
+  const sheets = new Map<string, ReadCells>();
   const parts = new Map<string, string>();
   const formulaCells = new Map<string, KnownCells>();
   const formulas = new Map<string, Map<string, FormulaSource>>();
