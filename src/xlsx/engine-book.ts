@@ -8,15 +8,18 @@ import type { ParsedFormula } from "../host/book";
 import type { Expression } from "../formula/parse";
 import type { SavedCell, SavedGrid } from "../host/book-saved";
 import { CellsRead, type ConeFormula, priceCone } from "./cells-read";
+import type { SheetCell } from "./sheet-part";
 import type { BookCells, FormulaSource, ReadCells, SavedLiteral } from "./workbook-file";
 
 /**
- * A formula as the read found it: where it lies, what it reads and its tree, one record per formula cell (the cone,
- * the cells read and the engine's parsed formulas take it as it is, no address read again).
+ * A formula as the read found it: its source, where it lies, what it reads, its tree and its cell, one record per
+ * formula cell (the cone, the cells read, the engine's parsed formulas and the copy take it as it is, no address read
+ * again, no second Map from source to record).
  */
-export interface ReadFormula extends ConeFormula {
-  readonly source: FormulaSource;
+export interface ReadFormula extends ConeFormula, FormulaSource {
+  readonly array?: { readonly area: RangeRef; readonly dynamic: boolean };
   readonly expression: Expression;
+  readonly cell: SheetCell;
 }
 
 /**
@@ -25,26 +28,20 @@ export interface ReadFormula extends ConeFormula {
  */
 export function onlyTheCone(
   sheets: Map<string, ReadCells>,
-  formulas: ReadonlyMap<string, ReadonlyMap<string, FormulaSource>>,
+  formulas: ReadonlyMap<string, ReadonlyMap<string, ReadFormula>>,
   spilled: ReadonlyMap<string, ReadonlyMap<string, SavedLiteral>>,
-  read: ReadonlyMap<FormulaSource, ReadFormula>,
-): Map<string, Map<string, FormulaSource>> {
+): Map<string, Map<string, ReadFormula>> {
   const all: ReadFormula[] = [];
-  for (const sources of formulas.values()) {
-    for (const source of sources.values()) {
-      const formula = read.get(source);
-      if (formula !== undefined) all.push(formula);
-    }
-  }
+  for (const sources of formulas.values()) for (const formula of sources.values()) all.push(formula);
   const inCone = priceCone(all);
-  const cone = new Map<string, Map<string, FormulaSource>>([...formulas.keys()].map((sheet) => [sheet, new Map<string, FormulaSource>()]));
+  const cone = new Map<string, Map<string, ReadFormula>>([...formulas.keys()].map((sheet) => [sheet, new Map<string, ReadFormula>()]));
   for (const formula of all) {
     if (inCone.has(formula)) {
-      cone.get(formula.sheet)?.set(formula.address, formula.source);
+      cone.get(formula.sheet)?.set(formula.address, formula);
       continue;
     }
     const cells = sheets.get(formula.sheet) ?? new Map<string, SavedLiteral>();
-    putSaved(cells, formula.address, formula.source.saved);
+    putSaved(cells, formula.address, formula.saved);
     for (const address of formula.array === undefined ? [] : cellsOf(formula.array.area)) {
       const literal = spilled.get(formula.sheet)?.get(address);
       if (address !== formula.address && literal !== undefined) cells.set(address, literal);
@@ -77,19 +74,18 @@ export function savedBook(cone: ReadonlyMap<string, FormulaSource> | undefined, 
 /** Each sheet with its formulas and only the cells they read (every cell when one formula's reach is known only to evaluation). */
 export function onlyCellsRead(
   sheets: ReadonlyMap<string, ReadonlyMap<string, SavedLiteral>>,
-  formulas: ReadonlyMap<string, ReadonlyMap<string, FormulaSource>>,
-  found: ReadonlyMap<FormulaSource, Pick<ConeFormula, "row" | "col" | "reach">>,
+  formulas: ReadonlyMap<string, ReadonlyMap<string, FormulaSource & Partial<Pick<ConeFormula, "row" | "col" | "reach">>>>,
   onProgress: (cells: number) => void = () => undefined,
 ): SheetInput[] {
   let walked = 0;
   const read = new CellsRead();
   for (const sources of formulas.values()) {
-    for (const source of sources.values()) read.add(found.get(source)?.reach);
+    for (const source of sources.values()) read.add(source.reach);
   }
   return [...sheets].map(([name, cells]) => {
     const legacy = { ...legacyFormulas(formulas.get(name)), ...legacyArrays(formulas.get(name)) };
     if (read.everything) return { name, book: { cells: Object.fromEntries(cells), ...legacy } };
-    const shadowed = spillShadow(formulas.get(name) ?? new Map<string, FormulaSource>(), found);
+    const shadowed = spillShadow(formulas.get(name) ?? new Map<string, FormulaSource>());
     const kept: BookCells = {};
     for (const [address, value] of cells) {
       walked += 1;
@@ -109,11 +105,11 @@ export function onlyCellsRead(
  * Each cone formula's tree as the read parsed it, with the very text the sheet's cells (and so the engine's book, which
  * keeps every formula's) hold for it: book.ts takes it instead of parsing again.
  */
-export function parsedFormulas(cells: ReadonlyMap<string, SavedLiteral>, sources: ReadonlyMap<string, FormulaSource> | undefined, found: ReadonlyMap<FormulaSource, ReadFormula>): Map<string, ParsedFormula> {
+export function parsedFormulas(cells: ReadonlyMap<string, SavedLiteral>, sources: ReadonlyMap<string, FormulaSource & { readonly expression?: Expression }> | undefined): Map<string, ParsedFormula> {
   const parsed = new Map<string, ParsedFormula>();
   for (const [address, source] of sources ?? []) {
     const text = cells.get(address);
-    const expression = found.get(source)?.expression;
+    const { expression } = source;
     if (typeof text === "string" && expression !== undefined) parsed.set(address, { text, expression });
   }
   return parsed;
@@ -143,11 +139,11 @@ function legacyArrays(sources: ReadonlyMap<string, FormulaSource> | undefined): 
  * Whether a cell lies right of and below some formula, where a result may spill: the engine must know the entries
  * there, or a grown spill (a history a day longer) would cover one and the copy overwrite it (Excel shows #SPILL!).
  */
-function spillShadow(anchors: ReadonlyMap<string, FormulaSource>, found: ReadonlyMap<FormulaSource, Pick<ConeFormula, "row" | "col">>): (row: number, col: number) => boolean {
+function spillShadow(anchors: ReadonlyMap<string, FormulaSource & Partial<Pick<ConeFormula, "row" | "col">>>): (row: number, col: number) => boolean {
   /** Per column, the top row of a formula in that column or any left of it. */
   const top: number[] = [];
   for (const [address, source] of anchors) {
-    const position = found.get(source) ?? parseCellAddress(address);
+    const position = source.row !== undefined && source.col !== undefined ? { row: source.row, col: source.col } : parseCellAddress(address);
     if (position !== undefined) top[position.col] = Math.min(top[position.col] ?? Infinity, position.row);
   }
   let highest = Infinity;

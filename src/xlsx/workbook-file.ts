@@ -119,18 +119,17 @@ class SharedFormulas {
 }
 
 function readSheet(
-  loaded: { info: WorkbookInfo; kept: KeptFormula[]; scope: BookScope; sheetNames: ReadonlyMap<string, string>; found: Map<FormulaSource, ReadFormula> },
+  loaded: { info: WorkbookInfo; kept: KeptFormula[]; scope: BookScope; sheetNames: ReadonlyMap<string, string> },
   name: string,
   xml: string,
   part: string,
   onProgress: (cells: number) => void,
-): { cells: ReadCells; formulas: Map<string, FormulaSource>; spilled: Map<string, SavedLiteral>; saved: Map<string, SavedCell>; count: number; known: KnownCells } {
+): { cells: ReadCells; formulas: Map<string, ReadFormula>; spilled: Map<string, SavedLiteral>; saved: Map<string, SavedCell>; count: number; known: KnownCells } {
   const cells: ReadCells = new Map();
   /** Each formula's and each saved spill cell's cached value, errors as errors (the proof's oracle). */
   const saved = new Map<string, SavedCell>();
-  const formulas = new Map<string, FormulaSource>();
+  const formulas = new Map<string, ReadFormula>();
   const spilled = new Map<string, SavedLiteral>();
-  const formulaCells = new Map<string, SheetCell>();
   let prefix = "";
   const shared = new SharedFormulas();
   const spills: RangeRef[] = [];
@@ -223,16 +222,13 @@ function readSheet(
       const literal = literalOf(cell, loaded.info);
       const savedCell = savedCellOf(literal);
       if (savedCell !== undefined) saved.set(cell.address, savedCell);
-      // fields set, not spread: three spreads per formula were a tenth of the read of a 20,000-formula sheet
-      const source: Mutable<FormulaSource> = { text, callsPrices: callsNamespace(expression, "PRICES") };
-      if (literal !== undefined) source.saved = literal;
-      if (area !== undefined) source.array = { area, dynamic: cell.attributes.cm !== undefined };
-      if (sharedGroup !== undefined) source.shared = sharedGroup;
-      formulas.set(cell.address, source);
-      formulaCells.set(cell.address, cell);
-      // its tree is handed to the engine with the cone (its 20,000 formulas are not parsed twice)
-      const found = { sheet: name, address: cell.address, row: cell.row, col: cell.col, callsPrices: source.callsPrices, reach: referencesOf(name, expression, loaded.sheetNames, scope), source, expression };
-      loaded.found.set(source, source.array === undefined ? found : { ...found, array: source.array });
+      // one record: the formula's source, where it lies, what it reads, its tree (handed to the engine with the cone:
+      // its 20,000 formulas are not parsed twice) and its cell (the copy rewrites it); fields set, not spread
+      const record: Mutable<ReadFormula> = { text, callsPrices: callsNamespace(expression, "PRICES"), sheet: name, address: cell.address, row: cell.row, col: cell.col, reach: referencesOf(name, expression, loaded.sheetNames, scope), expression, cell };
+      if (literal !== undefined) record.saved = literal;
+      if (area !== undefined) record.array = { area, dynamic: cell.attributes.cm !== undefined };
+      if (sharedGroup !== undefined) record.shared = sharedGroup;
+      formulas.set(cell.address, record);
     },
   });
   // SUBTOTAL and AGGREGATE skip hidden and filtered-out rows, which the engine does not know
@@ -240,12 +236,12 @@ function readSheet(
     for (const [address, source] of formulas) {
       if (!SKIPS_HIDDEN_ROWS.test(source.text)) continue;
       formulas.delete(address);
-      formulaCells.delete(address);
       putSaved(cells, address, source.saved);
       loaded.kept.push({ sheet: name, cell: address, formula: source.text, why: "SUBTOTAL or AGGREGATE on a sheet with hidden rows, which only Excel knows" });
     }
   }
-  return { cells, formulas, spilled, saved, count, known: { prefix, cells: formulaCells } };
+  // the copy finds each formula's cell through its record (one Map for both)
+  return { cells, formulas, spilled, saved, count, known: { prefix, cell: (address) => formulas.get(address)?.cell } };
 }
 
 /** No LET names bound, no defined names seen: whyLeftForExcel's defaults, without two Sets made for each formula. */
@@ -275,9 +271,8 @@ export type ReadCells = Map<string, SavedLiteral>;
  */
 function leaveDependents(book: {
   sheets: Map<string, ReadCells>;
-  formulas: Map<string, Map<string, FormulaSource>>;
+  formulas: Map<string, Map<string, ReadFormula>>;
   kept: KeptFormula[];
-  found: ReadonlyMap<FormulaSource, ReadFormula>;
 }): void {
   if (book.kept.length === 0) return;
   const left = new Map<string, Map<string, CellPosition>>();
@@ -300,7 +295,7 @@ function leaveDependents(book: {
     for (const [sheet, sources] of book.formulas) {
       const cells = book.sheets.get(sheet) ?? new Map<string, SavedLiteral>();
       for (const [address, source] of sources) {
-        const areas = book.found.get(source)?.reach;
+        const areas = source.reach;
         const reason =
           areas === undefined
             ? `reads cells only evaluation can tell, and ${book.kept[0]?.sheet ?? ""}!${book.kept[0]?.cell ?? ""} is left for Excel`
@@ -350,12 +345,11 @@ export function readWorkbookFile(
   const kept: KeptFormula[] = [];
   const read = info.sheets.filter((sheet) => sheet.part !== undefined && sheet.name !== PROVENANCE_SHEET);
   const sheetNames = new Map(read.map((sheet) => [sheet.name.toLowerCase(), sheet.name]));
-  const found = new Map<FormulaSource, ReadFormula>();
   const scope = new BookScope(info.names, info.tables);
   const sheets = new Map<string, ReadCells>();
   const parts = new Map<string, string>();
   const formulaCells = new Map<string, KnownCells>();
-  const formulas = new Map<string, Map<string, FormulaSource>>();
+  const formulas = new Map<string, Map<string, ReadFormula>>();
   const spilled = new Map<string, Map<string, SavedLiteral>>();
   const saved = new Map<string, Map<string, SavedCell>>();
   let cellCount = 0;
@@ -363,7 +357,7 @@ export function readWorkbookFile(
     if (sheet.part === undefined || sheet.name === PROVENANCE_SHEET) continue;
     const part = sheet.part;
     try {
-      const read = readSheet({ info, kept, scope, sheetNames, found }, sheet.name, pkg.text(part), part, (cells) => { progress(`workbook: reading '${sheet.name}', ${cellCount + cells} cells so far`); });
+      const read = readSheet({ info, kept, scope, sheetNames }, sheet.name, pkg.text(part), part, (cells) => { progress(`workbook: reading '${sheet.name}', ${cellCount + cells} cells so far`); });
       cellCount += read.count;
       sheets.set(sheet.name, read.cells);
       formulas.set(sheet.name, read.formulas);
@@ -376,10 +370,10 @@ export function readWorkbookFile(
     }
   }
   if (sheets.size === 0) throw new WorkbookFileError(`${path} has no worksheet`);
-  leaveDependents({ sheets, formulas, kept, found });
-  const cone = options.formulas === "every formula" ? formulas : onlyTheCone(sheets, formulas, spilled, found);
+  leaveDependents({ sheets, formulas, kept });
+  const cone = options.formulas === "every formula" ? formulas : onlyTheCone(sheets, formulas, spilled);
   // this walks every cell once more (500,000 in the bench's large book): progress as it goes, not a silence
-  const needed = onlyCellsRead(sheets, cone, found, (cells) => { progress(`workbook: finding the cells formulas read, ${cells} of ${cellCount}`); });
+  const needed = onlyCellsRead(sheets, cone, (cells) => { progress(`workbook: finding the cells formulas read, ${cells} of ${cellCount}`); });
   const notExcel = whyNotExcelValues(pkg, info.part);
   const books = needed.map(({ name, book }) => ({
     name,
@@ -387,6 +381,6 @@ export function readWorkbookFile(
   }));
   const coneSize = [...cone.values()].reduce((sum, sheet) => sum + sheet.size, 0);
   const formulaCount = [...formulas.values()].reduce((sum, sheet) => sum + sheet.size, 0);
-  const parsed = new Map([...sheets].map(([name, cells]) => [name, parsedFormulas(cells, cone.get(name), found)]));
+  const parsed = new Map([...sheets].map(([name, cells]) => [name, parsedFormulas(cells, cone.get(name))]));
   return { pkg, info, sheets: books, parts, formulaCells, formulas, spilled, cellCount, kept, dateSystem: info.dateSystem, names: info.names, tables: info.tables, cone: { formulas: coneSize, of: formulaCount }, parsed };
 }
