@@ -35,8 +35,8 @@ export function onlyTheCone(
   for (const sources of formulas.values()) for (const formula of sources.values()) all.push(formula);
   const inCone = priceCone(all);
   const cone = new Map<string, Map<string, ReadFormula>>([...formulas.keys()].map((sheet) => [sheet, new Map<string, ReadFormula>()]));
-  for (const formula of all) {
-    if (inCone.has(formula)) {
+  for (const [index, formula] of all.entries()) {
+    if (inCone[index] === true) {
       cone.get(formula.sheet)?.set(formula.address, formula);
       continue;
     }
