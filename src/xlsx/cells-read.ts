@@ -100,9 +100,15 @@ export class CellsRead {
     for (const { sheet: target, area } of areas) this.area(target, area);
   }
 
+  /** The sheet last added to, kept: the model's 39,600 areas name one sheet, by the very same string. */
+  private lastSheet: string | undefined;
+  private lastReach: SheetReach | undefined;
+
   private area(sheet: string, area: RangeRef): void {
-    const reach = this.reach.get(sheet) ?? { cells: new Set<number>(), areas: [] };
-    this.reach.set(sheet, reach);
+    let reach = sheet === this.lastSheet ? this.lastReach : this.reach.get(sheet);
+    if (reach === undefined) this.reach.set(sheet, (reach = { cells: new Set<number>(), areas: [] }));
+    this.lastSheet = sheet;
+    this.lastReach = reach;
     if ((area.bottom - area.top + 1) * (area.right - area.left + 1) > LISTED_AREA) {
       reach.areas.push(area);
       return;
