@@ -340,10 +340,9 @@ class RowEdits {
   }
 }
 
-/** The cells of a part as its read found them (by A1 address), with the prefix its elements carry (`x:` or ""). */
+/** The cells of a part as its read found them (by A1 address: the read's records of its formulas), with the prefix its elements carry (`x:` or ""). */
 export interface KnownCells {
   readonly prefix: string;
-  /** The cell at an address, as the read found it (through the read's record of each formula: no Map of its own). */
   cell(address: string): SheetCell | undefined;
 }
 
