@@ -7,7 +7,7 @@ import type { SheetInput } from "../host/page-api";
 import type { ParsedFormula } from "../host/book";
 import type { Expression } from "../formula/parse";
 import type { SavedCell, SavedGrid } from "../host/book-saved";
-import { CellsRead, type ConeFormula, priceCone } from "./cells-read";
+import { CellsRead, type ConeFormula, type SheetArea, priceCone } from "./cells-read";
 import type { SheetCell } from "./sheet-part";
 import type { BookCells, FormulaSource, ReadCells, SavedLiteral } from "./workbook-file";
 
@@ -20,6 +20,17 @@ export interface ReadFormula extends ConeFormula, FormulaSource {
   readonly array?: { readonly area: RangeRef; readonly dynamic: boolean };
   readonly expression: Expression;
   readonly cell: SheetCell;
+}
+
+/** What a record reads once the read is done: nothing kept (`forgetReach`). */
+const FORGOTTEN: readonly SheetArea[] = Object.freeze([]);
+
+/**
+ * Drops what each record reads once the cone and the cells read are found, its only readers: the workbook is kept to
+ * the write, and the model's 19,800 lists of areas were 6 MB of it. Read-time code must not run after this.
+ */
+export function forgetReach(formulas: ReadonlyMap<string, ReadonlyMap<string, ReadFormula>>): void {
+  for (const records of formulas.values()) for (const record of records.values()) (record as { reach: ReadFormula["reach"] }).reach = FORGOTTEN;
 }
 
 /**
