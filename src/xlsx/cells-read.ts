@@ -60,7 +60,9 @@ function collectAreas(sheet: string, expression: Expression, reading: Reading, a
       return collectAreas(sheet, expression.target, reading, areas);
     case "call":
       if (DYNAMIC_FUNCTIONS.has(canonicalName(expression.name, ""))) return false;
-      return expression.args.every((arg) => collectAreas(sheet, arg, reading, areas));
+      // a loop, not `every` with a closure made for each call of 20,000 formulas
+      for (const arg of expression.args) if (!collectAreas(sheet, arg, reading, areas)) return false;
+      return true;
     case "unary":
       return collectAreas(sheet, expression.operand, reading, areas);
     case "binary":
@@ -98,9 +100,15 @@ export class CellsRead {
     for (const { sheet: target, area } of areas) this.area(target, area);
   }
 
+  /** The sheet last added to, kept: the model's 39,600 areas name one sheet, by the very same string. */
+  private lastSheet: string | undefined;
+  private lastReach: SheetReach | undefined;
+
   private area(sheet: string, area: RangeRef): void {
-    const reach = this.reach.get(sheet) ?? { cells: new Set<number>(), areas: [] };
-    this.reach.set(sheet, reach);
+    let reach = sheet === this.lastSheet ? this.lastReach : this.reach.get(sheet);
+    if (reach === undefined) this.reach.set(sheet, (reach = { cells: new Set<number>(), areas: [] }));
+    this.lastSheet = sheet;
+    this.lastReach = reach;
     if ((area.bottom - area.top + 1) * (area.right - area.left + 1) > LISTED_AREA) {
       reach.areas.push(area);
       return;
@@ -137,71 +145,110 @@ function cellKey(row: number, col: number): number {
   return row * MAX_COLUMNS + col;
 }
 
-interface CellReaders {
-  readonly row: number;
-  readonly col: number;
-  readonly readers: ConeFormula[];
+/** A cell's row and column back from its `cellKey`. */
+function rowOf(key: number): number {
+  return Math.floor(key / MAX_COLUMNS);
 }
 
-/** Finds the formulas whose cells an area covers (anchors and saved array areas), and the formulas that read an area. */
+function colOf(key: number): number {
+  return key % MAX_COLUMNS;
+}
+
+/** One sheet's formulas (by their index in the cone's list) by the cell they lie on, and by the cells they read. */
+interface SheetCones {
+  readonly anchors: Map<number, number>;
+  /** Readers of small areas by the cells they read (a list per cell, no record: its row and column are in its key). */
+  readonly readers: Map<number, number[]>;
+}
+
+/**
+ * Finds the formulas whose cells an area covers (anchors and saved array areas), and the formulas that read an area:
+ * each formula as its index in the list, so the cone is one array of flags, not two Sets of 20,000 records.
+ */
 class ConeIndex {
-  private readonly anchors = new Map<string, Map<number, ConeFormula>>();
-  private readonly arrays: ConeFormula[] = [];
-  /** Readers of small areas by the cells they read; readers of large areas and of what only evaluation can tell apart. */
-  private readonly readersByCell = new Map<string, Map<number, CellReaders>>();
-  private readonly largeReads: { readonly formula: ConeFormula; readonly sheet: string; readonly area: RangeRef }[] = [];
-  readonly unknownReach: ConeFormula[] = [];
+  private readonly sheets = new Map<string, SheetCones>();
+  /** The sheet last asked for: the model's 40,000 lookups ask for one sheet, by the very same string. */
+  private lastName: string | undefined;
+  private last: SheetCones | undefined;
+  private readonly arrays: number[] = [];
+  /** Readers of large areas. */
+  private readonly largeReads: { readonly formula: number; readonly sheet: string; readonly area: RangeRef }[] = [];
+  /** Formulas whose reach only evaluation can tell. */
+  readonly unknownReach: number[] = [];
 
   constructor(formulas: readonly ConeFormula[]) {
-    for (const formula of formulas) {
-      mapOf(this.anchors, formula.sheet).set(cellKey(formula.row, formula.col), formula);
-      if (formula.array) this.arrays.push(formula);
-      if (formula.reach === undefined) this.unknownReach.push(formula);
-      for (const { sheet, area } of formula.reach ?? []) {
+    for (let index = 0; index < formulas.length; index += 1) {
+      const formula = formulas[index] as ConeFormula;
+      this.sheet(formula.sheet, true)?.anchors.set(cellKey(formula.row, formula.col), index);
+      if (formula.array) this.arrays.push(index);
+      if (formula.reach === undefined) {
+        this.unknownReach.push(index);
+        continue;
+      }
+      for (const { sheet, area } of formula.reach) {
         if (size(area) > LISTED_AREA) {
-          this.largeReads.push({ formula, sheet, area });
+          this.largeReads.push({ formula: index, sheet, area });
           continue;
         }
-        const byCell = mapOf(this.readersByCell, sheet);
+        const readers = this.sheet(sheet, true)?.readers;
+        if (readers === undefined) continue;
         for (let row = area.top; row <= area.bottom; row += 1) {
-          for (let col = area.left; col <= area.right; col += 1) readersAt(byCell, row, col).push(formula);
+          for (let col = area.left; col <= area.right; col += 1) {
+            const key = cellKey(row, col);
+            const known = readers.get(key);
+            if (known === undefined) readers.set(key, [index]);
+            else known.push(index);
+          }
         }
       }
     }
   }
 
-  /** The formulas whose anchor or saved array lies in `area` of `sheet` (the formulas a reader of it needs). */
-  covering(sheet: string, area: RangeRef): ConeFormula[] {
-    const anchors = this.anchors.get(sheet);
-    if (!anchors) return [];
-    const found: ConeFormula[] = [];
+  /** A sheet's index, made when `make` (else undefined for a sheet no formula lies on or reads). */
+  private sheet(name: string, make: boolean): SheetCones | undefined {
+    if (name === this.lastName) return this.last;
+    let found = this.sheets.get(name);
+    if (found === undefined && make) this.sheets.set(name, (found = { anchors: new Map(), readers: new Map() }));
+    if (found === undefined) return undefined;
+    this.lastName = name;
+    this.last = found;
+    return found;
+  }
+
+  /** Hands `visit` the formulas whose anchor or saved array lies in `area` of `sheet` (the formulas a reader of it needs). */
+  covering(formulas: readonly ConeFormula[], sheet: string, area: RangeRef, visit: (formula: number) => void): void {
+    const anchors = this.sheet(sheet, false)?.anchors;
+    if (anchors === undefined) return;
     if (size(area) > LISTED_AREA) {
-      for (const formula of anchors.values()) if (rangeContains(area, formula.row, formula.col)) found.push(formula);
+      for (const [key, formula] of anchors) if (rangeContains(area, rowOf(key), colOf(key))) visit(formula);
     } else {
       for (let row = area.top; row <= area.bottom; row += 1) {
         for (let col = area.left; col <= area.right; col += 1) {
           const formula = anchors.get(cellKey(row, col));
-          if (formula !== undefined) found.push(formula);
+          if (formula !== undefined) visit(formula);
         }
       }
     }
-    for (const formula of this.arrays) if (formula.sheet === sheet && formula.array !== undefined && overlap(formula.array.area, area)) found.push(formula);
-    return found;
+    for (const index of this.arrays) {
+      const formula = formulas[index];
+      if (formula?.sheet === sheet && formula.array !== undefined && overlap(formula.array.area, area)) visit(index);
+    }
   }
 
-  /** The formulas that read any cell of `area` of `sheet`. */
-  readers(sheet: string, area: RangeRef): ConeFormula[] {
-    const byCell = this.readersByCell.get(sheet);
-    const found: ConeFormula[] = [];
+  /** Hands `visit` the formulas that read any cell of `area` of `sheet`. */
+  readers(sheet: string, area: RangeRef, visit: (formula: number) => void): void {
+    const byCell = this.sheet(sheet, false)?.readers;
     if (byCell !== undefined && size(area) > LISTED_AREA) {
-      for (const cell of byCell.values()) if (rangeContains(area, cell.row, cell.col)) for (const reader of cell.readers) found.push(reader);
+      for (const [key, readers] of byCell) if (rangeContains(area, rowOf(key), colOf(key))) for (const reader of readers) visit(reader);
     } else if (byCell !== undefined) {
       for (let row = area.top; row <= area.bottom; row += 1) {
-        for (let col = area.left; col <= area.right; col += 1) for (const reader of byCell.get(cellKey(row, col))?.readers ?? []) found.push(reader);
+        for (let col = area.left; col <= area.right; col += 1) {
+          const readers = byCell.get(cellKey(row, col));
+          if (readers !== undefined) for (const reader of readers) visit(reader);
+        }
       }
     }
-    for (const read of this.largeReads) if (read.sheet === sheet && overlap(read.area, area)) found.push(read.formula);
-    return found;
+    for (const read of this.largeReads) if (read.sheet === sheet && overlap(read.area, area)) visit(read.formula);
   }
 }
 
@@ -210,31 +257,38 @@ class ConeIndex {
  * names and tables), and the formulas that read a PRICES result (transitively: references, ranges, names, tables, a
  * saved spill; a dynamic array's whole columns below its anchor, where a longer result may spill; every formula whose
  * reach only evaluation can tell, INDIRECT and OFFSET). Only these are evaluated; every other formula keeps its value.
+ * Answers, by the formulas' order, whether each is in it.
  */
-export function priceCone(formulas: readonly ConeFormula[]): Set<ConeFormula> {
+export function priceCone(formulas: readonly ConeFormula[]): boolean[] {
   const index = new ConeIndex(formulas);
-  const seeds = formulas.filter((formula) => formula.callsPrices);
-  const cone = new Set<ConeFormula>(seeds);
+  const cone: boolean[] = formulas.map((formula) => formula.callsPrices);
+  const seeds: number[] = [];
+  for (let at = 0; at < formulas.length; at += 1) if (cone[at] === true) seeds.push(at);
   const precedents = [...seeds];
+  const precede = (needed: number): void => {
+    if (cone[needed] === true) return;
+    cone[needed] = true;
+    precedents.push(needed);
+  };
   for (let next = precedents.pop(); next !== undefined; next = precedents.pop()) {
-    for (const { sheet, area } of next.reach ?? []) {
-      for (const needed of index.covering(sheet, area)) {
-        if (cone.has(needed)) continue;
-        cone.add(needed);
-        precedents.push(needed);
-      }
-    }
+    for (const { sheet, area } of formulas[next]?.reach ?? []) index.covering(formulas, sheet, area, precede);
   }
   const dependents = [...seeds, ...(seeds.length > 0 ? index.unknownReach : [])];
-  const seen = new Set<ConeFormula>(dependents);
-  for (const formula of dependents) cone.add(formula);
+  /** The formulas whose readers were asked for (a precedent in the cone may still read a PRICES result). */
+  const seen = formulas.map(() => false);
+  for (const formula of dependents) {
+    seen[formula] = true;
+    cone[formula] = true;
+  }
+  const depend = (reader: number): void => {
+    if (seen[reader] === true) return;
+    seen[reader] = true;
+    cone[reader] = true;
+    dependents.push(reader);
+  };
   for (let next = dependents.pop(); next !== undefined; next = dependents.pop()) {
-    for (const reader of index.readers(next.sheet, resultArea(next))) {
-      if (seen.has(reader)) continue;
-      seen.add(reader);
-      cone.add(reader);
-      dependents.push(reader);
-    }
+    const formula = formulas[next];
+    if (formula !== undefined) index.readers(formula.sheet, resultArea(formula), depend);
   }
   return cone;
 }
@@ -251,19 +305,4 @@ function size(area: RangeRef): number {
 
 function overlap(a: RangeRef, b: RangeRef): boolean {
   return a.top <= b.bottom && b.top <= a.bottom && a.left <= b.right && b.left <= a.right;
-}
-
-function mapOf<K, V>(maps: Map<string, Map<K, V>>, key: string): Map<K, V> {
-  const found = maps.get(key) ?? new Map<K, V>();
-  maps.set(key, found);
-  return found;
-}
-
-function readersAt(map: Map<number, CellReaders>, row: number, col: number): ConeFormula[] {
-  const key = cellKey(row, col);
-  const known = map.get(key);
-  if (known) return known.readers;
-  const made = { row, col, readers: [] };
-  map.set(key, made);
-  return made.readers;
 }

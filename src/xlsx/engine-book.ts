@@ -7,16 +7,30 @@ import type { SheetInput } from "../host/page-api";
 import type { ParsedFormula } from "../host/book";
 import type { Expression } from "../formula/parse";
 import type { SavedCell, SavedGrid } from "../host/book-saved";
-import { CellsRead, type ConeFormula, priceCone } from "./cells-read";
-import type { BookCells, FormulaSource, SavedLiteral } from "./workbook-file";
+import { CellsRead, type ConeFormula, type SheetArea, priceCone } from "./cells-read";
+import type { SheetCell } from "./sheet-part";
+import type { BookCells, FormulaSource, ReadCells, SavedLiteral } from "./workbook-file";
 
 /**
- * A formula as the read found it: where it lies, what it reads and its tree, one record per formula cell (the cone,
- * the cells read and the engine's parsed formulas take it as it is, no address read again).
+ * A formula as the read found it: its source, where it lies, what it reads, its tree and its cell, one record per
+ * formula cell (the cone, the cells read, the engine's parsed formulas and the copy take it as it is, no address read
+ * again, no second Map from source to record).
  */
-export interface ReadFormula extends ConeFormula {
-  readonly source: FormulaSource;
+export interface ReadFormula extends ConeFormula, FormulaSource {
+  readonly array?: { readonly area: RangeRef; readonly dynamic: boolean };
   readonly expression: Expression;
+  readonly cell: SheetCell;
+}
+
+/** What a record reads once the read is done: nothing kept (`forgetReach`). */
+const FORGOTTEN: readonly SheetArea[] = Object.freeze([]);
+
+/**
+ * Drops what each record reads once the cone and the cells read are found, its only readers: the workbook is kept to
+ * the write, and the model's 19,800 lists of areas were 6 MB of it. Read-time code must not run after this.
+ */
+export function forgetReach(formulas: ReadonlyMap<string, ReadonlyMap<string, ReadFormula>>): void {
+  for (const records of formulas.values()) for (const record of records.values()) (record as { reach: ReadFormula["reach"] }).reach = FORGOTTEN;
 }
 
 /**
@@ -24,30 +38,24 @@ export interface ReadFormula extends ConeFormula {
  * its saved spill literals, for the engine to read and never evaluate. Returns the cone's formulas by sheet.
  */
 export function onlyTheCone(
-  sheets: Map<string, BookCells>,
-  formulas: ReadonlyMap<string, ReadonlyMap<string, FormulaSource>>,
+  sheets: Map<string, ReadCells>,
+  formulas: ReadonlyMap<string, ReadonlyMap<string, ReadFormula>>,
   spilled: ReadonlyMap<string, ReadonlyMap<string, SavedLiteral>>,
-  read: ReadonlyMap<FormulaSource, ReadFormula>,
-): Map<string, Map<string, FormulaSource>> {
+): Map<string, Map<string, ReadFormula>> {
   const all: ReadFormula[] = [];
-  for (const sources of formulas.values()) {
-    for (const source of sources.values()) {
-      const formula = read.get(source);
-      if (formula !== undefined) all.push(formula);
-    }
-  }
+  for (const sources of formulas.values()) for (const formula of sources.values()) all.push(formula);
   const inCone = priceCone(all);
-  const cone = new Map<string, Map<string, FormulaSource>>([...formulas.keys()].map((sheet) => [sheet, new Map<string, FormulaSource>()]));
-  for (const formula of all) {
-    if (inCone.has(formula)) {
-      cone.get(formula.sheet)?.set(formula.address, formula.source);
+  const cone = new Map<string, Map<string, ReadFormula>>([...formulas.keys()].map((sheet) => [sheet, new Map<string, ReadFormula>()]));
+  for (const [index, formula] of all.entries()) {
+    if (inCone[index] === true) {
+      cone.get(formula.sheet)?.set(formula.address, formula);
       continue;
     }
-    const cells = sheets.get(formula.sheet) ?? {};
-    putSaved(cells, formula.address, formula.source.saved);
+    const cells = sheets.get(formula.sheet) ?? new Map<string, SavedLiteral>();
+    putSaved(cells, formula.address, formula.saved);
     for (const address of formula.array === undefined ? [] : cellsOf(formula.array.area)) {
       const literal = spilled.get(formula.sheet)?.get(address);
-      if (address !== formula.address && literal !== undefined) cells[address] = literal;
+      if (address !== formula.address && literal !== undefined) cells.set(address, literal);
     }
   }
   return cone;
@@ -76,25 +84,21 @@ export function savedBook(cone: ReadonlyMap<string, FormulaSource> | undefined, 
 
 /** Each sheet with its formulas and only the cells they read (every cell when one formula's reach is known only to evaluation). */
 export function onlyCellsRead(
-  sheets: ReadonlyMap<string, BookCells>,
-  formulas: ReadonlyMap<string, ReadonlyMap<string, FormulaSource>>,
-  found: ReadonlyMap<FormulaSource, Pick<ConeFormula, "row" | "col" | "reach">>,
+  sheets: ReadonlyMap<string, ReadonlyMap<string, SavedLiteral>>,
+  formulas: ReadonlyMap<string, ReadonlyMap<string, FormulaSource & Partial<Pick<ConeFormula, "row" | "col" | "reach">>>>,
   onProgress: (cells: number) => void = () => undefined,
 ): SheetInput[] {
   let walked = 0;
   const read = new CellsRead();
   for (const sources of formulas.values()) {
-    for (const source of sources.values()) read.add(found.get(source)?.reach);
+    for (const source of sources.values()) read.add(source.reach);
   }
   return [...sheets].map(([name, cells]) => {
-    const legacy = { ...legacyFormulas(formulas.get(name)), ...legacyArrays(formulas.get(name)) };
-    if (read.everything) return { name, book: { cells, ...legacy } };
-    const shadowed = spillShadow(formulas.get(name) ?? new Map<string, FormulaSource>(), found);
+    const legacy = legacyLists(formulas.get(name));
+    if (read.everything) return { name, book: { cells: Object.fromEntries(cells), ...legacy } };
+    const shadowed = spillShadow(formulas.get(name) ?? new Map<string, FormulaSource>());
     const kept: BookCells = {};
-    // keys, not entries: entries of a 500,000-cell sheet take 3 s of silence before the first line (keys 0.4 s, load 8)
-    for (const address of Object.keys(cells)) {
-      const value = cells[address];
-      if (value === undefined) continue;
+    for (const [address, value] of cells) {
       walked += 1;
       if (walked % 5_000 === 0) onProgress(walked);
       if (typeof value === "string" && value.startsWith("=")) {
@@ -112,45 +116,44 @@ export function onlyCellsRead(
  * Each cone formula's tree as the read parsed it, with the very text the sheet's cells (and so the engine's book, which
  * keeps every formula's) hold for it: book.ts takes it instead of parsing again.
  */
-export function parsedFormulas(cells: Readonly<Partial<BookCells>>, sources: ReadonlyMap<string, FormulaSource> | undefined, found: ReadonlyMap<FormulaSource, ReadFormula>): Map<string, ParsedFormula> {
+export function parsedFormulas(cells: ReadonlyMap<string, SavedLiteral>, sources: ReadonlyMap<string, FormulaSource & { readonly expression?: Expression }> | undefined): Map<string, ParsedFormula> {
   const parsed = new Map<string, ParsedFormula>();
   for (const [address, source] of sources ?? []) {
-    const text = cells[address];
-    const expression = found.get(source)?.expression;
+    const text = cells.get(address);
+    const { expression } = source;
     if (typeof text === "string" && expression !== undefined) parsed.set(address, { text, expression });
   }
   return parsed;
 }
 
-/** The book's `"legacy"` list: formulas stored without dynamic-array metadata (plain or shared), which Excel 365 never spills. */
-function legacyFormulas(sources: ReadonlyMap<string, FormulaSource> | undefined): { legacy?: string[] } {
-  // a loop, not entries spread, filtered and mapped: three arrays of 20,000 in the bench's model
+/**
+ * The book's `"legacy"` list, formulas stored without dynamic-array metadata (plain or shared), which Excel 365 never
+ * spills; and its `"arrays"`, legacy array formulas (`t="array"` without `cm`) and the area each fills exactly. One
+ * loop over the formulas for both, not entries spread, filtered and mapped (three arrays of 20,000 in the bench's model).
+ */
+function legacyLists(sources: ReadonlyMap<string, FormulaSource> | undefined): { legacy?: string[]; arrays?: Record<string, string> } {
   const legacy: string[] = [];
-  for (const [address, source] of sources ?? []) if (source.array === undefined) legacy.push(address);
-  return legacy.length === 0 ? {} : { legacy };
-}
-
-/** The book's `"arrays"`: legacy array formulas (`t="array"` without `cm`) and the area each fills exactly. */
-function legacyArrays(sources: ReadonlyMap<string, FormulaSource> | undefined): { arrays?: Record<string, string> } {
   const arrays: Record<string, string> = {};
-  let any = false;
+  let anyArray = false;
   for (const [address, source] of sources ?? []) {
-    if (source.array === undefined || source.array.dynamic) continue;
-    arrays[address] = formatRangeAddress(source.array.area);
-    any = true;
+    if (source.array === undefined) legacy.push(address);
+    else if (!source.array.dynamic) {
+      arrays[address] = formatRangeAddress(source.array.area);
+      anyArray = true;
+    }
   }
-  return any ? { arrays } : {};
+  return { ...(legacy.length === 0 ? {} : { legacy }), ...(anyArray ? { arrays } : {}) };
 }
 
 /**
  * Whether a cell lies right of and below some formula, where a result may spill: the engine must know the entries
  * there, or a grown spill (a history a day longer) would cover one and the copy overwrite it (Excel shows #SPILL!).
  */
-function spillShadow(anchors: ReadonlyMap<string, FormulaSource>, found: ReadonlyMap<FormulaSource, Pick<ConeFormula, "row" | "col">>): (row: number, col: number) => boolean {
+function spillShadow(anchors: ReadonlyMap<string, FormulaSource & Partial<Pick<ConeFormula, "row" | "col">>>): (row: number, col: number) => boolean {
   /** Per column, the top row of a formula in that column or any left of it. */
   const top: number[] = [];
   for (const [address, source] of anchors) {
-    const position = found.get(source) ?? parseCellAddress(address);
+    const position = source.row !== undefined && source.col !== undefined ? { row: source.row, col: source.col } : parseCellAddress(address);
     if (position !== undefined) top[position.col] = Math.min(top[position.col] ?? Infinity, position.row);
   }
   let highest = Infinity;
@@ -169,9 +172,7 @@ export function* cellsOf(range: RangeRef): Generator<string> {
 }
 
 /** Gives a cell back the value Excel saved for it, or leaves it empty when Excel saved none. */
-export function putSaved(cells: BookCells, address: string, saved: SavedLiteral | undefined): void {
-  if (saved === undefined) {
-    // eslint-disable-next-line @typescript-eslint/no-dynamic-delete -- a book's cells cross to the page as a plain object (a Map would be copied there, 500,000 cells of it)
-    delete cells[address];
-  } else cells[address] = saved;
+export function putSaved(cells: ReadCells, address: string, saved: SavedLiteral | undefined): void {
+  if (saved === undefined) cells.delete(address);
+  else cells.set(address, saved);
 }

@@ -55,7 +55,9 @@ export function sheetEdits(formulas: ReadonlyMap<string, FormulaSource>, result:
   const leftWhy = new Map((result.leftForExcel ?? []).map((entry) => [entry.cell, entry.why]));
   const left = new Set(leftWhy.keys());
   const evaluated = result.evaluated === undefined ? undefined : new Set(result.evaluated);
-  const spills = new Map(result.spills.map((spill) => [spill.anchor, spill.area]));
+  // only a spill beyond its anchor's own cell: a one-cell result (19,800 of the model's) is written alike without one
+  const spills = new Map<string, string>();
+  for (const { anchor, area: spilled } of result.spills) if (spilled !== anchor) spills.set(anchor, spilled);
   const value = (address: string): CellEdit["value"] => result.values[address] ?? null;
   const freezes = (address: string, source: FormulaSource): boolean => freeze && source.callsPrices && !left.has(address);
   const fails = (address: string, source: FormulaSource): boolean => freezes(address, source) && isCellError(value(address));
@@ -86,7 +88,7 @@ export function sheetEdits(formulas: ReadonlyMap<string, FormulaSource>, result:
     // a formula outside the price cone was not evaluated: its cell stays as saved
     if (evaluated !== undefined && !evaluated.has(address)) continue;
     const spill = spills.get(address);
-    if (spill === address && source.array === undefined) {
+    if (spill === undefined && source.array === undefined) {
       // one value in its own cell, as most formulas give (its one-cell area is its own address: nothing to parse)
       if (isFrozen) frozen.set(address, source.text);
       edits.set(address, editOf(isFrozen ? "freeze" : "result", address, value(address)));

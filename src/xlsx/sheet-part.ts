@@ -340,10 +340,10 @@ class RowEdits {
   }
 }
 
-/** The cells of a part as its read found them (by A1 address), with the prefix its elements carry (`x:` or ""). */
+/** The cells of a part as its read found them (by A1 address: the read's records of its formulas), with the prefix its elements carry (`x:` or ""). */
 export interface KnownCells {
   readonly prefix: string;
-  readonly cells: ReadonlyMap<string, SheetCell>;
+  cell(address: string): SheetCell | undefined;
 }
 
 /**
@@ -354,7 +354,7 @@ export interface KnownCells {
 export function rewriteKnownCells(xml: string, edits: ReadonlyMap<string, CellEdit>, known: KnownCells, restyle?: Restyle): string | undefined {
   const targets: { cell: SheetCell; edit: CellEdit }[] = [];
   for (const [address, edit] of edits) {
-    const cell = known.cells.get(address);
+    const cell = known.cell(address);
     if (cell === undefined) return undefined;
     targets.push({ cell, edit });
   }

@@ -25,7 +25,7 @@ import { WorkbookFileError, WorkbookPackage } from "./package";
 import { type KnownCells, type SheetCell, scanSheet } from "./sheet-part";
 import { type WorkbookInfo, readWorkbookInfo } from "./workbook-part";
 import { XmlPartError, prefixOf } from "./xml";
-import { type ReadFormula, cellsOf, onlyCellsRead, onlyTheCone, parsedFormulas, putSaved, savedBook } from "./engine-book";
+import { type ReadFormula, cellsOf, forgetReach, onlyCellsRead, onlyTheCone, parsedFormulas, putSaved, savedBook } from "./engine-book";
 
 export { PROVENANCE_SHEET, WorkbookFileError, cellsOf };
 
@@ -119,18 +119,17 @@ class SharedFormulas {
 }
 
 function readSheet(
-  loaded: { info: WorkbookInfo; kept: KeptFormula[]; scope: BookScope; sheetNames: ReadonlyMap<string, string>; found: Map<FormulaSource, ReadFormula> },
+  loaded: { info: WorkbookInfo; kept: KeptFormula[]; scope: BookScope; sheetNames: ReadonlyMap<string, string> },
   name: string,
   xml: string,
   part: string,
   onProgress: (cells: number) => void,
-): { cells: BookCells; formulas: Map<string, FormulaSource>; spilled: Map<string, SavedLiteral>; saved: Map<string, SavedCell>; count: number; known: KnownCells } {
-  const cells: BookCells = {};
+): { cells: ReadCells; formulas: Map<string, ReadFormula>; spilled: Map<string, SavedLiteral>; saved: Map<string, SavedCell>; count: number; known: KnownCells } {
+  const cells: ReadCells = new Map();
   /** Each formula's and each saved spill cell's cached value, errors as errors (the proof's oracle). */
   const saved = new Map<string, SavedCell>();
-  const formulas = new Map<string, FormulaSource>();
+  const formulas = new Map<string, ReadFormula>();
   const spilled = new Map<string, SavedLiteral>();
-  const formulaCells = new Map<string, SheetCell>();
   let prefix = "";
   const shared = new SharedFormulas();
   const spills: RangeRef[] = [];
@@ -150,7 +149,7 @@ function readSheet(
   const keep = (cell: SheetCell, formula: string, why: string): void => {
     loaded.kept.push({ sheet: name, cell: cell.address, formula, why });
     const saved = literalOf(cell, loaded.info);
-    if (saved !== undefined) cells[cell.address] = saved;
+    if (saved !== undefined) cells.set(cell.address, saved);
   };
   // a count, not a flag: TypeScript would take a flag set only in the callbacks below as always false
   let hiddenRows = 0;
@@ -177,7 +176,7 @@ function readSheet(
           if (savedCell !== undefined) saved.set(cell.address, savedCell);
           return;
         }
-        if (literal !== undefined) cells[cell.address] = literal;
+        if (literal !== undefined) cells.set(cell.address, literal);
         return;
       }
       const kind = f.attributes.t ?? "normal";
@@ -210,7 +209,7 @@ function readSheet(
       // What the engine can only leave for Excel (an external link, a whole column outside SUM and its kind) is kept
       // here with its dependents and its saved spill, names and tables read as the engine reads them: never a guess.
       at = cell;
-      const why = whyLeftForExcel(expression, scope);
+      const why = whyLeftForExcel(expression, scope, NO_NAMES, NO_NAMES);
       if (why !== undefined) {
         const keptArea = kind === "array" && f.attributes.ref !== undefined ? parseRangeAddress(f.attributes.ref) : undefined;
         if (keptArea) keptSpills.push(keptArea);
@@ -219,20 +218,17 @@ function readSheet(
       }
       const area = kind === "array" && f.attributes.ref !== undefined ? parseRangeAddress(f.attributes.ref) : undefined;
       if (area && (area.bottom > area.top || area.right > area.left)) spills.push(area);
-      cells[cell.address] = formula;
+      cells.set(cell.address, formula);
       const literal = literalOf(cell, loaded.info);
       const savedCell = savedCellOf(literal);
       if (savedCell !== undefined) saved.set(cell.address, savedCell);
-      // fields set, not spread: three spreads per formula were a tenth of the read of a 20,000-formula sheet
-      const source: Mutable<FormulaSource> = { text, callsPrices: callsNamespace(expression, "PRICES") };
-      if (literal !== undefined) source.saved = literal;
-      if (area !== undefined) source.array = { area, dynamic: cell.attributes.cm !== undefined };
-      if (sharedGroup !== undefined) source.shared = sharedGroup;
-      formulas.set(cell.address, source);
-      formulaCells.set(cell.address, cell);
-      // its tree is handed to the engine with the cone (its 20,000 formulas are not parsed twice)
-      const found = { sheet: name, address: cell.address, row: cell.row, col: cell.col, callsPrices: source.callsPrices, reach: referencesOf(name, expression, loaded.sheetNames, scope), source, expression };
-      loaded.found.set(source, source.array === undefined ? found : { ...found, array: source.array });
+      // one record: the formula's source, where it lies, what it reads, its tree (handed to the engine with the cone:
+      // its 20,000 formulas are not parsed twice) and its cell (the copy rewrites it); fields set, not spread
+      const record: Mutable<ReadFormula> = { text, callsPrices: callsNamespace(expression, "PRICES"), sheet: name, address: cell.address, row: cell.row, col: cell.col, reach: referencesOf(name, expression, loaded.sheetNames, scope), expression, cell };
+      if (literal !== undefined) record.saved = literal;
+      if (area !== undefined) record.array = { area, dynamic: cell.attributes.cm !== undefined };
+      if (sharedGroup !== undefined) record.shared = sharedGroup;
+      formulas.set(cell.address, record);
     },
   });
   // SUBTOTAL and AGGREGATE skip hidden and filtered-out rows, which the engine does not know
@@ -240,13 +236,23 @@ function readSheet(
     for (const [address, source] of formulas) {
       if (!SKIPS_HIDDEN_ROWS.test(source.text)) continue;
       formulas.delete(address);
-      formulaCells.delete(address);
       putSaved(cells, address, source.saved);
       loaded.kept.push({ sheet: name, cell: address, formula: source.text, why: "SUBTOTAL or AGGREGATE on a sheet with hidden rows, which only Excel knows" });
     }
   }
-  return { cells, formulas, spilled, saved, count, known: { prefix, cells: formulaCells } };
+  return { cells, formulas, spilled, saved, count, known: knownCells(prefix, formulas) };
 }
+
+/**
+ * The copy finds each formula's cell through its record (one Map for both); made out here, so the lookup holds the
+ * formulas alone and not readSheet's scope (its cells, its parser's shapes: 8 MB of the model kept to the write).
+ */
+function knownCells(prefix: string, formulas: ReadonlyMap<string, ReadFormula>): KnownCells {
+  return { prefix, cell: (address) => formulas.get(address)?.cell };
+}
+
+/** No LET names bound, no defined names seen: whyLeftForExcel's defaults, without two Sets made for each formula. */
+const NO_NAMES: ReadonlySet<string> = new Set();
 
 /** Whether one of `areas` holds the cell: a loop, not a closure made for each of a sheet's cells. */
 function anyContains(areas: readonly RangeRef[], row: number, col: number): boolean {
@@ -260,15 +266,20 @@ const SKIPS_HIDDEN_ROWS = /\b(?:_xlfn\.)?(?:SUBTOTAL|AGGREGATE)\s*\(/i;
 export type BookCells = Record<string, SavedLiteral>;
 
 /**
+ * A sheet's cells as the read collects them, in the sheet's order: a Map, made the engine's plain object once at the
+ * end (engine-book.ts `onlyCellsRead`); 20,000 stores into a dictionary object, each key interned, were a tenth of the read.
+ */
+export type ReadCells = Map<string, SavedLiteral>;
+
+/**
  * Leaves for Excel every formula that reads a formula the runner keeps as saved, through any chain of formulas: it
  * would otherwise be evaluated from a saved value that is no longer current. It keeps its own saved value and is
  * listed. A formula whose reach only evaluation can tell counts as reading them.
  */
 function leaveDependents(book: {
-  sheets: Map<string, BookCells>;
-  formulas: Map<string, Map<string, FormulaSource>>;
+  sheets: Map<string, ReadCells>;
+  formulas: Map<string, Map<string, ReadFormula>>;
   kept: KeptFormula[];
-  found: ReadonlyMap<FormulaSource, ReadFormula>;
 }): void {
   if (book.kept.length === 0) return;
   const left = new Map<string, Map<string, CellPosition>>();
@@ -289,9 +300,9 @@ function leaveDependents(book: {
   for (let changed = true; changed; ) {
     changed = false;
     for (const [sheet, sources] of book.formulas) {
-      const cells = book.sheets.get(sheet) ?? {};
+      const cells = book.sheets.get(sheet) ?? new Map<string, SavedLiteral>();
       for (const [address, source] of sources) {
-        const areas = book.found.get(source)?.reach;
+        const areas = source.reach;
         const reason =
           areas === undefined
             ? `reads cells only evaluation can tell, and ${book.kept[0]?.sheet ?? ""}!${book.kept[0]?.cell ?? ""} is left for Excel`
@@ -341,12 +352,11 @@ export function readWorkbookFile(
   const kept: KeptFormula[] = [];
   const read = info.sheets.filter((sheet) => sheet.part !== undefined && sheet.name !== PROVENANCE_SHEET);
   const sheetNames = new Map(read.map((sheet) => [sheet.name.toLowerCase(), sheet.name]));
-  const found = new Map<FormulaSource, ReadFormula>();
   const scope = new BookScope(info.names, info.tables);
-  const sheets = new Map<string, BookCells>();
+  const sheets = new Map<string, ReadCells>();
   const parts = new Map<string, string>();
   const formulaCells = new Map<string, KnownCells>();
-  const formulas = new Map<string, Map<string, FormulaSource>>();
+  const formulas = new Map<string, Map<string, ReadFormula>>();
   const spilled = new Map<string, Map<string, SavedLiteral>>();
   const saved = new Map<string, Map<string, SavedCell>>();
   let cellCount = 0;
@@ -354,7 +364,7 @@ export function readWorkbookFile(
     if (sheet.part === undefined || sheet.name === PROVENANCE_SHEET) continue;
     const part = sheet.part;
     try {
-      const read = readSheet({ info, kept, scope, sheetNames, found }, sheet.name, pkg.text(part), part, (cells) => { progress(`workbook: reading '${sheet.name}', ${cellCount + cells} cells so far`); });
+      const read = readSheet({ info, kept, scope, sheetNames }, sheet.name, pkg.text(part), part, (cells) => { progress(`workbook: reading '${sheet.name}', ${cellCount + cells} cells so far`); });
       cellCount += read.count;
       sheets.set(sheet.name, read.cells);
       formulas.set(sheet.name, read.formulas);
@@ -367,10 +377,10 @@ export function readWorkbookFile(
     }
   }
   if (sheets.size === 0) throw new WorkbookFileError(`${path} has no worksheet`);
-  leaveDependents({ sheets, formulas, kept, found });
-  const cone = options.formulas === "every formula" ? formulas : onlyTheCone(sheets, formulas, spilled, found);
+  leaveDependents({ sheets, formulas, kept });
+  const cone = options.formulas === "every formula" ? formulas : onlyTheCone(sheets, formulas, spilled);
   // this walks every cell once more (500,000 in the bench's large book): progress as it goes, not a silence
-  const needed = onlyCellsRead(sheets, cone, found, (cells) => { progress(`workbook: finding the cells formulas read, ${cells} of ${cellCount}`); });
+  const needed = onlyCellsRead(sheets, cone, (cells) => { progress(`workbook: finding the cells formulas read, ${cells} of ${cellCount}`); });
   const notExcel = whyNotExcelValues(pkg, info.part);
   const books = needed.map(({ name, book }) => ({
     name,
@@ -378,6 +388,7 @@ export function readWorkbookFile(
   }));
   const coneSize = [...cone.values()].reduce((sum, sheet) => sum + sheet.size, 0);
   const formulaCount = [...formulas.values()].reduce((sum, sheet) => sum + sheet.size, 0);
-  const parsed = new Map([...sheets].map(([name, cells]) => [name, parsedFormulas(cells, cone.get(name), found)]));
+  const parsed = new Map([...sheets].map(([name, cells]) => [name, parsedFormulas(cells, cone.get(name))]));
+  forgetReach(formulas);
   return { pkg, info, sheets: books, parts, formulaCells, formulas, spilled, cellCount, kept, dateSystem: info.dateSystem, names: info.names, tables: info.tables, cone: { formulas: coneSize, of: formulaCount }, parsed };
 }

@@ -22,6 +22,27 @@ describe("addresses", () => {
     expect(parseCellAddress("1A")).toBeUndefined();
   });
 
+  it("reads a cell address by its characters exactly as the regular expression `$?` 1-3 letters `$?` 1-7 digits reads it", () => {
+    // the reference: the expression parseCellAddress ran before its character loop
+    const byExpression = (text: string): { row: number; col: number } | undefined => {
+      const match = /^\$?([A-Za-z]{1,3})\$?(\d{1,7})$/.exec(text.trim());
+      if (!match) return undefined;
+      const position = { row: Number(match[2]) - 1, col: columnIndex(match[1] ?? "") };
+      return position.row >= 0 && position.row < 1_048_576 && position.col >= 0 && position.col < 16_384 ? position : undefined;
+    };
+    const pieces = ["", "$", "A", "z", "XFD", "XFE", "aBc", "ABCD", "@", "[", "`", "{", "0", "1", "07", "1048576", "1048577", "12345678", " ", "\t", "\u00a0", ":", "-", "\u00e9", "\u0130"];
+    const texts = new Set<string>(["b3", "$XFD$1048576", "A$1", "$a1", "A$$1", "$$A1", "A1$", " A1 ", "A 1", "ＡＢ1"]);
+    for (const first of pieces) for (const second of pieces) for (const third of pieces) texts.add(first + second + third);
+    let cells = 0;
+    for (const text of texts) {
+      const expected = byExpression(text);
+      if (expected !== undefined) cells += 1;
+      expect({ text, position: parseCellAddress(text) }).toEqual({ text, position: expected });
+    }
+    // the comparison covers addresses as well as refusals
+    expect(cells).toBeGreaterThan(100);
+  });
+
   it("normalises ranges and prints single cells without a colon", () => {
     const range = parseRangeAddress("C5:A1");
     expect(range).toEqual({ top: 0, left: 0, bottom: 4, right: 2 });

@@ -13,7 +13,7 @@ describe("onlyCellsRead", () => {
       ["G2", { text: "SUM(_xlfn.ANCHORARRAY(C2))", callsPrices: false }],
     ]);
     const cells = { C2: "=123", B2: "=A2:A5", G2: "=SUM(_xlfn.ANCHORARRAY(C2))" };
-    const [sheet] = onlyCellsRead(new Map([["Sheet1", cells]]), new Map([["Sheet1", sources]]), new Map());
+    const [sheet] = onlyCellsRead(new Map([["Sheet1", new Map(Object.entries(cells))]]), new Map([["Sheet1", sources]]));
     expect(sheet?.book).toEqual({ cells, legacy: ["G2"], arrays: { C2: "C2:C5" } });
   });
 });

@@ -14,7 +14,12 @@ function formula(sheet: string, address: string, reads: readonly string[] | unde
   return { sheet, address, ...position, callsPrices: options.prices === true, reach, ...(array ? { array: { area: array, dynamic: options.dynamic === true } } : {}) };
 }
 
-const names = (cone: Set<ConeFormula>): string[] => [...cone].map((entry) => `${entry.sheet}!${entry.address}`).sort();
+/** The formulas in the cone, as `Sheet!A1`, sorted. */
+const cone = (formulas: readonly ConeFormula[]): string[] => {
+  const inCone = priceCone(formulas);
+  expect(inCone).toHaveLength(formulas.length);
+  return formulas.filter((_, index) => inCone[index] === true).map((entry) => `${entry.sheet}!${entry.address}`).sort();
+};
 
 describe("priceCone", () => {
   it("takes the PRICES cells, their precedents on any sheet and their dependents, transitively, and nothing else", () => {
@@ -27,7 +32,7 @@ describe("priceCone", () => {
       formula("Model", "C2", ["D2"]), // unrelated
       formula("Model", "D2", ["A1"]), // unrelated precedent of an unrelated formula
     ];
-    expect(names(priceCone(formulas))).toEqual(["Inputs!B1", "Model!A2", "Model!B2", "Summary!A1"]);
+    expect(cone(formulas)).toEqual(["Inputs!B1", "Model!A2", "Model!B2", "Summary!A1"]);
   });
 
   it("reaches the readers of a saved spill and of the rows a dynamic array may grow into, and every formula only evaluation can place", () => {
@@ -39,10 +44,10 @@ describe("priceCone", () => {
       formula("Model", "J1", ["K1"]), // beside it: outside
       formula("Model", "J2", undefined), // INDIRECT: its reach is known only when it runs
     ];
-    expect(names(priceCone(formulas))).toEqual(["Model!F1", "Model!H30", "Model!H31", "Model!H5", "Model!J2"]);
+    expect(cone(formulas)).toEqual(["Model!F1", "Model!H30", "Model!H31", "Model!H5", "Model!J2"]);
   });
 
   it("is empty for a book without PRICES, whatever its formulas read", () => {
-    expect(priceCone([formula("Model", "A1", ["B1"]), formula("Model", "B1", undefined)]).size).toBe(0);
+    expect(cone([formula("Model", "A1", ["B1"]), formula("Model", "B1", undefined)])).toEqual([]);
   });
 });

@@ -35,7 +35,7 @@ describe("rewriteSheet", () => {
     const part = `<x:worksheet xmlns:x="${MAIN}"><x:sheetData><x:row r="1"><x:c r="A1" s="2"><x:f>B1*2</x:f><x:v>1</x:v></x:c><x:c r="B1"><x:v>3</x:v></x:c><x:c r="C1" cm="1" t="str"><x:f t="array" ref="C1">PRICES.MID("X")</x:f><x:v>a</x:v></x:c></x:row></x:sheetData></x:worksheet>`;
     const cells = new Map<string, SheetCell>();
     scanSheet(part, "sheet1.xml", { cell: (cell) => void cells.set(cell.address, cell) });
-    const known = { prefix: "x:", cells };
+    const known = { prefix: "x:", cell: (address: string) => cells.get(address) };
     const asked = edits({ A1: { kind: "result", value: 6 }, C1: { kind: "freeze", value: "b&c" } });
     expect(rewriteKnownCells(part, asked, known)).toBe(rewriteSheet(part, "sheet1.xml", asked));
     expect(rewriteKnownCells(part, asked, known)).toContain('<x:c r="C1" t="inlineStr"><x:is><x:t>b&amp;c</x:t></x:is></x:c>');
@@ -203,7 +203,9 @@ describe("readWorkbookFile", () => {
     expect(book.dateSystem).toBe("1904");
     // E2's price reads the shared formula's cells (the price cone); they read D1
     expect(book.sheets).toEqual([{ name: "Data", book: { cells: { D1: isoDateToSerial("2024-03-01", "1904"), A2: "=D1+1", E2: "=_xldudf_PRICES_MID(A2,A3)", A3: "=D2+1" }, legacy: ["A2", "E2", "A3"], saved: { A2: 1, A3: 1 } } }]);
-    expect(book.formulas.get("Data")?.get("A3")).toEqual({ text: "D2+1", callsPrices: false, shared: { index: "4", first: false }, saved: 1 });
+    // the source's fields (the read's record also holds where the formula lies, its tree and its cell)
+    const { text, callsPrices, shared, saved, array } = book.formulas.get("Data")?.get("A3") ?? { text: "", callsPrices: true };
+    expect({ text, callsPrices, shared, saved, array }).toEqual({ text: "D2+1", callsPrices: false, shared: { index: "4", first: false }, saved: 1 });
     expect(book.names).toEqual([
       { name: "Rate", sheet: "Data", refersTo: "Data!$A$1" },
       { name: "TaxRate", refersTo: "0.2" },
