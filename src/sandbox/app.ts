@@ -33,6 +33,8 @@ export interface AppOptions {
   corsOrigins?: string[];
   vendor?: string;
   logger?: boolean;
+  /** Route schemas checked against JSON Schema's meta-schema at start (HardenedServerOptions.checkSchemas; tests). */
+  checkSchemas?: boolean;
   /** `--strict-fields`: an unknown `Fields` name is a 400 instead of being ignored (convention 8). */
   strictFields?: boolean;
   /** `--count-calendar-days`: a history's records count as the calendar days of its range per symbol. */
@@ -80,6 +82,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     sockets,
     https: options.https,
     fastify: { logger: options.logger ? { level: "warn" } : false, bodyLimit: 1_048_576 },
+    checkSchemas: options.checkSchemas === true,
     problem: (status, detail, headers) => new ProblemError(status, detail, undefined, headers).answer(),
     // A URL the router cannot decode (`/Prices/%zz`) is answered as any other bad request: a problem.
     frameworkError: (error) =>
