@@ -4,7 +4,7 @@ import type { DataTypeSupport, ValueMode } from "./data-types";
 import { describeFailure, NotAvailableError, type MakeError } from "./errors";
 import type { DateSystem } from "../formula/excel-dates";
 import { CellFailure } from "./shape";
-import { DeadlineQueue, settleWithin } from "../prices/deadline-queue";
+import { DeadlineQueue, type Mapped, settleWithin } from "../prices/deadline-queue";
 import { memo } from "./memo";
 
 /** The part of the prices client the functions use (tests pass a small recording object). */
@@ -124,7 +124,7 @@ export const DEFAULT_DEADLINE_MS = 120_000;
  * Runs one function call: the result, or the call's error thrown as the caller's error value.
  * Settles within `deadlineMs` whatever the client does.
  */
-export function run<T>(context: FunctionsContext, body: () => Promise<T>): Promise<T> {
+export function run<T>(context: FunctionsContext, body: () => Promise<T> | Mapped<unknown, T>): Promise<T> {
   return settleWithin(deadlineQueue(context.deadlineMs), body, lateAfter(context.deadlineMs), failureAs(context.makeError));
 }
 

@@ -22,10 +22,16 @@ export interface Trust {
   close(): Promise<void>;
 }
 
+/**
+ * How long a connection opened ahead stays the one a request takes: below the idle limits servers set (Node's 5 s
+ * keep-alive), so that a server's close still in flight (this thread busy with the calls) never meets the request.
+ */
+const WARM_FOR_MS = 3_000;
+
 /** The system's and Node's default CAs, and `extra` (PEM text, one certificate or several). */
-export function trustWith(extra: readonly string[] = []): Trust {
+export function trustWith(extra: readonly string[] = [], warmForMs = WARM_FOR_MS): Trust {
   // the system's store lists a certificate under several names (hash links): each counted once
-  return trustOf([...new Set([...getCACertificates("default"), ...getCACertificates("system"), ...extra])]);
+  return trustOf([...new Set([...getCACertificates("default"), ...getCACertificates("system"), ...extra])], warmForMs);
 }
 
 /**
@@ -33,13 +39,13 @@ export function trustWith(extra: readonly string[] = []): Trust {
  * system's few hundred roots is 60-80 ms of the main thread that such a run never uses).
  */
 export function trustOnly(ca: string): Trust {
-  return trustOf([ca]);
+  return trustOf([ca], WARM_FOR_MS);
 }
 
 type Connector = buildConnector.connector;
 type ConnectOptions = buildConnector.Options;
 
-function trustOf(ca: readonly string[]): Trust {
+function trustOf(ca: readonly string[], warmForMs: number): Trust {
   const secureContext = createSecureContext({ ca: [...ca] });
   let pool: Promise<{ agent: Dispatcher; connect: Connector }> | undefined;
   /** Connections opened ahead of a request, by origin: each taken by the first request there. */
@@ -66,7 +72,7 @@ function trustOf(ca: readonly string[]): Trust {
       const options: ConnectOptions = { hostname: target.hostname.replace(/^\[(.*)\]$/, "$1"), host: target.host, protocol: target.protocol, port: target.port };
       const key = originKey(options);
       if (closed || warm.has(key)) return;
-      const connection = new WarmConnection();
+      const connection = new WarmConnection(warmForMs);
       warm.set(key, connection);
       opened().then(
         ({ connect }) => { connect(options, connection.connected); },
@@ -90,14 +96,16 @@ function originKey(options: ConnectOptions): string {
 
 /** A connection opened ahead of its request: handed to the request that takes it, once connected (or a fresh one if it failed or closed meanwhile). */
 class WarmConnection {
-  private outcome: { socket: Socket | undefined } | undefined;
+  private outcome: { socket: Socket | undefined; at: number } | undefined;
   private waiting: { fresh: () => void; callback: buildConnector.Callback } | undefined;
   private dropped = false;
+
+  constructor(private readonly warmForMs: number) {}
 
   readonly connected: buildConnector.Callback = (error, socket) => {
     const usable = error === null ? socket : undefined;
     if (this.dropped) usable?.destroy();
-    this.outcome = { socket: usable };
+    this.outcome = { socket: usable, at: Date.now() };
     const waiting = this.waiting;
     this.waiting = undefined;
     if (waiting !== undefined) this.hand(waiting.fresh, waiting.callback);
@@ -116,8 +124,9 @@ class WarmConnection {
 
   private hand(fresh: () => void, callback: buildConnector.Callback): void {
     const socket = this.outcome?.socket;
-    // a failed handshake, or a connection the server closed while it waited: the request connects as it would have
-    if (socket === undefined || socket.destroyed || socket.readyState !== "open") {
+    const age = Date.now() - (this.outcome?.at ?? 0);
+    // a failed handshake, a connection the server closed or may be closing: the request connects as it would have
+    if (socket === undefined || socket.destroyed || socket.readyState !== "open" || !(age <= this.warmForMs)) {
       socket?.destroy();
       fresh();
       return;

@@ -48,7 +48,8 @@ describe("the run's trust", () => {
   });
 
   it("opens a connection before the first request, which that request then takes", async () => {
-    const trust = trustWith();
+    // kept however long the test takes: it waits for events, never for a time
+    const trust = trustWith([], Number.POSITIVE_INFINITY);
     try {
       const before = connections.length;
       const accepted = once(server, "connection");
@@ -64,7 +65,7 @@ describe("the run's trust", () => {
   });
 
   it("connects afresh when the connection opened ahead was closed before the request", async () => {
-    const trust = trustWith();
+    const trust = trustWith([], Number.POSITIVE_INFINITY);
     try {
       const accepted = once(server, "connection");
       trust.preconnect(origin);
@@ -74,6 +75,20 @@ describe("the run's trust", () => {
       const ended = once(warm, "close");
       warm.end();
       await ended;
+      expect(await (await undiciFetch(`${origin}/`, { dispatcher })).text()).toBe("ok");
+      expect(requestSockets.at(-1)).not.toBe(warm);
+    } finally {
+      await trust.close();
+    }
+  });
+
+  it("connects afresh when the connection opened ahead is older than it may be kept", async () => {
+    const trust = trustWith([], -1);
+    try {
+      const accepted = once(server, "connection");
+      trust.preconnect(origin);
+      const [warm] = (await accepted) as [Socket];
+      const dispatcher = await trust.dispatcher();
       expect(await (await undiciFetch(`${origin}/`, { dispatcher })).text()).toBe("ok");
       expect(requestSockets.at(-1)).not.toBe(warm);
     } finally {
