@@ -1,5 +1,5 @@
 /** What every function needs: the client (or the reason there is none), the error maker, today and a deadline. */
-import type { AskOptions, PricesClient } from "../prices/types";
+import type { AskOptions, PriceKey, PriceRecord, PricesClient, Waiter } from "../prices/types";
 import type { DataTypeSupport, ValueMode } from "./data-types";
 import { describeFailure, NotAvailableError, type MakeError } from "./errors";
 import type { DateSystem } from "../formula/excel-dates";
@@ -8,7 +8,7 @@ import { DeadlineQueue, type Mapped, settleWithin } from "../prices/deadline-que
 import { memo } from "./memo";
 
 /** The part of the prices client the functions use (tests pass a small recording object). */
-export type FunctionsClient = Pick<PricesClient, "price" | "history" | "instrument" | "instruments" | "references">;
+export type FunctionsClient = Pick<PricesClient, "price" | "priceInto" | "history" | "instrument" | "instruments" | "references">;
 
 export interface FunctionsContext {
   /** The configured client (one that waits for it while a sign-in hands it over); throws NotAvailableError("sign in from the Prices pane") before sign-in. */
@@ -98,6 +98,13 @@ class DeadlineClient implements FunctionsClient {
 
   price(key: Parameters<FunctionsClient["price"]>[0]): ReturnType<FunctionsClient["price"]> {
     return this.client.price(key, this.call.askOptions());
+  }
+
+  priceInto(key: PriceKey, _options: AskOptions | undefined, waiter: Waiter<PriceRecord>): void {
+    const client = this.client;
+    const options = this.call.askOptions();
+    if (client.priceInto) client.priceInto(key, options, waiter);
+    else client.price(key, options).then((record) => { waiter.answered(record); }, (error: unknown) => { waiter.failed(error); });
   }
 
   history(key: Parameters<FunctionsClient["history"]>[0]): ReturnType<FunctionsClient["history"]> {

@@ -1,8 +1,8 @@
 /** LOW, MID, HIGH, PRICE and AVERAGE: one price field per (symbol, date), as a value or a grid. */
 import type { ConversionTarget } from "../api/conversion";
 import type { AverageType, CalculationType } from "../api/vocabulary";
-import { Mapped } from "../prices/deadline-queue";
-import type { PriceKey, PriceRecord } from "../prices/types";
+import type { Mapped } from "../prices/deadline-queue";
+import type { PriceKey, PriceRecord, Waiter } from "../prices/types";
 import type { DateSystem } from "../formula/excel-dates";
 import type { DataTypeSupport } from "./data-types";
 import { fieldValue } from "./date-values";
@@ -137,23 +137,36 @@ function onePrice(context: FunctionsContext, symbols: unknown, dates: unknown, r
     const [asked, day] = cell;
     if (asked === undefined) throw new ArgumentError("symbol is required: give an instrument symbol such as 'MB-AL-0004'");
     // what the answer's mapping needs, read now: the call's context is not kept while the key waits
-    return new PriceCell(client.price(priceKeys(request)(asked, day)), request.field, request.dateFormat, asked, context.dateSystem, context.dataTypes);
+    return new PriceCell(client, priceKeys(request)(asked, day), request.field, request.dateFormat, asked, context.dateSystem, context.dataTypes);
   } catch (error) {
     return rejected(error);
   }
 }
 
-/** A one-cell call's record made into its cell: followed by the call's settling itself (no continuation of its own). */
-class PriceCell extends Mapped<PriceRecord, Grid> {
+/** A one-cell call's record made into its cell: the call's settling waits on the key itself (no continuation of its own). */
+class PriceCell implements Mapped<PriceRecord, Grid> {
+  /** Asked once the settling waits (at once): then dropped, so nothing of the call's client is kept while the key waits. */
+  private asking: { readonly client: FunctionsClient; readonly key: PriceKey } | undefined;
+
   constructor(
-    source: Promise<PriceRecord>,
+    client: FunctionsClient,
+    key: PriceKey,
     private readonly field: PriceField,
     private readonly dateFormat: DateFormat,
     private readonly symbol: string,
     private readonly dateSystem: DateSystem,
     private readonly dataTypes: DataTypeSupport | undefined,
   ) {
-    super(source);
+    this.asking = { client, key };
+  }
+
+  follow(waiter: Waiter<PriceRecord>): void {
+    const asking = this.asking;
+    this.asking = undefined;
+    if (asking === undefined) return;
+    const { client, key } = asking;
+    if (client.priceInto) client.priceInto(key, undefined, waiter);
+    else client.price(key).then((record) => { waiter.answered(record); }, (error: unknown) => { waiter.failed(error); });
   }
 
   map(record: PriceRecord): Grid {

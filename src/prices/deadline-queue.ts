@@ -11,6 +11,8 @@ export interface Deadline {
   expired(): void;
 }
 
+import type { Waiter } from "./types";
+
 /** A deadline that calls a function: the form of `add`, for callers that keep no object of their own. */
 class ExpiringCall implements Deadline {
   due: number | undefined = undefined;
@@ -107,17 +109,21 @@ export class DeadlineQueue {
 }
 
 /**
- * A task's answer still to be made into its result: the source and the making, an object rather than a continuation, so
- * the settling follows the source itself (a promise, its reaction and a closure fewer per call while the source waits).
+ * A task's answer still to be made into its result: an object that hands its source's answer to a waiter, and the
+ * making, so the settling itself waits on the source (no promise, reaction or closure of the task's own per call).
  */
-export abstract class Mapped<S, T> {
-  constructor(readonly source: Promise<S>) {}
+export interface Mapped<S, T> {
+  /** Hands the source's value or failure to `waiter`, once. */
+  follow(waiter: Waiter<S>): void;
+  map(value: S): T;
+}
 
-  abstract map(value: S): T;
+function isMapped<T>(outcome: Promise<T> | Mapped<unknown, T>): outcome is Mapped<unknown, T> {
+  return typeof (outcome as Partial<Mapped<unknown, T>>).follow === "function";
 }
 
 /** One settleWithin: the deadline entry itself, holding the outer promise's settlers (no closure per call). */
-class Settling<T> implements Deadline {
+class Settling<T> implements Deadline, Waiter<unknown> {
   due: number | undefined = undefined;
   /** Set when the task answered with a source still to be mapped. */
   mapping: Mapped<unknown, T> | undefined = undefined;
@@ -179,12 +185,9 @@ export function settleWithin<T>(queue: DeadlineQueue, task: () => Promise<T> | M
 function follow<T>(task: () => Promise<T> | Mapped<unknown, T>, entry: Settling<T>): void {
   try {
     const outcome = task();
-    if (outcome instanceof Mapped) {
+    if (isMapped(outcome)) {
       entry.mapping = outcome;
-      outcome.source.then(
-        (value) => { entry.answered(value); },
-        (error: unknown) => { entry.failed(error); },
-      );
+      outcome.follow(entry);
       return;
     }
     outcome.then(

@@ -1,5 +1,6 @@
 import { jest } from "@jest/globals";
-import { type Deadline, DeadlineQueue, Mapped, settleWithin } from "../../src/prices/deadline-queue";
+import { type Deadline, DeadlineQueue, type Mapped, settleWithin } from "../../src/prices/deadline-queue";
+import type { Waiter } from "../../src/prices/types";
 
 describe("DeadlineQueue", () => {
   beforeEach(() => jest.useFakeTimers());
@@ -119,7 +120,13 @@ describe("settleWithin", () => {
   });
 
   it("makes a mapped source's value into the result, a throw of the making or the source's failure its failure", async () => {
-    class Doubled extends Mapped<number, string> {
+    class Doubled implements Mapped<number, string> {
+      constructor(private readonly source: Promise<number>) {}
+
+      follow(waiter: Waiter<number>): void {
+        this.source.then((value) => { waiter.answered(value); }, (error: unknown) => { waiter.failed(error); });
+      }
+
       map(value: number): string {
         if (value < 0) throw new Error(`no double of ${value}`);
         return String(value * 2);
