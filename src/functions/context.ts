@@ -1,14 +1,14 @@
 /** What every function needs: the client (or the reason there is none), the error maker, today and a deadline. */
-import type { AskOptions, PricesClient } from "../prices/types";
+import type { AskOptions, PriceKey, PriceRecord, PricesClient, Waiter } from "../prices/types";
 import type { DataTypeSupport, ValueMode } from "./data-types";
 import { describeFailure, NotAvailableError, type MakeError } from "./errors";
 import type { DateSystem } from "../formula/excel-dates";
 import { CellFailure } from "./shape";
-import { DeadlineQueue, settleWithin } from "../prices/deadline-queue";
+import { DeadlineQueue, type Mapped, settleWithin } from "../prices/deadline-queue";
 import { memo } from "./memo";
 
 /** The part of the prices client the functions use (tests pass a small recording object). */
-export type FunctionsClient = Pick<PricesClient, "price" | "history" | "instrument" | "instruments" | "references">;
+export type FunctionsClient = Pick<PricesClient, "price" | "priceInto" | "history" | "instrument" | "instruments" | "references">;
 
 export interface FunctionsContext {
   /** The configured client (one that waits for it while a sign-in hands it over); throws NotAvailableError("sign in from the Prices pane") before sign-in. */
@@ -100,6 +100,13 @@ class DeadlineClient implements FunctionsClient {
     return this.client.price(key, this.call.askOptions());
   }
 
+  priceInto(key: PriceKey, _options: AskOptions | undefined, waiter: Waiter<PriceRecord>): void {
+    const client = this.client;
+    const options = this.call.askOptions();
+    if (client.priceInto) client.priceInto(key, options, waiter);
+    else client.price(key, options).then((record) => { waiter.answered(record); }, (error: unknown) => { waiter.failed(error); });
+  }
+
   history(key: Parameters<FunctionsClient["history"]>[0]): ReturnType<FunctionsClient["history"]> {
     return this.client.history(key, this.call.askOptions());
   }
@@ -124,7 +131,7 @@ export const DEFAULT_DEADLINE_MS = 120_000;
  * Runs one function call: the result, or the call's error thrown as the caller's error value.
  * Settles within `deadlineMs` whatever the client does.
  */
-export function run<T>(context: FunctionsContext, body: () => Promise<T>): Promise<T> {
+export function run<T>(context: FunctionsContext, body: () => Promise<T> | Mapped<unknown, T>): Promise<T> {
   return settleWithin(deadlineQueue(context.deadlineMs), body, lateAfter(context.deadlineMs), failureAs(context.makeError));
 }
 

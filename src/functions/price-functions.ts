@@ -1,7 +1,10 @@
 /** LOW, MID, HIGH, PRICE and AVERAGE: one price field per (symbol, date), as a value or a grid. */
 import type { ConversionTarget } from "../api/conversion";
 import type { AverageType, CalculationType } from "../api/vocabulary";
-import type { PriceKey } from "../prices/types";
+import type { Mapped } from "../prices/deadline-queue";
+import type { PriceKey, PriceRecord, Waiter } from "../prices/types";
+import type { DateSystem } from "../formula/excel-dates";
+import type { DataTypeSupport } from "./data-types";
 import { fieldValue } from "./date-values";
 import {
   choiceOf,
@@ -102,7 +105,7 @@ function singleLayout(symbol: Item<string | undefined>, date: Item<DateItem>): C
  * Symbols down, dates across (or the shape of whichever is a range); each cell settles on its own. `currency`
  * and `unit` are the functions' trailing arguments, checked after symbols and dates.
  */
-export function priceGrid(context: FunctionsContext, symbols: unknown, dates: unknown, request: PriceRequest, currency?: unknown, unit?: unknown): Promise<Grid> {
+export function priceGrid(context: FunctionsContext, symbols: unknown, dates: unknown, request: PriceRequest, currency?: unknown, unit?: unknown): Promise<Grid> | Mapped<PriceRecord, Grid> {
   const symbol = onlyCell(symbols);
   const date = onlyCell(dates);
   // Omitted currency and unit (the usual call): the instrument's own.
@@ -122,7 +125,7 @@ function dateReader(context: FunctionsContext, dates: unknown): (cell: unknown) 
  * the key's answer mapped to the cell, nothing but that mapping kept while it waits (no layout, grid or async frame).
  * Checked in anyGrid's order: the symbol and date read, the client (signed in), a blank date cell, the symbol, the date.
  */
-function onePrice(context: FunctionsContext, symbols: unknown, dates: unknown, request: PriceRequest, symbol: unknown, date: unknown): Promise<Grid> {
+function onePrice(context: FunctionsContext, symbols: unknown, dates: unknown, request: PriceRequest, symbol: unknown, date: unknown): Promise<Grid> | Mapped<PriceRecord, Grid> {
   try {
     const symbolItem = readItem(symbol, symbolOf);
     const dateItem = readItem(date, dateReader(context, dates));
@@ -134,11 +137,40 @@ function onePrice(context: FunctionsContext, symbols: unknown, dates: unknown, r
     const [asked, day] = cell;
     if (asked === undefined) throw new ArgumentError("symbol is required: give an instrument symbol such as 'MB-AL-0004'");
     // what the answer's mapping needs, read now: the call's context is not kept while the key waits
-    const { field, dateFormat } = request;
-    const { dateSystem, dataTypes } = context;
-    return client.price(priceKeys(request)(asked, day)).then((record) => [[fieldValue(field, priceFieldValue(record, field, dateFormat, asked, dateSystem), dataTypes)]]);
+    return new PriceCell(client, priceKeys(request)(asked, day), request.field, request.dateFormat, asked, context.dateSystem, context.dataTypes);
   } catch (error) {
     return rejected(error);
+  }
+}
+
+/** A one-cell call's record made into its cell: the call's settling waits on the key itself (no continuation of its own). */
+class PriceCell implements Mapped<PriceRecord, Grid> {
+  /** Asked once the settling waits (at once): then dropped, so nothing of the call's client is kept while the key waits. */
+  private asking: { readonly client: FunctionsClient; readonly key: PriceKey } | undefined;
+
+  constructor(
+    client: FunctionsClient,
+    key: PriceKey,
+    private readonly field: PriceField,
+    private readonly dateFormat: DateFormat,
+    private readonly symbol: string,
+    private readonly dateSystem: DateSystem,
+    private readonly dataTypes: DataTypeSupport | undefined,
+  ) {
+    this.asking = { client, key };
+  }
+
+  follow(waiter: Waiter<PriceRecord>): void {
+    const asking = this.asking;
+    this.asking = undefined;
+    if (asking === undefined) return;
+    const { client, key } = asking;
+    if (client.priceInto) client.priceInto(key, undefined, waiter);
+    else client.price(key).then((record) => { waiter.answered(record); }, (error: unknown) => { waiter.failed(error); });
+  }
+
+  map(record: PriceRecord): Grid {
+    return [[fieldValue(this.field, priceFieldValue(record, this.field, this.dateFormat, this.symbol, this.dateSystem), this.dataTypes)]];
   }
 }
 

@@ -52,7 +52,11 @@ const VOLATILE_FUNCTIONS = new Set(["TODAY", "NOW", "RAND", "RANDBETWEEN", "OFFS
 export class CustomCalls {
   private readonly functions = new Map<string, FunctionMetadata>();
   private readonly deadlines: DeadlineQueue;
+  /** What every pending call shares, in one object rather than three fields each. */
+  private readonly pending: PendingCalls;
   private readonly resolved = new Map<string, Resolved & { readonly id: string }>();
+  /** Calls made since the last stretch in which queued calls started. */
+  private queued: QueuedCall[] = [];
 
   constructor(
     private readonly runtime: CustomFunctionsRuntime,
@@ -62,6 +66,7 @@ export class CustomCalls {
     private readonly log?: (message: string) => void,
   ) {
     this.deadlines = new DeadlineQueue(timeoutMs);
+    this.pending = { deadlines: this.deadlines, timeoutMs, log };
     for (const fn of metadata) this.functions.set(fn.name.toUpperCase(), fn);
   }
 
@@ -106,34 +111,71 @@ export class CustomCalls {
    */
   runner(name: string, formula: FormulaCell, run: Run, onStep: (() => void) | undefined, streamed: (grid: ResultGrid) => void): CustomRunner | undefined {
     if (!name.startsWith(`${this.namespace}.`)) return undefined;
-    // then-callbacks, not an async function: no suspended frame held per pending call (10,000 on a model)
     return (inputs) => {
       if (run === "saved") return Promise.reject(new UnprovenSignal(`calls ${name}, whose old value the file does not hold on its own`));
       // the calls run in one stretch of continuations after every formula has started (arguments that were ready
-      // at once too), so an edit made meanwhile replaces a run before it calls anything: each is a step
-      return Promise.resolve().then(() => {
-        onStep?.();
-        const resolved = this.resolve(name);
-        if (isCellError(resolved)) return [[resolved]];
-        // An edit replaced this run while its arguments were evaluated: its result would be dropped, so call nothing.
-        if (run !== formula.generation) return [[cellError("#BUSY!")]];
-        // A call that is the whole formula updates its cells with a stream's later values; a nested one keeps its first.
-        const result = resultOf(formula.expression).expression;
-        const whole = result.kind === "call" && canonicalName(result.name, this.namespace) === name;
-        return this.call(formula, resolved, name, inputs, whole, (grid) => {
-          if (whole && run === formula.generation && formula.state === "done") streamed(grid);
-        });
+      // at once too), so an edit made meanwhile replaces a run before it calls anything: each is a step. Queued, not
+      // a continuation each: the call's own promise is the formula's, with no promise adopting it (10,000 on a model).
+      return new Promise<ResultGrid>((resolve, reject) => {
+        this.queued.push(new QueuedCall(name, formula, run, onStep, streamed, inputs, resolve, reject));
+        if (this.queued.length === 1) queueMicrotask(this.drain);
       });
     };
   }
 
+  /** Starts the queued calls in the order queued (one queued meanwhile too). */
+  private readonly drain = (): void => {
+    const queued = this.queued;
+    for (let index = 0; index < queued.length; index += 1) {
+      const call = queued[index] as QueuedCall;
+      try {
+        this.start(call);
+      } catch (thrown) {
+        call.reject(thrown);
+      }
+    }
+    this.queued = [];
+  };
+
+  private start(queued: QueuedCall): void {
+    const { name, formula, run, inputs } = queued;
+    queued.inputs = NO_INPUTS;
+    queued.onStep?.();
+    const resolved = this.resolve(name);
+    if (isCellError(resolved)) {
+      queued.resolve([[resolved]]);
+      return;
+    }
+    // An edit replaced this run while its arguments were evaluated: its result would be dropped, so call nothing.
+    if (run !== formula.generation) {
+      queued.resolve([[cellError("#BUSY!")]]);
+      return;
+    }
+    // A call that is the whole formula updates its cells with a stream's later values; a nested one keeps its first.
+    const result = resultOf(formula.expression).expression;
+    queued.whole = result.kind === "call" && canonicalName(result.name, this.namespace) === name;
+    this.call(formula, resolved, name, inputs, queued.whole, queued, queued.resolve, queued.reject);
+  }
+
   /**
-   * Calls a resolved function with a formula's argument inputs (lifted over a range when Excel would); `later` hears
-   * the whole result again when a stream delivers a later value.
+   * Calls a resolved function with a formula's argument inputs (lifted over a range when Excel would): `resolve` hears
+   * its first result, `listener` the whole result again when a stream delivers a later value.
    */
-  call(formula: CallingFormula, resolved: Resolved, displayName: string, inputs: readonly ArgumentInput[], whole: boolean, later: (grid: ResultGrid) => void): Promise<ResultGrid> {
+  private call(
+    formula: CallingFormula,
+    resolved: Resolved,
+    displayName: string,
+    inputs: readonly ArgumentInput[],
+    whole: boolean,
+    listener: LaterResults,
+    resolve: (grid: ResultGrid) => void,
+    reject: (thrown: unknown) => void,
+  ): void {
     const marshalled = marshalArguments(resolved.metadata, inputs, displayName);
-    if (marshalled.kind === "error") return Promise.resolve([[marshalled.error]]);
+    if (marshalled.kind === "error") {
+      resolve([[marshalled.error]]);
+      return;
+    }
     for (const call of marshalled.calls) {
       if (!isCellError(call.args)) formula.calls.push({ name: resolved.metadata.name, args: call.args, row: call.row, col: call.col, whole });
     }
@@ -141,9 +183,11 @@ export class CustomCalls {
     // to assemble and no async frame of its own
     if (!marshalled.lifted) {
       const [only] = marshalled.calls;
-      return only === undefined ? Promise.resolve([[cellError("#BUSY!")]]) : this.invoke(formula, resolved, only, later);
+      if (only === undefined) resolve([[cellError("#BUSY!")]]);
+      else this.invoke(formula, resolved, only, listener, resolve);
+      return;
     }
-    return this.lifted(formula, resolved, marshalled, later);
+    this.lifted(formula, resolved, marshalled, (grid) => { listener.later(grid); }).then(resolve, reject);
   }
 
   /** A call lifted over a range: one invocation per cell, assembled into the formula's grid (again on a stream's later value). */
@@ -161,39 +205,42 @@ export class CustomCalls {
     };
     await Promise.all(
       marshalled.calls.map(async (call, index) => {
-        outcomes[index] = await this.invoke(formula, resolved, call, (grid) => {
-          outcomes[index] = grid;
-          later(assemble());
+        outcomes[index] = await new Promise<ResultGrid>((resolve) => {
+          const listener = {
+            later: (grid: ResultGrid) => {
+              outcomes[index] = grid;
+              later(assemble());
+            },
+          };
+          this.invoke(formula, resolved, call, listener, resolve);
         });
       }),
     );
     return assemble();
   }
 
-  /** One call; settles on the first result (return value, rejection, first setResult) or the timeout. */
-  private invoke(formula: CallingFormula, resolved: Resolved, call: PreparedCall, later: (grid: ResultGrid) => void): Promise<ResultGrid> {
-    if (isCellError(call.args)) return Promise.resolve([[call.args]]);
+  /** One call; `resolve` hears the first result (return value, rejection, first setResult) or the timeout. */
+  private invoke(formula: CallingFormula, resolved: Resolved, call: PreparedCall, listener: LaterResults, resolve: (grid: ResultGrid) => void): void {
+    if (isCellError(call.args)) {
+      resolve([[call.args]]);
+      return;
+    }
     const args = call.args;
     const { metadata, implementation } = resolved;
     const options = metadata.options;
-    let pending: PendingCall | undefined;
-    const answered = new Promise<ResultGrid>((resolve) => {
-      pending = new PendingCall(this.deadlines, this.timeoutMs, metadata, resolve, later, formula.address, this.log);
-    });
-    const outcome = pending as PendingCall;
+    const outcome = new PendingCall(this.pending, metadata, resolve, listener, formula);
     this.deadlines.schedule(outcome);
     const invocation = invocationFor(formula, metadata, call, outcome);
     try {
       const returned = implementation(...args, invocation);
       if (options.stream) {
         if (isThenable(returned)) returned.then(undefined, (thrown: unknown) => { outcome.failed(thrown); });
-        return answered;
+        return;
       }
       follow(returned, outcome);
     } catch (thrown) {
       outcome.failed(thrown);
     }
-    return answered;
   }
 
   /** Calls every cancel handler a formula's calls registered (a new book, a recalculation, closing). */
@@ -210,26 +257,60 @@ export class CustomCalls {
   }
 }
 
+interface PendingCalls {
+  readonly deadlines: DeadlineQueue;
+  readonly timeoutMs: number;
+  readonly log: ((message: string) => void) | undefined;
+}
+
+/** Who hears a call's results after its first (a stream's later values). */
+interface LaterResults {
+  later(grid: ResultGrid): void;
+}
+
+const NO_INPUTS: readonly ArgumentInput[] = [];
+
+/** A formula's call waiting for the stretch in which the queued calls start; then the listener of its stream's later values. */
+class QueuedCall implements LaterResults {
+  /** Whether the call is the whole formula (known once it starts). */
+  whole = false;
+
+  constructor(
+    readonly name: string,
+    readonly formula: FormulaCell,
+    readonly run: Run,
+    readonly onStep: (() => void) | undefined,
+    private readonly streamed: (grid: ResultGrid) => void,
+    /** Dropped once the call starts: nothing of the arguments is kept while it waits. */
+    public inputs: readonly ArgumentInput[],
+    readonly resolve: (grid: ResultGrid) => void,
+    readonly reject: (thrown: unknown) => void,
+  ) {}
+
+  later(grid: ResultGrid): void {
+    const formula = this.formula;
+    if (this.whole && this.run === formula.generation && formula.state === "done") this.streamed(grid);
+  }
+}
+
 /**
  * A call waiting for its first result, and its own #BUSY! deadline in the queue: one object per call for what were
- * four closures and a queue record (10,000 waiting at once on a model). A result after the first goes to `later`.
+ * four closures and a queue record (10,000 waiting at once on a model). A result after the first goes to `listener`.
  */
 class PendingCall implements Deadline {
   due: number | undefined = undefined;
   private settled = false;
 
   constructor(
-    private readonly deadlines: DeadlineQueue,
-    private readonly timeoutMs: number,
+    private readonly calls: PendingCalls,
     private readonly metadata: FunctionMetadata,
     private readonly resolve: (grid: ResultGrid) => void,
-    private readonly later: (grid: ResultGrid) => void,
-    private readonly address: string,
-    private readonly log: ((message: string) => void) | undefined,
+    private readonly listener: LaterResults,
+    private readonly formula: CallingFormula,
   ) {}
 
   expired(): void {
-    this.finish([[cellError("#BUSY!", `no result after ${this.timeoutMs} ms`)]]);
+    this.finish([[cellError("#BUSY!", `no result after ${this.calls.timeoutMs} ms`)]]);
   }
 
   returned(value: unknown): void {
@@ -238,18 +319,18 @@ class PendingCall implements Deadline {
 
   failed(thrown: unknown): void {
     if (thrown !== null && typeof thrown === "object" && !("code" in thrown)) {
-      this.log?.(`${this.address}: ${this.metadata.name} threw ${thrownText(thrown)}`);
+      this.calls.log?.(`${this.formula.address}: ${this.metadata.name} threw ${thrownText(thrown)}`);
     }
     this.finish([[thrownToCellValue(thrown)]]);
   }
 
   private finish(grid: ResultGrid): void {
     if (this.settled) {
-      this.later(grid);
+      this.listener.later(grid);
       return;
     }
     this.settled = true;
-    this.deadlines.cancel(this);
+    this.calls.deadlines.cancel(this);
     this.resolve(grid);
   }
 }

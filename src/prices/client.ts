@@ -20,7 +20,7 @@ import { DEFAULT_RETRY_POLICY } from "./retry";
 import { timerScheduler } from "./scheduler";
 import { DEFAULT_REQUEST_BUDGET_MS, createTransport } from "./transport";
 import { sleep } from "./timeout";
-import type { AskOptions, CacheFilter, CachePolicy, ClientStats, KeyLineage, LineageKey, PricesClient, PricesClientOptions } from "./types";
+import type { AskOptions, CacheFilter, CachePolicy, ClientStats, KeyLineage, LineageKey, PricesClient, PricesClientOptions, Waiter } from "./types";
 
 export { DEFAULT_CACHE_POLICY } from "./cache-use";
 
@@ -118,8 +118,22 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
     return loader.ask<T>(norm, options?.cachedOnly === true, timeLeft === undefined ? undefined : now() + timeLeft, options?.fresh === true);
   }
 
+  /** `asked`, its answer handed to `waiter`. */
+  function askedInto<A>(normalise: (argument: A) => NormKey, argument: A, options: AskOptions | undefined, waiter: Waiter<never>): void {
+    let norm: NormKey;
+    try {
+      norm = normalise(argument);
+    } catch (error) {
+      loader.refuse(error).catch((refusal: unknown) => { waiter.failed(refusal); });
+      return;
+    }
+    const timeLeft = options?.timeLeftMs;
+    loader.askInto(norm, options?.cachedOnly === true, timeLeft === undefined ? undefined : now() + timeLeft, options?.fresh === true, waiter);
+  }
+
   return {
     price: (key, askOptions) => asked(normPriceKey, key, askOptions),
+    priceInto: (key, askOptions, waiter) => { askedInto(normPriceKey, key, askOptions, waiter); },
     history: (key, askOptions) => asked(normHistoryKey, key, askOptions),
     instrument: (symbol, fields, askOptions) => asked((asking: string) => normInstrumentKey(asking, fields), symbol, askOptions),
     instruments: (fields, askOptions) => asked(normInstrumentsKey, fields, askOptions),

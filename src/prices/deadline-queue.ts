@@ -11,6 +11,8 @@ export interface Deadline {
   expired(): void;
 }
 
+import type { Waiter } from "./types";
+
 /** A deadline that calls a function: the form of `add`, for callers that keep no object of their own. */
 class ExpiringCall implements Deadline {
   due: number | undefined = undefined;
@@ -106,9 +108,25 @@ export class DeadlineQueue {
   }
 }
 
+/**
+ * A task's answer still to be made into its result: an object that hands its source's answer to a waiter, and the
+ * making, so the settling itself waits on the source (no promise, reaction or closure of the task's own per call).
+ */
+export interface Mapped<S, T> {
+  /** Hands the source's value or failure to `waiter`, once. */
+  follow(waiter: Waiter<S>): void;
+  map(value: S): T;
+}
+
+function isMapped<T>(outcome: Promise<T> | Mapped<unknown, T>): outcome is Mapped<unknown, T> {
+  return typeof (outcome as Partial<Mapped<unknown, T>>).follow === "function";
+}
+
 /** One settleWithin: the deadline entry itself, holding the outer promise's settlers (no closure per call). */
-class Settling<T> implements Deadline {
+class Settling<T> implements Deadline, Waiter<unknown> {
   due: number | undefined = undefined;
+  /** Set when the task answered with a source still to be mapped. */
+  mapping: Mapped<unknown, T> | undefined = undefined;
 
   constructor(
     private readonly queue: DeadlineQueue,
@@ -127,6 +145,18 @@ class Settling<T> implements Deadline {
     this.resolve(value);
   }
 
+  /** The source's value, made into the result (a throw of the making is the task's failure). */
+  answered(value: unknown): void {
+    let result: T;
+    try {
+      result = (this.mapping as Mapped<unknown, T>).map(value);
+    } catch (error) {
+      this.failed(error);
+      return;
+    }
+    this.fulfilled(result);
+  }
+
   failed(error: unknown): void {
     this.queue.cancel(this);
     this.reject(this.failure(error));
@@ -140,10 +170,10 @@ const asItIs = (error: unknown): unknown => error;
  * no signal, at the cost of one queue entry (no timer, abort signal or race per call). `failure` makes the error a
  * failure (the task's or the late one) rejects with: one function for every call, not a catch (an async frame) per call.
  */
-export function settleWithin<T>(queue: DeadlineQueue, task: () => Promise<T>, late: () => Error, failure: (error: unknown) => unknown = asItIs): Promise<T> {
+export function settleWithin<T>(queue: DeadlineQueue, task: () => Promise<T> | Mapped<unknown, T>, late: () => Error, failure: (error: unknown) => unknown = asItIs): Promise<T> {
   let settling: Settling<T> | undefined;
   const settled = new Promise<T>((resolve, reject) => {
-    settling = new Settling(queue, resolve, reject, late, failure);
+    settling = new Settling<T>(queue, resolve, reject, late, failure);
   });
   const entry = settling as Settling<T>;
   queue.schedule(entry);
@@ -152,9 +182,15 @@ export function settleWithin<T>(queue: DeadlineQueue, task: () => Promise<T>, la
 }
 
 /** The task's outcome to its entry: the handlers' one context holds the entry alone (kept while the task waits). */
-function follow<T>(task: () => Promise<T>, entry: Settling<T>): void {
+function follow<T>(task: () => Promise<T> | Mapped<unknown, T>, entry: Settling<T>): void {
   try {
-    task().then(
+    const outcome = task();
+    if (isMapped(outcome)) {
+      entry.mapping = outcome;
+      outcome.follow(entry);
+      return;
+    }
+    outcome.then(
       (value) => { entry.fulfilled(value); },
       (error: unknown) => { entry.failed(error); },
     );

@@ -6,10 +6,13 @@
  */
 import type { Lineage, LineageRecord } from "./lineage";
 import type { NormKey } from "./keys";
+import type { Waiter } from "./types";
 
 export interface Ask extends LineageRecord {
-  /** The answer for every caller of the key while it waits; dropped once settled, so that lineage (which keeps the ask) does not keep the value alive beside the cache. */
+  /** The answer for every caller of the key while it waits, made when one needs it; dropped once settled, so that lineage (which keeps the ask) does not keep the value alive beside the cache. */
   promise: Promise<unknown> | undefined;
+  /** The caller that opened the key without a promise (a cell), told first; dropped once settled. */
+  waiter: Waiter<unknown> | undefined;
   /** Dropped once settled, so a settled ask kept by lineage holds no closures. */
   resolve: ((value: unknown) => void) | undefined;
   reject: ((error: Error) => void) | undefined;
@@ -35,31 +38,38 @@ export class InFlight {
     return record?.waiting === true && record.stale === false ? (record as Ask) : undefined;
   }
 
-  open(key: NormKey, askedAt: number, deadline: number): Ask & { promise: Promise<unknown> } {
-    let resolve: ((value: unknown) => void) | undefined;
-    let reject: ((error: Error) => void) | undefined;
-    const promise = new Promise<unknown>((settle, fail) => {
-      resolve = settle;
-      reject = fail;
-    });
-    const ask: Ask & { promise: Promise<unknown> } = { key, kind: key.kind, fromCache: false, requestId: undefined, askedAt, waiting: true, promise, resolve, reject, stale: false, deadline };
+  open(key: NormKey, askedAt: number, deadline: number, waiter?: Waiter<unknown>): Ask {
+    const ask: Ask = { key, kind: key.kind, fromCache: false, requestId: undefined, askedAt, waiting: true, promise: undefined, waiter, resolve: undefined, reject: undefined, stale: false, deadline };
     this.lineage.remember(ask);
     this.waiting += 1;
     return ask;
   }
 
+  /** The promise of a waiting ask's answer, made on first need (a settled ask's answer went to its callers already). */
+  promiseOf(ask: Ask): Promise<unknown> {
+    if (ask.promise !== undefined) return ask.promise;
+    const promise = new Promise<unknown>((settle, fail) => {
+      ask.resolve = settle;
+      ask.reject = fail;
+    });
+    if (ask.waiting) ask.promise = promise;
+    return promise;
+  }
+
   /** Settles an ask once; false when it had settled already. */
   resolve(ask: Ask, value: unknown): boolean {
-    const resolve = ask.resolve;
-    if (!this.close(ask) || !resolve) return false;
-    resolve(value);
+    const { resolve, waiter } = ask;
+    if (!this.close(ask)) return false;
+    resolve?.(value);
+    waiter?.answered(value);
     return true;
   }
 
   reject(ask: Ask, error: Error): boolean {
-    const reject = ask.reject;
-    if (!this.close(ask) || !reject) return false;
-    reject(error);
+    const { reject, waiter } = ask;
+    if (!this.close(ask)) return false;
+    reject?.(error);
+    waiter?.failed(error);
     return true;
   }
 
@@ -77,6 +87,7 @@ export class InFlight {
     ask.waiting = false;
     ask.resolve = ask.reject = undefined;
     ask.promise = undefined;
+    ask.waiter = undefined;
     if (!ask.stale) this.waiting -= 1;
     return true;
   }

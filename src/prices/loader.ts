@@ -10,6 +10,7 @@ import { NotCachedError, PricesError } from "./errors";
 import type { Governor } from "./governor";
 import type { Ask, InFlight } from "./in-flight";
 import type { NormKey } from "./keys";
+import type { Waiter } from "./types";
 import type { Lineage } from "./lineage";
 import type { BatchScheduler } from "./scheduler";
 import { withTimeout } from "./timeout";
@@ -39,6 +40,8 @@ export interface KeySettler {
 export interface Loader extends KeySettler {
   /** `deadline`: the caller's (a cell's), or the whole key's for a part of its answer; never later than the budget from now. */
   ask<T>(key: NormKey, cachedOnly: boolean, deadline?: number, fresh?: boolean): Promise<T>;
+  /** `ask`, the answer handed to `waiter`: a key opened here waits with no promise (a joined or cached one is followed). */
+  askInto(key: NormKey, cachedOnly: boolean, deadline: number | undefined, fresh: boolean, waiter: Waiter<unknown>): void;
   /** A key that could not be asked (it did not normalise), counted as asked and failed. */
   refuse<T>(error: unknown): Promise<T>;
 }
@@ -54,6 +57,18 @@ export function createLoader(parts: LoaderParts): Loader {
   }
 
   function ask<T>(key: NormKey, cachedOnly: boolean, deadline?: number, fresh = false): Promise<T> {
+    return start(key, cachedOnly, deadline, fresh, undefined) as Promise<T>;
+  }
+
+  function askInto(key: NormKey, cachedOnly: boolean, deadline: number | undefined, fresh: boolean, waiter: Waiter<unknown>): void {
+    start(key, cachedOnly, deadline, fresh, waiter)?.then(
+      (value) => { waiter.answered(value); },
+      (error: unknown) => { waiter.failed(error); },
+    );
+  }
+
+  /** An ask's answer, or undefined when `waiter` waits on the key opened here. */
+  function start(key: NormKey, cachedOnly: boolean, deadline: number | undefined, fresh: boolean, waiter: Waiter<unknown> | undefined): Promise<unknown> | undefined {
     counters.keysAsked += 1;
     const askedAt = now();
     // a live poll asks the service what it publishes now: the kept answer is what it compares against
@@ -62,21 +77,21 @@ export function createLoader(parts: LoaderParts): Loader {
       counters.cacheHits += 1;
       if (stored.error) counters.errors += 1;
       lineage.cacheHit(key, stored.requestId, askedAt);
-      return cache.answer(stored) as Promise<T>;
+      return cache.answer(stored);
     }
     const own = Math.min(askedAt + budgetMs, deadline ?? Number.POSITIVE_INFINITY);
     const pending = inFlight.get(key.id);
-    if (pending?.promise) {
+    if (pending) {
       counters.joined += 1;
       pending.fromCache = true;
       pending.askedAt = askedAt;
       // Not sent yet: the request may use the later of the two deadlines.
       if (pending.requestId === undefined && own > pending.deadline) pending.deadline = own;
-      const answer = pending.promise;
-      if (own >= pending.deadline) return answer as Promise<T>;
+      const answer = inFlight.promiseOf(pending);
+      if (own >= pending.deadline) return answer;
       // A joiner keeps its own, earlier deadline, and says why it ran out.
       const seconds = Math.round((own - askedAt) / 1000);
-      return withTimeout(own - askedAt, () => answer as Promise<T>, () => new PricesError(`no answer within this key's ${seconds} s: it joined a request for the same key, still waiting for the service`));
+      return withTimeout(own - askedAt, () => answer, () => new PricesError(`no answer within this key's ${seconds} s: it joined a request for the same key, still waiting for the service`));
     }
     if (cachedOnly) {
       counters.errors += 1;
@@ -84,11 +99,11 @@ export function createLoader(parts: LoaderParts): Loader {
     }
     // Nothing was waiting: a new refresh begins for the session's request governor.
     if (inFlight.size === 0) governor.idle();
-    const opened = inFlight.open(key, askedAt, own);
-    const answer = opened.promise;
+    const opened = inFlight.open(key, askedAt, own, waiter);
     // Taken before the window: a scheduler that throws settles the ask at once, which drops its promise.
+    const answer = waiter === undefined ? inFlight.promiseOf(opened) : undefined;
     batchWindow.add(opened);
-    return answer as Promise<T>;
+    return answer;
   }
 
   function settleValue(item: Ask, value: unknown, at: number, today: string): void {
@@ -112,5 +127,5 @@ export function createLoader(parts: LoaderParts): Loader {
     for (const item of asks) settleError(item, failure, at);
   }
 
-  return { ask, refuse, settleValue, settleError, failAll };
+  return { ask, askInto, refuse, settleValue, settleError, failAll };
 }

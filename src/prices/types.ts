@@ -202,8 +202,16 @@ export interface AskOptions {
   timeLeftMs?: number;
 }
 
+/** Who hears one answer without a promise of its own: its value, or its failure (one of the two, once). */
+export interface Waiter<T> {
+  answered(value: T): void;
+  failed(error: unknown): void;
+}
+
 export interface PricesClient {
   price(key: PriceKey, options?: AskOptions): Promise<PriceRecord>;
+  /** `price`, its answer handed to `waiter` rather than a promise (a cold model's 10,000 cells: no promise and handlers per key). */
+  priceInto?(key: PriceKey, options: AskOptions | undefined, waiter: Waiter<PriceRecord>): void;
   history(key: HistoryKey, options?: AskOptions): Promise<SymbolHistory>;
   instrument(symbol: string, fields?: readonly string[], options?: AskOptions): Promise<InstrumentRecord>;
   /** All instruments the caller may see. */

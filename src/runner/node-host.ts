@@ -94,6 +94,12 @@ function contextConsole(log: (message: string) => void): Record<string, (...args
   return { log: line("log"), info: line("info"), warn: line("warning"), error: line("error"), debug: line("debug") };
 }
 
+/** Opens the connection to a service the functions may fetch from and will (a plan-only run sends nothing). */
+function warm(trust: Trust, baseUrl: string, planOnly: boolean): void {
+  if (planOnly || !URL.canParse(baseUrl) || fetchRefusal(new URL(baseUrl)) !== undefined) return;
+  trust.preconnect(baseUrl);
+}
+
 /** Loads the bundle into a fresh context and starts the host's API over it. */
 export async function openNodeHost(options: NodeHostOptions): Promise<NodeHost> {
   const dispatcher = await options.trust.dispatcher();
@@ -155,7 +161,7 @@ export async function openNodeHost(options: NodeHostOptions): Promise<NodeHost> 
     return Promise.resolve();
   };
   try {
-    const api = await startHost(
+    const started = await startHost(
       {
         globals: sandbox as HostGlobals,
         loadBundle: () => {
@@ -167,6 +173,14 @@ export async function openNodeHost(options: NodeHostOptions): Promise<NodeHost> 
       },
       metadata,
     );
+    // the service is known from here: its connection opens while the book evaluates, not after its calls
+    const api: PricesHostApi = {
+      ...started,
+      configure: (configuration) => {
+        warm(options.trust, configuration.baseUrl, configuration.planOnly === true);
+        return started.configure(configuration);
+      },
+    };
     return {
       api,
       globals: sandbox as HostGlobals,

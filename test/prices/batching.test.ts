@@ -3,6 +3,7 @@ import { addDays } from "./dates";
 import { TODAY, json, midOf } from "./fake-service";
 import { flushAll, flushUntilSettled, reasonOf, setup, valueOf } from "./setup";
 import { InvalidInstrumentError, NoDataError, ResponseFormatError } from "../../src/prices";
+import type { PriceRecord, Waiter } from "../../src/prices/types";
 
 const symbols = (count: number): string[] => Array.from({ length: count }, (_, index) => `S${String(index).padStart(3, "0")}`);
 const dates = (count: number): string[] => Array.from({ length: count }, (_, index) => addDays("2024-01-01", index));
@@ -129,6 +130,28 @@ describe("per-key results", () => {
       expect(error).toBeInstanceOf(InvalidInstrumentError);
       expect(error.message).toContain("NOPE: unknown or not permitted");
     }
+  });
+
+  it("hands a key asked into a waiter its answer or failure, batched and joined with the same keys asked for promises", async () => {
+    const { client, manual, calls } = setup({ fake: { unknown: ["NOPE"] } });
+    const heard: Record<string, unknown> = {};
+    const waiter = (name: string): Waiter<PriceRecord> => ({
+      answered: (record) => { heard[name] = record.mid; },
+      failed: (error) => { heard[name] = error; },
+    });
+    const priceInto = client.priceInto?.bind(client);
+    if (priceInto === undefined) throw new Error("the client asks into waiters");
+    priceInto({ symbol: "AAA", date: "2024-03-01" }, undefined, waiter("first"));
+    priceInto({ symbol: "NOPE", date: "2024-03-01" }, undefined, waiter("unknown"));
+    priceInto({ symbol: "", date: "2024-03-01" }, undefined, waiter("refused"));
+    const joined = client.price({ symbol: "aaa", date: "2024-03-01" });
+    const results = await flushAll(manual, [joined, client.price({ symbol: "BBB", date: "2024-03-01" })]);
+    expect(calls).toHaveLength(1);
+    expect(client.stats()).toMatchObject({ keysRequested: 3, joined: 1 });
+    expect(heard.first).toBe(midOf("AAA", "2024-03-01"));
+    expect(valueOf(results[0]).mid).toBe(midOf("AAA", "2024-03-01"));
+    expect(heard.unknown).toBeInstanceOf(InvalidInstrumentError);
+    expect(heard.refused).toBeInstanceOf(Error);
   });
 
   it("fails a date before the instrument's first data with NoDataError naming the date", async () => {

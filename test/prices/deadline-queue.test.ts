@@ -1,5 +1,6 @@
 import { jest } from "@jest/globals";
-import { type Deadline, DeadlineQueue, settleWithin } from "../../src/prices/deadline-queue";
+import { type Deadline, DeadlineQueue, type Mapped, settleWithin } from "../../src/prices/deadline-queue";
+import type { Waiter } from "../../src/prices/types";
 
 describe("DeadlineQueue", () => {
   beforeEach(() => jest.useFakeTimers());
@@ -115,6 +116,27 @@ describe("settleWithin", () => {
         throw new Error("thrown before any promise");
       }, () => new Error("late")),
     ).rejects.toThrow("thrown before any promise");
+    expect(jest.getTimerCount()).toBe(0);
+  });
+
+  it("makes a mapped source's value into the result, a throw of the making or the source's failure its failure", async () => {
+    class Doubled implements Mapped<number, string> {
+      constructor(private readonly source: Promise<number>) {}
+
+      follow(waiter: Waiter<number>): void {
+        this.source.then((value) => { waiter.answered(value); }, (error: unknown) => { waiter.failed(error); });
+      }
+
+      map(value: number): string {
+        if (value < 0) throw new Error(`no double of ${value}`);
+        return String(value * 2);
+      }
+    }
+    const queue = new DeadlineQueue(1000);
+    const failure = (error: unknown): unknown => new Error(`failed: ${error instanceof Error ? error.message : String(error)}`);
+    await expect(settleWithin(queue, () => new Doubled(Promise.resolve(21)), () => new Error("late"), failure)).resolves.toBe("42");
+    await expect(settleWithin(queue, () => new Doubled(Promise.resolve(-1)), () => new Error("late"), failure)).rejects.toThrow("failed: no double of -1");
+    await expect(settleWithin(queue, () => new Doubled(Promise.reject(new Error("refused"))), () => new Error("late"), failure)).rejects.toThrow("failed: refused");
     expect(jest.getTimerCount()).toBe(0);
   });
 
