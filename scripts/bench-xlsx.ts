@@ -1,7 +1,7 @@
 /**
  * `npm run bench:xlsx`: a 20,000-cell .xlsx model and a 100,000-row book refreshed end to end by the runner (read, evaluated by
  * the functions' host, a Node context or headless Chromium, against the runner's own sandbox, written back), as
- * `npm run workbook -- model.xlsx --out refreshed.xlsx` does. `--host node,chromium` runs every case under each. Prints one JSON line per case and rewrites the "## Workbook files" section of docs/benchmarks.md.
+ * `npm run workbook -- model.xlsx --out refreshed.xlsx` does. `--host node,chromium` runs every case under each; `--runs N` times each case N times (default 5) and gives the median run. Prints one JSON line per case and rewrites the "## Workbook files" section of docs/benchmarks.md.
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -149,26 +149,35 @@ interface CaseLine extends ChildLine {
   /** The longest time the command's stderr stayed silent, from its start to its exit, as this process received it. */
   readonly longestSilenceMs: number;
   readonly silenceBefore: string;
-  /** The wall of the second run, the one whose memory was sampled (its sampling slows it). */
+  /** The wall of the run whose memory was sampled (its sampling slows it). */
   readonly sampledWallMs?: number;
+  /** Every timed run's wall, in the order they ran (the figures are the median run's). */
+  readonly wallsMs?: readonly number[];
 }
 
 const load = (): string => loadavg().map((value) => value.toFixed(1)).join(" ");
 
 /**
- * One case in a child process, the command `npm run workbook` runs (`node scripts/run-workbook.cjs`): the whole tree's
- * memory sampled from /proc, and its stderr's lines timed as they arrive here, the phases and the gaps between them.
+ * One case timed `runs` times alone, then once with its memory sampled. Reading /proc/PID/smaps_rollup every 100 ms
+ * walks the runner's page tables while it allocates: it added ~0.5 s to the 20,050-cell model's 2.9-3.4 s (four
+ * alternating pairs), so the clock's figures come from runs nobody samples, the tree's memory and CPU from the other.
+ * One run of the model moves by +-0.4 s with how the two cores' threads happen to meet (2.2-3.0 s in ten quiet runs),
+ * so the clock's figures are the median run's (by wall), and the longest silence the longest of all the timed runs.
  */
-/**
- * One case run twice: timed alone, then with its memory sampled. Reading /proc/PID/smaps_rollup every 100 ms walks the
- * runner's page tables while it allocates: it added ~0.5 s to the 20,050-cell model's 2.9-3.4 s (four alternating
- * pairs), so the clock's figures come from the run nobody samples, the tree's memory and CPU from the other.
- */
-async function runCaseTwice(name: string, model: string, out: string, today: string, host: string, busyLoops: number): Promise<CaseLine> {
-  const timed = await runCase(name, model, out, today, host, busyLoops, false);
+async function runCaseTimed(name: string, model: string, out: string, today: string, host: string, busyLoops: number, runs: number): Promise<CaseLine> {
+  const timed: CaseLine[] = [];
+  for (let run = 0; run < runs; run++) timed.push(await runCase(name, model, out, today, host, busyLoops, false));
+  const byWall = [...timed].sort((a, b) => a.wallMs - b.wallMs);
+  const median = byWall[Math.floor((byWall.length - 1) / 2)];
+  const quietest = timed.reduce((longest, line) => (line.longestSilenceMs > longest.longestSilenceMs ? line : longest));
+  if (median === undefined) throw new Error("--runs: at least one timed run");
   const sampled = await runCase(name, model, out, today, host, busyLoops, true);
   return {
-    ...timed,
+    ...median,
+    loadStart: timed[0]?.loadStart ?? median.loadStart,
+    wallsMs: timed.map((line) => line.wallMs),
+    longestSilenceMs: quietest.longestSilenceMs,
+    silenceBefore: quietest.silenceBefore,
     loadEnd: sampled.loadEnd,
     treePeakPssMb: sampled.treePeakPssMb,
     treePeakRssMb: sampled.treePeakRssMb,
@@ -180,6 +189,10 @@ async function runCaseTwice(name: string, model: string, out: string, today: str
   };
 }
 
+/**
+ * One case in a child process, the command `npm run workbook` runs (`node scripts/run-workbook.cjs`): the whole tree's
+ * memory sampled from /proc, and its stderr's lines timed as they arrive here, the phases and the gaps between them.
+ */
 async function runCase(name: string, model: string, out: string, today: string, host: string, busyLoops: number, sampleMemory: boolean): Promise<CaseLine> {
   const loadStart = load();
   const started = performance.now();
@@ -257,13 +270,18 @@ function row(line: CaseLine, what: string): string {
   const where = line.busyLoops > 0 ? `beside ${line.busyLoops} busy loops` : "quiet";
   const phases = `read ${seconds(line.readMs)} s, start of the service and host ${seconds(line.startMs)} s, evaluation ${seconds(line.evaluateMs)} s, write ${seconds(line.writeMs)} s`;
   const memory = `CPU ${line.treeCpuS.toFixed(1)} s over the tree; whole tree peak ${line.treePeakPssMb} MB PSS (${line.treePeakRssMb} MB RSS summed, ${line.processes} processes; largest ${line.largestProcess} ${line.largestProcessRssMb} MB RSS)`;
-  return `| ${what}, ${line.host} host, ${where} (load ${line.loadStart} / ${line.loadEnd}) | ${seconds(line.wallMs)} s end to end (${phases}); ${memory}; first stderr line after ${seconds(line.firstLineMs)} s; longest stderr silence ${seconds(line.longestSilenceMs)} s (before "${line.silenceBefore}"); ${line.requests} service requests |`;
+  const walls = line.wallsMs ?? [line.wallMs];
+  const spread = walls.length > 1 ? `median of ${walls.length} runs, ${seconds(Math.min(...walls))}-${seconds(Math.max(...walls))} s; ` : "";
+  return `| ${what}, ${line.host} host, ${where} (load ${line.loadStart} / ${line.loadEnd}) | ${seconds(line.wallMs)} s end to end (${spread}${phases}); ${memory}; first stderr line after ${seconds(line.firstLineMs)} s; longest stderr silence ${seconds(line.longestSilenceMs)} s (before "${line.silenceBefore}"); ${line.requests} service requests |`;
 }
 
 async function main(): Promise<void> {
   // `--host node|chromium|node,chromium` picks the runner's hosts (default: the runner's own default); `--busy N` the
   // busy loops of the second run (default 2, 0 skips it).
-  const { values } = parseArgs({ options: { host: { type: "string", default: "default" }, busy: { type: "string", default: "2" } } });
+  // `--runs N` the timed runs of each case (default 5: the figures are the median run's).
+  const { values } = parseArgs({ options: { host: { type: "string", default: "default" }, busy: { type: "string", default: "2" }, runs: { type: "string", default: "5" } } });
+  const runs = Number(values.runs);
+  if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs: expected a whole number of runs, got ${values.runs}`);
   const hosts = values.host.split(",");
   const busy = Number(values.busy);
   const startLoad = load();
@@ -285,7 +303,7 @@ async function main(): Promise<void> {
     const runBoth = async (loops: number): Promise<void> => {
       for (const [name, book] of [["xlsx-20000", model], ["xlsx-100000-rows", large]] as const) {
         for (const host of hosts) {
-          const line = await runCaseTwice(name, book, join(dir, `${name}-refreshed.xlsx`), today, host, loops);
+          const line = await runCaseTimed(name, book, join(dir, `${name}-refreshed.xlsx`), today, host, loops, runs);
           process.stdout.write(`${JSON.stringify(line)}\n`);
           lines.push(line);
         }
@@ -303,7 +321,7 @@ async function main(): Promise<void> {
     const modelWhat = `${cells.toLocaleString("en")}-cell model: ${SYMBOLS} symbols x ${DATES} weekly dates of \`=_xldudf_PRICES_MID($A2,B$1)\` and ${SYMBOLS * (DATES - 1)} \`=C2/B2-1\` (target: 2 s)`;
     const largeWhat = `${LARGE_ROWS.toLocaleString("en")} rows x 5 columns, ${LARGE_PRICES.toLocaleString("en")} \`=_xldudf_PRICES_MID(A2,B2)\` (target: whole tree under 600 MB, a line every 2 s)`;
     const section = [
-      `Written by \`npm run bench:xlsx\` (scripts/bench-xlsx.ts) on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, load average ${startLoad} at the start and ${load()} at the end (each row gives its own). Each case is the runner's whole path as \`npm run workbook -- model.xlsx --out refreshed.xlsx\` takes it, in a child process of its own, the command \`npm run workbook\` runs (\`node scripts/run-workbook.cjs\`: the runner bundled by esbuild, built before the clock starts): its own sandbox (in the runner's process), the functions bundle's host, the package read with fflate and saxes and written back with only the refreshed cells changed; dist/ is built before the clock starts. Each case runs twice: the clock's figures (the wall, the phases, the first line, the stderr silence) are the first run's, whose memory nobody samples (reading smaps_rollup every 100 ms added ~0.5 s to the model); memory and CPU are the second run's (its wall in the raw line as sampledWallMs). Memory is the runner and every process it started (Chromium's, when the host is Chromium), sampled from /proc every 100 ms: PSS (/proc/PID/smaps_rollup; pages the processes share count once) summed, with summed RSS beside it; CPU is the user and system time of the same processes (/proc/PID/stat), the figure a loaded machine changes least. The stderr silence is timed here, where the child's stderr arrives, from its start to its exit (Node's start included), and so are the phases (the read from the process's start). The busy loops are \`node -e 'for(;;){}'\`, one per core of the 2.`,
+      `Written by \`npm run bench:xlsx\` (scripts/bench-xlsx.ts) on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, load average ${startLoad} at the start and ${load()} at the end (each row gives its own). Each case is the runner's whole path as \`npm run workbook -- model.xlsx --out refreshed.xlsx\` takes it, in a child process of its own, the command \`npm run workbook\` runs (\`node scripts/run-workbook.cjs\`: the runner bundled by esbuild, built before the clock starts): its own sandbox (in the runner's process), the functions bundle's host, the package read with fflate and saxes and written back with only the refreshed cells changed; dist/ is built before the clock starts. Each case runs ${runs} times timed and once more sampled: the clock's figures (the wall, the phases, the first line) are the median run's by wall (every wall in the raw line as wallsMs), the stderr silence the longest of the timed runs, none of whose memory anybody samples (reading smaps_rollup every 100 ms added ~0.5 s to the model); memory and CPU are the sampled run's (its wall in the raw line as sampledWallMs). Memory is the runner and every process it started (Chromium's, when the host is Chromium), sampled from /proc every 100 ms: PSS (/proc/PID/smaps_rollup; pages the processes share count once) summed, with summed RSS beside it; CPU is the user and system time of the same processes (/proc/PID/stat), the figure a loaded machine changes least. The stderr silence is timed here, where the child's stderr arrives, from its start to its exit (Node's start included), and so are the phases (the read from the process's start). The busy loops are \`node -e 'for(;;){}'\`, one per core of the 2.`,
       "",
       "| case | figure |",
       "| --- | --- |",
