@@ -125,10 +125,12 @@ export interface BackgroundBuild {
 /**
  * Reads every instrument's series and forecasts a few at a time, handing the event loop back between them (requests
  * first): a listening sandbox builds what nobody asked for yet while its caller is busy. Given `only` (upper-case
- * symbols), only those instruments: the rest are still built when a request first reads them.
+ * symbols), only those instruments (all when it names none): the rest are still built when a request first reads them.
  */
 export function buildInBackground(data: DataSet, only?: ReadonlySet<string>): BackgroundBuild {
-  const instruments = only === undefined ? data.instruments : data.instruments.filter((instrument) => only.has(instrument.record.symbol.toUpperCase()));
+  const named = only === undefined ? [] : data.instruments.filter((instrument) => only.has(instrument.record.symbol.toUpperCase()));
+  // a book that names none of them (its symbols made by formulas) has them all built ahead, as without a hint
+  const instruments = named.length > 0 ? named : data.instruments;
   let next = 0;
   let assessments = 0;
   let timer: NodeJS.Immediate | undefined;

@@ -79,6 +79,12 @@ describe("generateDataSet: series built when first read", () => {
     expect(await background.done).toBe(lengths.reduce((sum, length) => sum + length, 0));
     expect(new Map(data.instruments.map((i) => [i.record.symbol, digest(i.series, i.forecasts)]))).toEqual(eager);
   });
+
+  it("builds every instrument in the background when the names given are none of them (a book whose symbols formulas make)", async () => {
+    const data = await generateDataSetInSteps({ seed: DEFAULT_SEED, today: TODAY });
+    const background = buildInBackground(data, new Set(["SYMBOL", "TOTAL", "=A2&B2"]));
+    expect(await background.done).toBe(eagerAssessments);
+  });
 });
 
 describe("generateDataSet: values pinned", () => {
