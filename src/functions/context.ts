@@ -101,10 +101,7 @@ class DeadlineClient implements FunctionsClient {
   }
 
   priceInto(key: PriceKey, _options: AskOptions | undefined, waiter: Waiter<PriceRecord>): void {
-    const client = this.client;
-    const options = this.call.askOptions();
-    if (client.priceInto) client.priceInto(key, options, waiter);
-    else client.price(key, options).then((record) => { waiter.answered(record); }, (error: unknown) => { waiter.failed(error); });
+    askPriceInto(this.client, key, this.call.askOptions(), waiter);
   }
 
   history(key: Parameters<FunctionsClient["history"]>[0]): ReturnType<FunctionsClient["history"]> {
@@ -126,6 +123,12 @@ class DeadlineClient implements FunctionsClient {
 
 /** Default deadline: longer than the client's own timeouts and retries, so it only catches what slips through. */
 export const DEFAULT_DEADLINE_MS = 120_000;
+
+/** A key's price handed to `waiter`: the client's own `priceInto`, or its `price`'s answer where it has none (tests' recording clients). */
+export function askPriceInto(client: FunctionsClient, key: PriceKey, options: AskOptions | undefined, waiter: Waiter<PriceRecord>): void {
+  if (client.priceInto) client.priceInto(key, options, waiter);
+  else client.price(key, options).then((record) => { waiter.answered(record); }, (error: unknown) => { waiter.failed(error); });
+}
 
 /**
  * Runs one function call: the result, or the call's error thrown as the caller's error value.

@@ -18,7 +18,7 @@ import {
   type Choice,
   type DateFormat,
 } from "./coerce";
-import { run, type FunctionsClient, type FunctionsContext } from "./context";
+import { askPriceInto, run, type FunctionsClient, type FunctionsContext } from "./context";
 import { conversionTarget, withTarget } from "./conversion-args";
 import { ArgumentError } from "./errors";
 import { priceFieldOf, priceFieldValue, requestedPriceFields, type PriceField } from "./fields";
@@ -164,9 +164,7 @@ class PriceCell implements Mapped<PriceRecord, Grid> {
     const asking = this.asking;
     this.asking = undefined;
     if (asking === undefined) return;
-    const { client, key } = asking;
-    if (client.priceInto) client.priceInto(key, undefined, waiter);
-    else client.price(key).then((record) => { waiter.answered(record); }, (error: unknown) => { waiter.failed(error); });
+    askPriceInto(asking.client, asking.key, undefined, waiter);
   }
 
   map(record: PriceRecord): Grid {

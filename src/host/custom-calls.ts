@@ -245,6 +245,8 @@ export class CustomCalls {
 
   /** Calls every cancel handler a formula's calls registered (a new book, a recalculation, closing). */
   cancel(formula: CallingFormula): void {
+    // most formulas registered none (all but the streaming and cancelable calls): no new empty list for each
+    if (formula.cancels.length === 0) return;
     const cancels = formula.cancels;
     formula.cancels = [];
     for (const cancel of cancels) {

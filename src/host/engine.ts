@@ -187,8 +187,7 @@ export class WorkbookEngine {
 
   /** Cancels every cancelable or streaming invocation still live (a new book, a recalculation, closing). */
   cancelAll(): void {
-    // only a formula with a live cancelable or streaming call: cancel makes a new empty list for each it is asked of
-    for (const formula of this.graph.formulas) if (formula.cancels.length > 0) this.calls.cancel(formula);
+    for (const formula of this.graph.formulas) this.calls.cancel(formula);
   }
 
   /** The custom calls of each formula's latest run, by anchor address. */
@@ -333,7 +332,7 @@ export class WorkbookEngine {
     formula.generation += 1;
     formula.evaluations += 1;
     const generation = formula.generation;
-    if (formula.cancels.length > 0) this.calls.cancel(formula);
+    this.calls.cancel(formula);
     formula.calls = [];
     formula.dynamicReads = [];
     formula.waitsOn = undefined;

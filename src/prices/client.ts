@@ -114,8 +114,13 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
     } catch (error) {
       return loader.refuse(error);
     }
+    return loader.ask<T>(norm, options?.cachedOnly === true, deadlineOf(options), options?.fresh === true);
+  }
+
+  /** When an ask with these options runs out (epoch ms), or undefined for the loader's own budget. */
+  function deadlineOf(options: AskOptions | undefined): number | undefined {
     const timeLeft = options?.timeLeftMs;
-    return loader.ask<T>(norm, options?.cachedOnly === true, timeLeft === undefined ? undefined : now() + timeLeft, options?.fresh === true);
+    return timeLeft === undefined ? undefined : now() + timeLeft;
   }
 
   /** `asked`, its answer handed to `waiter`. */
@@ -127,8 +132,7 @@ export function createPricesClient(options: PricesClientOptions): PricesClient {
       loader.refuse(error).catch((refusal: unknown) => { waiter.failed(refusal); });
       return;
     }
-    const timeLeft = options?.timeLeftMs;
-    loader.askInto(norm, options?.cachedOnly === true, timeLeft === undefined ? undefined : now() + timeLeft, options?.fresh === true, waiter);
+    loader.askInto(norm, options?.cachedOnly === true, deadlineOf(options), options?.fresh === true, waiter);
   }
 
   return {

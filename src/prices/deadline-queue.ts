@@ -3,6 +3,7 @@
  * a queue in that order and a timer for its head stand in for a timer per call (the 20,050-cell model's 10,000
  * PRICES calls: one timer, not 10,000 set and cleared). The engine's #BUSY! deadline and each function call's own.
  */
+import type { Waiter } from "./types";
 
 /** What waits in the queue: told `expired()` once its time is up, unless cancelled first. */
 export interface Deadline {
@@ -10,8 +11,6 @@ export interface Deadline {
   due: number | undefined;
   expired(): void;
 }
-
-import type { Waiter } from "./types";
 
 /** A deadline that calls a function: the form of `add`, for callers that keep no object of their own. */
 class ExpiringCall implements Deadline {
