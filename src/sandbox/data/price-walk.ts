@@ -4,7 +4,7 @@ import type { CommodityDef } from "./catalogue";
 import { correctionDelayDays, GeneratedSeries, generatedPublication } from "./generated-series";
 import { describe, type Plan } from "./instrument-plans";
 import { midOf, roundToScale } from "./mids";
-import { hashFirstTwo, hashLast, hashThird, Random, unitOf } from "./random";
+import { hashFirstTwo, hashInts, hashLast, hashThird, Random, unitOf } from "./random";
 import { rationaleWriter } from "./rationale";
 import { assessmentDays } from "./schedule";
 import { instantOf } from "./times-of-day";
@@ -77,8 +77,8 @@ export function buildSeries(plan: Plan, endDay: EpochDay, todayDay: EpochDay, no
     let rev = 0;
     // A correction, published a few days later: made only once it has been published.
     if (unitOf(hashLast(hashThird(corrected, i), 0)) < correctionRate && day + correctionDelayDays(key, i) <= todayDay && correctionPublished(plan, i, day, now)) {
-      rev = unitOf(hashLast(hashThird(hashFirstTwo(key, SALT_SECOND_REVISION), i), 0)) < 0.25 ? 2 : 1;
-      const size = unitOf(hashLast(hashThird(hashFirstTwo(key, SALT_CORRECTION_SIZE), i), 0)) - 0.5;
+      rev = unitOf(hashInts(key, SALT_SECOND_REVISION, i)) < 0.25 ? 2 : 1;
+      const size = unitOf(hashInts(key, SALT_CORRECTION_SIZE, i)) - 0.5;
       const shift = isPrice ? center * size * 0.02 : swing * size * 0.1;
       lo += shift;
       hi += shift;

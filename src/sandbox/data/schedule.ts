@@ -51,21 +51,7 @@ function isLastWeekdayOfMonth(day: EpochDay, weekday: number): boolean {
  */
 export function isAssessmentDay(frequency: Frequency, weeklyDay: number, day: EpochDay): boolean {
   const weekday = weekdayOf(day);
-  let scheduled: boolean;
-  switch (frequency) {
-    case "Daily":
-      scheduled = weekday < 5;
-      break;
-    case "Twice weekly":
-      scheduled = weekday === 1 || weekday === 3;
-      break;
-    case "Weekly":
-      scheduled = weekday === weeklyDay;
-      break;
-    case "Monthly":
-      scheduled = weekday < 5 && isLastWeekdayOfMonth(day, weekday);
-      break;
-  }
+  const scheduled = frequency === "Weekly" ? weekday === weeklyDay : weekday < 5 && scheduledWeekday(frequency, weekday, day);
   return scheduled && !isHoliday(day);
 }
 
