@@ -85,8 +85,31 @@ function collectAreas(sheet: string, expression: Expression, reading: Reading, a
   }
 }
 
+/**
+ * A record per sheet, by the sheet's name, that keeps the last one asked for: the model's 40,000 areas and lookups
+ * name one sheet, by the very same string, so most lookups are one string comparison and no hashing.
+ */
+class BySheet<T> {
+  private readonly records = new Map<string, T>();
+  private lastName: string | undefined;
+  private last: T | undefined;
+
+  constructor(private readonly make: () => T) {}
+
+  /** The sheet's record, made when `make` (else undefined for a sheet with none). */
+  get(name: string, make: boolean): T | undefined {
+    if (name === this.lastName) return this.last;
+    let found = this.records.get(name);
+    if (found === undefined && make) this.records.set(name, (found = this.make()));
+    if (found === undefined) return undefined;
+    this.lastName = name;
+    this.last = found;
+    return found;
+  }
+}
+
 export class CellsRead {
-  private readonly reach = new Map<string, SheetReach>();
+  private readonly reach = new BySheet<SheetReach>(() => ({ cells: new Set<number>(), areas: [] }));
   /** Set once a formula reads cells its text does not name: every cell is needed. */
   everything = false;
 
@@ -100,15 +123,8 @@ export class CellsRead {
     for (const { sheet: target, area } of areas) this.area(target, area);
   }
 
-  /** The sheet last added to, kept: the model's 39,600 areas name one sheet, by the very same string. */
-  private lastSheet: string | undefined;
-  private lastReach: SheetReach | undefined;
-
   private area(sheet: string, area: RangeRef): void {
-    let reach = sheet === this.lastSheet ? this.lastReach : this.reach.get(sheet);
-    if (reach === undefined) this.reach.set(sheet, (reach = { cells: new Set<number>(), areas: [] }));
-    this.lastSheet = sheet;
-    this.lastReach = reach;
+    const reach = this.reach.get(sheet, true) as SheetReach;
     if ((area.bottom - area.top + 1) * (area.right - area.left + 1) > LISTED_AREA) {
       reach.areas.push(area);
       return;
@@ -121,7 +137,7 @@ export class CellsRead {
   /** Whether a formula reads the cell (`row`, `col` 0-based) of `sheet`. */
   reads(sheet: string, row: number, col: number): boolean {
     if (this.everything) return true;
-    const reach = this.reach.get(sheet);
+    const reach = this.reach.get(sheet, false);
     return reach !== undefined && (reach.cells.has(cellKey(row, col)) || reach.areas.some((area) => rangeContains(area, row, col)));
   }
 }
@@ -166,10 +182,7 @@ interface SheetCones {
  * each formula as its index in the list, so the cone is one array of flags, not two Sets of 20,000 records.
  */
 class ConeIndex {
-  private readonly sheets = new Map<string, SheetCones>();
-  /** The sheet last asked for: the model's 40,000 lookups ask for one sheet, by the very same string. */
-  private lastName: string | undefined;
-  private last: SheetCones | undefined;
+  private readonly sheets = new BySheet<SheetCones>(() => ({ anchors: new Map(), readers: new Map() }));
   private readonly arrays: number[] = [];
   /** Readers of large areas. */
   private readonly largeReads: { readonly formula: number; readonly sheet: string; readonly area: RangeRef }[] = [];
@@ -206,13 +219,7 @@ class ConeIndex {
 
   /** A sheet's index, made when `make` (else undefined for a sheet no formula lies on or reads). */
   private sheet(name: string, make: boolean): SheetCones | undefined {
-    if (name === this.lastName) return this.last;
-    let found = this.sheets.get(name);
-    if (found === undefined && make) this.sheets.set(name, (found = { anchors: new Map(), readers: new Map() }));
-    if (found === undefined) return undefined;
-    this.lastName = name;
-    this.last = found;
-    return found;
+    return this.sheets.get(name, make);
   }
 
   /** Hands `visit` the formulas whose anchor or saved array lies in `area` of `sheet` (the formulas a reader of it needs). */
