@@ -8,6 +8,7 @@ import { basename, dirname, join, posix } from "node:path";
 import { crc32, createDeflateRaw, inflateRaw } from "node:zlib";
 import { type AsyncFlateStreamHandler, Zip, type ZipInputFile } from "fflate";
 import { WellFormedCheck, XmlPartError, children, parseXml, type XmlElement } from "./xml";
+import { directoryEntries } from "./zip-directory";
 import { unzipped } from "./zip-inflate";
 
 /** A file the runner cannot read as a workbook: exit code 2 with this one-line message. */
@@ -201,59 +202,24 @@ export interface StoredEntry {
   readonly modified: Date;
 }
 
-const END_OF_DIRECTORY = 0x06054b50;
-const DIRECTORY_ENTRY = 0x02014b50;
-const LOCAL_HEADER = 0x04034b50;
-/** A zip64 size or offset: such a package has its entries compressed anew (none Excel writes below 4 GB). */
-const ZIP64 = 0xffffffff;
-
 /**
- * The entries of `bytes` as stored, from its central directory, for those `entries` holds (names decoded as fflate
- * decodes them); none when the directory is not one this reader knows (zip64, a damaged one), and never an encrypted
- * entry: those are compressed anew. An entry whose content does not match its CRC-32 (fflate does not check) makes
+ * The entries of `bytes` as stored, from its central directory (zip-directory.ts), for those `entries` holds; none
+ * when the directory is not one that walker follows (a damaged one), and never an encrypted entry or one with zip64
+ * sizes: those are compressed anew. An entry whose content does not match its CRC-32 (fflate does not check) makes
  * the file a damaged zip: its damage would otherwise be read, or copied into the refreshed file.
  */
 function storedEntries(path: string, bytes: Uint8Array<ArrayBuffer>, entries: ReadonlyMap<string, Uint8Array>): Map<string, StoredEntry> {
   const stored = new Map<string, StoredEntry>();
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let end = -1;
-  for (let at = bytes.length - 22; at >= Math.max(0, bytes.length - 22 - 65_535); at -= 1) {
-    if (view.getUint32(at, true) === END_OF_DIRECTORY) {
-      end = at;
-      break;
-    }
-  }
-  if (end < 0) return stored;
-  const count = view.getUint16(end + 10, true);
-  let at = view.getUint32(end + 16, true);
-  if (at === ZIP64 || count === 0xffff) return stored;
-  const utf8 = new TextDecoder("utf-8");
-  const latin1 = new TextDecoder("latin1");
-  for (let index = 0; index < count; index += 1) {
-    if (at + 46 > bytes.length || view.getUint32(at, true) !== DIRECTORY_ENTRY) return new Map();
-    const flag = view.getUint16(at + 8, true);
-    const compression = view.getUint16(at + 10, true);
-    const time = view.getUint16(at + 12, true);
-    const date = view.getUint16(at + 14, true);
-    const crc = view.getUint32(at + 16, true);
-    const compressedSize = view.getUint32(at + 20, true);
-    const size = view.getUint32(at + 24, true);
-    const nameLength = view.getUint16(at + 28, true);
-    const rest = nameLength + view.getUint16(at + 30, true) + view.getUint16(at + 32, true);
-    const local = view.getUint32(at + 42, true);
-    const nameBytes = bytes.subarray(at + 46, at + 46 + nameLength);
-    const name = (flag & 0x800 ? utf8 : latin1).decode(nameBytes);
-    at += 46 + rest;
-    const encrypted = (flag & 1) !== 0;
+  for (const entry of directoryEntries(bytes) ?? []) {
+    const { name, flags, crc } = entry;
     const content = entries.get(name);
-    if (encrypted || compressedSize === ZIP64 || size === ZIP64 || local === ZIP64 || content === undefined) continue;
+    if ((flags & 1) !== 0 || entry.zip64 || content === undefined) continue;
     if (crc32(content) !== crc) throw new WorkbookFileError(`${path} is a damaged zip (corrupt): ${name} does not match its CRC-32`);
-    if (local + 30 > bytes.length || view.getUint32(local, true) !== LOCAL_HEADER) continue;
+    if (entry.localCrc === undefined) continue;
     // without a data descriptor (bit 3) the local header repeats the CRC; a reader that trusts it would see damage
-    if ((flag & 8) === 0 && view.getUint32(local + 14, true) !== crc) throw new WorkbookFileError(`${path} is a damaged zip (corrupt): ${name}'s local header gives another CRC-32 than the directory`);
-    const start = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
-    if (start + compressedSize > bytes.length) continue;
-    stored.set(name, { compression, crc, size, data: bytes.subarray(start, start + compressedSize), modified: dosDate(date, time) });
+    if ((flags & 8) === 0 && entry.localCrc !== crc) throw new WorkbookFileError(`${path} is a damaged zip (corrupt): ${name}'s local header gives another CRC-32 than the directory`);
+    if (entry.data === undefined) continue;
+    stored.set(name, { compression: entry.compression, crc, size: entry.size, data: entry.data, modified: dosDate(entry.date, entry.time) });
   }
   return stored;
 }

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { strToU8, unzipSync, zipSync } from "fflate";
 import { type StoredEntry, WorkbookFileError, WorkbookPackage, readBack, writePackage } from "../../src/xlsx/package";
+import { withComment, withZip64End } from "./zip-edits";
 
 const TYPES = '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>';
 const ROOT_RELS =
@@ -184,3 +185,43 @@ describe("WorkbookPackage.read's CRC check", () => {
     expect(() => WorkbookPackage.read(join(dir, "header.xlsx"))).toThrow(/local header gives another CRC-32 than the directory/);
   });
 });
+
+describe("WorkbookPackage.read's end of central directory (zip-directory.ts, for both the entries and the stored copies)", () => {
+  function workbook(): Buffer {
+    return Buffer.from(zipSync({ "[Content_Types].xml": [strToU8(TYPES), { level: 9 }], "_rels/.rels": [strToU8(ROOT_RELS), { level: 0 }], "xl/workbook.xml": [strToU8(WORKBOOK), { level: 6 }] }));
+  }
+  const hex = (entries: Iterable<[string, Uint8Array]>) => [...entries].map(([name, bytes]) => [name, Buffer.from(bytes).toString("hex")]);
+
+  it("reads a zip whose comment holds an end record's signature as the same zip without it (fflate alone took the signature for the record)", () => {
+    const zip = workbook();
+    const comment = Buffer.from("copied from PK\x05\x06 the archive tool's notes, which are long enough");
+    writeFileSync(join(dir, "plain.xlsx"), zip);
+    writeFileSync(join(dir, "commented.xlsx"), withComment(zip, comment));
+    const plain = WorkbookPackage.read(join(dir, "plain.xlsx"));
+    const read = WorkbookPackage.read(join(dir, "commented.xlsx"));
+    expect(hex(read.entries)).toEqual(hex(plain.entries));
+    expect([...read.stored.keys()]).toEqual(["[Content_Types].xml", "_rels/.rels", "xl/workbook.xml"]);
+    expect(hex([...read.stored].map(([name, entry]) => [name, entry.data]))).toEqual(hex([...plain.stored].map(([name, entry]) => [name, entry.data])));
+  });
+
+  it("keeps the stored bytes of a zip whose directory a zip64 end record locates (they were compressed anew)", () => {
+    const bytes = withZip64End(workbook());
+    writeFileSync(join(dir, "zip64.xlsx"), bytes);
+    const read = WorkbookPackage.read(join(dir, "zip64.xlsx"));
+    expect(hex(read.entries)).toEqual(hex(Object.entries(unzipSync(bytes))));
+    expect([...read.stored.keys()]).toEqual(["[Content_Types].xml", "_rels/.rels", "xl/workbook.xml"]);
+  });
+
+  it("keeps the stored bytes of an entry whose name has bytes 0x80-0x9f and no UTF-8 flag, named as fflate names it", () => {
+    const zip = Buffer.from(zipSync({ "[Content_Types].xml": [strToU8(TYPES), { level: 0 }], "_rels/.rels": [strToU8(ROOT_RELS), { level: 0 }], "xl/workbook.xml": [strToU8(WORKBOOK), { level: 0 }], "xl/media/aX.bin": [new Uint8Array([7]), { level: 0 }] }));
+    for (let at = zip.indexOf("aX.bin"); at >= 0; at = zip.indexOf("aX.bin", at + 1)) zip[at + 1] = 0x80;
+    writeFileSync(join(dir, "latin1.xlsx"), zip);
+    expect([...WorkbookPackage.read(join(dir, "latin1.xlsx")).stored.keys()]).toContain("xl/media/a\u0080.bin");
+  });
+
+  it("calls an empty zip (its end record alone) a zip but no workbook", () => {
+    writeFileSync(join(dir, "empty.xlsx"), zipSync({}));
+    expect(() => WorkbookPackage.read(join(dir, "empty.xlsx"))).toThrow(/empty\.xlsx is a zip but not a workbook/);
+  });
+});
+
