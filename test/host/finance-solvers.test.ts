@@ -28,6 +28,14 @@ describe("IRR", () => {
     expect([cells.B1, cells.B2, cells.D1, cells.F1, cells.H1].map(fifteen)).toEqual([0.07930826116039724, 0.07930826116414913, -0.0730084383401457, 0.4402784772273478, 0.4999999999999998].map(fifteen));
   });
 
+  it("takes one step more while the NPV is 1E-7 or more in size, as Excel 2013 did on flows of thousands", async () => {
+    // SheetJS/test_files 2013/apachepoi_IrrNpvTestCaseData.xls.xlsb IRR-NPV!A10 and A11, saved by Excel 15.0: on the
+    // first, d has moved by 7.1E-8 where the NPV is still -4.7E-7, and Excel's value is the next iterate
+    // (-0.021244848271009253 one step earlier, 2.4E-12 away)
+    const cells = await fixtureHost().evaluate({ A1: -70000, A2: 12000, A3: 15000, A4: 18000, A5: 21000, A6: 26000, B1: "=IRR(A1:A5)", B2: "=IRR(A1:A6)" });
+    expect([cells.B1, cells.B2]).toEqual([-0.021244848273410888, 0.08663094803652216]);
+  });
+
   it("finds the root Excel finds where the first Newton step from 10% lands below -100%", async () => {
     const cells = await fixtureHost().evaluate({
       A1: -70, A2: 12, A3: 15, B1: "=IRR(A1:A3)", B2: "=IRR(A1:A3,1)",
