@@ -133,6 +133,10 @@ function sameOnAFaithfulPath(name: string, found: number, faithful: number | und
 function rate(args: readonly Arg[]): CellValue {
   const [count, pay, present, future, type, guess] = [num(args[0]), num(args[1]), num(args[2]), num(args[3]), atStart(args[4]), num(args[5], 0.1)];
   if (count <= 0) return numError("RATE needs a positive number of periods");
+  // one period: the identity is linear in r, pv*(1+r) + pmt*(1+r*type) + fv = 0, and its root one division; Excel's
+  // RATE(1,-388,22000) is that quotient to the bit (vinci1it2000/formulas test.xlsx), where the secant stops 1.8E-13 short
+  const single = count === 1 ? -(present + pay + future) / (present + pay * type) : NaN;
+  if (Number.isFinite(single) && single > -1) return single;
   const equation = annuity(count, pay, present, future, type);
   const found = rateBySecant(count, pay, present, future, type, guess);
   if (found !== undefined && isRoot(equation, found)) return sameOnAFaithfulPath("RATE", found, rateBySecant(count, pay, present, future, type, guess, compounded));

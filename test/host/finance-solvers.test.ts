@@ -81,6 +81,12 @@ describe("IRR", () => {
 });
 
 describe("RATE", () => {
+  it("gives one period's rate as the one quotient it is, as Excel does", async () => {
+    // vinci1it2000/formulas test.xlsx FINANCIAL!Y45, saved by Mac Excel 16: the secant stopped at -0.9823636363634585
+    const cells = await fixtureHost().evaluate({ A1: "=RATE(1,-388,22000)" });
+    expect(cells.A1).toBe(-0.9823636363636363);
+  });
+
   it("stops where Excel's secant search stops, digit for digit", async () => {
     const cells = await fixtureHost().evaluate({ A1: "=RATE(48,-200,8000)", A2: "=RATE(12,-200,8000,0,1)", A3: "=RATE(2,-200,8000)", A4: "=RATE(12,-550,8000,100)" });
     // FINANCIAL__RATE.xlsx F3 and G16: Newton's method goes on to the root (F3 is -0.16783376119992413)
