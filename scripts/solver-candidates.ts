@@ -113,7 +113,10 @@ const polynomial = (flows: readonly number[], factor: number): number => flows.r
 
 type Candidate = (cell: SolverCell) => number;
 
-/** Where IRR's search on d settles: d moved by under 1E-7 (the engine's rule before 2026-11-29), and today's, with the NPV there under 1E-7 in size as well. */
+/**
+ * Where a secant search settles: IRR's d moved by under 1E-7 (the engine's rule before 2026-11-29), and today's, with
+ * the NPV there under 1E-7 in size as well; RATE's today the same, on the rate and the annuity identity.
+ */
 type Settled = (previous: number, next: number, at: number) => boolean;
 const dStep: Settled = (a, b) => Math.abs(b - a) < 1e-7;
 const dStepAndNpv: Settled = (a, b, at) => Math.abs(b - a) < 1e-7 && Math.abs(at) < 1e-7;
@@ -246,10 +249,12 @@ function rateCandidates(): Map<string, Candidate> {
   for (const [powerName, power] of [["plain power", (b: number, e: number) => b ** e], ["power by squaring", excelPower]] as const) {
     for (const [second, beside] of [["0.001 below when positive", (g: number, y: number) => (y > 0 ? g - 0.001 : g + 0.001)], ["half or double (VBA's Rate)", (g: number, y: number) => (y > 0 ? g / 2 : g * 2)]] as const) {
       for (const [arrangement, step] of [["corrected", corrected], ["weighted", weighted]] as const) {
-        candidates.set(`secant on the rate, ${powerName}, second point ${second}, ${arrangement} step, |identity| under 1E-7`, ({ inputs, guess }) => {
-          const value = identity(power, inputs);
-          return secant(value, guess, beside(guess, value(guess)), step, (_a, _b, at) => Math.abs(at) < 1e-7);
-        });
+        for (const [rule, settled] of [["|identity| under 1E-7", (_a: number, _b: number, at: number) => Math.abs(at) < 1e-7], ["|identity| and rate step under 1E-7 (today's)", dStepAndNpv]] as const) {
+          candidates.set(`secant on the rate, ${powerName}, second point ${second}, ${arrangement} step, ${rule}`, ({ inputs, guess }) => {
+            const value = identity(power, inputs);
+            return secant(value, guess, beside(guess, value(guess)), step, settled);
+          });
+        }
       }
     }
   }

@@ -103,7 +103,10 @@ function annuity(count: number, pay: number, present: number, future: number, ty
 /**
  * Excel's RATE path (22 of the corpus's 26 RATE values to 15 digits, against 5 by Newton's): the secant method on the
  * annuity identity with the power by squaring, from the guess and 0.001 below it (above when the identity is not
- * positive there), until the identity is within 1E-7 of 0. Where it does not settle on a root, Newton's method may.
+ * positive there), until the identity is within 1E-7 of 0 and the rate has moved by less than 1E-7, IRR's rule: with
+ * the identity alone it stopped a step short of Excel's on RATE(1,-388,22000) (Mac Excel 16, 13th digit) and on Excel
+ * 2010's RATE(5,20,120,-50,1,0) and RATE(25,-40,-200,100,1,0.15) (10th; scripts/public-excel-samples.ts), and the
+ * corpus's 22 stay. Where it does not settle on a root, Newton's method may.
  */
 function rateBySecant(count: number, pay: number, present: number, future: number, type: number, guess: number, power: Growth = plainGrowth): number | undefined {
   const identity = (r: number): number => {
@@ -111,7 +114,7 @@ function rateBySecant(count: number, pay: number, present: number, future: numbe
     const { growth, gain } = power(r, count);
     return present * growth + pay * (1 + r * type) * (gain / r) + future;
   };
-  return secant(identity, { start: guess, beside: (atGuess) => (atGuess > 0 ? guess - 0.001 : guess + 0.001), step: corrected, settled: (_previous, _next, value) => Math.abs(value) < 1e-7 });
+  return secant(identity, { start: guess, beside: (atGuess) => (atGuess > 0 ? guess - 0.001 : guess + 0.001), step: corrected, settled: (previous, next, value) => Math.abs(value) < 1e-7 && Math.abs(next - previous) < 1e-7 });
 }
 
 /** `(1+r)^n` and that less 1: by squaring as Excel's digits show, or through log1p and expm1 (`compounded`), the more exact. */
@@ -133,10 +136,6 @@ function sameOnAFaithfulPath(name: string, found: number, faithful: number | und
 function rate(args: readonly Arg[]): CellValue {
   const [count, pay, present, future, type, guess] = [num(args[0]), num(args[1]), num(args[2]), num(args[3]), atStart(args[4]), num(args[5], 0.1)];
   if (count <= 0) return numError("RATE needs a positive number of periods");
-  // one period: the identity is linear in r, pv*(1+r) + pmt*(1+r*type) + fv = 0, and its root one division; Excel's
-  // RATE(1,-388,22000) is that quotient to the bit (vinci1it2000/formulas test.xlsx), where the secant stops 1.8E-13 short
-  const single = count === 1 ? -(present + pay + future) / (present + pay * type) : NaN;
-  if (Number.isFinite(single) && single > -1) return single;
   const equation = annuity(count, pay, present, future, type);
   const found = rateBySecant(count, pay, present, future, type, guess);
   if (found !== undefined && isRoot(equation, found)) return sameOnAFaithfulPath("RATE", found, rateBySecant(count, pay, present, future, type, guess, compounded));

@@ -81,10 +81,13 @@ describe("IRR", () => {
 });
 
 describe("RATE", () => {
-  it("gives one period's rate as the one quotient it is, as Excel does", async () => {
-    // vinci1it2000/formulas test.xlsx FINANCIAL!Y45, saved by Mac Excel 16: the secant stopped at -0.9823636363634585
-    const cells = await fixtureHost().evaluate({ A1: "=RATE(1,-388,22000)" });
+  it("goes on while the rate still moves by 1E-7 or more, where the identity is already within 1E-7 of 0", async () => {
+    // vinci1it2000/formulas test.xlsx FINANCIAL!Y45 (Mac Excel 16) to the bit: the step before, where the identity is
+    // 5E-8, is -0.9823636363634585; RATE(5,20,120,-50,1,0) is -0.3356185414527 in Excel 2010 (ExcelFinancialFunctions'
+    // test data, 13 digits), -0.3356185412207839 one step before
+    const cells = await fixtureHost().evaluate({ A1: "=RATE(1,-388,22000)", A2: "=RATE(5,20,120,-50,1,0)" });
     expect(cells.A1).toBe(-0.9823636363636363);
+    expect(Number((cells.A2 as number).toPrecision(13))).toBe(-0.3356185414527);
   });
 
   it("stops where Excel's secant search stops, digit for digit", async () => {
