@@ -138,9 +138,18 @@ function rate(args: readonly Arg[]): CellValue {
   if (count <= 0) return numError("RATE needs a positive number of periods");
   const equation = annuity(count, pay, present, future, type);
   const found = rateBySecant(count, pay, present, future, type, guess);
-  if (found !== undefined && isRoot(equation, found)) return sameOnAFaithfulPath("RATE", found, rateBySecant(count, pay, present, future, type, guess, compounded));
-  return newton(equation, guess, 50, 1e-7) ?? numError("RATE did not settle");
+  const settled = found !== undefined && isRoot(equation, found) ? found : newton(equation, guess, 50, 1e-7);
+  if (settled === undefined) return numError("RATE did not settle");
+  // the identity at 0 is pv + pmt*nper + fv: where that is 0 the root is 0, and the search's end beside it is noise
+  if (present + pay * count + future === 0 && Math.abs(settled) < ZERO_ROOT_NEAR) throw new LeftForExcelSignal(RATE_AT_ZERO);
+  return settled === found ? sameOnAFaithfulPath("RATE", found, rateBySecant(count, pay, present, future, type, guess, compounded)) : settled;
 }
+
+/** How near 0 a search's end is taken for a root of 0, where the equation is 0 at 0 (far above the 1E-13 and 4E-9 seen). */
+const ZERO_ROOT_NEAR = 1e-6;
+
+/** Why a RATE whose root is 0 is Excel's to give: Excel 2010's RATE(10,-10,0,100,0,-0.15) is 4.3E-9, its search's end. */
+export const RATE_AT_ZERO = "the root is 0 (pv + pmt*nper + fv is 0), and Excel's search ends beside it, where the rounding of the annuity identity decides the value (Excel 2010's RATE(10,-10,0,100,0,-0.15) is 4.3E-9): a value within rounding of 0 has no digits the engine can promise";
 
 function hasBothSigns(flows: readonly number[]): boolean {
   return flows.some((flow) => flow > 0) && flows.some((flow) => flow < 0);
@@ -210,7 +219,8 @@ function irr(args: readonly Arg[]): CellValue {
   const found = irrBySecant(flows, guess);
   if (found !== undefined && isRoot(equation, found)) {
     // a root within rounding of 0 has no digits of its own: which side of 1 the last discount factor rounds to is all there is
-    if (Math.abs(found) <= 4 * Number.EPSILON) throw new LeftForExcelSignal(IRR_AT_ZERO);
+    // so too a search's end beside a root of 0 (flows that sum to 0): Excel 2010's IRR(-100,-10,10,100,0.5) is -1.594E-13
+    if (Math.abs(found) <= 4 * Number.EPSILON || (flows.reduce((total, flow) => total + flow, 0) === 0 && Math.abs(found) < ZERO_ROOT_NEAR)) throw new LeftForExcelSignal(IRR_AT_ZERO);
     return sameOnAFaithfulPath("IRR", found, irrBySecant(flows, guess, compensatedNpv));
   }
   // Newton's root is the root, not the point Excel's own search stops at, which gives Excel's last digits
@@ -219,7 +229,7 @@ function irr(args: readonly Arg[]): CellValue {
 }
 
 /** Why an IRR of 0 (flows that sum to 0) is Excel's to give: Excel saved IRR(-4,4) as 2.2E-16, one unit in the last place of 1 from it. */
-export const IRR_AT_ZERO = "the root is 0 (the flows sum to 0), and Excel's search ends on 0 or one unit in the last place of 1 beside it (IRR(-4,4) is 2.2E-16 in Excel): a value within rounding of 0 has no digits the engine can promise";
+export const IRR_AT_ZERO = "the root is 0 (the flows sum to 0), and Excel's search ends on 0 or beside it (IRR(-4,4) is 2.2E-16 in Excel, one unit in the last place of 1 from it): a value within rounding of 0 has no digits the engine can promise";
 
 /** Why an IRR whose secant search does not settle (where Newton's method finds the root) is Excel's to give. */
 export const IRR_OFF_PATH = "the engine's secant search, Excel's, does not settle on these flows; Newton's method finds the root, but not the point where Excel's search stops, which decides its last digits";
