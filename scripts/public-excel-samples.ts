@@ -5,7 +5,8 @@
  * its inputs as saved in the same file. Only Excel 2010 and later: Excel 2003's IRR stops elsewhere (the same workbook
  * saved by Excel 2003, apache/poi test-data/spreadsheet/IrrNpvTestCaseData.xls, holds other values for the same cells).
  *   sheetjs: SheetJS/test_files 15d10e8eba67bafd07a406b3345c9309739b5da1, 2013/apachepoi_IrrNpvTestCaseData.xls.xlsb
- *     (Apache POI's IrrNpvTestCaseData.xls resaved by Excel 15.0, 2014), sheet IRR-NPV.
+ *     (Apache POI's IrrNpvTestCaseData.xls resaved by Excel 15.0, 2014), sheet IRR-NPV; the same repository's
+ *     2011/apachepoi_IrrNpvTestCaseData.xls.xml (SpreadsheetML from Excel 14.0 for Mac) holds the same 17 digits.
  *   formulas: vinci1it2000/formulas 02370b07d1bd968ccaa8c937f3fdeea74ad4c789, test/test_files/test.xlsx (Microsoft
  *     Macintosh Excel 16.03, 2025), sheet FINANCIAL; its flows are array constants or C27:G27 = -0.1, 2, 0, 4, 5.
  *   phpspreadsheet: PHPOffice/PhpSpreadsheet a2282ecb79ccb0feda8cbbd5a824b369c615d466, tests/data/Reader/XLS/formulas.xls
