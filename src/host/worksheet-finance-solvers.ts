@@ -178,8 +178,9 @@ function guessOf(value: Arg): CellValue {
  * the NPV at each d taken at the rate 1/d - 1 through its discount factor by Horner's rule, until d moves by less
  * than 1E-7 and the NPV there is under 1E-7 in size: Excel 2013's IRR(-70000,12000,15000,18000,21000) takes one step
  * more where d has moved by 7.1E-8 with the NPV at -4.7E-7 (scripts/public-excel-samples.ts), and no bound on the step
- * alone, nor on the NPV against the flows' size, fits it and the corpus together. Where it does not settle on a root (it cycles on -400 and five 1s), Newton's method on the rate tells a
- * number from #NUM!, and a number is left for Excel.
+ * alone, nor on the NPV against the flows' size, fits it and the corpus together. Where it does not settle on a root
+ * (it cycles on -400 and five 1s), Newton's method on the rate, given 100 tries, tells a number from #NUM!, and a number
+ * is left for Excel (with 20, twenty payments of -1607, thirty empty years and 250010 were #NUM!, 5.09% in Excel).
  */
 function irrBySecant(flows: readonly number[], guess: number, npv: Npv = hornerNpv): number | undefined {
   const npvAtRate = (rate: number): number => npv(flows, 1 / (1 + rate));
@@ -224,7 +225,7 @@ function irr(args: readonly Arg[]): CellValue {
     return sameOnAFaithfulPath("IRR", found, irrBySecant(flows, guess, compensatedNpv));
   }
   // Newton's root is the root, not the point Excel's own search stops at, which gives Excel's last digits
-  if (newton(equation, guess, 20, 1e-7) === undefined) return numError("IRR did not settle within 20 tries");
+  if (newton(equation, guess, 100, 1e-7) === undefined) return numError("IRR did not settle within 100 tries");
   throw new LeftForExcelSignal(IRR_OFF_PATH);
 }
 

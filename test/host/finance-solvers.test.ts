@@ -49,6 +49,14 @@ describe("IRR", () => {
     expect(cells.F1).toBeCloseTo(-0.5, 14);
   });
 
+  it("leaves for Excel a root Newton's method reaches only after 20 tries, not #NUM!", async () => {
+    // twenty payments of -1607, thirty empty years, 250010: Excel gives 5.09% (markrogoyski/math-php issue 356); the
+    // secant's first step lands where the NPV is 4.6E27 and it stalls, and Newton's method needs 38 tries
+    const flows = Object.fromEntries([...Array(51).keys()].map((index) => [`A${index + 1}`, index < 20 ? -1607 : index < 50 ? 0 : 250010]));
+    const cells = await fixtureHost().evaluate({ ...flows, B1: "=IRR(A1:A51)" });
+    expect(cells.B1).toBe(`#N/A: left for Excel: ${IRR_OFF_PATH}`);
+  });
+
   it("leaves for Excel a number its secant search does not settle on, and computes one it settles on", async () => {
     const cells = await fixtureHost().evaluate({
       G1: -400, G2: 1, G3: 1, G4: 1, G5: 1, G6: 1, H1: "=IRR(G1:G6)",
