@@ -106,7 +106,7 @@ function annuity(count: number, pay: number, present: number, future: number, ty
  * positive there), until the identity is within 1E-7 of 0 and the rate has moved by less than 1E-7, IRR's rule: with
  * the identity alone it stopped a step short of Excel's on RATE(1,-388,22000) (Mac Excel 16, 13th digit) and on Excel
  * 2010's RATE(5,20,120,-50,1,0) and RATE(25,-40,-200,100,1,0.15) (10th; scripts/public-excel-samples.ts), and the
- * corpus's 22 stay. Where it does not settle on a root, Newton's method may.
+ * corpus's 22 stay. Where it does not settle on a root, Newton's method tells a root (left for Excel) from #NUM!.
  */
 function rateBySecant(count: number, pay: number, present: number, future: number, type: number, guess: number, power: Growth = plainGrowth): number | undefined {
   const identity = (r: number): number => {
@@ -142,8 +142,12 @@ function rate(args: readonly Arg[]): CellValue {
   if (settled === undefined) return numError("RATE did not settle");
   // the identity at 0 is pv + pmt*nper + fv: where that is 0 the root is 0, and the search's end beside it is noise
   if (present + pay * count + future === 0 && Math.abs(settled) < ZERO_ROOT_NEAR) throw new LeftForExcelSignal(RATE_AT_ZERO);
-  return settled === found ? sameOnAFaithfulPath("RATE", found, rateBySecant(count, pay, present, future, type, guess, compounded)) : settled;
+  if (settled !== found) throw new LeftForExcelSignal(RATE_OFF_PATH);
+  return sameOnAFaithfulPath("RATE", settled, rateBySecant(count, pay, present, future, type, guess, compounded));
 }
+
+/** Why a RATE whose secant search does not settle (where Newton's method finds a root) is Excel's to give. */
+export const RATE_OFF_PATH = "the engine's secant search, Excel's, does not settle here; Newton's method finds a root, but not the point where Excel's search stops, which decides its last digits";
 
 /** How near 0 a search's end is taken for a root of 0, where the equation is 0 at 0 (far above the 1E-13 and 4E-9 seen). */
 const ZERO_ROOT_NEAR = 1e-6;

@@ -3,7 +3,7 @@
  * __XIRR): the point where Excel's search stops short of the root, the root Excel finds where a first Newton step
  * overshoots -100%, the guess, and Excel's error cases; a numeric XIRR left for Excel, its errors kept.
  */
-import { IRR_OFF_PATH, XIRR_STOPS_SHORT } from "../../src/host/worksheet-finance-solvers";
+import { IRR_OFF_PATH, RATE_OFF_PATH, XIRR_STOPS_SHORT } from "../../src/host/worksheet-finance-solvers";
 import { fixtureHost } from "./harness";
 
 /** A number as Excel compares it, to 15 significant digits. */
@@ -89,6 +89,12 @@ describe("IRR", () => {
 });
 
 describe("RATE", () => {
+  it("leaves for Excel a root only Newton's method finds, as IRR does, its digits not Excel's search's", async () => {
+    // from -50% the secant does not settle; Newton's method reaches a root, not the point Excel's own search stops at
+    const cells = await fixtureHost().evaluate({ A1: "=RATE(10,50,0,-1000,0,-0.5)" });
+    expect(cells.A1).toBe(`#N/A: left for Excel: ${RATE_OFF_PATH}`);
+  });
+
   it("goes on while the rate still moves by 1E-7 or more, where the identity is already within 1E-7 of 0", async () => {
     // vinci1it2000/formulas test.xlsx FINANCIAL!Y45 (Mac Excel 16) to the bit: the step before, where the identity is
     // 5E-8, is -0.9823636363634585; RATE(5,20,120,-50,1,0) is -0.3356185414527 in Excel 2010 (ExcelFinancialFunctions'
