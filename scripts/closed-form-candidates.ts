@@ -3,7 +3,8 @@
  * in test/host/excel-corpus/ whose arguments are cells, ranges or numbers, with the value Excel saved, evaluated by
  * each candidate from Excel's own saved inputs ("saved") and through the file's chains as the corpus test evaluates
  * them ("chain": a cell another of these computes takes the candidate's value). Counts agreement at Excel's 15 digits
- * (src/host/proof.ts) and to the bit. The figures are docs/formula-engine.md's "Closed forms" paragraph.
+ * (src/host/proof.ts) and to the bit; for MIRR also over the public samples of scripts/public-excel-samples.ts (MIRR
+ * values Excel saved outside the corpus). The figures are docs/formula-engine.md's "Closed forms" paragraph.
  *
  * Run under Node 24 (`npm exec -- tsx scripts/closed-form-candidates.ts [PMT|FV|IPMT|MIRR|MIRR-ROUNDING [rows]]`; the last
  * is MIRR rounded as a compiler may leave it, scripts/mirr-rounding-candidates.ts, not run by default): V8's `**` differs
@@ -19,6 +20,7 @@ import { WorkbookPackage } from "../src/xlsx/package";
 import { savedCellOf } from "../src/xlsx/saved-values";
 import { type BookCells, readWorkbookFile } from "../src/xlsx/workbook-file";
 import { mirrRoundingCandidates, rootOffsets } from "./mirr-rounding-candidates";
+import { PUBLIC_MIRR, doubleOf } from "./public-excel-samples";
 
 const CORPUS = join(__dirname, "..", "test", "host", "excel-corpus");
 const FUNCTIONS = ["PMT", "FV", "PV", "NPER", "IPMT", "PPMT", "MIRR"] as const;
@@ -384,12 +386,22 @@ function mirrCandidates(): Record<string, Candidate> {
   return candidates;
 }
 
+/** A candidate's MIRR over the public samples: how many agree at 15 digits, and to the bit. */
+function publicMirr(candidate: Candidate): { agree: number; bits: number } {
+  const values = PUBLIC_MIRR.map(({ inputs, bits }) => {
+    const [flows, [finance = 0, reinvest = 0]] = [inputs.slice(0, -2), inputs.slice(-2)];
+    return { value: candidate.MIRR ? candidate.MIRR(flows, finance, reinvest) : engine("MIRR", [flows, finance, reinvest]), excel: doubleOf(bits) };
+  });
+  return { agree: values.filter(({ value, excel }) => agrees(value, excel)).length, bits: values.filter(({ value, excel }) => value === excel).length };
+}
+
 function report(title: string, cells: readonly Cell[], candidates: Record<string, Candidate>, fns: readonly Fn[], top: number): void {
-  const rows = Object.entries(candidates).map(([name, candidate]) => ({ name, chain: score(cells, candidate, "chain"), own: score(cells, candidate, "chain", fns), saved: score(cells, candidate, "saved", fns) }));
+  const rows = Object.entries(candidates).map(([name, candidate]) => ({ name, chain: score(cells, candidate, "chain"), own: score(cells, candidate, "chain", fns), saved: score(cells, candidate, "saved", fns), extra: fns.includes("MIRR") ? publicMirr(candidate) : undefined }));
   rows.sort((a, b) => b.chain.agree - a.chain.agree || a.chain.lost - b.chain.lost || b.own.bits - a.own.bits);
   const total = cells.filter((cell) => fns.includes(cell.fn)).length;
   process.stdout.write(`\n${title}: ${Object.keys(candidates).length} candidates over ${total} cells (${fns.join(", ")}); best ${top} by agreement over all ${cells.length} cells through the chains\n`);
-  const line = ({ name, chain, own, saved }: (typeof rows)[number]) => `${own.agree}/${total} agree (${own.bits} to the bit) through the chains, ${saved.agree} (${saved.bits}) from Excel's inputs; all functions ${chain.agree} (+${chain.won} -${chain.lost}): ${name}`;
+  const publicPart = (extra: { agree: number; bits: number } | undefined) => (extra ? `; public ${extra.agree}/${PUBLIC_MIRR.length} (${extra.bits})` : "");
+  const line = ({ name, chain, own, saved, extra }: (typeof rows)[number]) => `${own.agree}/${total} agree (${own.bits} to the bit) through the chains, ${saved.agree} (${saved.bits}) from Excel's inputs; all functions ${chain.agree} (+${chain.won} -${chain.lost})${publicPart(extra)}: ${name}`;
   for (const row of rows.slice(0, top)) process.stdout.write(`  ${line(row)}\n`);
   const mostBits = [...rows].sort((a, b) => b.own.bits - a.own.bits || b.chain.agree - a.chain.agree)[0];
   if (mostBits) process.stdout.write(`  most to the bit: ${line(mostBits)}\n`);

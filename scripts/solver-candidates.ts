@@ -4,7 +4,8 @@
  * of Excel's values each gives to 15 digits (Excel's comparison, src/host/proof.ts), with the ones it misses of those
  * the first candidate (Newton's method) gives, and today's IRR path with its roundings as a compiler may leave them
  * (fused multiply-adds, x87's 64 bits: scripts/exact-rounding.ts); for XIRR, whether any iterate of a path does (so every stop rule is
- * tried at once) and the most digits one reaches. docs/formula-engine.md ("The iterative solvers") reports the result.
+ * tried at once) and the most digits one reaches. After the bar, the same counts over IRR and RATE values Excel saved in
+ * public files (scripts/public-excel-samples.ts). docs/formula-engine.md ("The iterative solvers") reports the result.
  *   npx tsx scripts/solver-candidates.ts [IRR-STORES]   (the second: only IRR in x87's 64 bits, every choice of stores)
  */
 import { join } from "node:path";
@@ -15,6 +16,7 @@ import { WorkbookPackage } from "../src/xlsx/package";
 import { readWorkbookFile } from "../src/xlsx/workbook-file";
 import { CORPUS } from "../test/host/excel-corpus";
 import { type Binary, EXTENDED_BITS, arithmetic, fma } from "./exact-rounding";
+import { PUBLIC_IRR, PUBLIC_RATE, type PublicSample, doubleOf } from "./public-excel-samples";
 
 interface SolverCell {
   readonly at: string;
@@ -111,17 +113,27 @@ const polynomial = (flows: readonly number[], factor: number): number => flows.r
 
 type Candidate = (cell: SolverCell) => number;
 
+/**
+ * Where a secant search settles: IRR's d moved by under 1E-7 (the engine's rule before 2026-11-29), and today's, with
+ * the NPV there under 1E-7 in size as well; RATE's today the same, on the rate and the annuity identity.
+ */
+type Settled = (previous: number, next: number, at: number) => boolean;
+const dStep: Settled = (a, b) => Math.abs(b - a) < 1e-7;
+const dStepAndNpv: Settled = (a, b, at) => Math.abs(b - a) < 1e-7 && Math.abs(at) < 1e-7;
+
 function irrCandidates(): Map<string, Candidate> {
   const candidates = new Map<string, Candidate>([["Newton on the rate, step under 1E-7 (the engine's path before)", ({ inputs, guess }) => newton((r) => npvPower(inputs, r), (r) => npvSlope(inputs, r), guess, 20)]]);
   for (const offset of [1e-5, 1e-3]) {
     candidates.set(`secant on the rate, second point ${offset} toward the root, step under 1E-7`, ({ inputs, guess }) => secant((r) => npvPower(inputs, r), guess, npvPower(inputs, guess) > 0 ? guess + offset : guess - offset, corrected, (a, b) => Math.abs(b - a) < 1e-7));
     for (const [form, npvAtFactor] of [["NPV at 1/d-1 by Horner", (flows: readonly number[], d: number) => npvHorner(flows, 1 / d - 1)], ["polynomial in d", polynomial]] as const) {
       for (const [arrangement, step] of [["weighted", weighted], ["corrected", corrected]] as const) {
-        candidates.set(`secant on d=1/(1+r), ${form}, ${arrangement} step, second point d${offset > 0 ? "±" : ""}${offset}, d step under 1E-7`, ({ inputs, guess }) => {
-          const start = 1 / (1 + guess);
-          const atStart = npvHorner(inputs, guess);
-          return 1 / secant((d) => npvAtFactor(inputs, d), start, atStart > 0 ? start + offset : start - offset, step, (a, b) => Math.abs(b - a) < 1e-7, atStart) - 1;
-        });
+        for (const [rule, settled] of [["d step under 1E-7", dStep], ["d step and |NPV| under 1E-7", dStepAndNpv]] as const) {
+          candidates.set(`secant on d=1/(1+r), ${form}, ${arrangement} step, second point d${offset > 0 ? "±" : ""}${offset}, ${rule}`, ({ inputs, guess }) => {
+            const start = 1 / (1 + guess);
+            const atStart = npvHorner(inputs, guess);
+            return 1 / secant((d) => npvAtFactor(inputs, d), start, atStart > 0 ? start + offset : start - offset, step, settled, atStart) - 1;
+          });
+        }
       }
     }
   }
@@ -163,7 +175,7 @@ function irrRoundingCandidates(): Map<string, Candidate> {
             candidates.set(`${hornerName}, ${discountName}, ${rateName}, ${stepName} step, ${resultName}`, ({ inputs, guess }) => {
               const start = 1 / (1 + guess);
               const atStart = horner(inputs, discount(x.of(guess)));
-              const found = secant((d) => horner(inputs, discount(rateOf(d))), start, atStart > 0 ? start + 1e-3 : start - 1e-3, step, (a, b) => Math.abs(b - a) < 1e-7, atStart);
+              const found = secant((d) => horner(inputs, discount(rateOf(d))), start, atStart > 0 ? start + 1e-3 : start - 1e-3, step, dStepAndNpv, atStart);
               return Number.isNaN(found) ? found : result(found);
             });
           }
@@ -183,8 +195,9 @@ function irrRoundingCandidates(): Map<string, Candidate> {
     let f1 = npvAt(x.minus(x.over(one, d1), one));
     for (let attempt = 0; attempt < 40 && x.value(x.minus(f1, f0)) !== 0; attempt += 1) {
       const d2 = x.over(x.minus(x.times(d0, f1), x.times(d1, f0)), x.minus(f1, f0));
-      if (Math.abs(x.value(x.minus(d2, d1))) < 1e-7) return x.value(x.minus(x.over(one, d2), one));
-      [d0, f0, d1, f1] = [d1, f1, d2, npvAt(x.minus(x.over(one, d2), one))];
+      const f2 = npvAt(x.minus(x.over(one, d2), one));
+      if (dStepAndNpv(x.value(d1), x.value(d2), x.value(f2))) return x.value(x.minus(x.over(one, d2), one));
+      [d0, f0, d1, f1] = [d1, f1, d2, f2];
     }
     return NaN;
   });
@@ -217,7 +230,7 @@ function irrStoreCandidates(): Map<string, Candidate> {
       candidates.set(`${stepName}, stores ${flags.toString(2).padStart(11, "0")}`, ({ inputs, guess }) => {
         const start = 1 / (1 + guess);
         const atStart = npv(inputs, x.of(guess));
-        const found = secant((d) => npv(inputs, rateAt(d)), start, atStart > 0 ? start + 1e-3 : start - 1e-3, step, (a, b) => Math.abs(b - a) < 1e-7, atStart);
+        const found = secant((d) => npv(inputs, rateAt(d)), start, atStart > 0 ? start + 1e-3 : start - 1e-3, step, dStepAndNpv, atStart);
         return Number.isNaN(found) ? found : x.value(x.minus(kept(bit(0), x.over(one, x.of(found))), one));
       });
     }
@@ -236,28 +249,39 @@ function rateCandidates(): Map<string, Candidate> {
   for (const [powerName, power] of [["plain power", (b: number, e: number) => b ** e], ["power by squaring", excelPower]] as const) {
     for (const [second, beside] of [["0.001 below when positive", (g: number, y: number) => (y > 0 ? g - 0.001 : g + 0.001)], ["half or double (VBA's Rate)", (g: number, y: number) => (y > 0 ? g / 2 : g * 2)]] as const) {
       for (const [arrangement, step] of [["corrected", corrected], ["weighted", weighted]] as const) {
-        candidates.set(`secant on the rate, ${powerName}, second point ${second}, ${arrangement} step, |identity| under 1E-7`, ({ inputs, guess }) => {
-          const value = identity(power, inputs);
-          return secant(value, guess, beside(guess, value(guess)), step, (_a, _b, at) => Math.abs(at) < 1e-7);
-        });
+        for (const [rule, settled] of [["|identity| under 1E-7", (_a: number, _b: number, at: number) => Math.abs(at) < 1e-7], ["|identity| and rate step under 1E-7 (today's)", dStepAndNpv]] as const) {
+          candidates.set(`secant on the rate, ${powerName}, second point ${second}, ${arrangement} step, ${rule}`, ({ inputs, guess }) => {
+            const value = identity(power, inputs);
+            return secant(value, guess, beside(guess, value(guess)), step, settled);
+          });
+        }
       }
     }
   }
   return candidates;
 }
 
-/** Each candidate's count of Excel's values at 15 digits (and to the bit), with the ones it misses of those the first candidate gives. */
-function report(title: string, cells: readonly SolverCell[], candidates: Map<string, Candidate>, first = "Newton's"): void {
+/**
+ * Each candidate's count of Excel's values at 15 digits (and to the bit), with the ones it misses of those the first
+ * candidate gives; then the same over the public samples (scripts/public-excel-samples.ts), when given.
+ */
+function report(title: string, cells: readonly SolverCell[], candidates: Map<string, Candidate>, first = "Newton's", samples: readonly SolverCell[] = []): void {
   const [baseline] = [...candidates.values()];
-  const before = new Set(cells.filter((cell) => baseline !== undefined && sameValue(baseline(cell), cell.excel)).map((cell) => cell.at));
-  process.stdout.write(`${title}: ${cells.length} cells\n`);
+  const all = [...cells, ...samples];
+  const before = new Set(all.filter((cell) => baseline !== undefined && sameValue(baseline(cell), cell.excel)).map((cell) => cell.at));
+  process.stdout.write(`${title}: ${cells.length} cells${samples.length > 0 ? `, and ${samples.length} public samples after the bar` : ""}\n`);
+  const counts = (subset: readonly SolverCell[], values: Map<string, number>): string => {
+    const agree = subset.filter((cell) => sameValue(values.get(cell.at) ?? NaN, cell.excel)).length;
+    const bits = subset.filter((cell) => values.get(cell.at) === cell.excel).length;
+    return `${String(agree).padStart(3)} (${String(bits).padStart(2)} to the bit)`;
+  };
   for (const [name, candidate] of candidates) {
-    const values = new Map(cells.map((cell) => [cell.at, candidate(cell)]));
-    const agree = cells.filter((cell) => sameValue(values.get(cell.at) ?? NaN, cell.excel));
-    const bits = cells.filter((cell) => values.get(cell.at) === cell.excel).length;
+    const values = new Map(all.map((cell) => [cell.at, candidate(cell)]));
+    const agree = all.filter((cell) => sameValue(values.get(cell.at) ?? NaN, cell.excel));
     const lost = [...before].filter((at) => !agree.some((cell) => cell.at === at));
     const won = agree.filter((cell) => !before.has(cell.at)).map((cell) => cell.at);
-    process.stdout.write(`  ${String(agree.length).padStart(3)} (${String(bits).padStart(2)} to the bit)  ${name}${won.length > 0 ? ` (gains ${won.join(", ")})` : ""}${lost.length > 0 ? ` (misses, of ${first}: ${lost.join(", ")})` : ""}\n`);
+    const bar = samples.length > 0 ? ` | ${counts(samples, values)}` : "";
+    process.stdout.write(`  ${counts(cells, values)}${bar}  ${name}${won.length > 0 ? ` (gains ${won.join(", ")})` : ""}${lost.length > 0 ? ` (misses, of ${first}: ${lost.join(", ")})` : ""}\n`);
   }
 }
 
@@ -336,12 +360,15 @@ function reportXirr(): void {
   for (const [name, { agree, digits }] of tally) process.stdout.write(`  ${String(agree).padStart(3)}  ${name} (${digits.join(" ")})\n`);
 }
 
+/** The public samples as cells to score (their saved bits as the double). */
+const samplesOf = (samples: readonly PublicSample[]): SolverCell[] => samples.map(({ at, inputs, guess, bits }) => ({ at, inputs, guess, excel: doubleOf(bits) }));
+
 if (process.argv[2] === "IRR-STORES") {
   const [today] = irrRoundingCandidates().values();
-  report("IRR in x87's 64 bits, each choice of stores (today's path first)", solverCells("FINANCIAL__IRR.xlsx", "IRR"), new Map([["today's path", today ?? (() => NaN)], ...irrStoreCandidates()]), "today's path");
+  report("IRR in x87's 64 bits, each choice of stores (today's path first)", solverCells("FINANCIAL__IRR.xlsx", "IRR"), new Map([["today's path", today ?? (() => NaN)], ...irrStoreCandidates()]), "today's path", samplesOf(PUBLIC_IRR));
 } else {
-  report("IRR", solverCells("FINANCIAL__IRR.xlsx", "IRR"), irrCandidates());
-  report("IRR, Excel's path rounded otherwise", solverCells("FINANCIAL__IRR.xlsx", "IRR"), irrRoundingCandidates(), "today's path");
-  report("RATE", solverCells("FINANCIAL__RATE.xlsx", "RATE"), rateCandidates());
+  report("IRR", solverCells("FINANCIAL__IRR.xlsx", "IRR"), irrCandidates(), "Newton's", samplesOf(PUBLIC_IRR));
+  report("IRR, Excel's path rounded otherwise", solverCells("FINANCIAL__IRR.xlsx", "IRR"), irrRoundingCandidates(), "today's path", samplesOf(PUBLIC_IRR));
+  report("RATE", solverCells("FINANCIAL__RATE.xlsx", "RATE"), rateCandidates(), "Newton's", samplesOf(PUBLIC_RATE));
   reportXirr();
 }

@@ -7,7 +7,7 @@
 import { sameNumber } from "../../src/host/coerce";
 import { promisedAgainstInputs } from "../../src/host/input-sensitivity";
 import { LeftForExcelSignal } from "../../src/host/left-for-excel";
-import { IRR_AT_ZERO } from "../../src/host/worksheet-finance-solvers";
+import { IRR_AT_ZERO, RATE_AT_ZERO } from "../../src/host/worksheet-finance-solvers";
 import { fixtureHost } from "./harness";
 
 const LEFT = "#N/A: left for Excel: ";
@@ -57,5 +57,12 @@ describe("searches whose 15th digit is the rounding's", () => {
     const cells = await fixtureHost().evaluate({ A1: -4, A2: 4, B1: "=IRR(A1:A2)", C1: -4, C2: 5, D1: "=IRR(C1:C2)" });
     expect(cells.B1).toBe(`${LEFT}${IRR_AT_ZERO}`);
     expect(typeof cells.D1 === "number" && sameNumber(cells.D1, 0.25)).toBe(true);
+  });
+
+  it("leaves a search's end beside a root of 0 for Excel, IRR's and RATE's (Excel 2010: -1.594E-13 and 4.3E-9)", async () => {
+    // fsprojects/ExcelFinancialFunctions' test data, from Excel 2010; the engine's searches end at -1.592E-13 and 6.5E-11
+    const cells = await fixtureHost().evaluate({ A1: -100, A2: -10, A3: 10, A4: 100, B1: "=IRR(A1:A4,0.5)", B2: "=RATE(10,-10,0,100,0,-0.15)", B3: "=RATE(2,-200,8000)" });
+    expect([cells.B1, cells.B2]).toEqual([`${LEFT}${IRR_AT_ZERO}`, `${LEFT}${RATE_AT_ZERO}`]);
+    expect(typeof cells.B3).toBe("number");
   });
 });

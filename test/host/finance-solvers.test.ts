@@ -3,7 +3,7 @@
  * __XIRR): the point where Excel's search stops short of the root, the root Excel finds where a first Newton step
  * overshoots -100%, the guess, and Excel's error cases; a numeric XIRR left for Excel, its errors kept.
  */
-import { IRR_OFF_PATH, XIRR_STOPS_SHORT } from "../../src/host/worksheet-finance-solvers";
+import { IRR_OFF_PATH, RATE_OFF_PATH, XIRR_STOPS_SHORT } from "../../src/host/worksheet-finance-solvers";
 import { fixtureHost } from "./harness";
 
 /** A number as Excel compares it, to 15 significant digits. */
@@ -28,6 +28,14 @@ describe("IRR", () => {
     expect([cells.B1, cells.B2, cells.D1, cells.F1, cells.H1].map(fifteen)).toEqual([0.07930826116039724, 0.07930826116414913, -0.0730084383401457, 0.4402784772273478, 0.4999999999999998].map(fifteen));
   });
 
+  it("takes one step more while the NPV is 1E-7 or more in size, as Excel 2013 did on flows of thousands", async () => {
+    // SheetJS/test_files 2013/apachepoi_IrrNpvTestCaseData.xls.xlsb IRR-NPV!A10 and A11, saved by Excel 15.0: on the
+    // first, d has moved by 7.1E-8 where the NPV is still -4.7E-7, and Excel's value is the next iterate
+    // (-0.021244848271009253 one step earlier, 2.4E-12 away)
+    const cells = await fixtureHost().evaluate({ A1: -70000, A2: 12000, A3: 15000, A4: 18000, A5: 21000, A6: 26000, B1: "=IRR(A1:A5)", B2: "=IRR(A1:A6)" });
+    expect([cells.B1, cells.B2]).toEqual([-0.021244848273410888, 0.08663094803652216]);
+  });
+
   it("finds the root Excel finds where the first Newton step from 10% lands below -100%", async () => {
     const cells = await fixtureHost().evaluate({
       A1: -70, A2: 12, A3: 15, B1: "=IRR(A1:A3)", B2: "=IRR(A1:A3,1)",
@@ -39,6 +47,14 @@ describe("IRR", () => {
     expect(cells.B2).toBeCloseTo(-0.4435069413349362, 11);
     expect(cells.D1).toBeCloseTo(-0.8, 13);
     expect(cells.F1).toBeCloseTo(-0.5, 14);
+  });
+
+  it("leaves for Excel a root Newton's method reaches only after 20 tries, not #NUM!", async () => {
+    // twenty payments of -1607, thirty empty years, 250010: Excel gives 5.09% (markrogoyski/math-php issue 356); the
+    // secant's first step lands where the NPV is 4.6E27 and it stalls, and Newton's method needs 38 tries
+    const flows = Object.fromEntries([...Array(51).keys()].map((index) => [`A${index + 1}`, index < 20 ? -1607 : index < 50 ? 0 : 250010]));
+    const cells = await fixtureHost().evaluate({ ...flows, B1: "=IRR(A1:A51)" });
+    expect(cells.B1).toBe(`#N/A: left for Excel: ${IRR_OFF_PATH}`);
   });
 
   it("leaves for Excel a number its secant search does not settle on, and computes one it settles on", async () => {
@@ -73,6 +89,21 @@ describe("IRR", () => {
 });
 
 describe("RATE", () => {
+  it("leaves for Excel a root only Newton's method finds, as IRR does, its digits not Excel's search's", async () => {
+    // from -50% the secant does not settle; Newton's method reaches a root, not the point Excel's own search stops at
+    const cells = await fixtureHost().evaluate({ A1: "=RATE(10,50,0,-1000,0,-0.5)" });
+    expect(cells.A1).toBe(`#N/A: left for Excel: ${RATE_OFF_PATH}`);
+  });
+
+  it("goes on while the rate still moves by 1E-7 or more, where the identity is already within 1E-7 of 0", async () => {
+    // vinci1it2000/formulas test.xlsx FINANCIAL!Y45 (Mac Excel 16) to the bit: the step before, where the identity is
+    // 5E-8, is -0.9823636363634585; RATE(5,20,120,-50,1,0) is -0.3356185414527 in Excel 2010 (ExcelFinancialFunctions'
+    // test data, 13 digits), -0.3356185412207839 one step before
+    const cells = await fixtureHost().evaluate({ A1: "=RATE(1,-388,22000)", A2: "=RATE(5,20,120,-50,1,0)" });
+    expect(cells.A1).toBe(-0.9823636363636363);
+    expect(Number((cells.A2 as number).toPrecision(13))).toBe(-0.3356185414527);
+  });
+
   it("stops where Excel's secant search stops, digit for digit", async () => {
     const cells = await fixtureHost().evaluate({ A1: "=RATE(48,-200,8000)", A2: "=RATE(12,-200,8000,0,1)", A3: "=RATE(2,-200,8000)", A4: "=RATE(12,-550,8000,100)" });
     // FINANCIAL__RATE.xlsx F3 and G16: Newton's method goes on to the root (F3 is -0.16783376119992413)
