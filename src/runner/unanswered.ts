@@ -11,9 +11,6 @@ import type { KeptFormula } from "../xlsx/workbook-file";
 /** The exit status of a run that finished but left prices unanswered (0 success, 1 failure, 2 bad input, 130 interrupted). */
 export const EXIT_UNANSWERED = 3;
 
-/** How many reasons stderr names one by one; the report lists every cell. */
-const REASONS_LISTED = 5;
-
 /** A price call's cell the service gave no answer about, as the report lists it. */
 export interface UnansweredPrice extends KeptFormula {
   readonly kind: Unanswered;
@@ -48,15 +45,18 @@ export function unansweredOfWorkbook(result: WorkbookResult): { prices: Unanswer
   return { prices, dependents };
 }
 
-/** Cells grouped by reason, the commonest first. */
+/**
+ * Cells grouped by kind, the commonest first, each with the words of its first cell: a service unreachable is one
+ * reason whether a cell's request was GET /Prices or GET /Instruments (the report gives each cell's own words).
+ */
 export function reasonsOf(cells: Iterable<{ readonly kind: Unanswered; readonly why: string }>): UnansweredReason[] {
-  const byWhy = new Map<string, { kind: Unanswered; why: string; cells: number }>();
+  const byKind = new Map<Unanswered, { kind: Unanswered; why: string; cells: number }>();
   for (const { kind, why } of cells) {
-    const known = byWhy.get(why);
-    if (known === undefined) byWhy.set(why, { kind, why, cells: 1 });
+    const known = byKind.get(kind);
+    if (known === undefined) byKind.set(kind, { kind, why, cells: 1 });
     else known.cells += 1;
   }
-  return [...byWhy.values()].sort((a, b) => b.cells - a.cells);
+  return [...byKind.values()].sort((a, b) => b.cells - a.cells);
 }
 
 function plural(count: number, one: string, many: string): string {
@@ -68,14 +68,17 @@ export function logUnansweredPrices(summary: UnansweredSummary, report: string |
   const [only, ...others] = summary.reasons;
   if (only === undefined) return;
   const dependents = summary.dependents ?? 0;
-  const kept = `their saved values are kept${dependents === 0 ? "" : `, and those of the ${plural(dependents, "formula", "formulas")} reading them`}, left for Excel`;
+  const one = summary.cells === 1;
+  const [them, their] = one ? ["it", "its saved value is"] : ["them", "their saved values are"];
+  const readers = dependents === 0 ? "" : `, and ${dependents === 1 ? "that" : "those"} of the ${plural(dependents, "formula", "formulas")} reading ${them}`;
+  const kept = `${their} kept${readers}, left for Excel`;
   const status = `exit status ${EXIT_UNANSWERED}`;
   const prices = plural(summary.cells, "price cell", "price cells");
   if (others.length === 0) {
-    log(`workbook: ${prices} not refreshed, the service giving no answer about them (${only.why}): ${kept}; ${status}`);
+    log(`workbook: ${prices} not refreshed, the service giving no answer about ${them} (${only.why}): ${kept}; ${status}`);
     return;
   }
-  log(`workbook: ${prices} not refreshed, the service giving no answer about them: ${kept}; ${status}:`);
+  log(`workbook: ${prices} not refreshed, the service giving no answer about ${them}: ${kept}; ${status}:`);
   listReasons(summary.reasons, report, log);
 }
 
@@ -83,19 +86,22 @@ export function logUnansweredPrices(summary: UnansweredSummary, report: string |
 export function logUnansweredCells(summary: UnansweredSummary, log: (message: string) => void): void {
   const [only, ...others] = summary.reasons;
   if (only === undefined) return;
+  const one = summary.cells === 1;
   const cells = plural(summary.cells, "cell shows", "cells show");
-  const status = `they hold no price; exit status ${EXIT_UNANSWERED}`;
+  const them = one ? "it" : "them";
+  const status = `${one ? "it holds" : "they hold"} no price; exit status ${EXIT_UNANSWERED}`;
   if (others.length === 0) {
-    log(`workbook: ${cells} an error, the service giving no answer about them (${only.why}): ${status}`);
+    log(`workbook: ${cells} an error, the service giving no answer about ${them} (${only.why}): ${status}`);
     return;
   }
-  log(`workbook: ${cells} an error, the service giving no answer about them: ${status}:`);
+  log(`workbook: ${cells} an error, the service giving no answer about ${them}: ${status}:`);
   listReasons(summary.reasons, undefined, log);
 }
 
+/** A line per kind (six at most), with the words of its first cell; the report has every cell's own. */
 function listReasons(reasons: readonly UnansweredReason[], report: string | undefined, log: (message: string) => void): void {
-  for (const reason of reasons.slice(0, REASONS_LISTED)) log(`workbook:   ${plural(reason.cells, "cell", "cells")}: ${reason.why}`);
-  if (reasons.length > REASONS_LISTED) log(`workbook:   … and ${reasons.length - REASONS_LISTED} other reasons${report === undefined ? "" : ` (every cell in ${report})`}`);
+  for (const reason of reasons) log(`workbook:   ${plural(reason.cells, "cell", "cells")}: ${reason.why}`);
+  if (report !== undefined) log(`workbook:   (every cell with its reason in ${report})`);
 }
 
 /** A JSON book's unanswered cells, summed up for its JSON (undefined when every cell had its answer). */
