@@ -155,6 +155,8 @@ describe("a model refreshed against a port nothing listens on", () => {
     expect(lines[0]).toMatch(/^workbook: 4 price cells not refreshed, the service giving no answer about them \(service unreachable: Request failed \(Failed to fetch\): GET \/(Prices|Instruments)\b.*their saved values are kept, and those of the 2 formulas reading them, left for Excel; exit status 3$/);
     // none of them is listed one by one among the formulas left for other reasons
     expect(run.errors).not.toMatch(/workbook: {3}Model!B1/);
+    // the connection's own words, once: the functions see only a browser's "Failed to fetch"
+    expect(run.errors.match(/a request to http:\/\/127\.0\.0\.1:\d+ failed: connect ECONNREFUSED 127\.0\.0\.1:\d+ /g)).toHaveLength(1);
   });
 
   it("lists each price cell with its reason in the report, and counts the formulas reading them", () => {
