@@ -118,7 +118,7 @@ interface Refresh {
 
 let runs = 0;
 /** The runner on a fresh copy of the model, against `apiUrl` with a token, writing its copy and its report. */
-async function refresh(apiUrl: string, extra: readonly string[] = []): Promise<{ input: string; output: string } & Refresh> {
+async function refresh(apiUrl: string, extra: readonly string[] = [], bearer = token): Promise<{ input: string; output: string } & Refresh> {
   runs += 1;
   const input = join(dir, `model-${runs}.xlsx`);
   const output = join(dir, `model-${runs}-out.xlsx`);
@@ -126,7 +126,7 @@ async function refresh(apiUrl: string, extra: readonly string[] = []): Promise<{
   writeFileSync(input, model());
   const caPath = join(dir, "ca.pem");
   writeFileSync(caPath, sandbox.ca);
-  const run = await runMain([input, "--out", output, "--report", reportPath, "--today", TODAY, "--api", apiUrl, "--ca", caPath, ...extra], { PRICES_TOKEN: token });
+  const run = await runMain([input, "--out", output, "--report", reportPath, "--today", TODAY, "--api", apiUrl, "--ca", caPath, ...extra], { PRICES_TOKEN: bearer });
   return { input, output, code: run.code, errors: run.errors, printed: JSON.parse(run.printed) as Refresh["printed"], report: JSON.parse(readFileSync(reportPath, "utf8")) as Report };
 }
 
@@ -204,6 +204,16 @@ describe("a model refreshed against the sandbox's injected faults", () => {
     expect(compared(run.input, run.output, CELLS)).toEqual(compared(run.input, run.input, CELLS));
     expect(run.report.unanswered.map((entry) => entry.kind)).toEqual([kind, kind, kind, kind]);
     for (const entry of run.report.unanswered) expect(entry.why).toMatch(why);
+    expect(notRefreshedLines(run.errors)).toHaveLength(1);
+  });
+});
+
+describe("a model refreshed with a token the service refuses", () => {
+  it("keeps every price cell and its readers as saved, the reason the refusal, and exits 3", async () => {
+    const run = await refresh(sandbox.apiUrl, [], "not-a-token");
+    expect(run.code).toBe(3);
+    expect(compared(run.input, run.output, CELLS)).toEqual(compared(run.input, run.input, CELLS));
+    expect(run.report.unanswered.map((entry) => entry.kind)).toEqual(["refused", "refused", "refused", "refused"]);
     expect(notRefreshedLines(run.errors)).toHaveLength(1);
   });
 });
