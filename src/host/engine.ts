@@ -225,10 +225,7 @@ export class WorkbookEngine {
   leftForExcel(): LeftForExcel[] {
     return this.graph.formulas
       .filter((formula) => formula.left !== undefined)
-      .map((formula) => {
-        const entry = { cell: formula.address, formula: formula.text.replace(/^\s*=/, ""), why: formula.left ?? "" };
-        return formula.unanswered === undefined ? entry : { ...entry, unanswered: formula.unanswered };
-      });
+      .map((formula) => ({ cell: formula.address, formula: formula.text.replace(/^\s*=/, ""), why: formula.left ?? "", ...(formula.unanswered === undefined ? {} : { unanswered: formula.unanswered }) }));
   }
 
   /** What the proof said of each formula evaluated and not left for Excel; a book without saved values proves nothing. */
