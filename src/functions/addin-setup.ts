@@ -5,16 +5,19 @@
  */
 import { todayIso } from "../api/dates";
 import { createPricesClient } from "../prices";
-import type { ErrorCodeText } from "./errors";
+import type { ErrorCodeText, Unanswered } from "./errors";
 import { createAddinHook } from "./hook";
 import { followPageState } from "./live-page";
 import { officeDataTypeSupport } from "./data-types";
 import { requestFullRecalculation } from "./recalc";
 import { followWhenOfficeReady } from "./workbook-date-system";
 
-function makeExcelError(code: ErrorCodeText, message: string): unknown {
+function makeExcelError(code: ErrorCodeText, message: string, unanswered?: Unanswered): unknown {
   const excelCode = code === "#VALUE!" ? CustomFunctions.ErrorCode.invalidValue : CustomFunctions.ErrorCode.notAvailable;
-  return new CustomFunctions.Error(excelCode, message);
+  const error = new CustomFunctions.Error(excelCode, message);
+  // Excel reads the code and message alone; a host that writes files (the runner) reads this too, and keeps the
+  // cell's saved value rather than write an error that says nothing of its price
+  return unanswered === undefined ? error : Object.assign(error, { unanswered });
 }
 
 const hook = createAddinHook({ createClient: createPricesClient, recalculate: requestFullRecalculation, dataTypeSupport: () => officeDataTypeSupport() });

@@ -1,7 +1,7 @@
 /** What every function needs: the client (or the reason there is none), the error maker, today and a deadline. */
 import type { AskOptions, PriceKey, PriceRecord, PricesClient, Waiter } from "../prices/types";
 import type { DataTypeSupport, ValueMode } from "./data-types";
-import { describeFailure, NotAvailableError, type MakeError } from "./errors";
+import { describeFailure, NoAnswerError, type MakeError } from "./errors";
 import type { DateSystem } from "../formula/excel-dates";
 import { CellFailure } from "./shape";
 import { DeadlineQueue, type Mapped, settleWithin } from "../prices/deadline-queue";
@@ -142,7 +142,7 @@ export function run<T>(context: FunctionsContext, body: () => Promise<T> | Mappe
 const deadlineQueue = memo((ms: number) => new DeadlineQueue(ms));
 
 /** The error of a call with no answer by its deadline (one function per length, not a closure per call). */
-const lateAfter = memo((ms: number) => () => new NotAvailableError(`no answer from the service within ${Math.round(ms / 1000)} s; recalculate to try again`));
+const lateAfter = memo((ms: number) => () => new NoAnswerError(`no answer from the service within ${Math.round(ms / 1000)} s; recalculate to try again`));
 
 /** A call's failure as the caller's error value, one function per error maker (a session has one). */
 const failureMakers = new WeakMap<MakeError, (error: unknown) => unknown>();
@@ -152,7 +152,7 @@ function failureAs(makeError: MakeError): (error: unknown) => unknown {
   if (make === undefined) {
     make = (error) => {
       const failure = error instanceof CellFailure ? error.failure : describeFailure(error);
-      return makeError(failure.code, failure.message);
+      return makeError(failure.code, failure.message, failure.unanswered);
     };
     failureMakers.set(makeError, make);
   }

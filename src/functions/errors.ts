@@ -6,8 +6,8 @@
 
 export type ErrorCodeText = "#VALUE!" | "#N/A";
 
-/** Builds the error value a cell holds (CustomFunctions.Error in Excel, a stand-in in tests). */
-export type MakeError = (code: ErrorCodeText, message: string) => unknown;
+/** Builds the error value a cell holds (CustomFunctions.Error in Excel, a stand-in in tests), marked when the service gave no answer about it. */
+export type MakeError = (code: ErrorCodeText, message: string, unanswered?: Unanswered) => unknown;
 
 /** The service's words for a symbol that is unknown or outside the caller's entitlement (both read alike, convention 6). */
 const UNKNOWN_SYMBOL_DETAIL = /unknown|not permitted|permission|entitle|may view|not one you/i;
@@ -26,9 +26,25 @@ export class NotAvailableError extends Error {
   override name = "NotAvailableError";
 }
 
+/** A call the client did not settle by the cell's deadline: #N/A with this message, and no answer about the cell. */
+export class NoAnswerError extends Error {
+  override name = "NoAnswerError";
+}
+
+/**
+ * Why a call has no answer from the service about its cell, when that is the failure: the service unreachable, no
+ * answer in time, its own fault (5xx), a rate limit (429, the session's request budget), the sign-in or the token
+ * refused, an answer the client cannot read. None of them says anything of the cell's price: a runner keeps the value
+ * it had rather than write one of them (src/host/custom-calls.ts); Excel shows them as errors as before.
+ */
+export const UNANSWERED_KINDS = ["unreachable", "timeout", "service-error", "rate-limited", "refused", "unexpected-answer"] as const;
+export type Unanswered = (typeof UNANSWERED_KINDS)[number];
+
 export interface Failure {
   code: ErrorCodeText;
   message: string;
+  /** Set when the failure is no answer about the cell (transport, 5xx, 429, auth, timeout) rather than the service's answer about it. */
+  unanswered?: Unanswered;
 }
 
 function field(error: unknown, key: string): unknown {
@@ -45,7 +61,8 @@ function causeChain(error: unknown): string {
   let current: unknown = error;
   for (let depth = 0; depth < 4 && current !== undefined && current !== null; depth++) {
     const message = text(field(current, "message")) ?? (typeof current === "string" ? current : undefined);
-    if (message !== undefined && !parts.includes(message)) parts.push(message);
+    // a cause its error already quotes ("Request failed (Failed to fetch)" of "Failed to fetch") is said once
+    if (message !== undefined && !parts.some((part) => part.includes(message))) parts.push(message);
     current = field(current, "cause");
   }
   return parts.length > 0 ? parts.join(": ") : "unknown error";
@@ -77,6 +94,47 @@ function authMessage(error: unknown, message: string): string {
  * recognised by `name` (the client's guards do the same), so this module does not import the client.
  */
 export function describeFailure(error: unknown): Failure {
+  const failure = describeAnswer(error);
+  const unanswered = unansweredKind(error);
+  return unanswered === undefined ? failure : { ...failure, unanswered };
+}
+
+/**
+ * Whether `error` is no answer about the cell, and of which kind, by the client's error types (their `name` and
+ * `status`, never their words): a status the client retries (408, 429, 5xx) or a network failure, a refused sign-in
+ * or token (401, 403, 407, any AuthError), the client's own request budget, the call's deadline, an unreadable
+ * answer, and a 4xx but 400 with no problem body (a proxy's or a wrong address's page, not the service speaking of a key).
+ */
+function unansweredKind(error: unknown): Unanswered | undefined {
+  switch (field(error, "name")) {
+    case "NetworkError":
+      return "unreachable";
+    case "TimeoutError":
+    case "NoAnswerError":
+      return "timeout";
+    case "AuthError":
+      return "refused";
+    case "RequestLimitError":
+      return "rate-limited";
+    case "ResponseFormatError":
+      return "unexpected-answer";
+    case "HTTPError": {
+      const status = field(error, "status");
+      if (typeof status !== "number" || status === 0) return "unreachable";
+      if (status === 408) return "timeout";
+      if (status === 429) return "rate-limited";
+      if (status === 401 || status === 403 || status === 407) return "refused";
+      if (status >= 500) return "service-error";
+      // a 400 refuses the request's arguments (#VALUE!) whatever its body; another 4xx speaks of the request only in a problem body
+      return status === 400 || field(error, "problem") !== undefined ? undefined : "unexpected-answer";
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** The code and words of a failure. */
+function describeAnswer(error: unknown): Failure {
   const name = field(error, "name");
   const message = text(field(error, "message")) ?? "unknown error";
   switch (name) {
@@ -84,6 +142,7 @@ export function describeFailure(error: unknown): Failure {
     case "InvalidKeyError":
       return { code: "#VALUE!", message };
     case "NotAvailableError":
+    case "NoAnswerError":
     case "NotCachedError":
       return { code: "#N/A", message };
     case "AuthError":

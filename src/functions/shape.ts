@@ -121,7 +121,7 @@ export function finish(grid: Grid, makeError: MakeError): Grid {
     if (only instanceof CellFailure) throw only;
   }
   return grid.map((row) =>
-    row.map((cell) => (cell instanceof CellFailure ? makeError(cell.failure.code, cell.failure.message) : cell)),
+    row.map((cell) => (cell instanceof CellFailure ? makeError(cell.failure.code, cell.failure.message, cell.failure.unanswered) : cell)),
   );
 }
 

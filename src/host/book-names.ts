@@ -1,3 +1,5 @@
+import type { UnansweredLeave } from "./left-for-excel";
+
 /** What an .xlsx workbook defines beside its cells, handed to the engine so formulas that use it evaluate as in Excel. */
 export interface DefinedName {
   readonly name: string;
@@ -25,4 +27,6 @@ export interface LeftForExcel {
   readonly formula: string;
   /** Why, in words for a person: `function not supported: CUBEVALUE`, `external link [1]`, `depends on C4 (left for Excel)`. */
   readonly why: string;
+  /** Set when it was left because the service gave no answer about a price (its own call's, or one it reads). */
+  readonly unanswered?: UnansweredLeave;
 }

@@ -16,6 +16,7 @@ import type { FormulaCell } from "./dependency-graph";
 import type { Run } from "./formula-context";
 import { resultOf } from "./implicit-intersection";
 import { UnprovenSignal } from "./proof";
+import { LeftForExcelSignal } from "./left-for-excel";
 
 /** A custom function's call as a formula's evaluation makes it: its argument inputs in, its result grid out. */
 export type CustomRunner = (inputs: readonly ArgumentInput[]) => Promise<ResultGrid>;
@@ -64,6 +65,8 @@ export class CustomCalls {
     readonly namespace: string,
     private readonly timeoutMs: number,
     private readonly log?: (message: string) => void,
+    /** Whether a call with no answer from the service about its cell leaves its formula for Excel (EngineOptions.leaveUnanswered). */
+    private readonly leaveUnanswered = false,
   ) {
     this.deadlines = new DeadlineQueue(timeoutMs);
     this.pending = { deadlines: this.deadlines, timeoutMs, log };
@@ -154,7 +157,8 @@ export class CustomCalls {
     // A call that is the whole formula updates its cells with a stream's later values; a nested one keeps its first.
     const result = resultOf(formula.expression).expression;
     queued.whole = result.kind === "call" && canonicalName(result.name, this.namespace) === name;
-    this.call(formula, resolved, name, inputs, queued.whole, queued, queued.resolve, queued.reject);
+    const resolve = this.leaveUnanswered ? leavingUnanswered(queued.resolve, queued.reject) : queued.resolve;
+    this.call(formula, resolved, name, inputs, queued.whole, queued, resolve, queued.reject);
   }
 
   /**
@@ -257,6 +261,27 @@ export class CustomCalls {
       }
     }
   }
+}
+
+/**
+ * `resolve` for a call whose first result holding an error with no answer from the service about its cell rejects
+ * instead, with the signal that leaves the formula for Excel (its readers follow): a grid with one such cell is not
+ * written in part, and IFERROR around the call does not turn it into a value.
+ */
+function leavingUnanswered(resolve: (grid: ResultGrid) => void, reject: (thrown: unknown) => void): (grid: ResultGrid) => void {
+  return (grid) => {
+    const error = unansweredIn(grid);
+    if (error?.unanswered === undefined) resolve(grid);
+    else reject(new LeftForExcelSignal(error.message ?? error.code, { kind: error.unanswered }));
+  };
+}
+
+/** The first cell of a result that is an error with no answer from the service about it. */
+function unansweredIn(grid: ResultGrid): CellError | undefined {
+  for (const row of grid) {
+    for (const cell of row) if (isCellError(cell) && cell.unanswered !== undefined) return cell;
+  }
+  return undefined;
 }
 
 interface PendingCalls {

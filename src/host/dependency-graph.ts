@@ -8,6 +8,7 @@ import type { Expression, ReferenceExpression } from "../formula/parse";
 import { cellKey } from "./addresses";
 import type { FormulaCellSource } from "./book";
 import type { CustomCallRecord } from "./custom-calls";
+import type { UnansweredLeave } from "./left-for-excel";
 import type { Sheet } from "./sheet";
 
 export type FormulaState = "pending" | "running" | "done";
@@ -40,6 +41,8 @@ export interface FormulaCell extends FormulaCellSource {
   readonly dynamic: boolean;
   /** Why its latest run was left for Excel. */
   left: string | undefined;
+  /** With `left`: when the reason is a price the service gave no answer about (its own call, or one it reads). */
+  unanswered: UnansweredLeave | undefined;
   /** The areas its latest run read through OFFSET, INDIRECT or a whole row or column (a later spill there runs it again). */
   dynamicReads: RangeRef[];
   /** The formula whose value its latest run found missing (OFFSET, INDIRECT): it runs again once that one is done. */

@@ -35,6 +35,12 @@ export interface EngineOptions {
   readonly dateSystem?: () => DateSystem;
   /** The book's defined names and tables (default none). */
   readonly scope?: BookScope;
+  /**
+   * A formula whose custom call has no answer from the service about its cell (unreachable, 5xx, 429, auth, timeout:
+   * src/functions/errors.ts) is left for Excel with why, its readers with it, rather than show the error: a file's
+   * saved value stays (the runner's workbook files). Default false: the error shows, as in Excel.
+   */
+  readonly leaveUnanswered?: boolean;
 }
 
 /** Where one formula's result went: the cells it covers, and for #SPILL! the area it needed. */

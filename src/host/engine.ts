@@ -55,7 +55,7 @@ export class WorkbookEngine {
   constructor(private readonly options: EngineOptions) {
     this.scope = options.scope ?? new BookScope();
     this.namespace = (options.namespace ?? "PRICES").toUpperCase();
-    this.calls = new CustomCalls(options.runtime, options.metadata, this.namespace, options.timeoutMs ?? 120_000, options.log);
+    this.calls = new CustomCalls(options.runtime, options.metadata, this.namespace, options.timeoutMs ?? 120_000, options.log, options.leaveUnanswered ?? false);
     this.maxRecalculations = options.maxRecalculations ?? 3;
     const sheetName = options.sheetName ?? SHEET_NAME;
     this.reads = {
@@ -225,7 +225,7 @@ export class WorkbookEngine {
   leftForExcel(): LeftForExcel[] {
     return this.graph.formulas
       .filter((formula) => formula.left !== undefined)
-      .map((formula) => ({ cell: formula.address, formula: formula.text.replace(/^\s*=/, ""), why: formula.left ?? "" }));
+      .map((formula) => ({ cell: formula.address, formula: formula.text.replace(/^\s*=/, ""), why: formula.left ?? "", ...(formula.unanswered === undefined ? {} : { unanswered: formula.unanswered }) }));
   }
 
   /** What the proof said of each formula evaluated and not left for Excel; a book without saved values proves nothing. */
@@ -321,6 +321,7 @@ export class WorkbookEngine {
         formula.state = "done";
         // Excel's value of a circular reference (0 with a warning, or its iterations) is not the host's to say
         formula.left = `circular reference (${names})`;
+        formula.unanswered = undefined;
         this.leftFormulas.add(formula);
       }
     }
@@ -338,6 +339,7 @@ export class WorkbookEngine {
     formula.waitsOn = undefined;
     // a formula whose saved value the engine does not reproduce keeps Excel's
     formula.left = formula.unsupported ?? (formula.proof?.kind === "disproved" ? formula.proof.why : undefined);
+    formula.unanswered = undefined;
     if (formula.left !== undefined) {
       this.finish(formula, generation, [[leftError(formula.left)]]);
       return;
@@ -370,6 +372,7 @@ export class WorkbookEngine {
     if (!(error instanceof LeftForExcelSignal)) throw error;
     if (generation !== formula.generation) return;
     formula.left = error.why;
+    formula.unanswered = error.unanswered;
     this.finish(formula, generation, [[leftError(error.why)]]);
   }
 

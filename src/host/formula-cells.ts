@@ -89,6 +89,7 @@ export function formulaCellOf(source: FormulaCellSource, facts: FormulaCellFacts
     unsupported: whyLeftForExcel(source.expression, resolver, NO_NAMES, NO_NAMES),
     dynamic,
     left: undefined,
+    unanswered: undefined,
     dynamicReads: [],
     waitsOn: undefined,
     proof: undefined,

@@ -33,7 +33,10 @@ export function readOwnSheet(own: OwnSheet, reference: ReferenceExpression, read
   const read = reference.spill ? cellRange(reference.range.top, reference.range.left) : reference.range;
   const prefix = reader ? "" : sheetPrefix(own.sheetName);
   for (const formula of own.leftFormulas) {
-    if (formula.state === "done" && rangeContains(read, formula.row, formula.col)) throw new LeftForExcelSignal(`depends on ${prefix}${formula.address} (left for Excel)`);
+    if (formula.state === "done" && rangeContains(read, formula.row, formula.col)) {
+      const { unanswered } = formula;
+      throw new LeftForExcelSignal(`depends on ${prefix}${formula.address} (left for Excel)`, unanswered === undefined ? undefined : { kind: unanswered.kind, from: unanswered.from ?? `${prefix}${formula.address}` });
+    }
   }
   if (reader?.dynamic) {
     // a formula still to run in the area: the reader runs again once it is done; one that spills into the area later

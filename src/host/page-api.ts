@@ -9,7 +9,7 @@ import type { ProvenanceClient, ProvenanceRow } from "../prices/provenance";
 import { provenanceOf, withValues } from "./provenance";
 import type { CustomFunctionsRuntime } from "./runtime";
 import { type CacheSnapshot, type PageSession, type SessionState, openPageSession } from "../sessions/page-session";
-import type { CellValue, PrintedValue } from "./values";
+import { type CellValue, type PrintedValue, type Unanswered, isCellError } from "./values";
 import type { DefinedName, LeftForExcel, TableDefinition } from "./book-names";
 import { BookScope } from "./book-scope";
 import { dataTypeCells, isRichCell, plainOf, type DataTypeCell, type ResultCell } from "./rich-cells";
@@ -49,6 +49,15 @@ export interface HostStats {
 export interface EvaluationResult {
   readonly cells: Record<string, PrintedValue>;
   readonly stats: HostStats;
+  /** Cells whose value is an error with no answer from the service about them (unreachable, 5xx, 429, auth, timeout), when any is. */
+  readonly unanswered?: readonly UnansweredCell[];
+}
+
+/** A cell showing an error that is no answer from the service about it: which kind, and its message. */
+export interface UnansweredCell {
+  readonly cell: string;
+  readonly kind: Unanswered;
+  readonly why: string;
 }
 
 /** One sheet of a workbook, in the book format, named as the file names it. */
@@ -100,7 +109,7 @@ export interface PricesHostApi {
    */
   evaluateWorkbook(
     sheets: readonly SheetInput[],
-    options?: { provenance?: boolean | "keys"; names?: readonly DefinedName[]; tables?: readonly TableDefinition[]; beforeEvaluation?: () => Promise<void> },
+    options?: { provenance?: boolean | "keys"; names?: readonly DefinedName[]; tables?: readonly TableDefinition[]; beforeEvaluation?: () => Promise<void>; leaveUnanswered?: boolean },
   ): Promise<WorkbookResult>;
   stats(): HostStats;
   cancelAll(): void;
@@ -142,6 +151,15 @@ function progressOf(engines: readonly WorkbookEngine[]): string {
 /** `19,800`: thousands grouped by hand, since the first toLocaleString loads ICU's data (25 ms of the evaluation's main thread). */
 function grouped(count: number): string {
   return String(count).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+}
+
+/** The cells of a sheet showing an error with no answer from the service about them. */
+function unansweredCells(engine: WorkbookEngine): UnansweredCell[] {
+  const found: UnansweredCell[] = [];
+  for (const { address, cell } of engine.cellsInOrder()) {
+    if (isCellError(cell) && cell.unanswered !== undefined) found.push({ cell: address, kind: cell.unanswered, why: cell.message ?? cell.code });
+  }
+  return found;
 }
 
 export function createHostApi(dependencies: HostDependencies): PricesHostApi {
@@ -192,7 +210,8 @@ export function createHostApi(dependencies: HostDependencies): PricesHostApi {
     async evaluate(book) {
       if (book !== undefined) api.loadBook(book);
       await engine.evaluate();
-      return { cells: engine.cells(), stats: stats() };
+      const unanswered = unansweredCells(engine);
+      return { cells: engine.cells(), stats: stats(), ...(unanswered.length === 0 ? {} : { unanswered }) };
     },
     cells: () => engine.cells(),
     async evaluateWorkbook(sheets, options = {}) {
@@ -223,6 +242,7 @@ export function createHostApi(dependencies: HostDependencies): PricesHostApi {
           today,
           dateSystem,
           scope,
+          ...(options.leaveUnanswered === true ? { leaveUnanswered: true } : {}),
           ...(dependencies.timeoutMs === undefined ? {} : { timeoutMs: dependencies.timeoutMs }),
           ...(dependencies.log ? { log: dependencies.log, onStep: step } : {}),
         });

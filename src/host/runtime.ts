@@ -1,5 +1,6 @@
 /** The `CustomFunctions` global a functions bundle expects: associate, Error, ErrorCode. */
-import { type CellError, type CellValue, cellError, isErrorText } from "./values";
+import { UNANSWERED_KINDS } from "../functions/errors";
+import { type CellError, type CellValue, type Unanswered, cellError, isErrorText } from "./values";
 
 export const ERROR_CODES = {
   invalidValue: "#VALUE!",
@@ -56,12 +57,19 @@ export function createCustomFunctionsRuntime(): CustomFunctionsRuntime {
   return { global, implementations };
 }
 
-/** A `CustomFunctions.Error`, ours or look-alike (a bundle may hold another copy of the class). */
+/**
+ * A `CustomFunctions.Error`, ours or look-alike (a bundle may hold another copy of the class), with the mark of an
+ * error that is no answer from the service about the cell when the bundle set one.
+ */
 export function asFunctionError(value: unknown): CellError | undefined {
   if (typeof value !== "object" || value === null) return undefined;
-  const { code, message } = value as { code?: unknown; message?: unknown };
+  const { code, message, unanswered } = value as { code?: unknown; message?: unknown; unanswered?: unknown };
   if (!isErrorText(code)) return undefined;
-  return cellError(code, typeof message === "string" ? message : undefined);
+  return cellError(code, typeof message === "string" ? message : undefined, isUnanswered(unanswered) ? unanswered : undefined);
+}
+
+function isUnanswered(value: unknown): value is Unanswered {
+  return typeof value === "string" && (UNANSWERED_KINDS as readonly string[]).includes(value);
 }
 
 /** A sheet error handed to a function whose `any` parameter accepts errors. */

@@ -1,7 +1,8 @@
 /** Cell values of the host's sheet: what Excel shows in a cell, errors included. */
 import type { Scalar } from "../formula/parse";
+import type { Unanswered } from "../functions/errors";
 
-export type { Scalar };
+export type { Scalar, Unanswered };
 
 /** Excel's error texts; `#SPILL!`, `#CALC!`, `#BUSY!` and `#GETTING_DATA` are the host's own (or saved in a file), never a function's output. */
 export const ERROR_TEXTS = [
@@ -23,13 +24,16 @@ export interface CellError {
   readonly kind: "error";
   readonly code: ErrorText;
   readonly message?: string;
+  /** A function's error that is no answer from the service about the cell (src/functions/errors.ts), and of which kind. */
+  readonly unanswered?: Unanswered;
 }
 
 /** `null` is an empty cell. */
 export type CellValue = Scalar | CellError | null;
 
-export function cellError(code: ErrorText, message?: string): CellError {
-  return message === undefined || message === "" ? { kind: "error", code } : { kind: "error", code, message };
+export function cellError(code: ErrorText, message?: string, unanswered?: Unanswered): CellError {
+  const error: CellError = message === undefined || message === "" ? { kind: "error", code } : { kind: "error", code, message };
+  return unanswered === undefined ? error : { ...error, unanswered };
 }
 
 /** Whether two literals are the same entry (an error by its code). */

@@ -253,7 +253,8 @@ export async function evaluateWorkbookInPage(
       if (!host) throw new Error("PricesHost is not ready");
       await host.configure(day === null ? { live: false, ...more, baseUrl, token: accessToken, dateSystem: system } : { live: false, ...more, baseUrl, token: accessToken, today: day, dateSystem: system });
       const { sheets: pageSheets, names, tables } = JSON.parse(input) as { sheets: SheetInput[]; names: DefinedName[]; tables: TableDefinition[] };
-      return JSON.stringify(await host.evaluateWorkbook(pageSheets, { provenance: withProvenance, names, tables }));
+      // a workbook file's price with no answer from the service keeps its saved value, left for Excel with why
+      return JSON.stringify(await host.evaluateWorkbook(pageSheets, { provenance: withProvenance, names, tables, leaveUnanswered: true }));
     },
     { input: JSON.stringify({ sheets: sheets.map(({ name, book }) => ({ name, book })), names: definitions.names, tables: definitions.tables }), apiUrl, token, provenance, today: today ?? null, dateSystem, extra },
   );

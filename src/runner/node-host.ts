@@ -100,6 +100,16 @@ function warm(trust: Trust, baseUrl: string, planOnly: boolean): void {
   trust.preconnect(baseUrl);
 }
 
+/** What a failed request met, in the words of the connection's own error: `connect ECONNREFUSED 127.0.0.1:9`, a certificate's. */
+export function transportCause(error: unknown): string {
+  // read by shape: undici's errors may come from another realm (a test runner's), where instanceof Error fails
+  const outer = error as { message?: unknown; cause?: { message?: unknown; code?: unknown } } | null | undefined;
+  const cause = typeof outer?.cause?.message === "string" ? outer.cause : outer;
+  const message = typeof cause?.message === "string" ? cause.message : String(error);
+  const code = (cause as { code?: unknown } | null | undefined)?.code;
+  return typeof code === "string" && !message.includes(code) ? `${message} (${code})` : message;
+}
+
 /** Loads the bundle into a fresh context and starts the host's API over it. */
 export async function openNodeHost(options: NodeHostOptions): Promise<NodeHost> {
   const dispatcher = await options.trust.dispatcher();
@@ -112,7 +122,16 @@ export async function openNodeHost(options: NodeHostOptions): Promise<NodeHost> 
     if (refusal !== undefined) return Promise.reject(new Error(refusal));
     const signal = init?.signal ? AbortSignal.any([init.signal, closing.signal]) : closing.signal;
     const request = { ...(init as object), signal, dispatcher };
-    return undiciFetch(input instanceof Request ? input : url.href, request);
+    const sent = undiciFetch(input instanceof Request ? input : url.href, request);
+    sent.catch((error: unknown) => { if (!signal.aborted) sayTransportFailure(url, error); });
+    return sent;
+  };
+  // the functions see "Failed to fetch", as in a browser: the run's log says once what the connection met
+  let transportFailureSaid = false;
+  const sayTransportFailure = (url: URL, error: unknown): void => {
+    if (transportFailureSaid) return;
+    transportFailureSaid = true;
+    options.log(`workbook: a request to ${url.origin} failed: ${transportCause(error)} (the functions see "Failed to fetch", as a browser's do)`);
   };
   const pageGlobals: Record<string, unknown> = {
     ...timers.globals,

@@ -74,7 +74,8 @@ function nodeRunnerHost(log: (message: string) => void): RunnerHost {
         const { apiUrl, token, today, extra } = await service();
         await api.configure(configuration(apiUrl, token, today, dateSystem, extra));
       };
-      return api.evaluateWorkbook(sheets, { provenance, names: definitions.names, tables: definitions.tables, beforeEvaluation });
+      // a workbook file's price with no answer from the service keeps its saved value, left for Excel with why
+      return api.evaluateWorkbook(sheets, { provenance, names: definitions.names, tables: definitions.tables, beforeEvaluation, leaveUnanswered: true });
     },
     session: async () => (await host()).api.session(),
     async close() {

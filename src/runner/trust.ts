@@ -131,6 +131,8 @@ class WarmConnection {
       fresh();
       return;
     }
-    callback(null, socket);
+    // never from inside the pool's own call of its connector: undici handed a socket at once, already connected, wrote
+    // nothing on it, and the request waited for the client's 20-s timeout (seen against a plain-HTTP --api on this machine)
+    process.nextTick(() => { callback(null, socket); });
   }
 }

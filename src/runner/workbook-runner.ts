@@ -10,7 +10,9 @@
  *
  * Prints one JSON object `{ "cells": {...}, "stats": {...} }` to stdout (for a workbook file: `{ "out", "sheets",
  * "frozen", "leftForExcel", "stats" }`), everything else to stderr.
- * Exit codes: 0 success, 2 bad input, 1 failure. Chromium, the page server and the sandbox always stop.
+ * Exit codes: 0 success, 2 bad input, 1 failure, 3 finished but the service gave no answer about some prices (unreachable,
+ * timeouts, 5xx or 429 after retries, a refused token: a file keeps their saved values, a JSON book shows their errors;
+ * src/runner/unanswered.ts). Chromium, the page server and the sandbox always stop.
  */
 import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
@@ -30,6 +32,7 @@ import { duringModuleLoads } from "./module-progress";
 import { openRunnerHost } from "./runner-host";
 import { type SandboxThread, startSandboxThread } from "./sandbox-thread";
 import { serviceDay } from "./service-day";
+import { EXIT_UNANSWERED, type UnansweredPrice, type UnansweredSummary, logUnansweredCells, logUnansweredPrices, reasonsOf, summaryOfCells, unansweredOfWorkbook } from "./unanswered";
 import { type Trust, trustOnly, trustWith } from "./trust";
 
 /** What the runner prints for a workbook file: the copy written, every sheet's cells as for a JSON book, what it froze and left for Excel. */
@@ -45,6 +48,13 @@ export interface XlsxRunResult {
   readonly stats: EvaluationResult["stats"];
   /** With `--changes`: the one-line summary of what changed. */
   readonly changes?: string;
+  /** Price cells the service gave no answer about, kept as saved and left for Excel with their readers (exit status 3). */
+  readonly unanswered?: UnansweredSummary;
+}
+
+/** What the runner prints for a JSON book: its cells, and those showing an error for want of an answer summed up (exit status 3). */
+export interface BookRunResult extends Omit<EvaluationResult, "unanswered"> {
+  readonly unanswered?: UnansweredSummary;
 }
 
 /** The `--report` file: every formula whose cached value the copy keeps because the engine did not evaluate it. */
@@ -60,6 +70,10 @@ export interface RunReport {
   readonly cone: ConeCounts;
   /** Cone formulas written with nothing to prove them against, with why. */
   readonly unproven: readonly KeptFormula[];
+  /** Price cells the service gave no answer about, with why: kept as saved and left for Excel (also in `leftForExcel`). */
+  readonly unanswered: readonly UnansweredPrice[];
+  /** Formulas left for Excel because they read one of `unanswered`. */
+  readonly unansweredDependents: number;
 }
 
 /**
@@ -261,7 +275,7 @@ async function serviceAndSession(options: RunnerOptions, sandbox: SandboxThread 
 /** Zip size from which the runner says it is reading before it unzips (deterministic: by size, never by time). */
 const READ_NOTICE_BYTES = 512 * 1024;
 
-export async function runWorkbook(options: RunnerOptions, log: (message: string) => void, resources = new Resources()): Promise<EvaluationResult | XlsxRunResult | PlanRunResult> {
+export async function runWorkbook(options: RunnerOptions, log: (message: string) => void, resources = new Resources()): Promise<BookRunResult | XlsxRunResult | PlanRunResult> {
   const progress = throttled(log);
   const isFile = options.out !== undefined && isWorkbookPath(options.bookPath);
   // A first line before a large package is unzipped (a 2.6 MB zip holds a 19.5-million-character sheet); a small one is
@@ -312,7 +326,13 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
       const { apiUrl, token, today, session } = await service;
       const evaluated = await host.evaluate(book, apiUrl, token, today, dateSystem, { ...session.configuration, ...dataTypes });
       const { plan } = await session.finish(host, { provenance: [], sheets: [], stats: evaluated.stats }, undefined);
-      return plan ? { plan, stats: evaluated.stats } : evaluated;
+      if (plan) return { plan, stats: evaluated.stats };
+      // a JSON book has no saved value to keep: its cells show the errors, said once per reason, and the run ends with 3
+      const { unanswered: _cells, ...printed } = evaluated;
+      const unanswered = summaryOfCells(evaluated);
+      if (unanswered === undefined) return printed;
+      logUnansweredCells(unanswered, log);
+      return { ...printed, unanswered };
     }
     const freeze = options.freeze ?? false;
     const evaluating = Date.now();
@@ -346,15 +366,20 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
     }
     if (copy.formatted > 0) log(`workbook: ${copy.formatted} rich value${copy.formatted === 1 ? "" : "s"} written as numbers with their number format (a file holds no data types)`);
     if (copy.unformatted > 0) log(`workbook: ${copy.unformatted} rich value${copy.unformatted === 1 ? "" : "s"} written as plain numbers without their number format: ${options.bookPath} has no styles part to hold it`);
-    listLeftForExcel(copy.leftForExcel, options.report, log);
+    // prices the service gave no answer about, and their readers, are said once per reason rather than one by one
+    const unanswered = unansweredOfWorkbook(result);
+    const unansweredCells = new Set(result.sheets.flatMap((sheet) => (sheet.leftForExcel ?? []).filter((entry) => entry.unanswered !== undefined).map((entry) => `${sheet.name}!${entry.cell}`)));
+    listLeftForExcel(unansweredCells.size === 0 ? copy.leftForExcel : copy.leftForExcel.filter((entry) => !unansweredCells.has(`${entry.sheet}!${entry.cell}`)), options.report, log);
+    const summary: UnansweredSummary | undefined = unanswered.prices.length === 0 ? undefined : { cells: unanswered.prices.length, dependents: unanswered.dependents, reasons: reasonsOf(unanswered.prices) };
+    if (summary !== undefined) logUnansweredPrices(summary, options.report, log);
     const cone = coneOf(workbook, result);
     logCone(cone.counts, cone.unproven(LISTED), options.report, log);
     if (options.report !== undefined) {
-      writeReport(options.report, { book: options.bookPath, out: options.out, frozen: copy.frozen, richValues: copy.formatted, leftForExcel: copy.leftForExcel, cone: cone.counts, unproven: cone.unproven(Infinity), ...(freeze ? { notFrozen: copy.notFrozen } : {}) });
+      writeReport(options.report, { book: options.bookPath, out: options.out, frozen: copy.frozen, richValues: copy.formatted, leftForExcel: copy.leftForExcel, cone: cone.counts, unproven: cone.unproven(Infinity), unanswered: unanswered.prices, unansweredDependents: unanswered.dependents, ...(freeze ? { notFrozen: copy.notFrozen } : {}) });
       log(`workbook: report in ${options.report}`);
     }
     const sheets = Object.fromEntries(result.sheets.map((sheet) => [sheet.name, printedValues(sheet.values)]));
-    return { out: options.out, sheets, frozen: copy.frozen, leftForExcel: copy.leftForExcel.length, cone: cone.counts, richValues: copy.formatted, stats: result.stats, ...(changes === undefined ? {} : { changes }) };
+    return { out: options.out, sheets, frozen: copy.frozen, leftForExcel: copy.leftForExcel.length, cone: cone.counts, richValues: copy.formatted, stats: result.stats, ...(changes === undefined ? {} : { changes }), ...(summary === undefined ? {} : { unanswered: summary }) };
   } finally {
     await resources.closeAll();
   }
@@ -372,7 +397,7 @@ export async function main(argv: readonly string[], env: Readonly<Record<string,
   try {
     const result = await runWorkbook(parseArguments(argv, env), log, resources);
     process.stdout.write(`${JSON.stringify(result)}\n`);
-    return 0;
+    return "unanswered" in result && result.unanswered !== undefined ? EXIT_UNANSWERED : 0;
   } catch (error) {
     // a file the runner cannot read, or a copy it would not deliver (a part not well-formed): one line, exit 2
     if (error instanceof BadBookError || error instanceof WorkbookFileError) {

@@ -124,7 +124,8 @@ describe("npm run workbook", () => {
     const port = await closedPort();
     const cells = { A1: `=PRICES.MID("MB-AL-0001", "${DATE}")`, A2: '=PRICES.INSTRUMENT("MB-AL-0001", "description")' };
     const result = await run(cells, ["--api", `https://localhost:${port}/physical/v2`], { PRICES_TOKEN: "any-token" });
-    expect(result.code).toBe(0);
+    // the cells show why; the run's status says no price was had (3)
+    expect(result.code).toBe(3);
     expect(result.cells).toEqual({
       A1: expect.stringMatching(/^#N\/A: service unreachable: Request failed \(Failed to fetch\): GET \/Prices\b/),
       A2: expect.stringMatching(/^#N\/A: service unreachable: Request failed \(Failed to fetch\): GET \/Instruments\b/),

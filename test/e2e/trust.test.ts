@@ -2,7 +2,7 @@
 import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { fetch as undiciFetch } from "undici";
+import { Agent, fetch as undiciFetch } from "undici";
 import { trustWith } from "../../src/runner/trust";
 
 let server: Server;
@@ -60,6 +60,26 @@ describe("the run's trust", () => {
       expect(connections.length - before).toBe(1);
       expect(requestSockets.at(-1)).toBe(warm);
     } finally {
+      await trust.close();
+    }
+  });
+
+  it("answers two requests made at once, the connection opened ahead already connected when the first takes it", async () => {
+    const trust = trustWith([], Number.POSITIVE_INFINITY);
+    const other = new Agent();
+    try {
+      const accepted = once(server, "connection");
+      trust.preconnect(origin);
+      const [warm] = (await accepted) as [Socket];
+      // a round trip on a pool of its own: the connection opened ahead has long been connected on the client's side too
+      expect(await (await undiciFetch(`${origin}/`, { dispatcher: other })).text()).toBe("ok");
+      const dispatcher = await trust.dispatcher();
+      // undici handed the connected socket inside its own call of the connector wrote nothing on it (a 20-s stall)
+      const answers = await Promise.all([undiciFetch(`${origin}/a`, { dispatcher }), undiciFetch(`${origin}/b`, { dispatcher })].map(async (answer) => (await answer).text()));
+      expect(answers).toEqual(["ok", "ok"]);
+      expect(requestSockets.slice(-2)).toContain(warm);
+    } finally {
+      await other.close();
       await trust.close();
     }
   });

@@ -119,13 +119,14 @@ describe("error mapping", () => {
     });
     expect(describeFailure(new NoDataError("XX", "2001-01-01"))).toEqual({ code: "#N/A", message: "no assessment for 'XX' on or before 2001-01-01" });
     expect(describeFailure(new NoDataError("XX", undefined))).toEqual({ code: "#N/A", message: "no assessment for 'XX'" });
-    expect(describeFailure(new AuthError({ reason: "not-signed-in" }))).toEqual({ code: "#N/A", message: "sign in from the Prices pane" });
+    expect(describeFailure(new AuthError({ reason: "not-signed-in" }))).toEqual({ code: "#N/A", message: "sign in from the Prices pane", unanswered: "refused" });
     expect(describeFailure(new TimeoutError({ method: "GET", url: "https://x/Prices", timeoutMs: 5 })).message).toBe(
       "service unreachable: Request failed (timed out after 5 ms): GET /Prices",
     );
     expect(describeFailure(new HTTPError({ status: 503, statusText: "Service Unavailable", method: "GET", url: "https://x/Prices" }))).toEqual({
       code: "#N/A",
       message: "service unreachable: Request failed with status 503 Service Unavailable: GET /Prices",
+      unanswered: "service-error",
     });
     expect(describeFailure(new HTTPError({ status: 400, method: "GET", url: "https://x/Prices" })).code).toBe("#VALUE!");
     expect(describeFailure("boom")).toEqual({ code: "#N/A", message: "boom" });

@@ -60,7 +60,8 @@ describe("before sign-in", () => {
 
   it("maps a token provider's AuthError to the sign-in message", async () => {
     await use({ signedOut: true });
-    expect(await rejection(F.mid([[AL]]))).toEqual(new FakeFunctionError("#N/A", "sign in from the Prices pane"));
+    // marked as no answer about the cell: a runner keeps the cell's saved value (Excel reads the code and message alone)
+    expect(await rejection(F.mid([[AL]]))).toEqual(Object.assign(new FakeFunctionError("#N/A", "sign in from the Prices pane"), { unanswered: "refused" }));
   });
 });
 

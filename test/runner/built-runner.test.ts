@@ -90,10 +90,11 @@ describe("the runner npm run workbook runs", () => {
     // the thread started before the arguments were read must not keep the process alive (spawnSync's timeout: status null)
     const usage = run([LAUNCHER, book, "--out", join(dir, "out.xlsx"), "--date-system", "1901"], env);
     expect(usage.status).toBe(2);
-    // port 9 (discard): nothing listens there; the price says so, and the run ends
+    // port 9 (discard): nothing listens there; the price keeps its saved value, left for Excel with why, and the run
+    // ends with its own status
     const elsewhere = run([LAUNCHER, book, "--out", join(dir, "out.xlsx"), "--api", "http://127.0.0.1:9/physical/v2"], env);
-    expect(elsewhere.status).toBe(0);
-    expect((JSON.parse(elsewhere.stdout) as { sheets: Record<string, Record<string, unknown>> }).sheets.Model?.C1).toMatch(/^#N\/A: service unreachable/);
+    expect(elsewhere.status).toBe(3);
+    expect((JSON.parse(elsewhere.stdout) as { sheets: Record<string, Record<string, unknown>> }).sheets.Model?.C1).toMatch(/^#N\/A: left for Excel: service unreachable/);
     expect(elsewhere.stderr).not.toMatch(/runner's own sandbox/);
   });
 

@@ -1,0 +1,70 @@
+/**
+ * An engine with `leaveUnanswered` leaves a formula whose custom call has no answer from the service about its cell
+ * (the error value's `unanswered` mark) for Excel, whatever surrounds the call, and every formula reading it with
+ * the price call's cell named; without it the error shows as in Excel. The service's answer about a cell (an
+ * unmarked error) is a value either way.
+ */
+import { readBook } from "../../src/host/book";
+import { WorkbookEngine } from "../../src/host/engine";
+import { parseFunctionsMetadata } from "../../src/host/metadata";
+import { CustomFunctionsError, createCustomFunctionsRuntime } from "../../src/host/runtime";
+
+/** PRICES.QUOTE(symbol): 7 for "OK", the service's answer "no such symbol" for "NONE", no answer at all for "DOWN". */
+function engine(leaveUnanswered: boolean): WorkbookEngine {
+  const runtime = createCustomFunctionsRuntime();
+  runtime.global.associate("QUOTE", (symbol: unknown) => {
+    if (symbol === "OK") return Promise.resolve(7);
+    if (symbol === "NONE") return Promise.reject(new CustomFunctionsError("#N/A", "unknown or not permitted symbol 'NONE'"));
+    return Promise.reject(Object.assign(new CustomFunctionsError("#N/A", "service unreachable: Request failed (Failed to fetch): GET /Prices"), { unanswered: "unreachable" }));
+  });
+  const metadata = parseFunctionsMetadata({ functions: [{ id: "QUOTE", name: "QUOTE", parameters: [{ name: "symbol", type: "string" }], result: { type: "number" } }] });
+  return new WorkbookEngine({ runtime, metadata, namespace: "PRICES", leaveUnanswered });
+}
+
+const BOOK = {
+  A1: '=PRICES.QUOTE("OK")',
+  A2: '=PRICES.QUOTE("NONE")',
+  A3: '=PRICES.QUOTE("DOWN")',
+  B3: "=A3*2",
+  C3: "=B3+1",
+  D3: '=IFERROR(PRICES.QUOTE("DOWN"),0)',
+  E3: '=PRICES.QUOTE("DOWN")+A1',
+};
+
+async function evaluated(leaveUnanswered: boolean): Promise<WorkbookEngine> {
+  const sheet = engine(leaveUnanswered);
+  sheet.load(readBook({ cells: BOOK }));
+  await sheet.evaluate();
+  return sheet;
+}
+
+describe("a call with no answer about its cell", () => {
+  it("leaves its formula and every formula reading it for Excel, naming the price call's cell", async () => {
+    const sheet = await evaluated(true);
+    const why = "service unreachable: Request failed (Failed to fetch): GET /Prices";
+    expect(sheet.leftForExcel()).toEqual([
+      { cell: "A3", formula: 'PRICES.QUOTE("DOWN")', why, unanswered: { kind: "unreachable" } },
+      { cell: "B3", formula: "A3*2", why: "depends on A3 (left for Excel)", unanswered: { kind: "unreachable", from: "A3" } },
+      { cell: "C3", formula: "B3+1", why: "depends on B3 (left for Excel)", unanswered: { kind: "unreachable", from: "A3" } },
+      // IFERROR does not turn no answer into a 0 written as if it were the cell's value
+      { cell: "D3", formula: 'IFERROR(PRICES.QUOTE("DOWN"),0)', why, unanswered: { kind: "unreachable" } },
+      { cell: "E3", formula: 'PRICES.QUOTE("DOWN")+A1', why, unanswered: { kind: "unreachable" } },
+    ]);
+    // the answered price and the service's answer about a symbol are values
+    expect(sheet.cells()).toMatchObject({ A1: 7, A2: "#N/A: unknown or not permitted symbol 'NONE'" });
+  });
+
+  it("shows as its error, as in Excel, when the engine does not leave it", async () => {
+    const sheet = await evaluated(false);
+    expect(sheet.leftForExcel()).toEqual([]);
+    expect(sheet.cells()).toEqual({
+      A1: 7,
+      A2: "#N/A: unknown or not permitted symbol 'NONE'",
+      A3: "#N/A: service unreachable: Request failed (Failed to fetch): GET /Prices",
+      B3: "#N/A: service unreachable: Request failed (Failed to fetch): GET /Prices",
+      C3: "#N/A: service unreachable: Request failed (Failed to fetch): GET /Prices",
+      D3: 0,
+      E3: "#N/A: service unreachable: Request failed (Failed to fetch): GET /Prices",
+    });
+  });
+});
