@@ -105,5 +105,11 @@ if (require.main === module) {
   // CPU fell from 5.0-6.0 s to 5.0-5.4 s, its run from 2.8-3.5 s to 2.9-3.1 s; the 100,000-row book's did not change
   // (docs/workbook-runner.md)
   require("node:v8").setFlagsFromString("--invocation-count-for-turbofan=100000");
+  // No young-generation size is set (docs/benchmarks.md, "Workbook files"): V8's own limit here is already 64 MB a
+  // semi-space on the main thread (32 MB on the sandbox's), and --max-semi-space-size=16/32/64 on the command line ran
+  // the model no faster (ten alternating quiet runs each: 1.33/1.31/1.41 s, CPU 2.19/2.19/2.32 s, against 1.29 s and
+  // 2.15 s; loaded alike), only with a lower peak RSS with 16 (373 MB against 447). Its scavenges are slow because the
+  // calls' objects live until the write (copied however large the space), not because they are many. Set here it would
+  // not even apply: setFlagsFromString comes after the main heap is configured (peak RSS unchanged).
   require(builtRunner());
 }
