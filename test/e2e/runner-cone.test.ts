@@ -9,11 +9,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { strFromU8, strToU8, unzipSync, zipSync } from "fflate";
-import { fromEpochDay } from "../../src/api/dates";
 import type { RunningSandbox } from "../../src/sandbox/server";
 import { sandboxGet, sandboxToken } from "../support/service";
 import { runMain } from "./run-main";
-import { prices, TODAY, type JsonObject } from "./support";
+import { activeMetals, prices, TODAY, type JsonObject } from "./support";
 
 jest.setTimeout(300_000);
 
@@ -30,10 +29,7 @@ beforeAll(async () => {
   const { startSandbox } = await import("../../src/sandbox/server");
   sandbox = await startSandbox({ port: 0, today: TODAY, quiet: true });
   dir = mkdtempSync(join(tmpdir(), "prices-e2e-cone-"));
-  symbol =
-    sandbox.data.instruments
-      .filter((instrument) => instrument.record.symbol.startsWith("MB-") && instrument.record.status === "Active" && fromEpochDay(instrument.series.days[0] ?? 0) < "2025-01-01")
-      .map((instrument) => instrument.record.symbol)[0] ?? "";
+  symbol = activeMetals(sandbox, "2025-01-01")[0] ?? "";
   const token = await sandboxToken(sandbox, "sandbox-full", "sandbox-full-secret");
   const response = await sandboxGet(sandbox, "/Prices", { Symbols: symbol, Dates: DATE }, token);
   expect(response.status).toBe(200);

@@ -7,12 +7,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { strFromU8, unzipSync } from "fflate";
-import { fromEpochDay } from "../../src/api/dates";
 import type { RunningSandbox } from "../../src/sandbox/server";
 import { sandboxGet, sandboxToken } from "../support/service";
 import { excel365Book } from "./excel365-book";
 import { runMain, type MainRun } from "./run-main";
-import { prices, TODAY, type JsonObject } from "./support";
+import { activeMetals, prices, TODAY, type JsonObject } from "./support";
 
 jest.setTimeout(300_000);
 
@@ -29,10 +28,7 @@ beforeAll(async () => {
   const { startSandbox } = await import("../../src/sandbox/server");
   sandbox = await startSandbox({ port: 0, today: TODAY, quiet: true });
   dir = mkdtempSync(join(tmpdir(), "prices-e2e-hosts-"));
-  const chosen = sandbox.data.instruments
-    .filter((instrument) => instrument.record.symbol.startsWith("MB-") && instrument.record.status === "Active" && fromEpochDay(instrument.series.days[0] ?? 0) < FROM)
-    .map((instrument) => instrument.record.symbol)
-    .slice(0, 2);
+  const chosen = activeMetals(sandbox, FROM).slice(0, 2);
   symbols = [chosen[0] ?? "", chosen[1] ?? ""];
   const token = await sandboxToken(sandbox, "sandbox-full", "sandbox-full-secret");
   const response = await sandboxGet(sandbox, "/Prices/History", { Symbols: symbols[0], FromDate: FROM, ToDate: TO }, token);

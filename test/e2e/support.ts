@@ -4,11 +4,19 @@
  * Expectations are computed here from the raw JSON, never with the client or the functions under test.
  */
 import { createServer } from "node:net";
+import { fromEpochDay } from "../../src/api/dates";
 import type { EvaluationResult } from "../../src/host/page-api";
 import type { PrintedValue } from "../../src/host/values";
 import type { RunningSandbox } from "../../src/sandbox/server";
 import { DIST, ensureBuilt, evaluateInPage, openHostPage, servePages, type HostBrowser, type PageServer } from "../../src/runner/host-page";
 import { sandboxGet, sandboxToken } from "../support/service";
+
+/** Active metals instruments whose series starts before `before` (YYYY-MM-DD): prices on any date after it, in the sandbox's order. */
+export function activeMetals(sandbox: RunningSandbox, before: string): string[] {
+  return sandbox.data.instruments
+    .filter((instrument) => instrument.record.symbol.startsWith("MB-") && instrument.record.status === "Active" && fromEpochDay(instrument.series.days[0] ?? 0) < before)
+    .map((instrument) => instrument.record.symbol);
+}
 
 /** A frozen "today" so the sandbox's data, and so every expectation, is the same on every run. */
 export const TODAY = "2025-06-30";
