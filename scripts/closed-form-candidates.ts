@@ -25,11 +25,11 @@ import { PUBLIC_MIRR, doubleOf } from "./public-excel-samples";
 const CORPUS = join(__dirname, "..", "test", "host", "excel-corpus");
 const FUNCTIONS = ["PMT", "FV", "PV", "NPER", "IPMT", "PPMT", "MIRR"] as const;
 type Fn = (typeof FUNCTIONS)[number];
-type Result = number | "error";
+export type Result = number | "error";
 /** A candidate: for each function it replaces, its value from the arguments (MIRR: flows, finance rate, reinvestment rate). */
-type Candidate = Partial<Record<Exclude<Fn, "MIRR">, (a: readonly number[]) => Result>> & { MIRR?: (flows: readonly number[], f: number, r: number) => Result };
+export type Candidate = Partial<Record<Exclude<Fn, "MIRR">, (a: readonly number[]) => Result>> & { MIRR?: (flows: readonly number[], f: number, r: number) => Result };
 
-interface Cell {
+export interface Cell {
   readonly key: string;
   readonly file: string;
   readonly fn: Fn;
@@ -52,7 +52,7 @@ function columnLetters(column: number): string {
 }
 
 /** Every cell of the seven functions whose arguments the script can read, with Excel's saved value a number. */
-function corpusCells(): Cell[] {
+export function corpusCells(): Cell[] {
   const cells: Cell[] = [];
   for (const file of readdirSync(CORPUS).filter((name) => name.endsWith(".xlsx")).sort()) {
     const path = join(CORPUS, file);
@@ -335,7 +335,7 @@ const MIRR_COSTS: Record<string, Flows> = {
 };
 const MIRR_ROOTS: Record<string, (x: number, k: number) => number> = { "**(1/k)": (x, k) => x ** (1 / k), "exp(log(x)/k)": (x, k) => Math.exp(Math.log(x) / k), "exp(log(x)*(1/k)) (today)": (x, k) => Math.exp(Math.log(x) * (1 / k)) };
 
-function mirrCandidates(): Record<string, Candidate> {
+export function mirrCandidates(): Record<string, Candidate> {
   const powers: Record<string, Power> = {
     "**": (r, n) => (1 + r) ** n,
     squaring: (r, n) => excelPower(1 + r, n),
@@ -421,19 +421,22 @@ function crossValidate(cells: readonly Cell[], candidates: Record<string, Candid
   }
 }
 
-const cells = corpusCells();
-const only = process.argv[2]?.toUpperCase();
-const today = score(cells, {}, "chain");
-process.stdout.write(`${cells.length} cells; today's engine agrees on ${today.agree} through the chains (${today.bits} to the bit)\n`);
-if (!only || only === "IPMT" || only === "PPMT") report("IPMT/PPMT", cells, ipmtCandidates(), ["IPMT", "PPMT"], 4);
-if (!only || only === "PMT") report("PMT", cells, pmtCandidates(), ["PMT"], 8);
-if (!only || only === "FV") report("FV", cells, fvCandidates(), ["FV"], 6);
-if (!only || only === "MIRR") {
-  report("MIRR", cells, mirrCandidates(), ["MIRR"], 8);
-  crossValidate(cells, mirrCandidates());
-}
-if (only === "MIRR-ROUNDING") report("MIRR rounded otherwise (fused multiply-add, x87's 64 bits, the correctly rounded root)", cells, mirrRoundingCandidates(), ["MIRR"], Number(process.argv[3] ?? 12));
-if (only === "MIRR-ROUNDING") {
-  const mirr = cells.filter((cell) => cell.fn === "MIRR").map(({ args: [flows, finance, reinvest], excel }) => ({ flows: [flows?.saved ?? []].flat(), finance: Number(finance?.saved ?? 0), reinvest: Number(reinvest?.saved ?? 0), excel }));
-  process.stdout.write(`  Excel's MIRR from the correctly rounded root of today's ratio, in units of its last place (from Excel's inputs): ${[...rootOffsets(mirr)].map(([offset, count]) => `${offset}: ${String(count)}`).join(", ")}\n`);
+// imported by scripts/excel-probe.ts for its candidates: the report only when run itself
+if (require.main === module) {
+  const cells = corpusCells();
+  const only = process.argv[2]?.toUpperCase();
+  const today = score(cells, {}, "chain");
+  process.stdout.write(`${cells.length} cells; today's engine agrees on ${today.agree} through the chains (${today.bits} to the bit)\n`);
+  if (!only || only === "IPMT" || only === "PPMT") report("IPMT/PPMT", cells, ipmtCandidates(), ["IPMT", "PPMT"], 4);
+  if (!only || only === "PMT") report("PMT", cells, pmtCandidates(), ["PMT"], 8);
+  if (!only || only === "FV") report("FV", cells, fvCandidates(), ["FV"], 6);
+  if (!only || only === "MIRR") {
+    report("MIRR", cells, mirrCandidates(), ["MIRR"], 8);
+    crossValidate(cells, mirrCandidates());
+  }
+  if (only === "MIRR-ROUNDING") report("MIRR rounded otherwise (fused multiply-add, x87's 64 bits, the correctly rounded root)", cells, mirrRoundingCandidates(), ["MIRR"], Number(process.argv[3] ?? 12));
+  if (only === "MIRR-ROUNDING") {
+    const mirr = cells.filter((cell) => cell.fn === "MIRR").map(({ args: [flows, finance, reinvest], excel }) => ({ flows: [flows?.saved ?? []].flat(), finance: Number(finance?.saved ?? 0), reinvest: Number(reinvest?.saved ?? 0), excel }));
+    process.stdout.write(`  Excel's MIRR from the correctly rounded root of today's ratio, in units of its last place (from Excel's inputs): ${[...rootOffsets(mirr)].map(([offset, count]) => `${offset}: ${String(count)}`).join(", ")}\n`);
+  }
 }

@@ -18,7 +18,7 @@ import { CORPUS } from "../test/host/excel-corpus";
 import { type Binary, EXTENDED_BITS, arithmetic, fma } from "./exact-rounding";
 import { PUBLIC_IRR, PUBLIC_RATE, type PublicSample, doubleOf } from "./public-excel-samples";
 
-interface SolverCell {
+export interface SolverCell {
   readonly at: string;
   readonly excel: number;
   /** IRR: the cash flows and the guess; RATE: nper, pmt, pv, fv, type and guess. */
@@ -56,7 +56,7 @@ function referenced(values: Map<string, unknown>, reference: string): unknown[] 
 const asNumber = (value: unknown): number => (typeof value === "number" ? value : value === true ? 1 : 0);
 
 /** Every IRR or RATE cell whose saved value is a number, with its inputs. */
-function solverCells(file: string, name: "IRR" | "RATE"): SolverCell[] {
+export function solverCells(file: string, name: "IRR" | "RATE"): SolverCell[] {
   const cells: SolverCell[] = [];
   for (const [sheet, values] of savedValues(file)) {
     for (const [address, source] of sourcesOf(file).get(sheet) ?? []) {
@@ -111,7 +111,7 @@ const npvSlope = (flows: readonly number[], rate: number): number => flows.reduc
 const npvHorner = (flows: readonly number[], rate: number): number => flows.reduceRight((total, flow) => total * (1 / (1 + rate)) + flow, 0);
 const polynomial = (flows: readonly number[], factor: number): number => flows.reduceRight((total, flow) => total * factor + flow, 0);
 
-type Candidate = (cell: SolverCell) => number;
+export type Candidate = (cell: SolverCell) => number;
 
 /**
  * Where a secant search settles: IRR's d moved by under 1E-7 (the engine's rule before 2026-11-29), and today's, with
@@ -121,7 +121,7 @@ type Settled = (previous: number, next: number, at: number) => boolean;
 const dStep: Settled = (a, b) => Math.abs(b - a) < 1e-7;
 const dStepAndNpv: Settled = (a, b, at) => Math.abs(b - a) < 1e-7 && Math.abs(at) < 1e-7;
 
-function irrCandidates(): Map<string, Candidate> {
+export function irrCandidates(): Map<string, Candidate> {
   const candidates = new Map<string, Candidate>([["Newton on the rate, step under 1E-7 (the engine's path before)", ({ inputs, guess }) => newton((r) => npvPower(inputs, r), (r) => npvSlope(inputs, r), guess, 20)]]);
   for (const offset of [1e-5, 1e-3]) {
     candidates.set(`secant on the rate, second point ${offset} toward the root, step under 1E-7`, ({ inputs, guess }) => secant((r) => npvPower(inputs, r), guess, npvPower(inputs, guess) > 0 ? guess + offset : guess - offset, corrected, (a, b) => Math.abs(b - a) < 1e-7));
@@ -145,7 +145,7 @@ function irrCandidates(): Map<string, Candidate> {
  * may leave them: a fused multiply-add where a product feeds a sum (MSVC under /arch:AVX2), or x87's 64 bits kept
  * through an expression and rounded to a double where it is stored (scripts/exact-rounding.ts).
  */
-function irrRoundingCandidates(): Map<string, Candidate> {
+export function irrRoundingCandidates(): Map<string, Candidate> {
   const x = arithmetic(EXTENDED_BITS);
   const one = x.of(1);
   // each step's value as x87 would hold it: a double, or 64 bits stored to a double, or 64 bits kept in its register
@@ -209,7 +209,7 @@ function irrRoundingCandidates(): Map<string, Candidate> {
  * NPV's 1/d, rate, 1+r, discount, Horner's product and sum; the step's products or difference, numerator, denominator,
  * quotient; the result's 1/d): 3,072 paths, the iterates and NPVs between steps stored as a loop keeps them.
  */
-function irrStoreCandidates(): Map<string, Candidate> {
+export function irrStoreCandidates(): Map<string, Candidate> {
   const x = arithmetic(EXTENDED_BITS);
   const one = x.of(1);
   const kept = (flag: boolean, value: Binary): Binary => (flag ? x.store(value) : value);
@@ -238,7 +238,7 @@ function irrStoreCandidates(): Map<string, Candidate> {
   return candidates;
 }
 
-function rateCandidates(): Map<string, Candidate> {
+export function rateCandidates(): Map<string, Candidate> {
   const identity = (power: (base: number, exponent: number) => number, [n = 0, pmt = 0, pv = 0, fv = 0, type = 0]: readonly number[]) => (r: number) => {
     if (r === 0) return pv + pmt * n + fv;
     const growth = power(1 + r, n);
@@ -363,12 +363,15 @@ function reportXirr(): void {
 /** The public samples as cells to score (their saved bits as the double). */
 const samplesOf = (samples: readonly PublicSample[]): SolverCell[] => samples.map(({ at, inputs, guess, bits }) => ({ at, inputs, guess, excel: doubleOf(bits) }));
 
-if (process.argv[2] === "IRR-STORES") {
-  const [today] = irrRoundingCandidates().values();
-  report("IRR in x87's 64 bits, each choice of stores (today's path first)", solverCells("FINANCIAL__IRR.xlsx", "IRR"), new Map([["today's path", today ?? (() => NaN)], ...irrStoreCandidates()]), "today's path", samplesOf(PUBLIC_IRR));
-} else {
-  report("IRR", solverCells("FINANCIAL__IRR.xlsx", "IRR"), irrCandidates(), "Newton's", samplesOf(PUBLIC_IRR));
-  report("IRR, Excel's path rounded otherwise", solverCells("FINANCIAL__IRR.xlsx", "IRR"), irrRoundingCandidates(), "today's path", samplesOf(PUBLIC_IRR));
-  report("RATE", solverCells("FINANCIAL__RATE.xlsx", "RATE"), rateCandidates(), "Newton's", samplesOf(PUBLIC_RATE));
-  reportXirr();
+// imported by scripts/excel-probe.ts for its candidates: the report only when run itself
+if (require.main === module) {
+  if (process.argv[2] === "IRR-STORES") {
+    const [today] = irrRoundingCandidates().values();
+    report("IRR in x87's 64 bits, each choice of stores (today's path first)", solverCells("FINANCIAL__IRR.xlsx", "IRR"), new Map([["today's path", today ?? (() => NaN)], ...irrStoreCandidates()]), "today's path", samplesOf(PUBLIC_IRR));
+  } else {
+    report("IRR", solverCells("FINANCIAL__IRR.xlsx", "IRR"), irrCandidates(), "Newton's", samplesOf(PUBLIC_IRR));
+    report("IRR, Excel's path rounded otherwise", solverCells("FINANCIAL__IRR.xlsx", "IRR"), irrRoundingCandidates(), "today's path", samplesOf(PUBLIC_IRR));
+    report("RATE", solverCells("FINANCIAL__RATE.xlsx", "RATE"), rateCandidates(), "Newton's", samplesOf(PUBLIC_RATE));
+    reportXirr();
+  }
 }
