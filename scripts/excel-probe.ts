@@ -153,7 +153,7 @@ function mirrCases(): ProbeCase[] {
   return cases;
 }
 
-/** RATE's pmt, pv, fv, type and guess, each over 1 to 12 periods. */
+/** RATE's pmt, pv, fv, type and guess, each over 1 to 12 periods (and loans of 60 to 360 months below). */
 const RATE_SHAPES: readonly (readonly number[])[] = [
   [-388, 22000, 0, 0, 0.1],
   [-100, 1000, 0, 0, 0.1],
@@ -175,6 +175,11 @@ function rateCases(): ProbeCase[] {
   RATE_SHAPES.forEach((shape, index) => {
     for (let periods = 1; periods <= 12; periods += 1) rate(`rate-grid/${index}/n${periods}`, [periods, ...shape]);
   });
+  // loans and annuities of 5 to 30 years by the month, from the default guess: the engine's secant does not settle
+  // on the longest (RATE(360,-1000,180000) is left for Excel), so Excel's value there shows which path Excel takes
+  for (const periods of [60, 120, 180, 240, 300, 360]) {
+    for (const [pmt, pv] of [[-1000, 180000], [-1500, 250000], [-500, 50000], [200, -30000]] as const) rate(`rate-long/n${periods}/${pmt}/${pv}`, [periods, pmt, pv]);
+  }
   return cases;
 }
 

@@ -103,7 +103,7 @@ export function describeFailure(error: unknown): Failure {
  * Whether `error` is no answer about the cell, and of which kind, by the client's error types (their `name` and
  * `status`, never their words): a status the client retries (408, 429, 5xx) or a network failure, a refused sign-in
  * or token (401, 403, 407, any AuthError), the client's own request budget, the call's deadline, an unreadable
- * answer, and a 4xx but 400 with no problem body (a proxy's or a wrong address's page, not the service speaking of a key).
+ * answer, and a 4xx but 400 (a proxy's page, or the service's for a wrong address: never the service speaking of a key).
  */
 function unansweredKind(error: unknown): Unanswered | undefined {
   switch (field(error, "name")) {
@@ -125,8 +125,10 @@ function unansweredKind(error: unknown): Unanswered | undefined {
       if (status === 429) return "rate-limited";
       if (status === 401 || status === 403 || status === 407) return "refused";
       if (status >= 500) return "service-error";
-      // a 400 refuses the request's arguments (#VALUE!) whatever its body; another 4xx speaks of the request only in a problem body
-      return status === 400 || field(error, "problem") !== undefined ? undefined : "unexpected-answer";
+      // a 400 refuses the request's arguments (#VALUE!) whatever its body; no other 4xx speaks of a key: the service
+      // answers a key it lacks in a 200's body (the client's InvalidInstrumentError, NoDataError), and a 404 or 405
+      // with a problem body is the service's page for a wrong --api path ("No endpoint at this path")
+      return status === 400 ? undefined : "unexpected-answer";
     }
     default:
       return undefined;

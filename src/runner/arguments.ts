@@ -67,7 +67,11 @@ const OPTIONS = {
 
 function secret(env: Readonly<Record<string, string | undefined>>, name: string): string | undefined {
   const value = env[name]?.trim();
-  return value === undefined || value === "" ? undefined : value;
+  if (value === undefined || value === "") return undefined;
+  // a header cannot hold one, and the request's refusal would quote the whole value: say so without the value
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(value)) throw new UsageError(`${name} holds a control character (a line break, a tab?): set it to the secret alone, on one line`);
+  return value;
 }
 
 /** A book that is not JSON is a workbook file (the reader says so when it is something else: an .xls, a text file...). */

@@ -100,13 +100,16 @@ function warm(trust: Trust, baseUrl: string, planOnly: boolean): void {
   trust.preconnect(baseUrl);
 }
 
-/** What a failed request met, in the words of the connection's own error: `connect ECONNREFUSED 127.0.0.1:9`, a certificate's. */
-export function transportCause(error: unknown): string {
+/**
+ * What a failed request met, in the words of the connection's own error (`connect ECONNREFUSED 127.0.0.1:9`, a
+ * certificate's), or undefined when the failure has no such cause: only the connection's words are said, never the
+ * request's own error, whose words may quote a header (a token with a line break in it is refused with its value).
+ */
+export function transportCause(error: unknown): string | undefined {
   // read by shape: undici's errors may come from another realm (a test runner's), where instanceof Error fails
-  const outer = error as { message?: unknown; cause?: { message?: unknown; code?: unknown } } | null | undefined;
-  const cause = typeof outer?.cause?.message === "string" ? outer.cause : outer;
-  const message = typeof cause?.message === "string" ? cause.message : String(error);
-  const code = (cause as { code?: unknown } | null | undefined)?.code;
+  const cause = (error as { cause?: { message?: unknown; code?: unknown } } | null | undefined)?.cause;
+  if (typeof cause?.message !== "string") return undefined;
+  const { message, code } = cause;
   return typeof code === "string" && !message.includes(code) ? `${message} (${code})` : message;
 }
 
@@ -129,9 +132,10 @@ export async function openNodeHost(options: NodeHostOptions): Promise<NodeHost> 
   // the functions see "Failed to fetch", as in a browser: the run's log says once what the connection met
   let transportFailureSaid = false;
   const sayTransportFailure = (url: URL, error: unknown): void => {
-    if (transportFailureSaid) return;
+    const cause = transportCause(error);
+    if (transportFailureSaid || cause === undefined) return;
     transportFailureSaid = true;
-    options.log(`workbook: a request to ${url.origin} failed: ${transportCause(error)} (the functions see "Failed to fetch", as a browser's do)`);
+    options.log(`workbook: a request to ${url.origin} failed: ${cause} (the functions see "Failed to fetch", as a browser's do)`);
   };
   const pageGlobals: Record<string, unknown> = {
     ...timers.globals,

@@ -46,14 +46,23 @@ export function unansweredOfWorkbook(result: WorkbookResult): { prices: Unanswer
 }
 
 /**
- * Cells grouped by kind, the commonest first, each with the words of its first cell: a service unreachable is one
+ * The runner's words for a kind whose cell words speak to Excel's user: "sign in again from the Prices pane" (a 401)
+ * has no pane here, and a token or client secret is set in the environment.
+ */
+const RUNNER_WORDS: Partial<Record<Unanswered, string>> = {
+  refused: "the service refused the run's credentials (401, 403 or 407): check PRICES_TOKEN, or PRICES_CLIENT_SECRET with --token-url and --client-id, and that the account may read Physical Prices",
+};
+
+/**
+ * Cells grouped by kind, the commonest first, each with the words of its first cell (or the runner's own for the
+ * kind, RUNNER_WORDS): a service unreachable is one
  * reason whether a cell's request was GET /Prices or GET /Instruments (the report gives each cell's own words).
  */
 export function reasonsOf(cells: Iterable<{ readonly kind: Unanswered; readonly why: string }>): UnansweredReason[] {
   const byKind = new Map<Unanswered, { kind: Unanswered; why: string; cells: number }>();
   for (const { kind, why } of cells) {
     const known = byKind.get(kind);
-    if (known === undefined) byKind.set(kind, { kind, why, cells: 1 });
+    if (known === undefined) byKind.set(kind, { kind, why: RUNNER_WORDS[kind] ?? why, cells: 1 });
     else known.cells += 1;
   }
   return [...byKind.values()].sort((a, b) => b.cells - a.cells);

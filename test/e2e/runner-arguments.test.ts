@@ -49,6 +49,15 @@ describe("the workbook runner's arguments", () => {
     expect(parseArguments([BOOK, "--api", API], { PRICES_TOKEN: "tok-1" }).service).not.toHaveProperty("today");
   });
 
+  it("refuses a secret holding a control character, without quoting it (a header would refuse it quoting the whole value)", () => {
+    for (const [env, name] of [[{ PRICES_TOKEN: "tok-\n1" }, "PRICES_TOKEN"], [{ PRICES_TOKEN: "tok\u00001" }, "PRICES_TOKEN"], [{ PRICES_CLIENT_SECRET: "s\r-1" }, "PRICES_CLIENT_SECRET"]] as const) {
+      const argv = name === "PRICES_TOKEN" ? [BOOK, "--api", API] : [BOOK, "--api", API, "--token-url", "https://prices.example/auth/token", "--client-id", "client-1"];
+      const message = refusal(argv, env);
+      expect(message).toBe(`${name} holds a control character (a line break, a tab?): set it to the secret alone, on one line`);
+      expect(message).not.toContain("tok");
+    }
+  });
+
   it("takes the bearer token from PRICES_TOKEN", () => {
     expect(parseArguments([BOOK, "--api", API], { PRICES_TOKEN: " tok-1\n" })).toEqual({ bookPath: resolve(BOOK), service: { kind: "token", apiUrl: API, token: "tok-1" } });
   });

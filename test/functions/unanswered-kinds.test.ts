@@ -28,6 +28,8 @@ describe("no answer about the cell", () => {
     ["the sign-in refused", new AuthError({ reason: "sign-in-refused", message: "invalid_client" }), "refused"],
     ["an answer missing a field", new ResponseFormatError("instruments[0].prices", "is missing"), "unexpected-answer"],
     ["a 404 page that is no problem body (a wrong --api)", new HTTPError({ status: 404, method: "GET", url: URL }), "unexpected-answer"],
+    ["the service's own 404 problem body for a wrong --api path", new HTTPError({ status: 404, method: "GET", url: URL, problem: problem(404) }), "unexpected-answer"],
+    ["a 405 with a problem body", new HTTPError({ status: 405, method: "GET", url: URL, problem: problem(405) }), "unexpected-answer"],
   ])("marks %s", (_, error, kind) => {
     expect(describeFailure(error).unanswered).toBe(kind);
   });
@@ -41,7 +43,6 @@ describe("the service's answer about the cell", () => {
     ["a bad argument", new InvalidKeyError("dates", "dates must be a date")],
     ["a 400 with a problem body", new HTTPError({ status: 400, method: "GET", url: URL, problem: problem(400) })],
     ["a 400 without one", new HTTPError({ status: 400, method: "GET", url: URL })],
-    ["a 404 with a problem body", new HTTPError({ status: 404, method: "GET", url: URL, problem: problem(404) })],
     ["a value that does not exist", new NotAvailableError("no such field value")],
   ])("leaves %s unmarked", (_, error) => {
     expect(describeFailure(error).unanswered).toBeUndefined();

@@ -211,6 +211,9 @@ describe("a model refreshed with a token the service refuses", () => {
     expect(compared(run.input, run.output, CELLS)).toEqual(compared(run.input, run.input, CELLS));
     expect(run.report.unanswered.map((entry) => entry.kind)).toEqual(["refused", "refused", "refused", "refused"]);
     expect(notRefreshedLines(run.errors)).toHaveLength(1);
+    // the runner's words: a token is fixed in the environment, and the runner has no Prices pane to sign in from
+    expect(notRefreshedLines(run.errors)[0]).toMatch(/check PRICES_TOKEN/);
+    expect(run.errors).not.toMatch(/Prices pane/);
   });
 });
 
