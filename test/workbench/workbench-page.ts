@@ -32,10 +32,11 @@ export function workbenchOn(page: () => Page) {
     /** Types `typed` into `address`; the refusal's message, or undefined when the cell took it. */
     enter: (address: string, typed: string): Promise<string | undefined> =>
       page().evaluate(([a, t]) => (window as unknown as WorkbenchWindow).Workbench.enter(a, t), [address, typed] as const),
-    /** The page's first load done and its sheet settled. */
+    /** The page's first load done, its sheet settled and the pane's iframe there (after a reload it may come later). */
     async load(): Promise<void> {
       await page().evaluate(() => (window as unknown as WorkbenchWindow).WorkbenchReady);
       await settled();
+      await waitFor(async () => Promise.resolve(page().frames().some((f) => f.url().endsWith("/workbench-pane.html"))), "the pane's iframe to load");
     },
     /** The pane's iframe. */
     paneFrame(): Frame {
