@@ -21,6 +21,12 @@ export type ProofState =
   | { readonly kind: "disproved"; readonly why: string };
 
 export interface FormulaCell extends FormulaCellSource {
+  /**
+   * The cells its saved result covers (a saved spill or legacy array area; its own cell without one): left for Excel,
+   * it keeps them all, and the engine holds none of them (a file's reader drops a spill's saved cells), so a reader
+   * of any of them is left too.
+   */
+  readonly savedArea: RangeRef;
   /** The cells it reads (a spill reference reads its anchor; the spill's cells follow from it). */
   readonly references: readonly RangeRef[];
   /** The other sheets it reads, by name in lower case. */

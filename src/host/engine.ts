@@ -246,7 +246,7 @@ export class WorkbookEngine {
   }
 
   private addFormula(source: FormulaCellSource): void {
-    this.graph.add(formulaCellOf(source, this.facts));
+    this.graph.add(formulaCellOf(source, this.facts, this.saved?.cells.get(source.address)));
   }
 
   /** Drops a formula (a late result of it is ignored); returns the area its result covered. */

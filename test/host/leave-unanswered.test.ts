@@ -9,7 +9,10 @@ import { WorkbookEngine } from "../../src/host/engine";
 import { parseFunctionsMetadata } from "../../src/host/metadata";
 import { CustomFunctionsError, createCustomFunctionsRuntime } from "../../src/host/runtime";
 
-/** PRICES.QUOTE(symbol): 7 for "OK", the service's answer "no such symbol" for "NONE", no answer at all for "DOWN". */
+/**
+ * PRICES.QUOTE(symbol): 7 for "OK", the service's answer "no such symbol" for "NONE", no answer at all for "DOWN";
+ * PRICES.HISTORY(symbol): a column 1, 2, 3 for "OK", no answer otherwise.
+ */
 function engine(leaveUnanswered: boolean): WorkbookEngine {
   const runtime = createCustomFunctionsRuntime();
   runtime.global.associate("QUOTE", (symbol: unknown) => {
@@ -17,7 +20,16 @@ function engine(leaveUnanswered: boolean): WorkbookEngine {
     if (symbol === "NONE") return Promise.reject(new CustomFunctionsError("#N/A", "unknown or not permitted symbol 'NONE'"));
     return Promise.reject(Object.assign(new CustomFunctionsError("#N/A", "service unreachable: Request failed (Failed to fetch): GET /Prices"), { unanswered: "unreachable" }));
   });
-  const metadata = parseFunctionsMetadata({ functions: [{ id: "QUOTE", name: "QUOTE", parameters: [{ name: "symbol", type: "string" }], result: { type: "number" } }] });
+  runtime.global.associate("HISTORY", (symbol: unknown) => {
+    if (symbol === "OK") return Promise.resolve([[1], [2], [3]]);
+    return Promise.reject(Object.assign(new CustomFunctionsError("#N/A", "service unreachable: Request failed (Failed to fetch): GET /Prices/History"), { unanswered: "unreachable" }));
+  });
+  const metadata = parseFunctionsMetadata({
+    functions: [
+      { id: "QUOTE", name: "QUOTE", parameters: [{ name: "symbol", type: "string" }], result: { type: "number" } },
+      { id: "HISTORY", name: "HISTORY", parameters: [{ name: "symbol", type: "string" }], result: { type: "number", dimensionality: "matrix" } },
+    ],
+  });
   return new WorkbookEngine({ runtime, metadata, namespace: "PRICES", leaveUnanswered });
 }
 
@@ -66,5 +78,32 @@ describe("a call with no answer about its cell", () => {
       D3: 0,
       E3: "#N/A: service unreachable: Request failed (Failed to fetch): GET /Prices",
     });
+  });
+});
+
+describe("a spill or array area left for want of an answer", () => {
+  const why = "service unreachable: Request failed (Failed to fetch): GET /Prices/History";
+  const left = (cell: string, formula: string): object => ({ cell, formula, why: "depends on A1 (left for Excel)", unanswered: { kind: "unreachable", from: "A1" } });
+
+  it("leaves every formula reading a cell of its saved spill, not only its anchor (a file's reader drops the spill's saved cells)", async () => {
+    const sheet = engine(true);
+    // as a file's reader hands it over: the spill's saved cells B2:B3 gone from the cells, its saved rows kept
+    sheet.load(readBook({ cells: { A1: '=PRICES.HISTORY("DOWN")', D1: "=B2*2", E1: "=AVERAGE(B2:B3)", F1: "=COUNT(C2:C3)", G1: "=A4+1" }, saved: { A1: [[0, "mid"], [45778, 101], [45779, 102]], D1: 202, E1: 101.5, F1: 0, G1: 1 } }));
+    await sheet.evaluate();
+    expect(sheet.leftForExcel()).toEqual([
+      { cell: "A1", formula: 'PRICES.HISTORY("DOWN")', why, unanswered: { kind: "unreachable" } },
+      left("D1", "B2*2"),
+      left("E1", "AVERAGE(B2:B3)"),
+    ]);
+    // beside and below the saved area, a cell is read as it is
+    expect(sheet.cells()).toMatchObject({ F1: 0, G1: 1 });
+  });
+
+  it("leaves every formula reading a cell of a legacy array formula's area", async () => {
+    const sheet = engine(true);
+    sheet.load(readBook({ cells: { A1: '=PRICES.HISTORY("DOWN")', C1: "=A2*2", C2: "=A4*2" }, arrays: { A1: "A1:A3" } }));
+    await sheet.evaluate();
+    expect(sheet.leftForExcel()).toEqual([{ cell: "A1", formula: 'PRICES.HISTORY("DOWN")', why, unanswered: { kind: "unreachable" } }, left("C1", "A2*2")]);
+    expect(sheet.cells()).toMatchObject({ C2: 0 });
   });
 });
