@@ -9,6 +9,7 @@ import { cellKey } from "./addresses";
 import type { FormulaCellSource } from "./book";
 import type { CustomCallRecord } from "./custom-calls";
 import type { UnansweredLeave } from "./left-for-excel";
+import type { Unanswered } from "./values";
 import type { Sheet } from "./sheet";
 
 export type FormulaState = "pending" | "running" | "done";
@@ -49,12 +50,24 @@ export interface FormulaCell extends FormulaCellSource {
   left: string | undefined;
   /** With `left`: when the reason is a price the service gave no answer about (its own call, or one it reads). */
   unanswered: UnansweredLeave | undefined;
+  /**
+   * A custom call of the run `run` whose result held no answer from the service (kind and words), whatever the formula
+   * then made of it (IFERROR's 0, ISNA's "n/a"): current only while `run` is its generation.
+   */
+  unansweredCall: UnansweredCall | undefined;
   /** The areas its latest run read through OFFSET, INDIRECT or a whole row or column (a later spill there runs it again). */
   dynamicReads: RangeRef[];
   /** The formula whose value its latest run found missing (OFFSET, INDIRECT): it runs again once that one is done. */
   waitsOn: FormulaCell | undefined;
   /** Whether its saved value was reproduced (books with saved values), found at the start of `evaluate`. */
   proof: ProofState | undefined;
+}
+
+/** A call's result that held no answer from the service, in one run of a formula. */
+export interface UnansweredCall {
+  readonly run: number;
+  readonly kind: Unanswered;
+  readonly why: string;
 }
 
 /** How a formula's names and structured references read. */

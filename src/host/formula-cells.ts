@@ -99,6 +99,7 @@ export function formulaCellOf(source: FormulaCellSource, facts: FormulaCellFacts
     dynamic,
     left: undefined,
     unanswered: undefined,
+    unansweredCall: undefined,
     dynamicReads: [],
     waitsOn: undefined,
     proof: undefined,

@@ -79,6 +79,16 @@ describe("a call with no answer about its cell", () => {
       E3: "#N/A: service unreachable: Request failed (Failed to fetch): GET /Prices",
     });
   });
+
+  it("is noted on its formula when the engine does not leave it, whatever the formula made of it", async () => {
+    const sheet = engine(false);
+    sheet.load(readBook({ cells: { ...BOOK, F3: '=IF(ISNA(PRICES.QUOTE("DOWN")),"n/a","ok")', G3: '=IFERROR(PRICES.QUOTE("NONE"),0)' } }));
+    await sheet.evaluate();
+    expect(sheet.cells()).toMatchObject({ D3: 0, F3: "n/a", G3: 0 });
+    const why = "service unreachable: Request failed (Failed to fetch): GET /Prices";
+    // the formulas that call: B3 and C3 only read A3's error; G3's is the service's answer about its symbol
+    expect(sheet.unansweredCalls()).toEqual(["A3", "D3", "E3", "F3"].map((cell) => ({ cell, kind: "unreachable", why })));
+  });
 });
 
 describe("a spill or array area left for want of an answer", () => {

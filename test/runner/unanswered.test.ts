@@ -286,6 +286,18 @@ describe("a JSON book against a port nothing listens on", () => {
   });
 });
 
+describe("a JSON book whose formulas turn no answer into a value", () => {
+  it("lists each such formula whatever it shows, and exits 3", async () => {
+    const book = join(dir, "caught.json");
+    writeFileSync(book, JSON.stringify({ cells: { A1: `=IFERROR(PRICES.MID("${symbol}","${DATE}"),0)`, A2: `=IF(ISNA(PRICES.MID("${symbol}","2025-05-13")),"n/a","ok")`, A3: "=1+1" } }));
+    const run = await runMain([book, "--today", TODAY, "--api", `http://127.0.0.1:${await closedPort()}/physical/v2`], { PRICES_TOKEN: "any-token" });
+    expect(run.code).toBe(3);
+    const printed = JSON.parse(run.printed) as { cells: Record<string, unknown>; unanswered?: Unanswered };
+    expect(printed.cells).toEqual({ A1: 0, A2: "n/a", A3: 2 });
+    expect(printed.unanswered).toEqual({ cells: 2, reasons: [{ kind: "unreachable", why: expect.stringMatching(/^service unreachable: /), cells: 2 }] });
+  });
+});
+
 describe("a spilled history refreshed against a port nothing listens on", () => {
   /** A1 a history spilled over A1:B3 as Excel 365 saves one, D1 and E1 reading its cells below the anchor, H1 beside it. */
   function spilledModel(): Uint8Array {
