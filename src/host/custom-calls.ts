@@ -349,7 +349,8 @@ class PendingCall implements Deadline {
   ) {}
 
   expired(): void {
-    this.finish([[cellError("#BUSY!", `no result after ${this.calls.timeoutMs} ms`)]]);
+    // no answer in time says nothing of the cell's price: marked so a workbook file keeps its saved value
+    this.finish([[cellError("#BUSY!", `no result after ${this.calls.timeoutMs} ms`, "timeout")]]);
   }
 
   returned(value: unknown): void {

@@ -11,15 +11,16 @@ import { CustomFunctionsError, createCustomFunctionsRuntime } from "../../src/ho
 
 /**
  * PRICES.QUOTE(symbol): 7 for "OK", the service's answer "no such symbol" for "NONE", no answer at all for "DOWN";
- * PRICES.HISTORY(symbol): a column 1, 2, 3 for "OK", no answer otherwise.
+ * PRICES.HISTORY(symbol): a column 1, 2, 3 for "OK", no answer otherwise; PRICES.NEVER(): a call that never settles.
  */
-function engine(leaveUnanswered: boolean): WorkbookEngine {
+function engine(leaveUnanswered: boolean, timeoutMs?: number): WorkbookEngine {
   const runtime = createCustomFunctionsRuntime();
   runtime.global.associate("QUOTE", (symbol: unknown) => {
     if (symbol === "OK") return Promise.resolve(7);
     if (symbol === "NONE") return Promise.reject(new CustomFunctionsError("#N/A", "unknown or not permitted symbol 'NONE'"));
     return Promise.reject(Object.assign(new CustomFunctionsError("#N/A", "service unreachable: Request failed (Failed to fetch): GET /Prices"), { unanswered: "unreachable" }));
   });
+  runtime.global.associate("NEVER", () => new Promise<number>(() => undefined));
   runtime.global.associate("HISTORY", (symbol: unknown) => {
     if (symbol === "OK") return Promise.resolve([[1], [2], [3]]);
     return Promise.reject(Object.assign(new CustomFunctionsError("#N/A", "service unreachable: Request failed (Failed to fetch): GET /Prices/History"), { unanswered: "unreachable" }));
@@ -28,9 +29,10 @@ function engine(leaveUnanswered: boolean): WorkbookEngine {
     functions: [
       { id: "QUOTE", name: "QUOTE", parameters: [{ name: "symbol", type: "string" }], result: { type: "number" } },
       { id: "HISTORY", name: "HISTORY", parameters: [{ name: "symbol", type: "string" }], result: { type: "number", dimensionality: "matrix" } },
+      { id: "NEVER", name: "NEVER", parameters: [], result: { type: "number" } },
     ],
   });
-  return new WorkbookEngine({ runtime, metadata, namespace: "PRICES", leaveUnanswered });
+  return new WorkbookEngine({ runtime, metadata, namespace: "PRICES", leaveUnanswered, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
 }
 
 const BOOK = {
@@ -115,5 +117,27 @@ describe("a spill or array area left for want of an answer", () => {
     await sheet.evaluate();
     expect(sheet.leftForExcel()).toEqual([{ cell: "A1", formula: 'PRICES.HISTORY("DOWN")', why, unanswered: { kind: "unreachable" } }, left("C1", "A2*2")]);
     expect(sheet.cells()).toMatchObject({ C2: 0 });
+  });
+});
+
+describe("a call still unsettled at its deadline", () => {
+  it("is no answer in time: its formula and its readers are left, kind 'timeout'", async () => {
+    const sheet = engine(true, 20);
+    sheet.load(readBook({ cells: { A1: "=PRICES.NEVER()", B1: "=A1*2", C1: "=IFERROR(PRICES.NEVER(),0)" } }));
+    await sheet.evaluate();
+    const why = "no result after 20 ms";
+    expect(sheet.leftForExcel()).toEqual([
+      { cell: "A1", formula: "PRICES.NEVER()", why, unanswered: { kind: "timeout" } },
+      { cell: "B1", formula: "A1*2", why: "depends on A1 (left for Excel)", unanswered: { kind: "timeout", from: "A1" } },
+      { cell: "C1", formula: "IFERROR(PRICES.NEVER(),0)", why, unanswered: { kind: "timeout" } },
+    ]);
+  });
+
+  it("shows #BUSY! when the engine does not leave it, noted as no answer", async () => {
+    const sheet = engine(false, 20);
+    sheet.load(readBook({ cells: { A1: "=PRICES.NEVER()" } }));
+    await sheet.evaluate();
+    expect(sheet.cells()).toEqual({ A1: "#BUSY!: no result after 20 ms" });
+    expect(sheet.unansweredCalls()).toEqual([{ cell: "A1", kind: "timeout", why: "no result after 20 ms" }]);
   });
 });
