@@ -157,7 +157,7 @@ export class CustomCalls {
     // A call that is the whole formula updates its cells with a stream's later values; a nested one keeps its first.
     const result = resultOf(formula.expression).expression;
     queued.whole = result.kind === "call" && canonicalName(result.name, this.namespace) === name;
-    const resolve = this.leaveUnanswered ? leavingUnanswered(queued.resolve, queued.reject) : queued.resolve;
+    const resolve = this.leaveUnanswered ? leavingUnanswered(queued.resolve, queued.reject) : notingUnanswered(formula, run, queued.resolve);
     this.call(formula, resolved, name, inputs, queued.whole, queued, resolve, queued.reject);
   }
 
@@ -276,6 +276,18 @@ function leavingUnanswered(resolve: (grid: ResultGrid) => void, reject: (thrown:
   };
 }
 
+/**
+ * `resolve` for a call whose formula shows what it makes of the result: one holding no answer from the service is
+ * noted on the formula, so a JSON book reports it even where IFERROR or ISNA turned it into a value.
+ */
+function notingUnanswered(formula: FormulaCell, run: number, resolve: (grid: ResultGrid) => void): (grid: ResultGrid) => void {
+  return (grid) => {
+    const error = unansweredIn(grid);
+    if (error?.unanswered !== undefined) formula.unansweredCall = { run, kind: error.unanswered, why: error.message ?? error.code };
+    resolve(grid);
+  };
+}
+
 /** The first cell of a result that is an error with no answer from the service about it. */
 function unansweredIn(grid: ResultGrid): CellError | undefined {
   for (const row of grid) {
@@ -337,7 +349,8 @@ class PendingCall implements Deadline {
   ) {}
 
   expired(): void {
-    this.finish([[cellError("#BUSY!", `no result after ${this.calls.timeoutMs} ms`)]]);
+    // no answer in time says nothing of the cell's price: marked so a workbook file keeps its saved value
+    this.finish([[cellError("#BUSY!", `no result after ${this.calls.timeoutMs} ms`, "timeout")]]);
   }
 
   returned(value: unknown): void {

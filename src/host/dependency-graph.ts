@@ -9,6 +9,7 @@ import { cellKey } from "./addresses";
 import type { FormulaCellSource } from "./book";
 import type { CustomCallRecord } from "./custom-calls";
 import type { UnansweredLeave } from "./left-for-excel";
+import type { Unanswered } from "./values";
 import type { Sheet } from "./sheet";
 
 export type FormulaState = "pending" | "running" | "done";
@@ -21,6 +22,12 @@ export type ProofState =
   | { readonly kind: "disproved"; readonly why: string };
 
 export interface FormulaCell extends FormulaCellSource {
+  /**
+   * The cells its saved result covers (a saved spill or legacy array area; its own cell without one): left for Excel,
+   * it keeps them all, and the engine holds none of them (a file's reader drops a spill's saved cells), so a reader
+   * of any of them is left too.
+   */
+  readonly savedArea: RangeRef;
   /** The cells it reads (a spill reference reads its anchor; the spill's cells follow from it). */
   readonly references: readonly RangeRef[];
   /** The other sheets it reads, by name in lower case. */
@@ -43,12 +50,24 @@ export interface FormulaCell extends FormulaCellSource {
   left: string | undefined;
   /** With `left`: when the reason is a price the service gave no answer about (its own call, or one it reads). */
   unanswered: UnansweredLeave | undefined;
+  /**
+   * A custom call of the run `run` whose result held no answer from the service (kind and words), whatever the formula
+   * then made of it (IFERROR's 0, ISNA's "n/a"): current only while `run` is its generation.
+   */
+  unansweredCall: UnansweredCall | undefined;
   /** The areas its latest run read through OFFSET, INDIRECT or a whole row or column (a later spill there runs it again). */
   dynamicReads: RangeRef[];
   /** The formula whose value its latest run found missing (OFFSET, INDIRECT): it runs again once that one is done. */
   waitsOn: FormulaCell | undefined;
   /** Whether its saved value was reproduced (books with saved values), found at the start of `evaluate`. */
   proof: ProofState | undefined;
+}
+
+/** A call's result that held no answer from the service, in one run of a formula. */
+export interface UnansweredCall {
+  readonly run: number;
+  readonly kind: Unanswered;
+  readonly why: string;
 }
 
 /** How a formula's names and structured references read. */

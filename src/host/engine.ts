@@ -29,7 +29,7 @@ import { Recalculation } from "./recalculation";
 import type { ResultGrid } from "./results";
 import { Sheet } from "./sheet";
 import type { ArrayValue } from "./value-array";
-import { type CellError, type CellValue, type PrintedValue, cellError, sameLiteral } from "./values";
+import { type CellError, type CellValue, type PrintedValue, type Unanswered, cellError, sameLiteral } from "./values";
 
 export type { CustomCallRecord, EngineOptions, ProofSummary, SpillPlacement };
 
@@ -137,10 +137,8 @@ export class WorkbookEngine {
       if (oldLiteral !== undefined && newLiteral && sameLiteral(oldLiteral, newLiteral.value)) continue;
       if (!oldFormula && oldLiteral === undefined && !newFormula && !newLiteral) continue;
       touched.push(cellRange(position.row, position.col));
-      if (oldFormula) {
-        const area = this.removeFormula(oldFormula);
-        if (area) touched.push(area);
-      }
+      const area = oldFormula ? this.removeFormula(oldFormula) : undefined;
+      if (area) touched.push(area);
       if (oldLiteral !== undefined) {
         this.literals.delete(key);
         this.sheet.removeLiteral(position.row, position.col);
@@ -151,9 +149,7 @@ export class WorkbookEngine {
     this.graph.sort();
     for (const formula of this.graph.formulas) formula.evaluations = 0;
     this.invalidate(touched);
-    for (const formula of this.graph.formulas) {
-      if (formula.state === "done" && formula.volatile) this.markPending(formula, []);
-    }
+    for (const formula of this.graph.formulas) if (formula.state === "done" && formula.volatile) this.markPending(formula, []);
     await this.recalculation.drive();
   }
 
@@ -169,8 +165,7 @@ export class WorkbookEngine {
       const area = this.sheet.areaOf(formula.row, formula.col);
       if (!area) continue;
       const blocked = this.sheet.blockedAreaOf(formula.row, formula.col);
-      const anchor = { row: formula.row, col: formula.col };
-      out.push(blocked ? { anchor, area, blocked } : { anchor, area });
+      out.push({ anchor: { row: formula.row, col: formula.col }, area, ...(blocked ? { blocked } : {}) });
     }
     return out;
   }
@@ -228,6 +223,11 @@ export class WorkbookEngine {
       .map((formula) => ({ cell: formula.address, formula: formula.text.replace(/^\s*=/, ""), why: formula.left ?? "", ...(formula.unanswered === undefined ? {} : { unanswered: formula.unanswered }) }));
   }
 
+  /** Each formula whose latest run made a call with no answer from the service, whatever it then showed, in cell order. */
+  unansweredCalls(): { readonly cell: string; readonly kind: Unanswered; readonly why: string }[] {
+    return this.graph.formulas.flatMap(({ address, generation, state, unansweredCall: call }) => (state === "done" && call?.run === generation ? [{ cell: address, kind: call.kind, why: call.why }] : []));
+  }
+
   /** What the proof said of each formula evaluated and not left for Excel; a book without saved values proves nothing. */
   proofs(): ProofSummary {
     return proofSummary(this.graph.formulas);
@@ -246,7 +246,7 @@ export class WorkbookEngine {
   }
 
   private addFormula(source: FormulaCellSource): void {
-    this.graph.add(formulaCellOf(source, this.facts));
+    this.graph.add(formulaCellOf(source, this.facts, this.saved?.cells.get(source.address)));
   }
 
   /** Drops a formula (a late result of it is ignored); returns the area its result covered. */

@@ -6,6 +6,7 @@ import type { CellPosition, RangeRef } from "../formula/a1";
 import type { Expression, ReferenceExpression } from "../formula/parse";
 import { canonicalName } from "../formula/functions";
 import type { FormulaCellSource } from "./book";
+import type { SavedGrid } from "./book-saved";
 import { type FormulaCell, type Resolver, cellRange, partsOf } from "./dependency-graph";
 import { DYNAMIC_REFERENCE_FUNCTIONS } from "./evaluate";
 import { type StaticContext, whyLeftForExcel } from "./why-left-for-excel";
@@ -46,8 +47,15 @@ const NONE: readonly never[] = Object.freeze([]);
 /** No LET names bound, no defined name being resolved: one empty set for every formula's walk. */
 const NO_NAMES: ReadonlySet<string> = new Set();
 
-/** A new formula cell, pending, with no run yet. */
-export function formulaCellOf(source: FormulaCellSource, facts: FormulaCellFacts): FormulaCell {
+/** The cells a formula's saved result covers: its legacy array area, else its saved grid's, else its own cell. */
+function savedAreaOf(source: FormulaCellSource, saved: SavedGrid | undefined): RangeRef {
+  const rows = source.area?.rows ?? saved?.length ?? 1;
+  const cols = source.area?.cols ?? saved?.[0]?.length ?? 1;
+  return { top: source.row, left: source.col, bottom: source.row + Math.max(rows, 1) - 1, right: source.col + Math.max(cols, 1) - 1 };
+}
+
+/** A new formula cell, pending, with no run yet; `saved` is its saved result, when the book has one. */
+export function formulaCellOf(source: FormulaCellSource, facts: FormulaCellFacts, saved?: SavedGrid): FormulaCell {
   const { namespace } = facts;
   const resolver = new FormulaResolver(facts, source);
   // what it waits for on this sheet (another sheet's values are final before this one starts); whole rows and
@@ -77,6 +85,7 @@ export function formulaCellOf(source: FormulaCellSource, facts: FormulaCellFacts
     expression: source.expression,
     legacy: source.legacy,
     area: source.area,
+    savedArea: savedAreaOf(source, saved),
     references,
     otherSheets: otherSheets.length === 0 ? NONE : otherSheets,
     called: called.length === 0 ? NONE : called,
@@ -90,6 +99,7 @@ export function formulaCellOf(source: FormulaCellSource, facts: FormulaCellFacts
     dynamic,
     left: undefined,
     unanswered: undefined,
+    unansweredCall: undefined,
     dynamicReads: [],
     waitsOn: undefined,
     proof: undefined,

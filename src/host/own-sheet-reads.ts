@@ -5,7 +5,7 @@
 import { rangeContains, sheetPrefix } from "../formula/a1";
 import type { ReferenceExpression } from "../formula/parse";
 import { cellKey } from "./addresses";
-import { type DependencyGraph, type FormulaCell, cellRange } from "./dependency-graph";
+import { type DependencyGraph, type FormulaCell, cellRange, overlaps } from "./dependency-graph";
 import { LeftForExcelSignal } from "./evaluate";
 import { readSheet } from "./sheet-reads";
 import type { Sheet } from "./sheet";
@@ -33,7 +33,8 @@ export function readOwnSheet(own: OwnSheet, reference: ReferenceExpression, read
   const read = reference.spill ? cellRange(reference.range.top, reference.range.left) : reference.range;
   const prefix = reader ? "" : sheetPrefix(own.sheetName);
   for (const formula of own.leftFormulas) {
-    if (formula.state === "done" && rangeContains(read, formula.row, formula.col)) {
+    // a left spill's cells are blank here (its saved values stay in the file): reading one reads the left formula
+    if (formula.state === "done" && overlaps(read, formula.savedArea)) {
       const { unanswered } = formula;
       throw new LeftForExcelSignal(`depends on ${prefix}${formula.address} (left for Excel)`, unanswered === undefined ? undefined : { kind: unanswered.kind, from: unanswered.from ?? `${prefix}${formula.address}` });
     }

@@ -1,5 +1,7 @@
 /** The page API (`window.PricesHost`): load a book, evaluate it, read the grid and the request statistics. */
 import { todayIso } from "../api/dates";
+import { parseCellAddress } from "../formula/a1";
+import { cellKey } from "./addresses";
 import { type DateSystem, isoDateToSerial } from "../formula/excel-dates";
 import { type ParsedFormula, readBook } from "./book";
 import { throttled } from "./progress";
@@ -153,13 +155,24 @@ function grouped(count: number): string {
   return String(count).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }
 
-/** The cells of a sheet showing an error with no answer from the service about them. */
+/**
+ * The cells of a sheet showing an error with no answer from the service about them, and the formulas whose calls had
+ * none whatever they show (IFERROR's 0, ISNA's "n/a": not the price either), in cell order.
+ */
 function unansweredCells(engine: WorkbookEngine): UnansweredCell[] {
-  const found: UnansweredCell[] = [];
+  const found = new Map<string, UnansweredCell>();
   for (const { address, cell } of engine.cellsInOrder()) {
-    if (isCellError(cell) && cell.unanswered !== undefined) found.push({ cell: address, kind: cell.unanswered, why: cell.message ?? cell.code });
+    if (isCellError(cell) && cell.unanswered !== undefined) found.set(address, { cell: address, kind: cell.unanswered, why: cell.message ?? cell.code });
   }
-  return found;
+  const calls = engine.unansweredCalls().filter((call) => !found.has(call.cell));
+  if (calls.length === 0) return [...found.values()];
+  return [...found.values(), ...calls].sort((a, b) => cellOrder(a.cell) - cellOrder(b.cell));
+}
+
+/** A cell's place in row-major order. */
+function cellOrder(address: string): number {
+  const position = parseCellAddress(address);
+  return position === undefined ? 0 : cellKey(position.row, position.col);
 }
 
 export function createHostApi(dependencies: HostDependencies): PricesHostApi {

@@ -57,7 +57,6 @@ const formula = (address: string, written: string, cached: number | string): str
  */
 const CELLS = ["B1", "C1", "D1", "E1", "F1", "G1"] as const;
 function model(): Uint8Array {
-  const head = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\r\n';
   const row = [
     text("A1", symbol),
     formula("B1", `_xldudf_PRICES_MID(A1,&quot;${DATE}&quot;)`, 101.5),
@@ -67,6 +66,12 @@ function model(): Uint8Array {
     formula("F1", "LEN(E1)", 3),
     formula("G1", `_xldudf_PRICES_MID(&quot;${UNKNOWN}&quot;,&quot;${DATE}&quot;)`, 7),
   ];
+  return workbook(`<row r="1">${row.join("")}</row>`);
+}
+
+/** A one-sheet workbook, sheet "Model", of these rows. */
+function workbook(rows: string): Uint8Array {
+  const head = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\r\n';
   return zipSync({
     "[Content_Types].xml": strToU8(
       `${head}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>`,
@@ -74,7 +79,7 @@ function model(): Uint8Array {
     "_rels/.rels": strToU8(`${head}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${R}/officeDocument" Target="xl/workbook.xml"/></Relationships>`),
     "xl/workbook.xml": strToU8(`${head}<workbook xmlns="${MAIN}" xmlns:r="${R}"><sheets><sheet name="Model" sheetId="1" r:id="rId1"/></sheets><calcPr calcId="191029"/></workbook>`),
     "xl/_rels/workbook.xml.rels": strToU8(`${head}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${R}/worksheet" Target="worksheets/sheet1.xml"/></Relationships>`),
-    [SHEET]: strToU8(`${head}<worksheet xmlns="${MAIN}"><sheetData><row r="1">${row.join("")}</row></sheetData></worksheet>`),
+    [SHEET]: strToU8(`${head}<worksheet xmlns="${MAIN}"><sheetData>${rows}</sheetData></worksheet>`),
   });
 }
 
@@ -245,9 +250,9 @@ async function failingInstruments(): Promise<{ apiUrl: string; server: Server }>
 
 describe("a model refreshed while one endpoint fails and the other answers", () => {
   it("writes the answered prices and the unknown symbol's error, and keeps the failed call and its reader as saved", async () => {
-    const t1 = Date.now(); const front = await failingInstruments(); process.stdout.write(`FRONT ${Date.now() - t1}\n`);
+    const front = await failingInstruments();
     try {
-      const t0 = Date.now(); const run = await refresh(front.apiUrl); process.stdout.write(`REFRESH ${Date.now() - t0}\n${run.errors}`);
+      const run = await refresh(front.apiUrl);
       expect(run.code).toBe(3);
       const after = compared(run.input, run.output, CELLS);
       expect(after).toEqual({
@@ -281,5 +286,44 @@ describe("a JSON book against a port nothing listens on", () => {
     expect(printed.unanswered).toEqual({ cells: 2, reasons: [{ kind: "unreachable", why: expect.stringMatching(/^service unreachable: Request failed \(Failed to fetch\): GET \/Prices$/), cells: 2 }] });
     const lines = run.errors.split("\n").filter((line) => line.includes("no answer"));
     expect(lines).toEqual([expect.stringMatching(/^workbook: 2 cells show an error, the service giving no answer about them \(service unreachable: .*\): they hold no price; exit status 3$/)]);
+  });
+});
+
+describe("a JSON book whose formulas turn no answer into a value", () => {
+  it("lists each such formula whatever it shows, and exits 3", async () => {
+    const book = join(dir, "caught.json");
+    writeFileSync(book, JSON.stringify({ cells: { A1: `=IFERROR(PRICES.MID("${symbol}","${DATE}"),0)`, A2: `=IF(ISNA(PRICES.MID("${symbol}","2025-05-13")),"n/a","ok")`, A3: "=1+1" } }));
+    const run = await runMain([book, "--today", TODAY, "--api", `http://127.0.0.1:${await closedPort()}/physical/v2`], { PRICES_TOKEN: "any-token" });
+    expect(run.code).toBe(3);
+    const printed = JSON.parse(run.printed) as { cells: Record<string, unknown>; unanswered?: Unanswered };
+    expect(printed.cells).toEqual({ A1: 0, A2: "n/a", A3: 2 });
+    expect(printed.unanswered).toEqual({ cells: 2, reasons: [{ kind: "unreachable", why: expect.stringMatching(/^service unreachable: /), cells: 2 }] });
+  });
+});
+
+describe("a spilled history refreshed against a port nothing listens on", () => {
+  /** A1 a history spilled over A1:B3 as Excel 365 saves one, D1 and E1 reading its cells below the anchor, H1 beside it. */
+  function spilledModel(): Uint8Array {
+    const history = `_xldudf_PRICES_HISTORY(&quot;${symbol}&quot;,&quot;2025-05-01&quot;,&quot;2025-05-02&quot;,&quot;date,mid&quot;)`;
+    return workbook(
+      `<row r="1"><c r="A1" cm="1"><f t="array" ref="A1:B3">${history}</f><v>0</v></c><c r="B1" t="str"><v>mid</v></c>${formula("D1", "B2*2", 202)}${formula("E1", "AVERAGE(B2:B3)", 101.5)}${formula("H1", "C2+1", 1)}</row>` +
+        '<row r="2"><c r="A2"><v>45778</v></c><c r="B2"><v>101</v></c></row><row r="3"><c r="A3"><v>45779</v></c><c r="B3"><v>102</v></c></row>',
+    );
+  }
+
+  it("keeps the formulas reading the spill's cells as saved and counts them as its readers", async () => {
+    const input = join(dir, "spilled.xlsx");
+    const output = join(dir, "spilled-out.xlsx");
+    const reportPath = join(dir, "spilled-report.json");
+    writeFileSync(input, spilledModel());
+    const run = await runMain([input, "--out", output, "--report", reportPath, "--today", TODAY, "--api", `http://127.0.0.1:${await closedPort()}/physical/v2`], { PRICES_TOKEN: "any-token" });
+    expect(run.code).toBe(3);
+    const cells = ["A1", "B1", "B2", "B3", "D1", "E1"];
+    expect(compared(input, output, cells)).toEqual(compared(input, input, cells));
+    const report = JSON.parse(readFileSync(reportPath, "utf8")) as Report;
+    expect(report.unanswered.map((entry) => entry.cell)).toEqual(["A1"]);
+    expect(report.unansweredDependents).toBe(2);
+    // beside the saved area, C2 is blank and read as such
+    expect(cellXml(output, "H1")).toBe('<c r="H1"><f>C2+1</f><v>1</v></c>');
   });
 });
