@@ -91,19 +91,22 @@ export function logUnansweredPrices(summary: UnansweredSummary, report: string |
   listReasons(summary.reasons, report, log);
 }
 
-/** stderr's account of a JSON book's cells that show an error for want of an answer (a JSON book keeps no saved values). */
+/**
+ * stderr's account of a JSON book's cells whose calls had no answer (a JSON book keeps no saved values): each shows
+ * its error, or what its formula made of one (IFERROR's 0), and neither is a price.
+ */
 export function logUnansweredCells(summary: UnansweredSummary, log: (message: string) => void): void {
   const [only, ...others] = summary.reasons;
   if (only === undefined) return;
   const one = summary.cells === 1;
-  const cells = plural(summary.cells, "cell shows", "cells show");
+  const cells = plural(summary.cells, "cell holds", "cells hold");
   const them = one ? "it" : "them";
-  const status = `${one ? "it holds" : "they hold"} no price; exit status ${EXIT_UNANSWERED}`;
+  const status = `${one ? "it shows" : "each shows"} its error or what its formula makes of one; exit status ${EXIT_UNANSWERED}`;
   if (others.length === 0) {
-    log(`workbook: ${cells} an error, the service giving no answer about ${them} (${only.why}): ${status}`);
+    log(`workbook: ${cells} no price, the service giving no answer about ${them} (${only.why}): ${status}`);
     return;
   }
-  log(`workbook: ${cells} an error, the service giving no answer about ${them}: ${status}:`);
+  log(`workbook: ${cells} no price, the service giving no answer about ${them}: ${status}:`);
   listReasons(summary.reasons, undefined, log);
 }
 

@@ -285,7 +285,7 @@ describe("a JSON book against a port nothing listens on", () => {
     expect(printed.cells).toEqual({ A1: expect.stringMatching(/^#N\/A: service unreachable: /), A2: expect.stringMatching(/^#N\/A: service unreachable: /), A3: 2 });
     expect(printed.unanswered).toEqual({ cells: 2, reasons: [{ kind: "unreachable", why: expect.stringMatching(/^service unreachable: Request failed \(Failed to fetch\): GET \/Prices$/), cells: 2 }] });
     const lines = run.errors.split("\n").filter((line) => line.includes("no answer"));
-    expect(lines).toEqual([expect.stringMatching(/^workbook: 2 cells show an error, the service giving no answer about them \(service unreachable: .*\): they hold no price; exit status 3$/)]);
+    expect(lines).toEqual([expect.stringMatching(/^workbook: 2 cells hold no price, the service giving no answer about them \(service unreachable: .*\): each shows its error or what its formula makes of one; exit status 3$/)]);
   });
 });
 
