@@ -10,9 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { strFromU8, strToU8, unzipSync, zipSync } from "fflate";
 import type { RunningSandbox } from "../../src/sandbox/server";
-import { sandboxGet, sandboxToken } from "../support/service";
 import { runMain } from "./run-main";
-import { activeMetals, prices, TODAY, type JsonObject } from "./support";
+import { pricedMetal, TODAY } from "./support";
 
 jest.setTimeout(300_000);
 
@@ -29,12 +28,7 @@ beforeAll(async () => {
   const { startSandbox } = await import("../../src/sandbox/server");
   sandbox = await startSandbox({ port: 0, today: TODAY, quiet: true });
   dir = mkdtempSync(join(tmpdir(), "prices-e2e-cone-"));
-  symbol = activeMetals(sandbox, "2025-01-01")[0] ?? "";
-  const token = await sandboxToken(sandbox, "sandbox-full", "sandbox-full-secret");
-  const response = await sandboxGet(sandbox, "/Prices", { Symbols: symbol, Dates: DATE }, token);
-  expect(response.status).toBe(200);
-  mid = Number(prices(JSON.parse(response.text) as JsonObject, symbol)[0]?.mid);
-  expect(Number.isFinite(mid)).toBe(true);
+  ({ symbol, mid } = await pricedMetal(sandbox, DATE));
 });
 
 afterAll(async () => {

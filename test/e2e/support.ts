@@ -18,6 +18,17 @@ export function activeMetals(sandbox: RunningSandbox, before: string): string[] 
     .map((instrument) => instrument.record.symbol);
 }
 
+/** An active metal priced on `date` (launched before 2025), its mid there as the service answers it over HTTP, and the full-scope token asked. */
+export async function pricedMetal(sandbox: RunningSandbox, date: string): Promise<{ symbol: string; mid: number; token: string }> {
+  const symbol = activeMetals(sandbox, "2025-01-01")[0] ?? "";
+  const token = await sandboxToken(sandbox, "sandbox-full", "sandbox-full-secret");
+  const response = await sandboxGet(sandbox, "/Prices", { Symbols: symbol, Dates: date }, token);
+  expect(response.status).toBe(200);
+  const mid = Number(prices(JSON.parse(response.text) as JsonObject, symbol)[0]?.mid);
+  expect(Number.isFinite(mid)).toBe(true);
+  return { symbol, mid, token };
+}
+
 /** A frozen "today" so the sandbox's data, and so every expectation, is the same on every run. */
 export const TODAY = "2025-06-30";
 

@@ -12,9 +12,8 @@ import { join } from "node:path";
 import { strFromU8, strToU8, unzipSync, zipSync } from "fflate";
 import type { RunningSandbox } from "../../src/sandbox/server";
 import { caFetch } from "../helpers/sandbox";
-import { sandboxGet, sandboxToken } from "../support/service";
 import { runMain } from "../e2e/run-main";
-import { activeMetals, closedPort, prices, TODAY, type JsonObject } from "../e2e/support";
+import { closedPort, pricedMetal, TODAY } from "../e2e/support";
 
 jest.setTimeout(300_000);
 
@@ -34,12 +33,7 @@ beforeAll(async () => {
   const { startSandbox } = await import("../../src/sandbox/server");
   sandbox = await startSandbox({ port: 0, today: TODAY, quiet: true });
   dir = mkdtempSync(join(tmpdir(), "prices-unanswered-"));
-  symbol = activeMetals(sandbox, "2025-01-01")[0] ?? "";
-  token = await sandboxToken(sandbox, "sandbox-full", "sandbox-full-secret");
-  const response = await sandboxGet(sandbox, "/Prices", { Symbols: symbol, Dates: DATE }, token);
-  expect(response.status).toBe(200);
-  mid = Number(prices(JSON.parse(response.text) as JsonObject, symbol)[0]?.mid);
-  expect(Number.isFinite(mid)).toBe(true);
+  ({ symbol, mid, token } = await pricedMetal(sandbox, DATE));
 });
 
 afterAll(async () => {
