@@ -30,19 +30,24 @@ export interface UnansweredSummary {
   readonly reasons: readonly UnansweredReason[];
 }
 
-/** The price calls of a workbook left for want of an answer, and how many formulas were left because they read one. */
-export function unansweredOfWorkbook(result: WorkbookResult): { prices: UnansweredPrice[]; dependents: number } {
+/**
+ * The price calls of a workbook left for want of an answer, how many formulas were left because they read one, and
+ * both as `Sheet!A1` keys (stderr says them once per reason, not in the list of formulas left for Excel).
+ */
+export function unansweredOfWorkbook(result: WorkbookResult): { prices: UnansweredPrice[]; dependents: number; cells: Set<string> } {
   const prices: UnansweredPrice[] = [];
+  const cells = new Set<string>();
   let dependents = 0;
   for (const sheet of result.sheets) {
     for (const entry of sheet.leftForExcel ?? []) {
       const { unanswered, ...kept } = entry;
       if (unanswered === undefined) continue;
+      cells.add(`${sheet.name}!${entry.cell}`);
       if (unanswered.from === undefined) prices.push({ sheet: sheet.name, ...kept, kind: unanswered.kind });
       else dependents += 1;
     }
   }
-  return { prices, dependents };
+  return { prices, dependents, cells };
 }
 
 /**

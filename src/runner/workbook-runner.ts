@@ -368,8 +368,7 @@ export async function runWorkbook(options: RunnerOptions, log: (message: string)
     if (copy.unformatted > 0) log(`workbook: ${copy.unformatted} rich value${copy.unformatted === 1 ? "" : "s"} written as plain numbers without their number format: ${options.bookPath} has no styles part to hold it`);
     // prices the service gave no answer about, and their readers, are said once per reason rather than one by one
     const unanswered = unansweredOfWorkbook(result);
-    const unansweredCells = new Set(result.sheets.flatMap((sheet) => (sheet.leftForExcel ?? []).filter((entry) => entry.unanswered !== undefined).map((entry) => `${sheet.name}!${entry.cell}`)));
-    listLeftForExcel(unansweredCells.size === 0 ? copy.leftForExcel : copy.leftForExcel.filter((entry) => !unansweredCells.has(`${entry.sheet}!${entry.cell}`)), options.report, log);
+    listLeftForExcel(unanswered.cells.size === 0 ? copy.leftForExcel : copy.leftForExcel.filter((entry) => !unanswered.cells.has(`${entry.sheet}!${entry.cell}`)), options.report, log);
     const summary: UnansweredSummary | undefined = unanswered.prices.length === 0 ? undefined : { cells: unanswered.prices.length, dependents: unanswered.dependents, reasons: reasonsOf(unanswered.prices) };
     if (summary !== undefined) logUnansweredPrices(summary, options.report, log);
     const cone = coneOf(workbook, result);
