@@ -14,6 +14,7 @@ import type { SavedValues } from "./book-saved";
 import { resultOf } from "./implicit-intersection";
 import { LeftForExcelSignal, evaluateFormula } from "./evaluate";
 import type { LeftForExcel } from "./book-names";
+import { leftError, leftForExcelOf, unansweredCallsOf } from "./left-formulas";
 import { BookScope } from "./book-scope";
 import { type CustomCallRecord, CustomCalls } from "./custom-calls";
 import { type Eventually, andThen, isPending } from "./eventually";
@@ -29,7 +30,7 @@ import { Recalculation } from "./recalculation";
 import type { ResultGrid } from "./results";
 import { Sheet } from "./sheet";
 import type { ArrayValue } from "./value-array";
-import { type CellError, type CellValue, type PrintedValue, type Unanswered, cellError, sameLiteral } from "./values";
+import { type CellError, type CellValue, type PrintedValue, cellError, sameLiteral } from "./values";
 
 export type { CustomCallRecord, EngineOptions, ProofSummary, SpillPlacement };
 
@@ -149,7 +150,9 @@ export class WorkbookEngine {
     this.graph.sort();
     for (const formula of this.graph.formulas) formula.evaluations = 0;
     this.invalidate(touched);
-    for (const formula of this.graph.formulas) if (formula.state === "done" && formula.volatile) this.markPending(formula, []);
+    for (const formula of this.graph.formulas) {
+      if (formula.state === "done" && formula.volatile) this.markPending(formula, []);
+    }
     await this.recalculation.drive();
   }
 
@@ -165,7 +168,8 @@ export class WorkbookEngine {
       const area = this.sheet.areaOf(formula.row, formula.col);
       if (!area) continue;
       const blocked = this.sheet.blockedAreaOf(formula.row, formula.col);
-      out.push({ anchor: { row: formula.row, col: formula.col }, area, ...(blocked ? { blocked } : {}) });
+      const anchor = { row: formula.row, col: formula.col };
+      out.push(blocked ? { anchor, area, blocked } : { anchor, area });
     }
     return out;
   }
@@ -218,14 +222,12 @@ export class WorkbookEngine {
 
   /** Every formula left for Excel, with why, in cell order (its dependents included). */
   leftForExcel(): LeftForExcel[] {
-    return this.graph.formulas
-      .filter((formula) => formula.left !== undefined)
-      .map((formula) => ({ cell: formula.address, formula: formula.text.replace(/^\s*=/, ""), why: formula.left ?? "", ...(formula.unanswered === undefined ? {} : { unanswered: formula.unanswered }) }));
+    return leftForExcelOf(this.graph.formulas);
   }
 
   /** Each formula whose latest run made a call with no answer from the service, whatever it then showed, in cell order. */
-  unansweredCalls(): { readonly cell: string; readonly kind: Unanswered; readonly why: string }[] {
-    return this.graph.formulas.flatMap(({ address, generation, state, unansweredCall: call }) => (state === "done" && call?.run === generation ? [{ cell: address, kind: call.kind, why: call.why }] : []));
+  unansweredCalls(): ReturnType<typeof unansweredCallsOf> {
+    return unansweredCallsOf(this.graph.formulas);
   }
 
   /** What the proof said of each formula evaluated and not left for Excel; a book without saved values proves nothing. */
@@ -437,11 +439,6 @@ export class WorkbookEngine {
     this.recalculateReaders(formula);
     this.options.onChange?.(formula.address);
   }
-}
-
-/** What a cell left for Excel shows where there is no cached value (a JSON book): an error naming why. */
-function leftError(why: string): CellError {
-  return cellError("#N/A", `left for Excel: ${why}`);
 }
 
 /** The same formula as before: its text, and for a legacy array formula the same area (re-entering it over more cells is an edit). */
